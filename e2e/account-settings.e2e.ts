@@ -1,0 +1,92 @@
+// User settings in Chromium against the real server: each section, and an API key created in the
+// browser then used by a plain HTTP client until it is revoked.
+import { API_KEY_MESSAGES, APP_VERSION, PASSWORD_MESSAGES } from '@vpp/shared';
+import { describe, expect, it } from 'vitest';
+import { shown, useAccountApp } from './account-helpers.ts';
+
+const app = useAccountApp();
+
+describe('user settings', () => {
+  it('saves the time zone and the alert email frequency, with the NEVER message', async () => {
+    const page = await app.signedIn('operator');
+    await page.goto('/user/settings');
+    await shown(page.getByText(`Application version ${APP_VERSION}`));
+    await page.getByRole('combobox', { name: 'Timezone' }).click();
+    await page.getByRole('option', { name: 'Perth (GMT+08:00)' }).click();
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await shown(page.getByText('Settings successfully updated.'));
+
+    await page.getByRole('combobox', { name: 'Alert email frequency' }).click();
+    await page.getByRole('option', { name: 'Never' }).click();
+    await shown(page.getByText('You will not receive any emails about Node alerts.'));
+    await page.getByRole('button', { name: 'Save' }).nth(1).click();
+    await page.reload();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Alert email frequency' }).inputValue()).toBe('Never');
+    // The browser (Sydney) now differs from the saved zone (Perth): the banner says so (spec 1 §2).
+    await shown(page.getByText(/Your user configured timezone differs from your browsers current timezone/));
+    await page.getByRole('combobox', { name: 'Alert email frequency' }).click();
+    await page.getByRole('option', { name: 'Immediately' }).click();
+    expect(await page.getByText('You will not receive any emails about Node alerts.').count()).toBe(0);
+  });
+
+  it('changes the password inline: the rules, the server refusal on the confirmation field, then success', async () => {
+    const page = await app.signedIn('network');
+    await page.goto('/user/settings');
+    const form = page.getByRole('form', { name: 'Change password' });
+    await (await shown(form.getByRole('button', { name: 'Change Password' }))).click();
+    await shown(form.getByText(PASSWORD_MESSAGES.currentRequired));
+    await shown(form.getByText(PASSWORD_MESSAGES.inlineNewRequired));
+    await shown(form.getByText(PASSWORD_MESSAGES.inlineConfirmRequired));
+
+    await form.getByLabel('Current password').fill('Not-The-Password-1');
+    await form.getByLabel('New password', { exact: true }).fill('Wattle-Sunset-77');
+    await form.getByLabel('Confirm new password').fill('Wattle-Sunset-78');
+    await form.getByRole('button', { name: 'Change Password' }).click();
+    await shown(form.getByText(PASSWORD_MESSAGES.inlineMismatch));
+
+    await form.getByLabel('Confirm new password').fill('Wattle-Sunset-77');
+    await form.getByRole('button', { name: 'Change Password' }).click();
+    await shown(form.getByText(PASSWORD_MESSAGES.currentIncorrect));
+
+    await form.getByLabel('Current password').fill('Solar-Battery-42');
+    await form.getByRole('button', { name: 'Change Password' }).click();
+    await shown(page.getByText(PASSWORD_MESSAGES.changed));
+    // The new password signs in.
+    await app.signedIn('network', 'Wattle-Sunset-77');
+  });
+
+  it('creates an API key in the browser that a plain HTTP client can use until it is revoked', async () => {
+    const page = await app.signedIn('installer');
+    await page.goto('/user/settings');
+    await (await shown(page.getByRole('button', { name: 'Add API Key' }))).click();
+    const dialog = page.getByRole('dialog', { name: 'Add API Key' });
+    await dialog.getByRole('button', { name: 'Create Key' }).click();
+    await shown(dialog.getByText(API_KEY_MESSAGES.nameRequired));
+    await dialog.getByLabel('Name').fill('Nightly export');
+    await dialog.getByLabel('IP whitelist').fill('127.0.0.1 10.0.0.0/255.0.0.0');
+    await dialog.getByLabel('Your password').fill('Wrong-Password-1');
+    await dialog.getByRole('button', { name: 'Create Key' }).click();
+    await shown(dialog.getByText(API_KEY_MESSAGES.passwordRejected));
+    await dialog.getByLabel('Your password').fill('Solar-Battery-42');
+    await dialog.getByRole('button', { name: 'Create Key' }).click();
+    await shown(page.getByText(API_KEY_MESSAGES.copied));
+    const key = await page.evaluate(() => navigator.clipboard.readText());
+    expect(key).toMatch(/^vppk_/);
+    expect(await dialog.getByLabel('New API key').textContent()).toBe(key);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    const asKey = () => fetch(`${app.server().url}/account`, { headers: { 'x-api-key': key } });
+    const res = await asKey();
+    expect(res.status).toBe(200);
+    expect((await res.json()).data.username).toBe('installer');
+
+    const row = page.getByRole('row', { name: /Nightly export/ });
+    await shown(row.getByText('VALID'));
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    const revoke = page.getByRole('dialog', { name: 'Revoke API Key' });
+    await revoke.getByLabel('Your password').fill('Solar-Battery-42');
+    await revoke.getByRole('button', { name: 'Revoke' }).click();
+    await shown(row.getByText('REVOKED'));
+    expect((await asKey()).status).toBe(401);
+  });
+});

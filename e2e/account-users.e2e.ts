@@ -1,0 +1,65 @@
+// Organisation users in Chromium: the list, create with its confirmation and e-mail, view and edit.
+import { USER_MESSAGES } from '@vpp/shared';
+import { describe, expect, it } from 'vitest';
+import { linkTo, shown, useAccountApp, waitForMail } from './account-helpers.ts';
+
+const app = useAccountApp();
+
+describe('organisation users', () => {
+  it('creates a user who gets a set-password e-mail, opens and edits them', async () => {
+    const page = await app.signedIn('retailer');
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Users' }).click();
+    await page.waitForURL('**/my-reposit/users?limit=10&offset=0');
+    await shown(page.getByRole('link', { name: 'Oscar Operator' }));
+
+    await page.getByRole('link', { name: 'Add User' }).click();
+    await page.getByRole('button', { name: 'Create User' }).click();
+    await shown(page.getByText(USER_MESSAGES.givenNameRequired));
+    await shown(page.getByText(USER_MESSAGES.surnameRequired));
+    await shown(page.getByText(USER_MESSAGES.emailRequired));
+
+    await page.getByLabel('Given name').fill('Grace');
+    await page.getByLabel('Surname').fill('Hopper');
+    await page.getByLabel('Email').fill('operator@example.com');
+    await page.getByRole('switch', { name: 'View nodes' }).check();
+    await page.getByRole('button', { name: 'Create User' }).click();
+    await page.getByRole('button', { name: 'Create and Send Email' }).click();
+    await shown(page.getByRole('alert').filter({ hasText: USER_MESSAGES.emailTaken }));
+
+    await page.getByLabel('Email').fill('grace@example.com');
+    await page.getByRole('button', { name: 'Create User' }).click();
+    await shown(page.getByText(USER_MESSAGES.createConfirm.replace('{email}', 'grace@example.com')));
+    await page.getByRole('button', { name: 'Create and Send Email' }).click();
+    await shown(page.getByText(USER_MESSAGES.createdTitle));
+    await shown(page.getByRole('heading', { name: 'Grace Hopper' }));
+    await shown(page.getByText('View nodes'));
+    expect(page.url()).toMatch(/\/my-reposit\/users\/\d+$/);
+
+    const mail = await waitForMail(app.server(), 'grace@example.com', /Your new VPP Console account/);
+    expect(linkTo(mail, '/password/reset')).toMatch(/^\/password\/reset\?token=/);
+
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    await page.getByLabel('Surname').fill('Hopper-Smith');
+    await page.getByRole('switch', { name: 'View VPPs' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await shown(page.getByText(USER_MESSAGES.updatedTitle));
+    await shown(page.getByRole('heading', { name: 'Grace Hopper-Smith' }));
+    await shown(page.getByText('View VPPs'));
+  });
+
+  it('does not let an administrator revoke their own administrator permission', async () => {
+    const page = await app.signedIn('network');
+    await page.goto('/my-reposit/users?limit=10&offset=0');
+    await (await shown(page.getByRole('link', { name: 'Nathan Network' }))).click();
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    const admin = page.getByRole('switch', { name: 'Administrator' });
+    await shown(page.getByText(USER_MESSAGES.selfAdministrator));
+    expect(await admin.isChecked()).toBe(true);
+    expect(await admin.isDisabled()).toBe(true);
+  });
+
+  it('hides the Users page from a user without the permission', async () => {
+    const page = await app.signedIn('operator');
+    expect(await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Users' }).count()).toBe(0);
+  });
+});

@@ -1,0 +1,178 @@
+// The main shell's navigation: the sidebar by permission, the 404 page, the old routes that
+// redirect, and the time zone banner.
+import { DEMO_USERS, PERMISSIONS, satisfies } from '@vpp/shared';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { NAV_GROUPS, type NavEntry } from '../packages/web/src/app/navigation.tsx';
+import { ROUTES } from '../packages/web/src/app/routes.tsx';
+import { logIn } from './support/browser.ts';
+import { gone, pathOf, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
+
+const app = useApp();
+
+/** What the seed grants a demo user ('all' is every permission of the registry). */
+function permissionsOf(username: string): string[] {
+  const user = DEMO_USERS.find((u) => u.username === username);
+  if (!user) throw new Error(`no demo user ${username}`);
+  return user.permissions === 'all' ? PERMISSIONS.map((p) => p.name) : [...user.permissions];
+}
+
+/** The sidebar entries of the route table, in the spec's group order, as label and link. */
+function sidebarEntries(filter: (nav: NavEntry) => boolean) {
+  return NAV_GROUPS.flatMap((group) =>
+    ROUTES.flatMap((r) => (r.nav && r.nav.group === group.label && filter(r.nav) ? [r] : []))
+      .sort((a, b) => (a.nav?.order ?? 0) - (b.nav?.order ?? 0))
+      .map((r) => ({ label: r.nav?.label, href: `${r.path}${r.nav?.search ? `?${r.nav.search}` : ''}` })),
+  );
+}
+
+async function renderedSidebar(page: Page) {
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await shown(nav.getByRole('link').first());
+  return nav.locator('a[href]').evaluateAll((links) => links.map((a) => ({ label: a.textContent?.trim(), href: a.getAttribute('href') })));
+}
+
+describe('the sidebar', () => {
+  it.each([
+    ['retailer', 'Rita'],
+    ['operator', 'Oscar'],
+  ])('shows %s exactly the pages the route table opens to their permissions', async (username, givenName) => {
+    const held = permissionsOf(username);
+    const page = await app.page();
+    await signIn(page, username, givenName);
+    const rendered = await renderedSidebar(page);
+
+    expect(rendered).toEqual(sidebarEntries((nav) => nav.permission === null || satisfies(held, nav.permission)));
+    expect(rendered.map((l) => l.label)).toContain('Dashboard');
+    // Nothing the user lacks the permission for, whatever pages exist by now.
+    const withheld = sidebarEntries((nav) => nav.permission !== null && !satisfies(held, nav.permission));
+    for (const entry of withheld) expect(rendered.map((l) => l.href)).not.toContain(entry.href);
+  });
+
+  it('gives retailer, who holds every permission, every sidebar entry', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    expect(await renderedSidebar(page)).toEqual(sidebarEntries(() => true));
+  });
+
+  it('leads from each entry to its page', async () => {
+    const page = await app.page();
+    await signIn(page, 'operator', 'Oscar');
+    for (const entry of await renderedSidebar(page)) {
+      await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: entry.label, exact: true }).click();
+      await reachPath(page, entry.href as string);
+      expect(await page.getByText('This page could not be found.').count()).toBe(0);
+    }
+  });
+});
+
+describe('the 404 page', () => {
+  it('answers an unknown path with the message and a way back to the dashboard', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    for (const path of ['/nothing-here', '/virtual-power-plants/no/such/page']) {
+      await page.goto(path);
+      await shown(page.getByText('This page could not be found.', { exact: true }));
+      expect(pathOf(page)).toBe(path);
+    }
+    await page.getByRole('link', { name: 'Back to Dashboard', exact: true }).click();
+    await reachPath(page, '/');
+    await shown(page.getByRole('heading', { name: 'Welcome, Rita' }));
+    expect(await page.title()).toBe('Dashboard | VPP Console');
+  });
+
+  it('asks for a login first at an unknown path, then shows the 404 page there', async () => {
+    const page = await app.page();
+    await page.goto('/nothing-here');
+    await shown(page.getByRole('heading', { name: 'Log in' }));
+    await logIn(page, 'retailer');
+    await shown(page.getByText('This page could not be found.', { exact: true }));
+    expect(pathOf(page)).toBe('/nothing-here');
+  });
+
+  it('shows /password paths it does not know without signing in', async () => {
+    const page = await app.page();
+    for (const path of ['/password/anything', '/password/reset/nope/deeper']) {
+      await page.goto(path);
+      await shown(page.getByText('This page could not be found.', { exact: true }));
+      await shown(page.getByRole('link', { name: 'Back to Dashboard', exact: true }));
+      expect(await page.getByLabel('Username or email').count()).toBe(0);
+      // In the login shell, under the logo.
+      expect(await page.getByRole('heading', { name: 'VPP Console' }).isVisible()).toBe(true);
+      expect(await page.title()).toBe('Page not found | VPP Console');
+    }
+    await page.getByRole('link', { name: 'Back to Dashboard', exact: true }).click();
+    await reachPath(page, '/');
+    await shown(page.getByRole('heading', { name: 'Log in' }));
+    expect(await page.title()).toBe('Log in | VPP Console');
+  });
+});
+
+describe('old routes', () => {
+  it.each([
+    ['/fleet-status', ['/fleet-monitoring', '/fleet-monitoring/nodes']],
+    ['/fleet-status/42', ['/fleet-monitoring/nodes/42']],
+    ['/trading/dispatches', ['/virtual-power-plants/dispatches']],
+    ['/trading/dispatches/7', ['/virtual-power-plants/dispatches/7']],
+    ['/customers', ['/customers/manage']],
+  ])('%s redirects through %j', async (from, via) => {
+    const page = await app.page();
+    // Records every client-side change of the URL, so the route taken can be checked.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __paths: string[] };
+      w.__paths = [];
+      let current = location.pathname + location.search;
+      for (const method of ['pushState', 'replaceState'] as const) {
+        const original = history[method].bind(history);
+        history[method] = (data, unused, url) => {
+          original(data, unused, url);
+          const now = location.pathname + location.search;
+          if (now !== current) w.__paths.push(now);
+          current = now;
+        };
+      }
+    });
+    await signIn(page, 'retailer', 'Rita');
+    await page.goto(from);
+    const to = via[via.length - 1];
+    await reachPath(page, to);
+    await shown(page.getByRole('navigation', { name: 'Main navigation' }));
+    expect(await page.evaluate(() => (window as unknown as { __paths: string[] }).__paths)).toEqual(via);
+    // The back button skips the old address: the redirect replaced it.
+    await page.goBack();
+    await reachPath(page, '/');
+  });
+});
+
+describe('the time zone banner', () => {
+  const BANNER = 'Your user configured timezone differs from your browsers current timezone';
+
+  it('appears when the browser is in another time zone, links to the settings and can be dismissed', async () => {
+    const page = await app.page({ timezoneId: 'Australia/Perth' });
+    await signIn(page, 'retailer', 'Rita');
+    const banner = page.getByRole('alert').filter({ hasText: BANNER });
+    await shown(banner);
+    expect(await banner.textContent()).toMatch(new RegExp(`^${BANNER}\\b`));
+
+    const link = banner.getByRole('link', { name: 'Change your timezone in User Settings' });
+    expect(await link.getAttribute('href')).toBe('/user/settings');
+    await link.click();
+    await reachPath(page, '/user/settings');
+    await shown(page.getByRole('heading', { name: 'User Settings' }));
+
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await gone(banner);
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Dashboard' }).click();
+    await shown(page.getByRole('heading', { name: 'Welcome, Rita' }));
+    expect(await page.getByText(BANNER).count()).toBe(0);
+  });
+
+  it('does not appear when the browser is in the account time zone', async () => {
+    const page = await app.page({ timezoneId: 'Australia/Sydney' });
+    await signIn(page, 'retailer', 'Rita');
+    // The account is loaded once the welcome shows; the banner would follow in the same render.
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await shown(page.getByRole('menu').getByText('Sunrise Energy'));
+    expect(await page.getByText(BANNER).count()).toBe(0);
+  });
+});

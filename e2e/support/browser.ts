@@ -1,0 +1,35 @@
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Debian's Chromium, headless, with the flags this closed network needs. */
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function newPage(browser: Browser, baseURL: string, opts: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL, timezoneId: 'Australia/Sydney', locale: 'en-AU', viewport: { width: 1280, height: 800 }, ...opts });
+  return context.newPage();
+}
+
+/** Fills the login form, solves the captcha through the real widget, and presses Log In. */
+export async function logIn(page: Page, username: string, password = 'Solar-Battery-42') {
+  await page.getByLabel('Username or email').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.locator('altcha-widget').getByText("I'm not a robot").click();
+  const button = page.getByRole('button', { name: 'Log In' });
+  await button.and(page.locator(':enabled')).waitFor({ timeout: 30_000 });
+  await button.click();
+}

@@ -1,0 +1,213 @@
+// VPP screens against the real server in demo mode: create each type and land where spec 2 §4
+// says, manual node toggles, the rename-only patch, delete with its confirmation, the
+// unassigned-nodes modal, and FCAS VPPs that cannot be edited.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { gone, pathOf, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
+
+const app = useApp();
+
+/** Calls the API from the page with the signed-in user's token. */
+async function api<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (p) => {
+    const res = await fetch(p, { headers: { authorization: `Bearer ${localStorage.getItem('vpp.access_token')}` } });
+    return res.json();
+  }, path);
+}
+
+/** Fills and submits the New VPP form; `filter` is typed postcodes or a chosen state. */
+async function createVpp(page: Page, name: string, kind: 'Individual Nodes' | 'Postcode' | 'State', filter?: string) {
+  await page.goto('/virtual-power-plants/manage?limit=10&offset=0');
+  await (await shown(page.getByRole('link', { name: 'New VPP' }))).click();
+  await reachPath(page, '/virtual-power-plants/manage/new');
+  await page.getByLabel('Name').fill(name);
+  if (kind !== 'Individual Nodes') {
+    await page.getByRole('combobox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: kind }).click();
+  }
+  if (kind === 'Postcode') await page.getByLabel('Postcodes').fill(filter ?? '');
+  if (kind === 'State') {
+    await page.getByRole('combobox', { name: 'State' }).click();
+    await page.getByRole('option', { name: filter, exact: true }).click();
+  }
+  await page.getByRole('button', { name: 'Create' }).click();
+}
+
+const idFrom = (page: Page) => Number(/\/virtual-power-plants\/manage\/(\d+)/.exec(pathOf(page))?.[1]);
+
+describe('VPP list', () => {
+  it('warns of unassigned nodes and lists them in a modal, and shows the FCAS VPPs below', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    await page.getByRole('link', { name: 'Build and Edit' }).click();
+    await reachPath(page, '/virtual-power-plants/manage?limit=10&offset=0');
+    const { total } = await api<{ total: number }>(page, '/v2/unused-nodes?limit=1&offset=0');
+    expect(total).toBeGreaterThan(0);
+    await shown(page.getByText(`${total} node(s) are not currently assigned to a Virtual Power Plant`, { exact: true }));
+
+    await page.getByRole('button', { name: 'View unassigned nodes' }).click();
+    const dialog = await shown(page.getByRole('dialog', { name: 'Unassigned nodes' }));
+    await shown(dialog.getByRole('row').nth(1));
+    expect(await dialog.getByRole('row').count()).toBe(Math.min(10, total) + 1);
+    await shown(dialog.getByText(`1–${Math.min(10, total)} of ${total}`));
+    await dialog.getByRole('button', { name: 'Close' }).or(dialog.locator('.mantine-Modal-close')).first().click();
+    await gone(dialog);
+
+    const fcas = page.getByRole('table', { name: 'FCAS Virtual Power Plants' });
+    await shown(fcas.getByRole('link', { name: 'FCAS Contingency Raise' }));
+    expect(await page.getByRole('table', { name: 'Virtual Power Plants', exact: true }).getByText('FCAS Contingency Raise').count()).toBe(0);
+  });
+
+  it('offers New VPP only with the edit permission', async () => {
+    const page = await app.page();
+    await signIn(page, 'operator', 'Oscar');
+    await page.goto('/virtual-power-plants/manage?limit=10&offset=0');
+    await shown(page.getByRole('link', { name: 'Queensland' }));
+    expect(await page.getByRole('link', { name: 'New VPP' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Queensland' }).click();
+    await shown(page.getByRole('heading', { name: 'Queensland' }));
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Edit', exact: true }).count()).toBe(0);
+  });
+});
+
+describe('creating VPPs', () => {
+  it('refuses a VPP without a name or postcode, with the spec texts', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    await createVpp(page, '', 'Postcode', '');
+    await shown(page.getByText('You must enter a Virtual Power Plant name.'));
+    await shown(page.getByText('You must enter a value for postcode'));
+    await shown(page.getByText('Virtual Power Plant invalid'));
+    await shown(page.getByText('Please all required fields are filled in'));
+    expect(pathOf(page)).toBe('/virtual-power-plants/manage/new');
+  });
+
+  it('lands a manual VPP on its edit screen, and a postcode or state VPP on its map tab', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+
+    await createVpp(page, 'E2E Manual', 'Individual Nodes');
+    await page.waitForURL(/\/virtual-power-plants\/manage\/\d+\/edit\?limit=10&offset=0$/);
+    await shown(page.getByText('Virtual Power Plant E2E Manual successfully created.'));
+    await shown(page.getByRole('heading', { name: 'Edit E2E Manual' }));
+
+    const { deployments } = await api<{ deployments: { address: { postcode: string } }[] }>(page, '/v2/nodes?limit=1&offset=0');
+    const postcode = deployments[0].address.postcode;
+    await createVpp(page, 'E2E Postcode', 'Postcode', ` ${postcode} ,`);
+    await page.waitForURL(/\/virtual-power-plants\/manage\/\d+\?tab=MAP&limit=10&offset=0$/);
+    await shown(page.getByText('Virtual Power Plant E2E Postcode successfully created.'));
+    await shown(page.getByRole('heading', { name: 'E2E Postcode' }));
+    await shown(page.getByText(`Postcodes: ${postcode}`));
+    const created = await api<{ nodes: number }>(page, `/v2/powerstations/${idFrom(page)}`);
+    expect(created.nodes).toBeGreaterThan(0);
+    await page.getByRole('tab', { name: 'List' }).click();
+    await page.waitForURL(/tab=DEPLOYMENT_LIST/);
+    expect(await (await shown(page.getByRole('table', { name: 'Nodes' }))).getByRole('row').count()).toBe(Math.min(10, created.nodes) + 1);
+
+    await createVpp(page, 'E2E State', 'State', 'VIC');
+    await page.waitForURL(/\/virtual-power-plants\/manage\/\d+\?tab=MAP&limit=10&offset=0$/);
+    await shown(page.getByText('Virtual Power Plant E2E State successfully created.'));
+    await shown(page.getByText('State: VIC'));
+    await shown(page.getByText('There are currently no events on this Virtual Power Plant.'));
+  });
+});
+
+describe('editing VPPs', () => {
+  it('saves each manual node toggle at once, keeping search and filters in the URL', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    await createVpp(page, 'E2E Toggles', 'Individual Nodes');
+    await page.waitForURL(/\/edit\?limit=10&offset=0$/);
+    const id = idFrom(page);
+    const table = page.getByRole('table', { name: 'Nodes' });
+    const first = table.getByRole('row').nth(1);
+    const nodeId = Number(await (await shown(first)).getByRole('cell').nth(1).textContent());
+
+    await first.getByRole('switch', { name: `Include node ${nodeId}` }).click({ force: true });
+    await shown(page.getByText('Virtual Power Plant successfully updated.'));
+    await expect.poll(async () => (await api<{ nodes: number }>(page, `/v2/powerstations/${id}`)).nodes).toBe(1);
+    expect(await first.getByRole('switch', { name: `Include node ${nodeId}` }).isChecked()).toBe(true);
+
+    await page.getByLabel('Show included only').click({ force: true });
+    await page.waitForURL(/show_included_only=true/);
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await page.getByLabel('Address filter').fill('no such street anywhere');
+    await page.waitForURL(/address_filter=no\+such\+street\+anywhere/);
+    await shown(page.getByText('No nodes found for the current filter.'));
+    await page.getByLabel('Address filter').fill('');
+    await page.waitForURL((u) => !u.search.includes('address_filter'));
+
+    await table.getByRole('switch', { name: `Include node ${nodeId}` }).click({ force: true });
+    await expect.poll(async () => (await api<{ nodes: number }>(page, `/v2/powerstations/${id}`)).nodes).toBe(0);
+    await shown(page.getByText('No nodes have been added to this virtual power plant.'));
+  });
+
+  it('leaves the edit screen for the map tab after a rename-only patch', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    await createVpp(page, 'E2E Rename', 'Individual Nodes');
+    await page.waitForURL(/\/edit\?limit=10&offset=0$/);
+    const id = idFrom(page);
+    // The edit form appears once the VPP has loaded into it; typing before then would hit the
+    // create form that is leaving the page.
+    const form = page.getByRole('form', { name: 'Edit Virtual Power Plant' });
+    const name = form.getByLabel('Name');
+    await expect.poll(() => name.inputValue()).toBe('E2E Rename');
+    await name.fill('   ');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await shown(page.getByText('Please ensure your virtual power plant has a name'));
+    await name.fill('E2E Renamed');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await reachPath(page, `/virtual-power-plants/manage/${id}?tab=MAP&limit=10&offset=0`);
+    await shown(page.getByText('Virtual Power Plant E2E Renamed successfully updated.'));
+    await shown(page.getByRole('heading', { name: 'E2E Renamed' }));
+  });
+
+  it('saves an automatic VPP filter and lands on the map tab; its type cannot be changed', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    await createVpp(page, 'E2E Filter', 'State', 'NSW');
+    await page.waitForURL(/tab=MAP/);
+    const id = idFrom(page);
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    await reachPath(page, `/virtual-power-plants/manage/${id}/edit?limit=10&offset=0`);
+    expect(await (await shown(page.getByRole('combobox', { name: 'Type' }))).isDisabled()).toBe(true);
+    await page.getByRole('combobox', { name: 'State' }).click();
+    await page.getByRole('option', { name: 'QLD', exact: true }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await reachPath(page, `/virtual-power-plants/manage/${id}?tab=MAP&limit=10&offset=0`);
+    await shown(page.getByText('Virtual Power Plant E2E Filter successfully updated.'));
+    await shown(page.getByText('State: QLD'));
+  });
+
+  it('offers no Edit or Delete on an FCAS VPP', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    await page.goto('/virtual-power-plants/manage?limit=10&offset=0');
+    await (await shown(page.getByRole('link', { name: 'FCAS Contingency Lower' }))).click();
+    await shown(page.getByText('DUID: SUNVPP1L'));
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Edit', exact: true }).count()).toBe(0);
+  });
+});
+
+describe('deleting a VPP', () => {
+  it('asks first, then deletes and returns to the list', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    await createVpp(page, 'E2E Doomed', 'State', 'SA');
+    await page.waitForURL(/tab=MAP/);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = await shown(page.getByRole('dialog', { name: 'Delete Virtual Power Plant' }));
+    await shown(dialog.getByText('Are you sure you want to delete Virtual Power Plant E2E Doomed?'));
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await gone(dialog);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await (await shown(page.getByRole('dialog', { name: 'Delete Virtual Power Plant' }))).getByRole('button', { name: 'Delete' }).click();
+    await reachPath(page, '/virtual-power-plants/manage?limit=10&offset=0');
+    await shown(page.getByText('Power Station E2E Doomed was deleted successfully.'));
+    await shown(page.getByRole('link', { name: 'Queensland' }));
+    expect(await page.getByRole('link', { name: 'E2E Doomed' }).count()).toBe(0);
+  });
+});

@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import scalar from '@scalar/fastify-api-reference';
+import { APP_VERSION, metaReply } from '@vpp/shared';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { ping } from './db/database.ts';
+import { accountRoutes } from './features/account/account.routes.ts';
+import { apiKeyRoutes } from './features/api-keys/api-keys.routes.ts';
+import { authRoutes } from './features/auth/auth.routes.ts';
+import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
+import { nodesRoutes } from './features/nodes/nodes.routes.ts';
+import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
+import { passwordRoutes } from './features/password/password.routes.ts';
+import { portalRoutes } from './features/portal/portal.routes.ts';
+import { usersRoutes } from './features/users/users.routes.ts';
+import { vppsRoutes } from './features/vpps/vpps.routes.ts';
+import { ApiError, errorBody } from './platform/errors.ts';
+import { guard } from './platform/guard.ts';
+import { serializeRequest } from './platform/redact.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export type App = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** Builds the server (API, docs and the web app) without listening. */
+export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
+  const app = Fastify({
+    // Secrets never reach the log: credential headers, and secret query parameters (serializeRequest).
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: ctx.config.LOG_LEVEL,
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
+            ...(typeof opts.logger === 'object' ? opts.logger : {}),
+            serializers: { req: serializeRequest },
+          },
+    trustProxy: ctx.config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('ctx', ctx);
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof ApiError) return reply.code(err.statusCode).send(errorBody(err.code, err.message));
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      // The schemas carry the spec's own texts (spec 1 §8), which the client shows as they come.
+      const message = err.validation.map((v) => v.message ?? 'Invalid input.').join('; ');
+      return reply.code(400).send(errorBody('bad_request', message));
+    }
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.code(status).send(errorBody('bad_request', (err as Error).message));
+    req.log.error(err);
+    return reply.code(500).send(errorBody('internal_error', 'Something went wrong on the server.'));
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'", "'wasm-unsafe-eval'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'worker-src': ["'self'", 'blob:'],
+        'connect-src': ["'self'", ...(ctx.config.API_BASE_URL ? [ctx.config.API_BASE_URL] : [])],
+        'upgrade-insecure-requests': null,
+      },
+    },
+  });
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'VPP Console API', version: APP_VERSION, description: 'The API the console calls; every route checks its permission.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  // The API: every route inside is authenticated and permission-checked by the guard.
+  await app.register(async (api) => {
+    await guard(api);
+    const typed = api.withTypeProvider<ZodTypeProvider>() as App;
+    typed.get('/healthz', { config: { auth: 'public' }, schema: { hide: true } }, async () => {
+      await ping(ctx.db);
+      return { status: 'OK', database: ctx.dialect };
+    });
+    typed.get('/meta.json', { config: { auth: 'public' }, schema: { tags: ['meta'], response: { 200: metaReply } } }, async (_req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { version: APP_VERSION, demo: ctx.config.demo, mapTileUrl: ctx.config.MAP_TILE_URL ?? null };
+    });
+    await authRoutes(typed);
+    await accountRoutes(typed);
+    await nodesRoutes(typed);
+    await portalRoutes(typed);
+    await dashboardRoutes(typed);
+    await passwordRoutes(typed);
+    await apiKeyRoutes(typed);
+    await usersRoutes(typed);
+    await notificationsRoutes(typed);
+    await vppsRoutes(typed);
+  });
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The reference page runs an inline bootstrap script: its routes alone allow inline scripts.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', async (_req, reply) => {
+      reply.header(
+        'content-security-policy',
+        "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:",
+      );
+    });
+    await docs.register(scalar, { routePrefix: '/api/docs', configuration: { url: '/api/openapi.json', withDefaultFonts: false } });
+  });
+
+  registerWebApp(app, ctx.config.webDist);
+  return app;
+}
+
+/** Serves the built web app; any other GET that asks for HTML gets index.html, whose router shows the 404 page. */
+function registerWebApp(app: App, dist: string) {
+  const indexFile = path.join(dist, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) {
+    app.register(fastifyStatic, {
+      root: dist,
+      setHeaders: (res, file) => {
+        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const wantsHtml = (req.headers.accept ?? '').includes('text/html');
+    if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && wantsHtml) {
+      return reply.code(200).type('text/html').header('cache-control', 'no-cache').send(fs.readFileSync(indexFile));
+    }
+    return reply.code(404).send(errorBody('not_found', `There is no ${req.method} ${req.url.split('?')[0]}.`));
+  });
+}

@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const port = z.coerce.number().int().min(0).max(65535);
+const seconds = z.coerce.number().int().positive();
+
+/** Every setting, read from the environment once; the README's table lists the same names. */
+const schema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  DEMO: bool.optional(),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_S: seconds.default(900),
+  REFRESH_TOKEN_TTL_S: seconds.default(7 * 24 * 3600),
+  COOKIE_SECURE: bool.default(false),
+  API_BASE_URL: z.string().url().optional(),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: seconds.default(5),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: seconds.default(30),
+  LOGIN_FAILURE_WINDOW_S: seconds.default(900),
+  CAPTCHA_COST: seconds.default(5000),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((u) => /^smtps?:/.test(u), 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().default('VPP Console <no-reply@localhost>'),
+  PUBLIC_URL: z.string().url().optional(),
+  SUPPORT_EMAIL: z.string().email().default('support@localhost'),
+  RESET_TOKEN_TTL_S: seconds.default(3600),
+  WELCOME_TOKEN_TTL_S: seconds.default(7 * 24 * 3600),
+  WORKER: bool.default(true),
+  SIMULATOR: bool.optional(),
+  MAP_TILE_URL: z.string().url().optional(),
+  SIM_NODES: z.coerce.number().int().min(0).max(1_000_000).default(300),
+  SIM_HISTORY_DAYS: z.coerce.number().int().min(0).max(400).default(30),
+  SIM_INTERVAL_S: seconds.default(30),
+  SIM_SEED: z.coerce.number().int().default(42),
+  PORTAL_URL: z.string().url().optional(),
+  TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
+});
+
+export type Config = z.infer<typeof schema> & { simulator: boolean; demo: boolean; dataDir: string; webDist: string; publicUrl: string };
+
+/** Reads and validates the settings; a bad value throws an error naming the setting. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const known = Object.fromEntries(Object.keys(schema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
+  const parsed = schema.safeParse(known);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid setting:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return {
+    ...c,
+    demo: c.DEMO ?? !c.DATABASE_URL,
+    simulator: c.SIMULATOR ?? c.DEMO ?? !c.DATABASE_URL,
+    dataDir: path.resolve(c.DATA_DIR),
+    webDist: path.resolve(c.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    // Links in e-mails point here.
+    publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+  };
+}

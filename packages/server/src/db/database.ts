@@ -1,0 +1,147 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index.ts';
+import type { DB } from './schema.ts';
+
+export type Database = Kysely<DB>;
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Database;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// int8 (counts, epoch seconds) and numeric come back as numbers, as they do from SQLite.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+const bindable = (v: unknown): SQLInputValue => (typeof v === 'boolean' ? (v ? 1 : 0) : (v as SQLInputValue));
+
+/** Runs one write statement straight on the SQLite connection (see `bulkWriter`). */
+export type BulkWriter = (text: string, params: readonly number[]) => void;
+
+const bulkWriters = new WeakMap<Database, BulkWriter>();
+
+/**
+ * On SQLite, a writer that binds numbers straight to a cached statement on the connection, for the
+ * telemetry ingest's large multi-row upserts: it skips Kysely's freezing and copying of thousands of
+ * parameters. Called inside a Kysely transaction it is part of that transaction (one connection).
+ * Undefined on PostgreSQL.
+ */
+export const bulkWriter = (db: Database): BulkWriter | undefined => bulkWriters.get(db);
+
+/**
+ * Checkpoints the write-ahead log from a worker thread with its own connection, so that copying
+ * pages into the database file never stalls the server's event loop. PASSIVE checkpoints do not
+ * block the writer. The script is plain CommonJS, evaluated, so it runs the same under any loader.
+ */
+const CHECKPOINTER = `
+const { DatabaseSync } = require('node:sqlite');
+const { parentPort, workerData } = require('node:worker_threads');
+const db = new DatabaseSync(workerData.file);
+db.exec('PRAGMA busy_timeout = 1000');
+const timer = setInterval(() => {
+  try { db.exec('PRAGMA wal_checkpoint(PASSIVE)'); } catch {}
+}, workerData.everyMs);
+parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
+`;
+
+/** Kysely's SqliteDialect over the built-in node:sqlite, with prepared statements cached by SQL text. */
+function nodeSqliteDialect(file: string, onOpen: (bulk: BulkWriter) => void): SqliteDialect {
+  return new SqliteDialect({
+    database: async () => {
+      const conn = new DatabaseSync(file);
+      // The connection itself checkpoints only if the worker falls far behind (65,536 pages).
+      conn.exec(
+        'PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824; PRAGMA wal_autocheckpoint = 65536;',
+      );
+      const checkpointer = new Worker(CHECKPOINTER, { eval: true, workerData: { file, everyMs: 1000 } });
+      checkpointer.unref();
+      const cache = new Map<string, ReturnType<DatabaseSync['prepare']>>();
+      const prepared = (text: string) => {
+        let stmt = cache.get(text);
+        if (!stmt) {
+          stmt = conn.prepare(text);
+          if (cache.size > 500) cache.clear();
+          cache.set(text, stmt);
+        }
+        return stmt;
+      };
+      onOpen((text, params) => prepared(text).run(...params));
+      return {
+        close: () => {
+          // The worker closes its own connection; whichever closes last folds the log into the file.
+          checkpointer.postMessage('close');
+          conn.close();
+        },
+        prepare: (text: string) => {
+          const s = prepared(text);
+          return {
+            reader: s.columns().length > 0,
+            all: (params: readonly unknown[]) => s.all(...params.map(bindable)),
+            run: (params: readonly unknown[]) => {
+              const r = s.run(...params.map(bindable));
+              return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+            },
+            iterate: (params: readonly unknown[]) => s.iterate(...params.map(bindable)),
+          };
+        },
+      };
+    },
+  });
+}
+
+/**
+ * Opens the database: PostgreSQL when a URL is given, otherwise the SQLite file `console.db` in
+ * the data directory. `schema` (PostgreSQL only) puts every table in that schema, for tests.
+ */
+export async function openDatabase(opts: { url?: string; dataDir: string; schema?: string }): Promise<DatabaseHandle> {
+  let db: Database;
+  let dialect: DialectName;
+  if (opts.url) {
+    dialect = 'postgres';
+    if (opts.schema) {
+      const admin = new pg.Client({ connectionString: opts.url });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+      await admin.end();
+    }
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: 10,
+      options: opts.schema ? `-c search_path="${opts.schema}"` : undefined,
+    });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    dialect = 'sqlite';
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    const sqlite: Database = new Kysely<DB>({ dialect: nodeSqliteDialect(path.join(opts.dataDir, 'console.db'), (bulk) => bulkWriters.set(sqlite, bulk)) });
+    db = sqlite;
+  }
+  await migrate(db, opts.url ? opts.schema : undefined);
+  return { db, dialect, close: () => db.destroy() };
+}
+
+/** Brings the schema up to date; fails loudly, naming the migration, if one cannot run. */
+export async function migrate(db: Database, schema?: string): Promise<void> {
+  // With a schema named, the migration tables are looked for there only: another schema of the same
+  // database (a parallel test run, a benchmark) must not be mistaken for ours.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+}
+
+/** Whether the database answers: the health check. */
+export async function ping(db: Database): Promise<boolean> {
+  await sql`select 1`.execute(db);
+  return true;
+}
+
+/** Current time in epoch seconds. */
+export const nowS = () => Math.floor(Date.now() / 1000);

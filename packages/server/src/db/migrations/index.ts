@@ -1,0 +1,15 @@
+import type { Migration } from 'kysely';
+import { platform } from './001-platform.ts';
+import { accountPlatform } from './002-account-platform.ts';
+import { fleet } from './003-fleet.ts';
+import { vpps } from './004-vpps.ts';
+import { portal } from './005-portal.ts';
+
+/** Every migration, in order; names sort as they run. */
+export const migrations: Record<string, Migration> = {
+  '001-platform': platform,
+  '002-account-platform': accountPlatform,
+  '003-fleet': fleet,
+  '004-vpps': vpps,
+  '005-portal': portal,
+};

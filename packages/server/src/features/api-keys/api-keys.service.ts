@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { API_KEY_MESSAGES, API_KEY_PREFIX, type ApiKey, addressAllowed, findBadAllowEntry, ipParseFailure } from '@vpp/shared';
+import type { AppContext } from '../../context.ts';
+import { ApiError, notFound } from '../../platform/errors.ts';
+import { hashToken } from '../../platform/tokens.ts';
+import { checkOwnPassword } from '../account/account.service.ts';
+import * as repo from './api-keys.repo.ts';
+
+type KeyRow = Awaited<ReturnType<typeof repo.listKeys>>[number];
+
+/** Whether a bearer credential is one of our API keys rather than a JWT. */
+export const isApiKey = (credential: string) => credential.startsWith(API_KEY_PREFIX);
+
+function present(row: KeyRow): ApiKey {
+  return {
+    keyId: row.id,
+    keyName: row.key_name,
+    ipWhitelist: JSON.parse(row.ip_whitelist) as string[],
+    status: row.status,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+/** The password from the query string: base64 of the UTF-8 text (spec 1 §7). */
+const decodePassword = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
+
+const rejected = () => new ApiError(400, 'password_rejected', API_KEY_MESSAGES.passwordRejected);
+
+export async function listKeys(ctx: AppContext, user: { id: number; organisationId: number }): Promise<ApiKey[]> {
+  return (await repo.listKeys(ctx.db, user.organisationId, user.id)).map(present);
+}
+
+/**
+ * Creates a key for the caller after checking their password. The secret is answered this once;
+ * only its SHA-256 is stored (it is 256 random bits, so a slow hash would add nothing).
+ */
+export async function createKey(
+  ctx: AppContext,
+  user: { id: number; organisationId: number },
+  input: { keyName: string; ipWhitelist: string[]; password: string },
+): Promise<ApiKey & { key: string }> {
+  const bad = findBadAllowEntry(input.ipWhitelist);
+  if (bad !== null) throw new ApiError(400, 'ip_parse_failure', ipParseFailure(bad));
+  await checkOwnPassword(ctx, user.id, decodePassword(input.password), rejected);
+  const key = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+  const row = await repo.insertKey(ctx.db, {
+    organisationId: user.organisationId,
+    userId: user.id,
+    name: input.keyName,
+    hash: hashToken(key),
+    ipWhitelist: input.ipWhitelist,
+  });
+  return { ...present(row), key };
+}
+
+/** Revokes one of the caller's keys after checking their password; it stops working at once. */
+export async function revokeKey(ctx: AppContext, user: { id: number; organisationId: number }, id: number, password: string): Promise<void> {
+  const row = await repo.findKey(ctx.db, user.organisationId, user.id, id);
+  if (!row) throw notFound('API key');
+  await checkOwnPassword(ctx, user.id, decodePassword(password), rejected);
+  await repo.revokeKey(ctx.db, id);
+}
+
+/**
+ * The owner a request's API key acts for: a valid key of an active user, used from an allowed
+ * address. Checked on every request, so revoking a key (or deactivating its owner) stops it at once.
+ */
+export async function authenticateKey(ctx: AppContext, key: string, address: string): Promise<{ userId: number; keyId: number }> {
+  const row = await repo.findValidKeyByHash(ctx.db, hashToken(key));
+  if (!row?.active) throw new ApiError(401, 'invalid_api_key', 'This API key is not valid, or has been revoked.');
+  if (!addressAllowed(JSON.parse(row.ip_whitelist) as string[], address)) {
+    throw new ApiError(403, 'address_not_allowed', `This API key may not be used from ${address}.`);
+  }
+  await repo.touchKey(ctx.db, row.id);
+  return { userId: row.user_id, keyId: row.id };
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { type Database, nowS } from '../../db/database.ts';
+
+/** Stores a refresh token (its hash) in a family; a family is one sign-in and all its rotations. */
+export async function insertRefreshToken(db: Database, v: { userId: number; family: string; hash: string; expiresAt: number }) {
+  await db
+    .insertInto('refresh_tokens')
+    .values({ id: randomUUID(), user_id: v.userId, family: v.family, token_hash: v.hash, expires_at: v.expiresAt, created_at: nowS() })
+    .execute();
+}
+
+export async function findRefreshToken(db: Database, hash: string) {
+  return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+}
+
+/** Marks a token used; false when another request used it first. */
+export async function markRefreshTokenUsed(db: Database, id: string): Promise<boolean> {
+  const r = await db.updateTable('refresh_tokens').set({ used_at: nowS() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function revokeFamily(db: Database, family: string) {
+  await db.updateTable('refresh_tokens').set({ revoked_at: nowS() }).where('family', '=', family).where('revoked_at', 'is', null).execute();
+}
+
+export async function insertDevice(db: Database, userId: number, expiresAt: number): Promise<string> {
+  const id = randomUUID();
+  await db.insertInto('remembered_devices').values({ id, user_id: userId, expires_at: expiresAt, created_at: nowS() }).execute();
+  return id;
+}
+
+export async function findLiveDevice(db: Database, id: string, userId: number) {
+  return db
+    .selectFrom('remembered_devices')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', nowS())
+    .executeTakeFirst();
+}
+
+/** Failed sign-ins per key since a time, for each key asked about. */
+export async function countFailures(db: Database, keys: string[], since: number): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('login_failures')
+    .select(['key', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('key', 'in', keys)
+    .where('at', '>', since)
+    .groupBy('key')
+    .execute();
+  return new Map(rows.map((r) => [r.key, Number(r.n)]));
+}
+
+export async function recordFailures(db: Database, keys: string[]) {
+  const at = nowS();
+  await db
+    .insertInto('login_failures')
+    .values(keys.map((key) => ({ key, at })))
+    .execute();
+}
+
+export async function clearFailures(db: Database, key: string) {
+  await db.deleteFrom('login_failures').where('key', '=', key).execute();
+}
+
+export async function pruneFailures(db: Database, before: number) {
+  await db.deleteFrom('login_failures').where('at', '<', before).execute();
+}
+
+/** Whether a sign-in has ended: logged out, or revoked when one of its refresh tokens was replayed. */
+export async function sessionEnded(db: Database, family: string): Promise<boolean> {
+  const row = await db.selectFrom('refresh_tokens').select('id').where('family', '=', family).where('revoked_at', 'is not', null).limit(1).executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,371 @@
+import { MESSAGES } from '@vpp/shared';
+import type { LightMyRequestResponse } from 'fastify';
+import { generate, generateSecret } from 'otplib';
+import { describe, expect, it } from 'vitest';
+import { describeEachDatabase, type Harness, PASSWORD } from '../../test/harness.ts';
+
+// MESSAGES.tooManyAttempts with the default 15-minute window filled in.
+const TOO_MANY = 'Too many login attempts. Please wait 15 minutes and try again.';
+
+/** The value of a cookie the reply sets, if it sets it. */
+const cookie = (res: LightMyRequestResponse, name: string) => res.cookies.find((c) => c.name === name)?.value;
+
+/** Signs in through the login route with a freshly solved captcha. */
+async function login(h: Harness, username: string, opts: { password?: string; remoteAddress?: string; cookies?: Record<string, string> } = {}) {
+  const { password = PASSWORD, ...rest } = opts;
+  return h.app.inject({ method: 'POST', url: '/auth/login/', payload: { username, password, captchaToken: await h.captcha() }, ...rest });
+}
+
+/** A six-digit code that none of the steps checkTotp accepts right now would produce. */
+async function wrongCode(secret: string) {
+  const now = Math.floor(Date.now() / 1000);
+  const valid = await Promise.all([-30, 0, 30].map((d) => generate({ secret, epoch: now + d })));
+  let n = 0;
+  while (valid.includes(String(n).padStart(6, '0'))) n++;
+  return String(n).padStart(6, '0');
+}
+
+describeEachDatabase('sign-in', (h) => {
+  describe('captcha and password', () => {
+    it('signs in with a solved captcha and answers the account', async () => {
+      const org = await h().org('NETWORK', 'Grid Co');
+      const u = await h().user(org, { username: 'alice' });
+      const res = await login(h(), 'alice');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ mfaRequired: false, mfa: null });
+      expect(cookie(res, 'vpp_refresh')).toBeTruthy();
+      const account = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${res.json().access_token}` } });
+      expect(account.statusCode).toBe(200);
+      expect(account.json().data).toMatchObject({ id: u.id, username: 'alice', suborg_type: 'NETWORK', suborg_name: 'Grid Co', mfaEnabled: false });
+    });
+
+    it('asks for the human verification when the captcha is missing or empty', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      for (const payload of [
+        { username: u.username, password: PASSWORD },
+        { username: u.username, password: PASSWORD, captchaToken: '' },
+      ]) {
+        const res = await h().app.inject({ method: 'POST', url: '/auth/login/', payload });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().data.message).toBe(MESSAGES.captchaRequired);
+      }
+    });
+
+    it('accepts a solved captcha only once', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const captchaToken = await h().captcha();
+      const first = await h().app.inject({ method: 'POST', url: '/auth/login/', payload: { username: u.username, password: PASSWORD, captchaToken } });
+      expect(first.statusCode).toBe(200);
+      const again = await h().app.inject({ method: 'POST', url: '/auth/login/', payload: { username: u.username, password: PASSWORD, captchaToken } });
+      expect(again.statusCode).toBe(400);
+      expect(again.json()).toMatchObject({ error: 'captcha_failed', data: { message: MESSAGES.captchaRejected } });
+    });
+
+    it('refuses a captcha whose signature was tampered with', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const payload = JSON.parse(Buffer.from(await h().captcha(), 'base64').toString());
+      const sig: string = payload.challenge.signature;
+      payload.challenge.signature = (sig[0] === '0' ? '1' : '0') + sig.slice(1);
+      const captchaToken = Buffer.from(JSON.stringify(payload)).toString('base64');
+      const res = await h().app.inject({ method: 'POST', url: '/auth/login/', payload: { username: u.username, password: PASSWORD, captchaToken } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'captcha_failed', data: { message: MESSAGES.captchaRejected } });
+    });
+
+    it('refuses a captcha that is not a solved challenge at all', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const res = await h().app.inject({
+        method: 'POST',
+        url: '/auth/login/',
+        payload: { username: u.username, password: PASSWORD, captchaToken: 'bm90IGEgY2FwdGNoYQ==' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().data.message).toBe(MESSAGES.captchaRejected);
+    });
+
+    it('refuses a wrong password with the login message', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const res = await login(h(), u.username, { password: 'Wrong-Password-1' });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().data.message).toBe(MESSAGES.loginFailed);
+      expect(cookie(res, 'vpp_refresh')).toBeUndefined();
+    });
+
+    it('answers an unknown user exactly as it answers a wrong password', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const wrong = await login(h(), u.username, { password: 'Wrong-Password-1' });
+      const unknown = await login(h(), 'nobody-here', { password: 'Wrong-Password-1' });
+      expect(unknown.statusCode).toBe(401);
+      expect(unknown.json()).toEqual(wrong.json());
+      expect(unknown.json()).toEqual({ status: 'ERROR', error: 'bad_credentials', message: MESSAGES.loginFailed, data: { message: MESSAGES.loginFailed } });
+    });
+
+    it('trims the username and accepts the e-mail address, in any case, as the login', async () => {
+      const org = await h().org();
+      await h().user(org, { username: 'trimmed' });
+      expect((await login(h(), '  trimmed  ')).statusCode).toBe(200);
+      expect((await login(h(), 'trimmed@example.test')).statusCode).toBe(200);
+      expect((await login(h(), 'Trimmed@Example.TEST')).statusCode).toBe(200);
+    });
+  });
+
+  describe('attempt limits', () => {
+    it('refuses a sixth attempt on an account after five failures, even with the right password', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      // Each attempt from its own address, so only the per-account count can stop the sixth.
+      for (let i = 1; i <= 5; i++) {
+        const res = await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: `192.0.2.${i}` });
+        expect(res.statusCode).toBe(401);
+      }
+      const res = await login(h(), u.username, { remoteAddress: '192.0.2.6' });
+      expect(res.statusCode).toBe(429);
+      expect(res.json().data.message).toBe(TOO_MANY);
+    });
+
+    it('counts failures under the username and the e-mail address as one account', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      for (let i = 1; i <= 5; i++) {
+        const res = await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: `192.0.2.${20 + i}` });
+        expect(res.statusCode).toBe(401);
+      }
+      const res = await login(h(), `${u.username}@example.test`, { remoteAddress: '192.0.2.30' });
+      expect(res.statusCode).toBe(429);
+      expect(res.json().data.message).toBe(TOO_MANY);
+    });
+
+    it('starts the count again after a successful sign-in', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      for (let i = 1; i <= 4; i++) await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: `192.0.2.${40 + i}` });
+      expect((await login(h(), u.username, { remoteAddress: '192.0.2.45' })).statusCode).toBe(200);
+      for (let i = 1; i <= 4; i++) await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: `192.0.2.${50 + i}` });
+      expect((await login(h(), u.username, { remoteAddress: '192.0.2.55' })).statusCode).toBe(200);
+    });
+  });
+
+  describe('two-factor', () => {
+    it('asks a confirmed user for the code, and the half-signed-in token opens nothing else', async () => {
+      const org = await h().org();
+      const u = await h().user(org, { mfaSecret: generateSecret() });
+      const res = await login(h(), u.username);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ mfaRequired: true, mfa: { confirmed: true, totpUri: null } });
+      expect(cookie(res, 'vpp_refresh')).toBeUndefined();
+      const account = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${res.json().access_token}` } });
+      expect(account.statusCode).toBe(401);
+      expect(account.json().error).toBe('mfa_failure');
+    });
+
+    it('signs in with a good code, then refuses the same code again', async () => {
+      const org = await h().org();
+      const secret = generateSecret();
+      const u = await h().user(org, { mfaSecret: secret });
+      const pending = { authorization: `Bearer ${(await login(h(), u.username)).json().access_token}` };
+      const totpCode = await generate({ secret });
+
+      const res = await h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: pending, payload: { totpCode } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'OK', access_token: expect.any(String) });
+      expect(cookie(res, 'vpp_refresh')).toBeTruthy();
+      expect(cookie(res, 'vpp_device')).toBeUndefined();
+      const account = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${res.json().access_token}` } });
+      expect(account.statusCode).toBe(200);
+      expect(account.json().data).toMatchObject({ username: u.username, mfaEnabled: true });
+
+      const again = await h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: pending, payload: { totpCode } });
+      expect(again.statusCode).toBe(400);
+      expect(again.json()).toMatchObject({ error: 'code_reused', data: { message: 'This code has already been used. Wait for the next code and try again.' } });
+    });
+
+    it('refuses a wrong code and a code that is not six digits', async () => {
+      const org = await h().org();
+      const secret = generateSecret();
+      const u = await h().user(org, { mfaSecret: secret });
+      const pending = { authorization: `Bearer ${(await login(h(), u.username)).json().access_token}` };
+
+      const wrong = await h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: pending, payload: { totpCode: await wrongCode(secret) } });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().data.message).toBe(MESSAGES.codeInvalid);
+
+      for (const totpCode of ['12345', '1234567', 'abcdef']) {
+        const short = await h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: pending, payload: { totpCode } });
+        expect(short.statusCode).toBe(400);
+        expect(short.json().data.message).toBe(MESSAGES.codeLength);
+      }
+    });
+
+    it('accepts a code typed with spaces', async () => {
+      const org = await h().org();
+      const secret = generateSecret();
+      const u = await h().user(org, { mfaSecret: secret });
+      const pending = { authorization: `Bearer ${(await login(h(), u.username)).json().access_token}` };
+      const code = await generate({ secret });
+      const res = await h().app.inject({
+        method: 'POST',
+        url: '/auth/mfa/verify-code',
+        headers: pending,
+        payload: { totpCode: `${code.slice(0, 3)} ${code.slice(3)}` },
+      });
+      expect(res.statusCode).toBe(200);
+    });
+
+    it('sets up two-factor for a user who has none yet, and confirms it with the first good code', async () => {
+      const org = await h().org();
+      const u = await h().user(org, { mfa: true });
+      const first = await login(h(), u.username);
+      expect(first.statusCode).toBe(200);
+      const body = first.json();
+      expect(body).toMatchObject({ mfaRequired: true, mfa: { confirmed: false } });
+      expect(body.mfa.totpUri).toMatch(/^otpauth:\/\/totp\//);
+      const secret = new URL(body.mfa.totpUri).searchParams.get('secret') as string;
+
+      const verified = await h().app.inject({
+        method: 'POST',
+        url: '/auth/mfa/verify-code',
+        headers: { authorization: `Bearer ${body.access_token}` },
+        payload: { totpCode: await generate({ secret }) },
+      });
+      expect(verified.statusCode).toBe(200);
+
+      const second = await login(h(), u.username);
+      expect(second.json()).toMatchObject({ mfaRequired: true, mfa: { confirmed: true, totpUri: null } });
+    });
+
+    it('shows the same set-up secret until it is confirmed', async () => {
+      const org = await h().org();
+      const u = await h().user(org, { mfa: true });
+      const first = (await login(h(), u.username)).json();
+      const second = (await login(h(), u.username)).json();
+      expect(second.mfa).toEqual({ confirmed: false, totpUri: first.mfa.totpUri });
+    });
+
+    it('skips the code for two weeks in a remembered browser, for that user only', async () => {
+      const org = await h().org();
+      const secret = generateSecret();
+      const u = await h().user(org, { mfaSecret: secret });
+      const other = await h().user(org, { mfaSecret: generateSecret() });
+      const pending = { authorization: `Bearer ${(await login(h(), u.username)).json().access_token}` };
+
+      const verified = await h().app.inject({
+        method: 'POST',
+        url: '/auth/mfa/verify-code',
+        headers: pending,
+        payload: { totpCode: await generate({ secret }), rememberDevice: true },
+      });
+      expect(verified.statusCode).toBe(200);
+      const device = verified.cookies.find((c) => c.name === 'vpp_device');
+      if (!device) throw new Error('no vpp_device cookie in the reply');
+      expect(device.maxAge).toBe(14 * 24 * 3600);
+
+      const later = await login(h(), u.username, { cookies: { vpp_device: device.value } });
+      expect(later.statusCode).toBe(200);
+      expect(later.json()).toMatchObject({ mfaRequired: false, mfa: null });
+      const account = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${later.json().access_token}` } });
+      expect(account.statusCode).toBe(200);
+
+      const borrowed = await login(h(), other.username, { cookies: { vpp_device: device.value } });
+      expect(borrowed.json()).toMatchObject({ mfaRequired: true, mfa: { confirmed: true } });
+    });
+  });
+
+  describe('refresh and logout', () => {
+    it('rotates the refresh cookie and gives a working access token', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const signedIn = await login(h(), u.username);
+      const first = cookie(signedIn, 'vpp_refresh') as string;
+
+      const res = await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: first } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'OK', access_token: expect.any(String) });
+      const second = cookie(res, 'vpp_refresh');
+      expect(second).toBeTruthy();
+      expect(second).not.toBe(first);
+      const account = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${res.json().access_token}` } });
+      expect(account.json().data.username).toBe(u.username);
+    });
+
+    it('revokes the whole session when an old refresh cookie comes back', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const first = cookie(await login(h(), u.username), 'vpp_refresh') as string;
+      const second = cookie(await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: first } }), 'vpp_refresh') as string;
+
+      const replay = await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: first } });
+      expect(replay.statusCode).toBe(401);
+      expect(replay.json().data.message).toBe(MESSAGES.sessionExpired);
+
+      const next = await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: second } });
+      expect(next.statusCode).toBe(401);
+      expect(next.json().data.message).toBe(MESSAGES.sessionExpired);
+    });
+
+    it('refuses the access tokens of a session revoked by a replayed refresh cookie', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const first = cookie(await login(h(), u.username), 'vpp_refresh') as string;
+      const rotated = await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: first } });
+      const access = rotated.json().access_token as string;
+      const before = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${access}` } });
+      expect(before.statusCode).toBe(200);
+
+      await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: first } });
+      const after = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${access}` } });
+      expect(after.statusCode).toBe(401);
+      expect(after.json().data.message).toBe(MESSAGES.sessionExpired);
+    });
+
+    it('answers 401 to a refresh without a cookie', async () => {
+      const res = await h().app.inject({ method: 'POST', url: '/auth/refresh/' });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().data.message).toBe(MESSAGES.sessionExpired);
+    });
+
+    it('ends the session on logout', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const signedIn = await login(h(), u.username);
+      const refresh = cookie(signedIn, 'vpp_refresh') as string;
+      const access = signedIn.json().access_token as string;
+      const other = await login(h(), u.username);
+      const out = await h().app.inject({ method: 'POST', url: '/auth/logout/', cookies: { vpp_refresh: refresh } });
+      expect(out.statusCode).toBe(200);
+      expect(out.json()).toEqual({ status: 'OK' });
+      const res = await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: refresh } });
+      expect(res.statusCode).toBe(401);
+      // The access token of the ended session stops working at once; another sign-in is untouched.
+      const ended = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${access}` } });
+      expect(ended.statusCode).toBe(401);
+      expect(ended.json().data.message).toBe(MESSAGES.sessionExpired);
+      const still = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${other.json().access_token}` } });
+      expect(still.statusCode).toBe(200);
+    });
+  });
+});
+
+describeEachDatabase(
+  'sign-in limit per address',
+  (h) => {
+    it('refuses every account from an address that has failed too often, and no other address', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      for (let i = 1; i <= 3; i++) {
+        const res = await login(h(), `ghost${i}`, { password: 'Wrong-Password-1', remoteAddress: '198.51.100.7' });
+        expect(res.statusCode).toBe(401);
+      }
+      const blocked = await login(h(), u.username, { remoteAddress: '198.51.100.7' });
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().data.message).toBe(TOO_MANY);
+      expect((await login(h(), u.username, { remoteAddress: '198.51.100.8' })).statusCode).toBe(200);
+    });
+  },
+  { LOGIN_MAX_FAILURES_PER_ADDRESS: '3' },
+);

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { type LoginReply, MESSAGES, REMEMBER_DEVICE_S } from '@vpp/shared';
+import type { AppContext } from '../../context.ts';
+import { nowS } from '../../db/database.ts';
+import { ApiError, badRequest, tooManyRequests, unauthorized } from '../../platform/errors.ts';
+import { verifyPassword } from '../../platform/passwords.ts';
+import { hashToken, newOpaqueToken, signAccessToken, signDeviceToken, verifyDeviceToken } from '../../platform/tokens.ts';
+import { checkTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
+import { findUserById, findUserByLogin, updateUser } from '../users/users.repo.ts';
+import * as repo from './auth.repo.ts';
+
+/** A signed-in session: the access token for the reply and the refresh token for the cookie. */
+export interface Session {
+  accessToken: string;
+  refreshToken: string;
+  refreshExpiresAt: number;
+}
+
+/** How long the half-signed-in token (password given, code not yet) lives. */
+const MFA_PENDING_TTL_S = 600;
+
+async function startSession(ctx: AppContext, userId: number, family: string = randomUUID()): Promise<Session> {
+  const { token: refreshToken, hash } = newOpaqueToken();
+  const refreshExpiresAt = nowS() + ctx.config.REFRESH_TOKEN_TTL_S;
+  await repo.insertRefreshToken(ctx.db, { userId, family, hash, expiresAt: refreshExpiresAt });
+  const { token } = await signAccessToken(ctx.keys.access, { userId, mfa: 'done', session: family }, ctx.config.ACCESS_TOKEN_TTL_S);
+  return { accessToken: token, refreshToken, refreshExpiresAt };
+}
+
+/** Refuses the attempt while either the account or the caller's address has failed too often. */
+async function assertNotThrottled(ctx: AppContext, accountKey: string, addressKey: string) {
+  const { LOGIN_FAILURE_WINDOW_S: window, LOGIN_MAX_FAILURES_PER_ACCOUNT, LOGIN_MAX_FAILURES_PER_ADDRESS } = ctx.config;
+  await repo.pruneFailures(ctx.db, nowS() - window);
+  const counts = await repo.countFailures(ctx.db, [accountKey, addressKey], nowS() - window);
+  if ((counts.get(accountKey) ?? 0) >= LOGIN_MAX_FAILURES_PER_ACCOUNT || (counts.get(addressKey) ?? 0) >= LOGIN_MAX_FAILURES_PER_ADDRESS) {
+    throw tooManyRequests(MESSAGES.tooManyAttempts.replace('{minutes}', String(Math.ceil(window / 60))));
+  }
+}
+
+/**
+ * Signs a user in with a solved captcha, a username or e-mail and a password. With two-factor on
+ * (and no remembered browser) the reply carries a token that only the code check accepts.
+ */
+export async function login(
+  ctx: AppContext,
+  input: { username: string; password: string; captchaToken: string; address: string; deviceCookie?: string },
+): Promise<{ reply: LoginReply; session: Session | null }> {
+  if (!(await ctx.captcha.verify(input.captchaToken))) throw badRequest(MESSAGES.captchaRejected, 'captcha_failed');
+  const login = input.username.trim().toLowerCase();
+  const user = await findUserByLogin(ctx.db, login);
+  // One count per account, whether it is named by its username or its e-mail address.
+  const accountKey = user ? `account:${user.id}` : `login:${login}`;
+  const addressKey = `address:${input.address}`;
+  await assertNotThrottled(ctx, accountKey, addressKey);
+
+  const ok = await verifyPassword(input.password, user?.active ? user.password_hash : null);
+  if (!user || !ok) {
+    await repo.recordFailures(ctx.db, [accountKey, addressKey]);
+    throw unauthorized('bad_credentials', MESSAGES.loginFailed);
+  }
+  await repo.clearFailures(ctx.db, accountKey);
+
+  if (user.mfa_enabled && !(await isRemembered(ctx, user.id, input.deviceCookie))) {
+    let secret = user.totp_secret;
+    if (!secret) {
+      secret = newTotpSecret();
+      await updateUser(ctx.db, user.id, { totp_secret: secret, totp_confirmed: 0 });
+    }
+    const confirmed = user.totp_confirmed === 1;
+    const { token } = await signAccessToken(ctx.keys.access, { userId: user.id, mfa: 'pending' }, MFA_PENDING_TTL_S);
+    return {
+      reply: { access_token: token, mfaRequired: true, mfa: { confirmed, totpUri: confirmed ? null : totpUri(secret, user.email) } },
+      session: null,
+    };
+  }
+  const session = await startSession(ctx, user.id);
+  return { reply: { access_token: session.accessToken, mfaRequired: false, mfa: null }, session };
+}
+
+async function isRemembered(ctx: AppContext, userId: number, cookie?: string): Promise<boolean> {
+  if (!cookie) return false;
+  const device = await verifyDeviceToken(ctx.keys.device, cookie);
+  if (!device || device.userId !== userId) return false;
+  return (await repo.findLiveDevice(ctx.db, device.deviceId, userId)) !== undefined;
+}
+
+/**
+ * Checks the caller's authenticator code. The first good code also confirms a new set-up. On
+ * success the caller is fully signed in, and with `rememberDevice` gets a two-week device cookie.
+ */
+export async function verifyCode(
+  ctx: AppContext,
+  userId: number,
+  code: string,
+  rememberDevice: boolean,
+): Promise<{ session: Session; deviceCookie: { value: string; expiresAt: number } | null }> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user?.totp_secret) throw badRequest('Two-factor authentication has not been set up for this account.', 'mfa_not_configured');
+  const check = await checkTotp(user.totp_secret, code, user.totp_last_step);
+  if (!check.ok) {
+    const message = check.reason === 'replayed' ? 'This code has already been used. Wait for the next code and try again.' : MESSAGES.codeInvalid;
+    throw new ApiError(400, check.reason === 'replayed' ? 'code_reused' : 'invalid_code', message);
+  }
+  await updateUser(ctx.db, user.id, { totp_last_step: check.step, totp_confirmed: 1 });
+  const session = await startSession(ctx, user.id);
+  if (!rememberDevice) return { session, deviceCookie: null };
+  const expiresAt = nowS() + REMEMBER_DEVICE_S;
+  const deviceId = await repo.insertDevice(ctx.db, user.id, expiresAt);
+  return { session, deviceCookie: { value: await signDeviceToken(ctx.keys.device, user.id, deviceId, expiresAt), expiresAt } };
+}
+
+/**
+ * Exchanges a refresh token for a new one and a new access token. A token that was already used
+ * means it was stolen or replayed: its whole family is revoked and the caller must sign in again.
+ */
+export async function refresh(ctx: AppContext, token: string | undefined): Promise<Session> {
+  const expired = () => unauthorized('unauthorized', MESSAGES.sessionExpired);
+  if (!token) throw expired();
+  const row = await repo.findRefreshToken(ctx.db, hashToken(token));
+  if (!row) throw expired();
+  if (row.used_at !== null || row.revoked_at !== null) {
+    await repo.revokeFamily(ctx.db, row.family);
+    throw expired();
+  }
+  if (row.expires_at <= nowS()) throw expired();
+  const user = await findUserById(ctx.db, row.user_id);
+  if (!user?.active) throw expired();
+  if (!(await repo.markRefreshTokenUsed(ctx.db, row.id))) {
+    await repo.revokeFamily(ctx.db, row.family);
+    throw expired();
+  }
+  return startSession(ctx, row.user_id, row.family);
+}
+
+/** Ends the session the refresh cookie belongs to. */
+export async function logout(ctx: AppContext, token: string | undefined): Promise<void> {
+  if (!token) return;
+  const row = await repo.findRefreshToken(ctx.db, hashToken(token));
+  if (row) await repo.revokeFamily(ctx.db, row.family);
+}

@@ -1,0 +1,148 @@
+import type { Nameplate, NodeListQuery, NodeStatus } from '@vpp/shared';
+import { type Selectable, sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { NodeTable } from '../../db/schema.ts';
+import { writeSearchText } from '../../fleet/builder.ts';
+
+export type NodeRow = Selectable<NodeTable>;
+
+/** Nodes of one organisation's fleet: every query about nodes starts here. */
+export function fleetNodes(db: Database, orgId: number) {
+  return db.selectFrom('nodes').innerJoin('fleet_members as fm', (j) => j.onRef('fm.node_id', '=', 'nodes.id').on('fm.organisation_id', '=', orgId));
+}
+
+/** Nodes whose search text (site label, address, NMI, serial, brands) contains `f`; % and _ match themselves. */
+export function searchMatches(f: string) {
+  const pattern = `%${f.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`nodes.id in (select node_id from node_search where search_text like ${pattern} escape '\\')`;
+}
+
+type Filters = Partial<Pick<NodeListQuery, 'f' | 'state' | 'postcodes' | 'status'>>;
+
+function filtered(db: Database, orgId: number, q: Filters) {
+  let query = fleetNodes(db, orgId);
+  if (q.f) query = query.where(searchMatches(q.f));
+  if (q.state) query = query.where('nodes.state', '=', q.state);
+  // An empty postcode list (the value NULL) matches no node.
+  if (q.postcodes) query = q.postcodes.length ? query.where('nodes.postcode', 'in', q.postcodes) : query.where(sql<boolean>`1 = 0`);
+  if (q.status) query = query.where((eb) => statusCondition(eb, q.status as NodeStatus));
+  return query;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Kysely's expression builder type is generic over the query
+function statusCondition(eb: any, status: NodeStatus) {
+  const commissioned = eb('nodes.unit_state', '=', 'COMMISSIONED');
+  if (status === 'NOT_COMMISSIONED') return eb('nodes.unit_state', '!=', 'COMMISSIONED');
+  if (status === 'ONLINE') return eb.and([commissioned, eb('nodes.connection_offline', '=', 0)]);
+  if (status === 'OFFLINE') return eb.and([commissioned, eb('nodes.connection_offline', '=', 1), eb('nodes.last_contact', 'is not', null)]);
+  return eb.and([commissioned, eb('nodes.connection_offline', '=', 1), eb('nodes.last_contact', 'is', null)]);
+}
+
+/** A page of the fleet's nodes matching the filters, the total, and the nameplate totals when asked. */
+export async function listNodes(db: Database, orgId: number, q: NodeListQuery): Promise<{ rows: NodeRow[]; total: number; nameplate?: Nameplate }> {
+  const base = filtered(db, orgId, q);
+  const page = () => base.selectAll('nodes').orderBy('nodes.id').limit(q.limit).offset(q.offset);
+  if (!q.nameplate) {
+    // One scan gives the page's ids and, through a window count over ids alone (not whole rows),
+    // the total; the page's rows are then read by id. A page past the end needs a count.
+    const ids = await base
+      .select(['nodes.id', sql<number>`count(*) over ()`.as('total_count')])
+      .orderBy('nodes.id')
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute();
+    const total = ids.length
+      ? Number(ids[0].total_count)
+      : q.offset > 0
+        ? Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
+        : 0;
+    const rows = ids.length
+      ? await db
+          .selectFrom('nodes')
+          .selectAll()
+          .where(
+            'id',
+            'in',
+            ids.map((r) => r.id),
+          )
+          .orderBy('id')
+          .execute()
+      : [];
+    return { rows, total };
+  }
+  const [rows, agg] = await Promise.all([
+    page().execute(),
+    base
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.sum<number>('nodes.battery_kwh').as('battery_capacity'),
+        eb.fn.sum<number>('nodes.inverter_kw').as('inverter_power'),
+        eb.fn.sum<number>('nodes.battery_kw').as('battery_power'),
+      ])
+      .executeTakeFirstOrThrow(),
+  ]);
+  const total = Number(agg.total);
+  const nameplate = {
+    batteryCapacity: Math.round(Number(agg.battery_capacity ?? 0) * 100) / 100,
+    inverterPower: Math.round(Number(agg.inverter_power ?? 0) * 100) / 100,
+    batteryPower: Math.round(Number(agg.battery_power ?? 0) * 100) / 100,
+    totalDeployments: total,
+  };
+  return { rows, total, nameplate };
+}
+
+export async function findNode(db: Database, orgId: number, id: number): Promise<NodeRow | undefined> {
+  return fleetNodes(db, orgId).selectAll('nodes').where('nodes.id', '=', id).executeTakeFirst();
+}
+
+export async function setSiteLabel(db: Database, row: NodeRow, label: string | null) {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('nodes').set({ site_label: label }).where('id', '=', row.id).execute();
+    await writeSearchText(trx, [{ ...row, site_label: label }]);
+  });
+}
+
+export async function nodeSubmeters(db: Database, nodeId: number) {
+  return db.selectFrom('submeters').select(['id', 'name']).where('node_id', '=', nodeId).orderBy('id').execute();
+}
+
+export async function nodeEvents(db: Database, nodeId: number, limit: number, offset: number) {
+  const [rows, count] = await Promise.all([
+    db.selectFrom('node_events').selectAll().where('node_id', '=', nodeId).orderBy('ts', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    db
+      .selectFrom('node_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('node_id', '=', nodeId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Map points of the fleet (optionally searched). */
+export async function mapNodes(db: Database, orgId: number, f?: string) {
+  return filtered(db, orgId, { f })
+    .select(['nodes.id', 'nodes.lat', 'nodes.lng', 'nodes.site_label', 'nodes.unit_state', 'nodes.connection_offline', 'nodes.last_contact'])
+    .orderBy('nodes.id')
+    .execute();
+}
+
+/** Counts for the dashboard: commissioned, not commissioned, and offline (commissioned, not reporting). */
+export async function deploymentCounts(db: Database, orgId: number) {
+  const r = await fleetNodes(db, orgId)
+    .select((eb) => [
+      eb.fn.sum<number>(eb.case().when('nodes.unit_state', '=', 'COMMISSIONED').then(1).else(0).end()).as('commissioned'),
+      eb.fn.sum<number>(eb.case().when('nodes.unit_state', '!=', 'COMMISSIONED').then(1).else(0).end()).as('non_commissioned'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb('nodes.unit_state', '=', 'COMMISSIONED'), eb('nodes.connection_offline', '=', 1)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('offline'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { commissioned: Number(r.commissioned ?? 0), non_commissioned: Number(r.non_commissioned ?? 0), offline: Number(r.offline ?? 0) };
+}

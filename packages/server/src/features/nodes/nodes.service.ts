@@ -1,0 +1,193 @@
+import {
+  endOfPeriod,
+  formatDateTime,
+  hasPermission,
+  localMidnights,
+  type MeterGroup,
+  type Node,
+  type NodeDetail,
+  type NodeMetric,
+  nodeStatus,
+  type Period,
+  periodOfInterval,
+  type SuborgType,
+} from '@vpp/shared';
+import type { AppContext } from '../../context.ts';
+import { METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
+import type { NodeStatusChange } from '../../fleet/simulator.ts';
+import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/guard.ts';
+import { notifyOrganisation } from '../notifications/notifications.service.ts';
+import * as repo from './nodes.repo.ts';
+
+interface SystemJson {
+  energySystems: NodeDetail['energySystems'];
+  gridMeters: MeterGroup[];
+  solarMeters: MeterGroup[];
+  subMeterGroups: MeterGroup[];
+}
+
+/** The fields of a node that leave the server; installers do not see network information. */
+export function presentNode(r: repo.NodeRow, suborgType: SuborgType): Node {
+  const ping = { lastTimestamp: r.last_contact, connectionOffline: r.connection_offline === 1 };
+  const node = {
+    id: r.id,
+    siteLabel: r.site_label,
+    address: {
+      lat: r.lat,
+      lng: r.lng,
+      street: r.street,
+      suburb: r.suburb,
+      state: r.state as Node['address']['state'],
+      postcode: r.postcode,
+      text: `${r.street}, ${r.suburb} ${r.state} ${r.postcode}`,
+    },
+    network: suborgType === 'INSTALLER' ? null : { nmi: r.nmi, network: r.network },
+    timezone: r.timezone,
+    system: {
+      reposit: { serialNumber: r.serial_number },
+      inverter: [{ brand: r.inverter_brand }],
+      battery: r.battery_brand ? [{ brand: r.battery_brand }] : [],
+    },
+    state: r.unit_state,
+    status: { ping },
+    phases: r.phases,
+    hasSolar: r.solar_kw > 0,
+    hasBattery: r.battery_kwh > 0,
+    hasInverter: true,
+    solarCapacity: r.solar_kw,
+    reposit: { serialNumber: r.serial_number, product: r.product, state: r.unit_state, commissionedDate: r.commissioned_at },
+  };
+  return { ...node, displayStatus: nodeStatus(node) };
+}
+
+/** A node of the caller's fleet, or 404: another organisation's node is never revealed. */
+export async function requireNode(ctx: AppContext, user: AuthUser, id: number): Promise<repo.NodeRow> {
+  const row = await repo.findNode(ctx.db, user.organisationId, id);
+  if (!row) throw notFound('node');
+  return row;
+}
+
+export async function nodeDetail(ctx: AppContext, user: AuthUser, id: number): Promise<NodeDetail> {
+  const row = await requireNode(ctx, user, id);
+  const system = JSON.parse(row.system_json) as SystemJson;
+  const sortMeters = (groups: MeterGroup[]) => groups.map((g) => ({ ...g, meters: [...g.meters].sort((a, b) => a.hwid.localeCompare(b.hwid)) }));
+  return {
+    ...presentNode(row, user.row.suborg_type),
+    energySystems: system.energySystems,
+    gridMeters: sortMeters(system.gridMeters),
+    solarMeters: sortMeters(system.solarMeters),
+    subMeterGroups: sortMeters(system.subMeterGroups),
+    subMeters: await repo.nodeSubmeters(ctx.db, id),
+  };
+}
+
+/** Bucket timestamps of [start, end) at an interval; days are the zone's local days. */
+function buckets(start: number, end: number, interval: number, zone: string): number[] {
+  if (interval === 86400) return localMidnights(start, end, zone).filter((t) => t >= start);
+  const out: number[] = [];
+  for (let t = start - (start % interval); t < end; t += interval) if (t >= start) out.push(t);
+  return out;
+}
+
+/** A node's series keyed by epoch seconds; with `fill`, every bucket is present (null where no data). */
+export async function nodeSeries(
+  ctx: AppContext,
+  user: AuthUser,
+  id: number,
+  q: { metrics: NodeMetric[]; start: number; end: number; interval: number; fill?: 'null' },
+): Promise<Record<string, Record<string, number | null>>> {
+  if (q.metrics.includes('meterSGA') && !hasPermission(user.permissions, 'fleet.node.sga_data.view')) throw forbidden();
+  const row = await requireNode(ctx, user, id);
+  const cols = [...new Set(q.metrics.map((m) => METRIC_TO_COLUMN[m]))];
+  const data = await ctx.telemetry.nodeSeries(id, cols, q.start, q.end, q.interval);
+  const keys = q.fill === 'null' ? buckets(q.start, q.end, q.interval, row.timezone) : [...data.keys()];
+  const series: Record<string, Record<string, number | null>> = {};
+  for (const ts of keys) {
+    const point = data.get(ts);
+    series[ts] = Object.fromEntries(q.metrics.map((m) => [m, point ? round(point[METRIC_TO_COLUMN[m]]) : null]));
+  }
+  return series;
+}
+
+const round = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 1000) / 1000);
+
+/** Energy totals of the node's local day, week or month starting at `start` (the interval names the period). */
+export async function nodeSummary(ctx: AppContext, user: AuthUser, id: number, q: { start: number; interval: number }) {
+  const row = await requireNode(ctx, user, id);
+  const period = periodOfInterval(q.interval) as Period | null;
+  if (!period) throw badRequest('interval must be 300 (day), 3600 (week) or 86400 (month).');
+  const end = endOfPeriod(q.start, period, row.timezone);
+  const table = period === 'day' ? 'tel_5m' : period === 'week' ? 'tel_1h' : 'tel_1d';
+  const e = await ctx.telemetry.nodeEnergy(id, q.start, end, table);
+  const r2 = (v: number) => Math.round(v * 100) / 100;
+  return {
+    summary: {
+      meterImport: r2(e.meterImport),
+      meterExport: r2(e.meterExport),
+      solarGeneration: r2(e.solarGeneration),
+      houseConsumption: r2(e.houseConsumption),
+    },
+    start: q.start,
+    end,
+  };
+}
+
+/** One submeter of the node: power and reactive power at 5 minutes or coarser. */
+export async function submeterSeries(ctx: AppContext, user: AuthUser, nodeId: number, q: { id: number; start: number; end: number; delta_t: number }) {
+  await requireNode(ctx, user, nodeId);
+  const subs = await repo.nodeSubmeters(ctx.db, nodeId);
+  if (!subs.some((s) => s.id === q.id)) throw notFound('submeter');
+  const rows = await ctx.telemetry.submeterSeries(q.id, q.start, q.end);
+  const step = Math.max(300, q.delta_t);
+  const out: Record<string, { p: number | null; q: number | null; n: number }> = {};
+  for (const r of rows) {
+    const t = Number(r.ts) - (Number(r.ts) % step);
+    const b = out[t] ?? { p: 0, q: 0, n: 0 };
+    b.p = (b.p ?? 0) + Number(r.p ?? 0);
+    b.q = (b.q ?? 0) + Number(r.q ?? 0);
+    b.n++;
+    out[t] = b;
+  }
+  return Object.fromEntries(Object.entries(out).map(([t, b]) => [t, { p: round((b.p ?? 0) / b.n), q: round((b.q ?? 0) / b.n) }]));
+}
+
+export async function setSiteLabel(ctx: AppContext, user: AuthUser, id: number, label: string): Promise<Node> {
+  const row = await requireNode(ctx, user, id);
+  await repo.setSiteLabel(ctx.db, row, label === '' ? null : label);
+  return presentNode({ ...row, site_label: label === '' ? null : label }, user.row.suborg_type);
+}
+
+/**
+ * Tells every organisation whose fleet holds the node that it went offline or came back. Only live
+ * changes notify: outages replayed while history is backfilled are in the node's event log only.
+ */
+export async function notifyNodeStatus(ctx: AppContext, change: NodeStatusChange, now = Math.floor(Date.now() / 1000)): Promise<void> {
+  if (now - change.ts > 900) return;
+  const node = await ctx.db.selectFrom('nodes').select(['timezone']).where('id', '=', change.nodeId).executeTakeFirst();
+  if (!node) return;
+  const orgs = await ctx.db.selectFrom('fleet_members').select('organisation_id').where('node_id', '=', change.nodeId).execute();
+  const name = change.siteLabel ? `${change.siteLabel} (${change.address})` : change.address;
+  const when = formatDateTime(change.ts, node.timezone);
+  const content = change.online
+    ? {
+        summary: `Node ${change.nodeId} is back online`,
+        body: `**${name}** is reporting again since ${when}.\n\n[Open node ${change.nodeId}](/fleet-monitoring/nodes/${change.nodeId})`,
+      }
+    : {
+        summary: `Node ${change.nodeId} is offline`,
+        body: `**${name}** stopped reporting at ${when}.\n\n[Open node ${change.nodeId}](/fleet-monitoring/nodes/${change.nodeId})`,
+      };
+  for (const o of orgs) await notifyOrganisation(ctx, o.organisation_id, content, { permission: 'fleet.node.any' });
+}
+
+/** A node as a map point: where it is and its display status. */
+export function presentMapNode(r: Pick<repo.NodeRow, 'id' | 'lat' | 'lng' | 'site_label' | 'unit_state' | 'last_contact' | 'connection_offline'>) {
+  return {
+    id: r.id,
+    lat: r.lat,
+    lng: r.lng,
+    siteLabel: r.site_label,
+    displayStatus: nodeStatus({ state: r.unit_state, status: { ping: { lastTimestamp: r.last_contact, connectionOffline: r.connection_offline === 1 } } }),
+  };
+}

@@ -1,0 +1,209 @@
+import { notHeldPermissionMessage, PERMISSIONS, USER_MESSAGES, unknownPermissionMessage } from '@vpp/shared';
+import { expect, it } from 'vitest';
+import { describeEachDatabase, PASSWORD } from '../../test/harness.ts';
+import { linkIn, mailTo } from '../../test/outbox.ts';
+
+const ALL = PERMISSIONS.map((p) => p.name);
+
+describeEachDatabase('organisation users', (h) => {
+  async function admin() {
+    const org = await h().org();
+    const u = await h().user(org, { permissions: ['fleet.administrator'] });
+    return { ...u, org, headers: await h().bearer(u.username) };
+  }
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, headers?: Record<string, string>, payload?: object) =>
+    h().app.inject({ method, url, headers, payload });
+  let n = 0;
+  const body = (extra: object = {}) => ({
+    givenName: 'Grace',
+    surname: 'Hopper',
+    email: `grace${++n}@example.test`,
+    permissions: ['fleet.node.view'],
+    ...extra,
+  });
+
+  it('answers 401 to every users call without a token', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/users'],
+      ['GET', '/api/users/1'],
+      ['GET', '/api/users/available-permissions'],
+      ['POST', '/api/users'],
+      ['PUT', '/api/users/1'],
+    ] as const) {
+      const res = await call(method, url, undefined, method === 'GET' ? undefined : body());
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+    }
+  });
+
+  it('answers 403 to a user without fleet.myReposit.users, and lets my_reposit.users through', async () => {
+    const org = await h().org();
+    const u = await h().user(org, { permissions: ['fleet.node.any', 'fleet.myReposit.billing'] });
+    const headers = await h().bearer(u.username);
+    for (const [method, url] of [
+      ['GET', '/api/users'],
+      ['GET', `/api/users/${u.id}`],
+      ['GET', '/api/users/available-permissions'],
+      ['POST', '/api/users'],
+      ['PUT', `/api/users/${u.id}`],
+    ] as const) {
+      const res = await call(method, url, headers, method === 'GET' ? undefined : body());
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+    }
+    const snake = await h().user(org, { permissions: ['fleet.my_reposit.users'] });
+    expect((await call('GET', '/api/users', await h().bearer(snake.username))).statusCode).toBe(200);
+  });
+
+  it('lists the users of the caller’s organisation only, a page at a time', async () => {
+    const a = await admin();
+    for (const name of ['Zed', 'Amy', 'Bob']) await call('POST', '/api/users', a.headers, body({ surname: name }));
+    const other = await admin();
+    const res = await call('GET', '/api/users?limit=2&offset=0', a.headers);
+    expect(res.statusCode).toBe(200);
+    const { users, total } = res.json().data;
+    expect(total).toBe(4);
+    expect(users.map((u: { surname: string }) => u.surname)).toEqual(['Amy', 'Bob']);
+    const page2 = (await call('GET', '/api/users?limit=2&offset=2', a.headers)).json().data.users;
+    expect(page2.map((u: { surname: string }) => u.surname)).toEqual([a.username, 'Zed']);
+    expect(page2.find((u: { id: number }) => u.id === a.id).permissions).toEqual(['fleet.administrator']);
+    const theirs = (await call('GET', '/api/users', other.headers)).json().data;
+    expect(theirs.total).toBe(1);
+    const bad = await call('GET', '/api/users?limit=0', a.headers);
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('answers the permissions the caller may grant: all for an administrator, only those held otherwise', async () => {
+    const a = await admin();
+    const all = (await call('GET', '/api/users/available-permissions', a.headers)).json().data.permissions;
+    expect(all.map((p: { name: string }) => p.name)).toEqual(ALL);
+    expect(all[0]).toEqual({ name: 'fleet.administrator', displayName: 'Administrator', description: 'Holds every permission of the organisation.' });
+    const org = await h().org();
+    const m = await h().user(org, { permissions: ['fleet.myReposit.users', 'fleet.node.*'] });
+    const some = (await call('GET', '/api/users/available-permissions', await h().bearer(m.username))).json().data.permissions;
+    expect(some.map((p: { name: string }) => p.name)).toEqual([
+      'fleet.any',
+      'fleet.myReposit.users',
+      'fleet.node.any',
+      'fleet.node.view',
+      'fleet.node.data.view',
+      'fleet.node.sga_data.view',
+      'fleet.node.inverter.portal',
+    ]);
+  });
+
+  it('refuses a user form with a missing or invalid field, saying which, and creates nothing', async () => {
+    const a = await admin();
+    for (const [payload, message] of [
+      [body({ givenName: '' }), USER_MESSAGES.givenNameRequired],
+      [body({ givenName: undefined }), USER_MESSAGES.givenNameRequired],
+      [body({ surname: '  ' }), USER_MESSAGES.surnameRequired],
+      [body({ email: '' }), USER_MESSAGES.emailRequired],
+      [body({ email: 'grace-at-example' }), USER_MESSAGES.emailInvalid],
+      [body({ permissions: ['fleet.teleport'] }), unknownPermissionMessage('fleet.teleport')],
+      [body({ email: `${a.username}@example.test` }), USER_MESSAGES.emailTaken],
+    ] as const) {
+      const res = await call('POST', '/api/users', a.headers, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().data.message).toBe(message);
+    }
+    expect((await call('GET', '/api/users', a.headers)).json().data.total).toBe(1);
+  });
+
+  it('creates a user and e-mails them a link that sets their password once', async () => {
+    const a = await admin();
+    const payload = body({ email: 'New.Person@Example.test', permissions: ['fleet.node.view', 'fleet.dispatches.view', 'fleet.node.view'] });
+    const res = await call('POST', '/api/users', a.headers, payload);
+    expect(res.statusCode).toBe(200);
+    const user = res.json().data;
+    expect(user).toEqual({
+      id: expect.any(Number),
+      givenName: 'Grace',
+      surname: 'Hopper',
+      email: 'new.person@example.test',
+      permissions: ['fleet.dispatches.view', 'fleet.node.view'],
+    });
+    expect((await call('GET', `/api/users/${user.id}`, a.headers)).json().data).toEqual(user);
+
+    const [mail] = await mailTo(h().ctx, 'new.person@example.test');
+    expect(mail.subject).toBe('Your new VPP Console account');
+    expect(mail.text).toContain('within 7 days');
+    const token = linkIn(mail, '/password/reset').searchParams.get('token');
+    const set = await call('POST', `/password/change?token=${token}`, undefined, { password: 'Wattle-Sunset-77', confirmPassword: 'Wattle-Sunset-77' });
+    expect(set.statusCode).toBe(200);
+    const login = await call('POST', '/auth/login/', undefined, {
+      username: 'new.person@example.test',
+      password: 'Wattle-Sunset-77',
+      captchaToken: await h().captcha(),
+    });
+    expect(login.statusCode).toBe(200);
+    const again = await call('POST', `/password/change?token=${token}`, undefined, { password: 'Other-Pass-99x', confirmPassword: 'Other-Pass-99x' });
+    expect(again.statusCode).toBe(400);
+  });
+
+  it('does not let a manager grant or revoke a permission they do not hold', async () => {
+    const org = await h().org();
+    const m = await h().user(org, { permissions: ['fleet.myReposit.users', 'fleet.node.view'] });
+    const headers = await h().bearer(m.username);
+    const res = await call('POST', '/api/users', headers, body({ permissions: ['fleet.node.view', 'fleet.administrator'] }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().data.message).toBe(notHeldPermissionMessage('fleet.administrator'));
+    const colleague = await h().user(org, { permissions: ['fleet.kitDesigner', 'fleet.node.view'] });
+    // Keeping a permission they do not hold is fine; taking it away is not.
+    const keep = await call('PUT', `/api/users/${colleague.id}`, headers, body({ permissions: ['fleet.kitDesigner'] }));
+    expect(keep.statusCode).toBe(200);
+    expect(keep.json().data.permissions).toEqual(['fleet.kitDesigner']);
+    const take = await call('PUT', `/api/users/${colleague.id}`, headers, body({ permissions: [] }));
+    expect(take.statusCode).toBe(400);
+    expect(take.json().data.message).toBe(notHeldPermissionMessage('fleet.kitDesigner'));
+  });
+
+  it('updates a user: names, email and permissions, and the change applies at once', async () => {
+    const a = await admin();
+    const u = await h().user(a.org, { permissions: ['fleet.node.view'] });
+    const theirHeaders = await h().bearer(u.username);
+    const res = await call('PUT', `/api/users/${u.id}`, a.headers, {
+      givenName: 'Ada',
+      surname: 'Lovelace',
+      email: 'ada.l@example.test',
+      permissions: ['fleet.powerstations.view'],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({
+      id: u.id,
+      givenName: 'Ada',
+      surname: 'Lovelace',
+      email: 'ada.l@example.test',
+      permissions: ['fleet.powerstations.view'],
+    });
+    const account = (await call('GET', '/account', theirHeaders)).json().data;
+    expect(account).toMatchObject({ name: 'Ada Lovelace', email: 'ada.l@example.test', permissions: ['fleet.powerstations.view'] });
+    const login = await call('POST', '/auth/login/', undefined, { username: 'ada.l@example.test', password: PASSWORD, captchaToken: await h().captcha() });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it('refuses to let users take the administrator permission from themselves', async () => {
+    const a = await admin();
+    const res = await call('PUT', `/api/users/${a.id}`, a.headers, body({ email: `${a.username}@example.test`, permissions: ['fleet.myReposit.users'] }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().data.message).toBe(USER_MESSAGES.selfAdministrator);
+    expect((await call('GET', `/api/users/${a.id}`, a.headers)).json().data.permissions).toEqual(['fleet.administrator']);
+    // An administrator may still edit their own names, and take it from someone else.
+    const self = await call('PUT', `/api/users/${a.id}`, a.headers, body({ email: `${a.username}@example.test`, permissions: ['fleet.administrator'] }));
+    expect(self.statusCode).toBe(200);
+    const b = await h().user(a.org, { permissions: ['fleet.administrator'] });
+    expect((await call('PUT', `/api/users/${b.id}`, a.headers, body({ permissions: [] }))).statusCode).toBe(200);
+  });
+
+  it('answers 404 for another organisation’s user, and changes nothing', async () => {
+    const a = await admin();
+    const b = await admin();
+    const get = await call('GET', `/api/users/${b.id}`, a.headers);
+    expect(get.statusCode).toBe(404);
+    expect(get.json().data.message).toBe('No such user.');
+    const put = await call('PUT', `/api/users/${b.id}`, a.headers, body());
+    expect(put.statusCode).toBe(404);
+    expect((await call('GET', `/api/users/${b.id}`, b.headers)).json().data.givenName).toBe('Test');
+    const bad = await call('GET', '/api/users/abc', a.headers);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().data.message).toBe('The user id must be a number.');
+  });
+});

@@ -1,0 +1,101 @@
+import {
+  ADMINISTRATOR,
+  hasPermission,
+  isKnownPermission,
+  normalizePermission,
+  notHeldPermissionMessage,
+  type OrgUser,
+  PERMISSIONS,
+  type PermissionInfo,
+  USER_MESSAGES,
+  unknownPermissionMessage,
+} from '@vpp/shared';
+import type { AppContext } from '../../context.ts';
+import { ApiError, badRequest, notFound } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/guard.ts';
+import { createUser } from '../../seed/accounts.ts';
+import { issuePasswordLink } from '../password/password.service.ts';
+import * as repo from './users.repo.ts';
+
+type Row = { id: number; given_name: string; surname: string; email: string };
+const present = (r: Row, permissions: string[]): OrgUser => ({ id: r.id, givenName: r.given_name, surname: r.surname, email: r.email, permissions });
+
+export interface UserInput {
+  givenName: string;
+  surname: string;
+  email: string;
+  permissions: string[];
+}
+
+export async function listUsers(ctx: AppContext, caller: AuthUser, page: { limit: number; offset: number }) {
+  const { rows, total } = await repo.listOrgUsers(ctx.db, caller.organisationId, page);
+  const perms = await repo.permissionsOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  return { users: rows.map((r) => present(r, perms.get(r.id) ?? [])), total };
+}
+
+/** A user of the caller's organisation; another organisation's user is not found. */
+export async function getUser(ctx: AppContext, caller: AuthUser, id: number): Promise<OrgUser> {
+  const row = await repo.findOrgUser(ctx.db, caller.organisationId, id);
+  if (!row) throw notFound('user');
+  return present(row, (await repo.permissionsOf(ctx.db, [id])).get(id) ?? []);
+}
+
+/** The permissions the caller may grant: those they hold themselves (all of them for an administrator). */
+export function availablePermissions(caller: AuthUser): PermissionInfo[] {
+  return PERMISSIONS.filter((p) => hasPermission(caller.permissions, p.name));
+}
+
+/** Checks that every permission added or taken away is known and held by the caller; answers the list without duplicates. */
+function checkGrants(caller: AuthUser, wanted: string[], before: string[]): string[] {
+  const unique = [...new Set(wanted.map((p) => p.trim()))];
+  const unknown = unique.find((p) => !isKnownPermission(p));
+  if (unknown) throw badRequest(unknownPermissionMessage(unknown), 'unknown_permission');
+  const key = (list: string[]) => new Set(list.map(normalizePermission));
+  const [w, b] = [key(unique), key(before)];
+  const changed = [...unique.filter((p) => !b.has(normalizePermission(p))), ...before.filter((p) => !w.has(normalizePermission(p)))];
+  const notHeld = changed.find((p) => !hasPermission(caller.permissions, p));
+  if (notHeld) throw new ApiError(400, 'permission_not_held', notHeldPermissionMessage(notHeld));
+  return unique;
+}
+
+/**
+ * Creates a user of the caller's organisation with no password, and e-mails them a single-use link
+ * to choose one (the reset-link mechanism, valid WELCOME_TOKEN_TTL_S).
+ */
+export async function createOrgUser(ctx: AppContext, caller: AuthUser, input: UserInput, address: string): Promise<OrgUser> {
+  const permissions = checkGrants(caller, input.permissions, []);
+  if (await repo.emailInUse(ctx.db, input.email)) throw badRequest(USER_MESSAGES.emailTaken, 'email_taken');
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const uid = await createUser(trx, {
+      organisationId: caller.organisationId,
+      username: input.email,
+      email: input.email,
+      givenName: input.givenName,
+      surname: input.surname,
+      passwordHash: null,
+      permissions,
+    });
+    await issuePasswordLink(ctx, trx, { id: uid, email: input.email, given_name: input.givenName }, 'welcome', address);
+    return uid;
+  });
+  return getUser(ctx, caller, id);
+}
+
+/** Updates a user of the caller's organisation; nobody may take the administrator permission from themselves. */
+export async function updateOrgUser(ctx: AppContext, caller: AuthUser, id: number, input: UserInput): Promise<OrgUser> {
+  const existing = await getUser(ctx, caller, id);
+  const isAdmin = (list: string[]) => list.some((p) => normalizePermission(p) === ADMINISTRATOR);
+  if (id === caller.id && isAdmin(existing.permissions) && !isAdmin(input.permissions)) {
+    throw badRequest(USER_MESSAGES.selfAdministrator, 'self_revoke');
+  }
+  const permissions = checkGrants(caller, input.permissions, existing.permissions);
+  if (input.email !== existing.email && (await repo.emailInUse(ctx.db, input.email, id))) throw badRequest(USER_MESSAGES.emailTaken, 'email_taken');
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.updateUser(trx, id, { given_name: input.givenName, surname: input.surname, email: input.email });
+    await repo.setPermissions(trx, id, permissions);
+  });
+  return getUser(ctx, caller, id);
+}

@@ -1,0 +1,317 @@
+import type { VppEventState, VppNodeFilter } from '@vpp/shared';
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
+import { type Database, nowS } from '../../db/database.ts';
+import type { DB, PowerstationTable } from '../../db/schema.ts';
+import { fleetNodes, type NodeRow, searchMatches } from '../nodes/nodes.repo.ts';
+
+export type PowerstationRow = Selectable<PowerstationTable>;
+type Db = Database;
+
+const addressText = sql<string>`nodes.street || ' ' || nodes.suburb || ' ' || nodes.state || ' ' || nodes.postcode`;
+
+/** Narrows a query over `nodes` by search text, address text and unit state. */
+// biome-ignore lint/suspicious/noExplicitAny: the helper serves several Kysely query shapes over nodes
+function applyFilter<Q extends { where: (...args: any[]) => Q }>(query: Q, filter: VppNodeFilter): Q {
+  let q = query;
+  if (filter.f) q = q.where(searchMatches(filter.f));
+  if (filter.address_filter) {
+    const pattern = `%${filter.address_filter.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    q = q.where(sql<boolean>`lower(${addressText}) like ${pattern} escape '\\'`);
+  }
+  if (filter.deployment_state) q = q.where('nodes.unit_state', '=', filter.deployment_state);
+  return q;
+}
+
+export async function findPowerstation(db: Db, orgId: number, id: number): Promise<PowerstationRow | undefined> {
+  return db.selectFrom('powerstations').selectAll().where('organisation_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Postcodes of DYNAMIC VPPs filtered by postcode, sorted, by VPP id. */
+export async function postcodesOf(db: Db, ids: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>(ids.map((id) => [id, []]));
+  if (!ids.length) return out;
+  const rows = await db.selectFrom('powerstation_postcodes').selectAll().where('powerstation_id', 'in', ids).orderBy('postcode').execute();
+  for (const r of rows) out.get(r.powerstation_id)?.push(r.postcode);
+  return out;
+}
+
+/**
+ * Ids of the nodes a VPP's rule names, before the fleet is applied: its list (STATIC), the nodes at
+ * its postcodes or in its state (DYNAMIC), the units registered under its DUID (FCAS).
+ */
+function ruleNodeIds(db: Db, ps: PowerstationRow) {
+  if (ps.type === 'STATIC') return db.selectFrom('vpp_nodes').select('vpp_nodes.node_id').where('vpp_nodes.powerstation_id', '=', ps.id);
+  if (ps.type === 'FCAS')
+    return db
+      .selectFrom('duid_units')
+      .innerJoin('nodes as n', 'n.serial_number', 'duid_units.serial_number')
+      .select('n.id as node_id')
+      .where('duid_units.duid', '=', ps.duid ?? '');
+  if (ps.state) return db.selectFrom('nodes as n').select('n.id as node_id').where('n.state', '=', ps.state);
+  return db
+    .selectFrom('powerstation_postcodes as pp')
+    .innerJoin('nodes as n', 'n.postcode', 'pp.postcode')
+    .select('n.id as node_id')
+    .where('pp.powerstation_id', '=', ps.id);
+}
+
+/** The VPP's member nodes: the nodes its rule names that are in the owner's fleet. */
+export function memberNodes(db: Db, ps: PowerstationRow) {
+  return fleetNodes(db, ps.organisation_id).where('nodes.id', 'in', ruleNodeIds(db, ps));
+}
+
+/** Every (VPP, node) membership of an organisation's VPPs, computed from their rules, within its fleet. */
+function memberships(db: Db, orgId: number, powerstationIds?: number[]) {
+  const scope = (eb: ExpressionBuilder<DB, 'powerstations'>) =>
+    powerstationIds
+      ? eb.and([eb('powerstations.organisation_id', '=', orgId), eb('powerstations.id', 'in', powerstationIds)])
+      : eb('powerstations.organisation_id', '=', orgId);
+  const manual = db
+    .selectFrom('vpp_nodes')
+    .innerJoin('powerstations', 'powerstations.id', 'vpp_nodes.powerstation_id')
+    .where(scope)
+    .select(['powerstations.id as powerstation_id', 'vpp_nodes.node_id as node_id']);
+  const byPostcode = db
+    .selectFrom('powerstation_postcodes as pp')
+    .innerJoin('powerstations', 'powerstations.id', 'pp.powerstation_id')
+    .innerJoin('nodes', 'nodes.postcode', 'pp.postcode')
+    .where(scope)
+    .where('powerstations.type', '=', 'DYNAMIC')
+    .select(['powerstations.id as powerstation_id', 'nodes.id as node_id']);
+  const byState = db
+    .selectFrom('powerstations')
+    .innerJoin('nodes', 'nodes.state', 'powerstations.state')
+    .where(scope)
+    .where('powerstations.type', '=', 'DYNAMIC')
+    .select(['powerstations.id as powerstation_id', 'nodes.id as node_id']);
+  const byDuid = db
+    .selectFrom('powerstations')
+    .innerJoin('duid_units', 'duid_units.duid', 'powerstations.duid')
+    .innerJoin('nodes', 'nodes.serial_number', 'duid_units.serial_number')
+    .where(scope)
+    .where('powerstations.type', '=', 'FCAS')
+    .select(['powerstations.id as powerstation_id', 'nodes.id as node_id']);
+  return db
+    .selectFrom(manual.union(byPostcode).union(byState).union(byDuid).as('m'))
+    .innerJoin('fleet_members as fm', (j) => j.onRef('fm.node_id', '=', 'm.node_id').on('fm.organisation_id', '=', orgId))
+    .select(['m.powerstation_id', 'm.node_id']);
+}
+
+export interface NameplateSums {
+  nodes: number;
+  batteryCapacity: number;
+  inverterPower: number;
+  batteryPower: number;
+}
+
+const r2 = (v: unknown) => Math.round(Number(v ?? 0) * 100) / 100;
+
+/** Node count and nameplate sums of each listed VPP. */
+export async function nameplates(db: Db, orgId: number, ids: number[]): Promise<Map<number, NameplateSums>> {
+  const out = new Map<number, NameplateSums>(ids.map((id) => [id, { nodes: 0, batteryCapacity: 0, inverterPower: 0, batteryPower: 0 }]));
+  if (!ids.length) return out;
+  const rows = await db
+    .selectFrom(memberships(db, orgId, ids).as('mm'))
+    .innerJoin('nodes', 'nodes.id', 'mm.node_id')
+    .select((eb) => [
+      'mm.powerstation_id',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('nodes.battery_kwh').as('battery_kwh'),
+      eb.fn.sum<number>('nodes.inverter_kw').as('inverter_kw'),
+      eb.fn.sum<number>('nodes.battery_kw').as('battery_kw'),
+    ])
+    .groupBy('mm.powerstation_id')
+    .execute();
+  for (const r of rows)
+    out.set(r.powerstation_id, { nodes: Number(r.n), batteryCapacity: r2(r.battery_kwh), inverterPower: r2(r.inverter_kw), batteryPower: r2(r.battery_kw) });
+  return out;
+}
+
+/** A page of the organisation's VPPs (optionally of some types), oldest first, and their total. */
+export async function listPowerstations(db: Db, orgId: number, q: { limit: number; offset: number; type?: PowerstationRow['type'][] }) {
+  let base = db.selectFrom('powerstations').where('organisation_id', '=', orgId);
+  if (q.type?.length) base = base.where('type', 'in', q.type);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('id').limit(q.limit).offset(q.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Which of the given node ids are in the organisation's fleet. */
+export async function fleetNodeIds(db: Db, orgId: number, ids: number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await fleetNodes(db, orgId).select('nodes.id').where('nodes.id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export interface PowerstationValues {
+  name: string;
+  type: PowerstationRow['type'];
+  state: string | null;
+  postcodes: string[];
+  duid?: string | null;
+  /** STATIC members; undefined keeps the current list on update. */
+  nodes?: number[];
+}
+
+export async function createPowerstation(db: Db, orgId: number, v: PowerstationValues): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const now = nowS();
+    const row = await trx
+      .insertInto('powerstations')
+      .values({ organisation_id: orgId, name: v.name, type: v.type, state: v.state, duid: v.duid ?? null, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (v.postcodes.length)
+      await trx
+        .insertInto('powerstation_postcodes')
+        .values(v.postcodes.map((postcode) => ({ powerstation_id: row.id, postcode })))
+        .execute();
+    if (v.nodes?.length)
+      await trx
+        .insertInto('vpp_nodes')
+        .values(v.nodes.map((node_id) => ({ powerstation_id: row.id, node_id })))
+        .execute();
+    return row.id;
+  });
+}
+
+export async function updatePowerstation(db: Db, id: number, v: PowerstationValues): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('powerstations').set({ name: v.name, state: v.state, updated_at: nowS() }).where('id', '=', id).execute();
+    await trx.deleteFrom('powerstation_postcodes').where('powerstation_id', '=', id).execute();
+    if (v.postcodes.length)
+      await trx
+        .insertInto('powerstation_postcodes')
+        .values(v.postcodes.map((postcode) => ({ powerstation_id: id, postcode })))
+        .execute();
+    if (v.nodes) {
+      await trx.deleteFrom('vpp_nodes').where('powerstation_id', '=', id).execute();
+      if (v.nodes.length)
+        await trx
+          .insertInto('vpp_nodes')
+          .values(v.nodes.map((node_id) => ({ powerstation_id: id, node_id })))
+          .execute();
+    }
+  });
+}
+
+export async function renamePowerstation(db: Db, id: number, name: string) {
+  await db.updateTable('powerstations').set({ name, updated_at: nowS() }).where('id', '=', id).execute();
+}
+
+/** Adds nodes to a STATIC VPP: the listed ids (already checked to be in the fleet) or every fleet node matching the filter. */
+export async function addNodes(db: Db, ps: PowerstationRow, nodes: { list: number[] } | { filter: VppNodeFilter }) {
+  await db.transaction().execute(async (trx) => {
+    const ids =
+      'list' in nodes ? nodes.list : (await applyFilter(fleetNodes(trx, ps.organisation_id), nodes.filter).select('nodes.id').execute()).map((r) => r.id);
+    const current = new Set((await trx.selectFrom('vpp_nodes').select('node_id').where('powerstation_id', '=', ps.id).execute()).map((r) => r.node_id));
+    const fresh = [...new Set(ids)].filter((id) => !current.has(id));
+    for (let i = 0; i < fresh.length; i += 500)
+      await trx
+        .insertInto('vpp_nodes')
+        .values(fresh.slice(i, i + 500).map((node_id) => ({ powerstation_id: ps.id, node_id })))
+        .execute();
+    await trx.updateTable('powerstations').set({ updated_at: nowS() }).where('id', '=', ps.id).execute();
+  });
+}
+
+/** Removes nodes from a STATIC VPP: the listed ids, or every member matching the filter. */
+export async function removeNodes(db: Db, ps: PowerstationRow, nodes: { list: number[] } | { filter: VppNodeFilter }) {
+  await db.transaction().execute(async (trx) => {
+    let q = trx.deleteFrom('vpp_nodes').where('powerstation_id', '=', ps.id);
+    if ('list' in nodes) q = q.where('node_id', 'in', nodes.list.length ? nodes.list : [-1]);
+    else q = q.where('node_id', 'in', applyFilter(fleetNodes(trx, ps.organisation_id), nodes.filter).select('nodes.id'));
+    await q.execute();
+    await trx.updateTable('powerstations').set({ updated_at: nowS() }).where('id', '=', ps.id).execute();
+  });
+}
+
+export async function deletePowerstation(db: Db, id: number) {
+  await db.deleteFrom('powerstations').where('id', '=', id).execute();
+}
+
+/**
+ * A page of a VPP's nodes, or with `includeUnused` of every fleet node with `included` telling
+ * which are members; the total matching.
+ */
+export async function listVppNodes(
+  db: Db,
+  ps: PowerstationRow,
+  q: VppNodeFilter & { limit: number; offset: number; includeUnused: boolean },
+): Promise<{ rows: (NodeRow & { included: number })[]; total: number }> {
+  const members = ruleNodeIds(db, ps);
+  const base = applyFilter(q.includeUnused ? fleetNodes(db, ps.organisation_id) : memberNodes(db, ps), q);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('nodes')
+      .select((eb) => eb.case().when('nodes.id', 'in', members).then(1).else(0).end().as('included'))
+      .orderBy('nodes.id')
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as (NodeRow & { included: number })[], total: Number(count.n) };
+}
+
+/** The member nodes as map points. */
+export async function vppMapNodes(db: Db, ps: PowerstationRow) {
+  return memberNodes(db, ps)
+    .select(['nodes.id', 'nodes.lat', 'nodes.lng', 'nodes.site_label', 'nodes.unit_state', 'nodes.connection_offline', 'nodes.last_contact'])
+    .orderBy('nodes.id')
+    .execute();
+}
+
+/** A page of the fleet's nodes that are in none of the organisation's VPPs, and their total. */
+export async function unusedNodes(db: Db, orgId: number, limit: number, offset: number) {
+  const used = db.selectFrom(memberships(db, orgId).as('u')).select('u.node_id');
+  const base = fleetNodes(db, orgId).where('nodes.id', 'not in', used);
+  const [rows, count] = await Promise.all([
+    base.selectAll('nodes').orderBy('nodes.id').limit(limit).offset(offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Events of the organisation (or of one VPP) in a state; INCOMPLETE is upcoming or in progress. Cancelled events are left out. */
+export async function listEvents(db: Db, orgId: number, opts: { powerstationId?: number; state?: VppEventState | 'INCOMPLETE'; now: number }) {
+  let q = db
+    .selectFrom('events')
+    .leftJoin('powerstations', 'powerstations.id', 'events.powerstation_id')
+    .select(['events.id', 'events.type', 'events.start_time', 'events.duration', 'events.powerstation_id', 'powerstations.name as powerstation_name'])
+    .where('events.organisation_id', '=', orgId)
+    .where('events.cancelled_at', 'is', null);
+  if (opts.powerstationId !== undefined) q = q.where('events.powerstation_id', '=', opts.powerstationId);
+  const end = sql<number>`events.start_time + events.duration`;
+  if (opts.state === 'INCOMPLETE') q = q.where(end, '>', opts.now);
+  else if (opts.state === 'UPCOMING') q = q.where('events.start_time', '>', opts.now);
+  else if (opts.state === 'INPROGRESS') q = q.where('events.start_time', '<=', opts.now).where(end, '>', opts.now);
+  else if (opts.state === 'COMPLETED') q = q.where(end, '<=', opts.now);
+  return q.orderBy('events.start_time').orderBy('events.id').execute();
+}
+
+/** The latest reading of each member node no older than `maxAge` seconds, for the given telemetry columns. */
+export async function latestReadings(db: Db, ps: PowerstationRow, cols: readonly string[], maxAge: number, now: number) {
+  const ids = memberNodes(db, ps).select('nodes.id');
+  const values = sql.join(cols.map((c) => sql`l.${sql.ref(c)} as ${sql.ref(c)}`));
+  const result = await sql<Record<string, number | null> & { id: number; lat: number; lng: number; ts: number }>`
+    select n.id as id, n.lat as lat, n.lng as lng, l.ts as ts, ${values}
+    from tel_latest l join nodes n on n.id = l.node_id
+    where l.node_id in (${ids}) and l.ts >= ${now - maxAge}
+    order by n.id`.execute(db);
+  return result.rows;
+}
+
+/** At each bucket of [start, end), the sum over member nodes of their average of each column. */
+export async function seriesSums(db: Db, ps: PowerstationRow, cols: readonly string[], start: number, end: number, interval: 300 | 3600) {
+  const ids = memberNodes(db, ps).select('nodes.id');
+  const table = sql.table(interval === 300 ? 'tel_5m' : 'tel_1h');
+  const sums = sql.join(cols.map((c) => sql`sum(${sql.ref(c)} / nullif(cov, 0)) as ${sql.ref(c)}`));
+  const result = await sql<Record<string, number | null> & { ts: number }>`
+    select ts, ${sums} from ${table}
+    where node_id in (${ids}) and ts >= ${start} and ts < ${end}
+    group by ts order by ts`.execute(db);
+  return new Map(result.rows.map((r) => [Number(r.ts), r]));
+}

@@ -1,0 +1,548 @@
+import { MESSAGES, VPP_MESSAGES } from '@vpp/shared';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { nowS } from '../../db/database.ts';
+import { writeSearchText } from '../../fleet/builder.ts';
+import { describeEachDatabase, type Harness } from '../../test/harness.ts';
+import { createPowerstation } from './vpps.repo.ts';
+
+let serial = 0;
+
+/** A node in the fleets of the given organisations, at a postcode and state. */
+async function node(
+  h: Harness,
+  orgIds: number[],
+  at: { postcode?: string; state?: string; suburb?: string; label?: string; batteryKwh?: number; commissioned?: boolean } = {},
+): Promise<{ id: number; serial: string }> {
+  const serialNumber = `RPT${String(++serial).padStart(7, '0')}${Math.random().toString(36).slice(2, 6)}`;
+  const row = {
+    site_label: at.label ?? null,
+    street: `${serial} Test Street`,
+    suburb: at.suburb ?? 'Newtown',
+    state: at.state ?? 'NSW',
+    postcode: at.postcode ?? '2042',
+    lat: -33.9,
+    lng: 151.18,
+    timezone: 'Australia/Sydney',
+    nmi: `4102${String(serial).padStart(6, '0')}`,
+    network: 'Ausgrid',
+    region: 'NSW1',
+    serial_number: serialNumber,
+    product: 'Reposit Box',
+    unit_state: at.commissioned === false ? ('NOT_COMMISSIONED' as const) : ('COMMISSIONED' as const),
+    commissioned_at: at.commissioned === false ? null : nowS() - 86400 * 30,
+    phases: 1,
+    solar_kw: 6.6,
+    inverter_kw: 5,
+    battery_kwh: at.batteryKwh ?? 13.5,
+    battery_usable_kwh: 13.5,
+    battery_kw: 5,
+    inverter_brand: 'Fronius',
+    battery_brand: 'Tesla',
+    system_json: JSON.stringify({ energySystems: [], gridMeters: [], solarMeters: [], subMeterGroups: [] }),
+    sim_json: '{}',
+    last_contact: nowS(),
+    connection_offline: 0,
+    created_at: nowS(),
+  };
+  const { id } = await h.ctx.db.insertInto('nodes').values(row).returning('id').executeTakeFirstOrThrow();
+  await writeSearchText(h.ctx.db, [{ ...row, id }]);
+  if (orgIds.length)
+    await h.ctx.db
+      .insertInto('fleet_members')
+      .values(orgIds.map((organisation_id) => ({ organisation_id, node_id: id, role: 'RETAILER' as const })))
+      .execute();
+  h.ctx.telemetry.invalidate(id);
+  return { id, serial: serialNumber };
+}
+
+describeEachDatabase('virtual power plants', (h) => {
+  let org: number;
+  let otherOrg: number;
+  let headers: { authorization: string };
+  let otherHeaders: { authorization: string };
+  let viewer: { authorization: string };
+  let nobody: { authorization: string };
+  const nodes: Record<string, { id: number; serial: string }> = {};
+
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, hdrs: Record<string, string> = headers, payload?: unknown) =>
+    h().app.inject({ method, url, headers: hdrs, payload: payload as never });
+  const create = async (payload: unknown, hdrs = headers) => {
+    const res = await call('POST', '/api/powerstations', hdrs, payload);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.id as number;
+  };
+  const count = async () => (await call('GET', '/v2/powerstations?limit=100')).json().total as number;
+  const vpp = async (id: number) => (await call('GET', `/v2/powerstations/${id}`)).json();
+  const memberIds = async (id: number, query = '') =>
+    (await call('GET', `/v2/powerstations/${id}/nodes?limit=100${query}`)).json().deployments.map((d: { id: number }) => d.id) as number[];
+
+  beforeAll(async () => {
+    org = await h().org('RETAILER', 'Sunrise');
+    otherOrg = await h().org('RETAILER', 'Elsewhere');
+    headers = await h().bearer((await h().user(org)).username);
+    otherHeaders = await h().bearer((await h().user(otherOrg)).username);
+    viewer = await h().bearer((await h().user(org, { permissions: ['fleet.powerstations.view', 'fleet.node.any'] })).username);
+    nobody = await h().bearer((await h().user(org, { permissions: ['fleet.node.any', 'fleet.analysis.export.view'] })).username);
+    nodes.newtown1 = await node(h(), [org], { postcode: '2042', label: 'Nguyen Home' });
+    nodes.newtown2 = await node(h(), [org, otherOrg], { postcode: '2042' });
+    nodes.bondi = await node(h(), [org], { postcode: '2026', suburb: 'Bondi', batteryKwh: 10 });
+    nodes.brisbane = await node(h(), [org], { postcode: '4064', state: 'QLD', suburb: 'Paddington', commissioned: false });
+    nodes.foreign = await node(h(), [otherOrg], { postcode: '2042' });
+  });
+
+  describe('authentication and permissions', () => {
+    const routes = (id: number) =>
+      [
+        ['GET', '/v2/powerstations'],
+        ['GET', `/v2/powerstations/${id}`],
+        ['POST', '/api/powerstations'],
+        ['PUT', `/api/powerstations/${id}`],
+        ['PATCH', `/v2/powerstations/${id}`],
+        ['DELETE', `/api/powerstations/${id}`],
+        ['GET', `/api/powerstations/${id}/events?status=INCOMPLETE`],
+        ['GET', '/api/events?state=INCOMPLETE'],
+        ['GET', `/v2/powerstations/${id}/nodes`],
+        ['GET', `/v2/powerstations/${id}/map`],
+        ['GET', `/api/powerstations/${id}/data/latest?metrics=meterVoltage&format=nodes&maxAge=1200`],
+        ['GET', `/api/powerstations/${id}/data?metrics=solarPower&interval=300&start=0`],
+        ['GET', '/v2/unused-nodes'],
+      ] as const;
+
+    it('answers 401 to every VPP call without a token', async () => {
+      for (const [method, url] of routes(1)) {
+        const res = await h().app.inject({ method, url, payload: method === 'POST' || method === 'PUT' || method === 'PATCH' ? {} : undefined });
+        expect(res.statusCode, `${method} ${url}`).toBe(401);
+        expect(res.json().data.message).toBe('Sign in to continue.');
+      }
+    });
+
+    it('answers 403 to a user without any VPP permission, and changes nothing', async () => {
+      const id = await create({ type: 'STATIC', name: 'Guarded', nodes: [nodes.bondi.id] });
+      for (const [method, url] of routes(id)) {
+        if (url === '/v2/unused-nodes') continue; // open to node pages too
+        const res = await call(method, url, nobody, method === 'POST' || method === 'PUT' || method === 'PATCH' ? { type: 'STATIC', name: 'X' } : undefined);
+        expect(res.statusCode, `${method} ${url}`).toBe(403);
+        expect(res.json().data.message).toBe(MESSAGES.notAuthorized);
+      }
+      expect((await vpp(id)).name).toBe('Guarded');
+    });
+
+    it('lets a viewer read but not write, and keeps VPP data behind its own permission', async () => {
+      const id = await create({ type: 'STATIC', name: 'Viewed', nodes: [nodes.bondi.id] });
+      expect((await call('GET', '/v2/powerstations', viewer)).statusCode).toBe(200);
+      expect((await call('GET', `/v2/powerstations/${id}`, viewer)).statusCode).toBe(200);
+      expect((await call('GET', `/v2/powerstations/${id}/nodes`, viewer)).statusCode).toBe(200);
+      for (const [method, url, body] of [
+        ['POST', '/api/powerstations', { type: 'STATIC', name: 'Nope' }],
+        ['PUT', `/api/powerstations/${id}`, { type: 'STATIC', name: 'Nope' }],
+        ['PATCH', `/v2/powerstations/${id}`, { name: 'Nope' }],
+        ['DELETE', `/api/powerstations/${id}`, undefined],
+        ['GET', `/api/powerstations/${id}/data/latest?metrics=meterVoltage`, undefined],
+        ['GET', `/api/powerstations/${id}/data?metrics=solarPower&interval=300&start=0`, undefined],
+      ] as const) {
+        const res = await call(method, url, viewer, body);
+        expect(res.statusCode, `${method} ${url}`).toBe(403);
+        expect(res.json().data.message).toBe(MESSAGES.notAuthorized);
+      }
+      expect((await vpp(id)).name).toBe('Viewed');
+    });
+
+    it("answers 404 for another organisation's VPP on every call, and changes nothing", async () => {
+      const theirs = await create({ type: 'STATIC', name: 'Theirs', nodes: [nodes.foreign.id] }, otherHeaders);
+      for (const [method, url] of routes(theirs)) {
+        if (!url.includes(String(theirs))) continue;
+        const body = method === 'PUT' ? { type: 'STATIC', name: 'Mine now' } : method === 'PATCH' ? { name: 'Mine now' } : undefined;
+        const res = await call(method, url, headers, body);
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.json().data.message).toBe('No such Virtual Power Plant.');
+      }
+      const still = (await call('GET', `/v2/powerstations/${theirs}`, otherHeaders)).json();
+      expect(still).toMatchObject({ name: 'Theirs', nodes: 1 });
+      expect((await call('GET', '/v2/powerstations?limit=100')).json().result.map((p: { id: number }) => p.id)).not.toContain(theirs);
+    });
+
+    it('answers 400 with the reason for an id that is not a number', async () => {
+      const res = await call('GET', '/v2/powerstations/abc');
+      expect(res.statusCode).toBe(400);
+      expect(res.json().data.message).toBe('The Virtual Power Plant id must be a number.');
+    });
+  });
+
+  describe('create', () => {
+    it.each([
+      [{ type: 'STATIC' }, VPP_MESSAGES.nameRequired],
+      [{ type: 'STATIC', name: '   ' }, VPP_MESSAGES.nameRequired],
+      [{ type: 'STATIC', name: 'x'.repeat(101) }, VPP_MESSAGES.nameTooLong],
+      [{ type: 'DYNAMIC', name: 'Postcodes', filters: { postcodes: [] } }, VPP_MESSAGES.postcodeRequired],
+      [{ type: 'DYNAMIC', name: 'Postcodes', filters: { postcodes: ['2042', '20x0'] } }, 'Postcodes are four digits: 20x0 is not.'],
+      [{ type: 'DYNAMIC', name: 'State', filters: { state: null } }, VPP_MESSAGES.stateRequired],
+      [{ type: 'DYNAMIC', name: 'State', filters: { state: 'XYZ' } }, 'state must be one of ACT, NSW, NT, QLD, SA, TAS, VIC, WA.'],
+      [{ type: 'DYNAMIC', name: 'Neither' }, VPP_MESSAGES.postcodeOrState],
+      [{ type: 'DYNAMIC', name: 'Both', filters: { postcodes: ['2042'], state: 'NSW' } }, VPP_MESSAGES.postcodeAndState],
+      [{ type: 'DYNAMIC', name: 'Nodes', filters: { state: 'NSW' }, nodes: [1] }, VPP_MESSAGES.automaticNodes],
+      [{ type: 'STATIC', name: 'Filtered', filters: { state: 'NSW' } }, VPP_MESSAGES.staticHasNoFilter],
+      [{ type: 'FCAS', name: 'Market' }, VPP_MESSAGES.fcasNotCreatable],
+      [{ type: 'MANUAL', name: 'Odd' }, 'type must be one of STATIC, DYNAMIC, FCAS.'],
+      [{ type: 'STATIC', name: 'Ids', nodes: ['one'] }, 'nodes must be a list of node ids.'],
+    ])('refuses %j with its message and creates nothing', async (payload, message) => {
+      const before = await count();
+      const res = await call('POST', '/api/powerstations', headers, payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().data.message).toBe(message);
+      expect(await count()).toBe(before);
+    });
+
+    it('refuses nodes outside the fleet, naming them, and creates nothing', async () => {
+      const before = await count();
+      const res = await call('POST', '/api/powerstations', headers, { type: 'STATIC', name: 'Grabby', nodes: [nodes.bondi.id, nodes.foreign.id, 999999] });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().data.message).toBe(`Nodes ${nodes.foreign.id}, 999999 are not in your fleet.`);
+      expect(await count()).toBe(before);
+    });
+
+    it('creates a manual VPP with its nodes and answers its id and type; the list shows it with its nameplate', async () => {
+      const res = await call('POST', '/api/powerstations', headers, {
+        type: 'STATIC',
+        name: '  Manual One ',
+        nodes: [nodes.newtown1.id, nodes.bondi.id],
+        filters: {},
+      });
+      expect(res.statusCode).toBe(200);
+      const { id, type } = res.json().data;
+      expect(type).toBe('STATIC');
+      expect(await vpp(id)).toEqual({
+        id,
+        name: 'Manual One',
+        type: 'STATIC',
+        filters: { postcodes: [], state: null },
+        duid: null,
+        nodes: 2,
+        namePlate: { batteryCapacity: 23.5, inverterPower: 10, batteryPower: 10, totalDeployments: 2 },
+        createdAt: expect.any(Number),
+      });
+      const list = (await call('GET', '/v2/powerstations?limit=100&offset=0')).json();
+      expect(list.total).toBe(list.result.length);
+      expect(list.result.find((p: { id: number }) => p.id === id)).toMatchObject({ name: 'Manual One', nodes: 2 });
+    });
+
+    it('pages the list with limit and offset and narrows it by type', async () => {
+      const total = await count();
+      const page = (await call('GET', '/v2/powerstations?limit=1&offset=1')).json();
+      expect(page.total).toBe(total);
+      expect(page.result).toHaveLength(1);
+      const dynamicOnly = (await call('GET', '/v2/powerstations?limit=100&type=DYNAMIC')).json();
+      expect(dynamicOnly.result.every((p: { type: string }) => p.type === 'DYNAMIC')).toBe(true);
+      const bad = await call('GET', '/v2/powerstations?limit=0');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().data.message).toBe('limit must be a whole number from 1 to 10000.');
+    });
+  });
+
+  describe('automatic membership', () => {
+    it('follows postcodes, also for nodes added later and nodes that move, within the fleet only', async () => {
+      const id = await create({ type: 'DYNAMIC', name: 'Newtown', filters: { postcodes: ['2042'] } });
+      expect((await memberIds(id)).sort()).toEqual([nodes.newtown1.id, nodes.newtown2.id].sort());
+      expect(await memberIds(id)).not.toContain(nodes.foreign.id);
+
+      const later = await node(h(), [org], { postcode: '2042' });
+      expect(await memberIds(id)).toContain(later.id);
+      expect((await vpp(id)).nodes).toBe(3);
+
+      await h().ctx.db.updateTable('nodes').set({ postcode: '2026' }).where('id', '=', later.id).execute();
+      expect(await memberIds(id)).not.toContain(later.id);
+      await h().ctx.db.deleteFrom('nodes').where('id', '=', later.id).execute();
+    });
+
+    it('follows the state', async () => {
+      const id = await create({ type: 'DYNAMIC', name: 'Queensland', filters: { state: 'QLD' } });
+      expect(await vpp(id)).toMatchObject({ filters: { postcodes: [], state: 'QLD' }, nodes: 1 });
+      const later = await node(h(), [org], { postcode: '4000', state: 'QLD' });
+      expect((await memberIds(id)).sort()).toEqual([nodes.brisbane.id, later.id].sort());
+      await h().ctx.db.deleteFrom('nodes').where('id', '=', later.id).execute();
+    });
+
+    it('counts the same node once in each VPP it belongs to', async () => {
+      const a = await create({ type: 'DYNAMIC', name: 'Two postcodes', filters: { postcodes: ['2042', '2026', '2042'] } });
+      expect(await vpp(a)).toMatchObject({ filters: { postcodes: ['2026', '2042'] }, nodes: 3 });
+    });
+  });
+
+  describe('FCAS', () => {
+    let fcas: number;
+    beforeAll(async () => {
+      fcas = await createPowerstation(h().ctx.db, org, { name: 'FCAS Raise', type: 'FCAS', state: null, postcodes: [], duid: 'TESTVPP1' });
+      await h()
+        .ctx.db.insertInto('duid_units')
+        .values([
+          { duid: 'TESTVPP1', serial_number: nodes.bondi.serial },
+          { duid: 'TESTVPP1', serial_number: nodes.foreign.serial },
+          { duid: 'TESTVPP1', serial_number: 'RP-NOT-BUILT-YET' },
+        ])
+        .execute();
+    });
+
+    it('has the fleet nodes registered under its DUID, including units that appear later', async () => {
+      expect(await vpp(fcas)).toMatchObject({ type: 'FCAS', duid: 'TESTVPP1', nodes: 1 });
+      await h().ctx.db.updateTable('nodes').set({ serial_number: 'RP-NOT-BUILT-YET' }).where('id', '=', nodes.newtown1.id).execute();
+      expect((await memberIds(fcas)).sort()).toEqual([nodes.bondi.id, nodes.newtown1.id].sort());
+      await h().ctx.db.updateTable('nodes').set({ serial_number: nodes.newtown1.serial }).where('id', '=', nodes.newtown1.id).execute();
+    });
+
+    it('refuses to be edited, patched or deleted', async () => {
+      for (const [method, url, body, message] of [
+        ['PUT', `/api/powerstations/${fcas}`, { type: 'FCAS', name: 'Renamed' }, VPP_MESSAGES.fcasNotEditable],
+        ['PATCH', `/v2/powerstations/${fcas}`, { name: 'Renamed' }, VPP_MESSAGES.fcasNotEditable],
+        ['PATCH', `/v2/powerstations/${fcas}`, { nodes: { method: 'add', list: [nodes.newtown2.id] } }, VPP_MESSAGES.fcasNotEditable],
+        ['DELETE', `/api/powerstations/${fcas}`, undefined, VPP_MESSAGES.fcasNotDeletable],
+      ] as const) {
+        const res = await call(method, url, headers, body);
+        expect(res.statusCode, `${method} ${url}`).toBe(400);
+        expect(res.json().data.message).toBe(message);
+      }
+      expect(await vpp(fcas)).toMatchObject({ name: 'FCAS Raise', nodes: 1 });
+    });
+  });
+
+  describe('update (PUT)', () => {
+    it('changes name and postcodes', async () => {
+      const id = await create({ type: 'DYNAMIC', name: 'Before', filters: { postcodes: ['2042'] } });
+      const res = await call('PUT', `/api/powerstations/${id}`, headers, { type: 'DYNAMIC', name: 'After', nodes: [], filters: { postcodes: ['2026'] } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'OK' });
+      expect(await vpp(id)).toMatchObject({ name: 'After', filters: { postcodes: ['2026'], state: null }, nodes: 1 });
+    });
+
+    it('replaces the node list of a manual VPP when one is given, and keeps it when not', async () => {
+      const id = await create({ type: 'STATIC', name: 'Replace', nodes: [nodes.newtown1.id] });
+      await call('PUT', `/api/powerstations/${id}`, headers, { type: 'STATIC', name: 'Replace', nodes: [nodes.bondi.id, nodes.brisbane.id] });
+      expect((await memberIds(id)).sort()).toEqual([nodes.bondi.id, nodes.brisbane.id].sort());
+      await call('PUT', `/api/powerstations/${id}`, headers, { type: 'STATIC', name: 'Renamed' });
+      expect(await vpp(id)).toMatchObject({ name: 'Renamed', nodes: 2 });
+    });
+
+    it.each([
+      ['STATIC', { type: 'DYNAMIC', name: 'Moved', filters: { postcodes: ['2042'] } }, VPP_MESSAGES.typeUnchangeable],
+      ['POSTCODE', { type: 'DYNAMIC', name: 'Moved', filters: { state: 'NSW' } }, VPP_MESSAGES.typeUnchangeable],
+      ['POSTCODE', { type: 'STATIC', name: 'Moved' }, VPP_MESSAGES.typeUnchangeable],
+      ['POSTCODE', { type: 'DYNAMIC', name: ' ', filters: { postcodes: ['2042'] } }, VPP_MESSAGES.nameRequired],
+      ['POSTCODE', { type: 'DYNAMIC', name: 'Moved', filters: { postcodes: [] } }, VPP_MESSAGES.postcodeRequired],
+      ['STATIC', { type: 'STATIC', name: 'Moved', nodes: 'foreign' }, 'foreign'],
+    ] as const)('refuses on a %s VPP %j and changes nothing', async (kind, payload, message) => {
+      const id =
+        kind === 'STATIC'
+          ? await create({ type: 'STATIC', name: 'Unchanged', nodes: [nodes.bondi.id] })
+          : await create({ type: 'DYNAMIC', name: 'Unchanged', filters: { postcodes: ['2026'] } });
+      const before = await vpp(id);
+      // 'foreign' stands for a node of another organisation's fleet (created after the table is built).
+      const foreign = 'nodes' in payload;
+      const res = await call('PUT', `/api/powerstations/${id}`, headers, foreign ? { ...payload, nodes: [nodes.foreign.id] } : payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().data.message).toBe(foreign ? `Node ${nodes.foreign.id} is not in your fleet.` : message);
+      expect(await vpp(id)).toEqual(before);
+    });
+  });
+
+  describe('patch', () => {
+    it('renames only', async () => {
+      const id = await create({ type: 'STATIC', name: 'Old name', nodes: [nodes.bondi.id] });
+      const res = await call('PATCH', `/v2/powerstations/${id}`, headers, { name: 'New name' });
+      expect(res.statusCode).toBe(200);
+      expect(await vpp(id)).toMatchObject({ name: 'New name', nodes: 1 });
+    });
+
+    it('adds and removes nodes by list, idempotently', async () => {
+      const id = await create({ type: 'STATIC', name: 'Toggles', nodes: [] });
+      expect(
+        (await call('PATCH', `/v2/powerstations/${id}`, headers, { nodes: { method: 'add', list: [nodes.newtown1.id, nodes.bondi.id] } })).statusCode,
+      ).toBe(200);
+      await call('PATCH', `/v2/powerstations/${id}`, headers, { nodes: { method: 'add', list: [nodes.bondi.id] } });
+      expect((await memberIds(id)).sort()).toEqual([nodes.newtown1.id, nodes.bondi.id].sort());
+      await call('PATCH', `/v2/powerstations/${id}`, headers, { nodes: { method: 'remove', list: [nodes.newtown1.id] } });
+      expect(await memberIds(id)).toEqual([nodes.bondi.id]);
+    });
+
+    it('adds and removes every fleet node matching a filter', async () => {
+      const id = await create({ type: 'STATIC', name: 'Bulk', nodes: [] });
+      await call('PATCH', `/v2/powerstations/${id}`, headers, { nodes: { method: 'add', filter: { address_filter: 'newtown' } } });
+      expect((await memberIds(id)).sort()).toEqual([nodes.newtown1.id, nodes.newtown2.id].sort());
+      await call('PATCH', `/v2/powerstations/${id}`, headers, { nodes: { method: 'add', filter: { f: 'nguyen' } } });
+      await call('PATCH', `/v2/powerstations/${id}`, headers, { nodes: { method: 'add', filter: { deployment_state: 'NOT_COMMISSIONED' } } });
+      expect((await memberIds(id)).sort()).toEqual([nodes.newtown1.id, nodes.newtown2.id, nodes.brisbane.id].sort());
+      await call('PATCH', `/v2/powerstations/${id}`, headers, { nodes: { method: 'remove', filter: { f: 'nguyen' } } });
+      expect((await memberIds(id)).sort()).toEqual([nodes.newtown2.id, nodes.brisbane.id].sort());
+      await call('PATCH', `/v2/powerstations/${id}`, headers, { nodes: { method: 'remove', filter: {} } });
+      expect(await memberIds(id)).toEqual([]);
+    });
+
+    it('refuses an automatic VPP, a blank name, an empty patch, nodes outside the fleet and a list with a filter, changing nothing', async () => {
+      const manual = await create({ type: 'STATIC', name: 'Kept', nodes: [nodes.bondi.id] });
+      const dynamic = await create({ type: 'DYNAMIC', name: 'Auto', filters: { state: 'NSW' } });
+      for (const [id, body, message] of [
+        [dynamic, { nodes: { method: 'add', list: [nodes.brisbane.id] } }, VPP_MESSAGES.automaticNodes],
+        [manual, { name: '  ' }, VPP_MESSAGES.nameRequired],
+        [manual, { name: 'Renamed', nodes: { method: 'add', list: [nodes.foreign.id] } }, `Node ${nodes.foreign.id} is not in your fleet.`],
+        [manual, { name: 'Renamed', nodes: { method: 'add', list: [1], filter: { f: 'x' } } }, VPP_MESSAGES.listOrFilter],
+        [manual, { nodes: { method: 'toggle', list: [1] } }, 'nodes.method must be add or remove.'],
+        [manual, {}, VPP_MESSAGES.nothingToPatch],
+      ] as const) {
+        const res = await call('PATCH', `/v2/powerstations/${id}`, headers, body);
+        expect(res.statusCode, JSON.stringify(body)).toBe(400);
+        expect(res.json().data.message).toBe(message);
+      }
+      expect(await vpp(manual)).toMatchObject({ name: 'Kept', nodes: 1 });
+      expect(await vpp(dynamic)).toMatchObject({ name: 'Auto' });
+    });
+  });
+
+  describe('delete', () => {
+    it('deletes a VPP, which then answers 404 and leaves the list', async () => {
+      const id = await create({ type: 'STATIC', name: 'Doomed', nodes: [nodes.bondi.id] });
+      const res = await call('DELETE', `/api/powerstations/${id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'OK' });
+      expect((await call('GET', `/v2/powerstations/${id}`)).statusCode).toBe(404);
+      expect((await call('DELETE', `/api/powerstations/${id}`)).statusCode).toBe(404);
+    });
+  });
+
+  describe('nodes, map and unused nodes', () => {
+    it('lists members, or every fleet node flagged included, with search, address and state filters', async () => {
+      const id = await create({ type: 'STATIC', name: 'Listing', nodes: [nodes.bondi.id] });
+      const members = (await call('GET', `/v2/powerstations/${id}/nodes?limit=10&offset=0`)).json();
+      expect(members.total).toBe(1);
+      expect(members.deployments[0]).toMatchObject({ id: nodes.bondi.id, included: true, address: { suburb: 'Bondi' } });
+
+      const all = (await call('GET', `/v2/powerstations/${id}/nodes?include_unused_deployments=true&limit=10&offset=0`)).json();
+      expect(all.total).toBe(4);
+      expect(all.deployments.map((d: { id: number; included: boolean }) => [d.id, d.included])).toEqual([
+        [nodes.newtown1.id, false],
+        [nodes.newtown2.id, false],
+        [nodes.bondi.id, true],
+        [nodes.brisbane.id, false],
+      ]);
+      expect(await memberIds(id, '&include_unused_deployments=true&f=nguyen')).toEqual([nodes.newtown1.id]);
+      expect(await memberIds(id, '&include_unused_deployments=true&address_filter=paddington')).toEqual([nodes.brisbane.id]);
+      expect(await memberIds(id, '&include_unused_deployments=true&deployment_state=NOT_COMMISSIONED')).toEqual([nodes.brisbane.id]);
+      expect(await memberIds(id, '&f=nobody-matches-this')).toEqual([]);
+      const page = (await call('GET', `/v2/powerstations/${id}/nodes?include_unused_deployments=true&limit=2&offset=2`)).json();
+      expect(page.deployments.map((d: { id: number }) => d.id)).toEqual([nodes.bondi.id, nodes.brisbane.id]);
+    });
+
+    it('answers the members as map points', async () => {
+      const id = await create({ type: 'DYNAMIC', name: 'Mapped', filters: { state: 'QLD' } });
+      const res = await call('GET', `/v2/powerstations/${id}/map`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ deployments: [{ id: nodes.brisbane.id, lat: -33.9, lng: 151.18, siteLabel: null, displayStatus: 'NOT_COMMISSIONED' }] });
+    });
+
+    it('answers as unused the fleet nodes in none of the organisation VPPs', async () => {
+      const o = await h().org();
+      const hdrs = await h().bearer((await h().user(o)).username);
+      const a = await node(h(), [o], { postcode: '3000', state: 'VIC' });
+      await node(h(), [o], { postcode: '3001', state: 'VIC' });
+      const shared = await node(h(), [o, org], { postcode: '3002', state: 'VIC' });
+      const nsw = await node(h(), [o]);
+      const unused = async () => (await call('GET', '/v2/unused-nodes?limit=10&offset=0', hdrs)).json();
+      expect((await unused()).total).toBe(4);
+      await create({ type: 'STATIC', name: 'One', nodes: [a.id] }, hdrs);
+      await create({ type: 'DYNAMIC', name: 'Postcode', filters: { postcodes: ['3001'] } }, hdrs);
+      // Another organisation's VPP holding a shared node does not use it for this organisation.
+      await create({ type: 'STATIC', name: 'Theirs', nodes: [shared.id] });
+      const after = await unused();
+      expect(after.total).toBe(2);
+      expect(after.deployments.map((d: { id: number }) => d.id)).toEqual([shared.id, nsw.id]);
+      const paged = (await call('GET', '/v2/unused-nodes?limit=1&offset=1', hdrs)).json();
+      expect(paged).toMatchObject({ total: 2, deployments: [{ id: nsw.id }] });
+      await create({ type: 'DYNAMIC', name: 'NSW', filters: { state: 'NSW' } }, hdrs);
+      await create({ type: 'DYNAMIC', name: 'VIC', filters: { state: 'VIC' } }, hdrs);
+      expect(await unused()).toEqual({ deployments: [], total: 0 });
+    });
+  });
+
+  describe('events', () => {
+    it('answers upcoming and in-progress events of the VPP, or none', async () => {
+      const id = await create({ type: 'STATIC', name: 'Eventful', nodes: [] });
+      const empty = await call('GET', `/api/powerstations/${id}/events?status=INCOMPLETE`);
+      expect(empty.statusCode).toBe(200);
+      expect(empty.json()).toEqual({ status: 'OK', events: [] });
+      const now = nowS();
+      await h()
+        .ctx.db.insertInto('events')
+        .values([
+          { organisation_id: org, powerstation_id: id, type: 'DISPATCH', start_time: now + 3600, duration: 1800, cancelled_at: null, created_at: now },
+          { organisation_id: org, powerstation_id: id, type: 'CURTAILMENT', start_time: now - 600, duration: 1800, cancelled_at: null, created_at: now },
+          { organisation_id: org, powerstation_id: id, type: 'DISPATCH', start_time: now - 7200, duration: 1800, cancelled_at: null, created_at: now },
+          { organisation_id: org, powerstation_id: id, type: 'DISPATCH', start_time: now + 7200, duration: 1800, cancelled_at: now, created_at: now },
+        ])
+        .execute();
+      const res = (await call('GET', `/api/powerstations/${id}/events?status=INCOMPLETE`)).json();
+      expect(res.events).toEqual([
+        { id: expect.any(Number), type: 'CURTAILMENT', startTime: now - 600, duration: 1800, state: 'INPROGRESS', powerstation: { id, name: 'Eventful' } },
+        { id: expect.any(Number), type: 'DISPATCH', startTime: now + 3600, duration: 1800, state: 'UPCOMING', powerstation: { id, name: 'Eventful' } },
+      ]);
+      const all = (await call('GET', '/api/events?state=INCOMPLETE')).json();
+      expect(all.events.filter((e: { powerstation: { id: number } }) => e.powerstation?.id === id)).toHaveLength(2);
+      expect((await call('GET', '/api/events?state=INCOMPLETE', otherHeaders)).json().events).toEqual([]);
+      const bad = await call('GET', `/api/powerstations/${id}/events?status=SOON`);
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().data.message).toBe('Use INCOMPLETE, UPCOMING, INPROGRESS, COMPLETED.');
+    });
+  });
+
+  describe('data', () => {
+    it('answers the latest voltage of each member node no older than maxAge', async () => {
+      const id = await create({ type: 'DYNAMIC', name: 'Volts', filters: { postcodes: ['2042'] } });
+      const now = nowS();
+      await h().ctx.telemetry.ingest(
+        [
+          { nodeId: nodes.newtown1.id, ts: now - 60, dt: 30, voltage: 243.5, meter_p: 1 },
+          { nodeId: nodes.newtown2.id, ts: now - 5000, dt: 30, voltage: 239.1, meter_p: 1 },
+          { nodeId: nodes.bondi.id, ts: now - 60, dt: 30, voltage: 250, meter_p: 1 },
+        ],
+        now,
+      );
+      const res = await call('GET', `/api/powerstations/${id}/data/latest?metrics=meterVoltage&format=nodes&maxAge=1200`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'OK', meterVoltage: [{ id: nodes.newtown1.id, lat: -33.9, lng: 151.18, ts: now - 60, value: 243.5 }] });
+      const bad = await call('GET', `/api/powerstations/${id}/data/latest?metrics=pressure`);
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().data.message).toBe('metrics must be among meterVoltage, meterPower, solarPower, batteryPower, soc, remainingCharge.');
+    });
+
+    it('answers 5-minute series summed over member nodes, null where no node reported', async () => {
+      const id = await create({ type: 'STATIC', name: 'Summed', nodes: [nodes.newtown1.id, nodes.bondi.id] });
+      const start = 1_750_000_200; // a multiple of 300
+      await h().ctx.telemetry.ingest(
+        [
+          { nodeId: nodes.newtown1.id, ts: start, dt: 300, solar_p: 3, meter_p: -1, remaining: 5 },
+          { nodeId: nodes.bondi.id, ts: start, dt: 300, solar_p: 2.5, meter_p: 0.5, remaining: 7 },
+          { nodeId: nodes.newtown2.id, ts: start, dt: 300, solar_p: 100 },
+          { nodeId: nodes.bondi.id, ts: start + 300, dt: 300, solar_p: 1, meter_p: 2, remaining: 6 },
+        ],
+        start + 900,
+      );
+      const res = await call(
+        'GET',
+        `/api/powerstations/${id}/data?metrics=solarPower,meterPower,remainingCharge&interval=300&start=${start}&end=${start + 900}`,
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        status: 'OK',
+        series: {
+          [start]: { solarPower: 5.5, meterPower: -0.5, remainingCharge: 12 },
+          [start + 300]: { solarPower: 1, meterPower: 2, remainingCharge: 6 },
+          [start + 600]: { solarPower: null, meterPower: null, remainingCharge: null },
+        },
+      });
+      for (const [query, message] of [
+        ['metrics=voltage&interval=300&start=0', 'metrics must be among solarPower, meterPower, batteryPower, housePower, remainingCharge.'],
+        ['metrics=solarPower&interval=60&start=0', 'interval must be 300 or 3600 seconds.'],
+        [`metrics=solarPower&interval=300&start=${start}&end=${start}`, 'end must be after start.'],
+      ]) {
+        const r = await call('GET', `/api/powerstations/${id}/data?${query}`);
+        expect(r.statusCode, query).toBe(400);
+        expect(r.json().data.message).toBe(message);
+      }
+    });
+  });
+});

@@ -1,0 +1,200 @@
+import {
+  type Powerstation,
+  type PowerstationBody,
+  type PowerstationPatchBody,
+  storedVppKind,
+  type VPP_LATEST_METRICS,
+  VPP_MESSAGES,
+  type VPP_SERIES_METRICS,
+  type VppEvent,
+  type VppEventState,
+  vppKind,
+  vppProblem,
+} from '@vpp/shared';
+import type { AppContext } from '../../context.ts';
+import { nowS } from '../../db/database.ts';
+import { FLEET_METRIC_TO_COLUMN, METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/guard.ts';
+import * as repo from './vpps.repo.ts';
+
+/** A VPP of the caller's organisation, or 404: another organisation's VPP is never revealed. */
+export async function requirePowerstation(ctx: AppContext, user: AuthUser, id: number): Promise<repo.PowerstationRow> {
+  const row = await repo.findPowerstation(ctx.db, user.organisationId, id);
+  if (!row) throw notFound('Virtual Power Plant');
+  return row;
+}
+
+/** The fields of VPPs that leave the server, with their node counts and nameplate totals. */
+async function present(ctx: AppContext, orgId: number, rows: repo.PowerstationRow[]): Promise<Powerstation[]> {
+  const ids = rows.map((r) => r.id);
+  const [postcodes, plates] = await Promise.all([repo.postcodesOf(ctx.db, ids), repo.nameplates(ctx.db, orgId, ids)]);
+  return rows.map((r) => {
+    const plate = plates.get(r.id) ?? { nodes: 0, batteryCapacity: 0, inverterPower: 0, batteryPower: 0 };
+    return {
+      id: r.id,
+      name: r.name,
+      type: r.type,
+      filters: { postcodes: postcodes.get(r.id) ?? [], state: (r.state as Powerstation['filters']['state']) ?? null },
+      duid: r.duid,
+      nodes: plate.nodes,
+      namePlate: {
+        batteryCapacity: plate.batteryCapacity,
+        inverterPower: plate.inverterPower,
+        batteryPower: plate.batteryPower,
+        totalDeployments: plate.nodes,
+      },
+      createdAt: r.created_at,
+    };
+  });
+}
+
+export async function listPowerstations(ctx: AppContext, user: AuthUser, q: { limit: number; offset: number; type?: repo.PowerstationRow['type'][] }) {
+  const { rows, total } = await repo.listPowerstations(ctx.db, user.organisationId, q);
+  return { result: await present(ctx, user.organisationId, rows), total };
+}
+
+export async function getPowerstation(ctx: AppContext, user: AuthUser, id: number): Promise<Powerstation> {
+  const row = await requirePowerstation(ctx, user, id);
+  return (await present(ctx, user.organisationId, [row]))[0];
+}
+
+/** Node ids of a request, refused (400, nothing changed) unless every one is in the caller's fleet. */
+async function requireFleetNodes(ctx: AppContext, user: AuthUser, ids: number[]): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  const inFleet = await repo.fleetNodeIds(ctx.db, user.organisationId, unique);
+  const outside = unique.filter((id) => !inFleet.has(id));
+  if (outside.length) throw badRequest(VPP_MESSAGES.notInFleet(outside));
+  return unique;
+}
+
+/** The stored values of a checked create or update body. */
+function valuesOf(body: PowerstationBody): Omit<repo.PowerstationValues, 'nodes'> {
+  const kind = vppKind(body);
+  return {
+    name: body.name.trim(),
+    type: body.type,
+    state: kind === 'STATE' ? (body.filters?.state ?? null) : null,
+    postcodes: kind === 'POSTCODE' ? [...new Set(body.filters?.postcodes ?? [])].map((p) => p.trim()) : [],
+  };
+}
+
+function checkBody(body: PowerstationBody) {
+  const problem = vppProblem(body);
+  if (problem) throw badRequest(problem);
+  if (body.type === 'DYNAMIC' && body.nodes?.length) throw badRequest(VPP_MESSAGES.automaticNodes);
+}
+
+/** Creates a STATIC (with its listed nodes) or DYNAMIC VPP; FCAS VPPs come from their market registration. */
+export async function createPowerstation(ctx: AppContext, user: AuthUser, body: PowerstationBody) {
+  if (body.type === 'FCAS') throw badRequest(VPP_MESSAGES.fcasNotCreatable);
+  checkBody(body);
+  const nodes = body.type === 'STATIC' ? await requireFleetNodes(ctx, user, body.nodes ?? []) : [];
+  const id = await repo.createPowerstation(ctx.db, user.organisationId, { ...valuesOf(body), nodes });
+  return { id, type: body.type };
+}
+
+/** Replaces name and filter (and a STATIC VPP's node list when given); the type, shown type included, cannot change. */
+export async function updatePowerstation(ctx: AppContext, user: AuthUser, id: number, body: PowerstationBody) {
+  const row = await requirePowerstation(ctx, user, id);
+  if (row.type === 'FCAS') throw badRequest(VPP_MESSAGES.fcasNotEditable);
+  if (body.type !== row.type || vppKind(body) !== storedVppKind(row)) throw badRequest(VPP_MESSAGES.typeUnchangeable);
+  checkBody(body);
+  const nodes = row.type === 'STATIC' && body.nodes ? await requireFleetNodes(ctx, user, body.nodes) : undefined;
+  await repo.updatePowerstation(ctx.db, id, { ...valuesOf(body), nodes });
+}
+
+/** Renames, and adds or removes a STATIC VPP's nodes by list or filter. */
+export async function patchPowerstation(ctx: AppContext, user: AuthUser, id: number, body: PowerstationPatchBody) {
+  const row = await requirePowerstation(ctx, user, id);
+  if (row.type === 'FCAS') throw badRequest(VPP_MESSAGES.fcasNotEditable);
+  if (body.name === undefined && body.nodes === undefined) throw badRequest(VPP_MESSAGES.nothingToPatch);
+  if (body.name !== undefined) {
+    const problem = vppProblem({ type: 'STATIC', name: body.name });
+    if (problem) throw badRequest(problem);
+  }
+  let change: { list: number[] } | { filter: NonNullable<NonNullable<PowerstationPatchBody['nodes']>['filter']> } | null = null;
+  if (body.nodes) {
+    if (row.type !== 'STATIC') throw badRequest(VPP_MESSAGES.automaticNodes);
+    const { list, filter } = body.nodes;
+    if ((list === undefined) === (filter === undefined)) throw badRequest(VPP_MESSAGES.listOrFilter);
+    change = list ? { list: await requireFleetNodes(ctx, user, list) } : { filter: filter ?? {} };
+  }
+  // Both changes, or neither: a refused node change leaves the name as it was.
+  if (body.name !== undefined) await repo.renamePowerstation(ctx.db, id, body.name.trim());
+  if (change && body.nodes?.method === 'add') await repo.addNodes(ctx.db, row, change);
+  if (change && body.nodes?.method === 'remove') await repo.removeNodes(ctx.db, row, change);
+}
+
+export async function deletePowerstation(ctx: AppContext, user: AuthUser, id: number) {
+  const row = await requirePowerstation(ctx, user, id);
+  if (row.type === 'FCAS') throw badRequest(VPP_MESSAGES.fcasNotDeletable);
+  await repo.deletePowerstation(ctx.db, id);
+}
+
+/** State of an event at `now`: upcoming before its start, in progress until its end, then completed. */
+function eventState(start: number, duration: number, now: number): VppEventState {
+  if (now < start) return 'UPCOMING';
+  return now < start + duration ? 'INPROGRESS' : 'COMPLETED';
+}
+
+/** Events of the organisation, or of one of its VPPs, in a state (INCOMPLETE: upcoming and in progress). */
+export async function listEvents(
+  ctx: AppContext,
+  user: AuthUser,
+  opts: { powerstationId?: number; state?: VppEventState | 'INCOMPLETE' },
+): Promise<VppEvent[]> {
+  if (opts.powerstationId !== undefined) await requirePowerstation(ctx, user, opts.powerstationId);
+  const now = nowS();
+  const rows = await repo.listEvents(ctx.db, user.organisationId, { ...opts, now });
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    startTime: Number(r.start_time),
+    duration: Number(r.duration),
+    state: eventState(Number(r.start_time), Number(r.duration), now),
+    powerstation: r.powerstation_id !== null ? { id: r.powerstation_id, name: r.powerstation_name ?? '' } : null,
+  }));
+}
+
+/** Latest readings of the VPP's nodes, one list per metric, each point no older than maxAge. */
+export async function latestData(ctx: AppContext, user: AuthUser, id: number, q: { metrics: (typeof VPP_LATEST_METRICS)[number][]; maxAge: number }) {
+  const row = await requirePowerstation(ctx, user, id);
+  const cols = [...new Set(q.metrics.map((m) => METRIC_TO_COLUMN[m]))];
+  const rows = await repo.latestReadings(ctx.db, row, cols, q.maxAge, nowS());
+  const out: Record<string, { id: number; lat: number; lng: number; ts: number; value: number }[]> = {};
+  for (const m of q.metrics) {
+    const col = METRIC_TO_COLUMN[m];
+    out[m] = rows.flatMap((r) =>
+      r[col] === null || r[col] === undefined ? [] : [{ id: r.id, lat: r.lat, lng: r.lng, ts: Number(r.ts), value: Math.round(Number(r[col]) * 1000) / 1000 }],
+    );
+  }
+  return out;
+}
+
+/** The VPP's series: at each bucket the sum over member nodes; buckets without data are null. */
+export async function seriesData(
+  ctx: AppContext,
+  user: AuthUser,
+  id: number,
+  q: { metrics: (typeof VPP_SERIES_METRICS)[number][]; interval: number; start: number; end?: number },
+) {
+  const row = await requirePowerstation(ctx, user, id);
+  const end = q.end ?? q.start + 86400;
+  if (end <= q.start) throw badRequest('end must be after start.');
+  if ((end - q.start) / q.interval > 20_000) throw badRequest('The range holds too many points for this interval: choose a longer interval.');
+  const cols = [...new Set(q.metrics.map((m) => FLEET_METRIC_TO_COLUMN[m]))];
+  const data = await repo.seriesSums(ctx.db, row, cols, q.start, end, q.interval as 300 | 3600);
+  const series: Record<string, Record<string, number | null>> = {};
+  for (let ts = q.start - (q.start % q.interval); ts < end; ts += q.interval) {
+    if (ts < q.start) continue;
+    const p = data.get(ts);
+    series[ts] = Object.fromEntries(
+      q.metrics.map((m) => {
+        const v = p?.[FLEET_METRIC_TO_COLUMN[m]];
+        return [m, v === null || v === undefined ? null : Math.round(Number(v) * 1000) / 1000];
+      }),
+    );
+  }
+  return series;
+}

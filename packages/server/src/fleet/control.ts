@@ -1,0 +1,101 @@
+import { type Database, nowS } from '../db/database.ts';
+import type { Command } from './physics.ts';
+import { hash01 } from './random.ts';
+
+/**
+ * The control interface between the console and the fleet: per-node commands out, responses back.
+ * Dispatches, curtailments and outage preparation only ever issue commands here; the simulated
+ * devices (or, later, real ones over MQTT) pick them up and obey them within their limits.
+ */
+export type CommandSpec = { kind: 'battery_power'; kw: number } | { kind: 'export_limit'; kw: number; mode: 'net' | 'gross' } | { kind: 'charge_full' };
+
+export interface NewCommand {
+  nodeId: number;
+  start: number;
+  end: number;
+  spec: CommandSpec;
+  /** What asked for it, e.g. `dispatch:12`: used to cancel and to report responses. */
+  source: string;
+}
+
+export async function sendCommands(db: Database, commands: readonly NewCommand[]): Promise<void> {
+  const created = nowS();
+  for (let i = 0; i < commands.length; i += 1000) {
+    await db
+      .insertInto('node_commands')
+      .values(
+        commands.slice(i, i + 1000).map((c) => ({
+          node_id: c.nodeId,
+          kind: c.spec.kind,
+          start_ts: c.start,
+          end_ts: c.end,
+          params: JSON.stringify(c.spec),
+          source: c.source,
+          status: 'PENDING' as const,
+          created_at: created,
+          responded_at: null,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Withdraws every command of a source that has not finished yet. */
+export async function cancelCommands(db: Database, source: string, at = nowS()): Promise<void> {
+  await db.updateTable('node_commands').set({ status: 'CANCELLED' }).where('source', '=', source).where('end_ts', '>', at).execute();
+}
+
+/** How each node answered a source's commands. */
+export async function commandResponses(db: Database, source: string) {
+  return db.selectFrom('node_commands').select(['node_id', 'status', 'responded_at']).where('source', '=', source).execute();
+}
+
+/** Whether a customer opts out of a battery command: about one in twenty, fixed per node and command. */
+export function optsOut(nodeId: number, commandId: number, kind: string): boolean {
+  return kind === 'battery_power' && hash01(nodeId, commandId, 77) < 0.05;
+}
+
+/**
+ * The commands the devices must obey between `from` and `to`, per node. Pending commands get their
+ * answer here, as a device would give it on receipt: accepted, or opted out by the customer.
+ */
+export async function commandsFor(db: Database, from: number, to: number, nodeIds?: readonly number[]): Promise<Map<number, Command[]>> {
+  let q = db
+    .selectFrom('node_commands')
+    .select(['id', 'node_id', 'kind', 'start_ts', 'end_ts', 'params', 'status'])
+    .where('end_ts', '>', from)
+    .where('start_ts', '<', to)
+    .where('status', 'in', ['PENDING', 'ACCEPTED']);
+  if (nodeIds) q = q.where('node_id', 'in', nodeIds);
+  const rows = await q.execute();
+  const accepted: number[] = [];
+  const optedOut: number[] = [];
+  const out = new Map<number, Command[]>();
+  for (const r of rows) {
+    if (r.status === 'PENDING') {
+      if (optsOut(r.node_id, r.id, r.kind)) {
+        optedOut.push(r.id);
+        continue;
+      }
+      accepted.push(r.id);
+    }
+    const spec = JSON.parse(r.params) as CommandSpec;
+    const list = out.get(r.node_id) ?? [];
+    list.push({ ...spec, start: r.start_ts, end: r.end_ts } as Command);
+    out.set(r.node_id, list);
+  }
+  const at = nowS();
+  for (let i = 0; i < accepted.length; i += 1000)
+    await db
+      .updateTable('node_commands')
+      .set({ status: 'ACCEPTED', responded_at: at })
+      .where('id', 'in', accepted.slice(i, i + 1000))
+      .execute();
+  for (let i = 0; i < optedOut.length; i += 1000)
+    await db
+      .updateTable('node_commands')
+      .set({ status: 'OPTED_OUT', responded_at: at })
+      .where('id', 'in', optedOut.slice(i, i + 1000))
+      .execute();
+  return out;
+}

@@ -1,0 +1,61 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { nowS } from '../db/database.ts';
+import { buildFleet, type FleetOwners } from './builder.ts';
+import { FleetSimulator, type NodeStatusChange } from './simulator.ts';
+
+/** Distribution networks the demo NETWORK organisation serves (east-coast networks). */
+export const DEMO_NETWORK_AREAS = ['Ausgrid', 'Endeavour Energy', 'Essential Energy', 'Evoenergy', 'Energex', 'Ergon Energy'];
+
+/** The demo's owners: every retailer and installer organisation, and the first network for its areas. */
+async function demoOwners(ctx: AppContext): Promise<FleetOwners> {
+  const orgs = await ctx.db.selectFrom('organisations').select(['id', 'suborg_type']).orderBy('id').execute();
+  const network = orgs.find((o) => o.suborg_type === 'NETWORK');
+  return {
+    retailers: orgs.filter((o) => o.suborg_type === 'RETAILER').map((o) => o.id),
+    installers: orgs.filter((o) => o.suborg_type === 'INSTALLER').map((o) => o.id),
+    networks: new Map(network ? DEMO_NETWORK_AREAS.map((n) => [n, network.id]) : []),
+    retailerShare: 0.85,
+    installerShare: 0.6,
+  };
+}
+
+/**
+ * Starts the simulated fleet: on first start builds SIM_NODES nodes and backfills SIM_HISTORY_DAYS
+ * of 5-minute history (in the background, the console is usable meanwhile), then reports live every
+ * SIM_INTERVAL_S. `onStatus` hears of nodes going offline and coming back.
+ */
+export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, onStatus?: (change: NodeStatusChange) => void) {
+  const { SIM_NODES, SIM_HISTORY_DAYS, SIM_INTERVAL_S, SIM_SEED } = ctx.config;
+  const now = nowS();
+  const existing = await ctx.db.selectFrom('nodes').select('id').limit(1).executeTakeFirst();
+  if (!existing && SIM_NODES > 0) {
+    await buildFleet(ctx.db, { count: SIM_NODES, seed: SIM_SEED, owners: await demoOwners(ctx), historyDays: SIM_HISTORY_DAYS, now });
+    log.info(`Built a simulated fleet of ${SIM_NODES} nodes`);
+  }
+  await ctx.telemetry.ensurePartitions(now - (SIM_HISTORY_DAYS + 1) * 86400, now + 62 * 86400);
+  const sim = new FleetSimulator(ctx.db, ctx.telemetry, { intervalS: SIM_INTERVAL_S, log });
+  await sim.load();
+  if (onStatus) sim.events.on('status', onStatus);
+  let stopped = false;
+  const maintenance = setInterval(() => {
+    const t = nowS();
+    void ctx.telemetry.pruneRaw(t).catch((err) => log.error({ err }, 'telemetry pruning failed'));
+    void ctx.telemetry.ensurePartitions(t, t + 62 * 86400).catch((err) => log.error({ err }, 'partition upkeep failed'));
+  }, 3600 * 1000);
+  void (async () => {
+    const started = Date.now();
+    const from = now - SIM_HISTORY_DAYS * 86400;
+    const samples = await sim.run(from - (from % 300), now - (now % 300), 300);
+    if (samples) log.info(`Fleet history ready: ${samples} samples in ${Math.round((Date.now() - started) / 1000)} s`);
+    if (!stopped) sim.start();
+  })().catch((err) => log.error({ err }, 'fleet backfill failed'));
+  return {
+    simulator: sim,
+    stop() {
+      stopped = true;
+      clearInterval(maintenance);
+      sim.stop();
+    },
+  };
+}

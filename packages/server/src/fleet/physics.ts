@@ -1,0 +1,165 @@
+import * as SunCalc from 'suncalc';
+import { hash01, smoothNoise, stringKey } from './random.ts';
+
+/** What the simulator needs to know of a node: its place, equipment and household. */
+export interface NodeModel {
+  id: number;
+  lat: number;
+  lng: number;
+  region: string;
+  postcode: string;
+  timezone: string;
+  phases: 1 | 3;
+  solarKw: number;
+  inverterKw: number;
+  batteryKwh: number;
+  batteryKw: number;
+  /** Scales the household's consumption (0.6 small flat to 1.8 large family). */
+  loadScale: number;
+  submeterIds: number[];
+}
+
+/** An order the node obeys for a time: battery power, an export limit, or charging to full. */
+export type Command =
+  | { kind: 'battery_power'; start: number; end: number; kw: number }
+  | { kind: 'export_limit'; start: number; end: number; kw: number; mode: 'net' | 'gross' }
+  | { kind: 'charge_full'; start: number; end: number };
+
+/** Round-trip efficiency is split evenly between charge and discharge. */
+export const ONE_WAY_EFFICIENCY = 0.95;
+
+const offsetCache = new Map<string, number>();
+
+/** The UTC offset of a zone at an instant, in seconds (cached per zone and hour). */
+export function tzOffsetS(zone: string, ts: number): number {
+  const key = `${zone}|${Math.floor(ts / 3600)}`;
+  let off = offsetCache.get(key);
+  if (off === undefined) {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    }).formatToParts(new Date(ts * 1000));
+    const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+    const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) / 1000;
+    off = Math.round((local - ts) / 60) * 60;
+    if (offsetCache.size > 100_000) offsetCache.clear();
+    offsetCache.set(key, off);
+  }
+  return off;
+}
+
+/** Cloud cover in [0, 1] over a market region: weather systems of hours with passing clouds. */
+export function cloudCover(region: string, ts: number): number {
+  const k = stringKey(region);
+  const systems = smoothNoise(k, ts, 6 * 3600);
+  const passing = smoothNoise(k + 1, ts, 1200);
+  const c = systems ** 1.6 * 0.9 + (passing - 0.5) * 0.35 * systems;
+  return Math.min(1, Math.max(0, c));
+}
+
+const sunCache = new Map<number, number>();
+
+/**
+ * Clear-sky output fraction (0 to 1) from the sun's altitude, shared by neighbours: positions are
+ * cached on a 0.1° grid per 30 seconds (suncalc answers in degrees).
+ */
+function clearSky(lat: number, lng: number, ts: number): number {
+  const cell = Math.round((lat + 50) * 10) * 1000 + Math.round((lng - 100) * 10);
+  const key = Math.floor(ts / 30) * 1e6 + cell;
+  let v = sunCache.get(key);
+  if (v === undefined) {
+    const { altitude } = SunCalc.getPosition(new Date(ts * 1000), lat, lng);
+    v = altitude <= 0 ? 0 : Math.sin((altitude * Math.PI) / 180) ** 1.25;
+    if (sunCache.size > 2_000_000) sunCache.clear();
+    sunCache.set(key, v);
+  }
+  return v;
+}
+
+/** Solar generation available (kW) from the sun's altitude at the node, its panels and the clouds. */
+export function solarAvailableKw(n: NodeModel, ts: number): number {
+  const clear = clearSky(n.lat, n.lng, ts);
+  if (clear === 0) return 0;
+  const kw = n.solarKw * 0.86 * clear * (1 - 0.78 * cloudCover(n.region, ts) ** 1.4);
+  return Math.min(kw, n.inverterKw);
+}
+
+/** Household load (kW): a daily shape with morning and evening peaks, seasons and noise. */
+export function houseLoadKw(n: NodeModel, ts: number): number {
+  const local = ts + tzOffsetS(n.timezone, ts);
+  const hour = (local % 86400) / 3600;
+  const dayOfYear = Math.floor(local / 86400) % 365.25;
+  const bump = (centre: number, width: number, height: number) => height * Math.exp(-(((hour - centre) / width) ** 2));
+  const shape = 0.32 + bump(7.5, 1.3, 0.55) + bump(13, 3, 0.18) + bump(18.8, 2.1, 1.15);
+  // Winter (July) heating and summer (January) cooling both lift consumption.
+  const season = 1 + 0.22 * Math.cos((2 * Math.PI * (dayOfYear - 196)) / 365) + 0.12 * Math.cos((2 * Math.PI * (dayOfYear - 15)) / 365);
+  const noise = 0.75 + 0.5 * hash01(n.id, Math.floor(ts / 300));
+  return Math.max(0.05, n.loadScale * shape * season * noise);
+}
+
+export interface StepResult {
+  solarKw: number;
+  sgaKw: number;
+  houseKw: number;
+  batteryKw: number;
+  gridKw: number;
+  socKwh: number;
+}
+
+/**
+ * One step of `dt` seconds: the battery self-consumes (charges from surplus solar, covers the load)
+ * unless a command says otherwise, always within its power limit and its usable energy; solar is
+ * curtailed to meet an export limit; the grid meter is the balance (positive import), so that
+ * house = solar + grid − battery (battery positive is charge).
+ */
+export function step(n: NodeModel, ts: number, dt: number, socKwh: number, commands: readonly Command[]): StepResult {
+  const sga = solarAvailableKw(n, ts);
+  const house = houseLoadKw(n, ts);
+  const active = commands.filter((c) => c.start <= ts && ts < c.end);
+  const hours = dt / 3600;
+
+  let target = sga - house;
+  const power = active.find((c) => c.kind === 'battery_power');
+  if (power) target = power.kw;
+  else if (active.some((c) => c.kind === 'charge_full')) target = n.batteryKw;
+  if (n.batteryKwh <= 0) target = 0;
+
+  const maxCharge = Math.min(n.batteryKw, Math.max(0, (n.batteryKwh - socKwh) / hours / ONE_WAY_EFFICIENCY));
+  const maxDischarge = Math.min(n.batteryKw, Math.max(0, (socKwh * ONE_WAY_EFFICIENCY) / hours));
+  let battery = Math.max(-maxDischarge, Math.min(maxCharge, target));
+
+  let solar = sga;
+  const limit = active.find((c) => c.kind === 'export_limit');
+  if (limit && limit.kind === 'export_limit') {
+    const cap = Math.max(0, limit.kw);
+    if (limit.mode === 'gross') solar = Math.min(solar, cap);
+    else {
+      const exportKw = solar - house - battery;
+      if (exportKw > cap) solar = Math.max(0, solar - (exportKw - cap));
+      // The limit is on the connection: with no solar left to curtail, a commanded discharge is held back too.
+      const still = solar - house - battery;
+      if (still > cap) battery += still - cap;
+    }
+  }
+  const grid = house + battery - solar;
+  const socNext = socKwh + (battery > 0 ? battery * ONE_WAY_EFFICIENCY : battery / ONE_WAY_EFFICIENCY) * hours;
+  return { solarKw: solar, sgaKw: sga, houseKw: house, batteryKw: battery, gridKw: grid, socKwh: Math.min(n.batteryKwh, Math.max(0, socNext)) };
+}
+
+/** Voltage at the connection point: the street's level, lifted by local export, lowered by import. */
+export function voltage(n: NodeModel, ts: number, gridKw: number, phase: number): number {
+  const street = 234 + 9 * hash01(stringKey(n.postcode));
+  const perPhase = n.phases === 3 ? gridKw / 3 : gridKw;
+  return street + Math.max(0, -perPhase) * 1.1 - Math.max(0, perPhase) * 0.45 + (hash01(n.id, phase, Math.floor(ts / 30)) - 0.5) * 1.6;
+}
+
+/** Grid frequency of the region: close to 50 Hz. */
+export function frequency(region: string, ts: number): number {
+  return 50 + (smoothNoise(stringKey(region) + 7, ts, 90) - 0.5) * 0.12;
+}

@@ -1,0 +1,243 @@
+import { AUSTRALIAN_STATES, isValidNmiWithChecksum, NODE_STATUSES, nodeStatus } from '@vpp/shared';
+import { beforeAll, expect, it } from 'vitest';
+import { nowS } from '../db/database.ts';
+import { describeEachDatabase } from '../test/harness.ts';
+import { buildFleet, type SimParams } from './builder.ts';
+import { NMI_PREFIX, TIMEZONE } from './catalogue.ts';
+import { commandResponses, sendCommands } from './control.ts';
+import type { NodeModel } from './physics.ts';
+import { FleetSimulator, reporting } from './simulator.ts';
+
+const STEP = 300;
+const HOUR = 3600;
+const DAY = 86400;
+
+describeEachDatabase('fleet simulator', (h) => {
+  const now = Math.floor(nowS() / STEP) * STEP;
+  const from = now - 2 * DAY;
+  // Charge to full for three hours, then discharge at 2 kW for one, a day ago.
+  const discharge = { start: Math.floor((now - DAY) / HOUR) * HOUR, end: Math.floor((now - DAY) / HOUR) * HOUR + HOUR };
+  let nodes: {
+    id: number;
+    state: string;
+    nmi: string;
+    network: string;
+    timezone: string;
+    serial_number: string;
+    unit_state: 'COMMISSIONED' | 'NOT_COMMISSIONED';
+    commissioned_at: number | null;
+    connection_offline: number;
+    last_contact: number | null;
+    battery_usable_kwh: number;
+    params: SimParams;
+  }[];
+  let simulated: typeof nodes;
+  let stored: number;
+
+  /** Whether the simulator has the node reporting at `ts`. */
+  const reports = (n: (typeof nodes)[number], ts: number) =>
+    reporting({ model: { id: n.id } as NodeModel, params: n.params, commissionedAt: n.commissioned_at === null ? null : Number(n.commissioned_at) }, ts);
+  const outageIn = (n: (typeof nodes)[number]) => {
+    for (let ts = from; ts <= now; ts += STEP) if (n.unit_state === 'COMMISSIONED' && !n.params.awaitingContact && !reports(n, ts)) return true;
+    return false;
+  };
+
+  beforeAll(async () => {
+    const { db, telemetry } = h().ctx;
+    const org = await h().org();
+    await buildFleet(db, { count: 200, seed: 5, owners: { retailers: [org], networks: new Map(), installers: [] }, historyDays: 4, now });
+    const rows = await db
+      .selectFrom('nodes')
+      .select([
+        'id',
+        'state',
+        'nmi',
+        'network',
+        'timezone',
+        'serial_number',
+        'unit_state',
+        'commissioned_at',
+        'connection_offline',
+        'last_contact',
+        'battery_usable_kwh',
+        'sim_json',
+      ])
+      .orderBy('id')
+      .execute();
+    nodes = rows.map(({ sim_json, ...r }) => ({ ...r, params: JSON.parse(sim_json) as SimParams }));
+
+    // About forty nodes: every one that is not commissioned, awaiting contact or has an outage in the window, then ordinary ones.
+    const special = nodes.filter((n) => n.unit_state !== 'COMMISSIONED' || n.params.awaitingContact || outageIn(n));
+    simulated = [...special, ...nodes.filter((n) => !special.includes(n)).slice(0, Math.max(0, 40 - special.length))];
+    const ids = new Set(simulated.map((n) => n.id));
+
+    await sendCommands(
+      db,
+      simulated.flatMap((n) => [
+        { nodeId: n.id, start: discharge.start - 3 * HOUR, end: discharge.start, spec: { kind: 'charge_full' as const }, source: 'test:charge' },
+        { nodeId: n.id, start: discharge.start, end: discharge.end, spec: { kind: 'battery_power' as const, kw: -2 }, source: 'test:discharge' },
+      ]),
+    );
+    await telemetry.ensurePartitions(from - DAY, now + DAY);
+    const sim = new FleetSimulator(db, telemetry, { intervalS: 30 });
+    await sim.load();
+    stored = await sim.run(from, now, STEP, (id) => ids.has(id));
+  });
+
+  it('builds nodes in all eight states and territories, in the network and time zone of their place', () => {
+    expect(new Set(nodes.map((n) => n.state))).toEqual(new Set(AUSTRALIAN_STATES));
+    for (const n of nodes) {
+      expect(n.timezone).toBe(TIMEZONE[n.state as keyof typeof TIMEZONE]);
+      expect(n.nmi.startsWith(NMI_PREFIX[n.network]), `${n.nmi} in ${n.network}`).toBe(true);
+    }
+    expect(new Set(nodes.map((n) => n.serial_number)).size).toBe(nodes.length);
+  });
+
+  it('gives every node an NMI with a valid AEMO check digit', () => {
+    for (const n of nodes) expect(isValidNmiWithChecksum(n.nmi), n.nmi).toBe(true);
+  });
+
+  it('builds nodes of every display status', () => {
+    const statuses = nodes.map((n) =>
+      nodeStatus({ state: n.unit_state, status: { ping: { lastTimestamp: n.last_contact, connectionOffline: n.connection_offline === 1 } } }),
+    );
+    expect(new Set(statuses)).toEqual(new Set(NODE_STATUSES));
+  });
+
+  it('stores telemetry only for nodes that report, and all of it through the store', async () => {
+    const { db, telemetry } = h().ctx;
+    let silent = 0;
+    let points = 0;
+    for (const n of simulated) {
+      const series = await telemetry.nodeSeries(n.id, ['meter_p'], from, now + 1, STEP);
+      const latest = await db.selectFrom('tel_latest').select('ts').where('node_id', '=', n.id).executeTakeFirst();
+      let expected = 0;
+      for (let ts = from; ts <= now; ts += STEP) if (reports(n, ts)) expected++;
+      expect(series.size, `node ${n.id}`).toBe(expected);
+      points += series.size;
+      if (n.unit_state !== 'COMMISSIONED' || n.params.awaitingContact) {
+        expect(series.size).toBe(0);
+        expect(latest).toBeUndefined();
+        silent++;
+      }
+    }
+    expect(silent).toBeGreaterThan(0);
+    expect(points).toBe(stored);
+    expect(stored).toBeGreaterThan(0);
+  });
+
+  it('stores readings that balance: house = solar + grid − battery', async () => {
+    for (const n of simulated.slice(-10)) {
+      const series = await h().ctx.telemetry.nodeSeries(n.id, ['meter_p', 'solar_p', 'battery_p', 'house_p'], from, now + 1, STEP);
+      for (const [ts, p] of series) {
+        const house = p.house_p as number;
+        expect(Math.abs((p.solar_p as number) + (p.meter_p as number) - (p.battery_p as number) - house), `node ${n.id} at ${ts}`).toBeLessThanOrEqual(
+          0.01 * house + 1e-4,
+        );
+      }
+    }
+  });
+
+  it('answers every command, and the nodes that accepted a 2 kW discharge hold it for the hour', async () => {
+    const { db, telemetry } = h().ctx;
+    const responses = await commandResponses(db, 'test:discharge');
+    expect(responses).toHaveLength(simulated.length);
+    const byNode = new Map(responses.map((r) => [r.node_id, r]));
+    let obeyed = 0;
+    for (const n of simulated) {
+      const response = byNode.get(n.id);
+      expect(['ACCEPTED', 'OPTED_OUT']).toContain(response?.status);
+      expect(response?.responded_at).not.toBeNull();
+      let upThroughout = true;
+      for (let ts = discharge.start - 3 * HOUR; ts < discharge.end; ts += STEP) upThroughout &&= reports(n, ts);
+      if (!upThroughout || n.battery_usable_kwh === 0) continue;
+      const hourly = await telemetry.nodeSeries(n.id, ['battery_p'], discharge.start, discharge.end, 3600);
+      const battery = hourly.get(discharge.start)?.battery_p as number;
+      if (response?.status === 'ACCEPTED') {
+        expect(battery, `node ${n.id}`).toBeCloseTo(-2, 3);
+        obeyed++;
+      } else {
+        // The customer opted out: the battery went on serving the house instead.
+        expect(Math.abs(battery + 2), `node ${n.id} opted out`).toBeGreaterThan(0.01);
+      }
+      // Charged to full beforehand.
+      const soc = await telemetry.nodeSeries(n.id, ['soc'], discharge.start - STEP, discharge.start, STEP);
+      expect(soc.get(discharge.start - STEP)?.soc, `node ${n.id}`).toBeCloseTo(100, 1);
+    }
+    expect(obeyed).toBeGreaterThanOrEqual(5);
+    const charge = await commandResponses(db, 'test:charge');
+    expect(charge.every((r) => r.status === 'ACCEPTED')).toBe(true);
+  });
+
+  it('logs outages as NODE_OFFLINE and NODE_ONLINE events with their durations', async () => {
+    const { db, telemetry } = h().ctx;
+    let outages = 0;
+    for (const n of simulated) {
+      const events = await db
+        .selectFrom('node_events')
+        .select(['ts', 'event_type', 'duration'])
+        .where('node_id', '=', n.id)
+        .where('event_type', 'in', ['NODE_OFFLINE', 'NODE_ONLINE'])
+        .orderBy('ts')
+        .orderBy('id')
+        .execute();
+      // The outages the node had, from its reporting schedule: going quiet after reporting, then reporting again.
+      // First contact (after commissioning, or after an outage already under way when history begins) is no outage.
+      const want: { ts: number; type: string; duration: number | null }[] = [];
+      const outagesOf: { offline: number; online: number | null }[] = [];
+      if (n.unit_state === 'COMMISSIONED' && !n.params.awaitingContact) {
+        const commissioned = Number(n.commissioned_at);
+        let up = reports(n, from - STEP);
+        let heard = false;
+        for (let ts = from; ts <= now; ts += STEP) {
+          const next = reports(n, ts);
+          if (next !== up && ts >= commissioned && heard) {
+            if (!next) {
+              outagesOf.push({ offline: ts, online: null });
+              want.push({ ts, type: 'NODE_OFFLINE', duration: null });
+            } else {
+              const open = outagesOf.at(-1) as { offline: number; online: number | null };
+              open.online = ts;
+              want.push({ ts, type: 'NODE_ONLINE', duration: ts - open.offline });
+            }
+          }
+          heard ||= next;
+          up = next;
+        }
+      }
+      const got = events.map((e) => ({ ts: Number(e.ts), type: e.event_type, duration: e.duration === null ? null : Number(e.duration) }));
+      expect(got, `events of node ${n.id}`).toEqual(want);
+      for (const o of outagesOf) {
+        const gap = await telemetry.nodeSeries(n.id, ['meter_p'], o.offline, o.online ?? now + 1, STEP);
+        expect(gap.size, `readings of node ${n.id} while offline`).toBe(0);
+        if (o.online !== null) expect((await telemetry.nodeSeries(n.id, ['meter_p'], o.online, o.online + 1, STEP)).size).toBe(1);
+      }
+      outages += outagesOf.filter((o) => o.online !== null).length;
+    }
+    expect(outages).toBeGreaterThan(0);
+  });
+
+  it('marks the nodes reporting at the end as online with that last contact, and the others offline', async () => {
+    const rows = await h()
+      .ctx.db.selectFrom('nodes')
+      .select(['id', 'connection_offline', 'last_contact'])
+      .where(
+        'id',
+        'in',
+        simulated.map((n) => n.id),
+      )
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    let offline = 0;
+    for (const n of simulated) {
+      if (n.unit_state !== 'COMMISSIONED' || n.params.awaitingContact) continue;
+      const row = byId.get(n.id);
+      if (reports(n, now)) expect(row, `node ${n.id}`).toMatchObject({ connection_offline: 0, last_contact: now });
+      else {
+        expect(row?.connection_offline, `node ${n.id}`).toBe(1);
+        offline++;
+      }
+    }
+    expect(offline).toBeGreaterThan(0);
+  });
+});

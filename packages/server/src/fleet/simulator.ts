@@ -1,0 +1,304 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Database, nowS } from '../db/database.ts';
+import type { SimParams } from './builder.ts';
+import { commandsFor } from './control.ts';
+import type { Sample } from './metrics.ts';
+import { frequency, type NodeModel, step, tzOffsetS, voltage } from './physics.ts';
+import { hash01 } from './random.ts';
+import type { TelemetryStore } from './telemetry.ts';
+
+/** Samples per ingest while catching up: big enough to write efficiently, small enough to keep the server answering. */
+const FLUSH_SAMPLES = 50_000;
+
+/** A node going offline or coming back, for notifications. */
+export interface NodeStatusChange {
+  nodeId: number;
+  ts: number;
+  online: boolean;
+  siteLabel: string | null;
+  address: string;
+}
+
+interface SimNode {
+  model: NodeModel;
+  params: SimParams;
+  commissionedAt: number | null;
+  siteLabel: string | null;
+  address: string;
+  usableKwh: number;
+  socKwh: number;
+  lastTs: number;
+  online: boolean;
+  offlineFrom: number | null;
+}
+
+/** Whether a unit reports at `ts`: commissioned, in contact, and not in one of its rare outages. */
+export function reporting(n: { model: NodeModel; params: SimParams; commissionedAt: number | null }, ts: number): boolean {
+  if (n.commissionedAt === null || ts < n.commissionedAt || n.params.awaitingContact) return false;
+  if (n.params.offlineSince !== undefined && ts >= n.params.offlineSince) return false;
+  // About one day in forty holds an outage of one to six hours (connectivity, not the grid).
+  for (const day of [Math.floor(ts / 86400), Math.floor(ts / 86400) - 1]) {
+    if (hash01(n.model.id, day, 3) < 0.025) {
+      const start = day * 86400 + Math.floor(hash01(n.model.id, day, 4) * 86400);
+      const end = start + 3600 + Math.floor(hash01(n.model.id, day, 5) * 5 * 3600);
+      if (ts >= start && ts < end) return false;
+    }
+  }
+  return true;
+}
+
+/** Builds the telemetry sample of one step, with phases, voltage, frequency and reactive power. */
+function sample(n: SimNode, ts: number, dt: number, r: ReturnType<typeof step>): Sample {
+  const m = n.model;
+  const phaseShare = m.phases === 3 ? [0.4, 0.35, 0.25] : [1];
+  const volts = phaseShare.map((share, i) => voltage(m, ts, r.gridKw * share * (m.phases === 3 ? 3 : 1), i));
+  const vAvg = volts.reduce((a, b) => a + b, 0) / volts.length;
+  const meterQ = r.houseKw * 0.22 - r.solarKw * 0.06;
+  return {
+    nodeId: m.id,
+    ts,
+    dt,
+    meter_p: r.gridKw,
+    meter_p_a: r.gridKw * phaseShare[0],
+    meter_p_b: m.phases === 3 ? r.gridKw * phaseShare[1] : null,
+    meter_p_c: m.phases === 3 ? r.gridKw * phaseShare[2] : null,
+    solar_p: r.solarKw,
+    sga_p: r.sgaKw,
+    battery_p: r.batteryKw,
+    house_p: r.houseKw,
+    voltage: vAvg,
+    voltage_a: volts[0],
+    voltage_b: volts[1] ?? null,
+    voltage_c: volts[2] ?? null,
+    frequency: frequency(m.region, ts),
+    meter_q: meterQ,
+    solar_q: -r.solarKw * 0.06,
+    current: (Math.abs(r.gridKw) * 1000) / vAvg / m.phases,
+    soc: n.usableKwh > 0 ? (r.socKwh / n.usableKwh) * 100 : null,
+    remaining: n.usableKwh > 0 ? r.socKwh : null,
+  };
+}
+
+/** Submeter loads: each a share of the house with its own daily habit, in the node's local time. */
+function submeterPower(name: string, id: number, ts: number, houseKw: number, zone: string): number {
+  const hour = ((((ts + tzOffsetS(zone, ts)) / 3600) % 24) + 24) % 24;
+  const on = hash01(id, Math.floor(ts / 1800)) < 0.5;
+  if (name === 'Pool pump') return hour >= 0 && hour < 6 ? 1.1 : 0;
+  if (name === 'Hot water') return hour >= 14 && hour < 17 && on ? 3.6 : 0.02;
+  if (name === 'EV charger') return hour >= 8 && hour < 12 && on ? 7 : 0;
+  return Math.min(houseKw * 0.35, 3);
+}
+
+/**
+ * The simulated fleet: every commissioned node's physics stepped through time, from the commands
+ * it has been given, reporting telemetry through the same ingest a real fleet would use.
+ */
+export class FleetSimulator {
+  readonly events = new EventEmitter<{ status: [NodeStatusChange] }>();
+  private nodes: SimNode[] = [];
+  private submeters = new Map<number, { id: number; name: string }[]>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly store: TelemetryStore,
+    private readonly opts: { intervalS: number; log?: FastifyBaseLogger },
+  ) {}
+
+  /** Loads the nodes and their last simulated state. */
+  async load(): Promise<void> {
+    const rows = await this.db
+      .selectFrom('nodes')
+      .leftJoin('sim_state', 'sim_state.node_id', 'nodes.id')
+      .select([
+        'nodes.id',
+        'lat',
+        'lng',
+        'region',
+        'postcode',
+        'timezone',
+        'phases',
+        'solar_kw',
+        'inverter_kw',
+        'battery_usable_kwh',
+        'battery_kw',
+        'sim_json',
+        'commissioned_at',
+        'site_label',
+        'street',
+        'suburb',
+        'state',
+        'connection_offline',
+        'sim_state.ts as sim_ts',
+        'sim_state.state_json',
+      ])
+      .execute();
+    const subs = await this.db.selectFrom('submeters').selectAll().execute();
+    this.submeters = new Map();
+    for (const s of subs) this.submeters.set(s.node_id, [...(this.submeters.get(s.node_id) ?? []), { id: s.id, name: s.name }]);
+    this.nodes = rows.map((r) => {
+      const state = r.state_json ? (JSON.parse(r.state_json) as { socKwh: number }) : null;
+      return {
+        model: {
+          id: r.id,
+          lat: r.lat,
+          lng: r.lng,
+          region: r.region,
+          postcode: r.postcode,
+          timezone: r.timezone,
+          phases: r.phases === 3 ? 3 : 1,
+          solarKw: r.solar_kw,
+          inverterKw: r.inverter_kw,
+          batteryKwh: r.battery_usable_kwh,
+          batteryKw: r.battery_kw,
+          loadScale: (JSON.parse(r.sim_json) as SimParams).loadScale,
+          submeterIds: (this.submeters.get(r.id) ?? []).map((s) => s.id),
+        },
+        params: JSON.parse(r.sim_json) as SimParams,
+        commissionedAt: r.commissioned_at,
+        siteLabel: r.site_label,
+        address: `${r.street}, ${r.suburb} ${r.state}`,
+        usableKwh: r.battery_usable_kwh,
+        socKwh: state?.socKwh ?? r.battery_usable_kwh * 0.5,
+        lastTs: r.sim_ts ?? 0,
+        online: r.connection_offline === 0,
+        offlineFrom: null,
+      };
+    });
+  }
+
+  /** Node ids the simulator models. */
+  get nodeIds(): number[] {
+    return this.nodes.map((n) => n.model.id);
+  }
+
+  /**
+   * Steps every node from its last state (or `from`) to `to` at `stepS`, storing telemetry, node
+   * events for outages, and the final state. Returns the number of samples stored.
+   */
+  async run(from: number, to: number, stepS = 300, nodeFilter?: (id: number) => boolean): Promise<number> {
+    let stored = 0;
+    // Groups of about FLUSH_SAMPLES samples, with a yield between them, keep the server answering
+    // while history is backfilled, and make each ingest big enough to be efficient.
+    const chunk = Math.max(1, Math.min(1000, Math.floor(FLUSH_SAMPLES / (Math.floor((to - from) / stepS) + 1))));
+    const targets = nodeFilter ? this.nodes.filter((n) => nodeFilter(n.model.id)) : this.nodes;
+    for (let i = 0; i < targets.length; i += chunk) {
+      const group = targets.slice(i, i + chunk);
+      const commands = await commandsFor(
+        this.db,
+        from,
+        to,
+        group.map((n) => n.model.id),
+      );
+      const samples: Sample[] = [];
+      const subSamples: { submeterId: number; ts: number; dt: number; p: number; q: number }[] = [];
+      const events: { node_id: number; ts: number; event_type: string; description: string; duration: number | null }[] = [];
+      for (const n of group) {
+        const first = Math.max(from, n.lastTs ? n.lastTs + stepS : from);
+        let ts = first - (first % stepS);
+        if (ts < first) ts += stepS;
+        // A unit simulated for the first time starts in the state its schedule gives it, not the one stored at build.
+        if (!n.lastTs) n.online = reporting(n, ts - stepS);
+        for (; ts <= to; ts += stepS) {
+          const up = reporting(n, ts);
+          if (up !== n.online) {
+            this.transition(n, ts, up, events);
+          }
+          if (!up) continue;
+          const r = step(n.model, ts, stepS, n.socKwh, commands.get(n.model.id) ?? []);
+          n.socKwh = r.socKwh;
+          samples.push(sample(n, ts, stepS, r));
+          for (const sm of this.submeters.get(n.model.id) ?? []) {
+            const p = submeterPower(sm.name, sm.id, ts, r.houseKw, n.model.timezone);
+            subSamples.push({ submeterId: sm.id, ts, dt: stepS, p, q: p * 0.15 });
+          }
+          n.lastTs = ts;
+        }
+        n.lastTs = Math.max(n.lastTs, to);
+        if (samples.length >= FLUSH_SAMPLES) stored += await this.flush(samples, subSamples);
+      }
+      stored += await this.flush(samples, subSamples);
+      if (events.length) await this.db.insertInto('node_events').values(events).execute();
+      await this.saveState(group, to);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return stored;
+  }
+
+  private transition(
+    n: SimNode,
+    ts: number,
+    up: boolean,
+    events: { node_id: number; ts: number; event_type: string; description: string; duration: number | null }[],
+  ) {
+    // No outage to log before commissioning, while awaiting contact, or at a unit's first report since commissioning.
+    if (n.commissionedAt === null || ts < n.commissionedAt || n.params.awaitingContact || (up && n.lastTs < n.commissionedAt)) {
+      n.online = up;
+      return;
+    }
+    if (!up) {
+      n.offlineFrom = ts;
+      events.push({ node_id: n.model.id, ts, event_type: 'NODE_OFFLINE', description: 'The Reposit unit stopped reporting.', duration: null });
+    } else {
+      const duration = n.offlineFrom !== null ? ts - n.offlineFrom : null;
+      events.push({ node_id: n.model.id, ts, event_type: 'NODE_ONLINE', description: 'The Reposit unit is reporting again.', duration });
+      n.offlineFrom = null;
+    }
+    n.online = up;
+    this.events.emit('status', { nodeId: n.model.id, ts, online: up, siteLabel: n.siteLabel, address: n.address });
+  }
+
+  private async flush(samples: Sample[], subSamples: { submeterId: number; ts: number; dt: number; p: number; q: number }[]): Promise<number> {
+    const n = await this.store.ingest(samples.splice(0));
+    if (subSamples.length) await this.store.ingestSubmeters(subSamples.splice(0));
+    return n;
+  }
+
+  private async saveState(group: SimNode[], to: number) {
+    if (!group.length) return;
+    const rows = group.map((n) => ({ node_id: n.model.id, ts: n.lastTs || to, state_json: JSON.stringify({ socKwh: n.socKwh }) }));
+    await this.db
+      .insertInto('sim_state')
+      .values(rows)
+      .onConflict((oc) => oc.column('node_id').doUpdateSet((eb) => ({ ts: eb.ref('excluded.ts'), state_json: eb.ref('excluded.state_json') })))
+      .execute();
+    const online = group.filter((n) => n.online && reporting(n, to)).map((n) => n.model.id);
+    const offline = group.filter((n) => !n.online).map((n) => n.model.id);
+    if (online.length) await this.db.updateTable('nodes').set({ last_contact: to, connection_offline: 0 }).where('id', 'in', online).execute();
+    if (offline.length) await this.db.updateTable('nodes').set({ connection_offline: 1 }).where('id', 'in', offline).execute();
+  }
+
+  /** One live report: nodes step from their last state to now (catching up at 5 minutes if far behind). */
+  async tick(now = nowS()): Promise<void> {
+    const behind = this.nodes.filter((n) => n.lastTs && now - n.lastTs > 3 * this.opts.intervalS);
+    if (behind.length) {
+      const ids = new Set(behind.map((n) => n.model.id));
+      await this.run(Math.min(...behind.map((n) => n.lastTs)), now - (now % 300), 300, (id) => ids.has(id));
+    }
+    const t = now - (now % this.opts.intervalS);
+    await this.run(t, t, this.opts.intervalS);
+  }
+
+  /** Reports every SIM_INTERVAL_S until stopped; a failed tick is logged and the next one tries again. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const loop = async () => {
+      if (!this.running) return;
+      try {
+        await this.tick();
+      } catch (err) {
+        this.opts.log?.error({ err }, 'fleet simulator tick failed');
+      }
+      if (this.running) this.timer = setTimeout(loop, this.opts.intervalS * 1000);
+    };
+    this.timer = setTimeout(loop, 1000);
+  }
+
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,282 @@
+import { endOfPeriod, startOfPeriod } from '@vpp/shared';
+import { beforeAll, expect, it } from 'vitest';
+import { nowS } from '../db/database.ts';
+import { describeEachDatabase } from '../test/harness.ts';
+import { buildFleet } from './builder.ts';
+import { FLEET_COLUMNS, type FleetColumn, METRIC_COLUMNS, type MetricColumn, metricValues, type Sample } from './metrics.ts';
+import { hash01 } from './random.ts';
+
+const SYDNEY = 'Australia/Sydney';
+const HOUR = 3600;
+
+/** A reading of a node at `ts` held for `dt` seconds: varied, signed like the spec says, one phase on node 0. */
+function reading(nodeId: number, ts: number, dt: number, seed: number): Sample {
+  const r = (k: number) => hash01(seed, ts, k);
+  const solar = Math.max(0, 4 * Math.sin((ts % 86400) / 13751) + r(1));
+  const battery = (r(2) - 0.5) * 6;
+  const house = 0.3 + r(3) * 2;
+  const meter = house + battery - solar;
+  const threePhase = seed % 2 === 1;
+  return {
+    nodeId,
+    ts,
+    dt,
+    meter_p: meter,
+    meter_p_a: threePhase ? meter * 0.4 : meter,
+    meter_p_b: threePhase ? meter * 0.35 : null,
+    meter_p_c: threePhase ? meter * 0.25 : null,
+    solar_p: solar,
+    sga_p: solar + r(4),
+    battery_p: battery,
+    house_p: house,
+    voltage: 236 + r(5) * 10,
+    voltage_a: 236 + r(6) * 10,
+    voltage_b: threePhase ? 236 + r(7) * 10 : null,
+    voltage_c: threePhase ? 236 + r(8) * 10 : null,
+    frequency: 49.95 + r(9) * 0.1,
+    meter_q: r(10) - 0.5,
+    solar_q: -r(11) * 0.3,
+    current: Math.abs(meter) * 4.2,
+    soc: r(12) * 100,
+    remaining: r(12) * 9.6,
+  };
+}
+
+/** 30-second readings of a node over [from, to), leaving out [gapFrom, gapTo). */
+function readings(nodeId: number, from: number, to: number, seed: number, dt = 30, gap: [number, number] = [0, 0]): Sample[] {
+  const out: Sample[] = [];
+  for (let ts = from; ts < to; ts += dt) if (ts < gap[0] || ts >= gap[1]) out.push(reading(nodeId, ts, dt, seed));
+  return out;
+}
+
+/** Time-weighted averages of samples per bucket, as a user would compute them from the raw readings. */
+function averages(samples: Sample[], bucketOf: (ts: number) => number, cols: readonly MetricColumn[]) {
+  const sums = new Map<number, { cov: number; v: Record<string, number | null> }>();
+  for (const s of samples) {
+    const b = bucketOf(s.ts);
+    const acc = sums.get(b) ?? { cov: 0, v: Object.fromEntries(cols.map((c) => [c, null])) };
+    acc.cov += s.dt;
+    for (const c of cols) {
+      const v = s[c];
+      if (v !== null && v !== undefined) acc.v[c] = (acc.v[c] ?? 0) + v * s.dt;
+    }
+    sums.set(b, acc);
+  }
+  return new Map([...sums].map(([b, acc]) => [b, Object.fromEntries(cols.map((c) => [c, acc.v[c] === null ? null : (acc.v[c] as number) / acc.cov]))]));
+}
+
+/** kWh from power samples: import and export split by the sign of the grid meter. */
+function energy(samples: Sample[]) {
+  const e = { meterImport: 0, meterExport: 0, solarGeneration: 0, houseConsumption: 0 };
+  for (const s of samples) {
+    const h = s.dt / 3600;
+    e.meterImport += Math.max(0, s.meter_p ?? 0) * h;
+    e.meterExport += Math.max(0, -(s.meter_p ?? 0)) * h;
+    e.solarGeneration += Math.max(0, s.solar_p ?? 0) * h;
+    e.houseConsumption += Math.max(0, s.house_p ?? 0) * h;
+  }
+  return e;
+}
+
+/** Close enough for REAL columns (single precision on PostgreSQL). */
+function expectClose(actual: number | null | undefined, expected: number | null, what: string) {
+  if (expected === null) return expect(actual ?? null, what).toBeNull();
+  expect(actual, what).not.toBeNull();
+  expect(Math.abs((actual as number) - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(1e-4 * Math.max(1, Math.abs(expected)));
+}
+
+function expectSeries(actual: Map<number, Record<string, number | null>>, expected: Map<number, Record<string, number | null>>, what: string) {
+  expect([...actual.keys()], what).toEqual([...expected.keys()].sort((a, b) => a - b));
+  for (const [ts, point] of expected) for (const [c, v] of Object.entries(point)) expectClose(actual.get(ts)?.[c], v, `${what} ${c} at ${ts}`);
+}
+
+it('reads a sample into the metric columns in their order, absent values as NaN', () => {
+  const s = reading(1, 1_800_000_000, 30, 2);
+  const out: number[] = [];
+  metricValues({ ...s, sga_p: undefined }, out);
+  expect(out).toEqual(METRIC_COLUMNS.map((c) => (c === 'sga_p' ? Number.NaN : (s[c] ?? Number.NaN))));
+});
+
+describeEachDatabase('telemetry store', (h) => {
+  const end = Math.floor(nowS() / HOUR) * HOUR - HOUR;
+  const start = end - 2 * HOUR;
+  let org: number;
+  let nodes: number[];
+  let zones: Map<number, string>;
+  let samples: Sample[];
+
+  beforeAll(async () => {
+    const { db, telemetry } = h().ctx;
+    org = await h().org();
+    const other = await h().org();
+    const owners = { retailers: [org], networks: new Map<string, number>(), installers: [] };
+    nodes = await buildFleet(db, { count: 7, seed: 11, owners, historyDays: 3 });
+    // A node of another organisation reporting at the same times: never part of this fleet's sums.
+    const [foreign] = await buildFleet(db, { count: 1, seed: 12, owners: { ...owners, retailers: [other] }, historyDays: 3 });
+    // The daylight-saving and batch nodes keep Sydney's days.
+    await db.updateTable('nodes').set({ timezone: SYDNEY }).where('id', 'in', nodes.slice(3)).execute();
+    telemetry.invalidate();
+    zones = new Map((await db.selectFrom('nodes').select(['id', 'timezone']).execute()).map((r) => [r.id, r.timezone]));
+    samples = [
+      ...readings(nodes[0], start, end, 1),
+      ...readings(nodes[1], start, end, 2),
+      // A node silent for ten minutes: its averages are of the time it reported.
+      ...readings(nodes[2], start, end, 3, 30, [start + 40 * 60, start + 50 * 60]),
+    ];
+    await telemetry.ingest([...samples, ...readings(foreign, start, end, 4)]);
+  });
+
+  it('keeps the raw readings as they came', async () => {
+    const raw = await h().ctx.telemetry.nodeSeries(nodes[0], METRIC_COLUMNS, start, end, 30);
+    const mine = samples.filter((s) => s.nodeId === nodes[0]);
+    expect(raw.size).toBe(mine.length);
+    for (const s of mine) for (const c of METRIC_COLUMNS) expectClose(raw.get(s.ts)?.[c], s[c] ?? null, `${c} at ${s.ts}`);
+  });
+
+  it('answers 5-minute and hourly points that average the raw readings, nulls staying null', async () => {
+    for (const node of nodes.slice(0, 3)) {
+      const mine = samples.filter((s) => s.nodeId === node);
+      for (const interval of [300, 3600]) {
+        const series = await h().ctx.telemetry.nodeSeries(node, METRIC_COLUMNS, start, end, interval);
+        expectSeries(
+          series,
+          averages(mine, (ts) => ts - (ts % interval), METRIC_COLUMNS),
+          `node ${node} at ${interval} s`,
+        );
+      }
+    }
+    // Ten silent minutes are two missing 5-minute points, and an hour averaged over the fifty that reported.
+    expect((await h().ctx.telemetry.nodeSeries(nodes[2], ['meter_p'], start, end, 300)).size).toBe(22);
+  });
+
+  it('answers daily points for the local day of each node', async () => {
+    for (const node of nodes.slice(0, 3)) {
+      const zone = zones.get(node) as string;
+      const mine = samples.filter((s) => s.nodeId === node);
+      const dayStart = startOfPeriod(start, 'day', zone);
+      const dayEnd = endOfPeriod(startOfPeriod(end - 1, 'day', zone), 'day', zone);
+      const series = await h().ctx.telemetry.nodeSeries(node, METRIC_COLUMNS, dayStart, dayEnd, 86400);
+      expectSeries(
+        series,
+        averages(mine, (ts) => startOfPeriod(ts, 'day', zone), METRIC_COLUMNS),
+        `node ${node} (${zone}) daily`,
+      );
+    }
+  });
+
+  it('counts energy as power × time, import and export split by sign, in every rollup', async () => {
+    for (const node of nodes.slice(0, 3)) {
+      const zone = zones.get(node) as string;
+      const expected = energy(samples.filter((s) => s.nodeId === node));
+      expect(expected.meterImport).toBeGreaterThan(0);
+      expect(expected.meterExport).toBeGreaterThan(0);
+      const days: [number, number] = [startOfPeriod(start, 'day', zone), endOfPeriod(startOfPeriod(end - 1, 'day', zone), 'day', zone)];
+      for (const [table, range] of [
+        ['tel_5m', [start, end]],
+        ['tel_1h', [start, end]],
+        ['tel_1d', days],
+      ] as const) {
+        const e = await h().ctx.telemetry.nodeEnergy(node, range[0], range[1], table);
+        for (const k of Object.keys(expected) as (keyof typeof expected)[]) expectClose(e[k], expected[k], `node ${node} ${k} from ${table}`);
+      }
+    }
+  });
+
+  it("sums the organisation's nodes, and only them, into the fleet series", async () => {
+    const cols = FLEET_COLUMNS as readonly FleetColumn[];
+    for (const interval of [300, 3600]) {
+      const expected = new Map<number, Record<string, number>>();
+      for (const s of samples) {
+        const b = s.ts - (s.ts % interval);
+        const point = expected.get(b) ?? Object.fromEntries(cols.map((c) => [c, 0]));
+        // Each node adds its average power over the bucket.
+        for (const c of cols) point[c] += ((s[c] ?? 0) * s.dt) / interval;
+        expected.set(b, point);
+      }
+      expectSeries(await h().ctx.telemetry.fleetSeries(org, cols, start, end, interval, SYDNEY), expected, `fleet at ${interval} s`);
+    }
+    // A local day of the fleet is the mean of its 5-minute sums.
+    const five = await h().ctx.telemetry.fleetSeries(org, cols, start, end, 300, SYDNEY);
+    const days = new Map<number, { n: number; sum: number }>();
+    for (const [ts, p] of five) {
+      const d = days.get(startOfPeriod(ts, 'day', SYDNEY)) ?? { n: 0, sum: 0 };
+      d.n++;
+      d.sum += p.meter_p as number;
+      days.set(startOfPeriod(ts, 'day', SYDNEY), d);
+    }
+    const daily = await h().ctx.telemetry.fleetSeries(org, ['meter_p'], start, end, 86400, SYDNEY);
+    expect([...daily.keys()]).toEqual([...days.keys()]);
+    for (const [day, d] of days) expectClose(daily.get(day)?.meter_p, d.sum / d.n, `fleet day ${day}`);
+  });
+
+  it.each([
+    ['October', Date.UTC(2025, 9, 5, 2) / 1000, 23],
+    ['April', Date.UTC(2025, 3, 6, 3) / 1000, 25],
+  ])('gives the Sydney day of the %s daylight-saving change %i hourly points and one daily point at local midnight', async (_, within, hours) => {
+    const node = nodes[3];
+    const dayStart = startOfPeriod(within, 'day', SYDNEY);
+    const dayEnd = endOfPeriod(dayStart, 'day', SYDNEY);
+    expect(dayEnd - dayStart).toBe(hours * HOUR);
+    // 5-minute readings from an hour before the day to an hour after it.
+    const all = readings(node, dayStart - HOUR, dayEnd + HOUR, 5, 300);
+    await h().ctx.telemetry.ingest(all);
+    const day = all.filter((s) => s.ts >= dayStart && s.ts < dayEnd);
+
+    const hourly = await h().ctx.telemetry.nodeSeries(node, ['meter_p'], dayStart, dayEnd, 3600);
+    expect(hourly.size).toBe(hours);
+    expect([...hourly.keys()]).toEqual(Array.from({ length: hours }, (_, i) => dayStart + i * HOUR));
+
+    const daily = await h().ctx.telemetry.nodeSeries(node, ['meter_p', 'house_p'], dayStart - 86400, dayEnd + 86400, 86400);
+    expect([...daily.keys()]).toEqual([startOfPeriod(dayStart - 1, 'day', SYDNEY), dayStart, dayEnd]);
+    const avg = averages(day, () => dayStart, ['meter_p', 'house_p']).get(dayStart);
+    expectClose(daily.get(dayStart)?.meter_p, avg?.meter_p ?? null, 'daily meter power');
+    expectClose(daily.get(dayStart)?.house_p, avg?.house_p ?? null, 'daily house power');
+
+    const fromDays = await h().ctx.telemetry.nodeEnergy(node, dayStart, dayEnd, 'tel_1d');
+    const fromFive = await h().ctx.telemetry.nodeEnergy(node, dayStart, dayEnd, 'tel_5m');
+    const expected = energy(day);
+    for (const k of Object.keys(expected) as (keyof typeof expected)[]) {
+      expectClose(fromDays[k], expected[k], `${k} of the day`);
+      expectClose(fromFive[k], expected[k], `${k} of the day's 5-minute points`);
+    }
+  });
+
+  it('gives the same rollups whether readings arrive in one batch or in two, shuffled and out of order', async () => {
+    const [one, two] = [nodes[4], nodes[5]];
+    const from = start;
+    const to = end;
+    const batch = readings(one, from, to, 6);
+    await h().ctx.telemetry.ingest(batch);
+    const same = batch.map((s) => ({ ...s, nodeId: two }));
+    // Split in the middle of a 5-minute bucket; the later half arrives first.
+    const cut = same.findIndex((s) => s.ts === from + HOUR + 150);
+    const shuffled = (xs: Sample[]) =>
+      xs
+        .map((s, i) => ({ s, k: hash01(i, 99) }))
+        .sort((a, b) => a.k - b.k)
+        .map((x) => x.s);
+    await h().ctx.telemetry.ingest(shuffled(same.slice(cut)));
+    await h().ctx.telemetry.ingest(shuffled(same.slice(0, cut)));
+
+    for (const interval of [30, 300, 3600, 86400]) {
+      const a = await h().ctx.telemetry.nodeSeries(one, METRIC_COLUMNS, from - 86400, to + 86400, interval);
+      const b = await h().ctx.telemetry.nodeSeries(two, METRIC_COLUMNS, from - 86400, to + 86400, interval);
+      expectSeries(b, a, `two batches at ${interval} s`);
+    }
+    for (const table of ['tel_5m', 'tel_1h', 'tel_1d'] as const) {
+      const a = await h().ctx.telemetry.nodeEnergy(one, from - 86400, to + 86400, table);
+      const b = await h().ctx.telemetry.nodeEnergy(two, from - 86400, to + 86400, table);
+      for (const k of Object.keys(a) as (keyof typeof a)[]) expectClose(b[k], a[k], `${k} from ${table}`);
+    }
+    // The latest value is the newest reading, not the last one to arrive.
+    const latest = await h()
+      .ctx.db.selectFrom('tel_latest')
+      .select(['node_id', 'ts', 'meter_p'])
+      .where('node_id', 'in', [one, two])
+      .orderBy('node_id')
+      .execute();
+    const last = batch.at(-1) as Sample;
+    expect(latest.map((r) => Number(r.ts))).toEqual([last.ts, last.ts]);
+    for (const r of latest) expectClose(r.meter_p, last.meter_p ?? null, 'latest meter power');
+  });
+});

@@ -1,0 +1,54 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { createContext } from './context.ts';
+import { openDatabase } from './db/database.ts';
+import { notifyNodeStatus } from './features/nodes/nodes.service.ts';
+import { DIGEST_RECURRING, notificationJobHandlers } from './features/notifications/notifications.service.ts';
+import { startFleet } from './fleet/fleet.ts';
+import { createWorker } from './platform/jobs.ts';
+import { mailJobHandlers } from './platform/mail.ts';
+import { seedDemo } from './seed/demo.ts';
+
+/** Reads the settings, migrates, seeds the demo when in demo mode, and listens. */
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+  const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir });
+  const ctx = await createContext(config, handle.db, handle.dialect);
+  if (config.demo) await seedDemo(ctx.db);
+  const app = await buildApp(ctx);
+  // Background work (e-mail, digests) from the durable job table; WORKER=false leaves it to other processes.
+  const worker = createWorker(ctx, { ...mailJobHandlers, ...notificationJobHandlers }, { log: app.log, recurring: [DIGEST_RECURRING] });
+  if (config.WORKER) worker.start();
+  let fleet: Awaited<ReturnType<typeof startFleet>> | null = null;
+  const stop = async () => {
+    fleet?.stop();
+    await worker.stop();
+    await app.close();
+    await handle.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  app.log.info(`Console at http://localhost:${config.PORT} (${handle.dialect}${config.demo ? ', demo' : ''})`);
+  // The simulated fleet: built and backfilled on first start (the console answers meanwhile), then
+  // reporting live. SIMULATOR=false turns it off.
+  if (config.simulator) {
+    fleet = await startFleet(
+      ctx,
+      app.log,
+      (change) => void notifyNodeStatus(ctx, change).catch((err) => app.log.error({ err }, 'node status notification failed')),
+    );
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

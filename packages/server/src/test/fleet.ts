@@ -1,0 +1,46 @@
+import { nowS } from '../db/database.ts';
+import { buildFleet } from '../fleet/builder.ts';
+import { FleetSimulator } from '../fleet/simulator.ts';
+import type { Harness } from './harness.ts';
+
+/** Where a test fleet's history ends (a 5-minute boundary) and begins. */
+export interface FleetWindow {
+  from: number;
+  to: number;
+}
+
+/**
+ * Builds `count` nodes into the retailer's fleet (and the installer's, when given), and simulates
+ * their history at 5 minutes for `days` up to now: the nodes and data the routes answer about.
+ */
+export async function seedFleet(
+  h: Harness,
+  opts: { retailer: number; installer?: number; count: number; seed: number },
+  more: { retailer: number; count: number; seed: number }[] = [],
+  days = 1,
+): Promise<FleetWindow & { ids: number[] }> {
+  const to = Math.floor(nowS() / 300) * 300;
+  const from = to - days * 86400;
+  const { db, telemetry } = h.ctx;
+  const ids = await buildFleet(db, {
+    count: opts.count,
+    seed: opts.seed,
+    owners: { retailers: [opts.retailer], networks: new Map(), installers: opts.installer ? [opts.installer] : [] },
+    historyDays: days + 2,
+    now: to,
+  });
+  for (const m of more) {
+    await buildFleet(db, {
+      count: m.count,
+      seed: m.seed,
+      owners: { retailers: [m.retailer], networks: new Map(), installers: [] },
+      historyDays: days + 2,
+      now: to,
+    });
+  }
+  await telemetry.ensurePartitions(from - 86400, to + 86400);
+  const sim = new FleetSimulator(db, telemetry, { intervalS: 30 });
+  await sim.load();
+  await sim.run(from, to, 300);
+  return { ids, from, to };
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
+
+export const loginBody = z.object({
+  username: z.string({ error: 'Enter your username or e-mail address.' }).trim().min(1, 'Enter your username or e-mail address.').max(254),
+  password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(1024),
+  captchaToken: z.string({ error: MESSAGES.captchaRequired }).min(1, MESSAGES.captchaRequired).max(10_000),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const mfaState = z.object({
+  confirmed: z.boolean(),
+  /** Only while two-factor is not yet set up: the otpauth:// URI for the authenticator app. */
+  totpUri: z.string().nullable(),
+});
+
+export const loginReply = z.object({
+  access_token: z.string(),
+  mfaRequired: z.boolean(),
+  mfa: mfaState.nullable(),
+});
+export type LoginReply = z.infer<typeof loginReply>;
+
+export const tokenReply = z.object({ status: z.literal('OK'), access_token: z.string() });
+export type TokenReply = z.infer<typeof tokenReply>;
+
+/** Six digits once spaces are removed. */
+export const totpCode = z
+  .string()
+  .transform((s) => s.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, MESSAGES.codeLength));
+
+export const verifyCodeBody = z.object({
+  totpCode,
+  rememberDevice: z.boolean().default(false),
+});
+
+export const CODE_PREFERENCES = ['APP'] as const;
+export const codePreferenceBody = z.object({ codePreference: z.enum(CODE_PREFERENCES) });
+
+export const mfaSettings = z.object({
+  confirmed: z.boolean(),
+  codePreference: z.enum(CODE_PREFERENCES),
+  phoneNumberMasked: z.string().nullable(),
+  phoneNumberConfirmed: z.boolean(),
+  totpUri: z.string().nullable(),
+});
+export type MfaSettings = z.infer<typeof mfaSettings>;
+
+export const metaReply = z.object({
+  version: z.string(),
+  demo: z.boolean(),
+  /** Raster tiles under the shipped basemap ({z}/{x}/{y} template), when MAP_TILE_URL is set. */
+  mapTileUrl: z.string().nullable(),
+});
+export type MetaReply = z.infer<typeof metaReply>;

@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import { AUSTRALIAN_STATES } from '../constants.ts';
+
+export const NODE_STATUSES = ['ONLINE', 'OFFLINE', 'AWAITING_CONTACT', 'NOT_COMMISSIONED'] as const;
+export type NodeStatus = (typeof NODE_STATUSES)[number];
+
+/** Display status of spec 2 §4 from the unit state and the last ping. */
+export function nodeStatus(n: { state: string; status: { ping: { lastTimestamp: number | null; connectionOffline: boolean } } }): NodeStatus {
+  if (n.state !== 'COMMISSIONED') return 'NOT_COMMISSIONED';
+  if (!n.status.ping.connectionOffline) return 'ONLINE';
+  return n.status.ping.lastTimestamp ? 'OFFLINE' : 'AWAITING_CONTACT';
+}
+
+export const inverterSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  brand: z.string(),
+  imageUrl: z.string(),
+  minPower: z.number(),
+  maxPower: z.number(),
+  phases: z.number(),
+  hasWebPortal: z.boolean(),
+});
+export const batterySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  brand: z.string(),
+  imageUrl: z.string(),
+  capacity: z.number(),
+  usableCapacity: z.number(),
+  maxPower: z.number(),
+});
+export const energySystemSchema = z.object({ id: z.string(), inverter: inverterSchema, battery: batterySchema.nullable() });
+export const meterGroupSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  manufacturer: z.string(),
+  model: z.string(),
+  meters: z.array(z.object({ hwid: z.string() })),
+});
+export type EnergySystem = z.infer<typeof energySystemSchema>;
+export type MeterGroup = z.infer<typeof meterGroupSchema>;
+
+export const nodeSchema = z.object({
+  id: z.number(),
+  siteLabel: z.string().nullable(),
+  address: z.object({
+    lat: z.number(),
+    lng: z.number(),
+    street: z.string(),
+    suburb: z.string(),
+    state: z.enum(AUSTRALIAN_STATES),
+    postcode: z.string(),
+    text: z.string(),
+  }),
+  /** Hidden (null) for installer accounts. */
+  network: z.object({ nmi: z.string(), network: z.string() }).nullable(),
+  timezone: z.string(),
+  system: z.object({
+    reposit: z.object({ serialNumber: z.string() }),
+    inverter: z.array(z.object({ brand: z.string() })),
+    battery: z.array(z.object({ brand: z.string() })),
+  }),
+  state: z.enum(['COMMISSIONED', 'NOT_COMMISSIONED']),
+  status: z.object({ ping: z.object({ lastTimestamp: z.number().nullable(), connectionOffline: z.boolean() }) }),
+  displayStatus: z.enum(NODE_STATUSES),
+  phases: z.number(),
+  hasSolar: z.boolean(),
+  hasBattery: z.boolean(),
+  hasInverter: z.boolean(),
+  solarCapacity: z.number(),
+  reposit: z.object({
+    serialNumber: z.string(),
+    product: z.string(),
+    state: z.enum(['COMMISSIONED', 'NOT_COMMISSIONED']),
+    commissionedDate: z.number().nullable(),
+  }),
+  included: z.boolean().optional(),
+});
+export type Node = z.infer<typeof nodeSchema>;
+
+export const nodeDetailSchema = nodeSchema.extend({
+  energySystems: z.array(energySystemSchema),
+  gridMeters: z.array(meterGroupSchema),
+  solarMeters: z.array(meterGroupSchema),
+  subMeters: z.array(z.object({ id: z.number(), name: z.string() })),
+  subMeterGroups: z.array(meterGroupSchema),
+});
+export type NodeDetail = z.infer<typeof nodeDetailSchema>;
+
+export const nameplateSchema = z.object({ batteryCapacity: z.number(), inverterPower: z.number(), batteryPower: z.number(), totalDeployments: z.number() });
+export type Nameplate = z.infer<typeof nameplateSchema>;
+
+const boolString = z.enum(['true', 'false']).transform((v) => v === 'true');
+const limit = z.coerce
+  .number({ error: 'limit must be a whole number from 1 to 10000.' })
+  .int('limit must be a whole number from 1 to 10000.')
+  .min(1, 'limit must be a whole number from 1 to 10000.')
+  .max(10_000, 'limit must be a whole number from 1 to 10000.')
+  .default(10);
+const offset = z.coerce
+  .number({ error: 'offset must be a whole number of at least 0.' })
+  .int('offset must be a whole number of at least 0.')
+  .min(0, 'offset must be a whole number of at least 0.')
+  .default(0);
+export const pagingQuery = z.object({ limit, offset });
+
+/** `postcodes` is comma-separated; the value NULL stands for an empty list (spec 2 §5). */
+export const nodeListQuery = pagingQuery.extend({
+  f: z.string().trim().max(200).optional(),
+  state: z.enum(AUSTRALIAN_STATES, { error: `state must be one of ${AUSTRALIAN_STATES.join(', ')}.` }).optional(),
+  postcodes: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'NULL' || v.trim() === '' ? [] : v.split(',').map((p) => p.trim())))
+    .refine((v) => v === undefined || v.every((p) => /^\d{4}$/.test(p)), 'postcodes must be four-digit postcodes separated by commas.'),
+  status: z.enum(NODE_STATUSES, { error: `status must be one of ${NODE_STATUSES.join(', ')}.` }).optional(),
+  nameplate: boolString.optional(),
+});
+export type NodeListQuery = z.infer<typeof nodeListQuery>;
+
+export const nodeListReply = z.object({ deployments: z.array(nodeSchema), total: z.number(), nameplate: nameplateSchema.optional() });
+
+export const siteLabelBody = z.object({
+  siteLabel: z.string({ error: 'siteLabel is required.' }).trim().max(100, 'The site label can be at most 100 characters.'),
+});
+
+export const nodeEventSchema = z.object({ id: z.number(), ts: z.number(), eventType: z.string(), description: z.string(), duration: z.number().nullable() });
+export const nodeEventsReply = z.object({ data: z.array(nodeEventSchema), meta: z.object({ total: z.number(), pageCount: z.number() }) });
+
+/** Metrics a node's monitoring series can carry (spec 2 §3), as the API names them. */
+export const NODE_METRICS = [
+  'meterPower',
+  'meterPowerA',
+  'meterPowerB',
+  'meterPowerC',
+  'solarPower',
+  'batteryPower',
+  'housePower',
+  'meterSGA',
+  'meterVoltage',
+  'meterVoltageA',
+  'meterVoltageB',
+  'meterVoltageC',
+  'meterFrequency',
+  'meterReactivePower',
+  'solarReactivePower',
+  'meterCurrent',
+  'soc',
+  'remainingCharge',
+] as const;
+export type NodeMetric = (typeof NODE_METRICS)[number];
+
+const metricList = z
+  .string({ error: 'metrics is required.' })
+  .transform((s) =>
+    s
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
+  )
+  .refine((ms) => ms.length > 0, 'metrics must name at least one metric.')
+  .refine((ms) => ms.every((m) => (NODE_METRICS as readonly string[]).includes(m)), `metrics must be among ${NODE_METRICS.join(', ')}.`)
+  .transform((ms) => ms as NodeMetric[]);
+
+const epochS = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be epoch seconds.` })
+    .int(`${name} must be epoch seconds.`)
+    .min(0, `${name} must be epoch seconds.`);
+export const INTERVALS = [30, 300, 3600, 86400] as const;
+const interval = z.coerce
+  .number({ error: 'interval must be 30, 300, 3600 or 86400 seconds.' })
+  .refine((v) => (INTERVALS as readonly number[]).includes(v), 'interval must be 30, 300, 3600 or 86400 seconds.');
+
+export const seriesQuery = z
+  .object({ metrics: metricList, start: epochS('start'), end: epochS('end'), interval, fill: z.enum(['null']).optional() })
+  .refine((q) => q.end > q.start, { message: 'end must be after start.', path: ['end'] })
+  .refine((q) => (q.end - q.start) / q.interval <= 20_000, {
+    message: 'The range holds too many points for this interval: choose a longer interval.',
+    path: ['interval'],
+  });
+
+/** A series keyed by epoch seconds; each point holds the asked metrics (null where there is no data). */
+export const seriesReply = z.object({ status: z.literal('OK'), series: z.record(z.string(), z.record(z.string(), z.number().nullable())) });
+
+export const summaryQuery = z.object({ start: epochS('start'), interval });
+export const summarySchema = z.object({ meterImport: z.number(), meterExport: z.number(), solarGeneration: z.number(), houseConsumption: z.number() });
+export const summaryReply = z.object({ status: z.literal('OK'), summary: summarySchema, start: z.number(), end: z.number() });
+
+export const fleetSeriesQuery = z.object({
+  id: z.string().default('__ALL_FLEET_NODES__'),
+  metrics: z
+    .string({ error: 'metrics is required.' })
+    .transform((s) =>
+      s
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (ms) => ms.length > 0 && ms.every((m) => ['solarPower', 'meterPower', 'batteryPower', 'housePower', 'remainingCharge'].includes(m)),
+      'metrics must be among solarPower, meterPower, batteryPower, housePower, remainingCharge.',
+    ),
+  interval,
+  start: epochS('start'),
+  end: epochS('end').optional(),
+});
+
+export const mapNodeSchema = z.object({
+  id: z.number(),
+  lat: z.number(),
+  lng: z.number(),
+  siteLabel: z.string().nullable(),
+  displayStatus: z.enum(NODE_STATUSES),
+});
+export const mapReply = z.object({ deployments: z.array(mapNodeSchema) });
+export const totalsReply = z.object({
+  status: z.literal('OK'),
+  data: z.object({ deploymentCounts: z.object({ commissioned: z.number(), non_commissioned: z.number(), offline: z.number() }) }),
+});
+
+export const submeterQuery = z.object({
+  aggregation_base: z.enum(['client']).default('client'),
+  delta_t: interval,
+  start: epochS('start'),
+  end: epochS('end'),
+  id: z.coerce.number({ error: 'id must name a submeter.' }).int(),
+});
+export const submeterReply = z.object({
+  status: z.literal('OK'),
+  data: z.record(z.string(), z.object({ p: z.number().nullable(), q: z.number().nullable() })),
+});

@@ -1,0 +1,111 @@
+/** One permission the console knows: its string, the label on the user form and what it grants. */
+export interface PermissionInfo {
+  name: string;
+  displayName: string;
+  description: string;
+}
+
+/** Every permission named in the three spec documents, in the order the user form lists them. */
+export const PERMISSIONS: readonly PermissionInfo[] = [
+  { name: 'fleet.administrator', displayName: 'Administrator', description: 'Holds every permission of the organisation.' },
+  { name: 'fleet.any', displayName: 'Fleet', description: 'Node pages, sidebar items and the support page.' },
+  { name: 'fleet.status.view', displayName: 'Fleet status', description: 'View the status of the fleet.' },
+  { name: 'fleet.zendesk.edit', displayName: 'Support', description: 'Raise support issues from the support page.' },
+  { name: 'fleet.myReposit.users', displayName: 'Users', description: 'Create, view and edit the users of the organisation.' },
+  { name: 'fleet.myReposit.modules', displayName: 'Modules', description: 'Manage the modules of the organisation.' },
+  { name: 'fleet.myReposit.billing', displayName: 'Invoices', description: 'View the invoices of the organisation.' },
+  { name: 'customer_data.view', displayName: 'Customer data', description: 'View customer data.' },
+  { name: 'customer_data.debug', displayName: 'Customer data debugging', description: 'View customer data diagnostics.' },
+  { name: 'fleet.node.any', displayName: 'Nodes', description: 'Node pages.' },
+  { name: 'fleet.node.view', displayName: 'View nodes', description: 'View nodes of the fleet.' },
+  { name: 'fleet.node.data.view', displayName: 'Node data', description: 'View the monitoring data of nodes.' },
+  { name: 'fleet.node.sga_data.view', displayName: 'SGA data', description: 'View the SGA series of nodes.' },
+  { name: 'fleet.node.inverter.portal', displayName: 'Inverter web portal', description: 'Open the web portal of a node inverter.' },
+  { name: 'fleet.powerstations.any', displayName: 'Virtual power plants', description: 'VPP screens.' },
+  { name: 'fleet.powerstations.view', displayName: 'View VPPs', description: 'View virtual power plants.' },
+  { name: 'fleet.powerstations.edit', displayName: 'Edit VPPs', description: 'Create, edit and delete virtual power plants.' },
+  { name: 'fleet.powerstations.data.view', displayName: 'VPP data', description: 'VPP data in graphs and the heat map.' },
+  { name: 'fleet.powerstations.gridOutages.any', displayName: 'Grid outages', description: 'View grid outages.' },
+  { name: 'fleet.powerstations.gridOutages.view', displayName: 'View grid outages', description: 'View grid outages.' },
+  { name: 'fleet.powerstations.gridOutages.edit', displayName: 'Edit grid outages', description: 'Create grid outages.' },
+  { name: 'fleet.rert.any', displayName: 'RERT', description: 'View RERT.' },
+  { name: 'fleet.rert.dispatches.any', displayName: 'RERT dispatches', description: 'View RERT dispatches.' },
+  { name: 'fleet.rert.dispatches.view', displayName: 'View RERT dispatches', description: 'View RERT dispatches.' },
+  { name: 'fleet.rert.dispatches.edit', displayName: 'Edit RERT dispatches', description: 'Create, reschedule and cancel RERT dispatches.' },
+  { name: 'fleet.dispatches.any', displayName: 'Dispatches', description: 'See the Dispatches screen.' },
+  { name: 'fleet.dispatches.view', displayName: 'View dispatches', description: 'View dispatches.' },
+  { name: 'fleet.dispatches.edit', displayName: 'Edit dispatches', description: 'Create dispatches.' },
+  { name: 'fleet.dispatches.powerFactor', displayName: 'Power factor', description: 'See and set the power factor of dispatches.' },
+  { name: 'fleet.dispatches.marketTrader', displayName: 'Market trader', description: 'Market prices and dispatch costs.' },
+  { name: 'fleet.dispatches.strategy', displayName: 'Dispatch strategy', description: 'Choose the allocation strategy of dispatches.' },
+  { name: 'fleet.curtailments.any', displayName: 'Curtailments', description: 'View curtailments and default setpoints.' },
+  { name: 'fleet.curtailments.view', displayName: 'View curtailments', description: 'View curtailments.' },
+  { name: 'fleet.curtailments.edit', displayName: 'Edit curtailments', description: 'Create and cancel curtailments.' },
+  { name: 'fleet.billing.gridcredits.view', displayName: 'Grid-credit billing', description: 'View grid-credit billing.' },
+  { name: 'fleet.analysis.export.view', displayName: 'View exports', description: 'View the data export page.' },
+  { name: 'fleet.analysis.export.edit', displayName: 'Create exports', description: 'Create data exports.' },
+  { name: 'fleet.customerInformation.any', displayName: 'Customers', description: 'View customers.' },
+  { name: 'fleet.customerInformation.view', displayName: 'View customers', description: 'View customers.' },
+  { name: 'fleet.customerInformation.edit', displayName: 'Edit customers', description: 'Edit customers.' },
+  { name: 'fleet.customerInformation.plans.any', displayName: 'Plans', description: 'View retail plans.' },
+  { name: 'fleet.customerInformation.plans.edit', displayName: 'Edit plans', description: 'Create and edit retail plans.' },
+  { name: 'fleet.customerInformation.contracts.any', displayName: 'Contracts', description: 'View customer contracts.' },
+  { name: 'fleet.kitDesigner', displayName: 'Kit designer', description: 'Design and order kits.' },
+];
+
+export const ADMINISTRATOR = 'fleet.administrator';
+
+/**
+ * One reading for the two spellings the spec uses (grid_outages and gridOutages, my_reposit and
+ * myReposit…): snake_case segments are compared in camelCase.
+ */
+export function normalizePermission(permission: string): string {
+  return permission.trim().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+function grants(held: string, required: string): boolean {
+  if (held === required) return true;
+  // A held permission ending in a wildcard grants everything with that prefix.
+  if (held.endsWith('*') && required.startsWith(held.slice(0, -1))) return true;
+  // A required `X.any` is the gate of an area: any permission inside that area opens it.
+  if (required.endsWith('.any')) return held.startsWith(required.slice(0, -3));
+  return false;
+}
+
+/**
+ * Whether the held permissions satisfy one required permission. fleet.administrator grants every
+ * permission: the organisation's administrator can do anything the console offers.
+ */
+export function hasPermission(held: readonly string[], required: string): boolean {
+  const need = normalizePermission(required);
+  return held.some((h) => {
+    const n = normalizePermission(h);
+    return n === ADMINISTRATOR || grants(n, need);
+  });
+}
+
+/** True when at least one of the required permissions is held (an empty list is always true). */
+export function hasAnyPermission(held: readonly string[], required: readonly string[]): boolean {
+  return required.length === 0 || required.some((r) => hasPermission(held, r));
+}
+
+/** True when every required permission is held. */
+export function hasAllPermissions(held: readonly string[], required: readonly string[]): boolean {
+  return required.every((r) => hasPermission(held, r));
+}
+
+/** A permission requirement: one name, any of a list, or all of a list. */
+export type PermissionRequirement = string | { anyOf: readonly string[] } | { allOf: readonly string[] };
+
+/** Checks a requirement in any of its three forms. */
+export function satisfies(held: readonly string[], requirement: PermissionRequirement): boolean {
+  if (typeof requirement === 'string') return hasPermission(held, requirement);
+  if ('anyOf' in requirement) return hasAnyPermission(held, requirement.anyOf);
+  return hasAllPermissions(held, requirement.allOf);
+}
+
+/** Whether a name is a known permission (either spelling). */
+export function isKnownPermission(name: string): boolean {
+  const n = normalizePermission(name);
+  return PERMISSIONS.some((p) => normalizePermission(p.name) === n);
+}

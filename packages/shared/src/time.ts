@@ -1,0 +1,63 @@
+import { TZDate } from '@date-fns/tz';
+import { addDays, addMonths, addWeeks, startOfDay, startOfMonth, startOfWeek } from 'date-fns';
+
+export type Period = 'day' | 'week' | 'month';
+export const PERIODS: readonly Period[] = ['day', 'week', 'month'];
+
+/** Sampling interval of each graph period (spec 2 §7): day 300 s, week 3600 s, month 86400 s. */
+export const PERIOD_INTERVAL_S: Record<Period, number> = { day: 300, week: 3600, month: 86400 };
+
+/** The period whose graphs use this interval. */
+export function periodOfInterval(interval: number): Period | null {
+  return (Object.keys(PERIOD_INTERVAL_S) as Period[]).find((p) => PERIOD_INTERVAL_S[p] === interval) ?? null;
+}
+
+const tz = (epochS: number, zone: string) => new TZDate(epochS * 1000, zone);
+const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** Start (epoch s) of the local day, week (from Monday) or month containing `epochS` in `zone`. */
+export function startOfPeriod(epochS: number, period: Period, zone: string): number {
+  const d = tz(epochS, zone);
+  if (period === 'day') return epoch(startOfDay(d));
+  if (period === 'week') return epoch(startOfWeek(d, { weekStartsOn: 1 }));
+  return epoch(startOfMonth(d));
+}
+
+/** End (exclusive) of the local period starting at `startS`: 23, 24 or 25 hours for a day across DST. */
+export function endOfPeriod(startS: number, period: Period, zone: string): number {
+  const d = tz(startS, zone);
+  if (period === 'day') return epoch(addDays(d, 1));
+  if (period === 'week') return epoch(addWeeks(d, 1));
+  return epoch(addMonths(d, 1));
+}
+
+/** Local midnights (epoch s) from the day of `fromS` up to (not including) `toS`, in `zone`. */
+export function localMidnights(fromS: number, toS: number, zone: string): number[] {
+  const out: number[] = [];
+  let d = startOfDay(tz(fromS, zone));
+  while (epoch(d) < toS) {
+    out.push(epoch(d));
+    d = addDays(d, 1);
+  }
+  return out;
+}
+
+/** Epoch seconds of local midnight of a yyyy-MM-dd date in `zone`. */
+export function localDateToEpoch(date: string, zone: string): number {
+  const [y, m, d] = date.split('-').map(Number);
+  return epoch(new TZDate(y, m - 1, d, zone));
+}
+
+/** The yyyy-MM-dd local date of an instant in `zone`. */
+export function epochToLocalDate(epochS: number, zone: string): string {
+  const d = tz(epochS, zone);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** Moves a local period start by whole periods (−1 previous, +1 next). */
+export function shiftPeriod(startS: number, period: Period, by: number, zone: string): number {
+  const d = tz(startS, zone);
+  if (period === 'day') return epoch(addDays(d, by));
+  if (period === 'week') return epoch(addWeeks(d, by));
+  return epoch(addMonths(d, by));
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { okReply } from '../api/envelope.ts';
+import { DEFAULT_PAGE_SIZE } from '../constants.ts';
+
+/** The texts of the organisation-user screens (spec 1 §5, §8), and the few the spec leaves to us. */
+export const USER_MESSAGES = {
+  givenNameRequired: 'You must enter a given name',
+  surnameRequired: 'You must enter a surname',
+  emailRequired: 'You must enter an email address',
+  emailInvalid: 'You must enter a valid email address',
+  selfAdministrator: 'You may not revoke this permission from yourself',
+  emailTaken: 'A user with this email address already exists.',
+  listFailed: 'Failed to obtain a list of users.',
+  userFailed: 'Failed to obtain user information.',
+  permissionsFailed: 'Failed to obtain a list of permissions.',
+  createdTitle: 'User Created',
+  updatedTitle: 'User Updated',
+  noUsers: 'No users.',
+  createConfirm: 'An email will be sent to {email} with a link to choose a password. Create the user?',
+} as const;
+
+export const unknownPermissionMessage = (p: string) => `Unknown permission: ${p}.`;
+export const notHeldPermissionMessage = (p: string) => `You may not grant or revoke ${p}, because you do not hold it yourself.`;
+
+export const orgUser = z.object({
+  id: z.number(),
+  givenName: z.string(),
+  surname: z.string(),
+  email: z.string(),
+  permissions: z.array(z.string()),
+});
+export type OrgUser = z.infer<typeof orgUser>;
+
+const required = (message: string) => z.string({ error: message }).trim().min(1, message).max(200);
+
+/** The user form: given name, surname, email and the permissions granted. */
+export const userBody = z.object({
+  givenName: required(USER_MESSAGES.givenNameRequired),
+  surname: required(USER_MESSAGES.surnameRequired),
+  email: z
+    .string({ error: USER_MESSAGES.emailRequired })
+    .trim()
+    .min(1, USER_MESSAGES.emailRequired)
+    .max(254)
+    .pipe(z.email({ error: USER_MESSAGES.emailInvalid }))
+    .transform((e) => e.toLowerCase()),
+  permissions: z.array(z.string().max(200)).max(200).default([]),
+});
+export type UserBody = z.input<typeof userBody>;
+
+export const usersQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(DEFAULT_PAGE_SIZE),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const userParams = z.object({ id: z.coerce.number({ error: 'The user id must be a number.' }).int().positive('The user id must be a number.') });
+
+export const usersReply = okReply(z.object({ users: z.array(orgUser), total: z.number() }));
+export const userReply = okReply(orgUser);
+
+export const permissionInfo = z.object({ name: z.string(), displayName: z.string(), description: z.string() });
+export const availablePermissionsReply = okReply(z.object({ permissions: z.array(permissionInfo) }));

@@ -1,0 +1,48 @@
+/** The exact VPP texts of spec 2 §2, §5 and §8 that server and browser share. */
+export const VPP_MESSAGES = {
+  nameRequired: 'You must enter a Virtual Power Plant name.',
+  postcodeRequired: 'You must enter a value for postcode',
+  stateRequired: 'You must enter a value for state',
+  invalidTitle: 'Virtual Power Plant invalid',
+  invalidOnCreate: 'Please all required fields are filled in',
+  invalidNameOnEdit: 'Please ensure your virtual power plant has a name',
+  invalidPostcodeOnEdit: 'Please ensure your virtual power plant has a postcode',
+  invalidStateOnEdit: 'Please ensure your virtual power plant has a state',
+
+  loadFailed: 'Failed to load Virtual Power Plant.',
+  deleteFailed: (name: string) => `Failed to delete Power Station ${name}.`,
+  eventsFailed: 'Failed to load incomplete powerstation events',
+  allEventsFailed: 'Failed to load incomplete events',
+  unusedFailed: 'Failed to load unused nodes.',
+  nodesFailed: 'Failed to load nodes.',
+  nameplateFailed: 'Failed to load nameplate.',
+  mapFailed: 'Failed to load powerstation map.',
+  updateFailed: 'Failed to update Virtual Power Plant.',
+  createFailed: 'Failed to create Virtual Power Plant.',
+
+  deleted: (name: string) => `Power Station ${name} was deleted successfully.`,
+  nodesUpdated: 'Virtual Power Plant successfully updated.',
+  updated: (name: string) => `Virtual Power Plant ${name} successfully updated.`,
+  created: (name: string) => `Virtual Power Plant ${name} successfully created.`,
+  deleteConfirm: (name: string) => `Are you sure you want to delete Virtual Power Plant ${name}?`,
+  unassigned: (n: number) => `${n} node(s) are not currently assigned to a Virtual Power Plant`,
+
+  noNodes: 'No nodes have been added to this virtual power plant.',
+  noEvents: 'There are currently no events on this Virtual Power Plant.',
+  noNodesForFilter: 'No nodes found for the current filter.',
+
+  // The server's own refusals (the spec names the rules, not these texts).
+  typeUnchangeable: 'The type of a Virtual Power Plant cannot be changed.',
+  fcasNotEditable: 'FCAS Virtual Power Plants follow their market registration (DUID) and cannot be edited.',
+  fcasNotDeletable: 'FCAS Virtual Power Plants follow their market registration (DUID) and cannot be deleted.',
+  fcasNotCreatable: 'FCAS Virtual Power Plants follow their market registration (DUID) and cannot be created here.',
+  automaticNodes: 'Nodes join an automatic Virtual Power Plant by its postcode or state filter: they cannot be added or removed.',
+  postcodeOrState: 'You must enter a value for postcode or state',
+  postcodeAndState: 'A Virtual Power Plant filters by postcodes or by state, not both.',
+  staticHasNoFilter: 'A Virtual Power Plant of individual nodes has no postcode or state filter.',
+  invalidPostcodes: (bad: string[]) => `Postcodes are four digits: ${bad.join(', ')} ${bad.length === 1 ? 'is' : 'are'} not.`,
+  notInFleet: (ids: number[]) => `${ids.length === 1 ? 'Node' : 'Nodes'} ${ids.join(', ')} ${ids.length === 1 ? 'is' : 'are'} not in your fleet.`,
+  nothingToPatch: 'Nothing to change: give a name, or nodes to add or remove.',
+  listOrFilter: 'nodes needs either a list of node ids or a filter, not both.',
+  nameTooLong: 'The Virtual Power Plant name can be at most 100 characters.',
+} as const;

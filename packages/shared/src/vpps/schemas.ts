@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { AUSTRALIAN_STATES } from '../constants.ts';
+import { nameplateSchema, pagingQuery } from '../nodes/schemas.ts';
+import { VPP_MESSAGES } from './messages.ts';
+import { VPP_TYPES } from './rules.ts';
+
+const stateEnum = z.enum(AUSTRALIAN_STATES, { error: `state must be one of ${AUSTRALIAN_STATES.join(', ')}.` });
+const boolString = z.enum(['true', 'false'], { error: 'Use true or false.' }).transform((v) => v === 'true');
+
+/** A VPP (powerstation) as the API answers it (spec 2 §3). `nodes` is the number of member nodes. */
+export const powerstationSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  type: z.enum(VPP_TYPES),
+  filters: z.object({ postcodes: z.array(z.string()), state: z.enum(AUSTRALIAN_STATES).nullable() }),
+  /** The AEMO dispatchable unit identifier of an FCAS VPP; null for the others. */
+  duid: z.string().nullable(),
+  nodes: z.number(),
+  namePlate: nameplateSchema,
+  createdAt: z.number(),
+});
+export type Powerstation = z.infer<typeof powerstationSchema>;
+
+const typeList = z
+  .string()
+  .transform((s) =>
+    s
+      .split(',')
+      .map((t) => t.trim().toUpperCase())
+      .filter(Boolean),
+  )
+  .refine((ts) => ts.every((t) => (VPP_TYPES as readonly string[]).includes(t)), `type must be among ${VPP_TYPES.join(', ')}.`)
+  .transform((ts) => ts as (typeof VPP_TYPES)[number][]);
+
+/** `type` (comma-separated) narrows the list, e.g. to the FCAS VPPs shown below the main list. */
+export const powerstationListQuery = pagingQuery.extend({ type: typeList.optional() });
+export const powerstationListReply = z.object({ result: z.array(powerstationSchema), total: z.number() });
+
+const nodeIds = z.array(
+  z.number({ error: 'nodes must be a list of node ids.' }).int('nodes must be a list of node ids.').positive('nodes must be a list of node ids.'),
+  {
+    error: 'nodes must be a list of node ids.',
+  },
+);
+
+/** Create (POST) and update (PUT) body: the rules of spec 2 §5 are checked by `vppFieldErrors`. */
+export const powerstationBody = z.object({
+  type: z.enum(VPP_TYPES, { error: `type must be one of ${VPP_TYPES.join(', ')}.` }),
+  name: z.string({ error: VPP_MESSAGES.nameRequired }),
+  nodes: nodeIds.optional(),
+  filters: z
+    .object({
+      postcodes: z
+        .array(z.string({ error: 'postcodes must be a list of postcodes.' }), { error: 'postcodes must be a list of postcodes.' })
+        .nullable()
+        .optional(),
+      state: stateEnum.nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+});
+export type PowerstationBody = z.infer<typeof powerstationBody>;
+
+export const powerstationCreateReply = z.object({ status: z.literal('OK'), data: z.object({ id: z.number(), type: z.enum(VPP_TYPES) }) });
+
+export const DEPLOYMENT_STATES = ['COMMISSIONED', 'NOT_COMMISSIONED'] as const;
+const deploymentState = z.enum(DEPLOYMENT_STATES, { error: `deployment_state must be ${DEPLOYMENT_STATES.join(' or ')}.` });
+const search = z.string().trim().max(200, 'A search can be at most 200 characters.');
+
+/** Which nodes of the fleet: `f` searches everything, `address_filter` only the address. */
+export const vppNodeFilter = z.object({ f: search.optional(), address_filter: search.optional(), deployment_state: deploymentState.optional() });
+export type VppNodeFilter = z.infer<typeof vppNodeFilter>;
+
+/** Patch body: an optional new name, and nodes to add or remove by id list or by filter. */
+export const powerstationPatchBody = z.object({
+  name: z.string({ error: VPP_MESSAGES.nameRequired }).optional(),
+  nodes: z
+    .object({
+      method: z.enum(['add', 'remove'], { error: 'nodes.method must be add or remove.' }),
+      filter: vppNodeFilter.optional(),
+      list: nodeIds.optional(),
+    })
+    .optional(),
+});
+export type PowerstationPatchBody = z.infer<typeof powerstationPatchBody>;
+
+/**
+ * A VPP's nodes; with include_unused_deployments=true also the fleet's nodes outside it, each
+ * flagged `included` (the manual VPP's edit screen).
+ */
+export const powerstationNodesQuery = pagingQuery.extend({
+  f: search.optional(),
+  address_filter: search.optional(),
+  include_unused_deployments: boolString.optional(),
+  deployment_state: deploymentState.optional(),
+});
+
+export const VPP_EVENT_STATES = ['UPCOMING', 'INPROGRESS', 'COMPLETED'] as const;
+export type VppEventState = (typeof VPP_EVENT_STATES)[number];
+const eventState = z.enum(['INCOMPLETE', ...VPP_EVENT_STATES], { error: `Use INCOMPLETE, ${VPP_EVENT_STATES.join(', ')}.` });
+
+/** An event (dispatch, curtailment…) on a VPP; INCOMPLETE asks for upcoming and in-progress ones. */
+export const vppEventSchema = z.object({
+  id: z.number(),
+  type: z.string(),
+  startTime: z.number(),
+  duration: z.number(),
+  state: z.enum(VPP_EVENT_STATES),
+  powerstation: z.object({ id: z.number(), name: z.string() }).nullable(),
+});
+export type VppEvent = z.infer<typeof vppEventSchema>;
+export const powerstationEventsQuery = z.object({ status: eventState.optional() });
+export const eventsQuery = z.object({ state: eventState.optional() });
+export const eventsReply = z.object({ status: z.literal('OK'), events: z.array(vppEventSchema) });
+
+/** Metrics of the latest readings a VPP answers per node (the voltage heat map reads meterVoltage). */
+export const VPP_LATEST_METRICS = ['meterVoltage', 'meterPower', 'solarPower', 'batteryPower', 'soc', 'remainingCharge'] as const;
+export const latestQuery = z.object({
+  metrics: z
+    .string({ error: 'metrics is required.' })
+    .transform((s) =>
+      s
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (ms) => ms.length > 0 && ms.every((m) => (VPP_LATEST_METRICS as readonly string[]).includes(m)),
+      `metrics must be among ${VPP_LATEST_METRICS.join(', ')}.`,
+    )
+    .transform((ms) => ms as (typeof VPP_LATEST_METRICS)[number][]),
+  format: z.enum(['nodes'], { error: 'format must be nodes.' }).default('nodes'),
+  maxAge: z.coerce
+    .number({ error: 'maxAge must be a number of seconds from 1 to 86400.' })
+    .int('maxAge must be a number of seconds from 1 to 86400.')
+    .min(1, 'maxAge must be a number of seconds from 1 to 86400.')
+    .max(86400, 'maxAge must be a number of seconds from 1 to 86400.')
+    .default(1200),
+});
+export const latestPointSchema = z.object({ id: z.number(), lat: z.number(), lng: z.number(), ts: z.number(), value: z.number() });
+/** `{status, <metric>: [{id, lat, lng, ts, value}]}`: one point per member node with a reading younger than maxAge. */
+export const latestReply = z.object({
+  status: z.literal('OK'),
+  ...(Object.fromEntries(VPP_LATEST_METRICS.map((m) => [m, z.array(latestPointSchema).optional()])) as Record<
+    (typeof VPP_LATEST_METRICS)[number],
+    z.ZodOptional<z.ZodArray<typeof latestPointSchema>>
+  >),
+});
+
+export const VPP_SERIES_METRICS = ['solarPower', 'meterPower', 'batteryPower', 'housePower', 'remainingCharge'] as const;
+const epochS = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be epoch seconds.` })
+    .int(`${name} must be epoch seconds.`)
+    .min(0, `${name} must be epoch seconds.`);
+
+/** A VPP's series: at each bucket the sum over its member nodes; `end` defaults to a day after `start`. */
+export const vppSeriesQuery = z.object({
+  metrics: z
+    .string({ error: 'metrics is required.' })
+    .transform((s) =>
+      s
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (ms) => ms.length > 0 && ms.every((m) => (VPP_SERIES_METRICS as readonly string[]).includes(m)),
+      `metrics must be among ${VPP_SERIES_METRICS.join(', ')}.`,
+    )
+    .transform((ms) => ms as (typeof VPP_SERIES_METRICS)[number][]),
+  interval: z.coerce.number({ error: 'interval must be 300 or 3600 seconds.' }).refine((v) => v === 300 || v === 3600, 'interval must be 300 or 3600 seconds.'),
+  start: epochS('start'),
+  end: epochS('end').optional(),
+});

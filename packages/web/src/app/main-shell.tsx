@@ -1,0 +1,168 @@
+import { Alert, Anchor, AppShell, Burger, Group, Image, Menu, NavLink, ScrollArea, Text, Title, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconChevronDown, IconLogout, IconSettings } from '@tabler/icons-react';
+import { APP_TITLE, MESSAGES, satisfies } from '@vpp/shared';
+import { type FocusEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { browserTimeZone, useAccount, useSaveTimezone } from '../features/account/api.ts';
+import { logout } from '../features/auth/api.ts';
+import { NotificationBell } from '../features/notifications/notification-bell.tsx';
+import { session, useSession } from '../lib/session.ts';
+import { NAV_GROUPS } from './navigation.tsx';
+import { ROUTES } from './routes.tsx';
+
+/** The signed-in shell: header with the user menu, the sidebar, the time zone banner, the page. */
+export function MainShell({ children }: { children: ReactNode }) {
+  const [opened, { toggle }] = useDisclosure();
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group gap="sm">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Anchor component={Link} to="/" underline="never" c="inherit">
+              <Group gap="xs">
+                <Image src="/logo.svg" alt="" w={30} h={30} />
+                <Title order={2} size="h4">
+                  {APP_TITLE}
+                </Title>
+              </Group>
+            </Anchor>
+          </Group>
+          <Group gap="sm">
+            <NotificationBell />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main navigation">
+        <ScrollArea>
+          <Sidebar />
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <TimezoneBanner />
+        {children}
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+/** Sidebar groups built from the route table: an item shows only when its page exists and its permission is held. */
+function Sidebar() {
+  const { data: account } = useAccount();
+  const { pathname } = useLocation();
+  const held = account?.permissions ?? [];
+  const entries = ROUTES.filter((r) => r.nav && (r.nav.permission === null || satisfies(held, r.nav.permission)));
+  return (
+    <nav>
+      {NAV_GROUPS.map((group) => {
+        const items = entries.filter((r) => r.nav?.group === group.label).sort((a, b) => (a.nav?.order ?? 0) - (b.nav?.order ?? 0));
+        if (!items.length) return null;
+        const Icon = group.icon;
+        const link = (r: (typeof items)[number], label: string, icon?: ReactNode) => (
+          <NavLink
+            key={r.path}
+            component={Link}
+            to={`${r.path}${r.nav?.search ? `?${r.nav.search}` : ''}`}
+            label={label}
+            leftSection={icon}
+            active={r.path === '/' ? pathname === '/' : pathname.startsWith(r.path)}
+          />
+        );
+        if (items.length === 1 && items[0].nav?.label === group.label) return link(items[0], group.label, <Icon size={18} />);
+        return (
+          <NavLink key={group.label} label={group.label} leftSection={<Icon size={18} />} defaultOpened childrenOffset={28}>
+            {items.map((r) => link(r, r.nav?.label ?? ''))}
+          </NavLink>
+        );
+      })}
+    </nav>
+  );
+}
+
+/**
+ * The user menu opens on click and closes on blur: when focus leaves both the button and the menu
+ * (a click elsewhere, Tab away, another window), not only on a click outside.
+ */
+function UserMenu() {
+  const { data: account } = useAccount();
+  const navigate = useNavigate();
+  const [opened, setOpened] = useState(false);
+  const target = useRef<HTMLButtonElement>(null);
+  const dropdown = useRef<HTMLDivElement>(null);
+  const closeOnBlur = (e: FocusEvent) => {
+    const next = e.relatedTarget as Node | null;
+    if (next && (target.current?.contains(next) || dropdown.current?.contains(next))) return;
+    setOpened(false);
+  };
+  return (
+    <Menu opened={opened} onChange={setOpened} position="bottom-end" width={240} trigger="click" closeOnItemClick>
+      <Menu.Target>
+        <UnstyledButton ref={target} aria-label="User menu" onBlur={closeOnBlur}>
+          <Group gap={6}>
+            <Text size="sm" fw={500}>
+              {account?.name}
+            </Text>
+            <IconChevronDown size={14} />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown ref={dropdown} onBlur={closeOnBlur}>
+        <Menu.Label>Logged in as</Menu.Label>
+        <Text px="sm" size="sm" fw={600}>
+          {account?.name}
+        </Text>
+        <Text px="sm" pb="xs" size="xs" c="dimmed">
+          {account?.suborg_name}
+        </Text>
+        <Menu.Divider />
+        <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => navigate('/user/settings')}>
+          User Settings
+        </Menu.Item>
+        <Menu.Item leftSection={<IconLogout size={16} />} color="red" onClick={() => void logout()}>
+          Log Out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/**
+ * Saves the browser's time zone when the account has none; when they differ, says so (the browser's
+ * zone is then the one shown) with a link to the settings and Dismiss.
+ */
+function TimezoneBanner() {
+  const { data: account } = useAccount();
+  const save = useSaveTimezone();
+  const { timezoneMismatch } = useSession();
+  const [dismissed, setDismissed] = useState(false);
+  const browser = browserTimeZone();
+
+  useEffect(() => {
+    if (!account) return;
+    if (account.timezone === null) {
+      if (!save.isPending && !save.isSuccess) save.mutate(browser);
+      return;
+    }
+    const mismatch = account.timezone !== browser;
+    if (mismatch !== session.get().timezoneMismatch) session.set({ timezoneMismatch: mismatch });
+  }, [account, browser, save]);
+
+  if (!timezoneMismatch || dismissed) return null;
+  return (
+    <Alert color="yellow" mb="md" withCloseButton={false}>
+      <Group justify="space-between" wrap="nowrap">
+        <Text size="sm">
+          {MESSAGES.timezoneMismatch}.{' '}
+          <Anchor component={Link} to="/user/settings" size="sm">
+            Change your timezone in User Settings
+          </Anchor>
+        </Text>
+        <Anchor component="button" size="sm" onClick={() => setDismissed(true)}>
+          Dismiss
+        </Anchor>
+      </Group>
+    </Alert>
+  );
+}

@@ -1,0 +1,128 @@
+import { Center, Group, Loader, Pagination, Select, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@vpp/shared';
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+
+export interface Column<T> {
+  key: string;
+  header: ReactNode;
+  render: (row: T) => ReactNode;
+  width?: number | string;
+}
+
+/**
+ * `limit` and `offset` from the URL (spec 1 §9: a page size of the list, default 10; offset 0), so
+ * each page can be linked, and a setter that keeps the rest of the query.
+ */
+export function usePaging(): { limit: number; offset: number; setPage: (limit: number, offset: number) => void } {
+  const [params, setParams] = useSearchParams();
+  const asked = Number(params.get('limit'));
+  const limit = (PAGE_SIZES as readonly number[]).includes(asked) ? asked : DEFAULT_PAGE_SIZE;
+  const offset = Math.max(0, Math.floor(Number(params.get('offset')) || 0));
+  return {
+    limit,
+    offset,
+    setPage: (l, o) =>
+      setParams(
+        (p) => {
+          p.set('limit', String(l));
+          p.set('offset', String(o));
+          return p;
+        },
+        { replace: false },
+      ),
+  };
+}
+
+/**
+ * A table with the spec's paging: sizes 10, 50, 75, 100, 150, 200; a window of 3, 5 or 7 page
+ * buttons by screen size; rows clickable when `onRowClick` is given; the empty text when no rows.
+ */
+export function DataTable<T>(props: {
+  columns: Column<T>[];
+  rows: T[] | undefined;
+  rowKey: (row: T) => string | number;
+  total: number;
+  limit: number;
+  offset: number;
+  onPage: (limit: number, offset: number) => void;
+  onRowClick?: (row: T) => void;
+  empty: string;
+  loading?: boolean;
+  label?: string;
+}) {
+  const small = useMediaQuery('(max-width: 48em)');
+  const large = useMediaQuery('(min-width: 100em)');
+  const siblings = small ? 1 : large ? 3 : 2;
+  const pages = Math.max(1, Math.ceil(props.total / props.limit));
+  const page = Math.floor(props.offset / props.limit) + 1;
+  if (props.loading && !props.rows) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  return (
+    <>
+      <Table.ScrollContainer minWidth={600}>
+        <Table striped highlightOnHover={!!props.onRowClick} aria-label={props.label}>
+          <Table.Thead>
+            <Table.Tr>
+              {props.columns.map((c) => (
+                <Table.Th key={c.key} w={c.width}>
+                  {c.header}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {props.rows?.map((row) => (
+              <Table.Tr
+                key={props.rowKey(row)}
+                onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}
+                style={props.onRowClick ? { cursor: 'pointer' } : undefined}
+              >
+                {props.columns.map((c) => (
+                  <Table.Td key={c.key}>{c.render(row)}</Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {props.rows && props.rows.length === 0 && (
+        <Text c="dimmed" ta="center" py="lg">
+          {props.empty}
+        </Text>
+      )}
+      {props.total > 0 && (
+        <Group justify="space-between" mt="sm">
+          <Text size="sm" c="dimmed">
+            {props.offset + 1}–{Math.min(props.total, props.offset + props.limit)} of {props.total}
+          </Text>
+          <Group gap="sm">
+            <Pagination
+              total={pages}
+              value={page}
+              siblings={siblings}
+              boundaries={1}
+              onChange={(p) => props.onPage(props.limit, (p - 1) * props.limit)}
+              size="sm"
+            />
+            <Select
+              aria-label="Rows per page"
+              w={90}
+              size="xs"
+              data={PAGE_SIZES.map(String)}
+              value={String(props.limit)}
+              allowDeselect={false}
+              onChange={(v) => v && props.onPage(Number(v), 0)}
+            />
+          </Group>
+        </Group>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import {
+  type AlertEmailFrequency,
+  type ApiKey,
+  account,
+  apiKeysReply,
+  type CreateApiKeyBody,
+  type InlineChangeBody,
+  mfaSettings,
+  newApiKeyReply,
+  okReply,
+  statusReply,
+} from '@vpp/shared';
+import { queryClient } from '../../lib/query-client.ts';
+import { request } from '../../lib/request.ts';
+
+export const accountKeys = {
+  account: ['account'] as const,
+  mfaSettings: ['account', 'mfa-settings'] as const,
+  apiKeys: ['account', 'api-keys'] as const,
+};
+
+export const accountQueryOptions = queryOptions({
+  queryKey: accountKeys.account,
+  queryFn: async () => (await request('/account', { schema: okReply(account), errorToast: 'Failed to load user account details' })).data,
+  staleTime: 60_000,
+});
+
+export const useAccount = () => useQuery(accountQueryOptions);
+
+export function useSaveTimezone() {
+  return useMutation({
+    mutationFn: (timezone: string) =>
+      request('/account/timezone', { method: 'POST', query: { timezone }, schema: statusReply, errorToast: 'Failed to update settings.' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountQueryOptions.queryKey }),
+  });
+}
+
+export function useSaveAlertEmailFrequency() {
+  return useMutation({
+    mutationFn: (frequency: AlertEmailFrequency) =>
+      request('/account/alertEmail', { method: 'POST', query: { frequency }, schema: statusReply, errorToast: 'Failed to update settings.' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountQueryOptions.queryKey }),
+  });
+}
+
+/** The inline change; the caller shows a refusal on the confirmation field (spec 1 §5). */
+export function useInlineChangePassword() {
+  return useMutation({
+    mutationFn: (body: InlineChangeBody) => request('/password/inline-change', { method: 'POST', body, quiet: true, schema: statusReply }),
+  });
+}
+
+export const mfaSettingsQueryOptions = queryOptions({
+  queryKey: accountKeys.mfaSettings,
+  queryFn: async () => (await request('/account/mfa/settings', { schema: okReply(mfaSettings), errorToast: 'Failed to load existing MFA settings.' })).data,
+});
+
+export const useMfaSettings = (enabled: boolean) => useQuery({ ...mfaSettingsQueryOptions, enabled });
+
+export function useSaveCodePreference() {
+  return useMutation({
+    mutationFn: (codePreference: 'APP') =>
+      request('/auth/mfa/code-preference', {
+        method: 'POST',
+        body: { codePreference },
+        schema: statusReply,
+        errorToast: 'Unable to update your MFA settings.',
+        success: { title: 'MFA settings successfully updated.' },
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mfaSettingsQueryOptions.queryKey }),
+  });
+}
+
+/** The browser's IANA time zone. */
+export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The account password as the API-key calls take it: base64 of its UTF-8 bytes (spec 1 §7). */
+export const encodePassword = (password: string) => btoa(String.fromCharCode(...new TextEncoder().encode(password)));
+
+export const apiKeysQueryOptions = queryOptions({
+  queryKey: accountKeys.apiKeys,
+  queryFn: async () => (await request('/account/api-keys', { schema: apiKeysReply, errorToast: 'Failed to load your API keys.' })).data.keys,
+});
+export const useApiKeys = () => useQuery(apiKeysQueryOptions);
+
+/** Creates a key; refusals (password_rejected, ip_parse_failure) go to the caller's form. */
+export function useCreateApiKey() {
+  return useMutation({
+    mutationFn: async ({ password, ...body }: CreateApiKeyBody & { password: string }) =>
+      (await request('/account/api-keys', { method: 'POST', query: { password: encodePassword(password) }, body, quiet: true, schema: newApiKeyReply })).data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryOptions.queryKey }),
+  });
+}
+
+/** Revokes a key: it shows as REVOKING while the call runs, then REVOKED (spec 1 §4). */
+export function useRevokeApiKey() {
+  const setStatus = (keyId: number, status: ApiKey['status']) =>
+    queryClient.setQueryData(apiKeysQueryOptions.queryKey, (keys) => keys?.map((k) => (k.keyId === keyId ? { ...k, status } : k)));
+  return useMutation({
+    mutationFn: ({ keyId, password }: { keyId: number; password: string }) =>
+      request(`/account/api-keys/${keyId}`, { method: 'DELETE', query: { password: encodePassword(password) }, quiet: true, schema: statusReply }),
+    onMutate: ({ keyId }) => setStatus(keyId, 'REVOKING'),
+    onError: (_err, { keyId }) => setStatus(keyId, 'VALID'),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryOptions.queryKey }),
+  });
+}

@@ -1,0 +1,109 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { type LoginBody, loginReply, metaReply, TOKEN_REFRESH_BEFORE_S, tokenReply } from '@vpp/shared';
+import { queryClient } from '../../lib/query-client.ts';
+import { ApiError, request } from '../../lib/request.ts';
+import { session, tokenExpiresIn } from '../../lib/session.ts';
+import { accountQueryOptions } from '../account/api.ts';
+
+export const metaQueryOptions = queryOptions({
+  queryKey: ['meta'],
+  queryFn: () => request('/meta.json', { query: { [Date.now()]: '' }, auth: false, schema: metaReply }),
+  staleTime: Number.POSITIVE_INFINITY,
+});
+export const useMeta = () => useQuery(metaQueryOptions);
+
+let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+// A reset session (logout, expiry) must not refresh itself back to life later.
+session.onReset(() => clearTimeout(refreshTimer));
+
+/** Runs the refresh in the background 300 s before the access token expires. */
+function scheduleRefresh() {
+  clearTimeout(refreshTimer);
+  const inS = tokenExpiresIn(session.token()) - TOKEN_REFRESH_BEFORE_S;
+  refreshTimer = setTimeout(() => void refreshNow().catch(() => undefined), Math.max(0, inS) * 1000);
+}
+
+let inFlight: Promise<void> | null = null;
+
+/** Exchanges the refresh cookie for a new access token; a refused refresh ends the session. */
+export function refreshNow(): Promise<void> {
+  inFlight ??= request('/auth/refresh/', { method: 'POST', auth: false, quiet: true, schema: tokenReply })
+    .then((r) => {
+      session.setToken(r.access_token);
+      scheduleRefresh();
+    })
+    .catch((err) => {
+      session.reset({ expired: true });
+      throw err;
+    })
+    .finally(() => {
+      inFlight = null;
+    });
+  return inFlight;
+}
+
+/** Stores a full token, loads the account and enters the app. */
+async function enter(token: string) {
+  session.setToken(token);
+  scheduleRefresh();
+  await queryClient.fetchQuery(accountQueryOptions);
+  session.set({ loginStatus: 'LOGGED_IN', sessionExpired: false, totpConfig: null, message: null });
+}
+
+const isPending = (token: string) => {
+  try {
+    return JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))).mfa === 'pending';
+  } catch {
+    return true;
+  }
+};
+
+/** At start: resume a stored session (refreshing a token close to expiry), or show the login. */
+export async function bootSession() {
+  const token = session.token();
+  // Nothing stored: just signed out (a reset here would also empty the query cache mid-flight).
+  if (!token) return session.set({ loginStatus: 'LOGGED_OUT' });
+  if (isPending(token)) return session.reset();
+  try {
+    if (tokenExpiresIn(token) < TOKEN_REFRESH_BEFORE_S) await refreshNow();
+    await enter(session.token() as string);
+  } catch {
+    if (session.get().loginStatus === 'FETCHING') session.reset({ expired: true });
+  }
+}
+
+export function useLogin() {
+  return useMutation({
+    mutationFn: (body: LoginBody) => request('/auth/login/', { method: 'POST', body, auth: false, quiet: true, schema: loginReply }),
+    onSuccess: async (reply) => {
+      if (!reply.mfaRequired) return enter(reply.access_token);
+      session.setToken(reply.access_token);
+      const confirmed = reply.mfa?.confirmed ?? true;
+      session.set({
+        loginStatus: confirmed ? 'TOTP_REQUIRED' : 'TOTP_UNCONFIGURED',
+        totpConfig: { confirmed, totpUri: reply.mfa?.totpUri ?? null },
+        sessionExpired: false,
+        message: null,
+      });
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && err.status === 401) session.set({ loginStatus: 'BAD_AUTH', sessionExpired: false, message: null });
+      else session.set({ loginStatus: 'ERROR', sessionExpired: false, message: err.message });
+    },
+  });
+}
+
+export function useVerifyCode() {
+  return useMutation({
+    mutationFn: (body: { totpCode: string; rememberDevice: boolean }) =>
+      request('/auth/mfa/verify-code', { method: 'POST', body, quiet: true, schema: tokenReply }),
+    onSuccess: (reply) => enter(reply.access_token),
+  });
+}
+
+/** Ends the session on the server and resets all state. */
+export async function logout() {
+  clearTimeout(refreshTimer);
+  await request('/auth/logout/', { method: 'POST', auth: false, quiet: true }).catch(() => undefined);
+  session.reset();
+}

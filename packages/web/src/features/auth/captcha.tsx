@@ -1,0 +1,45 @@
+import 'altcha';
+import type {} from 'altcha/types/react';
+import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import { API_BASE } from '../../lib/request.ts';
+
+export interface CaptchaHandle {
+  reset(): void;
+}
+
+/**
+ * The ALTCHA proof-of-work widget. It yields a token once solved, and null again when it expires
+ * or is reset (a token is accepted by the server once only).
+ */
+export const Captcha = forwardRef<CaptchaHandle, { onToken: (token: string | null) => void }>(function Captcha({ onToken }, ref) {
+  const el = useRef<HTMLElement & { reset?: () => void }>(null);
+  const onTokenRef = useRef(onToken);
+  onTokenRef.current = onToken;
+
+  useImperativeHandle(ref, () => ({
+    reset() {
+      el.current?.reset?.();
+      onTokenRef.current(null);
+    },
+  }));
+
+  useEffect(() => {
+    const node = el.current;
+    if (!node) return;
+    const onState = (ev: Event) => {
+      const detail = (ev as CustomEvent<{ state: string; payload?: string }>).detail;
+      onTokenRef.current(detail.state === 'verified' && detail.payload ? detail.payload : null);
+    };
+    node.addEventListener('statechange', onState);
+    return () => node.removeEventListener('statechange', onState);
+  }, []);
+
+  return (
+    <altcha-widget
+      ref={el}
+      challenge={`${API_BASE}/auth/captcha/challenge`}
+      configuration={JSON.stringify({ hideLogo: true, hideFooter: true })}
+      style={{ '--altcha-max-width': '100%' }}
+    />
+  );
+});

@@ -1,0 +1,124 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import {
+  mapReply,
+  type NodeListQuery,
+  type NodeMetric,
+  nodeDetailSchema,
+  nodeEventsReply,
+  nodeListReply,
+  nodeSchema,
+  okReply,
+  seriesReply,
+  submeterReply,
+  summaryReply,
+} from '@vpp/shared';
+import { z } from 'zod';
+import { queryClient } from '../../lib/query-client.ts';
+import { request } from '../../lib/request.ts';
+
+/** Node detail data refreshes every 10 s (spec 2 §4). */
+export const NODE_REFRESH_MS = 10_000;
+
+export const nodeKeys = {
+  all: ['nodes'] as const,
+  list: (q: Partial<NodeListQuery>) => ['nodes', 'list', q] as const,
+  map: (f?: string) => ['nodes', 'map', f ?? ''] as const,
+  detail: (id: number) => ['nodes', id, 'detail'] as const,
+  events: (id: number, limit: number, offset: number) => ['nodes', id, 'events', limit, offset] as const,
+  series: (id: number, q: object) => ['nodes', id, 'series', q] as const,
+  summary: (id: number, start: number, interval: number) => ['nodes', id, 'summary', start, interval] as const,
+  submeter: (id: number, sub: number, start: number, end: number) => ['nodes', id, 'submeter', sub, start, end] as const,
+};
+
+export function useNodeList(q: { f?: string; status?: string; limit: number; offset: number }) {
+  return useQuery({
+    queryKey: nodeKeys.list(q as Partial<NodeListQuery>),
+    queryFn: () => request('/v2/nodes', { query: q, schema: nodeListReply, errorToast: 'Failed to load fleet management data.' }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useFleetMap(f: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: nodeKeys.map(f),
+    queryFn: () => request('/dashboard/map', { query: { f }, schema: mapReply, errorToast: 'Failed to load fleet map nodes.' }),
+    enabled,
+  });
+}
+
+export const nodeDetailQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: nodeKeys.detail(id),
+    queryFn: async () =>
+      (await request(`/api/nodes/${id}/detail`, { schema: okReply(nodeDetailSchema), errorToast: `Failed to load details for node ${id}.` })).data,
+    refetchInterval: NODE_REFRESH_MS,
+  });
+export const useNodeDetail = (id: number) => useQuery(nodeDetailQueryOptions(id));
+
+export function useNodeEvents(id: number, limit: number, offset: number) {
+  return useQuery({
+    queryKey: nodeKeys.events(id, limit, offset),
+    queryFn: () => request(`/api/nodes/${id}/events`, { query: { limit, offset }, schema: nodeEventsReply, errorToast: 'Failed to load node event log.' }),
+    placeholderData: keepPreviousData,
+    refetchInterval: NODE_REFRESH_MS,
+  });
+}
+
+export function useNodeSeries(id: number, q: { metrics: NodeMetric[]; start: number; end: number; interval: number }) {
+  return useQuery({
+    queryKey: nodeKeys.series(id, q),
+    queryFn: async () =>
+      (
+        await request(`/api/nodes/${id}/data`, {
+          query: { ...q, metrics: q.metrics.join(','), fill: 'null' },
+          schema: seriesReply,
+          errorToast: 'Failed to load data for this node.',
+        })
+      ).series,
+    placeholderData: keepPreviousData,
+    refetchInterval: NODE_REFRESH_MS,
+    enabled: q.metrics.length > 0,
+  });
+}
+
+export function useNodeSummary(id: number, start: number, interval: number) {
+  return useQuery({
+    queryKey: nodeKeys.summary(id, start, interval),
+    queryFn: () =>
+      request(`/api/nodes/${id}/data/summary`, { query: { start, interval }, schema: summaryReply, errorToast: 'Failed to load data for this node.' }),
+    refetchInterval: NODE_REFRESH_MS,
+  });
+}
+
+export function useSubmeterSeries(id: number, submeter: number, start: number, end: number, deltaT: number, enabled: boolean) {
+  return useQuery({
+    queryKey: nodeKeys.submeter(id, submeter, start, end),
+    queryFn: async () =>
+      (
+        await request(`/fleet/deployment/${id}/customerdata/submeter/historical/p`, {
+          query: { aggregation_base: 'client', delta_t: deltaT, start, end, id: submeter },
+          schema: submeterReply,
+          errorToast: 'Failed to load customer sub meter data.',
+        })
+      ).data,
+    enabled,
+    refetchInterval: NODE_REFRESH_MS,
+  });
+}
+
+export function useSaveSiteLabel(id: number) {
+  return useMutation({
+    mutationFn: (siteLabel: string) =>
+      request(`/api/nodes/${id}/sitelabel`, { method: 'POST', body: { siteLabel }, schema: okReply(nodeSchema), errorToast: 'Failed to save site label.' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: nodeKeys.detail(id) }),
+  });
+}
+
+const portalReply = z.object({ status: z.literal('OK'), message: z.string(), inverterPortalToken: z.string(), portalUrl: z.string() });
+
+/** Asks for a single-use portal token; the caller opens the portal with it. */
+export function usePortalToken() {
+  return useMutation({
+    mutationFn: (q: { deployment: number; inverter: string }) => request('/auth/portal_token', { query: q, schema: portalReply, quiet: true }),
+  });
+}

@@ -1,0 +1,121 @@
+import { Button, Group, Select, TextInput } from '@mantine/core';
+import { useDebouncedCallback, useViewportSize } from '@mantine/hooks';
+import { IconList, IconMap, IconSearch } from '@tabler/icons-react';
+import { NODE_STATUSES, type Node } from '@vpp/shared';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';
+import { NodeMap } from '../../components/node-map.tsx';
+import { PageLayout } from '../../components/page-layout.tsx';
+import { useAccount } from '../account/api.ts';
+import { useFleetMap, useNodeList } from './api.ts';
+import { NodeStatusBadge } from './node-status.tsx';
+
+const STATUS_LABELS: Record<string, string> = {
+  ONLINE: 'Online',
+  OFFLINE: 'Offline',
+  AWAITING_CONTACT: 'Awaiting Contact',
+  NOT_COMMISSIONED: 'Not Commissioned',
+};
+
+/** Fleet monitoring (/fleet-monitoring/nodes): the fleet as a list or a map; tab, f, limit, offset and status live in the URL. */
+export function FleetMonitoringPage() {
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const { limit, offset, setPage } = usePaging();
+  const { data: account } = useAccount();
+  const { height } = useViewportSize();
+  const tab = params.get('tab') === 'MAP' ? 'MAP' : 'LIST';
+  const f = params.get('f') ?? '';
+  const status = params.get('status') ?? '';
+  const [search, setSearch] = useState(f);
+
+  const setQuery = (patch: Record<string, string | null>) =>
+    setParams((p) => {
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === null || v === '') p.delete(k);
+        else p.set(k, v);
+      }
+      return p;
+    });
+  // Searching waits 500 ms after the last key (spec 2 §4) and starts again at the first page.
+  const applySearch = useDebouncedCallback((value: string) => setQuery({ f: value.trim(), offset: '0' }), 500);
+
+  const list = useNodeList({ f: f || undefined, status: status || undefined, limit, offset });
+  const map = useFleetMap(f || undefined, tab === 'MAP');
+  const installer = account?.suborg_type === 'INSTALLER';
+  const open = (id: number) => navigate(`/fleet-monitoring/nodes/${id}`);
+
+  const columns: Column<Node>[] = [
+    { key: 'id', header: 'Node', render: (n) => n.id, width: 80 },
+    { key: 'label', header: 'Site label', render: (n) => n.siteLabel ?? '' },
+    { key: 'address', header: 'Address', render: (n) => n.address.text },
+    ...(installer ? [] : [{ key: 'nmi', header: 'NMI', render: (n: Node) => n.network?.nmi ?? '' }]),
+    { key: 'serial', header: 'Serial number', render: (n) => n.system.reposit.serialNumber },
+    { key: 'inverter', header: 'Inverter', render: (n) => n.system.inverter.map((i) => i.brand).join(', ') },
+    { key: 'battery', header: 'Battery', render: (n) => n.system.battery.map((b) => b.brand).join(', ') || 'None' },
+    { key: 'status', header: 'Status', render: (n) => <NodeStatusBadge node={n} timeZone={n.timezone} /> },
+  ];
+
+  return (
+    <PageLayout
+      title="Fleet Monitoring"
+      permission="fleet.node.any"
+      breadcrumb={[{ label: 'Fleet Monitoring' }, { label: 'Nodes' }]}
+      actions={
+        <Button
+          variant="default"
+          leftSection={tab === 'LIST' ? <IconMap size={16} /> : <IconList size={16} />}
+          onClick={() => setQuery({ tab: tab === 'LIST' ? 'MAP' : 'LIST' })}
+        >
+          {tab === 'LIST' ? 'View Map' : 'View List'}
+        </Button>
+      }
+      search={
+        <Group align="end">
+          <TextInput
+            label="Search"
+            placeholder="Site label, address, NMI, serial number, inverter or battery"
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => {
+              setSearch(e.currentTarget.value);
+              applySearch(e.currentTarget.value);
+            }}
+            w={420}
+            maw="100%"
+          />
+          {tab === 'LIST' && (
+            <Select
+              label="Status"
+              placeholder="Any status"
+              clearable
+              data={NODE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+              value={status || null}
+              onChange={(v) => setQuery({ status: v, offset: '0' })}
+              w={200}
+            />
+          )}
+        </Group>
+      }
+    >
+      {tab === 'LIST' ? (
+        <DataTable
+          label="Nodes"
+          columns={columns}
+          rows={list.data?.deployments}
+          rowKey={(n) => n.id}
+          total={list.data?.total ?? 0}
+          limit={limit}
+          offset={offset}
+          onPage={setPage}
+          onRowClick={(n) => open(n.id)}
+          empty="No nodes have been found for this search criteria"
+          loading={list.isLoading}
+        />
+      ) : (
+        <NodeMap nodes={map.data?.deployments ?? []} onSelect={open} height={Math.max(500, height - 220)} label="Fleet map" />
+      )}
+    </PageLayout>
+  );
+}

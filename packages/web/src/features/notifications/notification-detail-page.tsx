@@ -1,0 +1,68 @@
+import { Anchor, Button, Card, Center, Loader, Stack, Text, Typography } from '@mantine/core';
+import { NOTIFICATION_AUTO_READ_MS, notificationDateLabel } from '@vpp/shared';
+import { useEffect, useRef } from 'react';
+import Markdown from 'react-markdown';
+import { Link, useParams } from 'react-router';
+import { PageLayout } from '../../components/page-layout.tsx';
+import { useMarkRead, useMarkUnread, useNotification } from './api.ts';
+import { useTimeZone } from './notification-list-page.tsx';
+
+/**
+ * /user/notifications/{id}: the summary and the markdown body (raw HTML in it is not rendered).
+ * An unread notification is marked read after about a second; a read one offers 'Mark as Unread'.
+ */
+export function NotificationDetailPage() {
+  const id = Number(useParams().id);
+  const notification = useNotification(id);
+  const markRead = useMarkRead();
+  const markUnread = useMarkUnread();
+  const timeZone = useTimeZone();
+  const autoRead = useRef<number | null>(null);
+  const n = notification.data;
+
+  // Once per notification opened: marking it unread afterwards must not mark it read again.
+  useEffect(() => {
+    if (!n || n.read || autoRead.current === n.id) return;
+    const t = setTimeout(() => {
+      autoRead.current = n.id;
+      markRead.mutate(n.id);
+    }, NOTIFICATION_AUTO_READ_MS);
+    return () => clearTimeout(t);
+  }, [n, markRead.mutate]);
+
+  return (
+    <PageLayout
+      title={n?.summary ?? 'Notification'}
+      breadcrumb={[{ label: 'Notifications', to: '/user/notifications' }, { label: 'Notification' }]}
+      actions={
+        n?.read && (
+          <Button variant="light" onClick={() => markUnread.mutate(n.id)} loading={markUnread.isPending}>
+            Mark as Unread
+          </Button>
+        )
+      }
+    >
+      {notification.isPending && (
+        <Center py="xl">
+          <Loader aria-label="Loading" />
+        </Center>
+      )}
+      {n && (
+        <Card withBorder padding="lg" maw={860}>
+          <Stack gap="sm">
+            <Text size="sm" c="dimmed">
+              {notificationDateLabel(n.createdAt, timeZone)}
+              {n.read ? '' : ' · Unread'}
+            </Text>
+            <Typography>
+              <Markdown>{n.body}</Markdown>
+            </Typography>
+            <Anchor component={Link} to="/user/notifications" size="sm">
+              Back to Notifications
+            </Anchor>
+          </Stack>
+        </Card>
+      )}
+    </PageLayout>
+  );
+}

@@ -1,0 +1,44 @@
+import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useDocumentTitle } from '@mantine/hooks';
+import { APP_TITLE, forgotPasswordBody, PASSWORD_MESSAGES } from '@vpp/shared';
+import { Link } from 'react-router';
+import { ApiError } from '../../lib/request.ts';
+import { useRequestReset } from './api.ts';
+
+/** /password/forgot: an e-mail address, 'Send Password Reset', and 'Back to Login'. */
+export function ForgotPasswordPage() {
+  useDocumentTitle(`Forgot Password | ${APP_TITLE}`);
+  const send = useRequestReset();
+  const form = useForm({ initialValues: { email: '' }, validate: schemaResolver(forgotPasswordBody, { sync: true }) });
+
+  return (
+    <form onSubmit={form.onSubmit((values) => send.mutate(values))} aria-label="Forgot password" noValidate>
+      <Stack gap="sm">
+        <Title order={2} size="h3">
+          Forgot your password?
+        </Title>
+        {send.isSuccess ? (
+          <Alert color="teal">{send.data.message}</Alert>
+        ) : (
+          <>
+            <Text size="sm">Enter the email address of your account and we will email you a link to choose a new password.</Text>
+            {send.isError && <Alert color="red">{failureText(send.error)}</Alert>}
+            <TextInput label="Email" type="email" autoComplete="email" {...form.getInputProps('email')} />
+            <Button type="submit" loading={send.isPending}>
+              Send Password Reset
+            </Button>
+          </>
+        )}
+        <Anchor component={Link} to="/" size="sm">
+          Back to Login
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}
+
+/** The server's own message when it gave one, otherwise the spec's failure text. */
+export function failureText(err: Error): string {
+  return err instanceof ApiError && err.status > 0 && err.body ? err.message : PASSWORD_MESSAGES.resetRequestFailed;
+}

@@ -1,0 +1,54 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { availablePermissionsReply, USER_MESSAGES, type UserBody, userReply, usersReply } from '@vpp/shared';
+import { queryClient } from '../../lib/query-client.ts';
+import { request } from '../../lib/request.ts';
+import { accountQueryOptions } from '../account/api.ts';
+
+export const usersKeys = {
+  all: ['users'] as const,
+  list: (page: { limit: number; offset: number }) => ['users', 'list', page] as const,
+  one: (id: number) => ['users', 'one', id] as const,
+  permissions: ['users', 'available-permissions'] as const,
+};
+
+export const usersQueryOptions = (page: { limit: number; offset: number }) =>
+  queryOptions({
+    queryKey: usersKeys.list(page),
+    queryFn: async () => (await request('/api/users', { query: page, schema: usersReply, errorToast: USER_MESSAGES.listFailed })).data,
+    placeholderData: keepPreviousData,
+  });
+export const useUsers = (page: { limit: number; offset: number }) => useQuery(usersQueryOptions(page));
+
+export const userQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: usersKeys.one(id),
+    queryFn: async () => (await request(`/api/users/${id}`, { schema: userReply, errorToast: USER_MESSAGES.userFailed })).data,
+  });
+export const useUser = (id: number) => useQuery({ ...userQueryOptions(id), enabled: Number.isInteger(id) && id > 0 });
+
+export const availablePermissionsQueryOptions = queryOptions({
+  queryKey: usersKeys.permissions,
+  queryFn: async () =>
+    (await request('/api/users/available-permissions', { schema: availablePermissionsReply, errorToast: USER_MESSAGES.permissionsFailed })).data.permissions,
+  staleTime: 5 * 60_000,
+});
+export const useAvailablePermissions = () => useQuery(availablePermissionsQueryOptions);
+
+/** Creates a user; the server's refusal is shown by the form, not as a toast. */
+export function useCreateUser() {
+  return useMutation({
+    mutationFn: async (body: UserBody) => (await request('/api/users', { method: 'POST', body, quiet: true, schema: userReply })).data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: usersKeys.all }),
+  });
+}
+
+/** Updates a user; after editing one's own record the account is fetched again (spec 1 §4). */
+export function useUpdateUser(id: number) {
+  return useMutation({
+    mutationFn: async (body: UserBody) => (await request(`/api/users/${id}`, { method: 'PUT', body, quiet: true, schema: userReply })).data,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: usersKeys.all });
+      if (queryClient.getQueryData(accountQueryOptions.queryKey)?.id === id) await queryClient.invalidateQueries({ queryKey: accountQueryOptions.queryKey });
+    },
+  });
+}

@@ -1,0 +1,54 @@
+import { Center, Loader } from '@mantine/core';
+import { USER_MESSAGES } from '@vpp/shared';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { PageLayout } from '../../components/page-layout.tsx';
+import { ApiError } from '../../lib/request.ts';
+import { toast } from '../../lib/toasts.ts';
+import { useUpdateUser, useUser } from './api.ts';
+import { UserForm } from './user-form.tsx';
+import { USERS_BREADCRUMB, USERS_PERMISSION } from './user-list-page.tsx';
+
+/** /my-reposit/users/{id}/edit. */
+export function UserEditPage() {
+  const id = Number(useParams().id);
+  const navigate = useNavigate();
+  const user = useUser(id);
+  const update = useUpdateUser(id);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const name = user.data ? `${user.data.givenName} ${user.data.surname}` : 'User';
+
+  return (
+    <PageLayout
+      title={`Edit ${name}`}
+      breadcrumb={[...USERS_BREADCRUMB, { label: name, to: `/my-reposit/users/${id}` }, { label: 'Edit' }]}
+      permission={USERS_PERMISSION}
+    >
+      {user.isPending && (
+        <Center py="xl">
+          <Loader aria-label="Loading" />
+        </Center>
+      )}
+      {user.data && (
+        <UserForm
+          user={user.data}
+          submitLabel="Save"
+          busy={update.isPending}
+          serverError={serverError}
+          onSubmit={(values) => {
+            setServerError(null);
+            update.mutate(values, {
+              onSuccess: (u) => {
+                toast('success', USER_MESSAGES.updatedTitle, `${u.givenName} ${u.surname} has been updated.`);
+                navigate(`/my-reposit/users/${id}`);
+              },
+              onError: (err) => {
+                if (err instanceof ApiError && err.status !== 401 && err.status !== 403) setServerError(err.message);
+              },
+            });
+          }}
+        />
+      )}
+    </PageLayout>
+  );
+}

@@ -1,0 +1,172 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import {
+  eventsReply,
+  mapReply,
+  nodeListReply,
+  type PowerstationBody,
+  type PowerstationPatchBody,
+  powerstationCreateReply,
+  powerstationListReply,
+  powerstationSchema,
+  statusReply,
+  VPP_MESSAGES,
+  type VppType,
+} from '@vpp/shared';
+import { queryClient } from '../../lib/query-client.ts';
+import { request } from '../../lib/request.ts';
+
+/** Query keys of the VPP area: every mutation invalidates `all`, which the unused-node count sits under too. */
+export const vppKeys = {
+  all: ['vpps'] as const,
+  list: (q: object) => ['vpps', 'list', q] as const,
+  detail: (id: number) => ['vpps', id, 'detail'] as const,
+  events: (id: number) => ['vpps', id, 'events'] as const,
+  nodes: (id: number, q: object) => ['vpps', id, 'nodes', q] as const,
+  map: (id: number) => ['vpps', id, 'map'] as const,
+  unused: (limit: number, offset: number) => ['vpps', 'unused', limit, offset] as const,
+  preview: (q: object) => ['vpps', 'preview', q] as const,
+};
+
+const invalidate = () => queryClient.invalidateQueries({ queryKey: vppKeys.all });
+
+export function usePowerstations(q: { limit: number; offset: number; type: VppType[] }) {
+  return useQuery({
+    queryKey: vppKeys.list(q),
+    queryFn: () =>
+      request('/v2/powerstations', { query: { ...q, type: q.type.join(',') }, schema: powerstationListReply, errorToast: VPP_MESSAGES.loadFailed }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const powerstationQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: vppKeys.detail(id),
+    queryFn: () => request(`/v2/powerstations/${id}`, { schema: powerstationSchema, errorToast: VPP_MESSAGES.loadFailed }),
+  });
+export const usePowerstation = (id: number) => useQuery(powerstationQueryOptions(id));
+
+/** Upcoming and in-progress events of a VPP. */
+export function usePowerstationEvents(id: number) {
+  return useQuery({
+    queryKey: vppKeys.events(id),
+    queryFn: async () =>
+      (await request(`/api/powerstations/${id}/events`, { query: { status: 'INCOMPLETE' }, schema: eventsReply, errorToast: VPP_MESSAGES.eventsFailed }))
+        .events,
+  });
+}
+
+export interface VppNodesQuery {
+  f?: string;
+  address_filter?: string;
+  include_unused_deployments?: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** A VPP's nodes; with include_unused_deployments every fleet node, flagged included. */
+export function usePowerstationNodes(id: number, q: VppNodesQuery, enabled = true) {
+  return useQuery({
+    queryKey: vppKeys.nodes(id, q),
+    queryFn: () => request(`/v2/powerstations/${id}/nodes`, { query: { ...q }, schema: nodeListReply, errorToast: VPP_MESSAGES.nodesFailed }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function usePowerstationMap(id: number, enabled: boolean) {
+  return useQuery({
+    queryKey: vppKeys.map(id),
+    queryFn: async () => (await request(`/v2/powerstations/${id}/map`, { schema: mapReply, errorToast: VPP_MESSAGES.mapFailed })).deployments,
+    enabled,
+  });
+}
+
+/** The fleet's nodes in no VPP. */
+export function useUnusedNodes(limit: number, offset: number, enabled = true) {
+  return useQuery({
+    queryKey: vppKeys.unused(limit, offset),
+    queryFn: () => request('/v2/unused-nodes', { query: { limit, offset }, schema: nodeListReply, errorToast: VPP_MESSAGES.unusedFailed }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+/**
+ * The fleet's nodes an automatic VPP's filter would hold, with their nameplate totals. An empty
+ * postcode list is sent as NULL (spec 2 §5); `enabled` is false until a state is chosen.
+ */
+export function useFilterPreview(q: { postcodes?: string[]; state?: string | null; f?: string; limit: number; offset: number }, enabled: boolean) {
+  const query = {
+    nameplate: true,
+    f: q.f || undefined,
+    limit: q.limit,
+    offset: q.offset,
+    ...(q.postcodes ? { postcodes: q.postcodes.length ? q.postcodes.join(',') : 'NULL' } : { state: q.state ?? undefined }),
+  };
+  return useQuery({
+    queryKey: vppKeys.preview(query),
+    queryFn: () => request('/v2/nodes', { query, schema: nodeListReply, errorToast: VPP_MESSAGES.nameplateFailed }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function useCreatePowerstation() {
+  return useMutation({
+    mutationFn: (body: PowerstationBody) =>
+      request('/api/powerstations', {
+        method: 'POST',
+        body,
+        schema: powerstationCreateReply,
+        errorToast: VPP_MESSAGES.createFailed,
+        success: { title: VPP_MESSAGES.created(body.name.trim()) },
+      }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdatePowerstation(id: number) {
+  return useMutation({
+    mutationFn: (body: PowerstationBody) =>
+      request(`/api/powerstations/${id}`, {
+        method: 'PUT',
+        body,
+        schema: statusReply,
+        errorToast: VPP_MESSAGES.updateFailed,
+        success: { title: VPP_MESSAGES.updated(body.name.trim()) },
+      }),
+    onSuccess: invalidate,
+  });
+}
+
+/**
+ * Patches a VPP: a rename toasts with the name, a node toggle with the plain update text; a bulk
+ * change by filter toasts nothing on failure, its page shows the server's message in a box.
+ */
+export function usePatchPowerstation(id: number) {
+  return useMutation({
+    mutationFn: ({ body, bulk }: { body: PowerstationPatchBody; bulk?: boolean }) =>
+      request(`/v2/powerstations/${id}`, {
+        method: 'PATCH',
+        body,
+        schema: statusReply,
+        ...(bulk ? { quiet: true } : { errorToast: VPP_MESSAGES.updateFailed }),
+        success: { title: body.name !== undefined && !body.nodes ? VPP_MESSAGES.updated(body.name.trim()) : VPP_MESSAGES.nodesUpdated },
+      }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeletePowerstation() {
+  return useMutation({
+    mutationFn: (vpp: { id: number; name: string }) =>
+      request(`/api/powerstations/${vpp.id}`, {
+        method: 'DELETE',
+        schema: statusReply,
+        errorToast: VPP_MESSAGES.deleteFailed(vpp.name),
+        success: { title: VPP_MESSAGES.deleted(vpp.name) },
+      }),
+    // The deleted VPP's own queries are not refetched (they would answer 404 while its page closes).
+    onSuccess: (_data, vpp) => queryClient.invalidateQueries({ queryKey: vppKeys.all, predicate: (q) => q.queryKey[1] !== vpp.id }),
+  });
+}

@@ -1,0 +1,142 @@
+import { Alert, Button, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { type Node, VPP_MESSAGES } from '@vpp/shared';
+import { useState } from 'react';
+import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';
+import { ApiError } from '../../lib/request.ts';
+import { usePatchPowerstation, usePowerstationNodes } from './api.ts';
+import { useQueryState } from './use-query-state.ts';
+import { nodeColumns } from './vpp-node-columns.tsx';
+
+/**
+ * Which fleet nodes a manual VPP holds: search (f), address filter and 'show included only' live in
+ * the URL; each toggle saves at once, and the bulk buttons add or remove every node matching the filter.
+ */
+export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolean }) {
+  const query = useQueryState();
+  const { limit, offset, setPage } = usePaging();
+  const f = query.get('f');
+  const addressFilter = query.get('address_filter');
+  const includedOnly = query.get('show_included_only') === 'true';
+  const [search, setSearch] = useState(f);
+  const [address, setAddress] = useState(addressFilter);
+  const [bulkError, setBulkError] = useState<string | null>(null);
+  // Typing waits 500 ms, as the fleet search does, then starts again at the first page.
+  const applySearch = useDebouncedCallback(
+    (next: { f: string; address: string }) => query.set({ f: next.f.trim(), address_filter: next.address.trim(), offset: '0' }, { replace: true }),
+    500,
+  );
+  const nodes = usePowerstationNodes(id, {
+    f: f || undefined,
+    address_filter: addressFilter || undefined,
+    include_unused_deployments: includedOnly ? undefined : true,
+    limit,
+    offset,
+  });
+  const patch = usePatchPowerstation(id);
+  const [pending, setPending] = useState<number | null>(null);
+
+  const toggle = (node: Node, include: boolean) => {
+    setPending(node.id);
+    patch.mutate({ body: { nodes: { method: include ? 'add' : 'remove', list: [node.id] } } }, { onSettled: () => setPending(null) });
+  };
+  const bulk = (method: 'add' | 'remove') => {
+    setBulkError(null);
+    patch.mutate(
+      { body: { nodes: { method, filter: { f: f || undefined, address_filter: addressFilter || undefined } } }, bulk: true },
+      { onError: (err) => setBulkError(err instanceof ApiError ? err.message : VPP_MESSAGES.updateFailed) },
+    );
+  };
+
+  const columns: Column<Node>[] = [
+    {
+      key: 'included',
+      header: 'Included',
+      width: 90,
+      render: (n) => (
+        <Switch aria-label={`Include node ${n.id}`} checked={!!n.included} disabled={pending === n.id} onChange={(e) => toggle(n, e.currentTarget.checked)} />
+      ),
+    },
+    ...nodeColumns(linkNodes),
+  ];
+  const filtered = !!(f || addressFilter);
+
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h4">
+        Nodes
+      </Title>
+      <Group align="end">
+        <TextInput
+          label="Search"
+          placeholder="Site label, address, NMI, serial number, inverter or battery"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            applySearch({ f: e.currentTarget.value, address });
+          }}
+          w={360}
+          maw="100%"
+        />
+        <TextInput
+          label="Address filter"
+          placeholder="Street, suburb, state or postcode"
+          value={address}
+          onChange={(e) => {
+            setAddress(e.currentTarget.value);
+            applySearch({ f: search, address: e.currentTarget.value });
+          }}
+          w={260}
+          maw="100%"
+        />
+        <Switch
+          label="Show included only"
+          checked={includedOnly}
+          onChange={(e) => query.set({ show_included_only: e.currentTarget.checked ? 'true' : null, offset: '0' })}
+          mb={8}
+        />
+      </Group>
+      <Group gap="xs">
+        <Button
+          variant="light"
+          size="xs"
+          onClick={() => bulk('add')}
+          loading={patch.isPending && patch.variables?.bulk && patch.variables.body.nodes?.method === 'add'}
+        >
+          Include all matching
+        </Button>
+        <Button
+          variant="light"
+          color="red"
+          size="xs"
+          onClick={() => bulk('remove')}
+          loading={patch.isPending && patch.variables?.bulk && patch.variables.body.nodes?.method === 'remove'}
+        >
+          Exclude all matching
+        </Button>
+        <Text size="xs" c="dimmed">
+          {filtered ? 'Every node of the fleet matching the search and address filter.' : 'Every node of the fleet.'}
+        </Text>
+      </Group>
+      {bulkError && (
+        <Alert color="red" title={VPP_MESSAGES.updateFailed} withCloseButton onClose={() => setBulkError(null)}>
+          {bulkError}
+        </Alert>
+      )}
+      <DataTable
+        label="Nodes"
+        columns={columns}
+        rows={nodes.data?.deployments}
+        rowKey={(n) => n.id}
+        total={nodes.data?.total ?? 0}
+        limit={limit}
+        offset={offset}
+        onPage={setPage}
+        empty={filtered ? VPP_MESSAGES.noNodesForFilter : includedOnly ? VPP_MESSAGES.noNodes : 'No nodes have been found for this search criteria'}
+        loading={nodes.isLoading}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,131 @@
+import { Button, Center, Group, Loader, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconPencil, IconSearch } from '@tabler/icons-react';
+import { VPP_MESSAGES } from '@vpp/shared';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { DataTable, usePaging } from '../../components/data-table.tsx';
+import { NodeMap } from '../../components/node-map.tsx';
+import { PageLayout } from '../../components/page-layout.tsx';
+import { usePermission } from '../../lib/permission-gate.tsx';
+import { usePowerstation, usePowerstationMap, usePowerstationNodes } from './api.ts';
+import { DeleteVppButton } from './delete-vpp.tsx';
+import { useQueryState, VPP_LIST_PATH, vppEditPath } from './use-query-state.ts';
+import { VppEvents } from './vpp-events.tsx';
+import { NameplateSummary, VppRule } from './vpp-nameplate.tsx';
+import { nodeColumns } from './vpp-node-columns.tsx';
+import { NODE_VIEW, VPP_EDIT, VPP_VIEW } from './vpp-permissions.ts';
+
+const TABS = ['MAP', 'DEPLOYMENT_LIST'] as const;
+
+/** The VPP's nodes, searched (f) and paged in the URL. */
+function NodeList({ id, linkNodes }: { id: number; linkNodes: boolean }) {
+  const query = useQueryState();
+  const navigate = useNavigate();
+  const { limit, offset, setPage } = usePaging();
+  const f = query.get('f');
+  const [search, setSearch] = useState(f);
+  const applySearch = useDebouncedCallback((value: string) => query.set({ f: value.trim(), offset: '0' }, { replace: true }), 500);
+  const nodes = usePowerstationNodes(id, { f: f || undefined, limit, offset });
+  return (
+    <Stack gap="sm">
+      <TextInput
+        label="Search"
+        placeholder="Site label, address, NMI, serial number, inverter or battery"
+        leftSection={<IconSearch size={16} />}
+        value={search}
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          applySearch(e.currentTarget.value);
+        }}
+        w={420}
+        maw="100%"
+      />
+      <DataTable
+        label="Nodes"
+        columns={nodeColumns(linkNodes)}
+        rows={nodes.data?.deployments}
+        rowKey={(n) => n.id}
+        total={nodes.data?.total ?? 0}
+        limit={limit}
+        offset={offset}
+        onPage={setPage}
+        onRowClick={linkNodes ? (n) => navigate(`/fleet-monitoring/nodes/${n.id}`) : undefined}
+        empty={f ? VPP_MESSAGES.noNodesForFilter : VPP_MESSAGES.noNodes}
+        loading={nodes.isLoading}
+      />
+    </Stack>
+  );
+}
+
+function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
+  const map = usePowerstationMap(id, true);
+  const navigate = useNavigate();
+  if (map.isLoading)
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading map" />
+      </Center>
+    );
+  return (
+    <Stack gap="xs">
+      {map.data?.length === 0 && <Text c="dimmed">{VPP_MESSAGES.noNodes}</Text>}
+      <NodeMap nodes={map.data ?? []} height={500} label="VPP map" onSelect={linkNodes ? (n) => navigate(`/fleet-monitoring/nodes/${n}`) : undefined} />
+    </Stack>
+  );
+}
+
+/** VPP detail (/virtual-power-plants/manage/{id}?tab=MAP|DEPLOYMENT_LIST&f&limit&offset): nameplate, events, map and node list. */
+export function VppDetailPage() {
+  const id = Number(useParams().id);
+  const query = useQueryState();
+  const vpp = usePowerstation(id);
+  const canEdit = usePermission(VPP_EDIT);
+  const linkNodes = usePermission(NODE_VIEW);
+  const tab = TABS.find((t) => t === query.get('tab')) ?? 'MAP';
+  const editable = canEdit && vpp.data && vpp.data.type !== 'FCAS';
+
+  return (
+    <PageLayout
+      title={vpp.data?.name ?? 'Virtual Power Plant'}
+      permission={VPP_VIEW}
+      breadcrumb={[{ label: 'Virtual Power Plants' }, { label: 'Build and Edit', to: VPP_LIST_PATH }, { label: vpp.data?.name ?? `${id}` }]}
+      actions={
+        editable && (
+          <Group gap="xs">
+            <Button component={Link} to={vppEditPath(id)} leftSection={<IconPencil size={16} />}>
+              Edit
+            </Button>
+            <DeleteVppButton vpp={vpp.data} />
+          </Group>
+        )
+      }
+    >
+      {vpp.isLoading && (
+        <Center py="xl">
+          <Loader aria-label="Loading" />
+        </Center>
+      )}
+      {vpp.isError && <Text c="dimmed">{vpp.error.message}</Text>}
+      {vpp.data && (
+        <Stack gap="lg">
+          <VppRule vpp={vpp.data} />
+          <NameplateSummary namePlate={vpp.data.namePlate} />
+          <VppEvents id={id} />
+          <Tabs value={tab} onChange={(v) => query.set({ tab: v ?? 'MAP', f: null, offset: '0', limit: query.get('limit') || '10' })} keepMounted={false}>
+            <Tabs.List>
+              <Tabs.Tab value="MAP">Map</Tabs.Tab>
+              <Tabs.Tab value="DEPLOYMENT_LIST">List</Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="MAP" pt="md">
+              <VppMap id={id} linkNodes={linkNodes} />
+            </Tabs.Panel>
+            <Tabs.Panel value="DEPLOYMENT_LIST" pt="md">
+              <NodeList id={id} linkNodes={linkNodes} />
+            </Tabs.Panel>
+          </Tabs>
+        </Stack>
+      )}
+    </PageLayout>
+  );
+}

@@ -1,0 +1,98 @@
+import { Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type Powerstation, storedVppKind, VPP_MESSAGES } from '@vpp/shared';
+import { useEffect } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { usePaging } from '../../components/data-table.tsx';
+import { PageLayout } from '../../components/page-layout.tsx';
+import { usePermission } from '../../lib/permission-gate.tsx';
+import { toast } from '../../lib/toasts.ts';
+import { usePatchPowerstation, usePowerstation, useUpdatePowerstation } from './api.ts';
+import { NodeInclusion } from './node-inclusion.tsx';
+import { useQueryState, VPP_LIST_PATH, vppMapPath } from './use-query-state.ts';
+import { bodyOf, checkVppForm, EMPTY_VPP_FORM, FilterPreview, VppFormFields, type VppFormValues } from './vpp-form.tsx';
+import { NODE_VIEW, VPP_EDIT } from './vpp-permissions.ts';
+
+function valuesOf(vpp: Powerstation): VppFormValues {
+  const kind = storedVppKind({ type: vpp.type, state: vpp.filters.state });
+  return { name: vpp.name, kind: kind === 'FCAS' ? 'INDIVIDUAL_NODES' : kind, postcodes: vpp.filters.postcodes.join(', '), state: vpp.filters.state };
+}
+
+/**
+ * VPP edit (/virtual-power-plants/manage/{id}/edit): name and filter; a manual VPP's nodes are
+ * toggled here and saved at once. Saving lands on the detail's map tab.
+ */
+export function VppEditPage() {
+  const id = Number(useParams().id);
+  const navigate = useNavigate();
+  const vpp = usePowerstation(id);
+  const form = useForm<VppFormValues>({ initialValues: EMPTY_VPP_FORM });
+  const update = useUpdatePowerstation(id);
+  const patch = usePatchPowerstation(id);
+  const linkNodes = usePermission(NODE_VIEW);
+  const { limit, offset, setPage } = usePaging();
+  const query = useQueryState();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the form is filled once, from the loaded VPP
+  useEffect(() => {
+    if (vpp.data && !form.initialized) form.initialize(valuesOf(vpp.data));
+  }, [vpp.data]);
+
+  const submit = form.onSubmit(() => {
+    const { valid, errors } = checkVppForm(form);
+    if (!valid) {
+      const message = errors.name ? VPP_MESSAGES.invalidNameOnEdit : errors.state ? VPP_MESSAGES.invalidStateOnEdit : VPP_MESSAGES.invalidPostcodeOnEdit;
+      toast('error', VPP_MESSAGES.invalidTitle, message);
+      return;
+    }
+    const body = bodyOf(form.values);
+    const done = { onSuccess: () => navigate(vppMapPath(id)) };
+    // A manual VPP's nodes are already saved: its Save is a rename-only patch.
+    if (body.type === 'STATIC') patch.mutate({ body: { name: body.name } }, done);
+    else update.mutate(body, done);
+  });
+
+  const title = vpp.data ? `Edit ${vpp.data.name}` : 'Edit Virtual Power Plant';
+  return (
+    <PageLayout
+      title={title}
+      permission={VPP_EDIT}
+      breadcrumb={[
+        { label: 'Virtual Power Plants' },
+        { label: 'Build and Edit', to: VPP_LIST_PATH },
+        ...(vpp.data ? [{ label: vpp.data.name, to: vppMapPath(id) }] : []),
+        { label: 'Edit' },
+      ]}
+    >
+      {vpp.isLoading && (
+        <Center py="xl">
+          <Loader aria-label="Loading" />
+        </Center>
+      )}
+      {vpp.isError && <Text c="dimmed">{vpp.error.message}</Text>}
+      {vpp.data?.type === 'FCAS' && <Text>{VPP_MESSAGES.fcasNotEditable}</Text>}
+      {vpp.data && vpp.data.type !== 'FCAS' && form.initialized && (
+        <Stack gap="xl">
+          <form onSubmit={submit} noValidate aria-label="Edit Virtual Power Plant">
+            <Stack gap="md">
+              <VppFormFields form={form} typeLocked />
+              <Group>
+                <Button type="submit" loading={update.isPending || (patch.isPending && !!patch.variables?.body.name)}>
+                  Save
+                </Button>
+                <Button variant="default" component={Link} to={vppMapPath(id)}>
+                  Cancel
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+          {vpp.data.type === 'STATIC' ? (
+            <NodeInclusion id={id} linkNodes={linkNodes} />
+          ) : (
+            <FilterPreview values={form.values} f={query.get('f') || undefined} limit={limit} offset={offset} onPage={setPage} linkNodes={linkNodes} />
+          )}
+        </Stack>
+      )}
+    </PageLayout>
+  );
+}

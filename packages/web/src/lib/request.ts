@@ -1,0 +1,90 @@
+import { MESSAGES } from '@vpp/shared';
+import type { z } from 'zod';
+import { session } from './session.ts';
+import { toast } from './toasts.ts';
+
+/** Where the API answers: the same origin unless the build names another. */
+export const API_BASE = (import.meta.env.VITE_API_BASE_URL as string | undefined) ?? '';
+
+/** A failed call: the HTTP status, and the server's error code and message when it gave them. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface RequestOptions<S extends z.ZodType | undefined> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  /** The zod schema of the reply: the reply is parsed with it. */
+  schema?: S;
+  /** false for calls made without the bearer token (login). */
+  auth?: boolean;
+  /** A toast shown when the call succeeds. */
+  success?: { title: string; message?: string };
+  /** A toast shown when the call fails, followed by 'Please try again later.' */
+  errorToast?: string;
+  /** Do not toast the server's ERROR message: the caller shows it where it belongs (a form field). */
+  quiet?: boolean;
+}
+
+function url(path: string, query?: RequestOptions<undefined>['query']) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) params.set(k, String(v));
+  const qs = params.toString();
+  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
+}
+
+/**
+ * The one request layer (spec 1 §7): bearer token, cookies, 401 handling (expired session or the
+ * two-factor state), the 403 toast, 204 as null, ERROR replies as error toasts.
+ */
+export async function request<S extends z.ZodType | undefined = undefined>(
+  path: string,
+  opts: RequestOptions<S> = {},
+): Promise<S extends z.ZodType ? z.infer<S> : unknown> {
+  const token = opts.auth === false ? null : session.token();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(url(path, opts.query), {
+      method: opts.method ?? 'GET',
+      headers,
+      credentials: 'include',
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+  } catch (err) {
+    if (opts.errorToast) toast('error', opts.errorToast, MESSAGES.tryAgainLater);
+    throw new ApiError(0, 'network', 'The server could not be reached.', err);
+  }
+  const body: unknown = res.status === 204 ? null : await res.json().catch(() => null);
+  const err = body as { status?: string; error?: string; message?: string; data?: { message?: string } } | null;
+  const message = err?.data?.message ?? err?.message ?? res.statusText;
+
+  if (res.status === 401 && opts.auth !== false) {
+    if (err?.error === 'mfa_failure') session.set({ loginStatus: 'TOTP_REQUIRED' });
+    else if (token) session.reset({ expired: true });
+    else session.set({ loginStatus: 'LOGGED_OUT' });
+    throw new ApiError(401, err?.error ?? null, message, body);
+  }
+  if (res.status === 403) {
+    toast('warning', MESSAGES.notAuthorizedTitle, MESSAGES.notAuthorized);
+    throw new ApiError(403, 'forbidden', MESSAGES.notAuthorized, body);
+  }
+  if (res.status >= 400 || err?.status === 'ERROR') {
+    if (opts.errorToast) toast('error', opts.errorToast, MESSAGES.tryAgainLater);
+    else if (err?.status === 'ERROR' && !opts.quiet) toast('error', message);
+    throw new ApiError(res.status, err?.error ?? null, message, body);
+  }
+  if (opts.success) toast('success', opts.success.title, opts.success.message);
+  if (body === null || !opts.schema) return body as never;
+  return opts.schema.parse(body) as never;
+}

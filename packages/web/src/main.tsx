@@ -1,0 +1,32 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import '@mantine/dates/styles.css';
+import { createTheme, MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { Root } from './app/root.tsx';
+import { ROUTES } from './app/routes.tsx';
+import { startVersionChecker } from './features/account/version-checker.ts';
+import { queryClient } from './lib/query-client.ts';
+
+const theme = createTheme({ primaryColor: 'blue', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
+
+const router = createBrowserRouter([
+  { element: <Root />, children: ROUTES.map((r) => ({ path: r.path, element: r.element, handle: { public: r.public ?? false } })) },
+]);
+
+startVersionChecker();
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <MantineProvider theme={theme}>
+      <Notifications position="bottom-right" />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);
