@@ -18,11 +18,11 @@ export interface AccountApp {
 }
 
 /** Starts the real server (demo data, no simulated fleet: these screens do not need it) and Chromium for the file. */
-export function useAccountApp(): AccountApp {
+export function useAccountApp(env: Record<string, string> = {}): AccountApp {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ SIMULATOR: 'false' }), launch()]);
+    [server, browser] = await Promise.all([startServer({ SIMULATOR: 'false', ...env }), launch()]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,8 +3,12 @@
 import { API_KEY_MESSAGES, APP_VERSION, PASSWORD_MESSAGES } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
 import { shown, useAccountApp } from './account-helpers.ts';
+import { logIn } from './support/browser.ts';
+import { authenticator } from './support/totp.ts';
 
-const app = useAccountApp();
+// Analytics on (spec 1 §1), pointed at an endpoint the tests intercept.
+const STATS = 'https://stats.example.com.au/api/event';
+const app = useAccountApp({ ANALYTICS_DOMAIN: 'console.example.com.au', ANALYTICS_URL: STATS });
 
 describe('user settings', () => {
   it('saves the time zone and the alert email frequency, with the NEVER message', async () => {
@@ -27,6 +31,28 @@ describe('user settings', () => {
     await page.getByRole('combobox', { name: 'Alert email frequency' }).click();
     await page.getByRole('option', { name: 'Immediately' }).click();
     expect(await page.getByText('You will not receive any emails about Node alerts.').count()).toBe(0);
+    // No two-factor section without two-factor (spec 1 §2).
+    expect(await page.getByRole('heading', { name: 'Multi-Factor Authentication' }).count()).toBe(0);
+  });
+
+  it('shows the two-factor section to a user with two-factor, saves the APP preference, and Cancel goes back', async () => {
+    const page = await app.page();
+    await page.goto('/');
+    await logIn(page, 'mfa');
+    await (await shown(page.getByLabel('6-digit code'))).fill(await authenticator('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP').next());
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await shown(page.getByRole('heading', { name: 'Welcome, Maya' }));
+
+    await page.goto('/user/notifications');
+    await page.goto('/user/settings');
+    const section = page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: 'Multi-Factor Authentication' }) });
+    await shown(section.getByText('Your authenticator app is set up.'));
+    expect(await section.getByRole('combobox', { name: 'Code preference' }).inputValue()).toBe('Authenticator app');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await shown(page.getByText('MFA settings successfully updated.'));
+
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL((url) => url.pathname === '/user/notifications');
   });
 
   it('changes the password inline: the rules, the server refusal on the confirmation field, then success', async () => {
@@ -88,5 +114,20 @@ describe('user settings', () => {
     await revoke.getByRole('button', { name: 'Revoke' }).click();
     await shown(row.getByText('REVOKED'));
     expect((await asKey()).status).toBe(401);
+  });
+
+  it('counts page views with the analytics endpoint, without the query string', async () => {
+    const page = await app.page();
+    const events: { n: string; u: string; d: string }[] = [];
+    await page.route(STATS, async (route) => {
+      events.push(route.request().postDataJSON());
+      await route.fulfill({ status: 202, body: 'ok' });
+    });
+    await page.goto('/');
+    await logIn(page, 'operator');
+    await page.getByRole('button', { name: 'User menu' }).waitFor();
+    await page.goto('/user/settings?limit=10&offset=0');
+    await expect.poll(() => events.find((e) => new URL(e.u).pathname === '/user/settings')).toMatchObject({ n: 'pageview', d: 'console.example.com.au' });
+    expect(events.every((e) => !e.u.includes('?'))).toBe(true);
   });
 });

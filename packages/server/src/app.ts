@@ -85,7 +85,11 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'worker-src': ["'self'", 'blob:'],
-        'connect-src': ["'self'", ...(ctx.config.API_BASE_URL ? [ctx.config.API_BASE_URL] : [])],
+        'connect-src': [
+          "'self'",
+          ...(ctx.config.API_BASE_URL ? [ctx.config.API_BASE_URL] : []),
+          ...(ctx.config.ANALYTICS_DOMAIN ? [new URL(ctx.config.ANALYTICS_URL).origin] : []),
+        ],
         'upgrade-insecure-requests': null,
       },
     },
@@ -110,7 +114,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
     });
     typed.get('/meta.json', { config: { auth: 'public' }, schema: { tags: ['meta'], response: { 200: metaReply } } }, async (_req, reply) => {
       reply.header('cache-control', 'no-store');
-      return { version: APP_VERSION, demo: ctx.config.demo, mapTileUrl: ctx.config.MAP_TILE_URL ?? null };
+      const { ANALYTICS_DOMAIN: domain, ANALYTICS_URL: endpoint } = ctx.config;
+      return { version: APP_VERSION, demo: ctx.config.demo, mapTileUrl: ctx.config.MAP_TILE_URL ?? null, analytics: domain ? { domain, endpoint } : null };
     });
     await authRoutes(typed);
     await accountRoutes(typed);

@@ -37,6 +37,8 @@ const schema = z.object({
   WORKER: bool.default(true),
   SIMULATOR: bool.optional(),
   MAP_TILE_URL: z.string().url().optional(),
+  ANALYTICS_DOMAIN: z.string().min(1).optional(),
+  ANALYTICS_URL: z.string().url().default('https://plausible.io/api/event'),
   SIM_NODES: z.coerce.number().int().min(0).max(1_000_000).default(300),
   SIM_HISTORY_DAYS: z.coerce.number().int().min(0).max(400).default(30),
   SIM_INTERVAL_S: seconds.default(30),

@@ -10,6 +10,7 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { Root } from './app/root.tsx';
 import { ROUTES } from './app/routes.tsx';
 import { startVersionChecker } from './features/account/version-checker.ts';
+import { startAnalytics } from './lib/analytics.ts';
 import { queryClient } from './lib/query-client.ts';
 
 const theme = createTheme({ primaryColor: 'blue', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
@@ -19,6 +20,7 @@ const router = createBrowserRouter([
 ]);
 
 startVersionChecker();
+void startAnalytics();
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>

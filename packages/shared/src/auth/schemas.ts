@@ -52,5 +52,7 @@ export const metaReply = z.object({
   demo: z.boolean(),
   /** Raster tiles under the shipped basemap ({z}/{x}/{y} template), when MAP_TILE_URL is set. */
   mapTileUrl: z.string().nullable(),
+  /** Where page views are counted (a Plausible-compatible event endpoint), when ANALYTICS_DOMAIN is set. */
+  analytics: z.object({ domain: z.string(), endpoint: z.string() }).nullable(),
 });
 export type MetaReply = z.infer<typeof metaReply>;

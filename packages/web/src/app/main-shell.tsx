@@ -139,10 +139,16 @@ function TimezoneBanner() {
   const [dismissed, setDismissed] = useState(false);
   const browser = browserTimeZone();
 
+  // One try per page load: a save the server refuses must not be posted again at every render.
+  const saveTried = useRef(false);
+
   useEffect(() => {
     if (!account) return;
     if (account.timezone === null) {
-      if (!save.isPending && !save.isSuccess) save.mutate(browser);
+      if (!saveTried.current) {
+        saveTried.current = true;
+        save.mutate(browser);
+      }
       return;
     }
     const mismatch = account.timezone !== browser;

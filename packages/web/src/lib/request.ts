@@ -43,7 +43,8 @@ function url(path: string, query?: RequestOptions<undefined>['query']) {
 
 /**
  * The one request layer (spec 1 §7): bearer token, cookies, 401 handling (expired session or the
- * two-factor state), the 403 toast, 204 as null, ERROR replies as error toasts.
+ * two-factor state), the 403 toast, 204 as null, the call's error toast and ERROR replies' data.message
+ * as error toasts.
  */
 export async function request<S extends z.ZodType | undefined = undefined>(
   path: string,
@@ -81,7 +82,9 @@ export async function request<S extends z.ZodType | undefined = undefined>(
   }
   if (res.status >= 400 || err?.status === 'ERROR') {
     if (opts.errorToast) toast('error', opts.errorToast, MESSAGES.tryAgainLater);
-    else if (err?.status === 'ERROR' && !opts.quiet) toast('error', message);
+    // The server's own words too, when they say what the user can change (a 4xx), unless the
+    // caller shows them on a form field; after the call's toast a 5xx adds nothing to it.
+    if (err?.status === 'ERROR' && !opts.quiet && (!opts.errorToast || res.status < 500)) toast('error', message);
     throw new ApiError(res.status, err?.error ?? null, message, body);
   }
   if (opts.success) toast('success', opts.success.title, opts.success.message);
