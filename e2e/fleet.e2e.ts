@@ -65,17 +65,84 @@ describe('fleet monitoring', () => {
     await shown(page.getByRole('cell', { name: 'NMI' }).or(page.getByRole('rowheader', { name: 'NMI' })));
     await page.getByRole('tab', { name: 'Event Log' }).click();
     await shown(page.getByRole('table', { name: 'Event log' }).getByText('Commissioned').first());
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('EVENT_LOG');
+
+    // Changing tabs changes only the tab: back on Monitoring, the graph settings are still there.
+    await page.getByRole('tab', { name: 'Monitoring' }).click();
+    await shown(page.getByRole('img', { name: 'Monitoring graph' }));
+    const back = new URL(page.url()).searchParams;
+    expect(back.get('tab')).toBeNull();
+    expect(back.get('solar')).toBe('false');
+    expect(back.get('period')).toBe('week');
+    expect(back.get('date')).not.toBe(weekOf);
   });
 
-  it("hides the network on an installer's Location tab", async () => {
+  it('only logs a console warning for an unknown period or secondary axis in the URL, and shows the defaults', async () => {
+    const page = await app.page();
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
+    await signIn(page, 'retailer', 'Rita');
+    const list = await api<{ deployments: { id: number }[] }>(page, '/v2/nodes?limit=1&status=ONLINE');
+    await page.goto(`/fleet-monitoring/nodes/${list.deployments[0].id}?period=fortnight&secondaryYAxis=humidity`);
+    await page.waitForURL((u) => u.searchParams.get('period') === 'day' && u.searchParams.get('secondaryYAxis') === 'state_of_charge');
+    await shown(page.getByRole('img', { name: 'Monitoring graph' }));
+    expect(warnings).toContain('Unknown period "fortnight": showing day.');
+    expect(warnings).toContain('Unknown secondary axis "humidity": showing state_of_charge.');
+    expect(await page.getByText(/^Failed to/).count()).toBe(0);
+  });
+
+  it('shows no monitoring graph or summary to a user without fleet.node.data.view, and asks for no data', async () => {
+    const page = await app.page();
+    const dataCalls: string[] = [];
+    page.on('request', (r) => {
+      if (/\/api\/nodes\/\d+\/data|\/submeter\//.test(r.url())) dataCalls.push(r.url());
+    });
+    await signIn(page, 'operator', 'Oscar');
+    const list = await api<{ deployments: { id: number }[] }>(page, '/v2/nodes?limit=1');
+    await page.goto(`/fleet-monitoring/nodes/${list.deployments[0].id}`);
+    await shown(page.getByText("Viewing this node's monitoring graph and energy summary needs the Node data permission."));
+    expect(await page.getByRole('img', { name: 'Monitoring graph' }).count()).toBe(0);
+    expect(await page.getByText('Consumption', { exact: true }).count()).toBe(0);
+    expect(await page.getByText('Not Authorized').count()).toBe(0);
+    expect(dataCalls).toEqual([]);
+    // The other tabs still open.
+    await page.getByRole('tab', { name: 'Location' }).click();
+    await shown(page.getByText('Install address'));
+  });
+
+  it("hides the network on an installer's Location tab, but shows the NMI there and in the list", async () => {
     const page = await app.page();
     await signIn(page, 'installer', 'Ingrid');
-    const list = await api<{ deployments: { id: number; network: unknown }[] }>(page, '/v2/nodes?limit=1');
-    expect(list.deployments[0].network).toBeNull();
-    await page.goto(`/fleet-monitoring/nodes/${list.deployments[0].id}?tab=LOCATION`);
+    const list = await api<{ deployments: { id: number; network: { nmi: string; network: string | null } }[] }>(page, '/v2/nodes?limit=1');
+    const { id, network } = list.deployments[0];
+    expect(network.nmi).toMatch(/^\w{11}$/);
+    expect(network.network).toBeNull();
+    await page.goto(`/fleet-monitoring/nodes/${id}?tab=LOCATION`);
     await shown(page.getByText('Install address'));
-    expect(await page.getByText('NMI', { exact: true }).count()).toBe(0);
+    await shown(page.getByText('NMI', { exact: true }));
+    await shown(page.getByRole('cell', { name: network.nmi, exact: true }));
     expect(await page.getByText('Network', { exact: true }).count()).toBe(0);
+
+    await page.goto('/fleet-monitoring/nodes?tab=LIST&limit=10&offset=0');
+    const table = page.getByRole('table', { name: 'Nodes' });
+    await shown(table.getByRole('columnheader', { name: 'NMI' }));
+    await shown(table.getByRole('cell', { name: network.nmi, exact: true }));
+  });
+
+  it('filters the map by status as well as the list, and says when nothing matches', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    const online = await api<{ deployments: unknown[] }>(page, '/dashboard/map?status=ONLINE');
+    await page.goto('/fleet-monitoring/nodes?tab=MAP&status=ONLINE');
+    const map = await shown(page.getByRole('region', { name: 'Fleet map' }));
+    await expect.poll(() => map.getAttribute('data-node-count')).toBe(String(online.deployments.length));
+    await shown(page.getByRole('textbox', { name: 'Status' }).or(page.getByRole('combobox', { name: 'Status' })));
+
+    await page.goto('/fleet-monitoring/nodes?tab=MAP&f=no%20such%20node%20anywhere');
+    await shown(page.getByText('No nodes have been found for this search criteria'));
+    expect(await page.getByRole('region', { name: 'Fleet map' }).getAttribute('data-node-count')).toBe('0');
   });
 
   it("opens an inverter's web portal from the button", async () => {

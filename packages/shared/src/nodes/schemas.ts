@@ -53,8 +53,8 @@ export const nodeSchema = z.object({
     postcode: z.string(),
     text: z.string(),
   }),
-  /** Hidden (null) for installer accounts. */
-  network: z.object({ nmi: z.string(), network: z.string() }).nullable(),
+  /** The network is hidden (null) for installer accounts; the NMI is not. */
+  network: z.object({ nmi: z.string(), network: z.string().nullable() }),
   timezone: z.string(),
   system: z.object({
     reposit: z.object({ serialNumber: z.string() }),
@@ -118,6 +118,9 @@ export const nodeListQuery = pagingQuery.extend({
   nameplate: boolString.optional(),
 });
 export type NodeListQuery = z.infer<typeof nodeListQuery>;
+
+/** The fleet map takes the list's search and display-status filter. */
+export const mapQuery = nodeListQuery.pick({ f: true, status: true });
 
 export const nodeListReply = z.object({ deployments: z.array(nodeSchema), total: z.number(), nameplate: nameplateSchema.optional() });
 

@@ -34,6 +34,17 @@ describe('hasPermission', () => {
     expect(hasPermission(['fleet.node.*'], 'fleet.dispatches.any')).toBe(false);
   });
 
+  it('lets a held fleet.any open node pages (fleet.node.any and fleet.node.view), but not node data', () => {
+    expect(hasPermission(['fleet.any'], 'fleet.node.any')).toBe(true);
+    expect(hasPermission(['fleet.any'], 'fleet.node.view')).toBe(true);
+    expect(satisfies(['fleet.any'], { anyOf: ['fleet.node.any', 'fleet.powerstations.any'] })).toBe(true);
+    expect(hasPermission(['fleet.any'], 'fleet.node.data.view')).toBe(false);
+    expect(hasPermission(['fleet.any'], 'fleet.node.sga_data.view')).toBe(false);
+    expect(hasPermission(['fleet.any'], 'fleet.node.inverter.portal')).toBe(false);
+    expect(hasPermission(['fleet.any'], 'fleet.powerstations.any')).toBe(false);
+    expect(hasPermission(['fleet.any'], 'fleet.dispatches.view')).toBe(false);
+  });
+
   it('lets fleet.administrator grant every permission', () => {
     for (const required of ['fleet.node.view', 'fleet.kitDesigner', 'customer_data.debug', 'fleet.myReposit.users', 'fleet.any']) {
       expect(hasPermission(['fleet.administrator'], required)).toBe(true);

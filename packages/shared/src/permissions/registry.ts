@@ -63,8 +63,17 @@ export function normalizePermission(permission: string): string {
   return permission.trim().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+/**
+ * Permissions a held permission opens beyond its own name: spec 2 §6 lets fleet.any open node pages
+ * (fleet.node.any and fleet.node.view), but not node data.
+ */
+const IMPLIED: Readonly<Record<string, readonly string[]>> = {
+  'fleet.any': ['fleet.node.any', 'fleet.node.view'],
+};
+
 function grants(held: string, required: string): boolean {
   if (held === required) return true;
+  if (IMPLIED[held]?.includes(required)) return true;
   // A held permission ending in a wildcard grants everything with that prefix.
   if (held.endsWith('*') && required.startsWith(held.slice(0, -1))) return true;
   // A required `X.any` is the gate of an area: any permission inside that area opens it.

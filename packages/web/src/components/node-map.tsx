@@ -1,5 +1,6 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { Box } from '@mantine/core';
+import { useViewportSize } from '@mantine/hooks';
 import type { NodeStatus } from '@vpp/shared';
 import type { GeoJSONSource, StyleSpecification } from 'maplibre-gl';
 import * as maplibregl from 'maplibre-gl';
@@ -26,6 +27,12 @@ export const STATUS_COLOURS: Record<NodeStatus, string> = {
   NOT_COMMISSIONED: '#868e96',
 };
 
+/** Map height of spec 2 §9: the window height minus 220, at least 500. */
+export function useMapHeight(): number {
+  const { height } = useViewportSize();
+  return Math.max(500, height - 220);
+}
+
 /** The basemap shipped with the app (coastline and state borders), under optional tiles from a tile URL. */
 function baseStyle(tileUrl: string | null): StyleSpecification {
   return {
@@ -47,11 +54,14 @@ function baseStyle(tileUrl: string | null): StyleSpecification {
 
 /**
  * Nodes on a MapLibre map, clustered so that thousands stay smooth; a click on a node calls
- * `onSelect`, a click on a cluster zooms into it. With one node and `zoom`, the map centres on it.
+ * `onSelect`, a click on a cluster zooms into it. With one node and `zoom`, the map centres on it;
+ * it frames the nodes again only when their coordinates change.
  */
 export function NodeMap(props: { nodes: MapNode[]; onSelect?: (id: number) => void; height: number; zoom?: number; label?: string }) {
   const container = useRef<HTMLDivElement>(null);
   const map = useRef<maplibregl.Map | null>(null);
+  // The view last framed, so that a refetch with the same points leaves the user's pan and zoom alone.
+  const framed = useRef('');
   const onSelect = useRef(props.onSelect);
   onSelect.current = props.onSelect;
   const meta = useMeta();
@@ -111,6 +121,7 @@ export function NodeMap(props: { nodes: MapNode[]; onSelect?: (id: number) => vo
     });
     return () => {
       map.current = null;
+      framed.current = '';
       m.remove();
     };
   }, [tileUrl]);
@@ -128,6 +139,9 @@ export function NodeMap(props: { nodes: MapNode[]; onSelect?: (id: number) => vo
           geometry: { type: 'Point', coordinates: [n.lng, n.lat] },
         })),
       });
+      const view = `${props.zoom ?? ''}:${props.nodes.map((n) => `${n.lng},${n.lat}`).join(';')}`;
+      if (view === framed.current) return;
+      framed.current = view;
       if (props.nodes.length === 1 && props.zoom) m.jumpTo({ center: [props.nodes[0].lng, props.nodes[0].lat], zoom: props.zoom });
       else if (props.nodes.length > 1) {
         const b = new maplibregl.LngLatBounds();

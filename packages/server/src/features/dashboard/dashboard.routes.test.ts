@@ -1,4 +1,4 @@
-import { ALL_FLEET_NODES, localMidnights, MESSAGES, nodeStatus } from '@vpp/shared';
+import { ALL_FLEET_NODES, localMidnights, MESSAGES, NODE_STATUSES, nodeStatus } from '@vpp/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
@@ -71,6 +71,28 @@ describeEachDatabase('dashboard routes', (h) => {
     const expected = fleet.filter((n) => n.suburb.toLowerCase().includes(suburb.toLowerCase()) || n.street.toLowerCase().includes(suburb.toLowerCase()));
     expect(res.json().deployments.map((d: { id: number }) => d.id)).toEqual(expected.map((n) => n.id));
     expect((await get('/dashboard/map?f=nowhere-at-all', admin)).json()).toEqual({ deployments: [] });
+  });
+
+  it('maps only the nodes of a display status, with or without a search', async () => {
+    let sum = 0;
+    for (const s of NODE_STATUSES) {
+      const res = await get(`/dashboard/map?status=${s}`, admin);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().deployments.map((d: { id: number }) => d.id)).toEqual(fleet.filter((n) => status(n) === s).map((n) => n.id));
+      for (const d of res.json().deployments) expect(d.displayStatus).toBe(s);
+      sum += res.json().deployments.length;
+    }
+    expect(sum).toBe(fleet.length);
+    const node = fleet.find((n) => status(n) === 'ONLINE') as NodeRow;
+    const found = await get(`/dashboard/map?f=${node.serial_number}&status=ONLINE`, admin);
+    expect(found.json().deployments.map((d: { id: number }) => d.id)).toEqual([node.id]);
+    expect((await get(`/dashboard/map?f=${node.serial_number}&status=NOT_COMMISSIONED`, admin)).json()).toEqual({ deployments: [] });
+  });
+
+  it('refuses a map status that does not exist, with the exact message', async () => {
+    const res = await get('/dashboard/map?status=SLEEPING', admin);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().data.message).toBe(`status must be one of ${NODE_STATUSES.join(', ')}.`);
   });
 
   it('counts commissioned, not commissioned and offline nodes of the fleet', async () => {

@@ -1,5 +1,4 @@
-import { ALL_FLEET_NODES, fleetSeriesQuery, localMidnights, mapReply, seriesReply, totalsReply } from '@vpp/shared';
-import { z } from 'zod';
+import { ALL_FLEET_NODES, fleetSeriesQuery, localMidnights, mapQuery, mapReply, seriesReply, totalsReply } from '@vpp/shared';
 import type { App } from '../../app.ts';
 import { FLEET_METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
 import { badRequest } from '../../platform/errors.ts';
@@ -14,13 +13,13 @@ export async function dashboardRoutes(app: App) {
       config: { permission: { anyOf: ['fleet.node.any', 'fleet.customerInformation.any', 'fleet.powerstations.any'] } },
       schema: {
         tags: ['dashboard'],
-        summary: 'Every node of the fleet as a map point',
-        querystring: z.object({ f: z.string().trim().max(200).optional() }),
+        summary: 'Every node of the fleet as a map point, optionally searched (f) and filtered by display status',
+        querystring: mapQuery,
         response: { 200: mapReply },
       },
     },
     async (req) => {
-      const rows = await mapNodes(app.ctx.db, caller(req).organisationId, req.query.f);
+      const rows = await mapNodes(app.ctx.db, caller(req).organisationId, req.query);
       return {
         deployments: rows.map(presentMapNode),
       };

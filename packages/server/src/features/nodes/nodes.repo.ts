@@ -118,9 +118,9 @@ export async function nodeEvents(db: Database, nodeId: number, limit: number, of
   return { rows, total: Number(count.n) };
 }
 
-/** Map points of the fleet (optionally searched). */
-export async function mapNodes(db: Database, orgId: number, f?: string) {
-  return filtered(db, orgId, { f })
+/** Map points of the fleet, optionally searched and filtered by display status. */
+export async function mapNodes(db: Database, orgId: number, q: Pick<Filters, 'f' | 'status'> = {}) {
+  return filtered(db, orgId, q)
     .select(['nodes.id', 'nodes.lat', 'nodes.lng', 'nodes.site_label', 'nodes.unit_state', 'nodes.connection_offline', 'nodes.last_contact'])
     .orderBy('nodes.id')
     .execute();

@@ -1,4 +1,4 @@
-import { AUSTRALIAN_STATES, endOfPeriod, MESSAGES, NODE_METRICS, NODE_STATUSES, nodeStatus, startOfPeriod } from '@vpp/shared';
+import { AUSTRALIAN_STATES, endOfPeriod, MESSAGES, NODE_METRICS, NODE_STATUSES, nodeStatus, OPERATOR_PERMISSIONS, startOfPeriod } from '@vpp/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
@@ -15,6 +15,8 @@ describeEachDatabase('node routes', (h) => {
   let admin: Headers;
   let none: Headers;
   let dataOnly: Headers;
+  let operator: Headers;
+  let retailerOrg: number;
   let installer: Headers;
   /** A reporting node of the fleet with a battery and submeters. */
   let busy: NodeRow;
@@ -44,6 +46,7 @@ describeEachDatabase('node routes', (h) => {
 
   beforeAll(async () => {
     const retailer = await h().org('RETAILER');
+    retailerOrg = retailer;
     const other = await h().org('RETAILER');
     const installerOrg = await h().org('INSTALLER');
     ({ from, to } = await seedFleet(h(), { retailer, installer: installerOrg, count: 30, seed: 21 }, [{ retailer: other, count: 4, seed: 22 }], 2));
@@ -65,6 +68,7 @@ describeEachDatabase('node routes', (h) => {
     admin = await h().bearer((await h().user(retailer)).username);
     none = await h().bearer((await h().user(retailer, { permissions: ['fleet.dispatches.view', 'fleet.kitDesigner'] })).username);
     dataOnly = await h().bearer((await h().user(retailer, { permissions: ['fleet.node.data.view'] })).username);
+    operator = await h().bearer((await h().user(retailer, { permissions: [...OPERATOR_PERMISSIONS] })).username);
     installer = await h().bearer((await h().user(installerOrg)).username);
   });
 
@@ -100,6 +104,22 @@ describeEachDatabase('node routes', (h) => {
       expect(res.json()).toMatchObject({ status: 'ERROR', error: 'forbidden', data: { message: MESSAGES.notAuthorized } });
     }
     expect((await get(`/api/nodes/${busy.id}/detail`, none)).statusCode).toBe(403);
+  });
+
+  it('answers 403 to the data calls for a user with node pages but without fleet.node.data.view (the demo operator)', async () => {
+    expect(OPERATOR_PERMISSIONS).not.toContain('fleet.node.data.view');
+    const sub = submeters.find((s) => s.node_id === busy.id)?.id ?? 0;
+    for (const [method, url] of nodeCalls(busy.id, { from, to, sub })) {
+      const res = await h().app.inject({ method, url, headers: operator, payload: method === 'POST' ? { siteLabel: busy.site_label ?? '' } : undefined });
+      const data = url.includes('/data') || url.includes('/submeter/');
+      expect(res.statusCode, `${method} ${url}`).toBe(data ? 403 : 200);
+      if (data) expect(res.json().data.message).toBe(MESSAGES.notAuthorized);
+    }
+    // fleet.any opens node pages but not node data.
+    const fleetAny = await h().bearer((await h().user(retailerOrg, { permissions: ['fleet.any'] })).username);
+    expect((await get(`/api/nodes/${busy.id}/detail`, fleetAny)).statusCode).toBe(200);
+    expect((await get(`/api/nodes/${busy.id}/data?metrics=meterPower&start=${from}&end=${to}&interval=300`, fleetAny)).statusCode).toBe(403);
+    expect((await get(`/api/nodes/${busy.id}/data?metrics=meterPower&start=${from}&end=${to}&interval=300`, dataOnly)).statusCode).toBe(200);
   });
 
   it("answers 404 to every node call for another organisation's node, and for one that does not exist", async () => {
@@ -273,13 +293,16 @@ describeEachDatabase('node routes', (h) => {
     expect(res.json().deployments.map((d: { id: number }) => d.id)).toEqual(fleet.slice(20).map((n) => n.id));
   });
 
-  it('hides network information from installers, in lists and in detail', async () => {
+  it('hides the network, but not the NMI, from installers, in lists and in detail', async () => {
     const list = await get('/v2/nodes?limit=50', installer);
     expect(list.json().total).toBe(30);
-    for (const d of list.json().deployments) expect(d.network).toBeNull();
+    for (const d of list.json().deployments) {
+      const row = fleet.find((n) => n.id === d.id) as NodeRow;
+      expect(d.network).toEqual({ nmi: row.nmi, network: null });
+    }
     const detail = await get(`/api/nodes/${busy.id}/detail`, installer);
     expect(detail.statusCode).toBe(200);
-    expect(detail.json().data.network).toBeNull();
+    expect(detail.json().data.network).toEqual({ nmi: busy.nmi, network: null });
     expect((await get(`/api/nodes/${busy.id}/detail`, admin)).json().data.network).toEqual({ nmi: busy.nmi, network: busy.network });
   });
 
@@ -511,6 +534,29 @@ describeEachDatabase('node routes', (h) => {
     for (const [ts, p] of Object.entries(hourly)) {
       expect(Number(ts) % 3600).toBe(0);
       const inside = Object.entries(points).filter(([t]) => Number(t) >= Number(ts) && Number(t) < Number(ts) + 3600);
+      expect(p.p).toBeCloseTo(inside.reduce((a, [, v]) => a + v.p, 0) / inside.length, 2);
+    }
+  });
+
+  it("buckets a month's submeter days at the node's local midnights, the timestamps of its series", async () => {
+    const sub = submeters.find((s) => s.node_id === busy.id) as { id: number };
+    const start = startOfPeriod(from, 'month', busy.timezone);
+    const end = endOfPeriod(start, 'month', busy.timezone);
+    const series = (await get(`/api/nodes/${busy.id}/data?metrics=meterPower&start=${start}&end=${end}&interval=86400&fill=null`, admin)).json().series;
+    const days = Object.keys(series).map(Number);
+    const url = (dt: number) =>
+      `/fleet/deployment/${busy.id}/customerdata/submeter/historical/p?aggregation_base=client&delta_t=${dt}&start=${start}&end=${end}&id=${sub.id}`;
+    const res = await get(url(86400), admin);
+    expect(res.statusCode).toBe(200);
+    const daily = res.json().data as Record<string, { p: number }>;
+    expect(Object.keys(daily).length).toBeGreaterThan(0);
+    for (const ts of Object.keys(daily)) expect(days).toContain(Number(ts));
+    // Each day is the mean of the 5-minute points of that local day.
+    const five = Object.entries((await get(url(300), admin)).json().data as Record<string, { p: number }>);
+    for (const [ts, p] of Object.entries(daily)) {
+      const next = endOfPeriod(Number(ts), 'day', busy.timezone);
+      const inside = five.filter(([t]) => Number(t) >= Number(ts) && Number(t) < next);
+      expect(inside.length).toBeGreaterThan(0);
       expect(p.p).toBeCloseTo(inside.reduce((a, [, v]) => a + v.p, 0) / inside.length, 2);
     }
   });

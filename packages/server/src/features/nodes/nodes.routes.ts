@@ -25,7 +25,8 @@ const idParams = z.object({
   id: z.coerce.number({ error: 'The node id must be a number.' }).int('The node id must be a number.').positive('The node id must be a number.'),
 });
 const NODE_PAGES = 'fleet.node.any';
-const NODE_DATA = { anyOf: ['fleet.node.data.view', 'fleet.node.any'] };
+// Node pages open with any node permission; a node's time series need fleet.node.data.view itself (spec 2 §6).
+const NODE_DATA = 'fleet.node.data.view';
 
 export async function nodesRoutes(app: App) {
   app.get(

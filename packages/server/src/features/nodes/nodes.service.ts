@@ -27,7 +27,7 @@ interface SystemJson {
   subMeterGroups: MeterGroup[];
 }
 
-/** The fields of a node that leave the server; installers do not see network information. */
+/** The fields of a node that leave the server; installers see the NMI but not the network. */
 export function presentNode(r: repo.NodeRow, suborgType: SuborgType): Node {
   const ping = { lastTimestamp: r.last_contact, connectionOffline: r.connection_offline === 1 };
   const node = {
@@ -42,7 +42,7 @@ export function presentNode(r: repo.NodeRow, suborgType: SuborgType): Node {
       postcode: r.postcode,
       text: `${r.street}, ${r.suburb} ${r.state} ${r.postcode}`,
     },
-    network: suborgType === 'INSTALLER' ? null : { nmi: r.nmi, network: r.network },
+    network: { nmi: r.nmi, network: suborgType === 'INSTALLER' ? null : r.network },
     timezone: r.timezone,
     system: {
       reposit: { serialNumber: r.serial_number },
@@ -135,14 +135,18 @@ export async function nodeSummary(ctx: AppContext, user: AuthUser, id: number, q
 
 /** One submeter of the node: power and reactive power at 5 minutes or coarser. */
 export async function submeterSeries(ctx: AppContext, user: AuthUser, nodeId: number, q: { id: number; start: number; end: number; delta_t: number }) {
-  await requireNode(ctx, user, nodeId);
+  const node = await requireNode(ctx, user, nodeId);
   const subs = await repo.nodeSubmeters(ctx.db, nodeId);
   if (!subs.some((s) => s.id === q.id)) throw notFound('submeter');
   const rows = await ctx.telemetry.submeterSeries(q.id, q.start, q.end);
   const step = Math.max(300, q.delta_t);
+  // Days are the node's local days, as in its series, so that the graph finds both at the same timestamps.
+  const midnights = step === 86400 ? localMidnights(q.start, q.end, node.timezone) : [];
+  let day = 0;
   const out: Record<string, { p: number | null; q: number | null; n: number }> = {};
   for (const r of rows) {
-    const t = Number(r.ts) - (Number(r.ts) % step);
+    while (day + 1 < midnights.length && midnights[day + 1] <= Number(r.ts)) day++;
+    const t = step === 86400 ? midnights[day] : Number(r.ts) - (Number(r.ts) % step);
     const b = out[t] ?? { p: 0, q: 0, n: 0 };
     b.p = (b.p ?? 0) + Number(r.p ?? 0);
     b.q = (b.q ?? 0) + Number(r.q ?? 0);

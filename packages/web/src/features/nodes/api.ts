@@ -18,11 +18,13 @@ import { request } from '../../lib/request.ts';
 
 /** Node detail data refreshes every 10 s (spec 2 §4). */
 export const NODE_REFRESH_MS = 10_000;
+/** The toast of spec 2 §8 for any failed load of one node's detail or data. */
+const NODE_DATA_ERROR = 'Failed to load data for this node.';
 
 export const nodeKeys = {
   all: ['nodes'] as const,
   list: (q: Partial<NodeListQuery>) => ['nodes', 'list', q] as const,
-  map: (f?: string) => ['nodes', 'map', f ?? ''] as const,
+  map: (q: { f?: string; status?: string }) => ['nodes', 'map', q] as const,
   detail: (id: number) => ['nodes', id, 'detail'] as const,
   events: (id: number, limit: number, offset: number) => ['nodes', id, 'events', limit, offset] as const,
   series: (id: number, q: object) => ['nodes', id, 'series', q] as const,
@@ -38,10 +40,10 @@ export function useNodeList(q: { f?: string; status?: string; limit: number; off
   });
 }
 
-export function useFleetMap(f: string | undefined, enabled: boolean) {
+export function useFleetMap(q: { f?: string; status?: string }, enabled: boolean) {
   return useQuery({
-    queryKey: nodeKeys.map(f),
-    queryFn: () => request('/dashboard/map', { query: { f }, schema: mapReply, errorToast: 'Failed to load fleet map nodes.' }),
+    queryKey: nodeKeys.map(q),
+    queryFn: () => request('/dashboard/map', { query: q, schema: mapReply, errorToast: 'Failed to load fleet map nodes.' }),
     enabled,
   });
 }
@@ -49,8 +51,7 @@ export function useFleetMap(f: string | undefined, enabled: boolean) {
 export const nodeDetailQueryOptions = (id: number) =>
   queryOptions({
     queryKey: nodeKeys.detail(id),
-    queryFn: async () =>
-      (await request(`/api/nodes/${id}/detail`, { schema: okReply(nodeDetailSchema), errorToast: `Failed to load details for node ${id}.` })).data,
+    queryFn: async () => (await request(`/api/nodes/${id}/detail`, { schema: okReply(nodeDetailSchema), errorToast: NODE_DATA_ERROR })).data,
     refetchInterval: NODE_REFRESH_MS,
   });
 export const useNodeDetail = (id: number) => useQuery(nodeDetailQueryOptions(id));
@@ -72,7 +73,7 @@ export function useNodeSeries(id: number, q: { metrics: NodeMetric[]; start: num
         await request(`/api/nodes/${id}/data`, {
           query: { ...q, metrics: q.metrics.join(','), fill: 'null' },
           schema: seriesReply,
-          errorToast: 'Failed to load data for this node.',
+          errorToast: NODE_DATA_ERROR,
         })
       ).series,
     placeholderData: keepPreviousData,
@@ -84,8 +85,7 @@ export function useNodeSeries(id: number, q: { metrics: NodeMetric[]; start: num
 export function useNodeSummary(id: number, start: number, interval: number) {
   return useQuery({
     queryKey: nodeKeys.summary(id, start, interval),
-    queryFn: () =>
-      request(`/api/nodes/${id}/data/summary`, { query: { start, interval }, schema: summaryReply, errorToast: 'Failed to load data for this node.' }),
+    queryFn: () => request(`/api/nodes/${id}/data/summary`, { query: { start, interval }, schema: summaryReply, errorToast: NODE_DATA_ERROR }),
     refetchInterval: NODE_REFRESH_MS,
   });
 }
@@ -98,7 +98,7 @@ export function useSubmeterSeries(id: number, submeter: number, start: number, e
         await request(`/fleet/deployment/${id}/customerdata/submeter/historical/p`, {
           query: { aggregation_base: 'client', delta_t: deltaT, start, end, id: submeter },
           schema: submeterReply,
-          errorToast: 'Failed to load customer sub meter data.',
+          errorToast: NODE_DATA_ERROR,
         })
       ).data,
     enabled,

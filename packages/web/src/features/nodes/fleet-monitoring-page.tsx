@@ -1,15 +1,14 @@
-import { Button, Group, Select, TextInput } from '@mantine/core';
-import { useDebouncedCallback, useViewportSize } from '@mantine/hooks';
+import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
 import { IconList, IconMap, IconSearch } from '@tabler/icons-react';
 import { NODE_STATUSES, type Node } from '@vpp/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';
-import { NodeMap } from '../../components/node-map.tsx';
+import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
+import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
-import { useAccount } from '../account/api.ts';
 import { useFleetMap, useNodeList } from './api.ts';
-import { NodeStatusBadge } from './node-status.tsx';
 
 const STATUS_LABELS: Record<string, string> = {
   ONLINE: 'Online',
@@ -23,8 +22,7 @@ export function FleetMonitoringPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const { limit, offset, setPage } = usePaging();
-  const { data: account } = useAccount();
-  const { height } = useViewportSize();
+  const mapHeight = useMapHeight();
   const tab = params.get('tab') === 'MAP' ? 'MAP' : 'LIST';
   const f = params.get('f') ?? '';
   const status = params.get('status') ?? '';
@@ -42,15 +40,14 @@ export function FleetMonitoringPage() {
   const applySearch = useDebouncedCallback((value: string) => setQuery({ f: value.trim(), offset: '0' }), 500);
 
   const list = useNodeList({ f: f || undefined, status: status || undefined, limit, offset });
-  const map = useFleetMap(f || undefined, tab === 'MAP');
-  const installer = account?.suborg_type === 'INSTALLER';
+  const map = useFleetMap({ f: f || undefined, status: status || undefined }, tab === 'MAP');
   const open = (id: number) => navigate(`/fleet-monitoring/nodes/${id}`);
 
   const columns: Column<Node>[] = [
     { key: 'id', header: 'Node', render: (n) => n.id, width: 80 },
     { key: 'label', header: 'Site label', render: (n) => n.siteLabel ?? '' },
     { key: 'address', header: 'Address', render: (n) => n.address.text },
-    ...(installer ? [] : [{ key: 'nmi', header: 'NMI', render: (n: Node) => n.network?.nmi ?? '' }]),
+    { key: 'nmi', header: 'NMI', render: (n) => n.network.nmi },
     { key: 'serial', header: 'Serial number', render: (n) => n.system.reposit.serialNumber },
     { key: 'inverter', header: 'Inverter', render: (n) => n.system.inverter.map((i) => i.brand).join(', ') },
     { key: 'battery', header: 'Battery', render: (n) => n.system.battery.map((b) => b.brand).join(', ') || 'None' },
@@ -85,17 +82,15 @@ export function FleetMonitoringPage() {
             w={420}
             maw="100%"
           />
-          {tab === 'LIST' && (
-            <Select
-              label="Status"
-              placeholder="Any status"
-              clearable
-              data={NODE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
-              value={status || null}
-              onChange={(v) => setQuery({ status: v, offset: '0' })}
-              w={200}
-            />
-          )}
+          <Select
+            label="Status"
+            placeholder="Any status"
+            clearable
+            data={NODE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+            value={status || null}
+            onChange={(v) => setQuery({ status: v, offset: '0' })}
+            w={200}
+          />
         </Group>
       }
     >
@@ -114,7 +109,10 @@ export function FleetMonitoringPage() {
           loading={list.isLoading}
         />
       ) : (
-        <NodeMap nodes={map.data?.deployments ?? []} onSelect={open} height={Math.max(500, height - 220)} label="Fleet map" />
+        <Stack gap="xs">
+          {map.data?.deployments.length === 0 && <Text c="dimmed">No nodes have been found for this search criteria</Text>}
+          <NodeMap nodes={map.data?.deployments ?? []} onSelect={open} height={mapHeight} label="Fleet map" />
+        </Stack>
       )}
     </PageLayout>
   );

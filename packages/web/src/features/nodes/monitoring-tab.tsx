@@ -27,6 +27,7 @@ const SECONDARY = {
   reactive_power: { label: 'Reactive power', unit: 'kvar', metrics: ['meterReactivePower', 'solarReactivePower'] as NodeMetric[] },
 } as const;
 type Secondary = keyof typeof SECONDARY;
+const PERIODS = ['day', 'week', 'month'] as const;
 const STRIPES: Record<Period, number> = { day: 48, week: 7, month: 30 };
 const TOGGLES = [
   { key: 'house', label: 'House', color: '#7048e8' },
@@ -47,7 +48,8 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
   const [params, setParams] = useSearchParams();
   const zone = node.timezone;
   const canSga = usePermission('fleet.node.sga_data.view');
-  const period: Period = (['day', 'week', 'month'] as const).find((p) => p === params.get('period')) ?? 'day';
+  const periodParam = params.get('period');
+  const period: Period = PERIODS.find((p) => p === periodParam) ?? 'day';
   const today = epochToLocalDate(Date.now() / 1000, zone);
   const firstDay = node.reposit.commissionedDate ? epochToLocalDate(node.reposit.commissionedDate, zone) : today;
   const requested = params.get('date') && /^\d{4}-\d{2}-\d{2}$/.test(params.get('date') ?? '') ? (params.get('date') as string) : today;
@@ -57,7 +59,15 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
   const end = endOfPeriod(start, period, zone);
   const date = epochToLocalDate(start, zone);
   const on = (key: string) => (params.has(key) ? params.get(key) === 'true' : DEFAULT_ON.has(key)) && (key !== 'sga' || canSga);
-  const secondary: Secondary = (Object.keys(SECONDARY) as Secondary[]).find((s) => s === params.get('secondaryYAxis')) ?? 'state_of_charge';
+  const secondaryParam = params.get('secondaryYAxis');
+  const secondary: Secondary = (Object.keys(SECONDARY) as Secondary[]).find((s) => s === secondaryParam) ?? 'state_of_charge';
+  // Spec 2 §8: an unknown period or secondary axis only logs a console warning, with no message to the user.
+  useEffect(() => {
+    if (periodParam !== null && periodParam !== period) console.warn(`Unknown period "${periodParam}": showing ${period}.`);
+  }, [periodParam, period]);
+  useEffect(() => {
+    if (secondaryParam !== null && secondaryParam !== secondary) console.warn(`Unknown secondary axis "${secondaryParam}": showing ${secondary}.`);
+  }, [secondaryParam, secondary]);
   const split = params.get('splitByPhase') === 'true';
   const submeters = (params.get('submeters') ?? '')
     .split(',')
@@ -173,7 +183,7 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
             aria-label="Date"
             valueFormat="DD/MM/YYYY"
             value={date}
-            minDate={firstDay}
+            minDate={period === 'week' ? startOfPeriodDate(firstDay, 'week', zone) : firstDay}
             maxDate={today}
             excludeDate={period === 'week' ? (d) => new Date(`${d}T12:00:00Z`).getUTCDay() !== 1 : undefined}
             onChange={(v) => v && set({ date: String(v).slice(0, 10) })}

@@ -1,16 +1,16 @@
 import { ActionIcon, Anchor, Badge, Button, Card, Group, Image, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { IconArrowLeft, IconPencil } from '@tabler/icons-react';
 import { formatDateTime, formatDuration, type MeterGroup, type NodeDetail } from '@vpp/shared';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { DataTable, usePaging } from '../../components/data-table.tsx';
-import { NodeMap } from '../../components/node-map.tsx';
+import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
+import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { toast } from '../../lib/toasts.ts';
 import { useNodeDetail, useNodeEvents, usePortalToken, useSaveSiteLabel } from './api.ts';
 import { MonitoringTab } from './monitoring-tab.tsx';
-import { NodeStatusBadge } from './node-status.tsx';
 
 const TABS = ['MONITORING', 'SYSTEM_COMPONENTS', 'LOCATION', 'EVENT_LOG'] as const;
 
@@ -22,6 +22,7 @@ export function NodeDetailPage() {
   const node = useNodeDetail(id);
   const tab = TABS.find((t) => t === params.get('tab')) ?? 'MONITORING';
   const title = node.data ? (node.data.siteLabel ?? `Node ${id}`) : `Node ${id}`;
+  const canViewData = usePermission('fleet.node.data.view');
 
   return (
     <PageLayout
@@ -43,7 +44,7 @@ export function NodeDetailPage() {
               {node.data.address.text}
             </Text>
           </Group>
-          <Tabs value={tab} onChange={(v) => setParams(v === 'MONITORING' ? {} : { tab: v ?? 'MONITORING' })} keepMounted={false}>
+          <Tabs value={tab} onChange={(v) => setParams((p) => withTab(p, v))} keepMounted={false}>
             <Tabs.List>
               <Tabs.Tab value="MONITORING">Monitoring</Tabs.Tab>
               <Tabs.Tab value="SYSTEM_COMPONENTS">System Components</Tabs.Tab>
@@ -51,7 +52,11 @@ export function NodeDetailPage() {
               <Tabs.Tab value="EVENT_LOG">Event Log</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="MONITORING" pt="md">
-              <MonitoringTab node={node.data} />
+              {canViewData ? (
+                <MonitoringTab node={node.data} />
+              ) : (
+                <Text c="dimmed">Viewing this node's monitoring graph and energy summary needs the Node data permission.</Text>
+              )}
             </Tabs.Panel>
             <Tabs.Panel value="SYSTEM_COMPONENTS" pt="md">
               <SystemComponents node={node.data} />
@@ -67,6 +72,14 @@ export function NodeDetailPage() {
       )}
     </PageLayout>
   );
+}
+
+/** The query with only the tab changed: the graph settings and paging stay, so going back to Monitoring keeps them. */
+function withTab(params: URLSearchParams, tab: string | null): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (!tab || tab === 'MONITORING') next.delete('tab');
+  else next.set('tab', tab);
+  return next;
 }
 
 /** The inline-editable site label, at most 100 characters. */
@@ -244,21 +257,24 @@ function WebPortalButton({ nodeId, inverterId }: { nodeId: number; inverterId: s
 }
 
 function Location({ node }: { node: NodeDetail }) {
+  const height = useMapHeight();
+  const { id, displayStatus, siteLabel } = node;
+  const { lat, lng } = node.address;
+  // The detail refetches every 10 s: the map gets a new point only when something it shows changes.
+  const nodes = useMemo(() => [{ id, lat, lng, displayStatus, siteLabel }], [id, lat, lng, displayStatus, siteLabel]);
   return (
     <Stack gap="md">
       <Table w="fit-content" withRowBorders={false}>
         <Table.Tbody>
-          {node.network && (
-            <>
-              <Table.Tr>
-                <Table.Th>NMI</Table.Th>
-                <Table.Td>{node.network.nmi}</Table.Td>
-              </Table.Tr>
-              <Table.Tr>
-                <Table.Th>Network</Table.Th>
-                <Table.Td>{node.network.network}</Table.Td>
-              </Table.Tr>
-            </>
+          <Table.Tr>
+            <Table.Th>NMI</Table.Th>
+            <Table.Td>{node.network.nmi}</Table.Td>
+          </Table.Tr>
+          {node.network.network !== null && (
+            <Table.Tr>
+              <Table.Th>Network</Table.Th>
+              <Table.Td>{node.network.network}</Table.Td>
+            </Table.Tr>
           )}
           <Table.Tr>
             <Table.Th>Install address</Table.Th>
@@ -266,12 +282,7 @@ function Location({ node }: { node: NodeDetail }) {
           </Table.Tr>
         </Table.Tbody>
       </Table>
-      <NodeMap
-        nodes={[{ id: node.id, lat: node.address.lat, lng: node.address.lng, displayStatus: node.displayStatus, siteLabel: node.siteLabel }]}
-        zoom={13}
-        height={420}
-        label="Node location"
-      />
+      <NodeMap nodes={nodes} zoom={13} height={height} label="Node location" />
     </Stack>
   );
 }

@@ -5,7 +5,7 @@ import { VPP_MESSAGES } from '@vpp/shared';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DataTable, usePaging } from '../../components/data-table.tsx';
-import { NodeMap } from '../../components/node-map.tsx';
+import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { usePowerstation, usePowerstationMap, usePowerstationNodes } from './api.ts';
@@ -61,6 +61,7 @@ function NodeList({ id, linkNodes }: { id: number; linkNodes: boolean }) {
 function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
   const map = usePowerstationMap(id, true);
   const navigate = useNavigate();
+  const height = useMapHeight();
   if (map.isLoading)
     return (
       <Center py="xl">
@@ -70,7 +71,7 @@ function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
   return (
     <Stack gap="xs">
       {map.data?.length === 0 && <Text c="dimmed">{VPP_MESSAGES.noNodes}</Text>}
-      <NodeMap nodes={map.data ?? []} height={500} label="VPP map" onSelect={linkNodes ? (n) => navigate(`/fleet-monitoring/nodes/${n}`) : undefined} />
+      <NodeMap nodes={map.data ?? []} height={height} label="VPP map" onSelect={linkNodes ? (n) => navigate(`/fleet-monitoring/nodes/${n}`) : undefined} />
     </Stack>
   );
 }

@@ -1,15 +1,8 @@
-import { Anchor, Badge } from '@mantine/core';
-import type { Node, NodeStatus } from '@vpp/shared';
+import { Anchor } from '@mantine/core';
+import type { Node } from '@vpp/shared';
 import { Link } from 'react-router';
 import type { Column } from '../../components/data-table.tsx';
-import { STATUS_COLOURS } from '../../components/node-map.tsx';
-
-const STATUS_LABELS: Record<NodeStatus, string> = {
-  ONLINE: 'Online',
-  OFFLINE: 'Offline',
-  AWAITING_CONTACT: 'Awaiting Contact',
-  NOT_COMMISSIONED: 'Not Commissioned',
-};
+import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
 
 /** The columns VPP screens show for a node; the node number links to its page only when `linkNodes`. */
 export function nodeColumns(linkNodes: boolean): Column<Node>[] {
@@ -30,14 +23,6 @@ export function nodeColumns(linkNodes: boolean): Column<Node>[] {
     { key: 'label', header: 'Site label', render: (n) => n.siteLabel ?? '' },
     { key: 'address', header: 'Address', render: (n) => n.address.text },
     { key: 'serial', header: 'Serial number', render: (n) => n.system.reposit.serialNumber },
-    {
-      key: 'status',
-      header: 'Status',
-      render: (n) => (
-        <Badge color={STATUS_COLOURS[n.displayStatus]} variant="light" tt="none">
-          {STATUS_LABELS[n.displayStatus]}
-        </Badge>
-      ),
-    },
+    { key: 'status', header: 'Status', render: (n) => <NodeStatusBadge node={n} timeZone={n.timezone} /> },
   ];
 }
