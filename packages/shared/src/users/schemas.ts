@@ -21,6 +21,8 @@ export const USER_MESSAGES = {
 
 export const unknownPermissionMessage = (p: string) => `Unknown permission: ${p}.`;
 export const notHeldPermissionMessage = (p: string) => `You may not grant or revoke ${p}, because you do not hold it yourself.`;
+/** Why a manager may not edit a user who holds more than they do (their e-mail would let them reset that user's password). */
+export const outrankedUserMessage = (p: string) => `You may not edit this user, because they hold ${p} and you do not.`;
 
 export const orgUser = z.object({
   id: z.number(),

@@ -40,6 +40,11 @@ export async function findLiveDevice(db: Database, id: string, userId: number) {
     .executeTakeFirst();
 }
 
+/** Forgets every remembered browser of a user: the next sign-in asks for the code again. */
+export async function revokeDevices(db: Database, userId: number) {
+  await db.updateTable('remembered_devices').set({ revoked_at: nowS() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
 /** Failed sign-ins per key since a time, for each key asked about. */
 export async function countFailures(db: Database, keys: string[], since: number): Promise<Map<string, number>> {
   const rows = await db

@@ -202,6 +202,52 @@ describeEachDatabase('sign-in', (h) => {
       }
     });
 
+    it('refuses even the right code after five wrong codes, and a new sign-in does not start the count again', async () => {
+      const org = await h().org();
+      const secret = generateSecret();
+      const u = await h().user(org, { mfaSecret: secret });
+      const pending = { authorization: `Bearer ${(await login(h(), u.username, { remoteAddress: '192.0.2.60' })).json().access_token}` };
+      // Each code from its own address, so only the per-account count can stop the sixth.
+      for (let i = 1; i <= 5; i++) {
+        const res = await h().app.inject({
+          method: 'POST',
+          url: '/auth/mfa/verify-code',
+          headers: pending,
+          payload: { totpCode: await wrongCode(secret) },
+          remoteAddress: `192.0.2.${60 + i}`,
+        });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().data.message).toBe(MESSAGES.codeInvalid);
+      }
+      const right = await h().app.inject({
+        method: 'POST',
+        url: '/auth/mfa/verify-code',
+        headers: pending,
+        payload: { totpCode: await generate({ secret }) },
+        remoteAddress: '192.0.2.66',
+      });
+      expect(right.statusCode).toBe(429);
+      expect(right.json().data.message).toBe(TOO_MANY);
+      expect(cookie(right, 'vpp_refresh')).toBeUndefined();
+      const again = await login(h(), u.username, { remoteAddress: '192.0.2.67' });
+      expect(again.statusCode).toBe(429);
+      expect(again.json().data.message).toBe(TOO_MANY);
+    });
+
+    it('starts the count of wrong codes again after a good one', async () => {
+      const org = await h().org();
+      const secret = generateSecret();
+      const u = await h().user(org, { mfaSecret: secret });
+      const verify = async (totpCode: string, i: number) => {
+        const pending = { authorization: `Bearer ${(await login(h(), u.username, { remoteAddress: `192.0.2.${70 + i}` })).json().access_token}` };
+        return h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: pending, payload: { totpCode }, remoteAddress: `192.0.2.${70 + i}` });
+      };
+      for (let i = 1; i <= 4; i++) expect((await verify(await wrongCode(secret), i)).statusCode).toBe(400);
+      expect((await verify(await generate({ secret }), 5)).statusCode).toBe(200);
+      for (let i = 6; i <= 9; i++) expect((await verify(await wrongCode(secret), i)).statusCode).toBe(400);
+      expect((await login(h(), u.username, { remoteAddress: '192.0.2.80' })).statusCode).toBe(200);
+    });
+
     it('accepts a code typed with spaces', async () => {
       const org = await h().org();
       const secret = generateSecret();
@@ -365,6 +411,27 @@ describeEachDatabase(
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json().data.message).toBe(TOO_MANY);
       expect((await login(h(), u.username, { remoteAddress: '198.51.100.8' })).statusCode).toBe(200);
+    });
+
+    it('counts wrong two-factor codes against the address they come from', async () => {
+      const org = await h().org();
+      const secret = generateSecret();
+      const u = await h().user(org, { mfaSecret: secret });
+      const other = await h().user(org);
+      const pending = { authorization: `Bearer ${(await login(h(), u.username, { remoteAddress: '198.51.100.9' })).json().access_token}` };
+      for (let i = 1; i <= 3; i++) {
+        const res = await h().app.inject({
+          method: 'POST',
+          url: '/auth/mfa/verify-code',
+          headers: pending,
+          payload: { totpCode: await wrongCode(secret) },
+          remoteAddress: '198.51.100.10',
+        });
+        expect(res.statusCode).toBe(400);
+      }
+      const blocked = await login(h(), other.username, { remoteAddress: '198.51.100.10' });
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().data.message).toBe(TOO_MANY);
     });
   },
   { LOGIN_MAX_FAILURES_PER_ADDRESS: '3' },

@@ -53,7 +53,12 @@ export async function authRoutes(app: App) {
       schema: { tags: ['auth'], summary: 'Give the authenticator code', body: verifyCodeBody, response: { 200: tokenReply } },
     },
     async (req, reply) => {
-      const { session, deviceCookie } = await auth.verifyCode(app.ctx, caller(req).id, req.body.totpCode, req.body.rememberDevice);
+      const { session, deviceCookie } = await auth.verifyCode(app.ctx, {
+        userId: caller(req).id,
+        code: req.body.totpCode,
+        rememberDevice: req.body.rememberDevice,
+        address: req.ip,
+      });
       setRefreshCookie(reply, session);
       if (deviceCookie) {
         reply.setCookie(DEVICE_COOKIE, deviceCookie.value, { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure, maxAge: REMEMBER_DEVICE_S });

@@ -58,7 +58,6 @@ export async function login(
     await repo.recordFailures(ctx.db, [accountKey, addressKey]);
     throw unauthorized('bad_credentials', MESSAGES.loginFailed);
   }
-  await repo.clearFailures(ctx.db, accountKey);
 
   if (user.mfa_enabled && !(await isRemembered(ctx, user.id, input.deviceCookie))) {
     let secret = user.totp_secret;
@@ -73,6 +72,8 @@ export async function login(
       session: null,
     };
   }
+  // Only a full sign-in starts the count again: a good password must not wipe out wrong codes.
+  await repo.clearFailures(ctx.db, accountKey);
   const session = await startSession(ctx, user.id);
   return { reply: { access_token: session.accessToken, mfaRequired: false, mfa: null }, session };
 }
@@ -87,21 +88,27 @@ async function isRemembered(ctx: AppContext, userId: number, cookie?: string): P
 /**
  * Checks the caller's authenticator code. The first good code also confirms a new set-up. On
  * success the caller is fully signed in, and with `rememberDevice` gets a two-week device cookie.
+ * Wrong codes count against the account and the address exactly as wrong passwords do.
  */
 export async function verifyCode(
   ctx: AppContext,
-  userId: number,
-  code: string,
-  rememberDevice: boolean,
+  input: { userId: number; code: string; rememberDevice: boolean; address: string },
 ): Promise<{ session: Session; deviceCookie: { value: string; expiresAt: number } | null }> {
-  const user = await findUserById(ctx.db, userId);
+  const { code, rememberDevice } = input;
+  const user = await findUserById(ctx.db, input.userId);
   if (!user?.totp_secret) throw badRequest('Two-factor authentication has not been set up for this account.', 'mfa_not_configured');
+  const accountKey = `account:${user.id}`;
+  const addressKey = `address:${input.address}`;
+  await assertNotThrottled(ctx, accountKey, addressKey);
   const check = await checkTotp(user.totp_secret, code, user.totp_last_step);
   if (!check.ok) {
+    // A replayed code was right once: it tells a guesser nothing, so only wrong codes count.
+    if (check.reason !== 'replayed') await repo.recordFailures(ctx.db, [accountKey, addressKey]);
     const message = check.reason === 'replayed' ? 'This code has already been used. Wait for the next code and try again.' : MESSAGES.codeInvalid;
     throw new ApiError(400, check.reason === 'replayed' ? 'code_reused' : 'invalid_code', message);
   }
   await updateUser(ctx.db, user.id, { totp_last_step: check.step, totp_confirmed: 1 });
+  await repo.clearFailures(ctx.db, accountKey);
   const session = await startSession(ctx, user.id);
   if (!rememberDevice) return { session, deviceCookie: null };
   const expiresAt = nowS() + REMEMBER_DEVICE_S;

@@ -1,4 +1,5 @@
 import { describePasswordFailures, MESSAGES, PASSWORD_MESSAGES, passwordFailures } from '@vpp/shared';
+import { generate, generateSecret } from 'otplib';
 import { expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { hashToken } from '../../platform/tokens.ts';
@@ -7,8 +8,22 @@ import { linkIn, mailTo } from '../../test/outbox.ts';
 
 const NEW_PASSWORD = 'Wattle-Sunset-77';
 
-async function login(h: Harness, username: string, password: string) {
-  return h.app.inject({ method: 'POST', url: '/auth/login/', payload: { username, password, captchaToken: await h.captcha() } });
+async function login(h: Harness, username: string, password: string, cookies?: Record<string, string>) {
+  return h.app.inject({ method: 'POST', url: '/auth/login/', payload: { username, password, captchaToken: await h.captcha() }, cookies });
+}
+
+/** Signs a two-factor user in with 'remember this browser' and answers the device cookie. */
+async function rememberBrowser(h: Harness, username: string, secret: string): Promise<Record<string, string>> {
+  const pending = { authorization: `Bearer ${(await login(h, username, PASSWORD)).json().access_token}` };
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/auth/mfa/verify-code',
+    headers: pending,
+    payload: { totpCode: await generate({ secret }), rememberDevice: true },
+  });
+  const device = res.cookies.find((c) => c.name === 'vpp_device');
+  if (!device) throw new Error(`no vpp_device cookie: ${res.statusCode} ${res.body}`);
+  return { vpp_device: device.value };
 }
 
 describeEachDatabase('password flows', (h) => {
@@ -101,6 +116,23 @@ describeEachDatabase('password flows', (h) => {
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ error: 'invalid_token', data: { message: PASSWORD_MESSAGES.linkInvalid } });
     expect(await verify(token)).toEqual({ status: 'OK', valid: false });
+  });
+
+  it('forgets the remembered browsers of the account when the password is reset', async () => {
+    const org = await h().org();
+    const secret = generateSecret();
+    const u = await h().user(org, { mfaSecret: secret });
+    const device = await rememberBrowser(h(), u.username, secret);
+    expect((await login(h(), u.username, PASSWORD, device)).json()).toMatchObject({ mfaRequired: false });
+
+    const email = `${u.username}@example.test`;
+    await post('/password/reset', { email });
+    const token = linkIn((await mailTo(h().ctx, email)).at(-1)!, '/password/reset').searchParams.get('token')!;
+    expect((await post(`/password/change?token=${token}`, { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD })).statusCode).toBe(200);
+
+    const after = await login(h(), u.username, NEW_PASSWORD, device);
+    expect(after.statusCode).toBe(200);
+    expect(after.json()).toMatchObject({ mfaRequired: true, mfa: { confirmed: true } });
   });
 
   it('ends the older links of an account when one of them is used', async () => {
@@ -206,6 +238,22 @@ describeEachDatabase('password flows', (h) => {
     expect((await login(h(), u.username, NEW_PASSWORD)).statusCode).toBe(200);
     expect((await login(h(), u.username, PASSWORD)).statusCode).toBe(401);
     expect((await h().app.inject({ method: 'GET', url: '/account', headers })).statusCode).toBe(200);
+  });
+
+  it('forgets the remembered browsers of the account on an inline change', async () => {
+    const org = await h().org();
+    const secret = generateSecret();
+    const u = await h().user(org, { mfaSecret: secret });
+    const device = await rememberBrowser(h(), u.username, secret);
+    const signedIn = await login(h(), u.username, PASSWORD, device);
+    expect(signedIn.json()).toMatchObject({ mfaRequired: false });
+    const headers = { authorization: `Bearer ${signedIn.json().access_token}` };
+    const res = await post('/password/inline-change', { oldPassword: PASSWORD, newPassword: NEW_PASSWORD, passwordConfirmation: NEW_PASSWORD }, headers);
+    expect(res.statusCode).toBe(200);
+
+    const after = await login(h(), u.username, NEW_PASSWORD, device);
+    expect(after.statusCode).toBe(200);
+    expect(after.json()).toMatchObject({ mfaRequired: true, mfa: { confirmed: true } });
   });
 
   it('pauses inline changes after too many wrong current passwords', async () => {

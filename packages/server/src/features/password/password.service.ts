@@ -102,7 +102,10 @@ export async function verifyToken(ctx: AppContext, token: string): Promise<boole
   return (await liveToken(ctx, token)) !== null;
 }
 
-/** Sets the password through a link: the token is used up, other links end, and so do all sessions. */
+/**
+ * Sets the password through a link: the token is used up, other links end, and so do all sessions
+ * and remembered browsers.
+ */
 export async function changePassword(ctx: AppContext, token: string, password: string): Promise<void> {
   const row = await liveToken(ctx, token);
   if (!row) throw invalidLink();
@@ -111,6 +114,7 @@ export async function changePassword(ctx: AppContext, token: string, password: s
     if (!(await repo.consumeToken(trx, row.id))) throw invalidLink();
     await repo.expireLiveTokens(trx, row.user_id);
     await repo.setPassword(trx, row.user_id, hash, { endSessions: true });
+    await authRepo.revokeDevices(trx, row.user_id);
     await authRepo.clearFailures(trx, `account:${row.user_id}`);
   });
 }
@@ -146,8 +150,15 @@ export async function disavow(ctx: AppContext, token: string, address: string): 
   });
 }
 
-/** The inline change on the settings page: the current password, then the new one (sessions stay). */
+/**
+ * The inline change on the settings page: the current password, then the new one. Sessions stay;
+ * remembered browsers are forgotten, so the next sign-in anywhere asks for the code.
+ */
 export async function inlineChange(ctx: AppContext, userId: number, oldPassword: string, newPassword: string): Promise<void> {
   await checkOwnPassword(ctx, userId, oldPassword, () => new ApiError(400, 'incorrect_password', PASSWORD_MESSAGES.currentIncorrect));
-  await repo.setPassword(ctx.db, userId, await hashPassword(newPassword), { endSessions: false });
+  const hash = await hashPassword(newPassword);
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.setPassword(trx, userId, hash, { endSessions: false });
+    await authRepo.revokeDevices(trx, userId);
+  });
 }

@@ -1,4 +1,4 @@
-import { notHeldPermissionMessage, PERMISSIONS, USER_MESSAGES, unknownPermissionMessage } from '@vpp/shared';
+import { MESSAGES, notHeldPermissionMessage, outrankedUserMessage, PERMISSIONS, USER_MESSAGES, unknownPermissionMessage } from '@vpp/shared';
 import { expect, it } from 'vitest';
 import { describeEachDatabase, PASSWORD } from '../../test/harness.ts';
 import { linkIn, mailTo } from '../../test/outbox.ts';
@@ -139,21 +139,81 @@ describeEachDatabase('organisation users', (h) => {
     expect(again.statusCode).toBe(400);
   });
 
-  it('does not let a manager grant or revoke a permission they do not hold', async () => {
+  it('does not let a manager grant a permission they do not hold', async () => {
     const org = await h().org();
     const m = await h().user(org, { permissions: ['fleet.myReposit.users', 'fleet.node.view'] });
     const headers = await h().bearer(m.username);
     const res = await call('POST', '/api/users', headers, body({ permissions: ['fleet.node.view', 'fleet.administrator'] }));
     expect(res.statusCode).toBe(400);
     expect(res.json().data.message).toBe(notHeldPermissionMessage('fleet.administrator'));
-    const colleague = await h().user(org, { permissions: ['fleet.kitDesigner', 'fleet.node.view'] });
-    // Keeping a permission they do not hold is fine; taking it away is not.
-    const keep = await call('PUT', `/api/users/${colleague.id}`, headers, body({ permissions: ['fleet.kitDesigner'] }));
-    expect(keep.statusCode).toBe(200);
-    expect(keep.json().data.permissions).toEqual(['fleet.kitDesigner']);
+    const colleague = await h().user(org, { permissions: ['fleet.node.view'] });
+    const grant = await call('PUT', `/api/users/${colleague.id}`, headers, body({ permissions: ['fleet.node.view', 'fleet.kitDesigner'] }));
+    expect(grant.statusCode).toBe(400);
+    expect(grant.json().data.message).toBe(notHeldPermissionMessage('fleet.kitDesigner'));
     const take = await call('PUT', `/api/users/${colleague.id}`, headers, body({ permissions: [] }));
-    expect(take.statusCode).toBe(400);
-    expect(take.json().data.message).toBe(notHeldPermissionMessage('fleet.kitDesigner'));
+    expect(take.statusCode).toBe(200);
+    expect(take.json().data.permissions).toEqual([]);
+  });
+
+  it('answers 403 to a manager editing a user who holds a permission the manager does not, and changes nothing', async () => {
+    const org = await h().org();
+    const m = await h().user(org, { permissions: ['fleet.myReposit.users'] });
+    const headers = await h().bearer(m.username);
+    const target = await h().user(org, { permissions: ['fleet.administrator'] });
+    const before = (await call('GET', `/api/users/${target.id}`, headers)).json().data;
+    // A new e-mail address, then a reset link to it, would hand the manager the administrator's account.
+    for (const payload of [
+      body({ email: 'attacker@example.test', permissions: ['fleet.administrator'] }),
+      body({ email: `${target.username}@example.test`, permissions: ['fleet.administrator'] }),
+      body({ email: `${target.username}@example.test`, permissions: [] }),
+    ]) {
+      const res = await call('PUT', `/api/users/${target.id}`, headers, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(403);
+      expect(res.json()).toMatchObject({ status: 'ERROR', error: 'forbidden', data: { message: outrankedUserMessage('fleet.administrator') } });
+    }
+    const colleague = await h().user(org, { permissions: ['fleet.myReposit.users', 'fleet.kitDesigner'] });
+    const res = await call('PUT', `/api/users/${colleague.id}`, headers, body({ permissions: ['fleet.myReposit.users', 'fleet.kitDesigner'] }));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().data.message).toBe(outrankedUserMessage('fleet.kitDesigner'));
+    expect((await call('GET', `/api/users/${target.id}`, headers)).json().data).toEqual(before);
+    expect((await call('POST', '/password/reset', undefined, { email: 'attacker@example.test' })).statusCode).toBe(200);
+    expect(await mailTo(h().ctx, 'attacker@example.test')).toEqual([]);
+    // Holding every permission the user holds is enough, and an administrator holds them all.
+    const peer = await h().user(org, { permissions: ['fleet.myReposit.users'] });
+    expect((await call('PUT', `/api/users/${peer.id}`, headers, body({ permissions: ['fleet.myReposit.users'] }))).statusCode).toBe(200);
+    const admin = await h().user(org, { permissions: ['fleet.administrator'] });
+    const adminHeaders = await h().bearer(admin.username);
+    expect((await call('PUT', `/api/users/${colleague.id}`, adminHeaders, body({ permissions: ['fleet.kitDesigner'] }))).statusCode).toBe(200);
+  });
+
+  it('moves the username along with the e-mail address of a user created here', async () => {
+    const a = await admin();
+    const created = (await call('POST', '/api/users', a.headers, body({ email: 'old.address@example.test' }))).json().data;
+    const [mail] = await mailTo(h().ctx, 'old.address@example.test');
+    const token = linkIn(mail, '/password/reset').searchParams.get('token');
+    await call('POST', `/password/change?token=${token}`, undefined, { password: 'Wattle-Sunset-77', confirmPassword: 'Wattle-Sunset-77' });
+
+    const res = await call('PUT', `/api/users/${created.id}`, a.headers, body({ email: 'new.address@example.test' }));
+    expect(res.statusCode).toBe(200);
+    const signIn = async (username: string) =>
+      call('POST', '/auth/login/', undefined, { username, password: 'Wattle-Sunset-77', captchaToken: await h().captcha() });
+    const fresh = await signIn('new.address@example.test');
+    expect(fresh.statusCode).toBe(200);
+    const account = (await call('GET', '/account', { authorization: `Bearer ${fresh.json().access_token}` })).json().data;
+    expect(account).toMatchObject({ username: 'new.address@example.test', email: 'new.address@example.test' });
+    const stale = await signIn('old.address@example.test');
+    expect(stale.statusCode).toBe(401);
+    expect(stale.json().data.message).toBe(MESSAGES.loginFailed);
+    // The old address is free again for someone else.
+    expect((await call('POST', '/api/users', a.headers, body({ email: 'old.address@example.test' }))).statusCode).toBe(200);
+  });
+
+  it('keeps a username that is not the e-mail address when the address changes', async () => {
+    const a = await admin();
+    const u = await h().user(a.org, { permissions: ['fleet.node.view'] });
+    expect((await call('PUT', `/api/users/${u.id}`, a.headers, body({ email: 'elsewhere@example.test' }))).statusCode).toBe(200);
+    const login = await call('POST', '/auth/login/', undefined, { username: u.username, password: PASSWORD, captchaToken: await h().captcha() });
+    expect(login.statusCode).toBe(200);
   });
 
   it('updates a user: names, email and permissions, and the change applies at once', async () => {

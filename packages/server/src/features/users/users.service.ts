@@ -5,6 +5,7 @@ import {
   normalizePermission,
   notHeldPermissionMessage,
   type OrgUser,
+  outrankedUserMessage,
   PERMISSIONS,
   type PermissionInfo,
   USER_MESSAGES,
@@ -84,17 +85,25 @@ export async function createOrgUser(ctx: AppContext, caller: AuthUser, input: Us
   return getUser(ctx, caller, id);
 }
 
-/** Updates a user of the caller's organisation; nobody may take the administrator permission from themselves. */
+/**
+ * Updates a user of the caller's organisation. Only someone who holds every permission the user
+ * holds may edit them (a new e-mail address would let the editor reset that user's password), and
+ * nobody may take the administrator permission from themselves.
+ */
 export async function updateOrgUser(ctx: AppContext, caller: AuthUser, id: number, input: UserInput): Promise<OrgUser> {
   const existing = await getUser(ctx, caller, id);
+  const outranking = id === caller.id ? undefined : existing.permissions.find((p) => !hasPermission(caller.permissions, p));
+  if (outranking) throw new ApiError(403, 'forbidden', outrankedUserMessage(outranking));
   const isAdmin = (list: string[]) => list.some((p) => normalizePermission(p) === ADMINISTRATOR);
   if (id === caller.id && isAdmin(existing.permissions) && !isAdmin(input.permissions)) {
     throw badRequest(USER_MESSAGES.selfAdministrator, 'self_revoke');
   }
   const permissions = checkGrants(caller, input.permissions, existing.permissions);
   if (input.email !== existing.email && (await repo.emailInUse(ctx.db, input.email, id))) throw badRequest(USER_MESSAGES.emailTaken, 'email_taken');
+  // A user created here signs in with their e-mail address as username: it follows the address.
+  const followsEmail = (await repo.findUserById(ctx.db, id))?.username.toLowerCase() === existing.email.toLowerCase();
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.updateUser(trx, id, { given_name: input.givenName, surname: input.surname, email: input.email });
+    await repo.updateUser(trx, id, { given_name: input.givenName, surname: input.surname, email: input.email, ...(followsEmail && { username: input.email }) });
     await repo.setPermissions(trx, id, permissions);
   });
   return getUser(ctx, caller, id);

@@ -21,7 +21,7 @@ export function isNewerVersion(a: string, b: string): boolean {
 /** The server's version from /meta.json?{timestamp}; null on any error, which counts as up to date. */
 async function serverVersion(): Promise<string | null> {
   try {
-    return (await request('/meta.json', { query: { [Date.now()]: '' }, auth: false, quiet: true, schema: metaReply.pick({ version: true }) })).version;
+    return (await request(`/meta.json?${Date.now()}`, { auth: false, quiet: true, schema: metaReply.pick({ version: true }) })).version;
   } catch {
     return null;
   }

@@ -7,7 +7,7 @@ import { accountQueryOptions } from '../account/api.ts';
 
 export const metaQueryOptions = queryOptions({
   queryKey: ['meta'],
-  queryFn: () => request('/meta.json', { query: { [Date.now()]: '' }, auth: false, schema: metaReply }),
+  queryFn: () => request(`/meta.json?${Date.now()}`, { auth: false, schema: metaReply }),
   staleTime: Number.POSITIVE_INFINITY,
 });
 export const useMeta = () => useQuery(metaQueryOptions);
@@ -19,19 +19,36 @@ session.onReset(() => clearTimeout(refreshTimer));
 /** Runs the refresh in the background 300 s before the access token expires. */
 function scheduleRefresh() {
   clearTimeout(refreshTimer);
-  const inS = tokenExpiresIn(session.token()) - TOKEN_REFRESH_BEFORE_S;
-  refreshTimer = setTimeout(() => void refreshNow().catch(() => undefined), Math.max(0, inS) * 1000);
+  const from = session.token();
+  const inS = tokenExpiresIn(from) - TOKEN_REFRESH_BEFORE_S;
+  refreshTimer = setTimeout(() => void refreshNow(from).catch(() => undefined), Math.max(0, inS) * 1000);
 }
 
 let inFlight: Promise<void> | null = null;
 
-/** Exchanges the refresh cookie for a new access token; a refused refresh ends the session. */
-export function refreshNow(): Promise<void> {
-  inFlight ??= request('/auth/refresh/', { method: 'POST', auth: false, quiet: true, schema: tokenReply })
-    .then((r) => {
-      session.setToken(r.access_token);
-      scheduleRefresh();
-    })
+/** A token's `exp` claim (whole seconds, so two readings of one token compare equal). */
+const expiryOf = (token: string | null) => Math.round(Date.now() / 1000 + tokenExpiresIn(token));
+
+/**
+ * Runs `task` holding the refresh lock that every tab of this origin shares; unlocked where there
+ * are no Web Locks (they need a secure context).
+ */
+const withRefreshLock = (task: () => Promise<void>): Promise<void> => (navigator.locks ? navigator.locks.request<void>('vpp-console-refresh', task) : task());
+
+/**
+ * Exchanges the refresh cookie for a new access token; a refused refresh ends the session. The tabs
+ * share the token (localStorage) and the cookie, so they take turns: a tab that finds a newer token
+ * than the one it set out to replace uses that one, rather than sending a cookie that was rotated
+ * already (the server would take that for a replay and end the session).
+ */
+export function refreshNow(from: string | null = session.token()): Promise<void> {
+  inFlight ??= withRefreshLock(async () => {
+    const stored = session.token();
+    if (stored && expiryOf(stored) > expiryOf(from)) return;
+    const r = await request('/auth/refresh/', { method: 'POST', auth: false, quiet: true, schema: tokenReply });
+    session.setToken(r.access_token);
+  })
+    .then(() => scheduleRefresh())
     .catch((err) => {
       session.reset({ expired: true });
       throw err;
