@@ -15,6 +15,7 @@ const schema = z.object({
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_S: seconds.default(900),
   REFRESH_TOKEN_TTL_S: seconds.default(7 * 24 * 3600),
+  REFRESH_REUSE_GRACE_S: z.coerce.number().int().min(0).max(60).default(10),
   COOKIE_SECURE: bool.default(false),
   API_BASE_URL: z.string().url().optional(),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: seconds.default(5),

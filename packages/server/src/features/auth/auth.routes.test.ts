@@ -323,6 +323,33 @@ describeEachDatabase('sign-in', (h) => {
   });
 
   describe('refresh and logout', () => {
+    /** Moves the first use of the user's used refresh tokens back in time, out of the reuse grace. */
+    const usedSecondsAgo = async (userId: number, seconds: number) => {
+      await h()
+        .ctx.db.updateTable('refresh_tokens')
+        .set((eb) => ({ used_at: eb('used_at', '-', seconds) }))
+        .where('user_id', '=', userId)
+        .where('used_at', 'is not', null)
+        .execute();
+    };
+
+    it('takes a cookie back within 10 s of its use (a reply the browser never got), and keeps the session', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const first = cookie(await login(h(), u.username), 'vpp_refresh') as string;
+      const lost = await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: first } });
+      expect(lost.statusCode).toBe(200);
+
+      const again = await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: first } });
+      expect(again.statusCode).toBe(200);
+      const third = cookie(again, 'vpp_refresh') as string;
+      expect(third).not.toBe(cookie(lost, 'vpp_refresh'));
+      const next = await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: third } });
+      expect(next.statusCode).toBe(200);
+      const account = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${next.json().access_token}` } });
+      expect(account.statusCode).toBe(200);
+    });
+
     it('rotates the refresh cookie and gives a working access token', async () => {
       const org = await h().org();
       const u = await h().user(org);
@@ -344,6 +371,7 @@ describeEachDatabase('sign-in', (h) => {
       const u = await h().user(org);
       const first = cookie(await login(h(), u.username), 'vpp_refresh') as string;
       const second = cookie(await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: first } }), 'vpp_refresh') as string;
+      await usedSecondsAgo(u.id, 11);
 
       const replay = await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: first } });
       expect(replay.statusCode).toBe(401);
@@ -363,6 +391,7 @@ describeEachDatabase('sign-in', (h) => {
       const before = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${access}` } });
       expect(before.statusCode).toBe(200);
 
+      await usedSecondsAgo(u.id, 11);
       await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: first } });
       const after = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${access}` } });
       expect(after.statusCode).toBe(401);

@@ -118,23 +118,26 @@ export async function verifyCode(
 
 /**
  * Exchanges a refresh token for a new one and a new access token. A token that was already used
- * means it was stolen or replayed: its whole family is revoked and the caller must sign in again.
+ * means it was stolen or replayed: its whole family is revoked and the caller must sign in again;
+ * except within REFRESH_REUSE_GRACE_S of its first use, when the browser most likely never got the
+ * reply (a reload or a dropped connection mid-refresh) and the family goes on with a new token.
  */
 export async function refresh(ctx: AppContext, token: string | undefined): Promise<Session> {
   const expired = () => unauthorized('unauthorized', MESSAGES.sessionExpired);
   if (!token) throw expired();
   const row = await repo.findRefreshToken(ctx.db, hashToken(token));
   if (!row) throw expired();
-  if (row.used_at !== null || row.revoked_at !== null) {
-    await repo.revokeFamily(ctx.db, row.family);
-    throw expired();
-  }
+  if (row.revoked_at !== null) throw expired();
   if (row.expires_at <= nowS()) throw expired();
   const user = await findUserById(ctx.db, row.user_id);
   if (!user?.active) throw expired();
-  if (!(await repo.markRefreshTokenUsed(ctx.db, row.id))) {
-    await repo.revokeFamily(ctx.db, row.family);
-    throw expired();
+  const withinGrace = (usedAt: number | null) => usedAt !== null && nowS() - Number(usedAt) <= ctx.config.REFRESH_REUSE_GRACE_S;
+  if (row.used_at !== null || !(await repo.markRefreshTokenUsed(ctx.db, row.id))) {
+    const used = row.used_at ?? (await repo.findRefreshToken(ctx.db, row.token_hash))?.used_at ?? null;
+    if (!withinGrace(used)) {
+      await repo.revokeFamily(ctx.db, row.family);
+      throw expired();
+    }
   }
   return startSession(ctx, row.user_id, row.family);
 }
