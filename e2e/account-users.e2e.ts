@@ -1,5 +1,5 @@
 // Organisation users in Chromium: the list, create with its confirmation and e-mail, view and edit.
-import { USER_MESSAGES } from '@vpp/shared';
+import { PASSWORD_MESSAGES, USER_MESSAGES } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
 import { linkTo, shown, useAccountApp, waitForMail } from './account-helpers.ts';
 
@@ -45,6 +45,43 @@ describe('organisation users', () => {
     await shown(page.getByText(USER_MESSAGES.updatedTitle));
     await shown(page.getByRole('heading', { name: 'Grace Hopper-Smith' }));
     await shown(page.getByText('View VPPs'));
+  });
+
+  it('does not offer a users manager the edit of someone who holds more than they do', async () => {
+    // Rita creates a users manager who holds only Users and View nodes; he sets his password from the e-mail.
+    const admin = await app.signedIn('retailer');
+    await admin.goto('/my-reposit/users/new');
+    await admin.getByLabel('Given name').fill('Mark');
+    await admin.getByLabel('Surname').fill('Manager');
+    await admin.getByLabel('Email').fill('mark@example.com');
+    await admin.getByRole('switch', { name: /\(fleet\.myReposit\.users\)$/ }).check();
+    await admin.getByRole('switch', { name: 'View nodes' }).check();
+    await admin.getByRole('button', { name: 'Create User' }).click();
+    await admin.getByRole('button', { name: 'Create and Send Email' }).click();
+    await shown(admin.getByRole('heading', { name: 'Mark Manager' }));
+    const mail = await waitForMail(app.server(), 'mark@example.com', /Your new VPP Console account/);
+    const page = await app.page();
+    await page.goto(linkTo(mail, '/password/reset'));
+    await page.getByLabel('New password', { exact: true }).fill('Wattle-Sunset-77');
+    await page.getByLabel('Confirm new password').fill('Wattle-Sunset-77');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await shown(page.getByText(PASSWORD_MESSAGES.passwordReset));
+
+    const mark = await app.signedIn('mark@example.com', 'Wattle-Sunset-77');
+    // Rita holds every permission: the message names the first one Mark lacks.
+    const outranked = /^You may not edit this user, because they hold [\w.]+ and you do not\.$/;
+    await mark.goto('/my-reposit/users?limit=10&offset=0');
+    await (await shown(mark.getByRole('link', { name: 'Rita Retailer' }))).click();
+    await shown(mark.getByText(outranked));
+    expect(await mark.getByRole('link', { name: 'Edit', exact: true }).count()).toBe(0);
+    await mark.goto(`${mark.url()}/edit`);
+    await shown(mark.getByText(outranked));
+    expect(await mark.getByLabel('Email').count()).toBe(0);
+
+    // His own record he may edit.
+    await mark.goto('/my-reposit/users?limit=10&offset=0');
+    await (await shown(mark.getByRole('link', { name: 'Mark Manager' }))).click();
+    await shown(mark.getByRole('link', { name: 'Edit', exact: true }));
   });
 
   it('does not let an administrator revoke their own administrator permission', async () => {

@@ -6,6 +6,7 @@ import {
   notHeldPermissionMessage,
   type OrgUser,
   outrankedUserMessage,
+  outrankingPermission,
   PERMISSIONS,
   type PermissionInfo,
   USER_MESSAGES,
@@ -92,7 +93,7 @@ export async function createOrgUser(ctx: AppContext, caller: AuthUser, input: Us
  */
 export async function updateOrgUser(ctx: AppContext, caller: AuthUser, id: number, input: UserInput): Promise<OrgUser> {
   const existing = await getUser(ctx, caller, id);
-  const outranking = id === caller.id ? undefined : existing.permissions.find((p) => !hasPermission(caller.permissions, p));
+  const outranking = outrankingPermission(caller, existing);
   if (outranking) throw new ApiError(403, 'forbidden', outrankedUserMessage(outranking));
   const isAdmin = (list: string[]) => list.some((p) => normalizePermission(p) === ADMINISTRATOR);
   if (id === caller.id && isAdmin(existing.permissions) && !isAdmin(input.permissions)) {

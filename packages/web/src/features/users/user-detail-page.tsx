@@ -1,7 +1,8 @@
-import { Button, Card, Center, List, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { normalizePermission, PERMISSIONS } from '@vpp/shared';
+import { Alert, Button, Card, Center, List, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { normalizePermission, outrankedUserMessage, outrankingPermission, PERMISSIONS } from '@vpp/shared';
 import { Link, useParams } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { useAccount } from '../account/api.ts';
 import { useUser } from './api.ts';
 import { USERS_BREADCRUMB, USERS_PERMISSION } from './user-list-page.tsx';
 
@@ -11,14 +12,18 @@ const label = (name: string) => PERMISSIONS.find((p) => normalizePermission(p.na
 export function UserDetailPage() {
   const id = Number(useParams().id);
   const user = useUser(id);
+  const account = useAccount().data;
   const name = user.data ? `${user.data.givenName} ${user.data.surname}` : 'User';
+  const outranking = account && user.data ? outrankingPermission(account, user.data) : undefined;
   return (
     <PageLayout
       title={name}
       breadcrumb={[...USERS_BREADCRUMB, { label: name }]}
       permission={USERS_PERMISSION}
       actions={
-        user.data && (
+        user.data &&
+        account &&
+        !outranking && (
           <Button component={Link} to={`/my-reposit/users/${id}/edit`}>
             Edit
           </Button>
@@ -29,6 +34,11 @@ export function UserDetailPage() {
         <Center py="xl">
           <Loader aria-label="Loading" />
         </Center>
+      )}
+      {outranking && (
+        <Alert color="gray" mb="md" maw={720}>
+          {outrankedUserMessage(outranking)}
+        </Alert>
       )}
       {user.data && (
         <Card withBorder padding="lg" maw={720}>

@@ -1,10 +1,11 @@
-import { Center, Loader } from '@mantine/core';
-import { USER_MESSAGES } from '@vpp/shared';
+import { Alert, Center, Loader } from '@mantine/core';
+import { outrankedUserMessage, outrankingPermission, USER_MESSAGES } from '@vpp/shared';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { ApiError } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';
+import { useAccount } from '../account/api.ts';
 import { useUpdateUser, useUser } from './api.ts';
 import { UserForm } from './user-form.tsx';
 import { USERS_BREADCRUMB, USERS_PERMISSION } from './user-list-page.tsx';
@@ -14,9 +15,11 @@ export function UserEditPage() {
   const id = Number(useParams().id);
   const navigate = useNavigate();
   const user = useUser(id);
+  const account = useAccount().data;
   const update = useUpdateUser(id);
   const [serverError, setServerError] = useState<string | null>(null);
   const name = user.data ? `${user.data.givenName} ${user.data.surname}` : 'User';
+  const outranking = account && user.data ? outrankingPermission(account, user.data) : undefined;
 
   return (
     <PageLayout
@@ -29,7 +32,12 @@ export function UserEditPage() {
           <Loader aria-label="Loading" />
         </Center>
       )}
-      {user.data && (
+      {outranking && (
+        <Alert color="red" maw={720}>
+          {outrankedUserMessage(outranking)}
+        </Alert>
+      )}
+      {user.data && account && !outranking && (
         <UserForm
           user={user.data}
           submitLabel="Save"
