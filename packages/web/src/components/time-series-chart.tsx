@@ -54,14 +54,28 @@ export function TimeSeriesChart(props: {
         {
           stroke: '#495057',
           grid: { stroke: '#f1f3f5' },
-          // en-AU labels in the node's zone: times within a day or two, dates beyond.
+          // en-AU labels in the node's zone: times within a day or two, dates beyond, and then
+          // ticks only at whole days (local midnights), so that no date is printed twice.
           values: (_u, splits) => splits.map((ts) => axisLabel(ts, props.timeZone, end - start > 2 * 86400)),
+          ...(end - start > 2 * 86400 ? { incrs: [86400, 2 * 86400, 3 * 86400, 7 * 86400, 14 * 86400] } : {}),
         },
         { scale: 'y', label: props.unit, stroke: '#495057', grid: { stroke: '#f1f3f5' }, size: 55 },
         ...(props.secondaryUnit ? [{ scale: 'y2', side: 1 as const, label: props.secondaryUnit, stroke: '#868e96', grid: { show: false }, size: 55 }] : []),
       ],
       series: [
-        {},
+        {
+          value: (_u: uPlot, ts: number | null) =>
+            ts === null
+              ? '–'
+              : new Intl.DateTimeFormat('en-AU', {
+                  timeZone: props.timeZone,
+                  day: '2-digit',
+                  month: '2-digit',
+                  hour: '2-digit',
+                  minute: '2-digit',
+                  hourCycle: 'h23',
+                }).format(new Date(ts * 1000)),
+        },
         ...props.series.map((s) => ({
           label: s.label,
           stroke: s.color,
