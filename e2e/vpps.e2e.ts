@@ -49,7 +49,7 @@ describe('VPP list', () => {
     const dialog = await shown(page.getByRole('dialog', { name: 'Unassigned nodes' }));
     await shown(dialog.getByRole('row').nth(1));
     expect(await dialog.getByRole('row').count()).toBe(Math.min(10, total) + 1);
-    await shown(dialog.getByText(`1–${Math.min(10, total)} of ${total}`));
+    await shown(dialog.getByText(`1-${Math.min(10, total)} of ${total} items`, { exact: true }));
     await dialog.getByRole('button', { name: 'Close' }).or(dialog.locator('.mantine-Modal-close')).first().click();
     await gone(dialog);
 

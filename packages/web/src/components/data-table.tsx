@@ -37,7 +37,7 @@ export function usePaging(): { limit: number; offset: number; setPage: (limit: n
 
 /**
  * A table with the spec's paging: sizes 10, 50, 75, 100, 150, 200; a window of 3, 5 or 7 page
- * buttons by screen size; rows clickable when `onRowClick` is given; the empty text when no rows.
+ * buttons by screen size; 'a-b of N items' (spec 3 §2.2); rows clickable when `onRowClick` is given; the empty text when no rows.
  */
 export function DataTable<T>(props: {
   columns: Column<T>[];
@@ -100,7 +100,7 @@ export function DataTable<T>(props: {
       {props.total > 0 && (
         <Group justify="space-between" mt="sm">
           <Text size="sm" c="dimmed">
-            {props.offset + 1}–{Math.min(props.total, props.offset + props.limit)} of {props.total}
+            {`${props.offset + 1}-${Math.min(props.total, props.offset + props.limit)} of ${props.total} items`}
           </Text>
           <Group gap="sm">
             <Pagination
