@@ -75,6 +75,13 @@ const samples = await sim.run(from, to, 300);
 const backfillS = (performance.now() - t) / 1000;
 log(`  ${samples} node-samples in ${r1(backfillS)} s (${r1(ingestMs / 1000)} s in ingest)`);
 const backfillIngestMs = ingestMs;
+if (handle.dialect === 'sqlite') {
+  // The live report and the queries are measured in the steady state a running server is in, not
+  // while the write-ahead log of the bulk build is still being copied into the database file.
+  t = performance.now();
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(handle.db);
+  log(`  write-ahead log folded into the database in ${r1((performance.now() - t) / 1000)} s`);
+}
 // One live report of the whole fleet, as the running simulator sends every SIM_INTERVAL_S.
 log('One live report of every node…');
 t = performance.now();

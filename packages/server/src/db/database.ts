@@ -56,9 +56,10 @@ function nodeSqliteDialect(file: string, onOpen: (bulk: BulkWriter) => void): Sq
   return new SqliteDialect({
     database: async () => {
       const conn = new DatabaseSync(file);
-      // The connection itself checkpoints only if the worker falls far behind (65,536 pages).
+      // The connection itself checkpoints only if the worker falls far behind (65,536 pages); after a
+      // checkpoint the log file is cut back to 64 MiB rather than kept at its largest.
       conn.exec(
-        'PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824; PRAGMA wal_autocheckpoint = 65536;',
+        'PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824; PRAGMA wal_autocheckpoint = 65536; PRAGMA journal_size_limit = 67108864;',
       );
       const checkpointer = new Worker(CHECKPOINTER, { eval: true, workerData: { file, everyMs: 1000 } });
       checkpointer.unref();
