@@ -73,14 +73,23 @@ export function NodeMap(props: { nodes: MapNode[]; onSelect?: (id: number) => vo
     m.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
     m.addControl(new maplibregl.AttributionControl({ customAttribution: 'Coastline: Natural Earth' }));
     m.on('load', () => {
-      m.addSource('nodes', { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, cluster: true, clusterRadius: 40, clusterMaxZoom: 12 });
+      // Each cluster counts its nodes by status: a cluster of one status wears that status's colour.
+      const statuses = Object.keys(STATUS_COLOURS) as NodeStatus[];
+      m.addSource('nodes', {
+        type: 'geojson',
+        data: { type: 'FeatureCollection', features: [] },
+        cluster: true,
+        clusterRadius: 40,
+        clusterMaxZoom: 12,
+        clusterProperties: Object.fromEntries(statuses.map((st) => [st, ['+', ['case', ['==', ['get', 'status'], st], 1, 0]]])),
+      });
       m.addLayer({
         id: 'clusters',
         type: 'circle',
         source: 'nodes',
         filter: ['has', 'point_count'],
         paint: {
-          'circle-color': '#1c7ed6',
+          'circle-color': ['case', ...statuses.flatMap((st) => [['==', ['get', st], ['get', 'point_count']], STATUS_COLOURS[st]]), '#1c7ed6'] as never,
           'circle-opacity': 0.75,
           'circle-radius': ['step', ['get', 'point_count'], 12, 10, 16, 100, 22, 1000, 30],
           'circle-stroke-color': '#fff',
