@@ -31,6 +31,16 @@ export function endOfPeriod(startS: number, period: Period, zone: string): numbe
   return epoch(addMonths(d, 1));
 }
 
+/**
+ * Start of the bucket of `step` seconds (300 or 3600) holding `epochS`, on the local clock whose
+ * local midnight is `midnightS`: hours start at :30 UTC in Adelaide and Darwin (UTC+9:30), on the
+ * hour elsewhere.
+ */
+export function localBucketStart(epochS: number, step: number, midnightS: number): number {
+  const shift = ((midnightS % step) + step) % step;
+  return epochS - ((((epochS - shift) % step) + step) % step);
+}
+
 /** Local midnights (epoch s) from the day of `fromS` up to (not including) `toS`, in `zone`. */
 export function localMidnights(fromS: number, toS: number, zone: string): number[] {
   const out: number[] = [];

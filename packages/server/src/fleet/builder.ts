@@ -29,11 +29,13 @@ export interface SimParams {
 export function searchTextOf(
   n: Pick<Insertable<NodeTable>, 'site_label' | 'street' | 'suburb' | 'state' | 'postcode' | 'nmi' | 'serial_number' | 'inverter_brand' | 'battery_brand'>,
 ): string {
-  return [n.site_label, n.street, n.suburb, n.state, n.postcode, n.nmi, n.serial_number, n.inverter_brand, n.battery_brand]
-    .filter(Boolean)
-    .join(' ')
-    .toLowerCase();
+  return searchable(
+    [n.site_label, n.street, n.suburb, n.state, n.postcode, n.nmi, n.serial_number, n.inverter_brand, n.battery_brand].filter(Boolean).join(' '),
+  );
 }
+
+/** Text as the node search compares it: lower case, commas as spaces, single spaces ("King Street, Newtown" finds "king street newtown"). */
+export const searchable = (text: string) => text.toLowerCase().replace(/,/g, ' ').replace(/\s+/g, ' ').trim();
 
 /** Stores (or replaces) what the search matches for each node. */
 export async function writeSearchText(db: Database | Transaction<DB>, nodes: (Parameters<typeof searchTextOf>[0] & { id: number })[]) {

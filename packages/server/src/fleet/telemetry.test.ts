@@ -1,4 +1,4 @@
-import { endOfPeriod, startOfPeriod } from '@vpp/shared';
+import { endOfPeriod, localBucketStart, startOfPeriod } from '@vpp/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
 import { describeEachDatabase } from '../test/harness.ts';
@@ -115,6 +115,8 @@ describeEachDatabase('telemetry store', (h) => {
     const [foreign] = await buildFleet(db, { count: 1, seed: 12, owners: { ...owners, retailers: [other] }, historyDays: 3 });
     // The daylight-saving and batch nodes keep Sydney's days.
     await db.updateTable('nodes').set({ timezone: SYDNEY }).where('id', 'in', nodes.slice(3)).execute();
+    // A node on half-hour time (UTC+9:30 or +10:30): its hours start at half past the UTC hour.
+    await db.updateTable('nodes').set({ timezone: 'Australia/Adelaide' }).where('id', '=', nodes[1]).execute();
     telemetry.invalidate();
     zones = new Map((await db.selectFrom('nodes').select(['id', 'timezone']).execute()).map((r) => [r.id, r.timezone]));
     samples = [
@@ -133,18 +135,20 @@ describeEachDatabase('telemetry store', (h) => {
     for (const s of mine) for (const c of METRIC_COLUMNS) expectClose(raw.get(s.ts)?.[c], s[c] ?? null, `${c} at ${s.ts}`);
   });
 
-  it('answers 5-minute and hourly points that average the raw readings, nulls staying null', async () => {
+  it("answers 5-minute and hourly points that average the raw readings, in the node's local hours, nulls staying null", async () => {
     for (const node of nodes.slice(0, 3)) {
+      const zone = zones.get(node) as string;
       const mine = samples.filter((s) => s.nodeId === node);
       for (const interval of [300, 3600]) {
-        const series = await h().ctx.telemetry.nodeSeries(node, METRIC_COLUMNS, start, end, interval);
-        expectSeries(
-          series,
-          averages(mine, (ts) => ts - (ts % interval), METRIC_COLUMNS),
-          `node ${node} at ${interval} s`,
-        );
+        // Readings from an hour before `start`: the first local hour of a half-hour zone begins then.
+        const series = await h().ctx.telemetry.nodeSeries(node, METRIC_COLUMNS, start - HOUR, end, interval);
+        const bucketOf = (ts: number) => (interval === 3600 ? localBucketStart(ts, 3600, startOfPeriod(ts, 'day', zone)) : ts - (ts % 300));
+        expectSeries(series, averages(mine, bucketOf, METRIC_COLUMNS), `node ${node} (${zone}) at ${interval} s`);
       }
     }
+    // Adelaide's hours start at half past the UTC hour.
+    const adelaide = await h().ctx.telemetry.nodeSeries(nodes[1], ['meter_p'], start - HOUR, end, 3600);
+    expect([...adelaide.keys()].every((ts) => ts % 3600 === 1800)).toBe(true);
     // Ten silent minutes are two missing 5-minute points, and an hour averaged over the fifty that reported.
     expect((await h().ctx.telemetry.nodeSeries(nodes[2], ['meter_p'], start, end, 300)).size).toBe(22);
   });
@@ -173,7 +177,7 @@ describeEachDatabase('telemetry store', (h) => {
       const days: [number, number] = [startOfPeriod(start, 'day', zone), endOfPeriod(startOfPeriod(end - 1, 'day', zone), 'day', zone)];
       for (const [table, range] of [
         ['tel_5m', [start, end]],
-        ['tel_1h', [start, end]],
+        ['tel_1h', [start - HOUR, end + HOUR]],
         ['tel_1d', days],
       ] as const) {
         const e = await h().ctx.telemetry.nodeEnergy(node, range[0], range[1], table);
@@ -207,6 +211,12 @@ describeEachDatabase('telemetry store', (h) => {
     const daily = await h().ctx.telemetry.fleetSeries(org, ['meter_p'], start, end, 86400, SYDNEY);
     expect([...daily.keys()]).toEqual([...days.keys()]);
     for (const [day, d] of days) expectClose(daily.get(day)?.meter_p, d.sum / d.n, `fleet day ${day}`);
+
+    // Two and a half minutes into a bucket, that bucket is not shown at a fraction of its power.
+    const midway = start + HOUR + 150;
+    const open = await h().ctx.telemetry.fleetSeries(org, cols, start, end, 300, SYDNEY, midway);
+    expect(Math.max(...open.keys())).toBe(start + HOUR - 300);
+    expect(open.get(start + HOUR - 300)).toEqual(five.get(start + HOUR - 300));
   });
 
   it.each([

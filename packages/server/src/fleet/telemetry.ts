@@ -1,3 +1,4 @@
+import { localBucketStart } from '@vpp/shared';
 import { CompiledQuery, type Transaction } from 'kysely';
 import { bulkWriter, type Database, type DialectName } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
@@ -199,13 +200,14 @@ export class TelemetryStore {
       energy[2] = Math.max(0, s.solar_p ?? 0) * h;
       energy[3] = Math.max(0, s.house_p ?? 0) * h;
       r5.add(r5.row(s.nodeId, s.ts - (s.ts % 300)), s.dt, values, energy);
-      r1h.add(r1h.row(s.nodeId, s.ts - (s.ts % 3600)), s.dt, values, energy);
       if (s.nodeId !== dayNode || s.ts < dayStart || s.ts >= dayEnd) {
         dayNode = s.nodeId;
         dayStart = localMidnight(node.timezone, s.ts);
         // 26 hours on is inside the next local day, even after a 25-hour day.
         dayEnd = localMidnight(node.timezone, dayStart + 26 * 3600);
       }
+      // The node's local hours (half past the UTC hour in Adelaide and Darwin), so weeks add up.
+      r1h.add(r1h.row(s.nodeId, localBucketStart(s.ts, 3600, dayStart)), s.dt, values, energy);
       r1d.add(r1d.row(s.nodeId, dayStart), s.dt, values, energy);
       if (node.orgs.length) {
         for (let i = 0; i < FLEET_COLUMNS.length; i++) fleetValues[i] = values[FLEET_VALUE_INDEX[i]];
@@ -337,7 +339,7 @@ export class TelemetryStore {
   /**
    * The whole fleet of an organisation: at each bucket the sum over its nodes of their average power
    * (or remaining charge). 300 s and 3600 s read the organisation rollups; 86400 s adds up
-   * 5-minute buckets into the local days of `zone`.
+   * 5-minute buckets into the local days of `zone`. Only closed buckets (ended by `now`) count.
    */
   async fleetSeries(
     orgId: number,
@@ -346,9 +348,12 @@ export class TelemetryStore {
     end: number,
     interval: number,
     zone: string,
+    now = Math.floor(Date.now() / 1000),
   ): Promise<Map<number, Record<string, number | null>>> {
     const table = interval === 3600 ? 'org_1h' : 'org_5m';
     const bucket = interval === 3600 ? 3600 : 300;
+    // A bucket still filling holds only part of its energy: it is left out until it closes.
+    const closed = Math.min(end, now - (now % bucket));
     const p = this.dialect === 'postgres' ? ['$1', '$2', '$3'] : ['?', '?', '?'];
     const select = cols.map((c) => `${c} / ${bucket} as ${c}`).join(', ');
     const rows = (
@@ -356,7 +361,7 @@ export class TelemetryStore {
         CompiledQuery.raw(`select ts, ${select} from ${table} where organisation_id = ${p[0]} and ts >= ${p[1]} and ts < ${p[2]} order by ts`, [
           orgId,
           start,
-          end,
+          closed,
         ]),
       )
     ).rows as Record<string, number | null>[];

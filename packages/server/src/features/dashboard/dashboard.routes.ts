@@ -1,4 +1,4 @@
-import { ALL_FLEET_NODES, fleetSeriesQuery, localMidnights, mapQuery, mapReply, seriesReply, totalsReply } from '@vpp/shared';
+import { ALL_FLEET_NODES, endOfPeriod, fleetSeriesQuery, localMidnights, mapQuery, mapReply, seriesReply, totalsReply } from '@vpp/shared';
 import type { App } from '../../app.ts';
 import { FLEET_METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
 import { badRequest } from '../../platform/errors.ts';
@@ -51,7 +51,7 @@ export async function dashboardRoutes(app: App) {
       const q = req.query;
       if (q.id !== ALL_FLEET_NODES) throw badRequest(`id must be ${ALL_FLEET_NODES}; a VPP's series is at /api/powerstations/{id}/data.`);
       const zone = user.row.timezone ?? 'Australia/Sydney';
-      const end = q.end ?? q.start + 86400;
+      const end = q.end ?? endOfPeriod(q.start, 'day', zone);
       if (end <= q.start) throw badRequest('end must be after start.');
       if (q.interval === 30) throw badRequest('interval must be 300, 3600 or 86400 seconds for the fleet.');
       const cols = q.metrics.map((m) => FLEET_METRIC_TO_COLUMN[m]);

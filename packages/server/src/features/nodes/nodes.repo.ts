@@ -2,7 +2,7 @@ import type { Nameplate, NodeListQuery, NodeStatus } from '@vpp/shared';
 import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { NodeTable } from '../../db/schema.ts';
-import { writeSearchText } from '../../fleet/builder.ts';
+import { searchable, writeSearchText } from '../../fleet/builder.ts';
 
 export type NodeRow = Selectable<NodeTable>;
 
@@ -13,7 +13,7 @@ export function fleetNodes(db: Database, orgId: number) {
 
 /** Nodes whose search text (site label, address, NMI, serial, brands) contains `f`; % and _ match themselves. */
 export function searchMatches(f: string) {
-  const pattern = `%${f.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${searchable(f).replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
   return sql<boolean>`nodes.id in (select node_id from node_search where search_text like ${pattern} escape '\\')`;
 }
 

@@ -216,6 +216,14 @@ describeEachDatabase('node routes', (h) => {
     }
   });
 
+  it('finds a node by its address as the console writes it, commas and all', async () => {
+    const target = fleet[0];
+    const shown = (await all(`f=${encodeURIComponent(target.serial_number)}`))[0] as unknown as { address: { text: string } };
+    expect(shown.address.text).toContain(`${target.street}, ${target.suburb}`);
+    const got = await all(`f=${encodeURIComponent(`${target.street}, ${target.suburb}`)}`);
+    expect(got.map((d) => d.id)).toContain(target.id);
+  });
+
   it('finds nothing for a search that matches no node, nor for wildcard characters', async () => {
     for (const f of ['zzzqqq', '%', '_']) expect(await all(`f=${encodeURIComponent(f)}`)).toEqual([]);
   });

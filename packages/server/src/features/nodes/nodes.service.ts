@@ -2,6 +2,7 @@ import {
   endOfPeriod,
   formatDateTime,
   hasPermission,
+  localBucketStart,
   localMidnights,
   type MeterGroup,
   type Node,
@@ -86,7 +87,8 @@ export async function nodeDetail(ctx: AppContext, user: AuthUser, id: number): P
 function buckets(start: number, end: number, interval: number, zone: string): number[] {
   if (interval === 86400) return localMidnights(start, end, zone).filter((t) => t >= start);
   const out: number[] = [];
-  for (let t = start - (start % interval); t < end; t += interval) if (t >= start) out.push(t);
+  const first = interval === 3600 ? localBucketStart(start, 3600, localMidnights(start, start + 1, zone)[0]) : start - (start % interval);
+  for (let t = first; t < end; t += interval) if (t >= start) out.push(t);
   return out;
 }
 
@@ -142,11 +144,13 @@ export async function submeterSeries(ctx: AppContext, user: AuthUser, nodeId: nu
   const step = Math.max(300, q.delta_t);
   // Days are the node's local days, as in its series, so that the graph finds both at the same timestamps.
   const midnights = step === 86400 ? localMidnights(q.start, q.end, node.timezone) : [];
+  // Hours are the node's local hours too (Adelaide and Darwin: half past the UTC hour).
+  const hourShift = localMidnights(q.start, q.start + 1, node.timezone)[0];
   let day = 0;
   const out: Record<string, { p: number | null; q: number | null; n: number }> = {};
   for (const r of rows) {
     while (day + 1 < midnights.length && midnights[day + 1] <= Number(r.ts)) day++;
-    const t = step === 86400 ? midnights[day] : Number(r.ts) - (Number(r.ts) % step);
+    const t = step === 86400 ? midnights[day] : step === 3600 ? localBucketStart(Number(r.ts), 3600, hourShift) : Number(r.ts) - (Number(r.ts) % step);
     const b = out[t] ?? { p: 0, q: 0, n: 0 };
     b.p = (b.p ?? 0) + Number(r.p ?? 0);
     b.q = (b.q ?? 0) + Number(r.q ?? 0);
