@@ -56,15 +56,23 @@ export function optsOut(nodeId: number, commandId: number, kind: string): boolea
 }
 
 /**
- * The commands the devices must obey between `from` and `to`, per node. Pending commands get their
- * answer here, as a device would give it on receipt: accepted, or opted out by the customer.
+ * The commands the devices must obey between `from` and `to` (both included), per node. Pending
+ * commands get their answer here, as a device would give it on receipt: accepted, or opted out by
+ * the customer. A device that `reachable` says is not reporting while the command is due cannot
+ * answer it, and the command stays pending.
  */
-export async function commandsFor(db: Database, from: number, to: number, nodeIds?: readonly number[]): Promise<Map<number, Command[]>> {
+export async function commandsFor(
+  db: Database,
+  from: number,
+  to: number,
+  nodeIds: readonly number[] | undefined,
+  reachable: (nodeId: number, start: number, end: number) => boolean,
+): Promise<Map<number, Command[]>> {
   let q = db
     .selectFrom('node_commands')
     .select(['id', 'node_id', 'kind', 'start_ts', 'end_ts', 'params', 'status'])
     .where('end_ts', '>', from)
-    .where('start_ts', '<', to)
+    .where('start_ts', '<=', to)
     .where('status', 'in', ['PENDING', 'ACCEPTED']);
   if (nodeIds) q = q.where('node_id', 'in', nodeIds);
   const rows = await q.execute();
@@ -73,6 +81,7 @@ export async function commandsFor(db: Database, from: number, to: number, nodeId
   const out = new Map<number, Command[]>();
   for (const r of rows) {
     if (r.status === 'PENDING') {
+      if (!reachable(r.node_id, r.start_ts, r.end_ts)) continue;
       if (optsOut(r.node_id, r.id, r.kind)) {
         optedOut.push(r.id);
         continue;

@@ -46,7 +46,8 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, onStat
   void (async () => {
     const started = Date.now();
     const from = now - SIM_HISTORY_DAYS * 86400;
-    const samples = await sim.run(from - (from % 300), now - (now % 300), 300);
+    // History ends with the last complete 5-minute bucket; the live reports carry on from there.
+    const samples = await sim.run(from - (from % 300), now - (now % 300) - 300, 300);
     if (samples) log.info(`Fleet history ready: ${samples} samples in ${Math.round((Date.now() - started) / 1000)} s`);
     if (!stopped) sim.start();
   })().catch((err) => log.error({ err }, 'fleet backfill failed'));

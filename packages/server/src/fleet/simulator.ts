@@ -28,7 +28,11 @@ interface SimNode {
   address: string;
   usableKwh: number;
   socKwh: number;
-  lastTs: number;
+  /** The first second not yet simulated (0: never simulated): a step at `ts` of `dt` seconds covers [ts, ts + dt). */
+  nextTs: number;
+  /** The time of the node's last report, and the one last written to `nodes.last_contact`. */
+  lastContact: number | null;
+  savedContact: number | null;
   online: boolean;
   offlineFrom: number | null;
 }
@@ -131,6 +135,7 @@ export class FleetSimulator {
         'suburb',
         'state',
         'connection_offline',
+        'last_contact',
         'sim_state.ts as sim_ts',
         'sim_state.state_json',
       ])
@@ -162,7 +167,10 @@ export class FleetSimulator {
         address: `${r.street}, ${r.suburb} ${r.state}`,
         usableKwh: r.battery_usable_kwh,
         socKwh: state?.socKwh ?? r.battery_usable_kwh * 0.5,
-        lastTs: r.sim_ts ?? 0,
+        nextTs: r.sim_ts ?? 0,
+        // Before its first simulation the stored last contact is the builder's guess, not a report.
+        lastContact: r.sim_ts ? r.last_contact : null,
+        savedContact: r.last_contact,
         online: r.connection_offline === 0,
         offlineFrom: null,
       };
@@ -175,8 +183,9 @@ export class FleetSimulator {
   }
 
   /**
-   * Steps every node from its last state (or `from`) to `to` at `stepS`, storing telemetry, node
-   * events for outages, and the final state. Returns the number of samples stored.
+   * Steps every node from where it stopped (or `from`) through `to` at `stepS`, storing telemetry,
+   * node events for outages, and the final state. A node resuming between two steps first steps to
+   * the next one, so no second is simulated twice or skipped. Returns the number of samples stored.
    */
   async run(from: number, to: number, stepS = 300, nodeFilter?: (id: number) => boolean): Promise<number> {
     let stored = 0;
@@ -186,37 +195,50 @@ export class FleetSimulator {
     const targets = nodeFilter ? this.nodes.filter((n) => nodeFilter(n.model.id)) : this.nodes;
     for (let i = 0; i < targets.length; i += chunk) {
       const group = targets.slice(i, i + chunk);
+      const firsts = new Map(group.map((n) => [n.model.id, Math.max(from, n.nextTs || from)]));
+      const byId = new Map(group.map((n) => [n.model.id, n]));
+      // A device answers a command only if it reports at some step of this run while the command is due.
+      const reachable = (nodeId: number, start: number, end: number) => {
+        const n = byId.get(nodeId);
+        const first = firsts.get(nodeId);
+        if (!n || first === undefined) return false;
+        for (let ts = start <= first ? first : Math.ceil(start / stepS) * stepS; ts <= to && ts < end; ts += stepS - (ts % stepS)) {
+          if (reporting(n, ts)) return true;
+        }
+        return false;
+      };
       const commands = await commandsFor(
         this.db,
         from,
         to,
         group.map((n) => n.model.id),
+        reachable,
       );
       const samples: Sample[] = [];
       const subSamples: { submeterId: number; ts: number; dt: number; p: number; q: number }[] = [];
       const events: { node_id: number; ts: number; event_type: string; description: string; duration: number | null }[] = [];
       for (const n of group) {
-        const first = Math.max(from, n.lastTs ? n.lastTs + stepS : from);
-        let ts = first - (first % stepS);
-        if (ts < first) ts += stepS;
+        let ts = firsts.get(n.model.id) as number;
+        if (ts > to) continue;
         // A unit simulated for the first time starts in the state its schedule gives it, not the one stored at build.
-        if (!n.lastTs) n.online = reporting(n, ts - stepS);
-        for (; ts <= to; ts += stepS) {
+        if (!n.nextTs) n.online = reporting(n, ts - stepS);
+        for (; ts <= to; ts += stepS - (ts % stepS)) {
+          const dt = stepS - (ts % stepS);
           const up = reporting(n, ts);
           if (up !== n.online) {
             this.transition(n, ts, up, events);
           }
           if (!up) continue;
-          const r = step(n.model, ts, stepS, n.socKwh, commands.get(n.model.id) ?? []);
+          const r = step(n.model, ts, dt, n.socKwh, commands.get(n.model.id) ?? []);
           n.socKwh = r.socKwh;
-          samples.push(sample(n, ts, stepS, r));
+          samples.push(sample(n, ts, dt, r));
           for (const sm of this.submeters.get(n.model.id) ?? []) {
             const p = submeterPower(sm.name, sm.id, ts, r.houseKw, n.model.timezone);
-            subSamples.push({ submeterId: sm.id, ts, dt: stepS, p, q: p * 0.15 });
+            subSamples.push({ submeterId: sm.id, ts, dt, p, q: p * 0.15 });
           }
-          n.lastTs = ts;
+          n.lastContact = ts;
         }
-        n.lastTs = Math.max(n.lastTs, to);
+        n.nextTs = ts;
         if (samples.length >= FLUSH_SAMPLES) stored += await this.flush(samples, subSamples);
       }
       stored += await this.flush(samples, subSamples);
@@ -234,7 +256,7 @@ export class FleetSimulator {
     events: { node_id: number; ts: number; event_type: string; description: string; duration: number | null }[],
   ) {
     // No outage to log before commissioning, while awaiting contact, or at a unit's first report since commissioning.
-    if (n.commissionedAt === null || ts < n.commissionedAt || n.params.awaitingContact || (up && n.lastTs < n.commissionedAt)) {
+    if (n.commissionedAt === null || ts < n.commissionedAt || n.params.awaitingContact || (up && (n.lastContact ?? 0) < n.commissionedAt)) {
       n.online = up;
       return;
     }
@@ -258,27 +280,42 @@ export class FleetSimulator {
 
   private async saveState(group: SimNode[], to: number) {
     if (!group.length) return;
-    const rows = group.map((n) => ({ node_id: n.model.id, ts: n.lastTs || to, state_json: JSON.stringify({ socKwh: n.socKwh }) }));
+    const rows = group.map((n) => ({ node_id: n.model.id, ts: n.nextTs || to, state_json: JSON.stringify({ socKwh: n.socKwh }) }));
     await this.db
       .insertInto('sim_state')
       .values(rows)
       .onConflict((oc) => oc.column('node_id').doUpdateSet((eb) => ({ ts: eb.ref('excluded.ts'), state_json: eb.ref('excluded.state_json') })))
       .execute();
+    // Each node's last report, offline ones included: nodes reporting now share one, the others went quiet at their own.
+    const contacts = new Map<number, number[]>();
+    for (const n of group) {
+      if (n.lastContact === null || n.lastContact === n.savedContact) continue;
+      contacts.set(n.lastContact, [...(contacts.get(n.lastContact) ?? []), n.model.id]);
+      n.savedContact = n.lastContact;
+    }
+    for (const [ts, ids] of contacts) await this.db.updateTable('nodes').set({ last_contact: ts }).where('id', 'in', ids).execute();
     const online = group.filter((n) => n.online && reporting(n, to)).map((n) => n.model.id);
     const offline = group.filter((n) => !n.online).map((n) => n.model.id);
-    if (online.length) await this.db.updateTable('nodes').set({ last_contact: to, connection_offline: 0 }).where('id', 'in', online).execute();
+    if (online.length) await this.db.updateTable('nodes').set({ connection_offline: 0 }).where('id', 'in', online).execute();
     if (offline.length) await this.db.updateTable('nodes').set({ connection_offline: 1 }).where('id', 'in', offline).execute();
   }
 
-  /** One live report: nodes step from their last state to now (catching up at 5 minutes if far behind). */
+  /**
+   * One live report: nodes step from where they stopped to now, those far behind first catching up
+   * at 5 minutes through the last complete 5-minute bucket.
+   */
   async tick(now = nowS()): Promise<void> {
-    const behind = this.nodes.filter((n) => n.lastTs && now - n.lastTs > 3 * this.opts.intervalS);
-    if (behind.length) {
+    const interval = this.opts.intervalS;
+    const bucket = now - (now % 300);
+    const behind = this.nodes.filter((n) => n.nextTs && now - n.nextTs > 3 * interval);
+    const catchUpFrom = Math.min(...behind.map((n) => n.nextTs));
+    if (behind.length && catchUpFrom <= bucket - 300) {
       const ids = new Set(behind.map((n) => n.model.id));
-      await this.run(Math.min(...behind.map((n) => n.lastTs)), now - (now % 300), 300, (id) => ids.has(id));
+      await this.run(catchUpFrom, bucket - 300, 300, (id) => ids.has(id));
     }
-    const t = now - (now % this.opts.intervalS);
-    await this.run(t, t, this.opts.intervalS);
+    const t = now - (now % interval);
+    // Every node that has been simulated resumes at or after this, so the live steps continue the catch-up without a gap.
+    await this.run(Math.min(bucket, t - 3 * interval), t, interval);
   }
 
   /** Reports every SIM_INTERVAL_S until stopped; a failed tick is logged and the next one tries again. */
