@@ -1,5 +1,6 @@
 import { endOfPeriod, localBucketStart, startOfPeriod } from '@vpp/shared';
-import { beforeAll, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { buildFleet } from './builder.ts';
@@ -288,5 +289,49 @@ describeEachDatabase('telemetry store', (h) => {
     const last = batch.at(-1) as Sample;
     expect(latest.map((r) => Number(r.ts))).toEqual([last.ts, last.ts]);
     for (const r of latest) expectClose(r.meter_p, last.meter_p ?? null, 'latest meter power');
+  });
+
+  describe('raw retention and time partitions', () => {
+    let node: number;
+    // Long before the fleet's history: a month no partition covers yet on PostgreSQL.
+    const old = Math.floor((nowS() - 400 * 86400) / 300) * 300;
+
+    beforeAll(async () => {
+      const { db, telemetry } = h().ctx;
+      const owner = await h().org();
+      [node] = await buildFleet(db, { count: 1, seed: 21, owners: { retailers: [owner], networks: new Map(), installers: [] }, historyDays: 1 });
+      telemetry.invalidate();
+      // Readings sent while they were recent, so that raw keeps them.
+      await telemetry.ingest(readings(node, old, old + 600, 5), old + 600);
+    });
+
+    it('drops raw readings older than the retention, and keeps their rollups', async () => {
+      const { telemetry } = h().ctx;
+      expect((await telemetry.nodeSeries(node, ['meter_p'], old, old + 600, 30)).size).toBe(20);
+      // Three days on (the retention), less a minute: every reading is still inside it.
+      await telemetry.pruneRaw(old + 3 * 86400 - 60);
+      expect((await telemetry.nodeSeries(node, ['meter_p'], old, old + 600, 30)).size).toBe(20);
+      await telemetry.pruneRaw();
+      expect((await telemetry.nodeSeries(node, ['meter_p'], old, old + 600, 30)).size).toBe(0);
+      expect((await telemetry.nodeSeries(node, ['meter_p'], old, old + 600, 300)).size).toBe(2);
+    });
+
+    it('keeps a month readable when it gets its own partition (PostgreSQL: moved out of the default one, attached)', async () => {
+      const { db, telemetry } = h().ctx;
+      const dialect = h().dialect;
+      const tag = new Date(old * 1000).toISOString().slice(0, 7).replace('-', '_');
+      const count = async (table: string) =>
+        Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)} where node_id = ${node}`.execute(db)).rows[0].n);
+      if (dialect === 'postgres') expect(await count('tel_5m_default')).toBe(2);
+      await telemetry.ensurePartitions(old, old + 1);
+      expect((await telemetry.nodeSeries(node, ['meter_p'], old, old + 600, 300)).size).toBe(2);
+      if (dialect !== 'postgres') return;
+      const parts = await sql<{ name: string }>`
+        select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
+        where p.relname = 'tel_5m' and p.relnamespace = current_schema()::regnamespace`.execute(db);
+      expect(parts.rows.map((r) => r.name)).toContain(`tel_5m_${tag}`);
+      expect(await count(`tel_5m_${tag}`)).toBe(2);
+      expect(await count('tel_5m_default')).toBe(0);
+    });
   });
 });
