@@ -83,10 +83,14 @@ if (handle.dialect === 'sqlite') {
   log(`  write-ahead log folded into the database in ${r1((performance.now() - t) / 1000)} s`);
 }
 // One live report of the whole fleet, as the running simulator sends every SIM_INTERVAL_S.
+// The backfill's last 5-minute step covers [to, to + 300): live reports go on from to + 300.
 log('One live report of every node…');
 t = performance.now();
-await sim.run(to + 30, to + 30, 30);
+const liveSamples = await sim.run(to + 300, to + 300, 30);
 const liveReportS = (performance.now() - t) / 1000;
+log(`  ${liveSamples} node-samples in ${r1(liveReportS)} s`);
+// A report that reached too few nodes would time nothing worth printing.
+if (liveSamples < NODES * 0.5) throw new Error(`The live report reached only ${liveSamples} of ${NODES} nodes.`);
 
 const app = await buildApp(ctx, { logger: false });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
