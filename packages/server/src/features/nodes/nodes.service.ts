@@ -12,6 +12,7 @@ import {
   type Period,
   periodOfInterval,
   type SuborgType,
+  startOfPeriod,
 } from '@vpp/shared';
 import type { AppContext } from '../../context.ts';
 import { METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
@@ -87,7 +88,7 @@ export async function nodeDetail(ctx: AppContext, user: AuthUser, id: number): P
 function buckets(start: number, end: number, interval: number, zone: string): number[] {
   if (interval === 86400) return localMidnights(start, end, zone).filter((t) => t >= start);
   const out: number[] = [];
-  const first = interval === 3600 ? localBucketStart(start, 3600, localMidnights(start, start + 1, zone)[0]) : start - (start % interval);
+  const first = interval === 3600 ? localBucketStart(start, 3600, startOfPeriod(start, 'day', zone)) : start - (start % interval);
   for (let t = first; t < end; t += interval) if (t >= start) out.push(t);
   return out;
 }
@@ -145,12 +146,12 @@ export async function submeterSeries(ctx: AppContext, user: AuthUser, nodeId: nu
   // Days are the node's local days, as in its series, so that the graph finds both at the same timestamps.
   const midnights = step === 86400 ? localMidnights(q.start, q.end, node.timezone) : [];
   // Hours are the node's local hours too (Adelaide and Darwin: half past the UTC hour).
-  const hourShift = localMidnights(q.start, q.start + 1, node.timezone)[0];
+  const dayStart = startOfPeriod(q.start, 'day', node.timezone);
   let day = 0;
   const out: Record<string, { p: number | null; q: number | null; n: number }> = {};
   for (const r of rows) {
     while (day + 1 < midnights.length && midnights[day + 1] <= Number(r.ts)) day++;
-    const t = step === 86400 ? midnights[day] : step === 3600 ? localBucketStart(Number(r.ts), 3600, hourShift) : Number(r.ts) - (Number(r.ts) % step);
+    const t = step === 86400 ? midnights[day] : step === 3600 ? localBucketStart(Number(r.ts), 3600, dayStart) : Number(r.ts) - (Number(r.ts) % step);
     const b = out[t] ?? { p: 0, q: 0, n: 0 };
     b.p = (b.p ?? 0) + Number(r.p ?? 0);
     b.q = (b.q ?? 0) + Number(r.q ?? 0);
