@@ -1,0 +1,84 @@
+// What may import what (`npm run lint` runs it). An area is used by other areas only through its
+// index.ts; the platform layers (server platform/ and db/, web lib/ and components/) import no area;
+// nothing imports the composition roots; the e2e tests reach the app only through HTTP and the browser.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle ties modules that should stand on each other in one direction.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'area-through-index',
+      severity: 'error',
+      comment: 'Another area is reached only through its index.ts (server and web).',
+      from: { path: '^packages/(server|web)/src/features/([^/]+)/' },
+      to: {
+        path: '^packages/(server|web)/src/features/([^/]+)/',
+        pathNot: ['^packages/$1/src/features/$2/', '^packages/(server|web)/src/features/[^/]+/index\\.tsx?$'],
+      },
+    },
+    {
+      name: 'platform-imports-no-area',
+      severity: 'error',
+      comment: 'Server platform/, db/ and fleet/ stand below the areas.',
+      from: { path: '^packages/server/src/(platform|db|fleet)/' },
+      to: { path: '^packages/server/src/(features|app\\.ts|main\\.ts|seed)' },
+    },
+    {
+      name: 'no-composition-root',
+      severity: 'error',
+      comment: 'app.ts and main.ts compose the server; nothing else imports them (tests excepted).',
+      from: { path: '^packages/server/src/', pathNot: ['^packages/server/src/(main\\.ts|cli/)', '\\.test\\.ts$', '^packages/server/src/test/'] },
+      to: { path: '^packages/server/src/(app|main)\\.ts$' },
+    },
+    {
+      name: 'migrations-self-contained',
+      severity: 'error',
+      comment: 'A migration means the same thing forever: it imports only Kysely and the migration helpers.',
+      from: { path: '^packages/server/src/db/migrations/' },
+      to: { dependencyTypesNot: ['npm'], pathNot: '^packages/server/src/db/migrations/' },
+    },
+    {
+      name: 'web-lib-imports-no-area',
+      severity: 'error',
+      comment: 'Web lib/ and components/ are shared by every area and import none.',
+      from: { path: '^packages/web/src/(lib|components)/' },
+      to: { path: '^packages/web/src/(features|app)/' },
+    },
+    {
+      name: 'shared-stands-alone',
+      severity: 'error',
+      comment: 'packages/shared is the contract: it imports neither the server nor the web app.',
+      from: { path: '^packages/shared/' },
+      to: { path: '^(packages/(server|web)|e2e|bench)/' },
+    },
+    {
+      name: 'e2e-through-the-front-door',
+      severity: 'error',
+      comment: 'End-to-end tests use only e2e/support and the shared contract, never the web or server source.',
+      from: { path: '^e2e/' },
+      to: { path: '^packages/(server|web)/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs'],
+    },
+  },
+};
