@@ -25,7 +25,7 @@ module.exports = {
       name: 'platform-imports-no-area',
       severity: 'error',
       comment: 'Server platform/, db/ and fleet/ stand below the areas.',
-      from: { path: '^packages/server/src/(platform|db|fleet)/' },
+      from: { path: '^packages/server/src/(platform|db|fleet)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^packages/server/src/(features|app\\.ts|main\\.ts|seed)' },
     },
     {

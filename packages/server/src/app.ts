@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import { APP_VERSION, metaReply } from '@vpp/shared';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -14,35 +14,15 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { AppContext } from './context.ts';
 import { ping } from './db/database.ts';
-import { accountRoutes } from './features/account/account.routes.ts';
-import { apiKeyRoutes } from './features/api-keys/api-keys.routes.ts';
-import { authRoutes } from './features/auth/auth.routes.ts';
-import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
-import { nodesRoutes } from './features/nodes/nodes.routes.ts';
-import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
-import { passwordRoutes } from './features/password/password.routes.ts';
-import { portalRoutes } from './features/portal/portal.routes.ts';
-import { usersRoutes } from './features/users/users.routes.ts';
-import { vppsRoutes } from './features/vpps/vpps.routes.ts';
+import { AUTHENTICATOR, FEATURES } from './features/index.ts';
+import type { AppContext } from './platform/context.ts';
 import { ApiError, errorBody } from './platform/errors.ts';
 import { guard } from './platform/guard.ts';
+import type { App } from './platform/http.ts';
 import { serializeRequest } from './platform/redact.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    ctx: AppContext;
-  }
-}
-
-export type App = FastifyInstance<
-  import('node:http').Server,
-  import('node:http').IncomingMessage,
-  import('node:http').ServerResponse,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
+export type { App } from './platform/http.ts';
 
 /** Builds the server (API, docs and the web app) without listening. */
 export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
@@ -106,7 +86,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
 
   // The API: every route inside is authenticated and permission-checked by the guard.
   await app.register(async (api) => {
-    await guard(api);
+    await guard(api, AUTHENTICATOR);
     const typed = api.withTypeProvider<ZodTypeProvider>() as App;
     typed.get('/healthz', { config: { auth: 'public' }, schema: { hide: true } }, async () => {
       await ping(ctx.db);
@@ -117,16 +97,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
       const { ANALYTICS_DOMAIN: domain, ANALYTICS_URL: endpoint } = ctx.config;
       return { version: APP_VERSION, demo: ctx.config.demo, mapTileUrl: ctx.config.MAP_TILE_URL ?? null, analytics: domain ? { domain, endpoint } : null };
     });
-    await authRoutes(typed);
-    await accountRoutes(typed);
-    await nodesRoutes(typed);
-    await portalRoutes(typed);
-    await dashboardRoutes(typed);
-    await passwordRoutes(typed);
-    await apiKeyRoutes(typed);
-    await usersRoutes(typed);
-    await notificationsRoutes(typed);
-    await vppsRoutes(typed);
+    for (const feature of FEATURES) await feature.routes?.(typed);
   });
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

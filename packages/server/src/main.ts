@@ -1,13 +1,12 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { createContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
-import { notifyNodeStatus } from './features/nodes/nodes.service.ts';
-import { DIGEST_RECURRING, notificationJobHandlers } from './features/notifications/notifications.service.ts';
+import { FEATURES, seedDemo } from './features/index.ts';
+import { notifyNodeStatus } from './features/nodes/index.ts';
 import { startFleet } from './fleet/fleet.ts';
+import { createContext } from './platform/context.ts';
 import { createWorker } from './platform/jobs.ts';
-import { mailJobHandlers } from './platform/mail.ts';
-import { seedDemo } from './seed/demo.ts';
+import { mailJob } from './platform/mail.ts';
 
 /** Reads the settings, migrates, seeds the demo when in demo mode, and listens. */
 async function main() {
@@ -20,10 +19,13 @@ async function main() {
   }
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir });
   const ctx = await createContext(config, handle.db, handle.dialect);
-  if (config.demo) await seedDemo(ctx.db);
+  if (config.demo) await seedDemo(ctx);
   const app = await buildApp(ctx);
   // Background work (e-mail, digests) from the durable job table; WORKER=false leaves it to other processes.
-  const worker = createWorker(ctx, { ...mailJobHandlers, ...notificationJobHandlers }, { log: app.log, recurring: [DIGEST_RECURRING] });
+  const worker = createWorker(ctx, [mailJob, ...FEATURES.flatMap((f) => f.jobs ?? [])], {
+    log: app.log,
+    recurring: FEATURES.flatMap((f) => f.recurring ?? []),
+  });
   if (config.WORKER) worker.start();
   let fleet: Awaited<ReturnType<typeof startFleet>> | null = null;
   const stop = async () => {

@@ -7,8 +7,8 @@ import { parseArgs } from 'node:util';
 import { describePasswordFailures, PERMISSIONS, passwordFailures, SUBORG_TYPES, type SuborgType } from '@vpp/shared';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
+import { createOrganisation, createUser } from '../features/users/index.ts';
 import { hashPassword } from '../platform/passwords.ts';
-import { createOrganisation, createUser } from '../seed/accounts.ts';
 
 const { values } = parseArgs({
   options: {

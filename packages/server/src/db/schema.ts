@@ -88,6 +88,10 @@ export interface JobTable {
   unique_key: string | null;
   created_at: Epoch;
   finished_at: Epoch | null;
+  /** 0–1, as the handler last reported it; null until it reports. */
+  progress: number | null;
+  /** JSON: what the job made (files in the file store, counts), set by the handler. */
+  result: string | null;
 }
 
 export interface PasswordTokenTable {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppContext } from '../context.ts';
 import { nowS } from '../db/database.ts';
+import type { AppContext } from '../platform/context.ts';
 import { buildFleet, type FleetOwners } from './builder.ts';
 import { FleetSimulator, type NodeStatusChange } from './simulator.ts';
 

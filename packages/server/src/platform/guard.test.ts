@@ -1,6 +1,7 @@
 import { MESSAGES } from '@vpp/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { AUTHENTICATOR } from '../features/index.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { guard } from './guard.ts';
@@ -16,7 +17,7 @@ describeEachDatabase('guard', (h) => {
       if (err instanceof ApiError) return reply.code(err.statusCode).send(errorBody(err.code, err.message));
       return reply.send(err);
     });
-    await guard(app);
+    await guard(app, AUTHENTICATOR);
     app.get('/nodes', { config: { permission: 'fleet.node.any' } }, async () => ({ status: 'OK', data: { nodes: [] } }));
     await app.ready();
   });
@@ -55,7 +56,7 @@ describeEachDatabase('guard', (h) => {
     bare.decorate('ctx', h().ctx);
     // As in buildApp: the API's routes are registered inside a plugin that the guard covers.
     bare.register(async (api) => {
-      await guard(api);
+      await guard(api, AUTHENTICATOR);
       api.get('/forgotten', async () => ({ status: 'OK' }));
     });
     await expect(bare.ready()).rejects.toThrow('Route GET /forgotten must declare config.permission');

@@ -1,10 +1,14 @@
-import { MESSAGES, type PermissionRequirement, satisfies } from '@vpp/shared';
+import { type PermissionRequirement, type SuborgType, satisfies } from '@vpp/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticateKey, isApiKey } from '../features/api-keys/api-keys.service.ts';
-import { sessionEnded } from '../features/auth/auth.repo.ts';
-import { findUserById, getPermissions, type UserWithOrg } from '../features/users/users.repo.ts';
+import type { UserRow } from '../db/schema.ts';
+import type { AppContext } from './context.ts';
 import { ApiError, forbidden, unauthorized } from './errors.ts';
-import { verifyAccessToken } from './tokens.ts';
+
+/** A user's row with their organisation's name and type: what the guard loads for every call. */
+export interface UserWithOrg extends UserRow {
+  organisation_name: string;
+  suborg_type: SuborgType;
+}
 
 /** The signed-in caller, loaded fresh for each request so revoked permissions stop at once. */
 export interface AuthUser {
@@ -15,6 +19,18 @@ export interface AuthUser {
   row: UserWithOrg;
   /** How the caller proved who they are: a session's access token, or one of their API keys. */
   via: { kind: 'session' } | { kind: 'api-key'; keyId: number };
+}
+
+/**
+ * How the guard learns who calls: the auth area resolves session tokens and the api-keys area API
+ * keys (composed in features/index.ts), so that the platform imports no area.
+ */
+export interface Authenticator {
+  isApiKey(credential: string): boolean;
+  /** The caller of an API key from this address; throws 401 when the key is not valid. */
+  apiKey(ctx: AppContext, key: string, address: string): Promise<AuthUser>;
+  /** The caller of a session's bearer access token; throws 401 when the session is over. */
+  session(ctx: AppContext, token: string, auth: 'user' | 'mfa' | 'session'): Promise<AuthUser>;
 }
 
 declare module 'fastify' {
@@ -42,7 +58,7 @@ export function caller(req: FastifyRequest): AuthUser {
  * Authenticates every route of the API and checks its declared permission before the body is even
  * parsed. A route that forgets to declare its permission stops the server from starting.
  */
-export async function guard(app: FastifyInstance) {
+export async function guard(app: FastifyInstance, authenticator: Authenticator) {
   app.decorateRequest('user', null);
 
   app.addHook('onRoute', (route) => {
@@ -58,29 +74,16 @@ export async function guard(app: FastifyInstance) {
     const header = req.headers.authorization ?? '';
     const bearer = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
     const keyHeader = req.headers['x-api-key'];
-    const apiKey = typeof keyHeader === 'string' && keyHeader.trim() ? keyHeader.trim() : isApiKey(bearer) ? bearer : '';
+    const apiKey = typeof keyHeader === 'string' && keyHeader.trim() ? keyHeader.trim() : authenticator.isApiKey(bearer) ? bearer : '';
 
     // An API key (X-API-Key, or a bearer credential with the key prefix) acts as its owner.
     if (apiKey) {
       if (auth === 'session' || auth === 'mfa') throw new ApiError(403, 'session_required', 'API keys cannot make this call: sign in instead.');
-      const { userId, keyId } = await authenticateKey(app.ctx, apiKey, req.ip);
-      const row = await findUserById(app.ctx.db, userId);
-      if (!row?.active) throw unauthorized('invalid_api_key', 'This API key is not valid, or has been revoked.');
-      const permissions = await getPermissions(app.ctx.db, row.id);
-      req.user = { id: row.id, organisationId: row.organisation_id, permissions, mfa: 'done', row, via: { kind: 'api-key', keyId } };
-      if (permission && !satisfies(permissions, permission)) throw forbidden();
-      return;
+      req.user = await authenticator.apiKey(app.ctx, apiKey, req.ip);
+    } else {
+      if (!bearer) throw unauthorized('unauthorized', 'Sign in to continue.');
+      req.user = await authenticator.session(app.ctx, bearer, auth ?? 'user');
     }
-
-    const claims = bearer ? await verifyAccessToken(app.ctx.keys.access, bearer) : null;
-    if (!claims) throw unauthorized('unauthorized', bearer ? MESSAGES.sessionExpired : 'Sign in to continue.');
-    // An access token dies with its sign-in, not only when it expires.
-    if (claims.session && (await sessionEnded(app.ctx.db, claims.session))) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
-    const row = await findUserById(app.ctx.db, claims.userId);
-    if (!row?.active) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
-    if (claims.mfa === 'pending' && auth !== 'mfa') throw unauthorized('mfa_failure', 'Two-factor authentication is required.');
-    const permissions = await getPermissions(app.ctx.db, row.id);
-    req.user = { id: row.id, organisationId: row.organisation_id, permissions, mfa: claims.mfa, row, via: { kind: 'session' } };
-    if (permission && !satisfies(permissions, permission)) throw forbidden();
+    if (permission && !satisfies(req.user.permissions, permission)) throw forbidden();
   });
 }

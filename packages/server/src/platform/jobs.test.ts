@@ -2,10 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { expect, it } from 'vitest';
+import { z } from 'zod';
 import { nowS } from '../db/database.ts';
 import { describeEachDatabase } from '../test/harness.ts';
-import { backoffS, claimJob, createWorker, enqueue, ensureRecurring, type JobHandler, sweepJobs } from './jobs.ts';
-import { MAIL_JOB, mailJobHandlers, outboxDir, sendMail } from './mail.ts';
+import { backoffS, claimJob, createWorker, defineJob, enqueue, enqueueJob, ensureRecurring, type JobHandler, jobState, sweepJobs } from './jobs.ts';
+import { MAIL_JOB, mailJob, outboxDir, sendMail } from './mail.ts';
+
+/** Jobs of any payload, one per kind: the queue's mechanics, whatever the payload. */
+const jobs = (handlers: Record<string, JobHandler>) => Object.entries(handlers).map(([kind, handler]) => defineJob(kind, z.unknown(), handler));
 
 let n = 0;
 /** A job kind no other test uses, so suites sharing a database do not take each other's jobs. */
@@ -18,7 +22,7 @@ describeEachDatabase('durable jobs', (h) => {
     const k = kind('once');
     const seen: unknown[] = [];
     const id = (await enqueue(h().ctx.db, k, { hello: 'world' })) as number;
-    const worker = createWorker(h().ctx, { [k]: async (_ctx, payload) => void seen.push(payload) });
+    const worker = createWorker(h().ctx, jobs({ [k]: async (_ctx, payload) => void seen.push(payload) }));
     expect(await worker.runUntilIdle()).toBe(1);
     expect(await worker.runUntilIdle()).toBe(0);
     expect(seen).toEqual([{ hello: 'world' }]);
@@ -36,12 +40,15 @@ describeEachDatabase('durable jobs', (h) => {
     const k = kind('flaky');
     const id = (await enqueue(h().ctx.db, k, null, { maxAttempts: 2 })) as number;
     let calls = 0;
-    const worker = createWorker(h().ctx, {
-      [k]: async () => {
-        calls++;
-        throw new Error('SMTP server down');
-      },
-    });
+    const worker = createWorker(
+      h().ctx,
+      jobs({
+        [k]: async () => {
+          calls++;
+          throw new Error('SMTP server down');
+        },
+      }),
+    );
     const before = nowS();
     await worker.runUntilIdle();
     const first = await job(id);
@@ -64,7 +71,7 @@ describeEachDatabase('durable jobs', (h) => {
     const id = (await enqueue(h().ctx.db, k, { n: 1 })) as number;
     // A worker claims the job with a 1 s lease and then dies without finishing.
     expect((await claimJob(h().ctx, 'dead-worker', [k], 1))?.id).toBe(id);
-    const survivor = createWorker(h().ctx, { [k]: async () => undefined }, { leaseS: 30 });
+    const survivor = createWorker(h().ctx, jobs({ [k]: async () => undefined }), { leaseS: 30 });
     expect(await survivor.runUntilIdle()).toBe(0); // the lease still holds
     await new Promise((r) => setTimeout(r, 2100));
     expect(await survivor.runUntilIdle()).toBe(1);
@@ -97,7 +104,7 @@ describeEachDatabase('durable jobs', (h) => {
       runs.push((payload as { i: number }).i);
     };
     for (let i = 0; i < 30; i++) await enqueue(h().ctx.db, k, { i });
-    const workers = [1, 2, 3].map(() => createWorker(h().ctx, { [k]: handler }, { concurrency: 3 }));
+    const workers = [1, 2, 3].map(() => createWorker(h().ctx, jobs({ [k]: handler }), { concurrency: 3 }));
     await Promise.all(workers.map((w) => w.runUntilIdle()));
     expect(runs.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
   });
@@ -121,7 +128,7 @@ describeEachDatabase('durable jobs', (h) => {
   it('picks up jobs by itself once started, and stops cleanly', async () => {
     const k = kind('loop');
     const done: number[] = [];
-    const worker = createWorker(h().ctx, { [k]: async (_c, p) => void done.push((p as { i: number }).i) }, { pollMs: 50 });
+    const worker = createWorker(h().ctx, jobs({ [k]: async (_c, p) => void done.push((p as { i: number }).i) }), { pollMs: 50 });
     worker.start();
     await enqueue(h().ctx.db, k, { i: 1 });
     await enqueue(h().ctx.db, k, { i: 2 });
@@ -132,7 +139,7 @@ describeEachDatabase('durable jobs', (h) => {
 
   it('sends e-mail through a job: without SMTP_URL the message lands in DATA_DIR/outbox as an .eml file', async () => {
     await sendMail(h().ctx.db, { to: 'ada@example.test', subject: 'Hello from the queue', text: 'First line.\nA link: http://localhost:8080/x?token=abc' });
-    const worker = createWorker(h().ctx, mailJobHandlers);
+    const worker = createWorker(h().ctx, [mailJob]);
     await worker.runUntilIdle();
     const dir = outboxDir(h().ctx.config);
     const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml'));
@@ -141,5 +148,25 @@ describeEachDatabase('durable jobs', (h) => {
     expect(mail?.text?.trim()).toBe('First line.\nA link: http://localhost:8080/x?token=abc');
     expect(mail?.from?.value[0]).toMatchObject({ name: 'VPP Console', address: 'no-reply@localhost' });
     expect((await h().ctx.db.selectFrom('jobs').select('status').where('kind', '=', MAIL_JOB).execute()).every((j) => j.status === 'done')).toBe(true);
+  });
+
+  it("checks a typed job's payload when it is queued and again when it runs, and keeps its progress and result", async () => {
+    const k = kind('typed');
+    const typed = defineJob(k, z.object({ rows: z.number().int().positive() }), async (_ctx, payload, run) => {
+      await run.progress(0.5);
+      await run.progress(0.9, { file: `export-${payload.rows}.csv`, rows: payload.rows });
+    });
+    await expect(enqueueJob(h().ctx.db, typed, { rows: -1 })).rejects.toThrow();
+    expect(await h().ctx.db.selectFrom('jobs').select('id').where('kind', '=', k).execute()).toEqual([]);
+
+    const id = (await enqueueJob(h().ctx.db, typed, { rows: 3 }, { uniqueKey: `${k}@once` })) as number;
+    expect(await enqueueJob(h().ctx.db, typed, { rows: 3 }, { uniqueKey: `${k}@once` })).toBeNull();
+    // A payload that no longer fits the schema (queued by hand, or by an older version) fails the run.
+    const bad = (await enqueue(h().ctx.db, k, { rows: 'many' }, { maxAttempts: 1 })) as number;
+    await createWorker(h().ctx, [typed]).runUntilIdle();
+    expect(await jobState(h().ctx.db, id)).toMatchObject({ status: 'done', progress: 1, result: { file: 'export-3.csv', rows: 3 } });
+    const failed = await jobState(h().ctx.db, bad);
+    expect(failed?.status).toBe('failed');
+    expect(failed?.last_error).toContain('expected number');
   });
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { AppContext } from '../context.ts';
+import type { z } from 'zod';
 import { type Database, nowS } from '../db/database.ts';
+import type { AppContext } from './context.ts';
 
 /** The few logger methods the worker uses (pino's, or console's). */
 export interface JobLog {
@@ -18,11 +19,43 @@ export interface JobRun {
   attempt: number;
   runAt: number;
   log: JobLog;
+  /** Records how far the job is (0–1) and, when given, what it has made so far. */
+  progress(fraction: number, result?: unknown): Promise<void>;
 }
 
 /** Does one job. Throwing makes the job retry later (with backoff) until its attempts run out. */
-export type JobHandler = (ctx: AppContext, payload: unknown, run: JobRun) => Promise<void>;
-export type JobHandlers = Record<string, JobHandler>;
+export type JobHandler<P = unknown> = (ctx: AppContext, payload: P, run: JobRun) => Promise<void>;
+
+/** One kind of background job: its payload's schema (checked when queued and when run) and its handler. */
+export interface JobDefinition<P = unknown> {
+  kind: string;
+  payload: z.ZodType<P>;
+  // A method, so that a list of jobs of different payloads is one type.
+  handler(ctx: AppContext, payload: P, run: JobRun): Promise<void>;
+}
+
+/** Declares a kind of job; areas list theirs in their module (index.ts). */
+export function defineJob<S extends z.ZodType>(kind: string, payload: S, handler: JobHandler<z.output<S>>): JobDefinition<z.output<S>> {
+  return { kind, payload: payload as z.ZodType<z.output<S>>, handler };
+}
+
+/**
+ * Queues a job of a declared kind, its payload checked against the kind's schema first. `uniqueKey`
+ * makes it idempotent: a second call with the same key queues nothing and answers null.
+ */
+export async function enqueueJob<P>(db: Database, job: JobDefinition<P>, payload: P, opts: EnqueueOptions = {}): Promise<number | null> {
+  return enqueue(db, job.kind, job.payload.parse(payload), opts);
+}
+
+/** A job's progress and result as its handler last recorded them. */
+export async function jobState(db: Database, id: number) {
+  const row = await db
+    .selectFrom('jobs')
+    .select(['id', 'kind', 'status', 'progress', 'result', 'last_error', 'attempts'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? { ...row, result: row.result === null ? null : (JSON.parse(row.result) as unknown) } : undefined;
+}
 
 export interface EnqueueOptions {
   /** Epoch seconds; now when unset. */
@@ -129,7 +162,7 @@ export async function claimJob(ctx: AppContext, workerId: string, kinds: string[
 async function complete(ctx: AppContext, workerId: string, id: number): Promise<boolean> {
   const r = await ctx.db
     .updateTable('jobs')
-    .set({ status: 'done', finished_at: nowS(), locked_by: null, locked_until: null, last_error: null })
+    .set({ status: 'done', finished_at: nowS(), locked_by: null, locked_until: null, last_error: null, progress: 1 })
     .where('id', '=', id)
     .where('locked_by', '=', workerId)
     .executeTakeFirst();
@@ -200,10 +233,11 @@ const silent: JobLog = { info() {}, warn() {}, error() {} };
  * renewed lease, retries failures with backoff, and keeps recurring jobs scheduled. Any number of
  * processes may run one against the same database.
  */
-export function createWorker(ctx: AppContext, handlers: JobHandlers, opts: WorkerOptions = {}): Worker {
+export function createWorker(ctx: AppContext, jobs: readonly JobDefinition[], opts: WorkerOptions = {}): Worker {
+  const handlers = new Map(jobs.map((j) => [j.kind, j]));
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const { pollMs = 1000, leaseS = 60, concurrency = 2, recurring = [], log = silent } = opts;
-  const kinds = Object.keys(handlers);
+  const kinds = [...handlers.keys()];
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let loop: Promise<void> | null = null;
@@ -212,7 +246,7 @@ export function createWorker(ctx: AppContext, handlers: JobHandlers, opts: Worke
   async function runOne(): Promise<boolean> {
     const job = await claimJob(ctx, id, kinds, leaseS);
     if (!job) return false;
-    const handler = handlers[job.kind];
+    const def = handlers.get(job.kind) as JobDefinition;
     // Keep the lease while the handler works, so a long job is not taken by a second worker.
     const renew = setInterval(
       () => {
@@ -228,7 +262,17 @@ export function createWorker(ctx: AppContext, handlers: JobHandlers, opts: Worke
     );
     const runLog = { info: log.info.bind(log), warn: log.warn.bind(log), error: log.error.bind(log) };
     try {
-      await handler(ctx, JSON.parse(job.payload), { id: job.id, kind: job.kind, attempt: job.attempts, runAt: job.run_at, log: runLog });
+      // A payload queued by an older version, or by hand, fails here with the schema's words.
+      const payload = def.payload.parse(JSON.parse(job.payload));
+      const progress = async (fraction: number, result?: unknown) => {
+        await ctx.db
+          .updateTable('jobs')
+          .set({ progress: Math.min(1, Math.max(0, fraction)), ...(result === undefined ? {} : { result: JSON.stringify(result) }) })
+          .where('id', '=', job.id)
+          .where('locked_by', '=', id)
+          .execute();
+      };
+      await def.handler(ctx, payload, { id: job.id, kind: job.kind, attempt: job.attempts, runAt: job.run_at, log: runLog, progress });
       clearInterval(renew);
       if (!(await complete(ctx, id, job.id))) log.warn({ job: job.id, kind: job.kind }, 'job finished after its lease was taken over');
     } catch (err) {

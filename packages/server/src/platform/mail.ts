@@ -1,9 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
+import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { enqueue, type JobHandlers, type JobRun } from './jobs.ts';
+import { defineJob, enqueueJob, type JobRun } from './jobs.ts';
 
 /** One e-mail: plain text always, HTML when the sender has a richer version. */
 export interface MailMessage {
@@ -66,9 +67,16 @@ const mailerFor = (config: Config) => {
  * SMTP server is down. Pass a transaction to send only if it commits.
  */
 export async function sendMail(db: Database, message: MailMessage): Promise<void> {
-  await enqueue(db, MAIL_JOB, message);
+  await enqueueJob(db, mailJob, message);
 }
 
-export const mailJobHandlers: JobHandlers = {
-  [MAIL_JOB]: (ctx, payload, run) => mailerFor(ctx.config).send(payload as MailMessage, run),
-};
+const mailMessage = z.object({
+  to: z.string().min(1),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string().optional(),
+  replyTo: z.string().optional(),
+});
+
+/** Delivers one queued e-mail (at least once: a retry after a crash may send it again). */
+export const mailJob = defineJob(MAIL_JOB, mailMessage, (ctx, message, run) => mailerFor(ctx.config).send(message, run));

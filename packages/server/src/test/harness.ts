@@ -9,10 +9,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { type App, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { type AppContext, createContext } from '../context.ts';
 import { type DialectName, openDatabase } from '../db/database.ts';
+import { createOrganisation, createUser } from '../features/users/index.ts';
+import { type AppContext, createContext } from '../platform/context.ts';
 import { hashPassword } from '../platform/passwords.ts';
-import { createOrganisation, createUser } from '../seed/accounts.ts';
 
 export const PASSWORD = DEMO_PASSWORD;
 const pgUrl = process.env.TEST_DATABASE_URL;

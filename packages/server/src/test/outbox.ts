@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import type { AppContext } from '../context.ts';
-import { createWorker, type JobHandlers } from '../platform/jobs.ts';
-import { mailJobHandlers, outboxDir } from '../platform/mail.ts';
+import type { AppContext } from '../platform/context.ts';
+import { createWorker, type JobDefinition } from '../platform/jobs.ts';
+import { mailJob, outboxDir } from '../platform/mail.ts';
 
 export interface SentMail {
   file: string;
@@ -13,8 +13,8 @@ export interface SentMail {
 }
 
 /** Runs every due job of the given kinds (e-mail by default) the way the worker would. */
-export async function runJobs(ctx: AppContext, handlers: JobHandlers = mailJobHandlers): Promise<number> {
-  return createWorker(ctx, handlers).runUntilIdle();
+export async function runJobs(ctx: AppContext, jobs: readonly JobDefinition[] = [mailJob]): Promise<number> {
+  return createWorker(ctx, jobs).runUntilIdle();
 }
 
 /** The .eml files in DATA_DIR/outbox, parsed, oldest first. */

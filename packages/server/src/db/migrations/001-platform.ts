@@ -1,12 +1,5 @@
-import { type CreateTableBuilder, type Kysely, type Migration, PostgresAdapter } from 'kysely';
-
-/** An auto-incrementing integer primary key on either database. */
-export function withId<T extends string>(db: Kysely<unknown>, table: CreateTableBuilder<T, never>) {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  return pg
-    ? table.addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
-}
+import type { Kysely, Migration } from 'kysely';
+import { withId } from './helpers.ts';
 
 export const platform: Migration = {
   async up(db: Kysely<unknown>) {

@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import { withId } from './001-platform.ts';
+import { withId } from './helpers.ts';
 
 /** Durable jobs, password tokens, API keys and notifications (issue 4). */
 export const accountPlatform: Migration = {

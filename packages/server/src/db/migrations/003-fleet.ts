@@ -1,6 +1,30 @@
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
-import { ENERGY_COLUMNS, FLEET_COLUMNS, METRIC_COLUMNS } from '../../fleet/metrics.ts';
-import { withId } from './001-platform.ts';
+import { withId } from './helpers.ts';
+
+// The telemetry columns as they were when this migration was written (fleet/metrics.ts names them
+// for the code; a later column needs a migration of its own).
+const METRIC_COLUMNS = [
+  'meter_p',
+  'meter_p_a',
+  'meter_p_b',
+  'meter_p_c',
+  'solar_p',
+  'sga_p',
+  'battery_p',
+  'house_p',
+  'voltage',
+  'voltage_a',
+  'voltage_b',
+  'voltage_c',
+  'frequency',
+  'meter_q',
+  'solar_q',
+  'current',
+  'soc',
+  'remaining',
+] as const;
+const ENERGY_COLUMNS = ['import_e', 'export_e', 'solar_e', 'house_e'] as const;
+const FLEET_COLUMNS = ['meter_p', 'solar_p', 'battery_p', 'house_p', 'remaining'] as const;
 
 const isPg = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
 

@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import { withId } from './001-platform.ts';
+import { withId } from './helpers.ts';
 
 /**
  * Virtual power plants. Membership is stored only for STATIC VPPs (vpp_nodes); a DYNAMIC VPP's

@@ -4,6 +4,7 @@ import { accountPlatform } from './002-account-platform.ts';
 import { fleet } from './003-fleet.ts';
 import { vpps } from './004-vpps.ts';
 import { portal } from './005-portal.ts';
+import { jobProgress } from './006-job-progress.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003-fleet': fleet,
   '004-vpps': vpps,
   '005-portal': portal,
+  '006-job-progress': jobProgress,
 };

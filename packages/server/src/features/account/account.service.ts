@@ -1,13 +1,13 @@
 import { type Account, type AlertEmailFrequency, MESSAGES, type MfaSettings } from '@vpp/shared';
-import type { AppContext } from '../../context.ts';
 import { nowS } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
 import type { ApiError } from '../../platform/errors.ts';
 import { tooManyRequests } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { verifyPassword } from '../../platform/passwords.ts';
 import { totpUri } from '../../platform/totp.ts';
-import * as authRepo from '../auth/auth.repo.ts';
-import { findUserById, updateUser } from '../users/users.repo.ts';
+import * as authRepo from '../auth/index.ts';
+import { findUserById, updateUser } from '../auth/index.ts';
 
 /** The account reply: who the caller is, their organisation and their permissions. */
 export function presentAccount(user: AuthUser): Account {

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { API_KEY_MESSAGES, API_KEY_PREFIX, type ApiKey, addressAllowed, findBadAllowEntry, ipParseFailure } from '@vpp/shared';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../platform/context.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/guard.ts';
 import { hashToken } from '../../platform/tokens.ts';
-import { checkOwnPassword } from '../account/account.service.ts';
+import { checkOwnPassword } from '../account/index.ts';
+import { callerOf } from '../auth/index.ts';
 import * as repo from './api-keys.repo.ts';
 
 type KeyRow = Awaited<ReturnType<typeof repo.listKeys>>[number];
@@ -74,4 +76,12 @@ export async function authenticateKey(ctx: AppContext, key: string, address: str
   }
   await repo.touchKey(ctx.db, row.id);
   return { userId: row.user_id, keyId: row.id };
+}
+
+/** The caller an API key stands for: its owner, with the owner's permissions as they are now. */
+export async function apiKeyCaller(ctx: AppContext, key: string, address: string): Promise<AuthUser> {
+  const { userId, keyId } = await authenticateKey(ctx, key, address);
+  const user = await callerOf(ctx, userId, 'done', { kind: 'api-key', keyId });
+  if (!user) throw new ApiError(401, 'invalid_api_key', 'This API key is not valid, or has been revoked.');
+  return user;
 }

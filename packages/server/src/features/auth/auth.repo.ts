@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Database, nowS } from '../../db/database.ts';
+import type { UserRow } from '../../db/schema.ts';
+import type { UserWithOrg } from '../../platform/guard.ts';
 
 /** Stores a refresh token (its hash) in a family; a family is one sign-in and all its rotations. */
 export async function insertRefreshToken(db: Database, v: { userId: number; family: string; hash: string; expiresAt: number }) {
@@ -77,4 +79,38 @@ export async function pruneFailures(db: Database, before: number) {
 export async function sessionEnded(db: Database, family: string): Promise<boolean> {
   const row = await db.selectFrom('refresh_tokens').select('id').where('family', '=', family).where('revoked_at', 'is not', null).limit(1).executeTakeFirst();
   return row !== undefined;
+}
+
+// Identity: who a user is, for signing in and for the guard of every call.
+
+const withOrg = (db: Database) =>
+  db
+    .selectFrom('users')
+    .innerJoin('organisations', 'organisations.id', 'users.organisation_id')
+    .selectAll('users')
+    .select(['organisations.name as organisation_name', 'organisations.suborg_type']);
+
+/** The user whose username or e-mail (either, case-insensitive) is given. */
+export async function findUserByLogin(db: Database, login: string): Promise<UserWithOrg | undefined> {
+  const key = login.trim().toLowerCase();
+  return withOrg(db)
+    .where((eb) => eb.or([eb('users.username', '=', key), eb('users.email', '=', key)]))
+    .executeTakeFirst();
+}
+
+export async function findUserById(db: Database, id: number): Promise<UserWithOrg | undefined> {
+  return withOrg(db).where('users.id', '=', id).executeTakeFirst();
+}
+
+export async function getPermissions(db: Database, userId: number): Promise<string[]> {
+  const rows = await db.selectFrom('user_permissions').select('permission').where('user_id', '=', userId).orderBy('permission').execute();
+  return rows.map((r) => r.permission);
+}
+
+export async function updateUser(db: Database, id: number, values: Partial<Omit<UserRow, 'id'>>): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ ...values, updated_at: nowS() })
+    .where('id', '=', id)
+    .execute();
 }

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type LoginReply, MESSAGES, REMEMBER_DEVICE_S } from '@vpp/shared';
-import type { AppContext } from '../../context.ts';
 import { nowS } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest, tooManyRequests, unauthorized } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/guard.ts';
 import { verifyPassword } from '../../platform/passwords.ts';
-import { hashToken, newOpaqueToken, signAccessToken, signDeviceToken, verifyDeviceToken } from '../../platform/tokens.ts';
+import { hashToken, newOpaqueToken, signAccessToken, signDeviceToken, verifyAccessToken, verifyDeviceToken } from '../../platform/tokens.ts';
 import { checkTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
-import { findUserById, findUserByLogin, updateUser } from '../users/users.repo.ts';
 import * as repo from './auth.repo.ts';
+import { findUserById, findUserByLogin, updateUser } from './auth.repo.ts';
 
 /** A signed-in session: the access token for the reply and the refresh token for the cookie. */
 export interface Session {
@@ -147,4 +148,26 @@ export async function logout(ctx: AppContext, token: string | undefined): Promis
   if (!token) return;
   const row = await repo.findRefreshToken(ctx.db, hashToken(token));
   if (row) await repo.revokeFamily(ctx.db, row.family);
+}
+
+/** The caller a user id stands for, with their permissions as they are now; null for an inactive user. */
+export async function callerOf(ctx: AppContext, userId: number, mfa: AuthUser['mfa'], via: AuthUser['via']): Promise<AuthUser | null> {
+  const row = await findUserById(ctx.db, userId);
+  if (!row?.active) return null;
+  const permissions = await repo.getPermissions(ctx.db, row.id);
+  return { id: row.id, organisationId: row.organisation_id, permissions, mfa, row, via };
+}
+
+/**
+ * The caller of a session's access token. The token dies with its sign-in, not only when it expires;
+ * a session still waiting for its second factor may call only the routes that take it ('mfa').
+ */
+export async function sessionCaller(ctx: AppContext, token: string, auth: 'user' | 'mfa' | 'session'): Promise<AuthUser> {
+  const claims = await verifyAccessToken(ctx.keys.access, token);
+  if (!claims) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
+  if (claims.session && (await repo.sessionEnded(ctx.db, claims.session))) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
+  const user = await callerOf(ctx, claims.userId, claims.mfa, { kind: 'session' });
+  if (!user) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
+  if (claims.mfa === 'pending' && auth !== 'mfa') throw unauthorized('mfa_failure', 'Two-factor authentication is required.');
+  return user;
 }

@@ -2,7 +2,7 @@ import { ALL_FLEET_NODES, localMidnights, MESSAGES, NODE_STATUSES, nodeStatus } 
 import { beforeAll, expect, it } from 'vitest';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import type { NodeRow } from '../nodes/nodes.repo.ts';
+import type { NodeRow } from '../nodes/index.ts';
 
 type Headers = { authorization: string };
 type Series = Record<string, Record<string, number | null>>;

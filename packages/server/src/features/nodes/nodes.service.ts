@@ -14,12 +14,12 @@ import {
   type SuborgType,
   startOfPeriod,
 } from '@vpp/shared';
-import type { AppContext } from '../../context.ts';
 import { METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
 import type { NodeStatusChange } from '../../fleet/simulator.ts';
+import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { notifyOrganisation } from '../notifications/notifications.service.ts';
+import { notifyOrganisation } from '../notifications/index.ts';
 import * as repo from './nodes.repo.ts';
 
 interface SystemJson {

@@ -2,10 +2,10 @@ import { NOTIFICATION_MESSAGES } from '@vpp/shared';
 import { expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { createWorker } from '../../platform/jobs.ts';
-import { mailJobHandlers } from '../../platform/mail.ts';
+import { mailJob } from '../../platform/mail.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { mailTo } from '../../test/outbox.ts';
-import { DIGEST_JOB, notificationJobHandlers, notifyOrganisation, notifyUser, sendDigests } from './notifications.service.ts';
+import { DIGEST_JOB, digestJob, notifyOrganisation, notifyUser, sendDigests } from './notifications.service.ts';
 
 describeEachDatabase('notifications', (h) => {
   async function member(frequency = 'NEVER', permissions?: string[]) {
@@ -189,7 +189,7 @@ describeEachDatabase('notifications', (h) => {
       .ctx.db.insertInto('jobs')
       .values({ kind: DIGEST_JOB, payload: JSON.stringify({ at: hour }), status: 'pending', run_at: nowS(), attempts: 0, max_attempts: 5, created_at: nowS() })
       .execute();
-    await createWorker(h().ctx, { ...notificationJobHandlers, ...mailJobHandlers }).runUntilIdle();
+    await createWorker(h().ctx, [digestJob, mailJob]).runUntilIdle();
     const [mail] = await mailTo(h().ctx, u.email);
     expect(mail.subject).toBe('VPP Console hourly alert digest: 1 notification');
   });

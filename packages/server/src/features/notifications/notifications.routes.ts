@@ -1,64 +1,21 @@
-import { markAllBody, notificationParams, notificationReply, notificationsQuery, notificationsReply, statusReply } from '@vpp/shared';
-import type { App } from '../../app.ts';
+import { notificationEndpoints as E } from '@vpp/shared';
 import { caller } from '../../platform/guard.ts';
+import { type App, route } from '../../platform/http.ts';
 import * as service from './notifications.service.ts';
 
-// A user's own notifications: any signed-in user, and only theirs.
-export async function notificationsRoutes(app: App) {
-  app.get(
-    '/account/notifications',
-    {
-      config: { permission: null },
-      schema: {
-        tags: ['notifications'],
-        summary: 'The caller’s notifications, newest first, with the unread count',
-        querystring: notificationsQuery,
-        response: { 200: notificationsReply },
-      },
-    },
-    async (req) => ({ status: 'OK' as const, data: await service.listNotifications(app.ctx, caller(req).id, req.query) }),
-  );
-
-  app.put(
-    '/account/notifications',
-    {
-      config: { permission: null },
-      schema: { tags: ['notifications'], summary: 'Mark every notification read', body: markAllBody, response: { 200: statusReply } },
-    },
-    async (req) => {
-      await service.markAllRead(app.ctx, caller(req).id);
-      return { status: 'OK' as const };
-    },
-  );
-
-  app.get(
-    '/account/notifications/:id',
-    {
-      config: { permission: null },
-      schema: { tags: ['notifications'], summary: 'One notification', params: notificationParams, response: { 200: notificationReply } },
-    },
-    async (req) => ({ status: 'OK' as const, data: await service.getNotification(app.ctx, caller(req).id, req.params.id) }),
-  );
-
-  for (const [path, read] of [
-    ['mark-read', true],
-    ['mark-unread', false],
-  ] as const) {
-    app.post(
-      `/account/notifications/:id/${path}`,
-      {
-        config: { permission: null },
-        schema: {
-          tags: ['notifications'],
-          summary: `Mark a notification ${read ? 'read' : 'unread'}`,
-          params: notificationParams,
-          response: { 200: statusReply },
-        },
-      },
-      async (req) => {
-        await service.setRead(app.ctx, caller(req).id, req.params.id, read);
-        return { status: 'OK' as const };
-      },
-    );
-  }
+export function notificationsRoutes(app: App) {
+  route(app, E.list, async (req) => ({ status: 'OK' as const, data: await service.listNotifications(app.ctx, caller(req).id, req.query) }));
+  route(app, E.markAllRead, async (req) => {
+    await service.markAllRead(app.ctx, caller(req).id);
+    return { status: 'OK' as const };
+  });
+  route(app, E.get, async (req) => ({ status: 'OK' as const, data: await service.getNotification(app.ctx, caller(req).id, req.params.id) }));
+  route(app, E.markRead, async (req) => {
+    await service.setRead(app.ctx, caller(req).id, req.params.id, true);
+    return { status: 'OK' as const };
+  });
+  route(app, E.markUnread, async (req) => {
+    await service.setRead(app.ctx, caller(req).id, req.params.id, false);
+    return { status: 'OK' as const };
+  });
 }

@@ -1,10 +1,11 @@
 import { type AlertEmailFrequency, digestDueAt, digestPeriodS, type Notification, type PermissionRequirement, satisfies } from '@vpp/shared';
-import type { AppContext } from '../../context.ts';
+import { z } from 'zod';
 import type { Database } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
-import type { JobHandlers } from '../../platform/jobs.ts';
+import { defineJob } from '../../platform/jobs.ts';
 import { sendMail } from '../../platform/mail.ts';
-import { getPermissions } from '../users/users.repo.ts';
+import { getPermissions } from '../auth/index.ts';
 import * as repo from './notifications.repo.ts';
 
 /** What a notification says: a one-line summary and a markdown body. */
@@ -149,8 +150,7 @@ export async function sendDigests(ctx: AppContext, at: number): Promise<number> 
   return sent;
 }
 
-export const notificationJobHandlers: JobHandlers = {
-  [DIGEST_JOB]: async (ctx, payload) => {
-    await sendDigests(ctx, (payload as { at: number }).at);
-  },
-};
+/** The hourly run that e-mails each user the digest their setting asks for. */
+export const digestJob = defineJob(DIGEST_JOB, z.object({ at: z.number().int() }), async (ctx, payload) => {
+  await sendDigests(ctx, payload.at);
+});

@@ -1,14 +1,14 @@
 import { MESSAGES, PASSWORD_MESSAGES } from '@vpp/shared';
-import type { AppContext } from '../../context.ts';
 import { type Database, nowS } from '../../db/database.ts';
 import type { PasswordTokenTable } from '../../db/schema.ts';
+import type { AppContext } from '../../platform/context.ts';
 import { ApiError, tooManyRequests } from '../../platform/errors.ts';
 import { sendMail } from '../../platform/mail.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { hashToken, newOpaqueToken } from '../../platform/tokens.ts';
-import { checkOwnPassword } from '../account/account.service.ts';
-import * as authRepo from '../auth/auth.repo.ts';
-import { findUserById } from '../users/users.repo.ts';
+import { checkOwnPassword } from '../account/index.ts';
+import * as authRepo from '../auth/index.ts';
+import { findUserById } from '../auth/index.ts';
 import * as repo from './password.repo.ts';
 
 /** Reset links one account may be sent per hour; more requests get the same reply and no e-mail. */

@@ -1,71 +1,49 @@
-import { z } from 'zod';
-import type { App } from '../../app.ts';
+import { portalEndpoints as E } from '@vpp/shared';
 import { caller } from '../../platform/guard.ts';
+import { type App, route } from '../../platform/http.ts';
 import { issuePortalToken, portalUrl, redeemPortalToken } from './portal.service.ts';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export async function portalRoutes(app: App) {
-  app.get(
-    '/auth/portal_token',
-    {
-      config: { permission: 'fleet.node.inverter.portal' },
-      schema: {
-        tags: ['nodes'],
-        summary: "A single-use token for an inverter's web portal",
-        querystring: z.object({
-          deployment: z.coerce.number({ error: 'deployment must be a node id.' }).int().positive(),
-          inverter: z.string({ error: 'inverter is required.' }).min(1, 'inverter is required.'),
-        }),
-        response: { 200: z.object({ status: z.literal('OK'), message: z.string(), inverterPortalToken: z.string(), portalUrl: z.string() }) },
-      },
-    },
-    async (req) => ({
-      status: 'OK' as const,
-      message: 'Portal access granted.',
-      inverterPortalToken: await issuePortalToken(app.ctx, caller(req), req.query.deployment, req.query.inverter),
-      portalUrl: portalUrl(app.ctx),
-    }),
-  );
+export function portalRoutes(app: App) {
+  route(app, E.token, async (req) => ({
+    status: 'OK' as const,
+    message: 'Portal access granted.',
+    inverterPortalToken: await issuePortalToken(app.ctx, caller(req), req.query.deployment, req.query.inverter),
+    portalUrl: portalUrl(app.ctx),
+  }));
 
-  // The simulated vendor portal: accepts a token once and shows the inverter's live readings.
-  app.get(
-    '/inverter-portal',
-    { config: { auth: 'public' }, schema: { hide: true, querystring: z.object({ token: z.string().default(''), auth: z.string().optional() }) } },
-    async (req, reply) => {
-      reply.type('text/html').header('cache-control', 'no-store');
-      const grant = await redeemPortalToken(app.ctx, req.query.token);
-      if (!grant)
-        return reply
-          .code(403)
-          .send(
-            '<!doctype html><title>Inverter portal</title><p>This portal link has expired or was already used. Open the portal again from the console.</p>',
-          );
-      const node = await app.ctx.db
-        .selectFrom('nodes')
-        .select(['street', 'suburb', 'state', 'system_json', 'timezone'])
-        .where('id', '=', grant.nodeId)
-        .executeTakeFirst();
-      const latest = await app.ctx.db.selectFrom('tel_latest').selectAll().where('node_id', '=', grant.nodeId).executeTakeFirst();
-      const inverter = node
-        ? (JSON.parse(node.system_json).energySystems as { inverter: { id: string; name: string } }[]).find((e) => e.inverter.id === grant.inverterId)?.inverter
-        : undefined;
-      const kw = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${v.toFixed(2)} kW`);
-      const rows = latest
-        ? [
-            ['Solar', kw(latest.solar_p)],
-            ['Battery (positive is charging)', kw(latest.battery_p)],
-            ['Grid (positive is import)', kw(latest.meter_p)],
-            ['House', kw(latest.house_p)],
-            ['State of charge', latest.soc === null ? '–' : `${latest.soc.toFixed(1)} %`],
-            ['Voltage', latest.voltage === null ? '–' : `${latest.voltage.toFixed(1)} V`],
-          ]
-        : [];
-      const when = latest ? new Date(latest.ts * 1000).toLocaleString('en-AU', { timeZone: node?.timezone }) : 'no readings yet';
-      return `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><title>${escapeHtml(inverter?.name ?? 'Inverter')} portal</title>
+  route(app, E.page, async (req, reply) => {
+    reply.type('text/html').header('cache-control', 'no-store');
+    const grant = await redeemPortalToken(app.ctx, req.query.token);
+    if (!grant)
+      return reply
+        .code(403)
+        .send('<!doctype html><title>Inverter portal</title><p>This portal link has expired or was already used. Open the portal again from the console.</p>');
+    const node = await app.ctx.db
+      .selectFrom('nodes')
+      .select(['street', 'suburb', 'state', 'system_json', 'timezone'])
+      .where('id', '=', grant.nodeId)
+      .executeTakeFirst();
+    const latest = await app.ctx.db.selectFrom('tel_latest').selectAll().where('node_id', '=', grant.nodeId).executeTakeFirst();
+    const inverter = node
+      ? (JSON.parse(node.system_json).energySystems as { inverter: { id: string; name: string } }[]).find((e) => e.inverter.id === grant.inverterId)?.inverter
+      : undefined;
+    const kw = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${v.toFixed(2)} kW`);
+    const rows = latest
+      ? [
+          ['Solar', kw(latest.solar_p)],
+          ['Battery (positive is charging)', kw(latest.battery_p)],
+          ['Grid (positive is import)', kw(latest.meter_p)],
+          ['House', kw(latest.house_p)],
+          ['State of charge', latest.soc === null ? '–' : `${latest.soc.toFixed(1)} %`],
+          ['Voltage', latest.voltage === null ? '–' : `${latest.voltage.toFixed(1)} V`],
+        ]
+      : [];
+    const when = latest ? new Date(latest.ts * 1000).toLocaleString('en-AU', { timeZone: node?.timezone }) : 'no readings yet';
+    return `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><title>${escapeHtml(inverter?.name ?? 'Inverter')} portal</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;color:#212529}table{border-collapse:collapse}td{padding:.4rem 1rem;border-bottom:1px solid #dee2e6}</style></head>
 <body><h1>${escapeHtml(inverter?.name ?? 'Inverter')}</h1><p>${node ? escapeHtml(`${node.street}, ${node.suburb} ${node.state}`) : ''}</p>
 <p>Live readings at ${escapeHtml(when)}</p><table>${rows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table></body></html>`;
-    },
-  );
+  });
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
-import type { AppContext } from '../../context.ts';
 import { nowS } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { nodeDetail } from '../nodes/nodes.service.ts';
+import { nodeDetail } from '../nodes/index.ts';
 
 /** How long a portal link may wait before it is opened. */
 export const PORTAL_TOKEN_TTL_S = 120;

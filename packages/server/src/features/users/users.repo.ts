@@ -1,44 +1,6 @@
 import type { SuborgType } from '@vpp/shared';
 import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
-import type { UserRow } from '../../db/schema.ts';
-
-export interface UserWithOrg extends UserRow {
-  organisation_name: string;
-  suborg_type: SuborgType;
-}
-
-const withOrg = (db: Database) =>
-  db
-    .selectFrom('users')
-    .innerJoin('organisations', 'organisations.id', 'users.organisation_id')
-    .selectAll('users')
-    .select(['organisations.name as organisation_name', 'organisations.suborg_type']);
-
-/** The user whose username or e-mail (either, case-insensitive) is given. */
-export async function findUserByLogin(db: Database, login: string): Promise<UserWithOrg | undefined> {
-  const key = login.trim().toLowerCase();
-  return withOrg(db)
-    .where((eb) => eb.or([eb('users.username', '=', key), eb('users.email', '=', key)]))
-    .executeTakeFirst();
-}
-
-export async function findUserById(db: Database, id: number): Promise<UserWithOrg | undefined> {
-  return withOrg(db).where('users.id', '=', id).executeTakeFirst();
-}
-
-export async function getPermissions(db: Database, userId: number): Promise<string[]> {
-  const rows = await db.selectFrom('user_permissions').select('permission').where('user_id', '=', userId).orderBy('permission').execute();
-  return rows.map((r) => r.permission);
-}
-
-export async function updateUser(db: Database, id: number, values: Partial<Omit<UserRow, 'id'>>): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ ...values, updated_at: nowS() })
-    .where('id', '=', id)
-    .execute();
-}
 
 const orgUserColumns = ['id', 'given_name', 'surname', 'email'] as const;
 
@@ -96,4 +58,56 @@ export async function setPermissions(db: Database, userId: number, permissions: 
       .values(permissions.map((permission) => ({ user_id: userId, permission })))
       .execute();
   }
+}
+
+export async function createOrganisation(db: Database, name: string, suborgType: SuborgType): Promise<number> {
+  const row = await db.insertInto('organisations').values({ name, suborg_type: suborgType, created_at: nowS() }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Creates a user with their permissions; `mfa` turns two-factor on, confirmed when a secret is given. */
+export async function createUser(
+  db: Database,
+  u: {
+    organisationId: number;
+    username: string;
+    email: string;
+    givenName: string;
+    surname: string;
+    passwordHash: string | null;
+    permissions: string[];
+    mfa?: { secret: string | null } | null;
+    timezone?: string | null;
+  },
+): Promise<number> {
+  const now = nowS();
+  const row = await db
+    .insertInto('users')
+    .values({
+      organisation_id: u.organisationId,
+      username: u.username.toLowerCase(),
+      email: u.email.toLowerCase(),
+      given_name: u.givenName,
+      surname: u.surname,
+      password_hash: u.passwordHash,
+      timezone: u.timezone ?? null,
+      alert_email_frequency: 'DAILY',
+      mfa_enabled: u.mfa ? 1 : 0,
+      totp_secret: u.mfa?.secret ?? null,
+      totp_confirmed: u.mfa?.secret ? 1 : 0,
+      totp_last_step: null,
+      code_preference: 'APP',
+      active: 1,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (u.permissions.length) {
+    await db
+      .insertInto('user_permissions')
+      .values(u.permissions.map((permission) => ({ user_id: row.id, permission })))
+      .execute();
+  }
+  return row.id;
 }

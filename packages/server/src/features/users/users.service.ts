@@ -12,12 +12,13 @@ import {
   USER_MESSAGES,
   unknownPermissionMessage,
 } from '@vpp/shared';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { createUser } from '../../seed/accounts.ts';
-import { issuePasswordLink } from '../password/password.service.ts';
+import { findUserById, updateUser } from '../auth/index.ts';
+import { issuePasswordLink } from '../password/index.ts';
 import * as repo from './users.repo.ts';
+import { createUser } from './users.repo.ts';
 
 type Row = { id: number; given_name: string; surname: string; email: string };
 const present = (r: Row, permissions: string[]): OrgUser => ({ id: r.id, givenName: r.given_name, surname: r.surname, email: r.email, permissions });
@@ -102,9 +103,9 @@ export async function updateOrgUser(ctx: AppContext, caller: AuthUser, id: numbe
   const permissions = checkGrants(caller, input.permissions, existing.permissions);
   if (input.email !== existing.email && (await repo.emailInUse(ctx.db, input.email, id))) throw badRequest(USER_MESSAGES.emailTaken, 'email_taken');
   // A user created here signs in with their e-mail address as username: it follows the address.
-  const followsEmail = (await repo.findUserById(ctx.db, id))?.username.toLowerCase() === existing.email.toLowerCase();
+  const followsEmail = (await findUserById(ctx.db, id))?.username.toLowerCase() === existing.email.toLowerCase();
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.updateUser(trx, id, { given_name: input.givenName, surname: input.surname, email: input.email, ...(followsEmail && { username: input.email }) });
+    await updateUser(trx, id, { given_name: input.givenName, surname: input.surname, email: input.email, ...(followsEmail && { username: input.email }) });
     await repo.setPermissions(trx, id, permissions);
   });
   return getUser(ctx, caller, id);

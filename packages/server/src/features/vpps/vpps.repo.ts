@@ -2,7 +2,7 @@ import type { VppEventState, VppNodeFilter } from '@vpp/shared';
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import type { DB, PowerstationTable } from '../../db/schema.ts';
-import { fleetNodes, type NodeRow, searchMatches } from '../nodes/nodes.repo.ts';
+import { fleetNodes, type NodeRow, searchMatches } from '../nodes/index.ts';
 
 export type PowerstationRow = Selectable<PowerstationTable>;
 type Db = Database;

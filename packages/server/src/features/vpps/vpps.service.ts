@@ -11,9 +11,9 @@ import {
   vppKind,
   vppProblem,
 } from '@vpp/shared';
-import type { AppContext } from '../../context.ts';
 import { nowS } from '../../db/database.ts';
 import { FLEET_METRIC_TO_COLUMN, METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
+import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import * as repo from './vpps.repo.ts';

@@ -1,8 +1,8 @@
-import type { Config } from './config.ts';
-import type { Database, DialectName } from './db/database.ts';
-import { TelemetryStore } from './fleet/telemetry.ts';
-import { type Captcha, createCaptcha } from './platform/captcha.ts';
-import { deriveKey, loadMasterSecret } from './platform/secrets.ts';
+import type { Config } from '../config.ts';
+import type { Database, DialectName } from '../db/database.ts';
+import { TelemetryStore } from '../fleet/telemetry.ts';
+import { type Captcha, createCaptcha } from './captcha.ts';
+import { deriveKey, loadMasterSecret } from './secrets.ts';
 
 /** What every route and service reaches: settings, the database and the keys. */
 export interface AppContext {

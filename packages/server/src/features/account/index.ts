@@ -1,0 +1,7 @@
+import type { FeatureModule } from '../../platform/module.ts';
+import { accountRoutes } from './account.routes.ts';
+
+export { checkOwnPassword } from './account.service.ts';
+
+/** The signed-in user's own account: settings and two-factor preferences. */
+export const accountModule: FeatureModule = { name: 'account', routes: accountRoutes };

@@ -1,0 +1,17 @@
+import type { FeatureModule } from '../../platform/module.ts';
+import { authRoutes } from './auth.routes.ts';
+
+export {
+  clearFailures,
+  countFailures,
+  findUserById,
+  findUserByLogin,
+  getPermissions,
+  recordFailures,
+  revokeDevices,
+  updateUser,
+} from './auth.repo.ts';
+export { callerOf, sessionCaller } from './auth.service.ts';
+
+/** Signing in and out, and who a caller is: the identity every other area relies on. */
+export const authModule: FeatureModule = { name: 'auth', routes: authRoutes };

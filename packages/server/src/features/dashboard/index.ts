@@ -1,0 +1,5 @@
+import type { FeatureModule } from '../../platform/module.ts';
+import { dashboardRoutes } from './dashboard.routes.ts';
+
+/** The dashboard's fleet-wide map, totals and series. */
+export const dashboardModule: FeatureModule = { name: 'dashboard', routes: dashboardRoutes };

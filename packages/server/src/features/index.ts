@@ -1,0 +1,41 @@
+import type { AppContext } from '../platform/context.ts';
+import type { Authenticator } from '../platform/guard.ts';
+import type { DemoSeed, FeatureModule } from '../platform/module.ts';
+import { accountModule } from './account/index.ts';
+import { apiKeyCaller, apiKeysModule, isApiKey } from './api-keys/index.ts';
+import { authModule, sessionCaller } from './auth/index.ts';
+import { dashboardModule } from './dashboard/index.ts';
+import { nodesModule } from './nodes/index.ts';
+import { notificationsModule } from './notifications/index.ts';
+import { passwordModule } from './password/index.ts';
+import { portalModule } from './portal/index.ts';
+import { usersModule } from './users/index.ts';
+import { vppsModule } from './vpps/index.ts';
+
+/**
+ * Every area of the server: the app registers their routes, the worker runs their jobs and the
+ * demo seeds them in this order (users first: the later areas seed into its organisations).
+ */
+export const FEATURES: readonly FeatureModule[] = [
+  authModule,
+  accountModule,
+  apiKeysModule,
+  passwordModule,
+  usersModule,
+  notificationsModule,
+  nodesModule,
+  portalModule,
+  dashboardModule,
+  vppsModule,
+];
+
+/** Who calls: sessions are the auth area's, API keys the api-keys area's. */
+export const AUTHENTICATOR: Authenticator = { isApiKey, apiKey: apiKeyCaller, session: sessionCaller };
+
+/** Creates the demo on a database's first start; a database that has organisations is left alone. */
+export async function seedDemo(ctx: AppContext): Promise<void> {
+  const existing = await ctx.db.selectFrom('organisations').select('id').executeTakeFirst();
+  if (existing) return;
+  const demo: DemoSeed = { orgs: {} };
+  for (const f of FEATURES) await f.seedDemo?.(ctx, demo);
+}

@@ -1,0 +1,53 @@
+import type { Endpoint, ReplyInputOf } from '@vpp/shared';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import type { AppContext } from './context.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+/** The Fastify instance every area registers its routes on, typed by the zod schemas. */
+export type App = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** The request of a route, typed by its endpoint's params, query and body schemas. */
+export type RouteRequest<E extends Endpoint> = FastifyRequest<{ Params: Out<E['params']>; Querystring: Out<E['query']>; Body: Out<E['body']> }>;
+
+/** A route's handler: answers the endpoint's reply, or sends something itself through `reply`. */
+export type RouteHandler<E extends Endpoint> = (
+  req: RouteRequest<E>,
+  reply: FastifyReply,
+) => Promise<(E['reply'] extends z.ZodType ? ReplyInputOf<E> : unknown) | FastifyReply>;
+
+/**
+ * Registers one endpoint of the shared contract: its method, path, schemas and permission come from
+ * the definition, so the server cannot drift from what the browser calls.
+ */
+export function route<E extends Endpoint>(app: App, e: E & { area?: string }, handler: RouteHandler<E>): void {
+  app.route({
+    method: e.method,
+    url: e.path,
+    config: { auth: e.auth === 'user' ? undefined : e.auth, permission: e.auth === 'public' ? undefined : e.permission },
+    schema: {
+      summary: e.summary,
+      ...(e.area ? { tags: [e.area] } : {}),
+      ...(e.hidden ? { hide: true } : {}),
+      ...(e.params ? { params: e.params } : {}),
+      ...(e.query ? { querystring: e.query } : {}),
+      ...(e.body ? { body: e.body } : {}),
+      ...(e.reply ? { response: { 200: e.reply } } : {}),
+    },
+    handler: handler as never,
+  });
+}

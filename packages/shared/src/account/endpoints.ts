@@ -1,0 +1,60 @@
+import { defineEndpoints, endpoint } from '../api/endpoint.ts';
+import { okReply, statusReply } from '../api/envelope.ts';
+import { codePreferenceBody, mfaSettings } from '../auth/schemas.ts';
+import { apiKeyParams, apiKeyPasswordQuery, apiKeysReply, createApiKeyBody, newApiKeyReply } from './api-keys.ts';
+import { account, alertEmailQuery, timezoneQuery } from './schemas.ts';
+
+/** The signed-in user's own account: settings, two-factor preferences. */
+export const accountEndpoints = defineEndpoints('account', {
+  get: endpoint({ method: 'GET', path: '/account', summary: 'The signed-in account', permission: null, reply: okReply(account) }),
+  setTimezone: endpoint({
+    method: 'POST',
+    path: '/account/timezone',
+    summary: "Set the account's time zone",
+    permission: null,
+    query: timezoneQuery,
+    reply: statusReply,
+  }),
+  setAlertEmail: endpoint({
+    method: 'POST',
+    path: '/account/alertEmail',
+    summary: 'How often node alerts are e-mailed',
+    permission: null,
+    query: alertEmailQuery,
+    reply: statusReply,
+  }),
+  mfaSettings: endpoint({ method: 'GET', path: '/account/mfa/settings', summary: 'Two-factor settings', permission: null, reply: okReply(mfaSettings) }),
+  setCodePreference: endpoint({
+    method: 'POST',
+    path: '/auth/mfa/code-preference',
+    summary: 'Choose how two-factor codes arrive',
+    permission: null,
+    body: codePreferenceBody,
+    reply: statusReply,
+  }),
+});
+
+/** The caller's API keys; managed from a signed-in session only: a key cannot mint or revoke keys. */
+export const apiKeyEndpoints = defineEndpoints('api keys', {
+  list: endpoint({ method: 'GET', path: '/account/api-keys', summary: 'The caller’s API keys', auth: 'session', permission: null, reply: apiKeysReply }),
+  create: endpoint({
+    method: 'POST',
+    path: '/account/api-keys',
+    summary: 'Create an API key (the account password, base64-encoded, in `password`); the secret is answered once',
+    auth: 'session',
+    permission: null,
+    query: apiKeyPasswordQuery,
+    body: createApiKeyBody,
+    reply: newApiKeyReply,
+  }),
+  revoke: endpoint({
+    method: 'DELETE',
+    path: '/account/api-keys/:id',
+    summary: 'Revoke an API key (the account password, base64-encoded, in `password`)',
+    auth: 'session',
+    permission: null,
+    params: apiKeyParams,
+    query: apiKeyPasswordQuery,
+    reply: statusReply,
+  }),
+});

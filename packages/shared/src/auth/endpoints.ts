@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { defineEndpoints, endpoint } from '../api/endpoint.ts';
+import { statusReply } from '../api/envelope.ts';
+import { loginBody, loginReply, tokenReply, verifyCodeBody } from './schemas.ts';
+
+/** Signing in and out: captcha, password, second factor, refresh cookie. */
+export const authEndpoints = defineEndpoints('auth', {
+  captcha: endpoint({ method: 'GET', path: '/auth/captcha/challenge', summary: 'A new ALTCHA proof-of-work challenge', auth: 'public', permission: null }),
+  login: endpoint({
+    method: 'POST',
+    path: '/auth/login/',
+    summary: 'Sign in with a username or e-mail, a password and a solved captcha',
+    auth: 'public',
+    permission: null,
+    body: loginBody,
+    reply: loginReply,
+  }),
+  verifyCode: endpoint({
+    method: 'POST',
+    path: '/auth/mfa/verify-code',
+    summary: 'Give the authenticator code',
+    auth: 'mfa',
+    permission: null,
+    body: verifyCodeBody,
+    reply: tokenReply,
+  }),
+  refresh: endpoint({
+    method: 'POST',
+    path: '/auth/refresh/',
+    summary: 'Rotate the refresh cookie and get a new access token',
+    auth: 'public',
+    permission: null,
+    reply: tokenReply,
+  }),
+  logout: endpoint({
+    method: 'POST',
+    path: '/auth/logout/',
+    summary: 'End the session',
+    auth: 'public',
+    permission: null,
+    body: z.unknown().optional(),
+    reply: statusReply,
+  }),
+});

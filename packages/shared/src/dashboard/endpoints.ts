@@ -1,0 +1,29 @@
+import { defineEndpoints, endpoint } from '../api/endpoint.ts';
+import { fleetSeriesQuery, mapQuery, mapReply, seriesReply, totalsReply } from '../nodes/schemas.ts';
+
+/** The dashboard's fleet-wide calls (spec 2 §7). */
+export const dashboardEndpoints = defineEndpoints('dashboard', {
+  map: endpoint({
+    method: 'GET',
+    path: '/dashboard/map',
+    summary: 'Every node of the fleet as a map point, optionally searched (f) and filtered by display status',
+    permission: { anyOf: ['fleet.node.any', 'fleet.customerInformation.any', 'fleet.powerstations.any'] },
+    query: mapQuery,
+    reply: mapReply,
+  }),
+  totals: endpoint({
+    method: 'GET',
+    path: '/dashboard/totals',
+    summary: 'Commissioned, not commissioned and offline counts',
+    permission: 'fleet.node.any',
+    reply: totalsReply,
+  }),
+  fleetSeries: endpoint({
+    method: 'GET',
+    path: '/api/data',
+    summary: 'Series of the whole fleet (id __ALL_FLEET_NODES__): sums over its nodes',
+    permission: { anyOf: ['fleet.powerstations.data.view', 'fleet.node.any'] },
+    query: fleetSeriesQuery,
+    reply: seriesReply,
+  }),
+});

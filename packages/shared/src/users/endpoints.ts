@@ -1,0 +1,41 @@
+import { defineEndpoints, endpoint } from '../api/endpoint.ts';
+import { availablePermissionsReply, userBody, userParams, userReply, usersQuery, usersReply } from './schemas.ts';
+
+const permission = 'fleet.myReposit.users';
+
+/** The organisation's users (spec 1, My Reposit → Users). */
+export const userEndpoints = defineEndpoints('users', {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/users',
+    summary: 'The users of the organisation, a page at a time',
+    permission,
+    query: usersQuery,
+    reply: usersReply,
+  }),
+  availablePermissions: endpoint({
+    method: 'GET',
+    path: '/api/users/available-permissions',
+    summary: 'The permissions the caller may grant (those they hold)',
+    permission,
+    reply: availablePermissionsReply,
+  }),
+  get: endpoint({ method: 'GET', path: '/api/users/:id', summary: 'One user of the organisation', permission, params: userParams, reply: userReply }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/users',
+    summary: 'Create a user; they are e-mailed a link to choose a password',
+    permission,
+    body: userBody,
+    reply: userReply,
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/users/:id',
+    summary: 'Update a user of the organisation',
+    permission,
+    params: userParams,
+    body: userBody,
+    reply: userReply,
+  }),
+});

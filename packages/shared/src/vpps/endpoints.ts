@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { defineEndpoints, endpoint } from '../api/endpoint.ts';
+import { statusReply } from '../api/envelope.ts';
+import { mapReply, nodeListReply, pagingQuery, seriesReply } from '../nodes/schemas.ts';
+import {
+  eventsQuery,
+  eventsReply,
+  latestQuery,
+  latestReply,
+  powerstationBody,
+  powerstationCreateReply,
+  powerstationEventsQuery,
+  powerstationListQuery,
+  powerstationListReply,
+  powerstationNodesQuery,
+  powerstationPatchBody,
+  powerstationSchema,
+  vppSeriesQuery,
+} from './schemas.ts';
+
+export const vppIdParams = z.object({
+  id: z.coerce
+    .number({ error: 'The Virtual Power Plant id must be a number.' })
+    .int('The Virtual Power Plant id must be a number.')
+    .positive('The Virtual Power Plant id must be a number.'),
+});
+
+const VIEW = { anyOf: ['fleet.powerstations.any', 'fleet.powerstations.view'] } as const;
+const EDIT = 'fleet.powerstations.edit';
+const DATA = 'fleet.powerstations.data.view';
+
+/** Virtual power plants: their nodes, events and data (spec 2). */
+export const vppEndpoints = defineEndpoints('vpps', {
+  list: endpoint({
+    method: 'GET',
+    path: '/v2/powerstations',
+    summary: "The organisation's VPPs with node counts and nameplate totals",
+    permission: VIEW,
+    query: powerstationListQuery,
+    reply: powerstationListReply,
+  }),
+  get: endpoint({ method: 'GET', path: '/v2/powerstations/:id', summary: 'One VPP', permission: VIEW, params: vppIdParams, reply: powerstationSchema }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/powerstations',
+    summary: 'Create a VPP: STATIC with a node list, or DYNAMIC by postcodes or state',
+    permission: EDIT,
+    body: powerstationBody,
+    reply: powerstationCreateReply,
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/powerstations/:id',
+    summary: 'Update name and filter (the type cannot change)',
+    permission: EDIT,
+    params: vppIdParams,
+    body: powerstationBody,
+    reply: statusReply,
+  }),
+  patch: endpoint({
+    method: 'PATCH',
+    path: '/v2/powerstations/:id',
+    summary: "Rename; add or remove a manual VPP's nodes by list or filter",
+    permission: EDIT,
+    params: vppIdParams,
+    body: powerstationPatchBody,
+    reply: statusReply,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/powerstations/:id',
+    summary: 'Delete a VPP (not FCAS)',
+    permission: EDIT,
+    params: vppIdParams,
+    reply: statusReply,
+  }),
+  events: endpoint({
+    method: 'GET',
+    path: '/api/powerstations/:id/events',
+    summary: "The VPP's events (status=INCOMPLETE: upcoming and in progress)",
+    permission: VIEW,
+    params: vppIdParams,
+    query: powerstationEventsQuery,
+    reply: eventsReply,
+  }),
+  allEvents: endpoint({
+    method: 'GET',
+    path: '/api/events',
+    summary: "Events on the organisation's VPPs (state=INCOMPLETE: upcoming and in progress)",
+    permission: { anyOf: ['fleet.powerstations.any', 'fleet.powerstations.view', 'fleet.dispatches.any', 'fleet.curtailments.any'] },
+    query: eventsQuery,
+    reply: eventsReply,
+  }),
+  nodes: endpoint({
+    method: 'GET',
+    path: '/v2/powerstations/:id/nodes',
+    summary: "The VPP's nodes; with include_unused_deployments=true every fleet node, flagged included",
+    permission: VIEW,
+    params: vppIdParams,
+    query: powerstationNodesQuery,
+    reply: nodeListReply,
+  }),
+  map: endpoint({
+    method: 'GET',
+    path: '/v2/powerstations/:id/map',
+    summary: "The VPP's nodes as map points",
+    permission: VIEW,
+    params: vppIdParams,
+    reply: mapReply,
+  }),
+  latest: endpoint({
+    method: 'GET',
+    path: '/api/powerstations/:id/data/latest',
+    summary: "Each member node's latest reading (the voltage heat map asks meterVoltage, maxAge=1200)",
+    permission: DATA,
+    params: vppIdParams,
+    query: latestQuery,
+    reply: latestReply,
+  }),
+  series: endpoint({
+    method: 'GET',
+    path: '/api/powerstations/:id/data',
+    summary: 'Series of the VPP: sums over its member nodes',
+    permission: DATA,
+    params: vppIdParams,
+    query: vppSeriesQuery,
+    reply: seriesReply,
+  }),
+  unusedNodes: endpoint({
+    method: 'GET',
+    path: '/v2/unused-nodes',
+    summary: 'Nodes of the fleet in no VPP',
+    permission: { anyOf: ['fleet.powerstations.any', 'fleet.node.any'] },
+    query: pagingQuery,
+    reply: nodeListReply,
+  }),
+});
