@@ -5,6 +5,7 @@ import { accountModule } from './account/index.ts';
 import { apiKeyCaller, apiKeysModule, isApiKey } from './api-keys/index.ts';
 import { authModule, sessionCaller } from './auth/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
+import { eventsModule } from './events/index.ts';
 import { nodesModule } from './nodes/index.ts';
 import { notificationsModule } from './notifications/index.ts';
 import { passwordModule } from './password/index.ts';
@@ -27,6 +28,7 @@ export const FEATURES: readonly FeatureModule[] = [
   portalModule,
   dashboardModule,
   vppsModule,
+  eventsModule,
 ];
 
 /** Who calls: sessions are the auth area's, API keys the api-keys area's. */

@@ -6,7 +6,7 @@ export interface PermissionInfo {
 }
 
 /** Every permission named in the three spec documents, in the order the user form lists them. */
-export const PERMISSIONS: readonly PermissionInfo[] = [
+export const PERMISSIONS = [
   { name: 'fleet.administrator', displayName: 'Administrator', description: 'Holds every permission of the organisation.' },
   { name: 'fleet.any', displayName: 'Fleet', description: 'Node pages, sidebar items and the support page.' },
   { name: 'fleet.status.view', displayName: 'Fleet status', description: 'View the status of the fleet.' },
@@ -51,9 +51,12 @@ export const PERMISSIONS: readonly PermissionInfo[] = [
   { name: 'fleet.customerInformation.plans.edit', displayName: 'Edit plans', description: 'Create and edit retail plans.' },
   { name: 'fleet.customerInformation.contracts.any', displayName: 'Contracts', description: 'View customer contracts.' },
   { name: 'fleet.kitDesigner', displayName: 'Kit designer', description: 'Design and order kits.' },
-];
+] as const satisfies readonly PermissionInfo[];
 
-export const ADMINISTRATOR = 'fleet.administrator';
+/** A permission the console knows, by its registry spelling: a misspelt name fails the typecheck. */
+export type PermissionName = (typeof PERMISSIONS)[number]['name'];
+
+export const ADMINISTRATOR: PermissionName = 'fleet.administrator';
 
 /**
  * One reading for the two spellings the spec uses (grid_outages and gridOutages, my_reposit and
@@ -104,7 +107,7 @@ export function hasAllPermissions(held: readonly string[], required: readonly st
 }
 
 /** A permission requirement: one name, any of a list, or all of a list. */
-export type PermissionRequirement = string | { anyOf: readonly string[] } | { allOf: readonly string[] };
+export type PermissionRequirement = PermissionName | { anyOf: readonly PermissionName[] } | { allOf: readonly PermissionName[] };
 
 /** Checks a requirement in any of its three forms. */
 export function satisfies(held: readonly string[], requirement: PermissionRequirement): boolean {

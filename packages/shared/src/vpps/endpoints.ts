@@ -2,14 +2,12 @@ import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { statusReply } from '../api/envelope.ts';
 import { mapReply, nodeListReply, pagingQuery, seriesReply } from '../nodes/schemas.ts';
+import { VPP_DATA, VPP_EDIT, VPP_VIEW } from './permissions.ts';
 import {
-  eventsQuery,
-  eventsReply,
   latestQuery,
   latestReply,
   powerstationBody,
   powerstationCreateReply,
-  powerstationEventsQuery,
   powerstationListQuery,
   powerstationListReply,
   powerstationNodesQuery,
@@ -25,9 +23,9 @@ export const vppIdParams = z.object({
     .positive('The Virtual Power Plant id must be a number.'),
 });
 
-const VIEW = { anyOf: ['fleet.powerstations.any', 'fleet.powerstations.view'] } as const;
-const EDIT = 'fleet.powerstations.edit';
-const DATA = 'fleet.powerstations.data.view';
+const VIEW = VPP_VIEW;
+const EDIT = VPP_EDIT;
+const DATA = VPP_DATA;
 
 /** Virtual power plants: their nodes, events and data (spec 2). */
 export const vppEndpoints = defineEndpoints('vpps', {
@@ -73,23 +71,6 @@ export const vppEndpoints = defineEndpoints('vpps', {
     permission: EDIT,
     params: vppIdParams,
     reply: statusReply,
-  }),
-  events: endpoint({
-    method: 'GET',
-    path: '/api/powerstations/:id/events',
-    summary: "The VPP's events (status=INCOMPLETE: upcoming and in progress)",
-    permission: VIEW,
-    params: vppIdParams,
-    query: powerstationEventsQuery,
-    reply: eventsReply,
-  }),
-  allEvents: endpoint({
-    method: 'GET',
-    path: '/api/events',
-    summary: "Events on the organisation's VPPs (state=INCOMPLETE: upcoming and in progress)",
-    permission: { anyOf: ['fleet.powerstations.any', 'fleet.powerstations.view', 'fleet.dispatches.any', 'fleet.curtailments.any'] },
-    query: eventsQuery,
-    reply: eventsReply,
   }),
   nodes: endpoint({
     method: 'GET',

@@ -95,24 +95,6 @@ export const powerstationNodesQuery = pagingQuery.extend({
   deployment_state: deploymentState.optional(),
 });
 
-export const VPP_EVENT_STATES = ['UPCOMING', 'INPROGRESS', 'COMPLETED'] as const;
-export type VppEventState = (typeof VPP_EVENT_STATES)[number];
-const eventState = z.enum(['INCOMPLETE', ...VPP_EVENT_STATES], { error: `Use INCOMPLETE, ${VPP_EVENT_STATES.join(', ')}.` });
-
-/** An event (dispatch, curtailment…) on a VPP; INCOMPLETE asks for upcoming and in-progress ones. */
-export const vppEventSchema = z.object({
-  id: z.number(),
-  type: z.string(),
-  startTime: z.number(),
-  duration: z.number(),
-  state: z.enum(VPP_EVENT_STATES),
-  powerstation: z.object({ id: z.number(), name: z.string() }).nullable(),
-});
-export type VppEvent = z.infer<typeof vppEventSchema>;
-export const powerstationEventsQuery = z.object({ status: eventState.optional() });
-export const eventsQuery = z.object({ state: eventState.optional() });
-export const eventsReply = z.object({ status: z.literal('OK'), events: z.array(vppEventSchema) });
-
 /** Metrics of the latest readings a VPP answers per node (the voltage heat map reads meterVoltage). */
 export const VPP_LATEST_METRICS = ['meterVoltage', 'meterPower', 'solarPower', 'batteryPower', 'soc', 'remainingCharge'] as const;
 export const latestQuery = z.object({

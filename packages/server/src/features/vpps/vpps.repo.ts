@@ -1,4 +1,4 @@
-import type { VppEventState, VppNodeFilter } from '@vpp/shared';
+import type { VppNodeFilter } from '@vpp/shared';
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import type { DB, PowerstationTable } from '../../db/schema.ts';
@@ -35,24 +35,53 @@ export async function postcodesOf(db: Db, ids: number[]): Promise<Map<number, st
   return out;
 }
 
+type Scope = (eb: ExpressionBuilder<DB, 'powerstations'>) => ReturnType<ExpressionBuilder<DB, 'powerstations'>['and']>;
+
 /**
- * Ids of the nodes a VPP's rule names, before the fleet is applied: its list (STATIC), the nodes at
- * its postcodes or in its state (DYNAMIC), the units registered under its DUID (FCAS).
+ * The one table of membership rules: for each kind of VPP, the (VPP, node) pairs its rule names
+ * before the fleet is applied: its list (STATIC), the nodes at its postcodes or in its state
+ * (DYNAMIC), the units registered under its DUID (FCAS). Every membership question reads these.
  */
+const RULES = {
+  STATIC: (db: Db, scope: Scope) =>
+    db
+      .selectFrom('vpp_nodes')
+      .innerJoin('powerstations', 'powerstations.id', 'vpp_nodes.powerstation_id')
+      .where(scope)
+      .where('powerstations.type', '=', 'STATIC')
+      .select(['powerstations.id as powerstation_id', 'vpp_nodes.node_id as node_id']),
+  POSTCODE: (db: Db, scope: Scope) =>
+    db
+      .selectFrom('powerstation_postcodes as pp')
+      .innerJoin('powerstations', 'powerstations.id', 'pp.powerstation_id')
+      .innerJoin('nodes', 'nodes.postcode', 'pp.postcode')
+      .where(scope)
+      .where('powerstations.type', '=', 'DYNAMIC')
+      .where('powerstations.state', 'is', null)
+      .select(['powerstations.id as powerstation_id', 'nodes.id as node_id']),
+  STATE: (db: Db, scope: Scope) =>
+    db
+      .selectFrom('powerstations')
+      .innerJoin('nodes', 'nodes.state', 'powerstations.state')
+      .where(scope)
+      .where('powerstations.type', '=', 'DYNAMIC')
+      .select(['powerstations.id as powerstation_id', 'nodes.id as node_id']),
+  FCAS: (db: Db, scope: Scope) =>
+    db
+      .selectFrom('powerstations')
+      .innerJoin('duid_units', 'duid_units.duid', 'powerstations.duid')
+      .innerJoin('nodes', 'nodes.serial_number', 'duid_units.serial_number')
+      .where(scope)
+      .where('powerstations.type', '=', 'FCAS')
+      .select(['powerstations.id as powerstation_id', 'nodes.id as node_id']),
+};
+
+const ruleOf = (ps: PowerstationRow): keyof typeof RULES => (ps.type === 'DYNAMIC' ? (ps.state ? 'STATE' : 'POSTCODE') : ps.type);
+
+/** Ids of the nodes one VPP's rule names, before the fleet is applied. */
 function ruleNodeIds(db: Db, ps: PowerstationRow) {
-  if (ps.type === 'STATIC') return db.selectFrom('vpp_nodes').select('vpp_nodes.node_id').where('vpp_nodes.powerstation_id', '=', ps.id);
-  if (ps.type === 'FCAS')
-    return db
-      .selectFrom('duid_units')
-      .innerJoin('nodes as n', 'n.serial_number', 'duid_units.serial_number')
-      .select('n.id as node_id')
-      .where('duid_units.duid', '=', ps.duid ?? '');
-  if (ps.state) return db.selectFrom('nodes as n').select('n.id as node_id').where('n.state', '=', ps.state);
-  return db
-    .selectFrom('powerstation_postcodes as pp')
-    .innerJoin('nodes as n', 'n.postcode', 'pp.postcode')
-    .select('n.id as node_id')
-    .where('pp.powerstation_id', '=', ps.id);
+  const pairs = RULES[ruleOf(ps)](db, (eb) => eb.and([eb('powerstations.id', '=', ps.id)]));
+  return db.selectFrom(pairs.as('r')).select('r.node_id');
 }
 
 /** The VPP's member nodes: the nodes its rule names that are in the owner's fleet. */
@@ -62,37 +91,11 @@ export function memberNodes(db: Db, ps: PowerstationRow) {
 
 /** Every (VPP, node) membership of an organisation's VPPs, computed from their rules, within its fleet. */
 function memberships(db: Db, orgId: number, powerstationIds?: number[]) {
-  const scope = (eb: ExpressionBuilder<DB, 'powerstations'>) =>
-    powerstationIds
-      ? eb.and([eb('powerstations.organisation_id', '=', orgId), eb('powerstations.id', 'in', powerstationIds)])
-      : eb('powerstations.organisation_id', '=', orgId);
-  const manual = db
-    .selectFrom('vpp_nodes')
-    .innerJoin('powerstations', 'powerstations.id', 'vpp_nodes.powerstation_id')
-    .where(scope)
-    .select(['powerstations.id as powerstation_id', 'vpp_nodes.node_id as node_id']);
-  const byPostcode = db
-    .selectFrom('powerstation_postcodes as pp')
-    .innerJoin('powerstations', 'powerstations.id', 'pp.powerstation_id')
-    .innerJoin('nodes', 'nodes.postcode', 'pp.postcode')
-    .where(scope)
-    .where('powerstations.type', '=', 'DYNAMIC')
-    .select(['powerstations.id as powerstation_id', 'nodes.id as node_id']);
-  const byState = db
-    .selectFrom('powerstations')
-    .innerJoin('nodes', 'nodes.state', 'powerstations.state')
-    .where(scope)
-    .where('powerstations.type', '=', 'DYNAMIC')
-    .select(['powerstations.id as powerstation_id', 'nodes.id as node_id']);
-  const byDuid = db
-    .selectFrom('powerstations')
-    .innerJoin('duid_units', 'duid_units.duid', 'powerstations.duid')
-    .innerJoin('nodes', 'nodes.serial_number', 'duid_units.serial_number')
-    .where(scope)
-    .where('powerstations.type', '=', 'FCAS')
-    .select(['powerstations.id as powerstation_id', 'nodes.id as node_id']);
+  const scope: Scope = (eb) =>
+    eb.and([eb('powerstations.organisation_id', '=', orgId), ...(powerstationIds ? [eb('powerstations.id', 'in', powerstationIds)] : [])]);
+  const all = RULES.STATIC(db, scope).union(RULES.POSTCODE(db, scope)).union(RULES.STATE(db, scope)).union(RULES.FCAS(db, scope));
   return db
-    .selectFrom(manual.union(byPostcode).union(byState).union(byDuid).as('m'))
+    .selectFrom(all.as('m'))
     .innerJoin('fleet_members as fm', (j) => j.onRef('fm.node_id', '=', 'm.node_id').on('fm.organisation_id', '=', orgId))
     .select(['m.powerstation_id', 'm.node_id']);
 }
@@ -273,23 +276,6 @@ export async function unusedNodes(db: Db, orgId: number, limit: number, offset: 
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
-}
-
-/** Events of the organisation (or of one VPP) in a state; INCOMPLETE is upcoming or in progress. Cancelled events are left out. */
-export async function listEvents(db: Db, orgId: number, opts: { powerstationId?: number; state?: VppEventState | 'INCOMPLETE'; now: number }) {
-  let q = db
-    .selectFrom('events')
-    .leftJoin('powerstations', 'powerstations.id', 'events.powerstation_id')
-    .select(['events.id', 'events.type', 'events.start_time', 'events.duration', 'events.powerstation_id', 'powerstations.name as powerstation_name'])
-    .where('events.organisation_id', '=', orgId)
-    .where('events.cancelled_at', 'is', null);
-  if (opts.powerstationId !== undefined) q = q.where('events.powerstation_id', '=', opts.powerstationId);
-  const end = sql<number>`events.start_time + events.duration`;
-  if (opts.state === 'INCOMPLETE') q = q.where(end, '>', opts.now);
-  else if (opts.state === 'UPCOMING') q = q.where('events.start_time', '>', opts.now);
-  else if (opts.state === 'INPROGRESS') q = q.where('events.start_time', '<=', opts.now).where(end, '>', opts.now);
-  else if (opts.state === 'COMPLETED') q = q.where(end, '<=', opts.now);
-  return q.orderBy('events.start_time').orderBy('events.id').execute();
 }
 
 /** The latest reading of each member node no older than `maxAge` seconds, for the given telemetry columns. */

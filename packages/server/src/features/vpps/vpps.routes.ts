@@ -23,11 +23,6 @@ export function vppsRoutes(app: App) {
     await service.deletePowerstation(app.ctx, caller(req), req.params.id);
     return ok;
   });
-  route(app, E.events, async (req) => ({
-    ...ok,
-    events: await service.listEvents(app.ctx, caller(req), { powerstationId: req.params.id, state: req.query.status }),
-  }));
-  route(app, E.allEvents, async (req) => ({ ...ok, events: await service.listEvents(app.ctx, caller(req), { state: req.query.state }) }));
   route(app, E.nodes, async (req) => {
     const user = caller(req);
     const ps = await service.requirePowerstation(app.ctx, user, req.params.id);

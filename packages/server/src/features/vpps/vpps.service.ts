@@ -6,8 +6,6 @@ import {
   type VPP_LATEST_METRICS,
   VPP_MESSAGES,
   type VPP_SERIES_METRICS,
-  type VppEvent,
-  type VppEventState,
   vppKind,
   vppProblem,
 } from '@vpp/shared';
@@ -130,31 +128,6 @@ export async function deletePowerstation(ctx: AppContext, user: AuthUser, id: nu
   const row = await requirePowerstation(ctx, user, id);
   if (row.type === 'FCAS') throw badRequest(VPP_MESSAGES.fcasNotDeletable);
   await repo.deletePowerstation(ctx.db, id);
-}
-
-/** State of an event at `now`: upcoming before its start, in progress until its end, then completed. */
-function eventState(start: number, duration: number, now: number): VppEventState {
-  if (now < start) return 'UPCOMING';
-  return now < start + duration ? 'INPROGRESS' : 'COMPLETED';
-}
-
-/** Events of the organisation, or of one of its VPPs, in a state (INCOMPLETE: upcoming and in progress). */
-export async function listEvents(
-  ctx: AppContext,
-  user: AuthUser,
-  opts: { powerstationId?: number; state?: VppEventState | 'INCOMPLETE' },
-): Promise<VppEvent[]> {
-  if (opts.powerstationId !== undefined) await requirePowerstation(ctx, user, opts.powerstationId);
-  const now = nowS();
-  const rows = await repo.listEvents(ctx.db, user.organisationId, { ...opts, now });
-  return rows.map((r) => ({
-    id: r.id,
-    type: r.type,
-    startTime: Number(r.start_time),
-    duration: Number(r.duration),
-    state: eventState(Number(r.start_time), Number(r.duration), now),
-    powerstation: r.powerstation_id !== null ? { id: r.powerstation_id, name: r.powerstation_name ?? '' } : null,
-  }));
 }
 
 /** Latest readings of the VPP's nodes, one list per metric, each point no older than maxAge. */

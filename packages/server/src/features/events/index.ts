@@ -1,0 +1,8 @@
+import type { FeatureModule } from '../../platform/module.ts';
+import { eventsRoutes } from './events.routes.ts';
+
+/**
+ * Events on VPPs. Dispatches, RERT dispatches, outages and curtailments are kinds of event: they
+ * share this area's table, states and timeline, and add their own details beside it.
+ */
+export const eventsModule: FeatureModule = { name: 'events', routes: eventsRoutes };
