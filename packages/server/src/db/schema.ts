@@ -1,9 +1,9 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 
 /** Epoch seconds, UTC. */
-type Epoch = number;
+export type Epoch = number;
 /** 0 or 1: the same on SQLite and PostgreSQL. */
-type Flag = number;
+export type Flag = number;
 
 export interface OrganisationTable {
   id: Generated<number>;
@@ -38,34 +38,9 @@ export interface UserPermissionTable {
   permission: string;
 }
 
-export interface RefreshTokenTable {
-  id: string;
-  user_id: number;
-  family: string;
-  token_hash: string;
-  expires_at: Epoch;
-  used_at: Epoch | null;
-  revoked_at: Epoch | null;
-  created_at: Epoch;
-}
-
-export interface RememberedDeviceTable {
-  id: string;
-  user_id: number;
-  expires_at: Epoch;
-  revoked_at: Epoch | null;
-  created_at: Epoch;
-}
-
 export interface CaptchaUsedTable {
   id: string;
   used_at: Epoch;
-}
-
-export interface LoginFailureTable {
-  id: Generated<number>;
-  key: string;
-  at: Epoch;
 }
 
 export interface SettingTable {
@@ -92,44 +67,6 @@ export interface JobTable {
   progress: number | null;
   /** JSON: what the job made (files in the file store, counts), set by the handler. */
   result: string | null;
-}
-
-export interface PasswordTokenTable {
-  id: string;
-  user_id: number;
-  purpose: 'reset' | 'welcome';
-  token_hash: string;
-  expires_at: Epoch;
-  used_at: Epoch | null;
-  disavowed_at: Epoch | null;
-  requested_from: string | null;
-  created_at: Epoch;
-}
-
-export interface ApiKeyTable {
-  id: Generated<number>;
-  organisation_id: number;
-  user_id: number;
-  key_name: string;
-  key_hash: string;
-  /** JSON list of the allowed entries as given (IPs, CIDR ranges, IPv4 with a subnet mask). */
-  ip_whitelist: string;
-  status: 'VALID' | 'REVOKED';
-  created_at: Epoch;
-  revoked_at: Epoch | null;
-  last_used_at: Epoch | null;
-}
-
-export interface NotificationTable {
-  id: Generated<number>;
-  organisation_id: number;
-  user_id: number;
-  summary: string;
-  /** Markdown. */
-  body: string;
-  created_at: Epoch;
-  read_at: Epoch | null;
-  emailed_at: Epoch | null;
 }
 
 export interface NodeTable {
@@ -221,58 +158,11 @@ export interface TelLatestTable {
   remaining: number | null;
 }
 
-export interface PowerstationTable {
-  id: Generated<number>;
-  organisation_id: number;
-  name: string;
-  type: 'STATIC' | 'DYNAMIC' | 'FCAS';
-  /** The state of a DYNAMIC VPP filtered by state; its postcodes are in powerstation_postcodes. */
-  state: string | null;
-  /** The DUID of an FCAS VPP. */
-  duid: string | null;
-  created_at: Epoch;
-  updated_at: Epoch;
-}
-
-export interface PowerstationPostcodeTable {
-  powerstation_id: number;
-  postcode: string;
-}
-
-export interface VppNodeTable {
-  powerstation_id: number;
-  node_id: number;
-}
-
-export interface DuidUnitTable {
-  duid: string;
-  serial_number: string;
-}
-
-export interface EventTable {
-  id: Generated<number>;
-  organisation_id: number;
-  powerstation_id: number | null;
-  type: string;
-  start_time: Epoch;
-  duration: number;
-  cancelled_at: Epoch | null;
-  created_at: Epoch;
-}
-
-export interface UsedTokenTable {
-  id: string;
-  used_at: Epoch;
-}
-
 export interface DB {
   organisations: OrganisationTable;
   users: UserTable;
   user_permissions: UserPermissionTable;
-  refresh_tokens: RefreshTokenTable;
-  remembered_devices: RememberedDeviceTable;
   captcha_used: CaptchaUsedTable;
-  login_failures: LoginFailureTable;
   settings: SettingTable;
   nodes: NodeTable;
   node_search: NodeSearchTable;
@@ -282,16 +172,7 @@ export interface DB {
   submeters: SubmeterTable;
   sim_state: SimStateTable;
   tel_latest: TelLatestTable;
-  used_tokens: UsedTokenTable;
   jobs: JobTable;
-  password_tokens: PasswordTokenTable;
-  api_keys: ApiKeyTable;
-  notifications: NotificationTable;
-  powerstations: PowerstationTable;
-  powerstation_postcodes: PowerstationPostcodeTable;
-  vpp_nodes: VppNodeTable;
-  duid_units: DuidUnitTable;
-  events: EventTable;
 }
 
 export type UserRow = Selectable<UserTable>;

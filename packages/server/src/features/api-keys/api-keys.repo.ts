@@ -1,4 +1,5 @@
 import { type Database, nowS } from '../../db/database.ts';
+import type {} from './api-keys.tables.ts';
 
 const columns = ['id', 'key_name', 'ip_whitelist', 'status', 'created_at', 'last_used_at'] as const;
 

@@ -12,6 +12,7 @@ export {
   updateUser,
 } from './auth.repo.ts';
 export { callerOf, sessionCaller } from './auth.service.ts';
+export type { LoginFailureTable, RefreshTokenTable, RememberedDeviceTable } from './auth.tables.ts';
 
 /** Signing in and out, and who a caller is: the identity every other area relies on. */
 export const authModule: FeatureModule = { name: 'auth', routes: authRoutes };

@@ -3,6 +3,7 @@ import { notificationsRoutes } from './notifications.routes.ts';
 import { DIGEST_RECURRING, digestJob } from './notifications.service.ts';
 
 export { type NotificationContent, notifyOrganisation, notifyUser } from './notifications.service.ts';
+export type { NotificationTable } from './notifications.tables.ts';
 
 /** Notifications of a user, and their e-mail digests. */
 export const notificationsModule: FeatureModule = { name: 'notifications', routes: notificationsRoutes, jobs: [digestJob], recurring: [DIGEST_RECURRING] };

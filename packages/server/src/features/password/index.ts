@@ -2,6 +2,7 @@ import type { FeatureModule } from '../../platform/module.ts';
 import { passwordRoutes } from './password.routes.ts';
 
 export { issuePasswordLink } from './password.service.ts';
+export type { PasswordTokenTable } from './password.tables.ts';
 
 /** Reset and set-password links, and changing one's own password. */
 export const passwordModule: FeatureModule = { name: 'password', routes: passwordRoutes };

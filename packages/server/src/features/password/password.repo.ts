@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Database, nowS } from '../../db/database.ts';
-import type { PasswordTokenTable } from '../../db/schema.ts';
+import type { PasswordTokenTable } from './password.tables.ts';
 
 export async function insertToken(
   db: Database,

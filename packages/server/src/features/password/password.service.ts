@@ -1,6 +1,5 @@
 import { MESSAGES, PASSWORD_MESSAGES } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
-import type { PasswordTokenTable } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, tooManyRequests } from '../../platform/errors.ts';
 import { sendMail } from '../../platform/mail.ts';
@@ -10,6 +9,7 @@ import { checkOwnPassword } from '../account/index.ts';
 import * as authRepo from '../auth/index.ts';
 import { findUserById } from '../auth/index.ts';
 import * as repo from './password.repo.ts';
+import type { PasswordTokenTable } from './password.tables.ts';
 
 /** Reset links one account may be sent per hour; more requests get the same reply and no e-mail. */
 export const MAX_RESETS_PER_HOUR = 5;

@@ -3,6 +3,7 @@ import { vppsRoutes } from './vpps.routes.ts';
 import { seedDemoVpps } from './vpps.seed.ts';
 
 export { requirePowerstation } from './vpps.service.ts';
+export type { DuidUnitTable, PowerstationPostcodeTable, PowerstationTable, VppNodeTable } from './vpps.tables.ts';
 
 /** Virtual power plants: building them from the fleet, their members and their data. */
 export const vppsModule: FeatureModule = { name: 'vpps', routes: vppsRoutes, seedDemo: (ctx, demo) => seedDemoVpps(ctx.db, demo.orgs) };

@@ -1,8 +1,9 @@
 import type { VppNodeFilter } from '@vpp/shared';
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
-import type { DB, PowerstationTable } from '../../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 import { fleetNodes, type NodeRow, searchMatches } from '../nodes/index.ts';
+import type { PowerstationTable } from './vpps.tables.ts';
 
 export type PowerstationRow = Selectable<PowerstationTable>;
 type Db = Database;

@@ -1,0 +1,41 @@
+import type { Generated } from 'kysely';
+import type { Epoch } from '../../db/schema.ts';
+
+// This area's tables; the augmentation adds them to the database's type.
+
+export interface PowerstationTable {
+  id: Generated<number>;
+  organisation_id: number;
+  name: string;
+  type: 'STATIC' | 'DYNAMIC' | 'FCAS';
+  /** The state of a DYNAMIC VPP filtered by state; its postcodes are in powerstation_postcodes. */
+  state: string | null;
+  /** The DUID of an FCAS VPP. */
+  duid: string | null;
+  created_at: Epoch;
+  updated_at: Epoch;
+}
+
+export interface PowerstationPostcodeTable {
+  powerstation_id: number;
+  postcode: string;
+}
+
+export interface VppNodeTable {
+  powerstation_id: number;
+  node_id: number;
+}
+
+export interface DuidUnitTable {
+  duid: string;
+  serial_number: string;
+}
+
+declare module '../../db/schema.ts' {
+  interface DB {
+    powerstations: PowerstationTable;
+    powerstation_postcodes: PowerstationPostcodeTable;
+    vpp_nodes: VppNodeTable;
+    duid_units: DuidUnitTable;
+  }
+}
