@@ -1,5 +1,8 @@
+import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
-import type {} from './api-keys.tables.ts';
+
+/** A key's allow-list as stored (a JSON array of entries). */
+export const parseAllowList = (json: string): string[] => z.array(z.string()).parse(JSON.parse(json));
 
 const columns = ['id', 'key_name', 'ip_whitelist', 'status', 'created_at', 'last_used_at'] as const;
 

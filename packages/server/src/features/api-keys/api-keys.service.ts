@@ -17,7 +17,7 @@ function present(row: KeyRow): ApiKey {
   return {
     keyId: row.id,
     keyName: row.key_name,
-    ipWhitelist: JSON.parse(row.ip_whitelist) as string[],
+    ipWhitelist: repo.parseAllowList(row.ip_whitelist),
     status: row.status,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
@@ -71,7 +71,7 @@ export async function revokeKey(ctx: AppContext, user: { id: number; organisatio
 export async function authenticateKey(ctx: AppContext, key: string, address: string): Promise<{ userId: number; keyId: number }> {
   const row = await repo.findValidKeyByHash(ctx.db, hashToken(key));
   if (!row?.active) throw new ApiError(401, 'invalid_api_key', 'This API key is not valid, or has been revoked.');
-  if (!addressAllowed(JSON.parse(row.ip_whitelist) as string[], address)) {
+  if (!addressAllowed(repo.parseAllowList(row.ip_whitelist), address)) {
     throw new ApiError(403, 'address_not_allowed', `This API key may not be used from ${address}.`);
   }
   await repo.touchKey(ctx.db, row.id);

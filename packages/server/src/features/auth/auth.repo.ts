@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { type Database, nowS } from '../../db/database.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { UserWithOrg } from '../../platform/guard.ts';
-import type {} from './auth.tables.ts';
 
 /** Stores a refresh token (its hash) in a family; a family is one sign-in and all its rotations. */
 export async function insertRefreshToken(db: Database, v: { userId: number; family: string; hash: string; expiresAt: number }) {

@@ -1,7 +1,6 @@
 import type { VppEventState } from '@vpp/shared';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type {} from './events.tables.ts';
 
 /** Events of the organisation (or of one VPP) in a state; INCOMPLETE is upcoming or in progress. Cancelled events are left out. */
 export async function listEvents(db: Database, orgId: number, opts: { powerstationId?: number; state?: VppEventState | 'INCOMPLETE'; now: number }) {

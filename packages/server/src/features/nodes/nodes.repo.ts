@@ -1,5 +1,7 @@
 import type { Nameplate, NodeListQuery, NodeStatus } from '@vpp/shared';
+import { energySystemSchema, meterGroupSchema } from '@vpp/shared';
 import { type Selectable, sql } from 'kysely';
+import { z } from 'zod';
 import type { Database } from '../../db/database.ts';
 import type { NodeTable } from '../../db/schema.ts';
 import { searchable, writeSearchText } from '../../fleet/builder.ts';
@@ -93,6 +95,27 @@ export async function listNodes(db: Database, orgId: number, q: NodeListQuery): 
 
 export async function findNode(db: Database, orgId: number, id: number): Promise<NodeRow | undefined> {
   return fleetNodes(db, orgId).selectAll('nodes').where('nodes.id', '=', id).executeTakeFirst();
+}
+
+/** The node's equipment and meters as stored (JSON, checked against the shared schemas). */
+const systemJson = z.object({
+  energySystems: z.array(energySystemSchema),
+  gridMeters: z.array(meterGroupSchema),
+  solarMeters: z.array(meterGroupSchema),
+  subMeterGroups: z.array(meterGroupSchema),
+});
+export type NodeSystem = z.infer<typeof systemJson>;
+export const parseSystem = (row: Pick<NodeRow, 'system_json'>): NodeSystem => systemJson.parse(JSON.parse(row.system_json));
+
+/** Where a node is, its zone and its equipment: what the inverter portal shows beside the readings. */
+export async function nodeSite(db: Database, id: number) {
+  const row = await db.selectFrom('nodes').select(['street', 'suburb', 'state', 'system_json', 'timezone']).where('id', '=', id).executeTakeFirst();
+  return row ? { street: row.street, suburb: row.suburb, state: row.state, timezone: row.timezone, system: parseSystem(row) } : undefined;
+}
+
+/** The latest reading of a node. */
+export async function latestReading(db: Database, id: number) {
+  return db.selectFrom('tel_latest').selectAll().where('node_id', '=', id).executeTakeFirst();
 }
 
 export async function setSiteLabel(db: Database, row: NodeRow, label: string | null) {

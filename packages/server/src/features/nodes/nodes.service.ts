@@ -22,13 +22,6 @@ import type { AuthUser } from '../../platform/guard.ts';
 import { notifyOrganisation } from '../notifications/index.ts';
 import * as repo from './nodes.repo.ts';
 
-interface SystemJson {
-  energySystems: NodeDetail['energySystems'];
-  gridMeters: MeterGroup[];
-  solarMeters: MeterGroup[];
-  subMeterGroups: MeterGroup[];
-}
-
 /** The fields of a node that leave the server; installers see the NMI but not the network. */
 export function presentNode(r: repo.NodeRow, suborgType: SuborgType): Node {
   const ping = { lastTimestamp: r.last_contact, connectionOffline: r.connection_offline === 1 };
@@ -72,7 +65,7 @@ export async function requireNode(ctx: AppContext, user: AuthUser, id: number): 
 
 export async function nodeDetail(ctx: AppContext, user: AuthUser, id: number): Promise<NodeDetail> {
   const row = await requireNode(ctx, user, id);
-  const system = JSON.parse(row.system_json) as SystemJson;
+  const system = repo.parseSystem(row);
   const sortMeters = (groups: MeterGroup[]) => groups.map((g) => ({ ...g, meters: [...g.meters].sort((a, b) => a.hwid.localeCompare(b.hwid)) }));
   return {
     ...presentNode(row, user.row.suborg_type),

@@ -1,5 +1,4 @@
 import { type Database, nowS } from '../../db/database.ts';
-import type {} from './notifications.tables.ts';
 
 const columns = ['id', 'created_at', 'summary', 'body', 'read_at'] as const;
 

@@ -1,6 +1,7 @@
 import { portalEndpoints as E } from '@vpp/shared';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
+import { latestReading, nodeSite } from '../nodes/index.ts';
 import { issuePortalToken, portalUrl, redeemPortalToken } from './portal.service.ts';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -20,15 +21,9 @@ export function portalRoutes(app: App) {
       return reply
         .code(403)
         .send('<!doctype html><title>Inverter portal</title><p>This portal link has expired or was already used. Open the portal again from the console.</p>');
-    const node = await app.ctx.db
-      .selectFrom('nodes')
-      .select(['street', 'suburb', 'state', 'system_json', 'timezone'])
-      .where('id', '=', grant.nodeId)
-      .executeTakeFirst();
-    const latest = await app.ctx.db.selectFrom('tel_latest').selectAll().where('node_id', '=', grant.nodeId).executeTakeFirst();
-    const inverter = node
-      ? (JSON.parse(node.system_json).energySystems as { inverter: { id: string; name: string } }[]).find((e) => e.inverter.id === grant.inverterId)?.inverter
-      : undefined;
+    const node = await nodeSite(app.ctx.db, grant.nodeId);
+    const latest = await latestReading(app.ctx.db, grant.nodeId);
+    const inverter = node?.system.energySystems.find((e) => e.inverter.id === grant.inverterId)?.inverter;
     const kw = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${v.toFixed(2)} kW`);
     const rows = latest
       ? [

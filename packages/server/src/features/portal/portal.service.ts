@@ -5,7 +5,6 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { nodeDetail } from '../nodes/index.ts';
-import type {} from './portal.tables.ts';
 
 /** How long a portal link may wait before it is opened. */
 export const PORTAL_TOKEN_TTL_S = 120;
