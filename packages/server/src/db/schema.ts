@@ -158,6 +158,12 @@ export interface TelLatestTable {
   remaining: number | null;
 }
 
+/** One-time tokens (portal links, single-use downloads) that have been spent. */
+export interface UsedTokenTable {
+  id: string;
+  used_at: Epoch;
+}
+
 export interface DB {
   organisations: OrganisationTable;
   users: UserTable;
@@ -173,6 +179,7 @@ export interface DB {
   sim_state: SimStateTable;
   tel_latest: TelLatestTable;
   jobs: JobTable;
+  used_tokens: UsedTokenTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -1,7 +1,9 @@
+import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database, DialectName } from '../db/database.ts';
 import { TelemetryStore } from '../fleet/telemetry.ts';
 import { type Captcha, createCaptcha } from './captcha.ts';
+import { type FileStore, localFileStore } from './downloads.ts';
 import { deriveKey, loadMasterSecret } from './secrets.ts';
 
 /** What every route and service reaches: settings, the database and the keys. */
@@ -9,9 +11,11 @@ export interface AppContext {
   config: Config;
   db: Database;
   dialect: DialectName;
-  keys: { access: Buffer; device: Buffer; portal: Buffer };
+  keys: { access: Buffer; device: Buffer; portal: Buffer; download: Buffer };
   captcha: Captcha;
   telemetry: TelemetryStore;
+  /** Generated files (exports, invoices), under DATA_DIR/files. */
+  files: FileStore;
 }
 
 export async function createContext(config: Config, db: Database, dialect: DialectName): Promise<AppContext> {
@@ -20,8 +24,14 @@ export async function createContext(config: Config, db: Database, dialect: Diale
     config,
     db,
     dialect,
-    keys: { access: deriveKey(master, 'access-token'), device: deriveKey(master, 'remember-device'), portal: deriveKey(master, 'inverter-portal') },
+    keys: {
+      access: deriveKey(master, 'access-token'),
+      device: deriveKey(master, 'remember-device'),
+      portal: deriveKey(master, 'inverter-portal'),
+      download: deriveKey(master, 'download-link'),
+    },
     captcha: createCaptcha(db, deriveKey(master, 'captcha').toString('base64url'), config.CAPTCHA_COST),
     telemetry: new TelemetryStore(db, dialect, config.TELEMETRY_RAW_RETENTION_DAYS * 86400),
+    files: localFileStore(path.join(config.dataDir, 'files')),
   };
 }

@@ -1,7 +1,5 @@
 import type { FeatureModule } from '../../platform/module.ts';
 import { portalRoutes } from './portal.routes.ts';
 
-export type { UsedTokenTable } from './portal.tables.ts';
-
 /** An inverter's web portal, opened from node detail with a single-use token. */
 export const portalModule: FeatureModule = { name: 'portal', routes: portalRoutes };

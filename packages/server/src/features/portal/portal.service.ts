@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { spendOnce } from '../../platform/downloads.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { nodeDetail } from '../nodes/index.ts';
@@ -31,12 +32,7 @@ export async function redeemPortalToken(ctx: AppContext, token: string): Promise
   try {
     const { payload } = await jwtVerify(token, ctx.keys.portal, { algorithms: ['HS256'] });
     if (typeof payload.jti !== 'string') return null;
-    const r = await ctx.db
-      .insertInto('used_tokens')
-      .values({ id: `portal:${payload.jti}`, used_at: nowS() })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .executeTakeFirst();
-    if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+    if (!(await spendOnce(ctx.db, `portal:${payload.jti}`))) return null;
     return { nodeId: Number(payload.node), inverterId: String(payload.inverter) };
   } catch {
     return null;
