@@ -1,6 +1,30 @@
 import { z } from 'zod';
 import { AUSTRALIAN_STATES } from '../constants.ts';
 
+/**
+ * A comma-separated list of names from `allowed` in a query string (`metrics=solarPower,meterPower`):
+ * blanks dropped, each name checked, the message naming the allowed ones. The one parser of lists.
+ */
+export function commaList<const T extends readonly string[]>(
+  allowed: T,
+  opts: { field: string; required?: string; empty?: string; normalise?: (name: string) => string },
+) {
+  const among = `${opts.field} must be among ${allowed.join(', ')}.`;
+  const normalise = opts.normalise ?? ((n: string) => n);
+  return z
+    .string(opts.required ? { error: opts.required } : undefined)
+    .max(2000, `${opts.field} is too long.`)
+    .transform((s) =>
+      s
+        .split(',')
+        .map((m) => normalise(m.trim()))
+        .filter(Boolean),
+    )
+    .refine((ms) => ms.length > 0 || !opts.empty, opts.empty ?? among)
+    .refine((ms) => (opts.empty ? true : ms.length > 0) && ms.every((m) => (allowed as readonly string[]).includes(m)), among)
+    .transform((ms) => ms as T[number][]);
+}
+
 export const NODE_STATUSES = ['ONLINE', 'OFFLINE', 'AWAITING_CONTACT', 'NOT_COMMISSIONED'] as const;
 export type NodeStatus = (typeof NODE_STATUSES)[number];
 
@@ -154,17 +178,7 @@ export const NODE_METRICS = [
 ] as const;
 export type NodeMetric = (typeof NODE_METRICS)[number];
 
-const metricList = z
-  .string({ error: 'metrics is required.' })
-  .transform((s) =>
-    s
-      .split(',')
-      .map((m) => m.trim())
-      .filter(Boolean),
-  )
-  .refine((ms) => ms.length > 0, 'metrics must name at least one metric.')
-  .refine((ms) => ms.every((m) => (NODE_METRICS as readonly string[]).includes(m)), `metrics must be among ${NODE_METRICS.join(', ')}.`)
-  .transform((ms) => ms as NodeMetric[]);
+const metricList = commaList(NODE_METRICS, { field: 'metrics', required: 'metrics is required.', empty: 'metrics must name at least one metric.' });
 
 const epochS = (name: string) =>
   z.coerce
@@ -191,20 +205,12 @@ export const summaryQuery = z.object({ start: epochS('start'), interval });
 export const summarySchema = z.object({ meterImport: z.number(), meterExport: z.number(), solarGeneration: z.number(), houseConsumption: z.number() });
 export const summaryReply = z.object({ status: z.literal('OK'), summary: summarySchema, start: z.number(), end: z.number() });
 
+/** The metrics the whole fleet's series sums. */
+export const FLEET_METRICS = ['solarPower', 'meterPower', 'batteryPower', 'housePower', 'remainingCharge'] as const;
+
 export const fleetSeriesQuery = z.object({
   id: z.string().default('__ALL_FLEET_NODES__'),
-  metrics: z
-    .string({ error: 'metrics is required.' })
-    .transform((s) =>
-      s
-        .split(',')
-        .map((m) => m.trim())
-        .filter(Boolean),
-    )
-    .refine(
-      (ms) => ms.length > 0 && ms.every((m) => ['solarPower', 'meterPower', 'batteryPower', 'housePower', 'remainingCharge'].includes(m)),
-      'metrics must be among solarPower, meterPower, batteryPower, housePower, remainingCharge.',
-    ),
+  metrics: commaList(FLEET_METRICS, { field: 'metrics', required: 'metrics is required.' }),
   interval,
   start: epochS('start'),
   end: epochS('end').optional(),

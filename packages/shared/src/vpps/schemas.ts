@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUSTRALIAN_STATES } from '../constants.ts';
-import { nameplateSchema, pagingQuery } from '../nodes/schemas.ts';
+import { commaList, nameplateSchema, pagingQuery } from '../nodes/schemas.ts';
 import { VPP_MESSAGES } from './messages.ts';
 import { VPP_TYPES } from './rules.ts';
 
@@ -21,16 +21,7 @@ export const powerstationSchema = z.object({
 });
 export type Powerstation = z.infer<typeof powerstationSchema>;
 
-const typeList = z
-  .string()
-  .transform((s) =>
-    s
-      .split(',')
-      .map((t) => t.trim().toUpperCase())
-      .filter(Boolean),
-  )
-  .refine((ts) => ts.every((t) => (VPP_TYPES as readonly string[]).includes(t)), `type must be among ${VPP_TYPES.join(', ')}.`)
-  .transform((ts) => ts as (typeof VPP_TYPES)[number][]);
+const typeList = commaList(VPP_TYPES, { field: 'type', normalise: (t) => t.toUpperCase() });
 
 /** `type` (comma-separated) narrows the list, e.g. to the FCAS VPPs shown below the main list. */
 export const powerstationListQuery = pagingQuery.extend({ type: typeList.optional() });
@@ -98,19 +89,7 @@ export const powerstationNodesQuery = pagingQuery.extend({
 /** Metrics of the latest readings a VPP answers per node (the voltage heat map reads meterVoltage). */
 export const VPP_LATEST_METRICS = ['meterVoltage', 'meterPower', 'solarPower', 'batteryPower', 'soc', 'remainingCharge'] as const;
 export const latestQuery = z.object({
-  metrics: z
-    .string({ error: 'metrics is required.' })
-    .transform((s) =>
-      s
-        .split(',')
-        .map((m) => m.trim())
-        .filter(Boolean),
-    )
-    .refine(
-      (ms) => ms.length > 0 && ms.every((m) => (VPP_LATEST_METRICS as readonly string[]).includes(m)),
-      `metrics must be among ${VPP_LATEST_METRICS.join(', ')}.`,
-    )
-    .transform((ms) => ms as (typeof VPP_LATEST_METRICS)[number][]),
+  metrics: commaList(VPP_LATEST_METRICS, { field: 'metrics', required: 'metrics is required.' }),
   format: z.enum(['nodes'], { error: 'format must be nodes.' }).default('nodes'),
   maxAge: z.coerce
     .number({ error: 'maxAge must be a number of seconds from 1 to 86400.' })
@@ -138,19 +117,7 @@ const epochS = (name: string) =>
 
 /** A VPP's series: at each bucket the sum over its member nodes; `end` defaults to a day after `start`. */
 export const vppSeriesQuery = z.object({
-  metrics: z
-    .string({ error: 'metrics is required.' })
-    .transform((s) =>
-      s
-        .split(',')
-        .map((m) => m.trim())
-        .filter(Boolean),
-    )
-    .refine(
-      (ms) => ms.length > 0 && ms.every((m) => (VPP_SERIES_METRICS as readonly string[]).includes(m)),
-      `metrics must be among ${VPP_SERIES_METRICS.join(', ')}.`,
-    )
-    .transform((ms) => ms as (typeof VPP_SERIES_METRICS)[number][]),
+  metrics: commaList(VPP_SERIES_METRICS, { field: 'metrics', required: 'metrics is required.' }),
   interval: z.coerce.number({ error: 'interval must be 300 or 3600 seconds.' }).refine((v) => v === 300 || v === 3600, 'interval must be 300 or 3600 seconds.'),
   start: epochS('start'),
   end: epochS('end').optional(),
