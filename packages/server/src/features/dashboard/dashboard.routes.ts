@@ -1,5 +1,6 @@
-import { ALL_FLEET_NODES, dashboardEndpoints as E, endOfPeriod, localMidnights } from '@vpp/shared';
+import { ALL_FLEET_NODES, dashboardEndpoints as E, endOfPeriod } from '@vpp/shared';
 import { FLEET_METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
+import { bucketTimes, buildSeries } from '../../fleet/series.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
@@ -25,15 +26,7 @@ export function dashboardRoutes(app: App) {
     if (q.interval === 30) throw badRequest('interval must be 300, 3600 or 86400 seconds for the fleet.');
     const cols = q.metrics.map((m) => FLEET_METRIC_TO_COLUMN[m]);
     const data = await app.ctx.telemetry.fleetSeries(user.organisationId, cols, q.start, end, q.interval, zone);
-    const keys =
-      q.interval === 86400
-        ? localMidnights(q.start, end, zone)
-        : Array.from({ length: Math.ceil((end - q.start) / q.interval) }, (_, i) => q.start - (q.start % q.interval) + i * q.interval);
-    const series: Record<string, Record<string, number | null>> = {};
-    for (const ts of keys) {
-      const p = data.get(ts);
-      series[ts] = Object.fromEntries(q.metrics.map((m) => [m, p ? Math.round(Number(p[FLEET_METRIC_TO_COLUMN[m]] ?? 0) * 1000) / 1000 : null]));
-    }
-    return { status: 'OK' as const, series };
+    const keys = bucketTimes(q.start, end, q.interval, zone, { localHours: false });
+    return { status: 'OK' as const, series: buildSeries(keys, data, q.metrics, (m) => FLEET_METRIC_TO_COLUMN[m]) };
   });
 }

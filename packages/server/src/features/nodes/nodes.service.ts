@@ -15,6 +15,7 @@ import {
   startOfPeriod,
 } from '@vpp/shared';
 import { METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
+import { bucketTimes, buildSeries, roundValue } from '../../fleet/series.ts';
 import type { NodeStatusChange } from '../../fleet/simulator.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
@@ -77,15 +78,6 @@ export async function nodeDetail(ctx: AppContext, user: AuthUser, id: number): P
   };
 }
 
-/** Bucket timestamps of [start, end) at an interval; days are the zone's local days. */
-function buckets(start: number, end: number, interval: number, zone: string): number[] {
-  if (interval === 86400) return localMidnights(start, end, zone).filter((t) => t >= start);
-  const out: number[] = [];
-  const first = interval === 3600 ? localBucketStart(start, 3600, startOfPeriod(start, 'day', zone)) : start - (start % interval);
-  for (let t = first; t < end; t += interval) if (t >= start) out.push(t);
-  return out;
-}
-
 /** A node's series keyed by epoch seconds; with `fill`, every bucket is present (null where no data). */
 export async function nodeSeries(
   ctx: AppContext,
@@ -97,16 +89,9 @@ export async function nodeSeries(
   const row = await requireNode(ctx, user, id);
   const cols = [...new Set(q.metrics.map((m) => METRIC_TO_COLUMN[m]))];
   const data = await ctx.telemetry.nodeSeries(id, cols, q.start, q.end, q.interval);
-  const keys = q.fill === 'null' ? buckets(q.start, q.end, q.interval, row.timezone) : [...data.keys()];
-  const series: Record<string, Record<string, number | null>> = {};
-  for (const ts of keys) {
-    const point = data.get(ts);
-    series[ts] = Object.fromEntries(q.metrics.map((m) => [m, point ? round(point[METRIC_TO_COLUMN[m]]) : null]));
-  }
-  return series;
+  const keys = q.fill === 'null' ? bucketTimes(q.start, q.end, q.interval, row.timezone, { localHours: true }) : data.keys();
+  return buildSeries(keys, data, q.metrics, (m) => METRIC_TO_COLUMN[m]);
 }
-
-const round = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 1000) / 1000);
 
 /** Energy totals of the node's local day, week or month starting at `start` (the interval names the period). */
 export async function nodeSummary(ctx: AppContext, user: AuthUser, id: number, q: { start: number; interval: number }) {
@@ -151,7 +136,7 @@ export async function submeterSeries(ctx: AppContext, user: AuthUser, nodeId: nu
     b.n++;
     out[t] = b;
   }
-  return Object.fromEntries(Object.entries(out).map(([t, b]) => [t, { p: round((b.p ?? 0) / b.n), q: round((b.q ?? 0) / b.n) }]));
+  return Object.fromEntries(Object.entries(out).map(([t, b]) => [t, { p: roundValue((b.p ?? 0) / b.n), q: roundValue((b.q ?? 0) / b.n) }]));
 }
 
 export async function setSiteLabel(ctx: AppContext, user: AuthUser, id: number, label: string): Promise<Node> {

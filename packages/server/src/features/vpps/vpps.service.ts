@@ -11,6 +11,7 @@ import {
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
 import { FLEET_METRIC_TO_COLUMN, METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
+import { bucketTimes, buildSeries } from '../../fleet/series.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
@@ -158,16 +159,5 @@ export async function seriesData(
   if ((end - q.start) / q.interval > 20_000) throw badRequest('The range holds too many points for this interval: choose a longer interval.');
   const cols = [...new Set(q.metrics.map((m) => FLEET_METRIC_TO_COLUMN[m]))];
   const data = await repo.seriesSums(ctx.db, row, cols, q.start, end, q.interval as 300 | 3600);
-  const series: Record<string, Record<string, number | null>> = {};
-  for (let ts = q.start - (q.start % q.interval); ts < end; ts += q.interval) {
-    if (ts < q.start) continue;
-    const p = data.get(ts);
-    series[ts] = Object.fromEntries(
-      q.metrics.map((m) => {
-        const v = p?.[FLEET_METRIC_TO_COLUMN[m]];
-        return [m, v === null || v === undefined ? null : Math.round(Number(v) * 1000) / 1000];
-      }),
-    );
-  }
-  return series;
+  return buildSeries(bucketTimes(q.start, end, q.interval, 'UTC', { localHours: false }), data, q.metrics, (m) => FLEET_METRIC_TO_COLUMN[m]);
 }
