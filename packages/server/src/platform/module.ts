@@ -1,3 +1,4 @@
+import type { Endpoint } from '@vpp/shared';
 import type { AppContext } from './context.ts';
 import type { App } from './http.ts';
 import type { JobDefinition, Recurring } from './jobs.ts';
@@ -13,6 +14,8 @@ export interface DemoSeed {
  */
 export interface FeatureModule {
   name: string;
+  /** The area's endpoint maps from packages/shared: what its routes register, and what the generated access-control tests call. */
+  endpoints?: readonly Readonly<Record<string, Endpoint>>[];
   routes?: (app: App) => void | Promise<void>;
   jobs?: readonly JobDefinition[];
   recurring?: readonly Recurring[];

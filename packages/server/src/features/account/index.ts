@@ -1,7 +1,8 @@
+import { accountEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { accountRoutes } from './account.routes.ts';
 
 export { checkOwnPassword } from './account.service.ts';
 
 /** The signed-in user's own account: settings and two-factor preferences. */
-export const accountModule: FeatureModule = { name: 'account', routes: accountRoutes };
+export const accountModule: FeatureModule = { name: 'account', endpoints: [accountEndpoints], routes: accountRoutes };

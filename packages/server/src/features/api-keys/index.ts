@@ -1,3 +1,4 @@
+import { apiKeyEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { apiKeyRoutes } from './api-keys.routes.ts';
 
@@ -5,4 +6,4 @@ export { apiKeyCaller, isApiKey } from './api-keys.service.ts';
 export type { ApiKeyTable } from './api-keys.tables.ts';
 
 /** API keys: created and revoked from a session, then standing in for their owner on every call. */
-export const apiKeysModule: FeatureModule = { name: 'api-keys', routes: apiKeyRoutes };
+export const apiKeysModule: FeatureModule = { name: 'api-keys', endpoints: [apiKeyEndpoints], routes: apiKeyRoutes };

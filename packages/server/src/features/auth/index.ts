@@ -1,3 +1,4 @@
+import { authEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { authRoutes } from './auth.routes.ts';
 
@@ -15,4 +16,4 @@ export { callerOf, sessionCaller } from './auth.service.ts';
 export type { LoginFailureTable, RefreshTokenTable, RememberedDeviceTable } from './auth.tables.ts';
 
 /** Signing in and out, and who a caller is: the identity every other area relies on. */
-export const authModule: FeatureModule = { name: 'auth', routes: authRoutes };
+export const authModule: FeatureModule = { name: 'auth', endpoints: [authEndpoints], routes: authRoutes };

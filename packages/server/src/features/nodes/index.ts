@@ -1,3 +1,4 @@
+import { nodeEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { nodesRoutes } from './nodes.routes.ts';
 
@@ -5,4 +6,4 @@ export { deploymentCounts, fleetNodes, latestReading, mapNodes, type NodeRow, no
 export { nodeDetail, notifyNodeStatus, presentMapNode, presentNode } from './nodes.service.ts';
 
 /** Fleet monitoring and node detail. */
-export const nodesModule: FeatureModule = { name: 'nodes', routes: nodesRoutes };
+export const nodesModule: FeatureModule = { name: 'nodes', endpoints: [nodeEndpoints], routes: nodesRoutes };

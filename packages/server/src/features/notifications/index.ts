@@ -1,3 +1,4 @@
+import { notificationEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { notificationsRoutes } from './notifications.routes.ts';
 import { DIGEST_RECURRING, digestJob } from './notifications.service.ts';
@@ -6,4 +7,10 @@ export { type NotificationContent, notifyOrganisation, notifyUser } from './noti
 export type { NotificationTable } from './notifications.tables.ts';
 
 /** Notifications of a user, and their e-mail digests. */
-export const notificationsModule: FeatureModule = { name: 'notifications', routes: notificationsRoutes, jobs: [digestJob], recurring: [DIGEST_RECURRING] };
+export const notificationsModule: FeatureModule = {
+  name: 'notifications',
+  endpoints: [notificationEndpoints],
+  routes: notificationsRoutes,
+  jobs: [digestJob],
+  recurring: [DIGEST_RECURRING],
+};

@@ -1,3 +1,4 @@
+import { passwordEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { passwordRoutes } from './password.routes.ts';
 
@@ -5,4 +6,4 @@ export { issuePasswordLink } from './password.service.ts';
 export type { PasswordTokenTable } from './password.tables.ts';
 
 /** Reset and set-password links, and changing one's own password. */
-export const passwordModule: FeatureModule = { name: 'password', routes: passwordRoutes };
+export const passwordModule: FeatureModule = { name: 'password', endpoints: [passwordEndpoints], routes: passwordRoutes };

@@ -1,5 +1,6 @@
+import { portalEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { portalRoutes } from './portal.routes.ts';
 
 /** An inverter's web portal, opened from node detail with a single-use token. */
-export const portalModule: FeatureModule = { name: 'portal', routes: portalRoutes };
+export const portalModule: FeatureModule = { name: 'portal', endpoints: [portalEndpoints], routes: portalRoutes };

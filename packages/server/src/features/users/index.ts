@@ -1,3 +1,4 @@
+import { userEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { usersRoutes } from './users.routes.ts';
 import { seedDemoAccounts } from './users.seed.ts';
@@ -5,4 +6,4 @@ import { seedDemoAccounts } from './users.seed.ts';
 export { createOrganisation, createUser } from './users.repo.ts';
 
 /** Organisations and their users: managed by the organisation's users managers. */
-export const usersModule: FeatureModule = { name: 'users', routes: usersRoutes, seedDemo: seedDemoAccounts };
+export const usersModule: FeatureModule = { name: 'users', endpoints: [userEndpoints], routes: usersRoutes, seedDemo: seedDemoAccounts };

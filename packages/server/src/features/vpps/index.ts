@@ -1,3 +1,4 @@
+import { vppEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { vppsRoutes } from './vpps.routes.ts';
 import { seedDemoVpps } from './vpps.seed.ts';
@@ -6,4 +7,9 @@ export { requirePowerstation } from './vpps.service.ts';
 export type { DuidUnitTable, PowerstationPostcodeTable, PowerstationTable, VppNodeTable } from './vpps.tables.ts';
 
 /** Virtual power plants: building them from the fleet, their members and their data. */
-export const vppsModule: FeatureModule = { name: 'vpps', routes: vppsRoutes, seedDemo: (ctx, demo) => seedDemoVpps(ctx.db, demo.orgs) };
+export const vppsModule: FeatureModule = {
+  name: 'vpps',
+  endpoints: [vppEndpoints],
+  routes: vppsRoutes,
+  seedDemo: (ctx, demo) => seedDemoVpps(ctx.db, demo.orgs),
+};
