@@ -163,3 +163,25 @@ export function voltage(n: NodeModel, ts: number, gridKw: number, phase: number)
 export function frequency(region: string, ts: number): number {
   return 50 + (smoothNoise(stringKey(region) + 7, ts, 90) - 0.5) * 0.12;
 }
+
+const midnightCache = new Map<string, Map<number, number>>();
+
+/** Local midnight (epoch s) of the day holding `ts` in `zone`, correct across DST changes (cached per hour). */
+export function localMidnight(zone: string, ts: number): number {
+  let byHour = midnightCache.get(zone);
+  if (!byHour) {
+    byHour = new Map();
+    midnightCache.set(zone, byHour);
+  }
+  const hour = Math.floor(ts / 1800);
+  let m = byHour.get(hour);
+  if (m === undefined) {
+    const local = ts + tzOffsetS(zone, ts);
+    const guess = local - (((local % 86400) + 86400) % 86400) - tzOffsetS(zone, ts);
+    // The offset at midnight may differ from the offset now (DST changed during the day).
+    m = guess + tzOffsetS(zone, ts) - tzOffsetS(zone, guess);
+    if (byHour.size > 200_000) byHour.clear();
+    byHour.set(hour, m);
+  }
+  return m;
+}

@@ -1,0 +1,39 @@
+import { CompiledQuery, sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import './tables.ts';
+
+/** Deletes raw samples older than the retention period. */
+export async function pruneRaw(db: Database, retentionS: number, now = Math.floor(Date.now() / 1000)) {
+  await db
+    .deleteFrom('tel_raw')
+    .where('ts', '<', now - retentionS)
+    .execute();
+}
+
+/**
+ * On PostgreSQL, monthly partitions of the raw and 5-minute tables covering [from, to). Rows of a
+ * month already in the default partition move into the new one.
+ */
+export async function ensurePartitions(db: Database, from: number, to: number) {
+  const d = new Date(from * 1000);
+  let m = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  while (m / 1000 < to) {
+    const next = new Date(m);
+    next.setUTCMonth(next.getUTCMonth() + 1);
+    const tag = new Date(m).toISOString().slice(0, 7).replace('-', '_');
+    const [lo, hi] = [m / 1000, next.getTime() / 1000];
+    for (const table of ['tel_raw', 'tel_5m']) {
+      const name = `${table}_${tag}`;
+      const exists = await sql`select 1 from pg_class where relname = ${name} and relnamespace = current_schema()::regnamespace`.execute(db);
+      if (exists.rows.length) continue;
+      await db.transaction().execute(async (trx) => {
+        // DDL takes no bound parameters: the names and bounds are ours, built from numbers.
+        await trx.executeQuery(CompiledQuery.raw(`create table ${name} (like ${table} including defaults)`));
+        await trx.executeQuery(CompiledQuery.raw(`insert into ${name} select * from ${table}_default where ts >= ${lo} and ts < ${hi}`));
+        await trx.executeQuery(CompiledQuery.raw(`delete from ${table}_default where ts >= ${lo} and ts < ${hi}`));
+        await trx.executeQuery(CompiledQuery.raw(`alter table ${table} attach partition ${name} for values from (${lo}) to (${hi})`));
+      });
+    }
+    m = next.getTime();
+  }
+}

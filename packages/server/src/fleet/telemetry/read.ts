@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { FleetColumn, MetricColumn } from '../metrics.ts';
+import { localMidnight } from '../physics.ts';
+import './tables.ts';
+
+type Point = Record<string, number | null>;
+
+const NODE_TABLES = { 30: 'tel_raw', 300: 'tel_5m', 3600: 'tel_1h', 86400: 'tel_1d' } as const;
+
+/**
+ * A node's series at an interval: 30 s reads raw samples, 300 s the 5-minute rollup, 3600 s the
+ * hourly and 86400 s the daily (local days). Each point is the time-weighted average.
+ */
+export async function nodeSeries(
+  db: Database,
+  nodeId: number,
+  cols: readonly MetricColumn[],
+  start: number,
+  end: number,
+  interval: number,
+): Promise<Map<number, Point>> {
+  const table = NODE_TABLES[interval as keyof typeof NODE_TABLES];
+  if (!table) throw new Error(`No series at interval ${interval}`);
+  const rows =
+    table === 'tel_raw'
+      ? await db
+          .selectFrom('tel_raw')
+          .select(['ts', ...cols])
+          .where('node_id', '=', nodeId)
+          .where('ts', '>=', start)
+          .where('ts', '<', end)
+          .orderBy('ts')
+          .execute()
+      : await db
+          .selectFrom(table as 'tel_5m')
+          .select(['ts', ...cols.map((c) => sql<number | null>`${sql.ref(c)} / nullif(cov, 0)`.as(c))])
+          .where('node_id', '=', nodeId)
+          .where('ts', '>=', start)
+          .where('ts', '<', end)
+          .orderBy('ts')
+          .execute();
+  return new Map(rows.map((r) => [Number(r.ts), r as Point]));
+}
+
+/** Energy totals (kWh) of a node over [start, end): import, export, generation, consumption. */
+export async function nodeEnergy(db: Database, nodeId: number, start: number, end: number, table: 'tel_5m' | 'tel_1h' | 'tel_1d') {
+  const total = (c: 'import_e' | 'export_e' | 'solar_e' | 'house_e') => sql<number>`coalesce(sum(${sql.ref(c)}), 0)`.as(c);
+  const r = await db
+    .selectFrom(table as 'tel_5m')
+    .select([total('import_e'), total('export_e'), total('solar_e'), total('house_e')])
+    .where('node_id', '=', nodeId)
+    .where('ts', '>=', start)
+    .where('ts', '<', end)
+    .executeTakeFirstOrThrow();
+  return { meterImport: Number(r.import_e), meterExport: Number(r.export_e), solarGeneration: Number(r.solar_e), houseConsumption: Number(r.house_e) };
+}
+
+/**
+ * The whole fleet of an organisation: at each bucket the sum over its nodes of their average power
+ * (or remaining charge). 300 s and 3600 s read the organisation rollups; 86400 s adds up
+ * 5-minute buckets into the local days of `zone`. Only closed buckets (ended by `now`) count.
+ */
+export async function fleetSeries(
+  db: Database,
+  orgId: number,
+  cols: readonly FleetColumn[],
+  start: number,
+  end: number,
+  interval: number,
+  zone: string,
+  now = Math.floor(Date.now() / 1000),
+): Promise<Map<number, Point>> {
+  const table = interval === 3600 ? 'org_1h' : 'org_5m';
+  const bucket = interval === 3600 ? 3600 : 300;
+  // A bucket still filling holds only part of its energy: it is left out until it closes.
+  const closed = Math.min(end, now - (now % bucket));
+  const rows = (await db
+    .selectFrom(table as 'org_5m')
+    .select(['ts', ...cols.map((c) => sql<number | null>`${sql.ref(c)} / ${sql.lit(bucket)}`.as(c))])
+    .where('organisation_id', '=', orgId)
+    .where('ts', '>=', start)
+    .where('ts', '<', closed)
+    .orderBy('ts')
+    .execute()) as (Point & { ts: number })[];
+  if (interval !== 86400) return new Map(rows.map((r) => [Number(r.ts), r]));
+  const days = new Map<number, { n: number; sums: Record<string, number> }>();
+  for (const r of rows) {
+    const day = localMidnight(zone, Number(r.ts));
+    const d = days.get(day) ?? { n: 0, sums: Object.fromEntries(cols.map((c) => [c, 0])) };
+    d.n++;
+    for (const c of cols) d.sums[c] += Number(r[c] ?? 0);
+    days.set(day, d);
+  }
+  return new Map([...days].map(([day, d]) => [day, Object.fromEntries(cols.map((c) => [c, d.sums[c] / d.n]))]));
+}
+
+/** Submeter power and reactive power, 5-minute averages. */
+export async function submeterSeries(db: Database, submeterId: number, start: number, end: number) {
+  return db
+    .selectFrom('sub_5m')
+    .select(['ts', sql<number | null>`p / nullif(cov, 0)`.as('p'), sql<number | null>`q / nullif(cov, 0)`.as('q')])
+    .where('submeter_id', '=', submeterId)
+    .where('ts', '>=', start)
+    .where('ts', '<', end)
+    .orderBy('ts')
+    .execute();
+}
