@@ -15,7 +15,7 @@ describe('logging in', () => {
     const page = await app.page();
     await page.goto('/');
     await shown(loginHeading(page));
-    expect(await page.title()).toBe('Log in | VPP Console');
+    await expect.poll(() => page.title()).toBe('Log in | VPP Console');
     const button = page.getByRole('button', { name: 'Log In' });
 
     // The username is trimmed before it is sent.
@@ -28,7 +28,7 @@ describe('logging in', () => {
     await button.click();
 
     await shown(page.getByRole('heading', { name: 'Welcome, Rita' }));
-    expect(await page.title()).toBe('Dashboard | VPP Console');
+    await expect.poll(() => page.title()).toBe('Dashboard | VPP Console');
     expect(pathOf(page)).toBe('/');
 
     // A reload resumes the session.

@@ -77,7 +77,7 @@ describe('the code screen', () => {
     await toCodeScreen(page, 'mfa');
     await enterCode(page, await maya.next());
     await shown(page.getByRole('heading', { name: 'Welcome, Maya' }));
-    expect(await page.title()).toBe('Dashboard | VPP Console');
+    await expect.poll(() => page.title()).toBe('Dashboard | VPP Console');
 
     const other = await app.page();
     await toCodeScreen(other, 'mfa');
