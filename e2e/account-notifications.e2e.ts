@@ -2,7 +2,7 @@
 // read, Mark as Unread, and Mark all as Read.
 import { NOTIFICATION_AUTO_READ_MS, NOTIFICATION_MESSAGES } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { gone, shown, signIn, useApp } from './support/fixtures.ts';
+import { eventually, gone, shown, signIn, useApp } from './support/fixtures.ts';
 import { insertNotificationsBySql } from './support/notifications-sql.ts';
 import { NO_FLEET } from './support/server.ts';
 
@@ -66,6 +66,6 @@ describe('notifications', () => {
     await page.goto('/user/notifications');
     await page.getByRole('button', { name: 'Mark all as Read' }).click();
     await shown(page.getByRole('link', { name: /0 Unread/ }));
-    await expect.poll(() => page.getByRole('columnheader', { name: 'Mark as read' }).count()).toBe(0);
+    await eventually(() => page.getByRole('columnheader', { name: 'Mark as read' }).count()).toBe(0);
   });
 });

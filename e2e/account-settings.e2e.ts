@@ -3,7 +3,7 @@
 import { API_KEY_MESSAGES, APP_VERSION, DEMO_MFA_SECRET, PASSWORD_MESSAGES } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
 import { logIn } from './support/browser.ts';
-import { gone, shown, signIn, useApp } from './support/fixtures.ts';
+import { eventually, gone, shown, signIn, useApp } from './support/fixtures.ts';
 import { NO_FLEET } from './support/server.ts';
 import { authenticator } from './support/totp.ts';
 
@@ -27,7 +27,7 @@ describe('user settings', () => {
     await shown(page.getByText('You will not receive any emails about Node alerts.'));
     await page.getByRole('button', { name: 'Save' }).nth(1).click();
     await page.reload();
-    await expect.poll(() => page.getByRole('combobox', { name: 'Alert email frequency' }).inputValue()).toBe('Never');
+    await eventually(() => page.getByRole('combobox', { name: 'Alert email frequency' }).inputValue()).toBe('Never');
     // The browser (Sydney) now differs from the saved zone (Perth): the banner says so (spec 1 §2).
     await shown(page.getByText(/Your user configured timezone differs from your browsers current timezone/));
     await page.getByRole('combobox', { name: 'Alert email frequency' }).click();
@@ -49,7 +49,7 @@ describe('user settings', () => {
     await page.goto('/user/settings');
     const section = page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: 'Multi-Factor Authentication' }) });
     await shown(section.getByText('Your authenticator app is set up.'));
-    await expect.poll(() => section.getByRole('combobox', { name: 'Code preference' }).inputValue()).toBe('Authenticator app');
+    await eventually(() => section.getByRole('combobox', { name: 'Code preference' }).inputValue()).toBe('Authenticator app');
     await section.getByRole('button', { name: 'Save' }).click();
     await shown(page.getByText('MFA settings successfully updated.'));
 
@@ -129,7 +129,7 @@ describe('user settings', () => {
     });
     await signIn(page, 'operator', 'Oscar');
     await page.goto('/user/settings?limit=10&offset=0');
-    await expect.poll(() => events.find((e) => new URL(e.u).pathname === '/user/settings')).toMatchObject({ n: 'pageview', d: 'console.example.com.au' });
+    await eventually(() => events.find((e) => new URL(e.u).pathname === '/user/settings')).toMatchObject({ n: 'pageview', d: 'console.example.com.au' });
     expect(events.every((e) => !e.u.includes('?'))).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 // Organisation users in Chromium: the list, create with its confirmation and e-mail, view and edit.
 import { PASSWORD_MESSAGES, USER_MESSAGES } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { shown, signIn, useApp } from './support/fixtures.ts';
+import { eventually, shown, signIn, useApp } from './support/fixtures.ts';
 import { linkTo, waitForMail } from './support/mail.ts';
 import { NO_FLEET } from './support/server.ts';
 
@@ -93,8 +93,8 @@ describe('organisation users', () => {
     await page.getByRole('link', { name: 'Edit', exact: true }).click();
     const admin = page.getByRole('switch', { name: 'Administrator' });
     await shown(page.getByText(USER_MESSAGES.selfAdministrator));
-    await expect.poll(() => admin.isChecked()).toBe(true);
-    await expect.poll(() => admin.isDisabled()).toBe(true);
+    await eventually(() => admin.isChecked()).toBe(true);
+    await eventually(() => admin.isDisabled()).toBe(true);
   });
 
   it('hides the Users page from a user without the permission', async () => {

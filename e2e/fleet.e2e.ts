@@ -1,6 +1,6 @@
 import { mapReply, nodeDetailSchema, nodeListReply, okReply } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { shown, signIn, useApp } from './support/fixtures.ts';
+import { eventually, shown, signIn, useApp } from './support/fixtures.ts';
 
 // Eight days of history: the node page steps back a week, and the week before this one must have
 // data whatever the weekday (one day of history reaches into it only on a Monday).
@@ -19,7 +19,7 @@ describe('fleet monitoring', () => {
 
     await page.getByLabel('Search').fill(serial.toLowerCase());
     await page.waitForURL(new RegExp(`f=${serial.toLowerCase()}`));
-    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await eventually(() => table.getByRole('row').count()).toBe(2);
     expect(await table.getByRole('row').nth(1).getByRole('cell').nth(4).textContent()).toBe(serial);
 
     await page.getByLabel('Search').fill('no such node anywhere');
@@ -131,12 +131,12 @@ describe('fleet monitoring', () => {
     const online = await (await app.api('retailer')).get('/dashboard/map?status=ONLINE', mapReply);
     await page.goto('/fleet-monitoring/nodes?tab=MAP&status=ONLINE');
     const map = await shown(page.getByRole('region', { name: 'Fleet map' }));
-    await expect.poll(() => map.getAttribute('data-node-count')).toBe(String(online.deployments.length));
+    await eventually(() => map.getAttribute('data-node-count')).toBe(String(online.deployments.length));
     await shown(page.getByRole('textbox', { name: 'Status' }).or(page.getByRole('combobox', { name: 'Status' })));
 
     await page.goto('/fleet-monitoring/nodes?tab=MAP&f=no%20such%20node%20anywhere');
     await shown(page.getByText('No nodes have been found for this search criteria'));
-    await expect.poll(() => page.getByRole('region', { name: 'Fleet map' }).getAttribute('data-node-count')).toBe('0');
+    await eventually(() => page.getByRole('region', { name: 'Fleet map' }).getAttribute('data-node-count')).toBe('0');
   });
 
   it("opens an inverter's web portal from the button", async () => {

@@ -4,7 +4,7 @@ import { DEMO_USERS, isKnownPermission, PERMISSIONS, type PermissionRequirement,
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { logIn } from './support/browser.ts';
-import { gone, pathOf, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
+import { eventually, gone, pathOf, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
 
 const app = useApp();
 
@@ -92,7 +92,7 @@ describe('the 404 page', () => {
     await page.getByRole('link', { name: 'Back to Dashboard', exact: true }).click();
     await reachPath(page, '/');
     await shown(page.getByRole('heading', { name: 'Welcome, Rita' }));
-    await expect.poll(() => page.title()).toBe('Dashboard | VPP Console');
+    await eventually(() => page.title()).toBe('Dashboard | VPP Console');
   });
 
   it('asks for a login first at an unknown path, then shows the 404 page there', async () => {
@@ -113,12 +113,12 @@ describe('the 404 page', () => {
       expect(await page.getByLabel('Username or email').count()).toBe(0);
       // In the login shell, under the logo.
       expect(await page.getByRole('heading', { name: 'VPP Console' }).isVisible()).toBe(true);
-      await expect.poll(() => page.title()).toBe('Page not found | VPP Console');
+      await eventually(() => page.title()).toBe('Page not found | VPP Console');
     }
     await page.getByRole('link', { name: 'Back to Dashboard', exact: true }).click();
     await reachPath(page, '/');
     await shown(page.getByRole('heading', { name: 'Log in' }));
-    await expect.poll(() => page.title()).toBe('Log in | VPP Console');
+    await eventually(() => page.title()).toBe('Log in | VPP Console');
   });
 });
 

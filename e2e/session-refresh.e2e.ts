@@ -1,7 +1,7 @@
 // Two tabs of one browser share the session (token and refresh cookie): the background refresh must
 // not sign either of them out.
 import { describe, expect, it } from 'vitest';
-import { shown, signIn, useApp } from './support/fixtures.ts';
+import { eventually, shown, signIn, useApp } from './support/fixtures.ts';
 
 // A 302-second access token: the refresh, 300 s before expiry, comes about 2 s after each new token.
 const app = useApp({ ACCESS_TOKEN_TTL_S: '302' });
@@ -21,7 +21,7 @@ describe('the background token refresh', () => {
       if (new URL(res.url()).pathname === '/auth/refresh/') refreshes.push(res.status());
     });
     // About one refresh every 2 s: wait for several, none of them refused as a replayed cookie.
-    await expect.poll(() => refreshes.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    await eventually(() => refreshes.length, 20_000).toBeGreaterThanOrEqual(3);
     expect(refreshes.every((status) => status === 200)).toBe(true);
 
     // Both tabs still reach the API with the session (a reload could cut off a refresh mid-flight).

@@ -4,7 +4,7 @@
 import { nodeListReply, powerstationSchema } from '@vpp/shared';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { gone, pathOf, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
+import { eventually, gone, pathOf, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
 
 const app = useApp();
 
@@ -102,7 +102,7 @@ describe('creating VPPs', () => {
     await page.getByRole('tab', { name: 'List' }).click();
     await page.waitForURL(/tab=DEPLOYMENT_LIST/);
     const nodes = await shown(page.getByRole('table', { name: 'Nodes' }));
-    await expect.poll(() => nodes.getByRole('row').count()).toBe(Math.min(10, created.nodes) + 1);
+    await eventually(() => nodes.getByRole('row').count()).toBe(Math.min(10, created.nodes) + 1);
 
     await createVpp(page, 'E2E State', 'State', 'VIC');
     await page.waitForURL(/\/virtual-power-plants\/manage\/\d+\?tab=MAP&limit=10&offset=0$/);
@@ -125,12 +125,12 @@ describe('editing VPPs', () => {
 
     await first.getByRole('switch', { name: `Include node ${nodeId}` }).click({ force: true });
     await shown(page.getByText('Virtual Power Plant successfully updated.'));
-    await expect.poll(async () => (await rita.get(`/v2/powerstations/${id}`, powerstationSchema)).nodes).toBe(1);
-    await expect.poll(() => first.getByRole('switch', { name: `Include node ${nodeId}` }).isChecked()).toBe(true);
+    await eventually(async () => (await rita.get(`/v2/powerstations/${id}`, powerstationSchema)).nodes).toBe(1);
+    await eventually(() => first.getByRole('switch', { name: `Include node ${nodeId}` }).isChecked()).toBe(true);
 
     await page.getByLabel('Show included only').click({ force: true });
     await page.waitForURL(/show_included_only=true/);
-    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await eventually(() => table.getByRole('row').count()).toBe(2);
     await page.getByLabel('Address filter').fill('no such street anywhere');
     await page.waitForURL(/address_filter=no\+such\+street\+anywhere/);
     await shown(page.getByText('No nodes found for the current filter.'));
@@ -138,7 +138,7 @@ describe('editing VPPs', () => {
     await page.waitForURL((u) => !u.search.includes('address_filter'));
 
     await table.getByRole('switch', { name: `Include node ${nodeId}` }).click({ force: true });
-    await expect.poll(async () => (await rita.get(`/v2/powerstations/${id}`, powerstationSchema)).nodes).toBe(0);
+    await eventually(async () => (await rita.get(`/v2/powerstations/${id}`, powerstationSchema)).nodes).toBe(0);
     await shown(page.getByText('No nodes have been added to this virtual power plant.'));
   });
 
@@ -150,7 +150,7 @@ describe('editing VPPs', () => {
     // The form is filled once the VPP has loaded into it; typing before then would be overwritten.
     const form = page.getByRole('form', { name: 'Edit Virtual Power Plant' });
     const name = form.getByLabel('Name');
-    await expect.poll(() => name.inputValue()).toBe('E2E Rename');
+    await eventually(() => name.inputValue()).toBe('E2E Rename');
     await name.fill('   ');
     await form.getByRole('button', { name: 'Save' }).click();
     await shown(page.getByText('Please ensure your virtual power plant has a name'));
@@ -168,7 +168,7 @@ describe('editing VPPs', () => {
     await page.goto(vppPath(id));
     await (await shown(page.getByRole('link', { name: 'Edit', exact: true }))).click();
     await reachPath(page, vppEditPath(id));
-    await expect.poll(async () => (await shown(page.getByRole('combobox', { name: 'Type' }))).isDisabled()).toBe(true);
+    await eventually(() => page.getByRole('combobox', { name: 'Type' }).isDisabled()).toBe(true);
     await page.getByRole('combobox', { name: 'State' }).click();
     await page.getByRole('option', { name: 'QLD', exact: true }).click();
     await page.getByRole('button', { name: 'Save' }).click();

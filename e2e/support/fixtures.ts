@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type Api, signInToApi } from './api.ts';
 import { launch, logIn, newPage } from './browser.ts';
 import { type RunningServer, SMALL_FLEET, startServer } from './server.ts';
@@ -66,6 +66,14 @@ export async function signIn(page: Page, username: string, givenName: string, pa
 export async function shown(locator: Locator, timeout = 15_000): Promise<Locator> {
   await locator.waitFor({ state: 'visible', timeout });
   return locator;
+}
+
+/**
+ * Polls a value the page settles on (a title, a count, a field's state) until the assertion that
+ * follows holds, as patiently as `shown` (expect.poll alone gives up after one second).
+ */
+export function eventually<T>(read: () => T | Promise<T>, timeout = 15_000) {
+  return expect.poll(read, { timeout });
 }
 
 /** Waits until the locator is hidden or gone. */
