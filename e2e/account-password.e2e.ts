@@ -2,9 +2,11 @@
 // the "this was not me" link.
 import { PASSWORD_MESSAGES } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { linkTo, shown, useAccountApp, waitForMail } from './account-helpers.ts';
+import { shown, signIn, useApp } from './support/fixtures.ts';
+import { linkTo, waitForMail } from './support/mail.ts';
+import { NO_FLEET } from './support/server.ts';
 
-const app = useAccountApp();
+const app = useApp(NO_FLEET);
 
 describe('forgot password', () => {
   it('sends a link by e-mail that sets a new password once', async () => {
@@ -18,7 +20,7 @@ describe('forgot password', () => {
     await page.getByRole('button', { name: 'Send Password Reset' }).click();
     await shown(page.getByText(PASSWORD_MESSAGES.resetRequested));
 
-    const mail = await waitForMail(app.server(), 'operator@example.com', /Reset your VPP Console password/);
+    const mail = await waitForMail(app, 'operator@example.com', /Reset your VPP Console password/);
     const link = linkTo(mail, '/password/reset');
     await page.goto(link);
     await page.getByLabel('New password', { exact: true }).fill('Wattle-Sunset-77');
@@ -34,7 +36,7 @@ describe('forgot password', () => {
     await shown(page.getByText(/Your reset password link is no longer valid/));
     expect(await page.getByRole('link', { name: 'Forgot Password' }).count()).toBe(1);
 
-    await app.signedIn('operator', 'Wattle-Sunset-77');
+    await signIn(await app.page(), 'operator', 'Oscar', 'Wattle-Sunset-77');
   });
 
   it('deactivates the link from "this was not me" and e-mails support', async () => {
@@ -42,10 +44,10 @@ describe('forgot password', () => {
     await page.goto('/password/forgot');
     await page.getByLabel('Email').fill('newmfa@example.com');
     await page.getByRole('button', { name: 'Send Password Reset' }).click();
-    const mail = await waitForMail(app.server(), 'newmfa@example.com', /Reset your VPP Console password/);
+    const mail = await waitForMail(app, 'newmfa@example.com', /Reset your VPP Console password/);
     await page.goto(linkTo(mail, '/password/reset/disavow'));
     await shown(page.getByText(PASSWORD_MESSAGES.disavowed));
-    const support = await waitForMail(app.server(), 'support@localhost', /Password link disavowed: newmfa@example.com/);
+    const support = await waitForMail(app, 'support@localhost', /Password link disavowed: newmfa@example.com/);
     expect(support.text).toContain('have been deactivated');
     await page.goto(linkTo(mail, '/password/reset'));
     await shown(page.getByText(/Your reset password link is no longer valid/));

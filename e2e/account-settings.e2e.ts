@@ -1,18 +1,20 @@
 // User settings in Chromium against the real server: each section, and an API key created in the
 // browser then used by a plain HTTP client until it is revoked.
-import { API_KEY_MESSAGES, APP_VERSION, PASSWORD_MESSAGES } from '@vpp/shared';
+import { API_KEY_MESSAGES, APP_VERSION, DEMO_MFA_SECRET, PASSWORD_MESSAGES } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { shown, useAccountApp } from './account-helpers.ts';
 import { logIn } from './support/browser.ts';
+import { eventually, gone, shown, signIn, useApp } from './support/fixtures.ts';
+import { NO_FLEET } from './support/server.ts';
 import { authenticator } from './support/totp.ts';
 
 // Analytics on (spec 1 §1), pointed at an endpoint the tests intercept.
 const STATS = 'https://stats.example.com.au/api/event';
-const app = useAccountApp({ ANALYTICS_DOMAIN: 'console.example.com.au', ANALYTICS_URL: STATS });
+const app = useApp({ ...NO_FLEET, ANALYTICS_DOMAIN: 'console.example.com.au', ANALYTICS_URL: STATS });
 
 describe('user settings', () => {
   it('saves the time zone and the alert email frequency, with the NEVER message', async () => {
-    const page = await app.signedIn('operator');
+    const page = await app.page();
+    await signIn(page, 'operator', 'Oscar');
     await page.goto('/user/settings');
     await shown(page.getByText(`Application version ${APP_VERSION}`));
     await page.getByRole('combobox', { name: 'Timezone' }).click();
@@ -25,12 +27,12 @@ describe('user settings', () => {
     await shown(page.getByText('You will not receive any emails about Node alerts.'));
     await page.getByRole('button', { name: 'Save' }).nth(1).click();
     await page.reload();
-    await expect.poll(() => page.getByRole('combobox', { name: 'Alert email frequency' }).inputValue()).toBe('Never');
+    await eventually(() => page.getByRole('combobox', { name: 'Alert email frequency' }).inputValue()).toBe('Never');
     // The browser (Sydney) now differs from the saved zone (Perth): the banner says so (spec 1 §2).
     await shown(page.getByText(/Your user configured timezone differs from your browsers current timezone/));
     await page.getByRole('combobox', { name: 'Alert email frequency' }).click();
     await page.getByRole('option', { name: 'Immediately' }).click();
-    expect(await page.getByText('You will not receive any emails about Node alerts.').count()).toBe(0);
+    await gone(page.getByText('You will not receive any emails about Node alerts.'));
     // No two-factor section without two-factor (spec 1 §2).
     expect(await page.getByRole('heading', { name: 'Multi-Factor Authentication' }).count()).toBe(0);
   });
@@ -39,7 +41,7 @@ describe('user settings', () => {
     const page = await app.page();
     await page.goto('/');
     await logIn(page, 'mfa');
-    await (await shown(page.getByLabel('6-digit code'))).fill(await authenticator('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP').next());
+    await (await shown(page.getByLabel('6-digit code'))).fill(await authenticator(DEMO_MFA_SECRET).next());
     await page.getByRole('button', { name: 'Verify' }).click();
     await shown(page.getByRole('heading', { name: 'Welcome, Maya' }));
 
@@ -47,7 +49,7 @@ describe('user settings', () => {
     await page.goto('/user/settings');
     const section = page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: 'Multi-Factor Authentication' }) });
     await shown(section.getByText('Your authenticator app is set up.'));
-    expect(await section.getByRole('combobox', { name: 'Code preference' }).inputValue()).toBe('Authenticator app');
+    await eventually(() => section.getByRole('combobox', { name: 'Code preference' }).inputValue()).toBe('Authenticator app');
     await section.getByRole('button', { name: 'Save' }).click();
     await shown(page.getByText('MFA settings successfully updated.'));
 
@@ -56,7 +58,8 @@ describe('user settings', () => {
   });
 
   it('changes the password inline: the rules, the server refusal on the confirmation field, then success', async () => {
-    const page = await app.signedIn('network');
+    const page = await app.page();
+    await signIn(page, 'network', 'Nathan');
     await page.goto('/user/settings');
     const form = page.getByRole('form', { name: 'Change password' });
     await (await shown(form.getByRole('button', { name: 'Change Password' }))).click();
@@ -78,11 +81,12 @@ describe('user settings', () => {
     await form.getByRole('button', { name: 'Change Password' }).click();
     await shown(page.getByText(PASSWORD_MESSAGES.changed));
     // The new password signs in.
-    await app.signedIn('network', 'Wattle-Sunset-77');
+    await signIn(await app.page(), 'network', 'Nathan', 'Wattle-Sunset-77');
   });
 
   it('creates an API key in the browser that a plain HTTP client can use until it is revoked', async () => {
-    const page = await app.signedIn('installer');
+    const page = await app.page({ permissions: ['clipboard-read', 'clipboard-write'] });
+    await signIn(page, 'installer', 'Ingrid');
     await page.goto('/user/settings');
     await (await shown(page.getByRole('button', { name: 'Add API Key' }))).click();
     const dialog = page.getByRole('dialog', { name: 'Add API Key' });
@@ -101,7 +105,7 @@ describe('user settings', () => {
     expect(await dialog.getByLabel('New API key').textContent()).toBe(key);
     await dialog.getByRole('button', { name: 'Done' }).click();
 
-    const asKey = () => fetch(`${app.server().url}/account`, { headers: { 'x-api-key': key } });
+    const asKey = () => fetch(`${app.url}/account`, { headers: { 'x-api-key': key } });
     const res = await asKey();
     expect(res.status).toBe(200);
     expect((await res.json()).data.username).toBe('installer');
@@ -123,11 +127,9 @@ describe('user settings', () => {
       events.push(route.request().postDataJSON());
       await route.fulfill({ status: 202, body: 'ok' });
     });
-    await page.goto('/');
-    await logIn(page, 'operator');
-    await page.getByRole('button', { name: 'User menu' }).waitFor();
+    await signIn(page, 'operator', 'Oscar');
     await page.goto('/user/settings?limit=10&offset=0');
-    await expect.poll(() => events.find((e) => new URL(e.u).pathname === '/user/settings')).toMatchObject({ n: 'pageview', d: 'console.example.com.au' });
+    await eventually(() => events.find((e) => new URL(e.u).pathname === '/user/settings')).toMatchObject({ n: 'pageview', d: 'console.example.com.au' });
     expect(events.every((e) => !e.u.includes('?'))).toBe(true);
   });
 });

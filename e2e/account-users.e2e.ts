@@ -1,13 +1,16 @@
 // Organisation users in Chromium: the list, create with its confirmation and e-mail, view and edit.
 import { PASSWORD_MESSAGES, USER_MESSAGES } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { linkTo, shown, useAccountApp, waitForMail } from './account-helpers.ts';
+import { eventually, shown, signIn, useApp } from './support/fixtures.ts';
+import { linkTo, waitForMail } from './support/mail.ts';
+import { NO_FLEET } from './support/server.ts';
 
-const app = useAccountApp();
+const app = useApp(NO_FLEET);
 
 describe('organisation users', () => {
   it('creates a user who gets a set-password e-mail, opens and edits them', async () => {
-    const page = await app.signedIn('retailer');
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Users' }).click();
     await page.waitForURL('**/my-reposit/users?limit=10&offset=0');
     await shown(page.getByRole('link', { name: 'Oscar Operator' }));
@@ -35,7 +38,7 @@ describe('organisation users', () => {
     await shown(page.getByText('View nodes'));
     expect(page.url()).toMatch(/\/my-reposit\/users\/\d+$/);
 
-    const mail = await waitForMail(app.server(), 'grace@example.com', /Your new VPP Console account/);
+    const mail = await waitForMail(app, 'grace@example.com', /Your new VPP Console account/);
     expect(linkTo(mail, '/password/reset')).toMatch(/^\/password\/reset\?token=/);
 
     await page.getByRole('link', { name: 'Edit', exact: true }).click();
@@ -49,17 +52,14 @@ describe('organisation users', () => {
 
   it('does not offer a users manager the edit of someone who holds more than they do', async () => {
     // Rita creates a users manager who holds only Users and View nodes; he sets his password from the e-mail.
-    const admin = await app.signedIn('retailer');
-    await admin.goto('/my-reposit/users/new');
-    await admin.getByLabel('Given name').fill('Mark');
-    await admin.getByLabel('Surname').fill('Manager');
-    await admin.getByLabel('Email').fill('mark@example.com');
-    await admin.getByRole('switch', { name: /\(fleet\.myReposit\.users\)$/ }).check();
-    await admin.getByRole('switch', { name: 'View nodes' }).check();
-    await admin.getByRole('button', { name: 'Create User' }).click();
-    await admin.getByRole('button', { name: 'Create and Send Email' }).click();
-    await shown(admin.getByRole('heading', { name: 'Mark Manager' }));
-    const mail = await waitForMail(app.server(), 'mark@example.com', /Your new VPP Console account/);
+    const rita = await app.api('retailer');
+    await rita.createUser({
+      givenName: 'Mark',
+      surname: 'Manager',
+      email: 'mark@example.com',
+      permissions: ['fleet.myReposit.users', 'fleet.node.view'],
+    });
+    const mail = await waitForMail(app, 'mark@example.com', /Your new VPP Console account/);
     const page = await app.page();
     await page.goto(linkTo(mail, '/password/reset'));
     await page.getByLabel('New password', { exact: true }).fill('Wattle-Sunset-77');
@@ -67,7 +67,8 @@ describe('organisation users', () => {
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await shown(page.getByText(PASSWORD_MESSAGES.passwordReset));
 
-    const mark = await app.signedIn('mark@example.com', 'Wattle-Sunset-77');
+    const mark = await app.page();
+    await signIn(mark, 'mark@example.com', 'Mark', 'Wattle-Sunset-77');
     // Rita holds every permission: the message names the first one Mark lacks.
     const outranked = /^You may not edit this user, because they hold [\w.]+ and you do not\.$/;
     await mark.goto('/my-reposit/users?limit=10&offset=0');
@@ -85,18 +86,20 @@ describe('organisation users', () => {
   });
 
   it('does not let an administrator revoke their own administrator permission', async () => {
-    const page = await app.signedIn('network');
+    const page = await app.page();
+    await signIn(page, 'network', 'Nathan');
     await page.goto('/my-reposit/users?limit=10&offset=0');
     await (await shown(page.getByRole('link', { name: 'Nathan Network' }))).click();
     await page.getByRole('link', { name: 'Edit', exact: true }).click();
     const admin = page.getByRole('switch', { name: 'Administrator' });
     await shown(page.getByText(USER_MESSAGES.selfAdministrator));
-    expect(await admin.isChecked()).toBe(true);
-    expect(await admin.isDisabled()).toBe(true);
+    await eventually(() => admin.isChecked()).toBe(true);
+    await eventually(() => admin.isDisabled()).toBe(true);
   });
 
   it('hides the Users page from a user without the permission', async () => {
-    const page = await app.signedIn('operator');
+    const page = await app.page();
+    await signIn(page, 'operator', 'Oscar');
     expect(await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Users' }).count()).toBe(0);
   });
 });

@@ -1,16 +1,10 @@
-import type { Page } from 'playwright-core';
+import { mapReply, nodeDetailSchema, nodeListReply, okReply } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { shown, signIn, useApp } from './support/fixtures.ts';
+import { eventually, shown, signIn, useApp } from './support/fixtures.ts';
 
-const app = useApp();
-
-/** Calls the API from the page with the signed-in user's token. */
-async function api<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (p) => {
-    const res = await fetch(p, { headers: { authorization: `Bearer ${localStorage.getItem('vpp.access_token')}` } });
-    return res.json();
-  }, path);
-}
+// Eight days of history: the node page steps back a week, and the week before this one must have
+// data whatever the weekday (one day of history reaches into it only on a Monday).
+const app = useApp({ SIM_HISTORY_DAYS: '8' });
 
 describe('fleet monitoring', () => {
   it('searches the fleet, with a result and with none', async () => {
@@ -25,7 +19,7 @@ describe('fleet monitoring', () => {
 
     await page.getByLabel('Search').fill(serial.toLowerCase());
     await page.waitForURL(new RegExp(`f=${serial.toLowerCase()}`));
-    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await eventually(() => table.getByRole('row').count()).toBe(2);
     expect(await table.getByRole('row').nth(1).getByRole('cell').nth(4).textContent()).toBe(serial);
 
     await page.getByLabel('Search').fill('no such node anywhere');
@@ -84,7 +78,7 @@ describe('fleet monitoring', () => {
       if (m.type() === 'warning') warnings.push(m.text());
     });
     await signIn(page, 'retailer', 'Rita');
-    const list = await api<{ deployments: { id: number }[] }>(page, '/v2/nodes?limit=1&status=ONLINE');
+    const list = await (await app.api('retailer')).get('/v2/nodes?limit=1&status=ONLINE', nodeListReply);
     await page.goto(`/fleet-monitoring/nodes/${list.deployments[0].id}?period=fortnight&secondaryYAxis=humidity`);
     await page.waitForURL((u) => u.searchParams.get('period') === 'day' && u.searchParams.get('secondaryYAxis') === 'state_of_charge');
     await shown(page.getByRole('img', { name: 'Monitoring graph' }));
@@ -100,7 +94,7 @@ describe('fleet monitoring', () => {
       if (/\/api\/nodes\/\d+\/data|\/submeter\//.test(r.url())) dataCalls.push(r.url());
     });
     await signIn(page, 'operator', 'Oscar');
-    const list = await api<{ deployments: { id: number }[] }>(page, '/v2/nodes?limit=1');
+    const list = await (await app.api('operator')).get('/v2/nodes?limit=1', nodeListReply);
     await page.goto(`/fleet-monitoring/nodes/${list.deployments[0].id}`);
     await shown(page.getByText("Viewing this node's monitoring graph and energy summary needs the Node data permission."));
     expect(await page.getByRole('img', { name: 'Monitoring graph' }).count()).toBe(0);
@@ -115,7 +109,7 @@ describe('fleet monitoring', () => {
   it("hides the network on an installer's Location tab, but shows the NMI there and in the list", async () => {
     const page = await app.page();
     await signIn(page, 'installer', 'Ingrid');
-    const list = await api<{ deployments: { id: number; network: { nmi: string; network: string | null } }[] }>(page, '/v2/nodes?limit=1');
+    const list = await (await app.api('installer')).get('/v2/nodes?limit=1', nodeListReply);
     const { id, network } = list.deployments[0];
     expect(network.nmi).toMatch(/^\w{11}$/);
     expect(network.network).toBeNull();
@@ -134,24 +128,25 @@ describe('fleet monitoring', () => {
   it('filters the map by status as well as the list, and says when nothing matches', async () => {
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');
-    const online = await api<{ deployments: unknown[] }>(page, '/dashboard/map?status=ONLINE');
+    const online = await (await app.api('retailer')).get('/dashboard/map?status=ONLINE', mapReply);
     await page.goto('/fleet-monitoring/nodes?tab=MAP&status=ONLINE');
     const map = await shown(page.getByRole('region', { name: 'Fleet map' }));
-    await expect.poll(() => map.getAttribute('data-node-count')).toBe(String(online.deployments.length));
+    await eventually(() => map.getAttribute('data-node-count')).toBe(String(online.deployments.length));
     await shown(page.getByRole('textbox', { name: 'Status' }).or(page.getByRole('combobox', { name: 'Status' })));
 
     await page.goto('/fleet-monitoring/nodes?tab=MAP&f=no%20such%20node%20anywhere');
     await shown(page.getByText('No nodes have been found for this search criteria'));
-    expect(await page.getByRole('region', { name: 'Fleet map' }).getAttribute('data-node-count')).toBe('0');
+    await eventually(() => page.getByRole('region', { name: 'Fleet map' }).getAttribute('data-node-count')).toBe('0');
   });
 
   it("opens an inverter's web portal from the button", async () => {
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');
-    const list = await api<{ deployments: { id: number; displayStatus: string }[] }>(page, '/v2/nodes?limit=40&status=ONLINE');
+    const rita = await app.api('retailer');
+    const list = await rita.get('/v2/nodes?limit=40&status=ONLINE', nodeListReply);
     let target: number | undefined;
     for (const n of list.deployments) {
-      const d = await api<{ data: { energySystems: { inverter: { hasWebPortal: boolean } }[] } }>(page, `/api/nodes/${n.id}/detail`);
+      const d = await rita.get(`/api/nodes/${n.id}/detail`, okReply(nodeDetailSchema));
       if (d.data.energySystems[0].inverter.hasWebPortal) {
         target = n.id;
         break;

@@ -2,7 +2,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { logIn } from './support/browser.ts';
-import { gone, shown, useApp } from './support/fixtures.ts';
+import { eventually, gone, shown, useApp } from './support/fixtures.ts';
 import { authenticator } from './support/totp.ts';
 
 const app = useApp();
@@ -77,7 +77,7 @@ describe('the code screen', () => {
     await toCodeScreen(page, 'mfa');
     await enterCode(page, await maya.next());
     await shown(page.getByRole('heading', { name: 'Welcome, Maya' }));
-    expect(await page.title()).toBe('Dashboard | VPP Console');
+    await eventually(() => page.title()).toBe('Dashboard | VPP Console');
 
     const other = await app.page();
     await toCodeScreen(other, 'mfa');

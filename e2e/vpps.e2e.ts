@@ -1,19 +1,15 @@
 // VPP screens against the real server in demo mode: create each type and land where spec 2 §4
 // says, manual node toggles, the rename-only patch, delete with its confirmation, the
 // unassigned-nodes modal, and FCAS VPPs that cannot be edited.
+import { nodeListReply, powerstationSchema } from '@vpp/shared';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { gone, pathOf, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
+import { eventually, gone, pathOf, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
 
 const app = useApp();
 
-/** Calls the API from the page with the signed-in user's token. */
-async function api<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (p) => {
-    const res = await fetch(p, { headers: { authorization: `Bearer ${localStorage.getItem('vpp.access_token')}` } });
-    return res.json();
-  }, path);
-}
+const vppPath = (id: number) => `/virtual-power-plants/manage/${id}?tab=MAP&limit=10&offset=0`;
+const vppEditPath = (id: number) => `/virtual-power-plants/manage/${id}/edit?limit=10&offset=0`;
 
 /** Fills and submits the New VPP form; `filter` is typed postcodes or a chosen state. */
 async function createVpp(page: Page, name: string, kind: 'Individual Nodes' | 'Postcode' | 'State', filter?: string) {
@@ -41,7 +37,8 @@ describe('VPP list', () => {
     await signIn(page, 'retailer', 'Rita');
     await page.getByRole('link', { name: 'Build and Edit' }).click();
     await reachPath(page, '/virtual-power-plants/manage?limit=10&offset=0');
-    const { total } = await api<{ total: number }>(page, '/v2/unused-nodes?limit=1&offset=0');
+    const rita = await app.api('retailer');
+    const { total } = await rita.get('/v2/unused-nodes?limit=1&offset=0', nodeListReply);
     expect(total).toBeGreaterThan(0);
     await shown(page.getByText(`${total} node(s) are not currently assigned to a Virtual Power Plant`, { exact: true }));
 
@@ -92,18 +89,20 @@ describe('creating VPPs', () => {
     await shown(page.getByText('Virtual Power Plant E2E Manual successfully created.'));
     await shown(page.getByRole('heading', { name: 'Edit E2E Manual' }));
 
-    const { deployments } = await api<{ deployments: { address: { postcode: string } }[] }>(page, '/v2/nodes?limit=1&offset=0');
+    const rita = await app.api('retailer');
+    const { deployments } = await rita.get('/v2/nodes?limit=1&offset=0', nodeListReply);
     const postcode = deployments[0].address.postcode;
     await createVpp(page, 'E2E Postcode', 'Postcode', ` ${postcode} ,`);
     await page.waitForURL(/\/virtual-power-plants\/manage\/\d+\?tab=MAP&limit=10&offset=0$/);
     await shown(page.getByText('Virtual Power Plant E2E Postcode successfully created.'));
     await shown(page.getByRole('heading', { name: 'E2E Postcode' }));
     await shown(page.getByText(`Postcodes: ${postcode}`));
-    const created = await api<{ nodes: number }>(page, `/v2/powerstations/${idFrom(page)}`);
+    const created = await rita.get(`/v2/powerstations/${idFrom(page)}`, powerstationSchema);
     expect(created.nodes).toBeGreaterThan(0);
     await page.getByRole('tab', { name: 'List' }).click();
     await page.waitForURL(/tab=DEPLOYMENT_LIST/);
-    expect(await (await shown(page.getByRole('table', { name: 'Nodes' }))).getByRole('row').count()).toBe(Math.min(10, created.nodes) + 1);
+    const nodes = await shown(page.getByRole('table', { name: 'Nodes' }));
+    await eventually(() => nodes.getByRole('row').count()).toBe(Math.min(10, created.nodes) + 1);
 
     await createVpp(page, 'E2E State', 'State', 'VIC');
     await page.waitForURL(/\/virtual-power-plants\/manage\/\d+\?tab=MAP&limit=10&offset=0$/);
@@ -117,21 +116,21 @@ describe('editing VPPs', () => {
   it('saves each manual node toggle at once, keeping search and filters in the URL', async () => {
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');
-    await createVpp(page, 'E2E Toggles', 'Individual Nodes');
-    await page.waitForURL(/\/edit\?limit=10&offset=0$/);
-    const id = idFrom(page);
+    const rita = await app.api('retailer');
+    const id = await rita.createVpp({ type: 'STATIC', name: 'E2E Toggles' });
+    await page.goto(vppEditPath(id));
     const table = page.getByRole('table', { name: 'Nodes' });
     const first = table.getByRole('row').nth(1);
     const nodeId = Number(await (await shown(first)).getByRole('cell').nth(1).textContent());
 
     await first.getByRole('switch', { name: `Include node ${nodeId}` }).click({ force: true });
     await shown(page.getByText('Virtual Power Plant successfully updated.'));
-    await expect.poll(async () => (await api<{ nodes: number }>(page, `/v2/powerstations/${id}`)).nodes).toBe(1);
-    expect(await first.getByRole('switch', { name: `Include node ${nodeId}` }).isChecked()).toBe(true);
+    await eventually(async () => (await rita.get(`/v2/powerstations/${id}`, powerstationSchema)).nodes).toBe(1);
+    await eventually(() => first.getByRole('switch', { name: `Include node ${nodeId}` }).isChecked()).toBe(true);
 
     await page.getByLabel('Show included only').click({ force: true });
     await page.waitForURL(/show_included_only=true/);
-    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await eventually(() => table.getByRole('row').count()).toBe(2);
     await page.getByLabel('Address filter').fill('no such street anywhere');
     await page.waitForURL(/address_filter=no\+such\+street\+anywhere/);
     await shown(page.getByText('No nodes found for the current filter.'));
@@ -139,27 +138,25 @@ describe('editing VPPs', () => {
     await page.waitForURL((u) => !u.search.includes('address_filter'));
 
     await table.getByRole('switch', { name: `Include node ${nodeId}` }).click({ force: true });
-    await expect.poll(async () => (await api<{ nodes: number }>(page, `/v2/powerstations/${id}`)).nodes).toBe(0);
+    await eventually(async () => (await rita.get(`/v2/powerstations/${id}`, powerstationSchema)).nodes).toBe(0);
     await shown(page.getByText('No nodes have been added to this virtual power plant.'));
   });
 
   it('leaves the edit screen for the map tab after a rename-only patch', async () => {
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');
-    await createVpp(page, 'E2E Rename', 'Individual Nodes');
-    await page.waitForURL(/\/edit\?limit=10&offset=0$/);
-    const id = idFrom(page);
-    // The edit form appears once the VPP has loaded into it; typing before then would hit the
-    // create form that is leaving the page.
+    const id = await (await app.api('retailer')).createVpp({ type: 'STATIC', name: 'E2E Rename' });
+    await page.goto(vppEditPath(id));
+    // The form is filled once the VPP has loaded into it; typing before then would be overwritten.
     const form = page.getByRole('form', { name: 'Edit Virtual Power Plant' });
     const name = form.getByLabel('Name');
-    await expect.poll(() => name.inputValue()).toBe('E2E Rename');
+    await eventually(() => name.inputValue()).toBe('E2E Rename');
     await name.fill('   ');
     await form.getByRole('button', { name: 'Save' }).click();
     await shown(page.getByText('Please ensure your virtual power plant has a name'));
     await name.fill('E2E Renamed');
     await form.getByRole('button', { name: 'Save' }).click();
-    await reachPath(page, `/virtual-power-plants/manage/${id}?tab=MAP&limit=10&offset=0`);
+    await reachPath(page, vppPath(id));
     await shown(page.getByText('Virtual Power Plant E2E Renamed successfully updated.'));
     await shown(page.getByRole('heading', { name: 'E2E Renamed' }));
   });
@@ -167,16 +164,15 @@ describe('editing VPPs', () => {
   it('saves an automatic VPP filter and lands on the map tab; its type cannot be changed', async () => {
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');
-    await createVpp(page, 'E2E Filter', 'State', 'NSW');
-    await page.waitForURL(/tab=MAP/);
-    const id = idFrom(page);
-    await page.getByRole('link', { name: 'Edit', exact: true }).click();
-    await reachPath(page, `/virtual-power-plants/manage/${id}/edit?limit=10&offset=0`);
-    expect(await (await shown(page.getByRole('combobox', { name: 'Type' }))).isDisabled()).toBe(true);
+    const id = await (await app.api('retailer')).createVpp({ type: 'DYNAMIC', name: 'E2E Filter', filters: { state: 'NSW' } });
+    await page.goto(vppPath(id));
+    await (await shown(page.getByRole('link', { name: 'Edit', exact: true }))).click();
+    await reachPath(page, vppEditPath(id));
+    await eventually(() => page.getByRole('combobox', { name: 'Type' }).isDisabled()).toBe(true);
     await page.getByRole('combobox', { name: 'State' }).click();
     await page.getByRole('option', { name: 'QLD', exact: true }).click();
     await page.getByRole('button', { name: 'Save' }).click();
-    await reachPath(page, `/virtual-power-plants/manage/${id}?tab=MAP&limit=10&offset=0`);
+    await reachPath(page, vppPath(id));
     await shown(page.getByText('Virtual Power Plant E2E Filter successfully updated.'));
     await shown(page.getByText('State: QLD'));
   });
@@ -196,9 +192,9 @@ describe('deleting a VPP', () => {
   it('asks first, then deletes and returns to the list', async () => {
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');
-    await createVpp(page, 'E2E Doomed', 'State', 'SA');
-    await page.waitForURL(/tab=MAP/);
-    await page.getByRole('button', { name: 'Delete' }).click();
+    const id = await (await app.api('retailer')).createVpp({ type: 'DYNAMIC', name: 'E2E Doomed', filters: { state: 'SA' } });
+    await page.goto(vppPath(id));
+    await (await shown(page.getByRole('button', { name: 'Delete' }))).click();
     const dialog = await shown(page.getByRole('dialog', { name: 'Delete Virtual Power Plant' }));
     await shown(dialog.getByText('Are you sure you want to delete Virtual Power Plant E2E Doomed?'));
     await dialog.getByRole('button', { name: 'Cancel' }).click();

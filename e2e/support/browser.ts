@@ -1,3 +1,4 @@
+import { DEMO_PASSWORD } from '@vpp/shared';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -19,13 +20,24 @@ export function launch(): Promise<Browser> {
   });
 }
 
+/**
+ * A page in a fresh context, in Sydney. The app's service worker is blocked, so that page routes and
+ * response waits see every request the app makes.
+ */
 export async function newPage(browser: Browser, baseURL: string, opts: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ baseURL, timezoneId: 'Australia/Sydney', locale: 'en-AU', viewport: { width: 1280, height: 800 }, ...opts });
+  const context = await browser.newContext({
+    baseURL,
+    timezoneId: 'Australia/Sydney',
+    locale: 'en-AU',
+    viewport: { width: 1280, height: 800 },
+    serviceWorkers: 'block',
+    ...opts,
+  });
   return context.newPage();
 }
 
 /** Fills the login form, solves the captcha through the real widget, and presses Log In. */
-export async function logIn(page: Page, username: string, password = 'Solar-Battery-42') {
+export async function logIn(page: Page, username: string, password = DEMO_PASSWORD) {
   await page.getByLabel('Username or email').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.locator('altcha-widget').getByText("I'm not a robot").click();

@@ -1,18 +1,23 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { type Api, signInToApi } from './api.ts';
 import { launch, logIn, newPage } from './browser.ts';
 import { type RunningServer, SMALL_FLEET, startServer } from './server.ts';
 
 export interface App {
   /** The server's origin. */
   readonly url: string;
+  /** The server's DATA_DIR (its e-mail outbox is there). */
+  readonly dataDir: string;
   /** A page in a fresh browser context (no cookies, no storage), closed after the test. */
   page(opts?: BrowserContextOptions): Promise<Page>;
+  /** An API client signed in as the user (without two-factor), for arranging data through the real endpoints. */
+  api(username: string, password?: string): Promise<Api>;
 }
 
 /**
- * One real server and one Chromium for the test file; every `app.page()` is a fresh context,
- * closed after its test.
+ * One real server (demo data, a small simulated fleet unless `env` says otherwise) and one Chromium
+ * for the test file; every `app.page()` is a fresh context, closed after its test.
  */
 export function useApp(env: Record<string, string> = {}): App {
   let server: RunningServer | undefined;
@@ -28,24 +33,32 @@ export function useApp(env: Record<string, string> = {}): App {
     await browser?.close();
     await server?.stop();
   });
+  const running = () => {
+    if (!server) throw new Error('the server has not started');
+    return server;
+  };
   return {
     get url() {
-      if (!server) throw new Error('the server has not started');
-      return server.url;
+      return running().url;
+    },
+    get dataDir() {
+      return running().dataDir;
     },
     async page(opts) {
-      if (!server || !browser) throw new Error('the server has not started');
-      const page = await newPage(browser, server.url, opts);
+      const { url } = running();
+      if (!browser) throw new Error('the browser has not started');
+      const page = await newPage(browser, url, opts);
       contexts.push(page.context());
       return page;
     },
+    api: (username, password) => signInToApi(running().url, username, password),
   };
 }
 
 /** Opens the console and signs in a user without two-factor; resolves on their dashboard. */
-export async function signIn(page: Page, username: string, givenName: string) {
+export async function signIn(page: Page, username: string, givenName: string, password?: string) {
   await page.goto('/');
-  await logIn(page, username);
+  await logIn(page, username, password);
   await shown(page.getByRole('heading', { name: `Welcome, ${givenName}` }));
 }
 
@@ -53,6 +66,14 @@ export async function signIn(page: Page, username: string, givenName: string) {
 export async function shown(locator: Locator, timeout = 15_000): Promise<Locator> {
   await locator.waitFor({ state: 'visible', timeout });
   return locator;
+}
+
+/**
+ * Polls a value the page settles on (a title, a count, a field's state) until the assertion that
+ * follows holds, as patiently as `shown` (expect.poll alone gives up after one second).
+ */
+export function eventually<T>(read: () => T | Promise<T>, timeout = 15_000) {
+  return expect.poll(read, { timeout });
 }
 
 /** Waits until the locator is hidden or gone. */

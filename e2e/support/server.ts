@@ -19,6 +19,8 @@ async function freePort(): Promise<number> {
 
 /** A small simulated fleet: the demo default (300 nodes, 30 days) takes most of a minute to build. */
 export const SMALL_FLEET = { SIM_NODES: '5', SIM_HISTORY_DAYS: '1' };
+/** No simulated fleet: the account screens (settings, users, notifications, passwords) do not need one. */
+export const NO_FLEET = { SIMULATOR: 'false' };
 
 export interface RunningServer {
   url: string;
