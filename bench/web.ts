@@ -131,7 +131,7 @@ try {
   await stopServer();
 }
 
-const largest = bundle.screens[0];
+const largest = bundle.screens[0] ?? { screen: '(no lazy screen)', firstLoadKbGz: 0, heaviestParts: [] };
 const results = {
   date: new Date().toISOString(),
   loginJsKbGz: bundle.loginKbGz,
