@@ -64,10 +64,18 @@ module.exports = {
       to: { path: '^packages/(server|web)/' },
     },
     {
+      name: 'app-through-index',
+      severity: 'error',
+      comment: 'The web app reaches an area through its index.ts, and its routes.tsx for the route table (pages load lazily from there).',
+      from: { path: '^packages/web/src/(app/|main\\.tsx$)' },
+      to: { path: '^packages/web/src/features/[^/]+/', pathNot: '^packages/web/src/features/[^/]+/(index\\.tsx?|routes\\.tsx)$' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
+      comment: 'Virtual modules (virtual:pwa-register) are made by a Vite plugin at build time; geojson is a types-only package (@types/geojson).',
       from: {},
-      to: { couldNotResolve: true },
+      to: { couldNotResolve: true, pathNot: ['^virtual:', '^geojson$'] },
     },
   ],
   options: {

@@ -1,17 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
-// In development Vite serves the app and passes API calls to the server; a GET that asks for HTML
-// stays with Vite so that the app's own routes (/password/reset…) load the app.
 const api = process.env.VITE_API_PROXY ?? 'http://localhost:8080';
-const proxied = ['/auth', '/account', '/api', '/v2', '/password', '/dashboard', '/fleet', '/meta.json', '/healthz'];
+
+// In development Vite serves the app and its modules; every other request goes to the server, so
+// that a new API root needs no change here. A GET that asks for HTML stays with Vite and gets
+// index.html, so that the app's own routes (/password/reset, /fleet-monitoring/nodes…) load the app.
+const publicEntries = fs.existsSync(path.join(import.meta.dirname, 'public')) ? fs.readdirSync(path.join(import.meta.dirname, 'public')) : [];
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// '/@…' is Vite's own (its client, /@fs, /@id, plugins' virtual modules such as /@vite-plugin-pwa).
+const viteOwn = ['@', 'src/', 'node_modules/', '__vite', 'index.html', ...publicEntries.map(escapeRe)];
+/** Every path but Vite's own: its client, modules, dependencies and the public folder. */
+const notVite = `^/(?!(?:${viteOwn.join('|')})).*`;
+
+/**
+ * Keeps in the precache only what the login page needs: the entry chunk with its static imports
+ * (from Vite's build manifest) and their CSS.
+ */
+async function shellOnly<E extends { url: string }>(entries: E[]) {
+  const manifest: Record<string, { file: string; isEntry?: boolean; imports?: string[]; css?: string[] }> = JSON.parse(
+    fs.readFileSync(path.join(import.meta.dirname, 'dist/.vite/manifest.json'), 'utf8'),
+  );
+  // The plugin adds the manifest's icon (the logo) itself.
+  const shell = new Set<string>();
+  const walk = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || shell.has(chunk.file)) return;
+    shell.add(chunk.file);
+    for (const css of chunk.css ?? []) shell.add(css);
+    for (const i of chunk.imports ?? []) walk(i);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) walk(key);
+  return { manifest: entries.filter((e) => shell.has(e.url)), warnings: [] };
+}
 
 export default defineConfig({
   plugins: [
     react(),
-    // The service worker precaches the built assets only: pages and API calls always go to the
-    // server (downloads and /api/docs stay the server's), and index.html is never served stale.
+    // The service worker precaches the shell only (the entry chunk and what it imports, the CSS and
+    // the logo): the other screens' chunks load when first shown. Pages and API calls always go to
+    // the server (downloads and /api/docs stay the server's), and index.html is never served stale.
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: false,
@@ -22,22 +53,22 @@ export default defineConfig({
         icons: [{ src: '/logo.svg', sizes: 'any', type: 'image/svg+xml' }],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,svg,png,woff2}'],
-        globIgnores: ['**/backgrounds/**'],
+        globPatterns: ['**/*.{js,css,svg}'],
+        globIgnores: ['**/backgrounds/**', 'sw.js', 'workbox-*.js'],
         navigateFallback: null,
-        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
         cleanupOutdatedCaches: true,
+        manifestTransforms: [shellOnly],
       },
     }),
   ],
   server: {
     port: 5173,
-    proxy: Object.fromEntries(
-      proxied.map((p) => [
-        p,
-        { target: api, bypass: (req) => (req.method === 'GET' && req.headers.accept?.includes('text/html') ? '/index.html' : undefined) },
-      ]),
-    ),
+    proxy: {
+      [notVite]: {
+        target: api,
+        bypass: (req) => (req.method === 'GET' && req.headers.accept?.includes('text/html') ? '/index.html' : undefined),
+      },
+    },
   },
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },
+  build: { outDir: 'dist', sourcemap: true, manifest: true, chunkSizeWarningLimit: 2000 },
 });

@@ -6,18 +6,15 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
-import { Root } from './app/root.tsx';
-import { ROUTES } from './app/routes.tsx';
-import { startVersionChecker } from './features/account/version-checker.ts';
+import { RouterProvider } from 'react-router';
+import { createAppRouter } from './app/router.tsx';
+import { startVersionChecker } from './app/version-checker.ts';
 import { startAnalytics } from './lib/analytics.ts';
 import { queryClient } from './lib/query-client.ts';
 
 const theme = createTheme({ primaryColor: 'blue', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
 
-const router = createBrowserRouter([
-  { element: <Root />, children: ROUTES.map((r) => ({ path: r.path, element: r.element, handle: { public: r.public ?? false } })) },
-]);
+const router = createAppRouter();
 
 startVersionChecker();
 void startAnalytics();

@@ -1,11 +1,16 @@
 import { Center, Loader } from '@mantine/core';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
-import { bootSession } from '../features/auth/api.ts';
-import { LoginPanel } from '../features/auth/login-page.tsx';
-import { useSession } from '../lib/session.ts';
+import { DelayedLoader } from '../components/delayed-loader.tsx';
+import { bootSession, LoginPanel } from '../features/auth/index.ts';
+import { session, useSession } from '../lib/session.ts';
 import { LoginShell } from './login-shell.tsx';
-import { MainShell } from './main-shell.tsx';
+
+// The signed-in shell (header, sidebar, menus) is not needed to log in: it loads while the user
+// fills in the login form, or at once when a stored session is resumed.
+const loadMainShell = () => import('./main-shell.tsx');
+const MainShell = lazy(async () => ({ default: (await loadMainShell()).MainShell }));
+const preloadMainShell = () => void loadMainShell().catch(() => undefined);
 
 let booted = false;
 
@@ -16,6 +21,7 @@ export function Root() {
   useEffect(() => {
     if (!booted) {
       booted = true;
+      if (session.token()) preloadMainShell();
       void bootSession();
     }
   }, []);
@@ -31,13 +37,19 @@ export function Root() {
   if (loginStatus !== 'LOGGED_IN') {
     return (
       <LoginShell>
-        <LoginPanel />
+        <div onFocusCapture={preloadMainShell}>
+          <LoginPanel />
+        </div>
       </LoginShell>
     );
   }
   return (
-    <MainShell>
-      <Outlet />
-    </MainShell>
+    <Suspense fallback={<DelayedLoader minHeight="100vh" />}>
+      <MainShell>
+        <Suspense fallback={<DelayedLoader minHeight="60vh" />}>
+          <Outlet />
+        </Suspense>
+      </MainShell>
+    </Suspense>
   );
 }

@@ -2,7 +2,8 @@ import { Center, Group, Loader, Pagination, Select, Table, Text } from '@mantine
 import { useMediaQuery } from '@mantine/hooks';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@vpp/shared';
 import type { ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { z } from 'zod';
+import { useSearchState } from '../lib/search-state.ts';
 
 export interface Column<T> {
   key: string;
@@ -11,28 +12,25 @@ export interface Column<T> {
   width?: number | string;
 }
 
-/**
- * `limit` and `offset` from the URL (spec 1 §9: a page size of the list, default 10; offset 0), so
- * each page can be linked, and a setter that keeps the rest of the query.
- */
+/** `limit` (one of the spec's page sizes, default 10) and `offset` (a whole number, default 0) in the query string (spec 1 §9). */
+export const pagingSearch = z.object({
+  limit: z
+    .string()
+    .optional()
+    .transform((v) => {
+      const asked = Number(v);
+      return (PAGE_SIZES as readonly number[]).includes(asked) ? asked : DEFAULT_PAGE_SIZE;
+    }),
+  offset: z
+    .string()
+    .optional()
+    .transform((v) => Math.max(0, Math.floor(Number(v) || 0))),
+});
+
+/** The list's page from the URL, so that each page can be linked, and a setter that keeps the rest of the query. */
 export function usePaging(): { limit: number; offset: number; setPage: (limit: number, offset: number) => void } {
-  const [params, setParams] = useSearchParams();
-  const asked = Number(params.get('limit'));
-  const limit = (PAGE_SIZES as readonly number[]).includes(asked) ? asked : DEFAULT_PAGE_SIZE;
-  const offset = Math.max(0, Math.floor(Number(params.get('offset')) || 0));
-  return {
-    limit,
-    offset,
-    setPage: (l, o) =>
-      setParams(
-        (p) => {
-          p.set('limit', String(l));
-          p.set('offset', String(o));
-          return p;
-        },
-        { replace: false },
-      ),
-  };
+  const [{ limit, offset }, set] = useSearchState(pagingSearch);
+  return { limit, offset, setPage: (l, o) => set({ limit: l, offset: o }) };
 }
 
 /**

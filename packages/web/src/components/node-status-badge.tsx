@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import { formatDateTime, type Node } from '@vpp/shared';
-import { STATUS_COLOURS } from './node-map.tsx';
+import { STATUS_COLOURS } from './node-map-types.ts';
 
 /** Display status of spec 2 §4: Online, Offline with the last contact date, Awaiting Contact, Not Commissioned. */
 export function NodeStatusBadge({ node, timeZone }: { node: Pick<Node, 'displayStatus' | 'status'>; timeZone: string }) {

@@ -1,5 +1,4 @@
-import { init } from '@plausible-analytics/tracker';
-import { metaQueryOptions } from '../features/auth/api.ts';
+import { metaQueryOptions } from './meta.ts';
 import { queryClient } from './query-client.ts';
 
 /**
@@ -10,6 +9,8 @@ import { queryClient } from './query-client.ts';
 export async function startAnalytics(): Promise<void> {
   const meta = await queryClient.fetchQuery(metaQueryOptions).catch(() => null);
   if (!meta?.analytics) return;
+  // The tracker loads only where the server names an analytics endpoint.
+  const { init } = await import('@plausible-analytics/tracker');
   init({
     domain: meta.analytics.domain,
     endpoint: meta.analytics.endpoint,

@@ -1,6 +1,6 @@
 import { type PermissionRequirement, satisfies } from '@vpp/shared';
 import type { ReactNode } from 'react';
-import { useAccount } from '../features/account/api.ts';
+import { useAccount } from './account.ts';
 
 /** Whether the signed-in user satisfies a requirement (false while the account loads). */
 export function usePermission(requirement: PermissionRequirement | null | undefined): boolean {

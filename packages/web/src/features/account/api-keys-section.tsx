@@ -2,9 +2,10 @@ import { Alert, Badge, Button, Card, Code, CopyButton, Group, Modal, PasswordInp
 import { useForm } from '@mantine/form';
 import { API_KEY_MESSAGES, type ApiKey, findBadAllowEntry, ipParseFailure, splitAllowList } from '@vpp/shared';
 import { useState } from 'react';
+import { useAccount } from '../../lib/account.ts';
 import { ApiError } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';
-import { useAccount, useApiKeys, useCreateApiKey, useRevokeApiKey } from './api.ts';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api.ts';
 
 const STATUS_COLOR: Record<ApiKey['status'], string> = { VALID: 'teal', REVOKING: 'yellow', REVOKED: 'gray' };
 

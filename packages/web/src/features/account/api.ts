@@ -2,7 +2,6 @@ import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
   type AlertEmailFrequency,
   type ApiKey,
-  account,
   apiKeysReply,
   type CreateApiKeyBody,
   type InlineChangeBody,
@@ -11,22 +10,15 @@ import {
   okReply,
   statusReply,
 } from '@vpp/shared';
+import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { request } from '../../lib/request.ts';
 
 export const accountKeys = {
-  account: ['account'] as const,
+  account: accountQueryOptions.queryKey,
   mfaSettings: ['account', 'mfa-settings'] as const,
   apiKeys: ['account', 'api-keys'] as const,
 };
-
-export const accountQueryOptions = queryOptions({
-  queryKey: accountKeys.account,
-  queryFn: async () => (await request('/account', { schema: okReply(account), errorToast: 'Failed to load user account details' })).data,
-  staleTime: 60_000,
-});
-
-export const useAccount = () => useQuery(accountQueryOptions);
 
 export function useSaveTimezone() {
   return useMutation({
@@ -71,9 +63,6 @@ export function useSaveCodePreference() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mfaSettingsQueryOptions.queryKey }),
   });
 }
-
-/** The browser's IANA time zone. */
-export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** The account password as the API-key calls take it: base64 of its UTF-8 bytes (spec 1 §7). */
 export const encodePassword = (password: string) => btoa(String.fromCharCode(...new TextEncoder().encode(password)));

@@ -1,8 +1,9 @@
 import { Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { ALERT_EMAIL_FREQUENCIES, type AlertEmailFrequency } from '@vpp/shared';
 import { useEffect, useState } from 'react';
+import { useAccount } from '../../lib/account.ts';
 import { toast } from '../../lib/toasts.ts';
-import { useAccount, useSaveAlertEmailFrequency } from './api.ts';
+import { useSaveAlertEmailFrequency } from './api.ts';
 
 const LABELS: Record<AlertEmailFrequency, string> = { NEVER: 'Never', NOW: 'Immediately', HOURLY: 'Hourly', DAILY: 'Daily', WEEKLY: 'Weekly' };
 

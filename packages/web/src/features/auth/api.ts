@@ -1,16 +1,9 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { type LoginBody, loginReply, metaReply, TOKEN_REFRESH_BEFORE_S, tokenReply } from '@vpp/shared';
+import { useMutation } from '@tanstack/react-query';
+import { type LoginBody, loginReply, TOKEN_REFRESH_BEFORE_S, tokenReply } from '@vpp/shared';
+import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, request } from '../../lib/request.ts';
 import { session, tokenExpiresIn } from '../../lib/session.ts';
-import { accountQueryOptions } from '../account/api.ts';
-
-export const metaQueryOptions = queryOptions({
-  queryKey: ['meta'],
-  queryFn: () => request(`/meta.json?${Date.now()}`, { auth: false, schema: metaReply }),
-  staleTime: Number.POSITIVE_INFINITY,
-});
-export const useMeta = () => useQuery(metaQueryOptions);
 
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 // A reset session (logout, expiry) must not refresh itself back to life later.

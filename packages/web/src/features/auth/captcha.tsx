@@ -1,4 +1,3 @@
-import 'altcha';
 import type {} from 'altcha/types/react';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { API_BASE } from '../../lib/request.ts';
@@ -23,6 +22,12 @@ export const Captcha = forwardRef<CaptchaHandle, { onToken: (token: string | nul
     },
   }));
 
+  // The widget's code (a web component) loads after the form has rendered: the element upgrades
+  // in place once it is defined, and keeps its height meanwhile so that nothing moves.
+  useEffect(() => {
+    void import('altcha');
+  }, []);
+
   useEffect(() => {
     const node = el.current;
     if (!node) return;
@@ -39,7 +44,7 @@ export const Captcha = forwardRef<CaptchaHandle, { onToken: (token: string | nul
       ref={el}
       challenge={`${API_BASE}/auth/captcha/challenge`}
       configuration={JSON.stringify({ hideLogo: true, hideFooter: true })}
-      style={{ '--altcha-max-width': '100%' }}
+      style={{ '--altcha-max-width': '100%', minHeight: 48 }}
     />
   );
 });

@@ -1,17 +1,25 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { DEMO_PASSWORD, DEMO_USERS, demoEmail, MESSAGES } from '@vpp/shared';
-import { type FormEvent, useRef, useState } from 'react';
+import { Alert, Anchor, Button, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { MESSAGES } from '@vpp/shared';
+import { type FormEvent, lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { DelayedLoader } from '../../components/delayed-loader.tsx';
+import { useMeta } from '../../lib/meta.ts';
 import { useSession } from '../../lib/session.ts';
-import { useLogin, useMeta } from './api.ts';
+import { useLogin } from './api.ts';
 import { Captcha, type CaptchaHandle } from './captcha.tsx';
-import { MfaCodeForm, MfaSetup } from './mfa-forms.tsx';
+
+// The two-factor forms (and the QR code of the set-up) load when a login asks for them.
+const MfaCodeForm = lazy(async () => ({ default: (await import('./mfa-forms.tsx')).MfaCodeForm }));
+// The demo logins table shows only in demo mode.
+const DemoLogins = lazy(async () => ({ default: (await import('./demo-logins.tsx')).DemoLogins }));
+const MfaSetup = lazy(async () => ({ default: (await import('./mfa-forms.tsx')).MfaSetup }));
 
 /** The login panel: credentials, then the two-factor step the reply asks for. */
 export function LoginPanel() {
   const { loginStatus } = useSession();
-  if (loginStatus === 'TOTP_REQUIRED') return <MfaCodeForm />;
-  if (loginStatus === 'TOTP_UNCONFIGURED') return <MfaSetup />;
+  if (loginStatus === 'TOTP_REQUIRED' || loginStatus === 'TOTP_UNCONFIGURED') {
+    return <Suspense fallback={<DelayedLoader minHeight={120} />}>{loginStatus === 'TOTP_REQUIRED' ? <MfaCodeForm /> : <MfaSetup />}</Suspense>;
+  }
   return <LoginForm />;
 }
 
@@ -48,29 +56,12 @@ function LoginForm() {
         <Anchor component={Link} to="/password/forgot" size="sm">
           I've forgotten my password
         </Anchor>
-        {meta.data?.demo && <DemoLogins />}
+        {meta.data?.demo && (
+          <Suspense>
+            <DemoLogins />
+          </Suspense>
+        )}
       </Stack>
     </form>
-  );
-}
-
-function DemoLogins() {
-  return (
-    <Stack gap={4} mt="sm">
-      <Text size="sm" fw={600}>
-        Demo logins (password {DEMO_PASSWORD})
-      </Text>
-      <Table fz="xs" withTableBorder verticalSpacing={2}>
-        <Table.Tbody>
-          {DEMO_USERS.map((u) => (
-            <Table.Tr key={u.username}>
-              <Table.Td>{u.username}</Table.Td>
-              <Table.Td>{demoEmail(u.username)}</Table.Td>
-              <Table.Td>{u.note}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Stack>
   );
 }

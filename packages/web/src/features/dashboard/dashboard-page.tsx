@@ -1,6 +1,6 @@
 import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { PageLayout } from '../../components/page-layout.tsx';
-import { useAccount } from '../account/api.ts';
+import { useAccount } from '../../lib/account.ts';
 
 const ORG_WORDS = { RETAILER: 'retailer', NETWORK: 'network operator', INSTALLER: 'installer' } as const;
 

@@ -3,11 +3,12 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { IconList, IconMap, IconSearch } from '@tabler/icons-react';
 import { NODE_STATUSES, type Node } from '@vpp/shared';
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
-import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';
+import { useNavigate } from 'react-router';
+import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
 import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { param, useSearchState } from '../../lib/search-state.ts';
 import { useFleetMap, useNodeList } from './api.ts';
 
 const STATUS_LABELS: Record<string, string> = {
@@ -17,27 +18,18 @@ const STATUS_LABELS: Record<string, string> = {
   NOT_COMMISSIONED: 'Not Commissioned',
 };
 
+const fleetSearch = pagingSearch.extend({ tab: param.oneOf(['LIST', 'MAP'], 'LIST'), f: param.text(), status: param.text() });
+
 /** Fleet monitoring (/fleet-monitoring/nodes): the fleet as a list or a map; tab, f, limit, offset and status live in the URL. */
 export function FleetMonitoringPage() {
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const { limit, offset, setPage } = usePaging();
+  const [{ tab, f, status, limit, offset }, setQuery] = useSearchState(fleetSearch);
+  const setPage = (l: number, o: number) => setQuery({ limit: l, offset: o });
   const mapHeight = useMapHeight();
-  const tab = params.get('tab') === 'MAP' ? 'MAP' : 'LIST';
-  const f = params.get('f') ?? '';
-  const status = params.get('status') ?? '';
   const [search, setSearch] = useState(f);
 
-  const setQuery = (patch: Record<string, string | null>) =>
-    setParams((p) => {
-      for (const [k, v] of Object.entries(patch)) {
-        if (v === null || v === '') p.delete(k);
-        else p.set(k, v);
-      }
-      return p;
-    });
   // Searching waits 500 ms after the last key (spec 2 §4) and starts again at the first page.
-  const applySearch = useDebouncedCallback((value: string) => setQuery({ f: value.trim(), offset: '0' }), 500);
+  const applySearch = useDebouncedCallback((value: string) => setQuery({ f: value.trim(), offset: 0 }), 500);
 
   const list = useNodeList({ f: f || undefined, status: status || undefined, limit, offset });
   const map = useFleetMap({ f: f || undefined, status: status || undefined }, tab === 'MAP');
@@ -88,7 +80,7 @@ export function FleetMonitoringPage() {
             clearable
             data={NODE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
             value={status || null}
-            onChange={(v) => setQuery({ status: v, offset: '0' })}
+            onChange={(v) => setQuery({ status: v, offset: 0 })}
             w={200}
           />
         </Group>

@@ -4,8 +4,8 @@ import { useEffect, useRef } from 'react';
 import Markdown from 'react-markdown';
 import { Link, useParams } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { useTimeZone } from '../../lib/account.ts';
 import { useMarkRead, useMarkUnread, useNotification } from './api.ts';
-import { useTimeZone } from './notification-list-page.tsx';
 
 /**
  * /user/notifications/{id}: the summary and the markdown body (raw HTML in it is not rendered).

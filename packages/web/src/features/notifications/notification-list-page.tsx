@@ -3,13 +3,8 @@ import { NOTIFICATION_MESSAGES, type Notification, notificationDateLabel } from 
 import { Link } from 'react-router';
 import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
-import { useAccount } from '../account/api.ts';
+import { useTimeZone } from '../../lib/account.ts';
 import { useMarkAllRead, useMarkRead, useNotifications } from './api.ts';
-
-/** The account's zone for dates, or the browser's while the account loads. */
-export function useTimeZone(): string {
-  return useAccount().data?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
 
 /** /user/notifications: newest first, unread in bold, a page at a time (limit and offset in the URL). */
 export function NotificationListPage() {

@@ -1,7 +1,14 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { type ChangePasswordBody, type ForgotPasswordBody, messageReply, verifyTokenReply } from '@vpp/shared';
+import { z } from 'zod';
 import { request } from '../../lib/request.ts';
+import { param, useSearchState } from '../../lib/search-state.ts';
 import { useSession } from '../../lib/session.ts';
+
+const tokenSearch = z.object({ token: param.text() });
+
+/** The reset link's token (?token=), '' when there is none. */
+export const useResetToken = () => useSearchState(tokenSearch)[0].token;
 
 export const passwordKeys = {
   token: (token: string) => ['password', 'token', token] as const,

@@ -2,15 +2,15 @@ import { Alert, Anchor, Center, Loader, Stack, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { APP_TITLE, PASSWORD_MESSAGES } from '@vpp/shared';
 import { useEffect } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { ApiError } from '../../lib/request.ts';
-import { useDisavow } from './api.ts';
+import { useDisavow, useResetToken } from './api.ts';
 import { failureText } from './forgot-password-page.tsx';
 
 /** /password/reset/disavow?token=: 'this was not me' from the e-mail: the link is deactivated and support told. */
 export function DisavowPage() {
   useDocumentTitle(`Password Reset Deactivated | ${APP_TITLE}`);
-  const token = useSearchParams()[0].get('token') ?? '';
+  const token = useResetToken();
   const disavow = useDisavow(token);
   const { mutate } = disavow;
   useEffect(() => {

@@ -3,10 +3,10 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { APP_TITLE, changePasswordBody, PASSWORD_MESSAGES } from '@vpp/shared';
 import type { ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { PasswordRequirements } from '../../components/password-requirements.tsx';
 import { ApiError } from '../../lib/request.ts';
-import { useChangePassword, useVerifyToken } from './api.ts';
+import { useChangePassword, useResetToken, useVerifyToken } from './api.ts';
 import { failureText } from './forgot-password-page.tsx';
 
 /** The password reset states of spec 1 §3. */
@@ -15,7 +15,7 @@ export type ResetStatus = 'FETCHING' | 'OK' | 'ERROR' | 'PASSWORD_RESET' | 'CHAN
 /** /password/reset?token=: verify the link, then the new password and its confirmation. */
 export function ResetPasswordPage() {
   useDocumentTitle(`Reset Password | ${APP_TITLE}`);
-  const token = useSearchParams()[0].get('token') ?? '';
+  const token = useResetToken();
   const verify = useVerifyToken(token);
   const change = useChangePassword(token);
   const form = useForm({ initialValues: { password: '', confirmPassword: '' }, validate: schemaResolver(changePasswordBody, { sync: true }) });

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { availablePermissionsReply, USER_MESSAGES, type UserBody, userReply, usersReply } from '@vpp/shared';
+import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { request } from '../../lib/request.ts';
-import { accountQueryOptions } from '../account/api.ts';
 
 export const usersKeys = {
   all: ['users'] as const,

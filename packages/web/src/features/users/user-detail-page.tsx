@@ -2,7 +2,7 @@ import { Alert, Button, Card, Center, List, Loader, SimpleGrid, Stack, Text, Tit
 import { normalizePermission, outrankedUserMessage, outrankingPermission, PERMISSIONS } from '@vpp/shared';
 import { Link, useParams } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';
-import { useAccount } from '../account/api.ts';
+import { useAccount } from '../../lib/account.ts';
 import { useUser } from './api.ts';
 import { USERS_BREADCRUMB, USERS_PERMISSION } from './user-list-page.tsx';
 

@@ -3,9 +3,9 @@ import { outrankedUserMessage, outrankingPermission, USER_MESSAGES } from '@vpp/
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { useAccount } from '../../lib/account.ts';
 import { ApiError } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';
-import { useAccount } from '../account/api.ts';
 import { useUpdateUser, useUser } from './api.ts';
 import { UserForm } from './user-form.tsx';
 import { USERS_BREADCRUMB, USERS_PERMISSION } from './user-list-page.tsx';

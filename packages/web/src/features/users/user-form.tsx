@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Loader, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { ADMINISTRATOR, normalizePermission, type OrgUser, USER_MESSAGES, type UserBody, userBody } from '@vpp/shared';
-import { useAccount } from '../account/api.ts';
+import { useAccount } from '../../lib/account.ts';
 import { useAvailablePermissions } from './api.ts';
 
 /**

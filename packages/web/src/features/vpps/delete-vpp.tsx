@@ -4,7 +4,7 @@ import { VPP_MESSAGES } from '@vpp/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useDeletePowerstation } from './api.ts';
-import { VPP_LIST_PATH } from './use-query-state.ts';
+import { VPP_LIST_PATH } from './vpp-paths.ts';
 
 /** The Delete button and its confirmation; after a delete the user returns to the VPP list. */
 export function DeleteVppButton({ vpp }: { vpp: { id: number; name: string } }) {

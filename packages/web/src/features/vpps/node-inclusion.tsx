@@ -3,28 +3,26 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { type Node, VPP_MESSAGES } from '@vpp/shared';
 import { useState } from 'react';
-import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';
+import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { ApiError } from '../../lib/request.ts';
+import { param, useSearchState } from '../../lib/search-state.ts';
 import { usePatchPowerstation, usePowerstationNodes } from './api.ts';
-import { useQueryState } from './use-query-state.ts';
 import { nodeColumns } from './vpp-node-columns.tsx';
+
+const inclusionSearch = pagingSearch.extend({ f: param.text(), address_filter: param.text(), show_included_only: param.bool(false) });
 
 /**
  * Which fleet nodes a manual VPP holds: search (f), address filter and 'show included only' live in
  * the URL; each toggle saves at once, and the bulk buttons add or remove every node matching the filter.
  */
 export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolean }) {
-  const query = useQueryState();
-  const { limit, offset, setPage } = usePaging();
-  const f = query.get('f');
-  const addressFilter = query.get('address_filter');
-  const includedOnly = query.get('show_included_only') === 'true';
+  const [{ f, address_filter: addressFilter, show_included_only: includedOnly, limit, offset }, set] = useSearchState(inclusionSearch);
   const [search, setSearch] = useState(f);
   const [address, setAddress] = useState(addressFilter);
   const [bulkError, setBulkError] = useState<string | null>(null);
   // Typing waits 500 ms, as the fleet search does, then starts again at the first page.
   const applySearch = useDebouncedCallback(
-    (next: { f: string; address: string }) => query.set({ f: next.f.trim(), address_filter: next.address.trim(), offset: '0' }, { replace: true }),
+    (next: { f: string; address: string }) => set({ f: next.f.trim(), address_filter: next.address.trim(), offset: 0 }, { replace: true }),
     500,
   );
   const nodes = usePowerstationNodes(id, {
@@ -94,7 +92,7 @@ export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolea
         <Switch
           label="Show included only"
           checked={includedOnly}
-          onChange={(e) => query.set({ show_included_only: e.currentTarget.checked ? 'true' : null, offset: '0' })}
+          onChange={(e) => set({ show_included_only: e.currentTarget.checked ? true : null, offset: 0 })}
           mb={8}
         />
       </Group>
@@ -133,7 +131,7 @@ export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolea
         total={nodes.data?.total ?? 0}
         limit={limit}
         offset={offset}
-        onPage={setPage}
+        onPage={(l, o) => set({ limit: l, offset: o })}
         empty={filtered ? VPP_MESSAGES.noNodesForFilter : includedOnly ? VPP_MESSAGES.noNodes : 'No nodes have been found for this search criteria'}
         loading={nodes.isLoading}
       />

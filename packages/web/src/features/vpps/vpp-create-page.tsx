@@ -7,8 +7,8 @@ import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { toast } from '../../lib/toasts.ts';
 import { useCreatePowerstation } from './api.ts';
-import { VPP_LIST_PATH, vppEditPath, vppMapPath } from './use-query-state.ts';
 import { bodyOf, checkVppForm, EMPTY_VPP_FORM, FilterPreview, VppFormFields, type VppFormValues } from './vpp-form.tsx';
+import { VPP_LIST_PATH, vppEditPath, vppMapPath } from './vpp-paths.ts';
 import { NODE_VIEW, VPP_EDIT } from './vpp-permissions.ts';
 
 /** New VPP (/virtual-power-plants/manage/new): a manual VPP lands on its edit screen to choose nodes, an automatic one on its map. */

@@ -4,28 +4,28 @@ import { IconPencil, IconSearch } from '@tabler/icons-react';
 import { VPP_MESSAGES } from '@vpp/shared';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { DataTable, usePaging } from '../../components/data-table.tsx';
+import { DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
+import { param, useSearchState } from '../../lib/search-state.ts';
 import { usePowerstation, usePowerstationMap, usePowerstationNodes } from './api.ts';
 import { DeleteVppButton } from './delete-vpp.tsx';
-import { useQueryState, VPP_LIST_PATH, vppEditPath } from './use-query-state.ts';
 import { VppEvents } from './vpp-events.tsx';
 import { NameplateSummary, VppRule } from './vpp-nameplate.tsx';
 import { nodeColumns } from './vpp-node-columns.tsx';
+import { VPP_LIST_PATH, vppEditPath } from './vpp-paths.ts';
 import { NODE_VIEW, VPP_EDIT, VPP_VIEW } from './vpp-permissions.ts';
 
 const TABS = ['MAP', 'DEPLOYMENT_LIST'] as const;
+const vppDetailSearch = pagingSearch.extend({ tab: param.oneOf(TABS, 'MAP'), f: param.text() });
 
 /** The VPP's nodes, searched (f) and paged in the URL. */
 function NodeList({ id, linkNodes }: { id: number; linkNodes: boolean }) {
-  const query = useQueryState();
+  const [{ f, limit, offset }, set] = useSearchState(vppDetailSearch);
   const navigate = useNavigate();
-  const { limit, offset, setPage } = usePaging();
-  const f = query.get('f');
   const [search, setSearch] = useState(f);
-  const applySearch = useDebouncedCallback((value: string) => query.set({ f: value.trim(), offset: '0' }, { replace: true }), 500);
+  const applySearch = useDebouncedCallback((value: string) => set({ f: value.trim(), offset: 0 }, { replace: true }), 500);
   const nodes = usePowerstationNodes(id, { f: f || undefined, limit, offset });
   return (
     <Stack gap="sm">
@@ -49,7 +49,7 @@ function NodeList({ id, linkNodes }: { id: number; linkNodes: boolean }) {
         total={nodes.data?.total ?? 0}
         limit={limit}
         offset={offset}
-        onPage={setPage}
+        onPage={(l, o) => set({ limit: l, offset: o })}
         onRowClick={linkNodes ? (n) => navigate(`/fleet-monitoring/nodes/${n.id}`) : undefined}
         empty={f ? VPP_MESSAGES.noNodesForFilter : VPP_MESSAGES.noNodes}
         loading={nodes.isLoading}
@@ -79,11 +79,10 @@ function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
 /** VPP detail (/virtual-power-plants/manage/{id}?tab=MAP|DEPLOYMENT_LIST&f&limit&offset): nameplate, events, map and node list. */
 export function VppDetailPage() {
   const id = Number(useParams().id);
-  const query = useQueryState();
+  const [{ tab, limit }, set] = useSearchState(vppDetailSearch);
   const vpp = usePowerstation(id);
   const canEdit = usePermission(VPP_EDIT);
   const linkNodes = usePermission(NODE_VIEW);
-  const tab = TABS.find((t) => t === query.get('tab')) ?? 'MAP';
   const editable = canEdit && vpp.data && vpp.data.type !== 'FCAS';
 
   return (
@@ -113,7 +112,7 @@ export function VppDetailPage() {
           <VppRule vpp={vpp.data} />
           <NameplateSummary namePlate={vpp.data.namePlate} />
           <VppEvents id={id} />
-          <Tabs value={tab} onChange={(v) => query.set({ tab: v ?? 'MAP', f: null, offset: '0', limit: query.get('limit') || '10' })} keepMounted={false}>
+          <Tabs value={tab} onChange={(v) => set({ tab: (v ?? 'MAP') as (typeof TABS)[number], f: null, offset: 0, limit })} keepMounted={false}>
             <Tabs.List>
               <Tabs.Tab value="MAP">Map</Tabs.Tab>
               <Tabs.Tab value="DEPLOYMENT_LIST">List</Tabs.Tab>

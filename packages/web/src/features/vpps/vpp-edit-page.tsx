@@ -3,15 +3,18 @@ import { useForm } from '@mantine/form';
 import { type Powerstation, storedVppKind, VPP_MESSAGES } from '@vpp/shared';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { usePaging } from '../../components/data-table.tsx';
+import { pagingSearch } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
+import { param, useSearchState } from '../../lib/search-state.ts';
 import { toast } from '../../lib/toasts.ts';
 import { usePatchPowerstation, usePowerstation, useUpdatePowerstation } from './api.ts';
 import { NodeInclusion } from './node-inclusion.tsx';
-import { useQueryState, VPP_LIST_PATH, vppMapPath } from './use-query-state.ts';
 import { bodyOf, checkVppForm, EMPTY_VPP_FORM, FilterPreview, VppFormFields, type VppFormValues } from './vpp-form.tsx';
+import { VPP_LIST_PATH, vppMapPath } from './vpp-paths.ts';
 import { NODE_VIEW, VPP_EDIT } from './vpp-permissions.ts';
+
+const vppEditSearch = pagingSearch.extend({ f: param.text() });
 
 function valuesOf(vpp: Powerstation): VppFormValues {
   const kind = storedVppKind({ type: vpp.type, state: vpp.filters.state });
@@ -30,8 +33,7 @@ export function VppEditPage() {
   const update = useUpdatePowerstation(id);
   const patch = usePatchPowerstation(id);
   const linkNodes = usePermission(NODE_VIEW);
-  const { limit, offset, setPage } = usePaging();
-  const query = useQueryState();
+  const [{ f, limit, offset }, setSearch] = useSearchState(vppEditSearch);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the form is filled once, from the loaded VPP
   useEffect(() => {
@@ -89,7 +91,14 @@ export function VppEditPage() {
           {vpp.data.type === 'STATIC' ? (
             <NodeInclusion id={id} linkNodes={linkNodes} />
           ) : (
-            <FilterPreview values={form.values} f={query.get('f') || undefined} limit={limit} offset={offset} onPage={setPage} linkNodes={linkNodes} />
+            <FilterPreview
+              values={form.values}
+              f={f || undefined}
+              limit={limit}
+              offset={offset}
+              onPage={(l, o) => setSearch({ limit: l, offset: o })}
+              linkNodes={linkNodes}
+            />
           )}
         </Stack>
       )}

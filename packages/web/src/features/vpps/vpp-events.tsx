@@ -1,6 +1,6 @@
 import { Badge, Center, Loader, Table, Text, Title } from '@mantine/core';
 import { formatDateTime, formatDuration, VPP_MESSAGES, type VppEvent } from '@vpp/shared';
-import { useAccount } from '../account/api.ts';
+import { useAccount } from '../../lib/account.ts';
 import { usePowerstationEvents } from './api.ts';
 
 const STATE_LABELS: Record<VppEvent['state'], string> = { UPCOMING: 'Upcoming', INPROGRESS: 'In Progress', COMPLETED: 'Completed' };

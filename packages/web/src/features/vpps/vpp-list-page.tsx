@@ -8,8 +8,8 @@ import { PageLayout } from '../../components/page-layout.tsx';
 import { PermissionGate, usePermission } from '../../lib/permission-gate.tsx';
 import { usePowerstations } from './api.ts';
 import { UnassignedNodes } from './unassigned-nodes.tsx';
-import { vppMapPath } from './use-query-state.ts';
 import { vppFilterText } from './vpp-nameplate.tsx';
+import { vppMapPath } from './vpp-paths.ts';
 import { NODE_VIEW, VPP_EDIT, VPP_VIEW } from './vpp-permissions.ts';
 
 const kindOf = (p: Powerstation) => storedVppKind({ type: p.type, state: p.filters.state });

@@ -2,7 +2,7 @@
 
 import { registerSW } from 'virtual:pwa-register';
 import { APP_VERSION, metaReply } from '@vpp/shared';
-import { request } from '../../lib/request.ts';
+import { request } from '../lib/request.ts';
 
 /** How often the running app asks whether the server runs a newer version. */
 export const VERSION_CHECK_MS = 5 * 60_000;

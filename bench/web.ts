@@ -1,0 +1,165 @@
+// `npm run bench:web`: builds the web app, reports the gzipped JavaScript each screen needs (from
+// Vite's build manifest: bench/web-bundle.ts), then starts the real server on a scratch data
+// directory and runs Lighthouse on the login page (/, signed out) in Debian's Chromium. Prints a
+// table and writes bench/web-results.json. A measurement, not a test: it asserts nothing.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { analyseBundle } from './web-bundle.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'packages/web/dist');
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+log('Building the web app…');
+const build = spawnSync('npm', ['run', 'build', '-w', '@vpp/web'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+if (build.status !== 0) process.exit(build.status ?? 1);
+const bundle = analyseBundle(dist);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const port = await freePort();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-bench-web-'));
+const url = `http://127.0.0.1:${port}`;
+log(`Starting the server on ${url}…`);
+const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
+  cwd: root,
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', SIM_NODES: '5', SIM_HISTORY_DAYS: '1' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+
+async function stopServer() {
+  if (server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+interface Run {
+  score: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  /** Gzipped KB of the scripts the page downloaded, lazily loaded ones (the captcha widget…) included. */
+  scriptsKbGz: number;
+}
+
+async function runLighthouse(preset: 'mobile' | 'desktop'): Promise<Run> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+  try {
+    const result = await lighthouse(
+      `${url}/`,
+      { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] },
+      preset === 'desktop' ? desktopConfig : undefined,
+    );
+    if (!result) throw new Error('Lighthouse gave no result');
+    const lhr = result.lhr;
+    if (lhr.runtimeError || lhr.categories.performance.score === null) throw new Error(`Lighthouse: ${lhr.runtimeError?.message ?? 'no score'}`);
+    const num = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? Number.NaN);
+    const items = (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] } | undefined)?.items ?? [];
+    const scripts = items.filter((i) => i.resourceType === 'Script' && i.url.startsWith(url)).map((i) => new URL(i.url).pathname);
+    const gz = scripts.reduce((n, p) => {
+      const file = path.join(dist, p);
+      return fs.existsSync(file) ? n + gzipSync(fs.readFileSync(file), { level: 9 }).length : n;
+    }, 0);
+    return {
+      score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+      fcpMs: num('first-contentful-paint'),
+      lcpMs: num('largest-contentful-paint'),
+      tbtMs: num('total-blocking-time'),
+      cls: Math.round((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0) * 1000) / 1000,
+      scriptsKbGz: Math.round(gz / 102.4) / 10,
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+let mobile: Run;
+let desktop: Run;
+try {
+  for (const deadline = Date.now() + 120_000; ; ) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (Date.now() > deadline) throw new Error('the server did not start in 120 s');
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  log('Lighthouse (mobile, then desktop) on the login page…');
+  // One retry: a first run on a cold server now and then yields no paint at all.
+  const twice = (preset: 'mobile' | 'desktop') =>
+    runLighthouse(preset).catch((err) => {
+      log(`${err.message}: again`);
+      return runLighthouse(preset);
+    });
+  mobile = await twice('mobile');
+  desktop = await twice('desktop');
+} finally {
+  await stopServer();
+}
+
+const largest = bundle.screens[0] ?? { screen: '(no lazy screen)', firstLoadKbGz: 0, heaviestParts: [] };
+const results = {
+  date: new Date().toISOString(),
+  loginJsKbGz: bundle.loginKbGz,
+  loginScriptsDownloadedKbGz: desktop.scriptsKbGz,
+  largestOtherScreen: { screen: largest.screen, firstLoadKbGz: largest.firstLoadKbGz, parts: largest.heaviestParts },
+  lighthousePerformance: { mobile: mobile.score, desktop: desktop.score },
+  lighthouse: { mobile, desktop },
+  screens: bundle.screens,
+  totalJsKbGz: bundle.totalJsKbGz,
+};
+fs.writeFileSync(path.join(import.meta.dirname, 'web-results.json'), `${JSON.stringify(results, null, 2)}\n`);
+// In the repository's own format, so that `npm run lint` passes with the file present.
+spawnSync(path.join(root, 'node_modules/.bin/biome'), ['format', '--write', path.join(import.meta.dirname, 'web-results.json')], { stdio: 'ignore' });
+
+const pad = (s: string | number, n: number) => String(s).padEnd(n);
+const rows: [string, string][] = [
+  ['login page JS, static (entry and its imports), KB gz', `${bundle.loginKbGz}`],
+  ['login page JS downloaded (with lazy parts: captcha, toasts), KB gz', `${desktop.scriptsKbGz}`],
+  [`largest other screen's first load beyond the shell, KB gz`, `${largest.firstLoadKbGz} (${path.basename(largest.screen)})`],
+  ['Lighthouse performance, mobile / desktop', `${mobile.score} / ${desktop.score}`],
+  ['  FCP / LCP ms (mobile)', `${mobile.fcpMs} / ${mobile.lcpMs}`],
+  ['  TBT ms / CLS (mobile)', `${mobile.tbtMs} / ${mobile.cls}`],
+  ['all JS of the app, KB gz', `${bundle.totalJsKbGz}`],
+];
+console.info(rows.map(([k, v]) => `${pad(k, 70)} ${v}`).join('\n'));
+console.info(`\n${pad('screen', 58)} ${pad('own KB gz', 10)} first load KB gz (heaviest on-demand chain)`);
+for (const s of bundle.screens)
+  console.info(
+    `${pad(s.screen.replace('src/features/', ''), 58)} ${pad(s.ownKbGz, 10)} ${s.firstLoadKbGz}${s.heaviestParts.length ? ` (+ ${s.heaviestParts.map((p) => path.basename(p)).join(' → ')})` : ''}`,
+  );
+console.info('\nWritten to bench/web-results.json');

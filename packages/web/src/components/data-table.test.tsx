@@ -1,0 +1,63 @@
+import { screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { renderScreen } from '../test/render.tsx';
+import { DataTable, usePaging } from './data-table.tsx';
+
+const rows = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `Node ${i + 1}` }));
+const columns = [{ key: 'name', header: 'Name', render: (r: (typeof rows)[number]) => r.name }];
+
+/** A list paged in the URL, as the list pages are: the rows of the current page out of 25. */
+function PagedList() {
+  const { limit, offset, setPage } = usePaging();
+  return (
+    <DataTable
+      label="Nodes"
+      columns={columns}
+      rows={rows.slice(offset, offset + limit)}
+      rowKey={(r) => r.id}
+      total={rows.length}
+      limit={limit}
+      offset={offset}
+      onPage={setPage}
+      empty="No nodes"
+    />
+  );
+}
+
+describe('DataTable', () => {
+  it("labels the page 'a-b of N items' and clamps the last page's end to the total", async () => {
+    const { user, router } = renderScreen(<PagedList />, { url: '/nodes?limit=10&offset=0' });
+    expect(screen.getByText('1-10 of 25 items')).toBeInTheDocument();
+    expect(within(screen.getByRole('table', { name: 'Nodes' })).getAllByRole('row')).toHaveLength(11);
+
+    await user.click(screen.getByRole('button', { name: '3' }));
+    expect(screen.getByText('21-25 of 25 items')).toBeInTheDocument();
+    expect(screen.getByText('Node 25')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?limit=10&offset=20');
+  });
+
+  it('falls back to 10 rows from the start for a page size or offset the spec does not allow', () => {
+    renderScreen(<PagedList />, { url: '/nodes?limit=13&offset=-20' });
+    expect(screen.getByText('1-10 of 25 items')).toBeInTheDocument();
+  });
+
+  it('goes back to the first page when the page size changes, keeping the rest of the query', async () => {
+    const { user, router } = renderScreen(<PagedList />, { url: '/nodes?tab=LIST&limit=10&offset=10' });
+    expect(screen.getByText('11-20 of 25 items')).toBeInTheDocument();
+    await user.click(screen.getByRole('combobox', { name: 'Rows per page' }));
+    await user.click(screen.getByRole('option', { name: '50' }));
+    expect(screen.getByText('1-25 of 25 items')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?tab=LIST&limit=50&offset=0');
+  });
+
+  it('shows the empty text and no paging when there are no rows', () => {
+    function Empty() {
+      const [page] = useState({ limit: 10, offset: 0 });
+      return <DataTable label="Nodes" columns={columns} rows={[]} rowKey={(r) => r.id} total={0} {...page} onPage={() => undefined} empty="No nodes" />;
+    }
+    renderScreen(<Empty />);
+    expect(screen.getByText('No nodes')).toBeInTheDocument();
+    expect(screen.queryByText(/items$/)).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,11 @@
+import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
+
+const DashboardPage = lazyPage(
+  () => import('./dashboard-page.tsx'),
+  (m) => m.DashboardPage,
+);
+
+export const dashboardRoutes: AreaRoute[] = [
+  { path: '/', page: DashboardPage, nav: { group: 'Dashboard', label: 'Dashboard', permission: null, order: 0 } },
+  { path: '/index.html', page: DashboardPage },
+];

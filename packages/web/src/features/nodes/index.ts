@@ -1,0 +1,2 @@
+// The nodes area as other areas see it.
+export { nodesRoutes } from './routes.tsx';

@@ -1,0 +1,96 @@
+import { ActionIcon, Checkbox, Chip, Group, SegmentedControl, Select } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { endOfPeriod, epochToLocalDate, localDateToEpoch, type NodeDetail, shiftPeriod } from '@vpp/shared';
+import { SECONDARY, SECONDARY_KEYS, TOGGLES } from './monitoring-chart.ts';
+import { type MonitoringSettings, startOfPeriodDate } from './monitoring-settings.ts';
+
+/** Previous and next period, the date picker (Mondays only for a week) and the period switch. */
+export function PeriodPicker({ s, zone }: { s: MonitoringSettings; zone: string }) {
+  const atStart = s.date <= startOfPeriodDate(s.firstDay, s.period, zone);
+  const atEnd = endOfPeriod(s.start, s.period, zone) > localDateToEpoch(s.today, zone);
+  return (
+    <Group justify="space-between" wrap="wrap">
+      <Group gap="xs">
+        <ActionIcon
+          variant="default"
+          aria-label="Previous"
+          onClick={() => s.set({ date: epochToLocalDate(shiftPeriod(s.start, s.period, -1, zone), zone) })}
+          style={{ visibility: atStart ? 'hidden' : 'visible' }}
+        >
+          <IconChevronLeft size={16} />
+        </ActionIcon>
+        <DatePickerInput
+          aria-label="Date"
+          valueFormat="DD/MM/YYYY"
+          value={s.date}
+          minDate={s.period === 'week' ? startOfPeriodDate(s.firstDay, 'week', zone) : s.firstDay}
+          maxDate={s.today}
+          excludeDate={s.period === 'week' ? (d) => new Date(`${d}T12:00:00Z`).getUTCDay() !== 1 : undefined}
+          onChange={(v) => v && s.set({ date: String(v).slice(0, 10) })}
+          w={150}
+        />
+        <ActionIcon
+          variant="default"
+          aria-label="Next"
+          onClick={() => s.set({ date: epochToLocalDate(shiftPeriod(s.start, s.period, 1, zone), zone) })}
+          style={{ visibility: atEnd ? 'hidden' : 'visible' }}
+        >
+          <IconChevronRight size={16} />
+        </ActionIcon>
+      </Group>
+      <SegmentedControl
+        aria-label="Period"
+        value={s.period}
+        onChange={(v) => s.set({ period: v as MonitoringSettings['period'] })}
+        data={[
+          { value: 'day', label: 'Day' },
+          { value: 'week', label: 'Week' },
+          { value: 'month', label: 'Month' },
+          { value: 'year', label: 'Year', disabled: true },
+        ]}
+      />
+    </Group>
+  );
+}
+
+/** A chip per series (SGA only with its permission) and per submeter (at most two shown at once). */
+export function SeriesToggles({ s, node }: { s: MonitoringSettings; node: NodeDetail }) {
+  return (
+    <Group gap="xs">
+      {TOGGLES.filter((t) => t.key !== 'sga' || s.canSga).map((t) => (
+        <Chip key={t.key} checked={s.on[t.key]} onChange={(c) => s.set({ [t.key]: c })} color={t.color} size="sm">
+          {t.label}
+        </Chip>
+      ))}
+      {node.subMeters.map((sm) => (
+        <Chip
+          key={sm.id}
+          size="sm"
+          color="cyan"
+          checked={s.submeters.includes(sm.id)}
+          onChange={(c) => s.set({ submeters: (c ? [...s.submeters, sm.id] : s.submeters.filter((id) => id !== sm.id)).slice(-2) })}
+        >
+          {sm.name}
+        </Chip>
+      ))}
+    </Group>
+  );
+}
+
+/** The secondary axis choice, and split by phase on a three-phase node. */
+export function AxisOptions({ s, node }: { s: MonitoringSettings; node: NodeDetail }) {
+  return (
+    <Group gap="lg">
+      <Select
+        label="Secondary axis"
+        data={SECONDARY_KEYS.map((k) => ({ value: k, label: SECONDARY[k].label }))}
+        value={s.secondary}
+        onChange={(v) => v && s.set({ secondaryYAxis: v as MonitoringSettings['secondary'] })}
+        allowDeselect={false}
+        w={200}
+      />
+      {node.phases === 3 && <Checkbox mt="lg" label="Split by phase" checked={s.split} onChange={(e) => s.set({ splitByPhase: e.currentTarget.checked })} />}
+    </Group>
+  );
+}

@@ -1,0 +1,87 @@
+import { endOfPeriod, epochToLocalDate, localDateToEpoch, type NodeDetail, type Period, startOfPeriod } from '@vpp/shared';
+import { useEffect } from 'react';
+import { z } from 'zod';
+import { usePermission } from '../../lib/permission-gate.tsx';
+import { param, searchValue, useSearchState } from '../../lib/search-state.ts';
+import { type GraphSettings, PERIODS, SECONDARY_KEYS, type Secondary, TOGGLES, type Toggle } from './monitoring-chart.ts';
+
+/** The Monitoring tab's query parameters (spec 2 §4): date, period, the series toggles, secondaryYAxis, splitByPhase, submeters. */
+export const monitoringSearch = z.object({
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  period: param.oneOf(PERIODS, 'day'),
+  house: param.bool(true),
+  grid: param.bool(true),
+  solar: param.bool(true),
+  sga: param.bool(false),
+  battery: param.bool(true),
+  system: param.bool(false),
+  secondaryYAxis: param.oneOf(SECONDARY_KEYS, 'state_of_charge'),
+  splitByPhase: param.bool(false),
+  submeters: param.ids(),
+});
+type MonitoringSearch = z.output<typeof monitoringSearch>;
+
+/** The day a period starting on `date` starts on (a week starts on Monday), as yyyy-MM-dd. */
+export function startOfPeriodDate(date: string, period: Period, zone: string): string {
+  return epochToLocalDate(startOfPeriod(localDateToEpoch(date, zone), period, zone), zone);
+}
+
+export interface MonitoringSettings extends GraphSettings {
+  period: Period;
+  /** The first day shown, yyyy-MM-dd in the node's zone, and the period's bounds in epoch seconds. */
+  date: string;
+  start: number;
+  end: number;
+  today: string;
+  firstDay: string;
+  split: boolean;
+  /** The submeters shown (at most two, each one of the node's). */
+  submeters: number[];
+  canSga: boolean;
+  set: (patch: Partial<{ [K in keyof MonitoringSearch]: MonitoringSearch[K] | null }>) => void;
+}
+
+/**
+ * The graph settings held in the URL: the date is held between the commissioning day and today and
+ * moved to the start of its period, and the URL is rewritten (replacing the entry) to name every
+ * setting, so that any view can be linked and reloaded.
+ */
+export function useMonitoringSettings(node: NodeDetail): MonitoringSettings {
+  const [q, set, params] = useSearchState(monitoringSearch);
+  const zone = node.timezone;
+  const canSga = usePermission('fleet.node.sga_data.view');
+  const today = epochToLocalDate(Date.now() / 1000, zone);
+  const firstDay = node.reposit.commissionedDate ? epochToLocalDate(node.reposit.commissionedDate, zone) : today;
+  // yyyy-MM-dd strings sort as dates: the middle of the three is the date held within its bounds.
+  const clamped = [firstDay, q.date ?? today, today].sort()[1];
+  const start = startOfPeriod(localDateToEpoch(clamped, zone), q.period, zone);
+  const end = endOfPeriod(start, q.period, zone);
+  const date = epochToLocalDate(start, zone);
+  const on = Object.fromEntries(TOGGLES.map((t) => [t.key, q[t.key] && (t.key !== 'sga' || canSga)])) as Record<Toggle, boolean>;
+  const secondary: Secondary = q.secondaryYAxis;
+  const split = q.splitByPhase;
+  const submeters = q.submeters.filter((id) => node.subMeters.some((s) => s.id === id));
+
+  // Spec 2 §8: an unknown period or secondary axis only logs a console warning, with no message to the user.
+  const periodParam = params.get('period');
+  const secondaryParam = params.get('secondaryYAxis');
+  useEffect(() => {
+    if (periodParam !== null && periodParam !== q.period) console.warn(`Unknown period "${periodParam}": showing ${q.period}.`);
+  }, [periodParam, q.period]);
+  useEffect(() => {
+    if (secondaryParam !== null && secondaryParam !== secondary) console.warn(`Unknown secondary axis "${secondaryParam}": showing ${secondary}.`);
+  }, [secondaryParam, secondary]);
+
+  const normal: Partial<MonitoringSearch> = { date, period: q.period, ...on, secondaryYAxis: secondary, splitByPhase: split, submeters };
+  const stale = Object.entries(normal).some(([k, v]) => params.get(k) !== searchValue(v));
+  const normalKey = JSON.stringify(normal);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `normal` is read through its key
+  useEffect(() => {
+    if (stale) set(normal, { replace: true });
+  }, [stale, normalKey]);
+
+  return { period: q.period, date, start, end, today, firstDay, on, secondary, split, phases: split && node.phases === 3, submeters, canSga, set };
+}

@@ -1,0 +1,2 @@
+// The vpps area as other areas see it.
+export { vppsRoutes } from './routes.tsx';

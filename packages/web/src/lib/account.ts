@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { account, okReply } from '@vpp/shared';
+import { request } from './request.ts';
+
+/**
+ * The signed-in account: most areas read it (permissions, time zone, name), so it lives below them
+ * rather than in the account area.
+ */
+export const accountQueryOptions = queryOptions({
+  queryKey: ['account'],
+  queryFn: async () => (await request('/account', { schema: okReply(account), errorToast: 'Failed to load user account details' })).data,
+  staleTime: 60_000,
+});
+
+export const useAccount = () => useQuery(accountQueryOptions);
+
+/** The browser's IANA time zone. */
+export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The account's zone for dates, or the browser's while the account loads. */
+export function useTimeZone(): string {
+  return useAccount().data?.timezone ?? browserTimeZone();
+}

@@ -1,0 +1,49 @@
+import type { PermissionRequirement } from '@vpp/shared';
+import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode } from 'react';
+import { Navigate, useParams } from 'react-router';
+
+/** The sidebar groups of spec 1 §2, in order (the app gives each its icon). */
+export const NAV_GROUP_LABELS = [
+  'Dashboard',
+  'Virtual Power Plants',
+  'GridCredits',
+  'Analysis',
+  'Fleet Monitoring',
+  'Ordering',
+  'Support',
+  'Customers',
+  'My Reposit',
+] as const;
+export type NavGroupLabel = (typeof NAV_GROUP_LABELS)[number];
+
+/** A sidebar entry: the route that declares it gives its path; list pages open with limit 10. */
+export interface NavEntry {
+  group: NavGroupLabel;
+  label: string;
+  /** Query string the sidebar link adds (list pages: limit=10&offset=0). */
+  search?: string;
+  permission: PermissionRequirement | null;
+  order: number;
+}
+
+/**
+ * One route of an area: a page loaded on demand (`page`, from React.lazy) or an element (a
+ * redirect). `nav` puts it in the sidebar; `public` serves it signed out, in the login shell.
+ */
+export interface AreaRoute {
+  path: string;
+  page?: LazyExoticComponent<ComponentType>;
+  element?: ReactNode;
+  nav?: NavEntry;
+  public?: boolean;
+}
+
+/** A page loaded when first shown: `load` imports the page's module, `pick` names its export. */
+export const lazyPage = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType): LazyExoticComponent<ComponentType> =>
+  lazy(async () => ({ default: pick(await load()) }));
+
+/** Redirects an old route with an :id to its new path (replacing the history entry). */
+export function RedirectWithId({ to }: { to: (id: string) => string }) {
+  const { id = '' } = useParams();
+  return <Navigate to={to(id)} replace />;
+}

@@ -1,0 +1,35 @@
+// The web project's test setup: jest-dom matchers, a clean DOM and query cache after each test, and
+// the browser APIs jsdom lacks that Mantine uses (matchMedia, ResizeObserver, scrollIntoView).
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+import { queryClient } from '../lib/query-client.ts';
+
+afterEach(() => {
+  cleanup();
+  queryClient.clear();
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }),
+});
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
+window.HTMLElement.prototype.scrollIntoView = () => undefined;
