@@ -13,12 +13,12 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
-import { createContext } from '../packages/server/src/platform/context.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
+import { createOrganisation, createUser } from '../packages/server/src/features/users/index.ts';
 import { buildFleet } from '../packages/server/src/fleet/builder.ts';
 import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
+import { createContext } from '../packages/server/src/platform/context.ts';
 import { hashPassword } from '../packages/server/src/platform/passwords.ts';
-import { createOrganisation, createUser } from '../packages/server/src/features/users/index.ts';
 
 const { values } = parseArgs({
   options: { nodes: { type: 'string', default: '50000' }, days: { type: 'string', default: '2' }, samples: { type: 'string', default: '40' } },

@@ -1,6 +1,6 @@
 // The main shell's navigation: the sidebar by permission, the 404 page, the old routes that
 // redirect, and the time zone banner.
-import { DEMO_USERS, isKnownPermission, PERMISSIONS, type PermissionRequirement, satisfies } from '@vpp/shared';
+import { DEMO_USERS, isKnownPermission, PERMISSIONS, type PermissionName, type PermissionRequirement, satisfies } from '@vpp/shared';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { logIn } from './support/browser.ts';
@@ -8,8 +8,8 @@ import { eventually, gone, pathOf, reachPath, shown, signIn, useApp } from './su
 
 const app = useApp();
 
-/** A permission string of the shared registry (a typo here would make the test check nothing). */
-function permission(name: string): string {
+/** A permission of the shared registry: a typo fails the typecheck, and the registry is asked too. */
+function permission(name: PermissionName): PermissionName {
   if (!isKnownPermission(name)) throw new Error(`${name} is not in the permission registry`);
   return name;
 }
