@@ -19,6 +19,7 @@ export const ALERT_EMAIL_FREQUENCIES = ['NEVER', 'NOW', 'HOURLY', 'DAILY', 'WEEK
 export type AlertEmailFrequency = (typeof ALERT_EMAIL_FREQUENCIES)[number];
 
 export const AUSTRALIAN_STATES = ['ACT', 'NSW', 'NT', 'QLD', 'SA', 'TAS', 'VIC', 'WA'] as const;
+export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
 
 /** Token refresh runs this many seconds before the access token expires. */
 export const TOKEN_REFRESH_BEFORE_S = 300;

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { account, okReply } from '@vpp/shared';
-import { request } from './request.ts';
+import { accountEndpoints } from '@vpp/shared';
+import { call } from './request.ts';
 
 /**
  * The signed-in account: most areas read it (permissions, time zone, name), so it lives below them
@@ -8,7 +8,7 @@ import { request } from './request.ts';
  */
 export const accountQueryOptions = queryOptions({
   queryKey: ['account'],
-  queryFn: async () => (await request('/account', { schema: okReply(account), errorToast: 'Failed to load user account details' })).data,
+  queryFn: async () => (await call(accountEndpoints.get, {}, { errorToast: 'Failed to load user account details' })).data,
   staleTime: 60_000,
 });
 

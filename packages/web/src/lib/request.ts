@@ -1,4 +1,4 @@
-import { MESSAGES } from '@vpp/shared';
+import { type CallArgs, type Endpoint, endpointUrl, MESSAGES, type ReplyOf } from '@vpp/shared';
 import type { z } from 'zod';
 import { session } from './session.ts';
 import { toast } from './toasts.ts';
@@ -90,4 +90,23 @@ export async function request<S extends z.ZodType | undefined = undefined>(
   if (opts.success) toast('success', opts.success.title, opts.success.message);
   if (body === null || !opts.schema) return body as never;
   return opts.schema.parse(body) as never;
+}
+
+/** How a call is made beyond its contract: toasts, quietness, and (rarely) leaving the bearer out. */
+export type CallOptions = Pick<RequestOptions<undefined>, 'success' | 'errorToast' | 'quiet' | 'auth'>;
+
+/**
+ * Calls one endpoint of the shared contract: method and path from its definition, path parameters
+ * filled in, the reply parsed with its schema. Public endpoints are called without the bearer token.
+ */
+export function call<E extends Endpoint>(e: E, args: CallArgs<E>, opts: CallOptions = {}): Promise<ReplyOf<E>> {
+  const a = args as { params?: Record<string, unknown>; query?: Record<string, string | number | boolean | undefined | null>; body?: unknown };
+  return request(endpointUrl(e, { params: a.params }), {
+    ...opts,
+    method: e.method,
+    query: a.query,
+    body: a.body,
+    schema: e.reply,
+    auth: opts.auth ?? e.auth !== 'public',
+  }) as Promise<ReplyOf<E>>;
 }

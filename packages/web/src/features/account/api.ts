@@ -1,18 +1,16 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
+  accountEndpoints as A,
   type AlertEmailFrequency,
   type ApiKey,
-  apiKeysReply,
   type CreateApiKeyBody,
   type InlineChangeBody,
-  mfaSettings,
-  newApiKeyReply,
-  okReply,
-  statusReply,
+  apiKeyEndpoints as K,
+  passwordEndpoints as P,
 } from '@vpp/shared';
 import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
-import { request } from '../../lib/request.ts';
+import { call } from '../../lib/request.ts';
 
 export const accountKeys = {
   account: accountQueryOptions.queryKey,
@@ -22,16 +20,14 @@ export const accountKeys = {
 
 export function useSaveTimezone() {
   return useMutation({
-    mutationFn: (timezone: string) =>
-      request('/account/timezone', { method: 'POST', query: { timezone }, schema: statusReply, errorToast: 'Failed to update settings.' }),
+    mutationFn: (timezone: string) => call(A.setTimezone, { query: { timezone } }, { errorToast: 'Failed to update settings.' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountQueryOptions.queryKey }),
   });
 }
 
 export function useSaveAlertEmailFrequency() {
   return useMutation({
-    mutationFn: (frequency: AlertEmailFrequency) =>
-      request('/account/alertEmail', { method: 'POST', query: { frequency }, schema: statusReply, errorToast: 'Failed to update settings.' }),
+    mutationFn: (frequency: AlertEmailFrequency) => call(A.setAlertEmail, { query: { frequency } }, { errorToast: 'Failed to update settings.' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountQueryOptions.queryKey }),
   });
 }
@@ -39,13 +35,13 @@ export function useSaveAlertEmailFrequency() {
 /** The inline change; the caller shows a refusal on the confirmation field (spec 1 §5). */
 export function useInlineChangePassword() {
   return useMutation({
-    mutationFn: (body: InlineChangeBody) => request('/password/inline-change', { method: 'POST', body, quiet: true, schema: statusReply }),
+    mutationFn: (body: InlineChangeBody) => call(P.inlineChange, { body }, { quiet: true }),
   });
 }
 
 export const mfaSettingsQueryOptions = queryOptions({
   queryKey: accountKeys.mfaSettings,
-  queryFn: async () => (await request('/account/mfa/settings', { schema: okReply(mfaSettings), errorToast: 'Failed to load existing MFA settings.' })).data,
+  queryFn: async () => (await call(A.mfaSettings, {}, { errorToast: 'Failed to load existing MFA settings.' })).data,
 });
 
 export const useMfaSettings = (enabled: boolean) => useQuery({ ...mfaSettingsQueryOptions, enabled });
@@ -53,13 +49,11 @@ export const useMfaSettings = (enabled: boolean) => useQuery({ ...mfaSettingsQue
 export function useSaveCodePreference() {
   return useMutation({
     mutationFn: (codePreference: 'APP') =>
-      request('/auth/mfa/code-preference', {
-        method: 'POST',
-        body: { codePreference },
-        schema: statusReply,
-        errorToast: 'Unable to update your MFA settings.',
-        success: { title: 'MFA settings successfully updated.' },
-      }),
+      call(
+        A.setCodePreference,
+        { body: { codePreference } },
+        { errorToast: 'Unable to update your MFA settings.', success: { title: 'MFA settings successfully updated.' } },
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mfaSettingsQueryOptions.queryKey }),
   });
 }
@@ -69,7 +63,7 @@ export const encodePassword = (password: string) => btoa(String.fromCharCode(...
 
 export const apiKeysQueryOptions = queryOptions({
   queryKey: accountKeys.apiKeys,
-  queryFn: async () => (await request('/account/api-keys', { schema: apiKeysReply, errorToast: 'Failed to load your API keys.' })).data.keys,
+  queryFn: async () => (await call(K.list, {}, { errorToast: 'Failed to load your API keys.' })).data.keys,
 });
 export const useApiKeys = () => useQuery(apiKeysQueryOptions);
 
@@ -77,7 +71,7 @@ export const useApiKeys = () => useQuery(apiKeysQueryOptions);
 export function useCreateApiKey() {
   return useMutation({
     mutationFn: async ({ password, ...body }: CreateApiKeyBody & { password: string }) =>
-      (await request('/account/api-keys', { method: 'POST', query: { password: encodePassword(password) }, body, quiet: true, schema: newApiKeyReply })).data,
+      (await call(K.create, { query: { password: encodePassword(password) }, body }, { quiet: true })).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryOptions.queryKey }),
   });
 }
@@ -88,7 +82,7 @@ export function useRevokeApiKey() {
     queryClient.setQueryData(apiKeysQueryOptions.queryKey, (keys) => keys?.map((k) => (k.keyId === keyId ? { ...k, status } : k)));
   return useMutation({
     mutationFn: ({ keyId, password }: { keyId: number; password: string }) =>
-      request(`/account/api-keys/${keyId}`, { method: 'DELETE', query: { password: encodePassword(password) }, quiet: true, schema: statusReply }),
+      call(K.revoke, { params: { id: keyId }, query: { password: encodePassword(password) } }, { quiet: true }),
     onMutate: ({ keyId }) => setStatus(keyId, 'REVOKING'),
     onError: (_err, { keyId }) => setStatus(keyId, 'VALID'),
     onSettled: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryOptions.queryKey }),

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { type LoginBody, loginReply, TOKEN_REFRESH_BEFORE_S, tokenReply } from '@vpp/shared';
+import { authEndpoints as E, type LoginBody, TOKEN_REFRESH_BEFORE_S } from '@vpp/shared';
 import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
-import { ApiError, request } from '../../lib/request.ts';
+import { ApiError, call } from '../../lib/request.ts';
 import { session, tokenExpiresIn } from '../../lib/session.ts';
 
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -38,7 +38,7 @@ export function refreshNow(from: string | null = session.token()): Promise<void>
   inFlight ??= withRefreshLock(async () => {
     const stored = session.token();
     if (stored && expiryOf(stored) > expiryOf(from)) return;
-    const r = await request('/auth/refresh/', { method: 'POST', auth: false, quiet: true, schema: tokenReply });
+    const r = await call(E.refresh, {}, { quiet: true });
     session.setToken(r.access_token);
   })
     .then(() => scheduleRefresh())
@@ -84,7 +84,7 @@ export async function bootSession() {
 
 export function useLogin() {
   return useMutation({
-    mutationFn: (body: LoginBody) => request('/auth/login/', { method: 'POST', body, auth: false, quiet: true, schema: loginReply }),
+    mutationFn: (body: LoginBody) => call(E.login, { body }, { quiet: true }),
     onSuccess: async (reply) => {
       if (!reply.mfaRequired) return enter(reply.access_token);
       session.setToken(reply.access_token);
@@ -105,8 +105,7 @@ export function useLogin() {
 
 export function useVerifyCode() {
   return useMutation({
-    mutationFn: (body: { totpCode: string; rememberDevice: boolean }) =>
-      request('/auth/mfa/verify-code', { method: 'POST', body, quiet: true, schema: tokenReply }),
+    mutationFn: (body: { totpCode: string; rememberDevice: boolean }) => call(E.verifyCode, { body }, { quiet: true }),
     onSuccess: (reply) => enter(reply.access_token),
   });
 }
@@ -114,6 +113,6 @@ export function useVerifyCode() {
 /** Ends the session on the server and resets all state. */
 export async function logout() {
   clearTimeout(refreshTimer);
-  await request('/auth/logout/', { method: 'POST', auth: false, quiet: true }).catch(() => undefined);
+  await call(E.logout, { body: undefined }, { quiet: true }).catch(() => undefined);
   session.reset();
 }

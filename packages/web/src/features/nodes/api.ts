@@ -1,20 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import {
-  mapReply,
-  type NodeListQuery,
-  type NodeMetric,
-  nodeDetailSchema,
-  nodeEventsReply,
-  nodeListReply,
-  nodeSchema,
-  okReply,
-  seriesReply,
-  submeterReply,
-  summaryReply,
-} from '@vpp/shared';
-import { z } from 'zod';
+import { dashboardEndpoints, nodeEndpoints as E, type NodeListQuery, type NodeMetric, type NodeStatus, portalEndpoints } from '@vpp/shared';
 import { queryClient } from '../../lib/query-client.ts';
-import { request } from '../../lib/request.ts';
+import { call } from '../../lib/request.ts';
 
 /** Node detail data refreshes every 10 s (spec 2 §4). */
 export const NODE_REFRESH_MS = 10_000;
@@ -24,7 +11,7 @@ const NODE_DATA_ERROR = 'Failed to load data for this node.';
 export const nodeKeys = {
   all: ['nodes'] as const,
   list: (q: Partial<NodeListQuery>) => ['nodes', 'list', q] as const,
-  map: (q: { f?: string; status?: string }) => ['nodes', 'map', q] as const,
+  map: (q: { f?: string; status?: NodeStatus }) => ['nodes', 'map', q] as const,
   detail: (id: number) => ['nodes', id, 'detail'] as const,
   events: (id: number, limit: number, offset: number) => ['nodes', id, 'events', limit, offset] as const,
   series: (id: number, q: object) => ['nodes', id, 'series', q] as const,
@@ -32,18 +19,18 @@ export const nodeKeys = {
   submeter: (id: number, sub: number, start: number, end: number) => ['nodes', id, 'submeter', sub, start, end] as const,
 };
 
-export function useNodeList(q: { f?: string; status?: string; limit: number; offset: number }) {
+export function useNodeList(q: { f?: string; status?: NodeStatus; limit: number; offset: number }) {
   return useQuery({
-    queryKey: nodeKeys.list(q as Partial<NodeListQuery>),
-    queryFn: () => request('/v2/nodes', { query: q, schema: nodeListReply, errorToast: 'Failed to load fleet management data.' }),
+    queryKey: nodeKeys.list(q),
+    queryFn: () => call(E.list, { query: q }, { errorToast: 'Failed to load fleet management data.' }),
     placeholderData: keepPreviousData,
   });
 }
 
-export function useFleetMap(q: { f?: string; status?: string }, enabled: boolean) {
+export function useFleetMap(q: { f?: string; status?: NodeStatus }, enabled: boolean) {
   return useQuery({
     queryKey: nodeKeys.map(q),
-    queryFn: () => request('/dashboard/map', { query: q, schema: mapReply, errorToast: 'Failed to load fleet map nodes.' }),
+    queryFn: () => call(dashboardEndpoints.map, { query: q }, { errorToast: 'Failed to load fleet map nodes.' }),
     enabled,
   });
 }
@@ -51,7 +38,7 @@ export function useFleetMap(q: { f?: string; status?: string }, enabled: boolean
 export const nodeDetailQueryOptions = (id: number) =>
   queryOptions({
     queryKey: nodeKeys.detail(id),
-    queryFn: async () => (await request(`/api/nodes/${id}/detail`, { schema: okReply(nodeDetailSchema), errorToast: NODE_DATA_ERROR })).data,
+    queryFn: async () => (await call(E.detail, { params: { id } }, { errorToast: NODE_DATA_ERROR })).data,
     refetchInterval: NODE_REFRESH_MS,
   });
 export const useNodeDetail = (id: number) => useQuery(nodeDetailQueryOptions(id));
@@ -59,7 +46,7 @@ export const useNodeDetail = (id: number) => useQuery(nodeDetailQueryOptions(id)
 export function useNodeEvents(id: number, limit: number, offset: number) {
   return useQuery({
     queryKey: nodeKeys.events(id, limit, offset),
-    queryFn: () => request(`/api/nodes/${id}/events`, { query: { limit, offset }, schema: nodeEventsReply, errorToast: 'Failed to load node event log.' }),
+    queryFn: () => call(E.events, { params: { id }, query: { limit, offset } }, { errorToast: 'Failed to load node event log.' }),
     placeholderData: keepPreviousData,
     refetchInterval: NODE_REFRESH_MS,
   });
@@ -69,13 +56,7 @@ export function useNodeSeries(id: number, q: { metrics: NodeMetric[]; start: num
   return useQuery({
     queryKey: nodeKeys.series(id, q),
     queryFn: async () =>
-      (
-        await request(`/api/nodes/${id}/data`, {
-          query: { ...q, metrics: q.metrics.join(','), fill: 'null' },
-          schema: seriesReply,
-          errorToast: NODE_DATA_ERROR,
-        })
-      ).series,
+      (await call(E.series, { params: { id }, query: { ...q, metrics: q.metrics.join(','), fill: 'null' } }, { errorToast: NODE_DATA_ERROR })).series,
     placeholderData: keepPreviousData,
     refetchInterval: NODE_REFRESH_MS,
     enabled: q.metrics.length > 0,
@@ -85,7 +66,7 @@ export function useNodeSeries(id: number, q: { metrics: NodeMetric[]; start: num
 export function useNodeSummary(id: number, start: number, interval: number) {
   return useQuery({
     queryKey: nodeKeys.summary(id, start, interval),
-    queryFn: () => request(`/api/nodes/${id}/data/summary`, { query: { start, interval }, schema: summaryReply, errorToast: NODE_DATA_ERROR }),
+    queryFn: () => call(E.summary, { params: { id }, query: { start, interval } }, { errorToast: NODE_DATA_ERROR }),
     refetchInterval: NODE_REFRESH_MS,
   });
 }
@@ -95,11 +76,11 @@ export function useSubmeterSeries(id: number, submeter: number, start: number, e
     queryKey: nodeKeys.submeter(id, submeter, start, end),
     queryFn: async () =>
       (
-        await request(`/fleet/deployment/${id}/customerdata/submeter/historical/p`, {
-          query: { aggregation_base: 'client', delta_t: deltaT, start, end, id: submeter },
-          schema: submeterReply,
-          errorToast: NODE_DATA_ERROR,
-        })
+        await call(
+          E.submeter,
+          { params: { id }, query: { aggregation_base: 'client', delta_t: deltaT, start, end, id: submeter } },
+          { errorToast: NODE_DATA_ERROR },
+        )
       ).data,
     enabled,
     refetchInterval: NODE_REFRESH_MS,
@@ -108,17 +89,14 @@ export function useSubmeterSeries(id: number, submeter: number, start: number, e
 
 export function useSaveSiteLabel(id: number) {
   return useMutation({
-    mutationFn: (siteLabel: string) =>
-      request(`/api/nodes/${id}/sitelabel`, { method: 'POST', body: { siteLabel }, schema: okReply(nodeSchema), errorToast: 'Failed to save site label.' }),
+    mutationFn: (siteLabel: string) => call(E.setSiteLabel, { params: { id }, body: { siteLabel } }, { errorToast: 'Failed to save site label.' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: nodeKeys.detail(id) }),
   });
 }
 
-const portalReply = z.object({ status: z.literal('OK'), message: z.string(), inverterPortalToken: z.string(), portalUrl: z.string() });
-
 /** Asks for a single-use portal token; the caller opens the portal with it. */
 export function usePortalToken() {
   return useMutation({
-    mutationFn: (q: { deployment: number; inverter: string }) => request('/auth/portal_token', { query: q, schema: portalReply, quiet: true }),
+    mutationFn: (q: { deployment: number; inverter: string }) => call(portalEndpoints.token, { query: q }, { quiet: true }),
   });
 }

@@ -18,7 +18,7 @@ const STATUS_LABELS: Record<string, string> = {
   NOT_COMMISSIONED: 'Not Commissioned',
 };
 
-const fleetSearch = pagingSearch.extend({ tab: param.oneOf(['LIST', 'MAP'], 'LIST'), f: param.text(), status: param.text() });
+const fleetSearch = pagingSearch.extend({ tab: param.oneOf(['LIST', 'MAP'], 'LIST'), f: param.text(), status: param.oneOf(['', ...NODE_STATUSES], '') });
 
 /** Fleet monitoring (/fleet-monitoring/nodes): the fleet as a list or a map; tab, f, limit, offset and status live in the URL. */
 export function FleetMonitoringPage() {

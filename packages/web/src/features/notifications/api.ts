@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { NOTIFICATION_FIRST_FETCH_MS, NOTIFICATION_MESSAGES, NOTIFICATION_POLL_MS, notificationReply, notificationsReply, statusReply } from '@vpp/shared';
+import { notificationEndpoints as E, NOTIFICATION_FIRST_FETCH_MS, NOTIFICATION_MESSAGES, NOTIFICATION_POLL_MS } from '@vpp/shared';
 import { useEffect, useState } from 'react';
 import { queryClient } from '../../lib/query-client.ts';
-import { request } from '../../lib/request.ts';
+import { call } from '../../lib/request.ts';
 
 export const notificationsKeys = {
   all: ['notifications'] as const,
@@ -13,8 +13,7 @@ export const notificationsKeys = {
 export const notificationsQueryOptions = (page: { limit: number; offset: number }) =>
   queryOptions({
     queryKey: notificationsKeys.list(page),
-    queryFn: async () =>
-      (await request('/account/notifications', { query: page, schema: notificationsReply, errorToast: NOTIFICATION_MESSAGES.listFailed })).data,
+    queryFn: async () => (await call(E.list, { query: page }, { errorToast: NOTIFICATION_MESSAGES.listFailed })).data,
     placeholderData: keepPreviousData,
   });
 
@@ -40,7 +39,7 @@ export function useNotifications(page: { limit: number; offset: number }) {
 export const notificationQueryOptions = (id: number) =>
   queryOptions({
     queryKey: notificationsKeys.one(id),
-    queryFn: async () => (await request(`/account/notifications/${id}`, { schema: notificationReply, errorToast: NOTIFICATION_MESSAGES.oneFailed })).data,
+    queryFn: async () => (await call(E.get, { params: { id } }, { errorToast: NOTIFICATION_MESSAGES.oneFailed })).data,
   });
 export const useNotification = (id: number) => useQuery({ ...notificationQueryOptions(id), enabled: Number.isInteger(id) && id > 0 });
 
@@ -48,24 +47,21 @@ const refresh = () => queryClient.invalidateQueries({ queryKey: notificationsKey
 
 export function useMarkRead() {
   return useMutation({
-    mutationFn: (id: number) =>
-      request(`/account/notifications/${id}/mark-read`, { method: 'POST', schema: statusReply, errorToast: NOTIFICATION_MESSAGES.markReadFailed }),
+    mutationFn: (id: number) => call(E.markRead, { params: { id } }, { errorToast: NOTIFICATION_MESSAGES.markReadFailed }),
     onSuccess: refresh,
   });
 }
 
 export function useMarkUnread() {
   return useMutation({
-    mutationFn: (id: number) =>
-      request(`/account/notifications/${id}/mark-unread`, { method: 'POST', schema: statusReply, errorToast: NOTIFICATION_MESSAGES.markUnreadFailed }),
+    mutationFn: (id: number) => call(E.markUnread, { params: { id } }, { errorToast: NOTIFICATION_MESSAGES.markUnreadFailed }),
     onSuccess: refresh,
   });
 }
 
 export function useMarkAllRead() {
   return useMutation({
-    mutationFn: () =>
-      request('/account/notifications', { method: 'PUT', body: { markRead: true }, schema: statusReply, errorToast: NOTIFICATION_MESSAGES.markAllFailed }),
+    mutationFn: () => call(E.markAllRead, { body: { markRead: true } }, { errorToast: NOTIFICATION_MESSAGES.markAllFailed }),
     onSuccess: refresh,
   });
 }

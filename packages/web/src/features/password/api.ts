@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { type ChangePasswordBody, type ForgotPasswordBody, messageReply, verifyTokenReply } from '@vpp/shared';
+import { type ChangePasswordBody, passwordEndpoints as E, type ForgotPasswordBody } from '@vpp/shared';
 import { z } from 'zod';
-import { request } from '../../lib/request.ts';
+import { call } from '../../lib/request.ts';
 import { param, useSearchState } from '../../lib/search-state.ts';
 import { useSession } from '../../lib/session.ts';
 
@@ -18,7 +18,7 @@ export const passwordKeys = {
 export const verifyTokenQueryOptions = (token: string) =>
   queryOptions({
     queryKey: passwordKeys.token(token),
-    queryFn: () => request('/password/change/verify_token', { query: { token }, auth: false, quiet: true, schema: verifyTokenReply }),
+    queryFn: () => call(E.verifyToken, { query: { token } }, { quiet: true }),
     staleTime: Number.POSITIVE_INFINITY,
     enabled: token !== '',
   });
@@ -34,19 +34,18 @@ export function useVerifyToken(token: string) {
 
 export function useRequestReset() {
   return useMutation({
-    mutationFn: (body: ForgotPasswordBody) => request('/password/reset', { method: 'POST', body, auth: false, quiet: true, schema: messageReply }),
+    mutationFn: (body: ForgotPasswordBody) => call(E.requestReset, { body }, { quiet: true }),
   });
 }
 
 export function useChangePassword(token: string) {
   return useMutation({
-    mutationFn: (body: ChangePasswordBody) =>
-      request('/password/change', { method: 'POST', query: { token }, body, auth: false, quiet: true, schema: messageReply }),
+    mutationFn: (body: ChangePasswordBody) => call(E.change, { query: { token }, body }, { quiet: true }),
   });
 }
 
 export function useDisavow(token: string) {
   return useMutation({
-    mutationFn: () => request('/password/reset/disavow', { method: 'POST', query: { token }, auth: false, quiet: true, schema: messageReply }),
+    mutationFn: () => call(E.disavow, { query: { token } }, { quiet: true }),
   });
 }

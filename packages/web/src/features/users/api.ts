@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { availablePermissionsReply, USER_MESSAGES, type UserBody, userReply, usersReply } from '@vpp/shared';
+import { userEndpoints as E, USER_MESSAGES, type UserBody } from '@vpp/shared';
 import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
-import { request } from '../../lib/request.ts';
+import { call } from '../../lib/request.ts';
 
 export const usersKeys = {
   all: ['users'] as const,
@@ -14,7 +14,7 @@ export const usersKeys = {
 export const usersQueryOptions = (page: { limit: number; offset: number }) =>
   queryOptions({
     queryKey: usersKeys.list(page),
-    queryFn: async () => (await request('/api/users', { query: page, schema: usersReply, errorToast: USER_MESSAGES.listFailed })).data,
+    queryFn: async () => (await call(E.list, { query: page }, { errorToast: USER_MESSAGES.listFailed })).data,
     placeholderData: keepPreviousData,
   });
 export const useUsers = (page: { limit: number; offset: number }) => useQuery(usersQueryOptions(page));
@@ -22,14 +22,13 @@ export const useUsers = (page: { limit: number; offset: number }) => useQuery(us
 export const userQueryOptions = (id: number) =>
   queryOptions({
     queryKey: usersKeys.one(id),
-    queryFn: async () => (await request(`/api/users/${id}`, { schema: userReply, errorToast: USER_MESSAGES.userFailed })).data,
+    queryFn: async () => (await call(E.get, { params: { id } }, { errorToast: USER_MESSAGES.userFailed })).data,
   });
 export const useUser = (id: number) => useQuery({ ...userQueryOptions(id), enabled: Number.isInteger(id) && id > 0 });
 
 export const availablePermissionsQueryOptions = queryOptions({
   queryKey: usersKeys.permissions,
-  queryFn: async () =>
-    (await request('/api/users/available-permissions', { schema: availablePermissionsReply, errorToast: USER_MESSAGES.permissionsFailed })).data.permissions,
+  queryFn: async () => (await call(E.availablePermissions, {}, { errorToast: USER_MESSAGES.permissionsFailed })).data.permissions,
   staleTime: 5 * 60_000,
 });
 export const useAvailablePermissions = () => useQuery(availablePermissionsQueryOptions);
@@ -37,7 +36,7 @@ export const useAvailablePermissions = () => useQuery(availablePermissionsQueryO
 /** Creates a user; the server's refusal is shown by the form, not as a toast. */
 export function useCreateUser() {
   return useMutation({
-    mutationFn: async (body: UserBody) => (await request('/api/users', { method: 'POST', body, quiet: true, schema: userReply })).data,
+    mutationFn: async (body: UserBody) => (await call(E.create, { body }, { quiet: true })).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: usersKeys.all }),
   });
 }
@@ -45,7 +44,7 @@ export function useCreateUser() {
 /** Updates a user; after editing one's own record the account is fetched again (spec 1 §4). */
 export function useUpdateUser(id: number) {
   return useMutation({
-    mutationFn: async (body: UserBody) => (await request(`/api/users/${id}`, { method: 'PUT', body, quiet: true, schema: userReply })).data,
+    mutationFn: async (body: UserBody) => (await call(E.update, { params: { id }, body }, { quiet: true })).data,
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: usersKeys.all });
       if (queryClient.getQueryData(accountQueryOptions.queryKey)?.id === id) await queryClient.invalidateQueries({ queryKey: accountQueryOptions.queryKey });

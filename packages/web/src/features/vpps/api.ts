@@ -1,19 +1,16 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
-  eventsReply,
-  mapReply,
-  nodeListReply,
+  type AustralianState,
+  vppEndpoints as E,
+  eventEndpoints,
+  nodeEndpoints,
   type PowerstationBody,
   type PowerstationPatchBody,
-  powerstationCreateReply,
-  powerstationListReply,
-  powerstationSchema,
-  statusReply,
   VPP_MESSAGES,
   type VppType,
 } from '@vpp/shared';
 import { queryClient } from '../../lib/query-client.ts';
-import { request } from '../../lib/request.ts';
+import { call } from '../../lib/request.ts';
 
 /** Query keys of the VPP area: every mutation invalidates `all`, which the unused-node count sits under too. */
 export const vppKeys = {
@@ -32,8 +29,7 @@ const invalidate = () => queryClient.invalidateQueries({ queryKey: vppKeys.all }
 export function usePowerstations(q: { limit: number; offset: number; type: VppType[] }) {
   return useQuery({
     queryKey: vppKeys.list(q),
-    queryFn: () =>
-      request('/v2/powerstations', { query: { ...q, type: q.type.join(',') }, schema: powerstationListReply, errorToast: VPP_MESSAGES.loadFailed }),
+    queryFn: () => call(E.list, { query: { ...q, type: q.type.join(',') } }, { errorToast: VPP_MESSAGES.loadFailed }),
     placeholderData: keepPreviousData,
   });
 }
@@ -41,7 +37,7 @@ export function usePowerstations(q: { limit: number; offset: number; type: VppTy
 export const powerstationQueryOptions = (id: number) =>
   queryOptions({
     queryKey: vppKeys.detail(id),
-    queryFn: () => request(`/v2/powerstations/${id}`, { schema: powerstationSchema, errorToast: VPP_MESSAGES.loadFailed }),
+    queryFn: () => call(E.get, { params: { id } }, { errorToast: VPP_MESSAGES.loadFailed }),
   });
 export const usePowerstation = (id: number) => useQuery(powerstationQueryOptions(id));
 
@@ -50,8 +46,7 @@ export function usePowerstationEvents(id: number) {
   return useQuery({
     queryKey: vppKeys.events(id),
     queryFn: async () =>
-      (await request(`/api/powerstations/${id}/events`, { query: { status: 'INCOMPLETE' }, schema: eventsReply, errorToast: VPP_MESSAGES.eventsFailed }))
-        .events,
+      (await call(eventEndpoints.ofVpp, { params: { id }, query: { status: 'INCOMPLETE' } }, { errorToast: VPP_MESSAGES.eventsFailed })).events,
   });
 }
 
@@ -67,7 +62,15 @@ export interface VppNodesQuery {
 export function usePowerstationNodes(id: number, q: VppNodesQuery, enabled = true) {
   return useQuery({
     queryKey: vppKeys.nodes(id, q),
-    queryFn: () => request(`/v2/powerstations/${id}/nodes`, { query: { ...q }, schema: nodeListReply, errorToast: VPP_MESSAGES.nodesFailed }),
+    queryFn: () =>
+      call(
+        E.nodes,
+        {
+          params: { id },
+          query: { ...q, include_unused_deployments: q.include_unused_deployments === undefined ? undefined : q.include_unused_deployments ? 'true' : 'false' },
+        },
+        { errorToast: VPP_MESSAGES.nodesFailed },
+      ),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -76,7 +79,7 @@ export function usePowerstationNodes(id: number, q: VppNodesQuery, enabled = tru
 export function usePowerstationMap(id: number, enabled: boolean) {
   return useQuery({
     queryKey: vppKeys.map(id),
-    queryFn: async () => (await request(`/v2/powerstations/${id}/map`, { schema: mapReply, errorToast: VPP_MESSAGES.mapFailed })).deployments,
+    queryFn: async () => (await call(E.map, { params: { id } }, { errorToast: VPP_MESSAGES.mapFailed })).deployments,
     enabled,
   });
 }
@@ -85,7 +88,7 @@ export function usePowerstationMap(id: number, enabled: boolean) {
 export function useUnusedNodes(limit: number, offset: number, enabled = true) {
   return useQuery({
     queryKey: vppKeys.unused(limit, offset),
-    queryFn: () => request('/v2/unused-nodes', { query: { limit, offset }, schema: nodeListReply, errorToast: VPP_MESSAGES.unusedFailed }),
+    queryFn: () => call(E.unusedNodes, { query: { limit, offset } }, { errorToast: VPP_MESSAGES.unusedFailed }),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -95,9 +98,9 @@ export function useUnusedNodes(limit: number, offset: number, enabled = true) {
  * The fleet's nodes an automatic VPP's filter would hold, with their nameplate totals. An empty
  * postcode list is sent as NULL (spec 2 §5); `enabled` is false until a state is chosen.
  */
-export function useFilterPreview(q: { postcodes?: string[]; state?: string | null; f?: string; limit: number; offset: number }, enabled: boolean) {
+export function useFilterPreview(q: { postcodes?: string[]; state?: AustralianState | null; f?: string; limit: number; offset: number }, enabled: boolean) {
   const query = {
-    nameplate: true,
+    nameplate: 'true' as const,
     f: q.f || undefined,
     limit: q.limit,
     offset: q.offset,
@@ -105,7 +108,7 @@ export function useFilterPreview(q: { postcodes?: string[]; state?: string | nul
   };
   return useQuery({
     queryKey: vppKeys.preview(query),
-    queryFn: () => request('/v2/nodes', { query, schema: nodeListReply, errorToast: VPP_MESSAGES.nameplateFailed }),
+    queryFn: () => call(nodeEndpoints.list, { query }, { errorToast: VPP_MESSAGES.nameplateFailed }),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -114,13 +117,7 @@ export function useFilterPreview(q: { postcodes?: string[]; state?: string | nul
 export function useCreatePowerstation() {
   return useMutation({
     mutationFn: (body: PowerstationBody) =>
-      request('/api/powerstations', {
-        method: 'POST',
-        body,
-        schema: powerstationCreateReply,
-        errorToast: VPP_MESSAGES.createFailed,
-        success: { title: VPP_MESSAGES.created(body.name.trim()) },
-      }),
+      call(E.create, { body }, { errorToast: VPP_MESSAGES.createFailed, success: { title: VPP_MESSAGES.created(body.name.trim()) } }),
     onSuccess: invalidate,
   });
 }
@@ -128,13 +125,7 @@ export function useCreatePowerstation() {
 export function useUpdatePowerstation(id: number) {
   return useMutation({
     mutationFn: (body: PowerstationBody) =>
-      request(`/api/powerstations/${id}`, {
-        method: 'PUT',
-        body,
-        schema: statusReply,
-        errorToast: VPP_MESSAGES.updateFailed,
-        success: { title: VPP_MESSAGES.updated(body.name.trim()) },
-      }),
+      call(E.update, { params: { id }, body }, { errorToast: VPP_MESSAGES.updateFailed, success: { title: VPP_MESSAGES.updated(body.name.trim()) } }),
     onSuccess: invalidate,
   });
 }
@@ -146,13 +137,14 @@ export function useUpdatePowerstation(id: number) {
 export function usePatchPowerstation(id: number) {
   return useMutation({
     mutationFn: ({ body, bulk }: { body: PowerstationPatchBody; bulk?: boolean }) =>
-      request(`/v2/powerstations/${id}`, {
-        method: 'PATCH',
-        body,
-        schema: statusReply,
-        ...(bulk ? { quiet: true } : { errorToast: VPP_MESSAGES.updateFailed }),
-        success: { title: body.name !== undefined && !body.nodes ? VPP_MESSAGES.updated(body.name.trim()) : VPP_MESSAGES.nodesUpdated },
-      }),
+      call(
+        E.patch,
+        { params: { id }, body },
+        {
+          ...(bulk ? { quiet: true } : { errorToast: VPP_MESSAGES.updateFailed }),
+          success: { title: body.name !== undefined && !body.nodes ? VPP_MESSAGES.updated(body.name.trim()) : VPP_MESSAGES.nodesUpdated },
+        },
+      ),
     onSuccess: invalidate,
   });
 }
@@ -160,12 +152,7 @@ export function usePatchPowerstation(id: number) {
 export function useDeletePowerstation() {
   return useMutation({
     mutationFn: (vpp: { id: number; name: string }) =>
-      request(`/api/powerstations/${vpp.id}`, {
-        method: 'DELETE',
-        schema: statusReply,
-        errorToast: VPP_MESSAGES.deleteFailed(vpp.name),
-        success: { title: VPP_MESSAGES.deleted(vpp.name) },
-      }),
+      call(E.remove, { params: { id: vpp.id } }, { errorToast: VPP_MESSAGES.deleteFailed(vpp.name), success: { title: VPP_MESSAGES.deleted(vpp.name) } }),
     // The deleted VPP's own queries are not refetched (they would answer 404 while its page closes).
     onSuccess: (_data, vpp) => queryClient.invalidateQueries({ queryKey: vppKeys.all, predicate: (q) => q.queryKey[1] !== vpp.id }),
   });

@@ -1,6 +1,6 @@
 import { Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { DEFAULT_PAGE_SIZE, VPP_MESSAGES } from '@vpp/shared';
+import { DEFAULT_PAGE_SIZE, NODE_VIEW, VPP_EDIT, VPP_MESSAGES } from '@vpp/shared';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';
@@ -9,7 +9,6 @@ import { toast } from '../../lib/toasts.ts';
 import { useCreatePowerstation } from './api.ts';
 import { bodyOf, checkVppForm, EMPTY_VPP_FORM, FilterPreview, VppFormFields, type VppFormValues } from './vpp-form.tsx';
 import { VPP_LIST_PATH, vppEditPath, vppMapPath } from './vpp-paths.ts';
-import { NODE_VIEW, VPP_EDIT } from './vpp-permissions.ts';
 
 /** New VPP (/virtual-power-plants/manage/new): a manual VPP lands on its edit screen to choose nodes, an automatic one on its map. */
 export function VppCreatePage() {

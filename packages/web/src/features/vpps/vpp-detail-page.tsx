@@ -1,7 +1,7 @@
 import { Button, Center, Group, Loader, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconPencil, IconSearch } from '@tabler/icons-react';
-import { VPP_MESSAGES } from '@vpp/shared';
+import { NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DataTable, pagingSearch } from '../../components/data-table.tsx';
@@ -15,7 +15,6 @@ import { VppEvents } from './vpp-events.tsx';
 import { NameplateSummary, VppRule } from './vpp-nameplate.tsx';
 import { nodeColumns } from './vpp-node-columns.tsx';
 import { VPP_LIST_PATH, vppEditPath } from './vpp-paths.ts';
-import { NODE_VIEW, VPP_EDIT, VPP_VIEW } from './vpp-permissions.ts';
 
 const TABS = ['MAP', 'DEPLOYMENT_LIST'] as const;
 const vppDetailSearch = pagingSearch.extend({ tab: param.oneOf(TABS, 'MAP'), f: param.text() });

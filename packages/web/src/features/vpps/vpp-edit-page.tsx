@@ -1,6 +1,6 @@
 import { Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { type Powerstation, storedVppKind, VPP_MESSAGES } from '@vpp/shared';
+import { NODE_VIEW, type Powerstation, storedVppKind, VPP_EDIT, VPP_MESSAGES } from '@vpp/shared';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { pagingSearch } from '../../components/data-table.tsx';
@@ -12,7 +12,6 @@ import { usePatchPowerstation, usePowerstation, useUpdatePowerstation } from './
 import { NodeInclusion } from './node-inclusion.tsx';
 import { bodyOf, checkVppForm, EMPTY_VPP_FORM, FilterPreview, VppFormFields, type VppFormValues } from './vpp-form.tsx';
 import { VPP_LIST_PATH, vppMapPath } from './vpp-paths.ts';
-import { NODE_VIEW, VPP_EDIT } from './vpp-permissions.ts';
 
 const vppEditSearch = pagingSearch.extend({ f: param.text() });
 

@@ -1,7 +1,16 @@
 import { Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
-import { AUSTRALIAN_STATES, type PowerstationBody, parsePostcodes, VPP_KIND_LABELS, VPP_MESSAGES, type VppKind, vppFieldErrors } from '@vpp/shared';
+import {
+  AUSTRALIAN_STATES,
+  type AustralianState,
+  type PowerstationBody,
+  parsePostcodes,
+  VPP_KIND_LABELS,
+  VPP_MESSAGES,
+  type VppKind,
+  vppFieldErrors,
+} from '@vpp/shared';
 import { DataTable } from '../../components/data-table.tsx';
 import { useFilterPreview } from './api.ts';
 import { NameplateSummary } from './vpp-nameplate.tsx';
@@ -12,7 +21,7 @@ export interface VppFormValues {
   name: string;
   kind: Exclude<VppKind, 'FCAS'>;
   postcodes: string;
-  state: string | null;
+  state: AustralianState | null;
 }
 
 export const EMPTY_VPP_FORM: VppFormValues = { name: '', kind: 'INDIVIDUAL_NODES', postcodes: '', state: null };
@@ -21,7 +30,7 @@ export const EMPTY_VPP_FORM: VppFormValues = { name: '', kind: 'INDIVIDUAL_NODES
 export function bodyOf(v: VppFormValues): PowerstationBody {
   if (v.kind === 'INDIVIDUAL_NODES') return { type: 'STATIC', name: v.name, filters: { postcodes: [], state: null } };
   if (v.kind === 'POSTCODE') return { type: 'DYNAMIC', name: v.name, filters: { postcodes: parsePostcodes(v.postcodes) } };
-  return { type: 'DYNAMIC', name: v.name, filters: { state: v.state as (typeof AUSTRALIAN_STATES)[number] | null } };
+  return { type: 'DYNAMIC', name: v.name, filters: { state: v.state } };
 }
 
 /** Checks the form by the shared rules; sets each message on its field and answers whether it is valid. */

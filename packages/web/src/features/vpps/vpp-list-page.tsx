@@ -1,6 +1,17 @@
 import { Anchor, Button, Stack, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { DEFAULT_PAGE_SIZE, enrolmentOf, formatEnergy, formatPower, type Powerstation, storedVppKind, VPP_KIND_LABELS } from '@vpp/shared';
+import {
+  DEFAULT_PAGE_SIZE,
+  enrolmentOf,
+  formatEnergy,
+  formatPower,
+  NODE_VIEW,
+  type Powerstation,
+  storedVppKind,
+  VPP_EDIT,
+  VPP_KIND_LABELS,
+  VPP_VIEW,
+} from '@vpp/shared';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';
@@ -10,7 +21,6 @@ import { usePowerstations } from './api.ts';
 import { UnassignedNodes } from './unassigned-nodes.tsx';
 import { vppFilterText } from './vpp-nameplate.tsx';
 import { vppMapPath } from './vpp-paths.ts';
-import { NODE_VIEW, VPP_EDIT, VPP_VIEW } from './vpp-permissions.ts';
 
 const kindOf = (p: Powerstation) => storedVppKind({ type: p.type, state: p.filters.state });
 
