@@ -1,4 +1,4 @@
-import { mapReply, nodeDetailSchema, nodeListReply, okReply } from '@vpp/shared';
+import { dashboardEndpoints, nodeEndpoints } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
 import { eventually, shown, signIn, useApp } from './support/fixtures.ts';
 
@@ -78,7 +78,7 @@ describe('fleet monitoring', () => {
       if (m.type() === 'warning') warnings.push(m.text());
     });
     await signIn(page, 'retailer', 'Rita');
-    const list = await (await app.api('retailer')).get('/v2/nodes?limit=1&status=ONLINE', nodeListReply);
+    const list = await (await app.api('retailer')).call(nodeEndpoints.list, { query: { limit: 1, status: 'ONLINE' } });
     await page.goto(`/fleet-monitoring/nodes/${list.deployments[0].id}?period=fortnight&secondaryYAxis=humidity`);
     await page.waitForURL((u) => u.searchParams.get('period') === 'day' && u.searchParams.get('secondaryYAxis') === 'state_of_charge');
     await shown(page.getByRole('img', { name: 'Monitoring graph' }));
@@ -94,7 +94,7 @@ describe('fleet monitoring', () => {
       if (/\/api\/nodes\/\d+\/data|\/submeter\//.test(r.url())) dataCalls.push(r.url());
     });
     await signIn(page, 'operator', 'Oscar');
-    const list = await (await app.api('operator')).get('/v2/nodes?limit=1', nodeListReply);
+    const list = await (await app.api('operator')).call(nodeEndpoints.list, { query: { limit: 1 } });
     await page.goto(`/fleet-monitoring/nodes/${list.deployments[0].id}`);
     await shown(page.getByText("Viewing this node's monitoring graph and energy summary needs the Node data permission."));
     expect(await page.getByRole('img', { name: 'Monitoring graph' }).count()).toBe(0);
@@ -109,7 +109,7 @@ describe('fleet monitoring', () => {
   it("hides the network on an installer's Location tab, but shows the NMI there and in the list", async () => {
     const page = await app.page();
     await signIn(page, 'installer', 'Ingrid');
-    const list = await (await app.api('installer')).get('/v2/nodes?limit=1', nodeListReply);
+    const list = await (await app.api('installer')).call(nodeEndpoints.list, { query: { limit: 1 } });
     const { id, network } = list.deployments[0];
     expect(network.nmi).toMatch(/^\w{11}$/);
     expect(network.network).toBeNull();
@@ -128,7 +128,7 @@ describe('fleet monitoring', () => {
   it('filters the map by status as well as the list, and says when nothing matches', async () => {
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');
-    const online = await (await app.api('retailer')).get('/dashboard/map?status=ONLINE', mapReply);
+    const online = await (await app.api('retailer')).call(dashboardEndpoints.map, { query: { status: 'ONLINE' } });
     await page.goto('/fleet-monitoring/nodes?tab=MAP&status=ONLINE');
     const map = await shown(page.getByRole('region', { name: 'Fleet map' }));
     await eventually(() => map.getAttribute('data-node-count')).toBe(String(online.deployments.length));
@@ -143,10 +143,10 @@ describe('fleet monitoring', () => {
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');
     const rita = await app.api('retailer');
-    const list = await rita.get('/v2/nodes?limit=40&status=ONLINE', nodeListReply);
+    const list = await rita.call(nodeEndpoints.list, { query: { limit: 40, status: 'ONLINE' } });
     let target: number | undefined;
     for (const n of list.deployments) {
-      const d = await rita.get(`/api/nodes/${n.id}/detail`, okReply(nodeDetailSchema));
+      const d = await rita.call(nodeEndpoints.detail, { params: { id: n.id } });
       if (d.data.energySystems[0].inverter.hasWebPortal) {
         target = n.id;
         break;

@@ -1,7 +1,7 @@
 // VPP screens against the real server in demo mode: create each type and land where spec 2 §4
 // says, manual node toggles, the rename-only patch, delete with its confirmation, the
 // unassigned-nodes modal, and FCAS VPPs that cannot be edited.
-import { nodeListReply, powerstationSchema } from '@vpp/shared';
+import { nodeEndpoints, vppEndpoints } from '@vpp/shared';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { eventually, gone, pathOf, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
@@ -38,7 +38,7 @@ describe('VPP list', () => {
     await page.getByRole('link', { name: 'Build and Edit' }).click();
     await reachPath(page, '/virtual-power-plants/manage?limit=10&offset=0');
     const rita = await app.api('retailer');
-    const { total } = await rita.get('/v2/unused-nodes?limit=1&offset=0', nodeListReply);
+    const { total } = await rita.call(vppEndpoints.unusedNodes, { query: { limit: 1, offset: 0 } });
     expect(total).toBeGreaterThan(0);
     await shown(page.getByText(`${total} node(s) are not currently assigned to a Virtual Power Plant`, { exact: true }));
 
@@ -90,14 +90,14 @@ describe('creating VPPs', () => {
     await shown(page.getByRole('heading', { name: 'Edit E2E Manual' }));
 
     const rita = await app.api('retailer');
-    const { deployments } = await rita.get('/v2/nodes?limit=1&offset=0', nodeListReply);
+    const { deployments } = await rita.call(nodeEndpoints.list, { query: { limit: 1, offset: 0 } });
     const postcode = deployments[0].address.postcode;
     await createVpp(page, 'E2E Postcode', 'Postcode', ` ${postcode} ,`);
     await page.waitForURL(/\/virtual-power-plants\/manage\/\d+\?tab=MAP&limit=10&offset=0$/);
     await shown(page.getByText('Virtual Power Plant E2E Postcode successfully created.'));
     await shown(page.getByRole('heading', { name: 'E2E Postcode' }));
     await shown(page.getByText(`Postcodes: ${postcode}`));
-    const created = await rita.get(`/v2/powerstations/${idFrom(page)}`, powerstationSchema);
+    const created = await rita.call(vppEndpoints.get, { params: { id: idFrom(page) } });
     expect(created.nodes).toBeGreaterThan(0);
     await page.getByRole('tab', { name: 'List' }).click();
     await page.waitForURL(/tab=DEPLOYMENT_LIST/);
@@ -125,7 +125,7 @@ describe('editing VPPs', () => {
 
     await first.getByRole('switch', { name: `Include node ${nodeId}` }).click({ force: true });
     await shown(page.getByText('Virtual Power Plant successfully updated.'));
-    await eventually(async () => (await rita.get(`/v2/powerstations/${id}`, powerstationSchema)).nodes).toBe(1);
+    await eventually(async () => (await rita.call(vppEndpoints.get, { params: { id } })).nodes).toBe(1);
     await eventually(() => first.getByRole('switch', { name: `Include node ${nodeId}` }).isChecked()).toBe(true);
 
     await page.getByLabel('Show included only').click({ force: true });
@@ -138,7 +138,7 @@ describe('editing VPPs', () => {
     await page.waitForURL((u) => !u.search.includes('address_filter'));
 
     await table.getByRole('switch', { name: `Include node ${nodeId}` }).click({ force: true });
-    await eventually(async () => (await rita.get(`/v2/powerstations/${id}`, powerstationSchema)).nodes).toBe(0);
+    await eventually(async () => (await rita.call(vppEndpoints.get, { params: { id } })).nodes).toBe(0);
     await shown(page.getByText('No nodes have been added to this virtual power plant.'));
   });
 

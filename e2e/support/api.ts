@@ -2,28 +2,26 @@
 // route (solving the captcha as the browser's widget does) and calls the same endpoints the app
 // calls, its replies checked against the shared contract.
 import {
+  type CallArgs,
   DEMO_PASSWORD,
+  type Endpoint,
+  endpointUrl,
   loginReply,
   type Notification,
-  notificationsReply,
+  notificationEndpoints,
   type OrgUser,
   type PowerstationBody,
-  powerstationCreateReply,
-  statusReply,
+  type ReplyOf,
   type UserBody,
-  userReply,
+  userEndpoints,
+  vppEndpoints,
 } from '@vpp/shared';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 
-/** A reply schema of @vpp/shared (any zod schema). */
-interface Schema<T> {
-  parse(data: unknown): T;
-}
-
 export interface Api {
-  /** GET a path (with its query string) as this user; the reply is parsed with the shared schema. */
-  get<T>(path: string, reply: Schema<T>): Promise<T>;
+  /** Calls one endpoint of the shared contract as this user; the reply is parsed with its schema. */
+  call<E extends Endpoint>(e: E, args: CallArgs<E>): Promise<ReplyOf<E>>;
   /** Creates a VPP (POST /api/powerstations) and answers its id. */
   createVpp(body: PowerstationBody): Promise<number>;
   /** Creates a user of the caller's organisation (POST /api/users); the server e-mails them a set-password link. */
@@ -54,23 +52,25 @@ export async function signInToApi(baseUrl: string, username: string, password = 
   if (session.mfaRequired) throw new Error(`${username} needs two-factor: the API client signs in users without it`);
   const authorization = `Bearer ${session.access_token}`;
 
-  async function call<T>(method: string, path: string, reply: Schema<T>, body?: unknown): Promise<T> {
+  async function call<E extends Endpoint>(e: E, args: CallArgs<E>): Promise<ReplyOf<E>> {
+    const { params, query, body } = args as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+    const path = endpointUrl(e, { params, query });
     const res = await fetch(`${baseUrl}${path}`, {
-      method,
+      method: e.method,
       headers: body === undefined ? { authorization } : { authorization, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (!res.ok) throw new Error(`${method} ${path} as ${username}: ${res.status} ${await res.text()}`);
-    return reply.parse(await res.json());
+    if (!res.ok) throw new Error(`${e.method} ${path} as ${username}: ${res.status} ${await res.text()}`);
+    return (e.reply ? e.reply.parse(await res.json()) : undefined) as ReplyOf<E>;
   }
 
   return {
-    get: (path, reply) => call('GET', path, reply),
-    createVpp: async (body) => (await call('POST', '/api/powerstations', powerstationCreateReply, body)).data.id,
-    createUser: async (body) => (await call('POST', '/api/users', userReply, body)).data,
-    notifications: async () => (await call('GET', '/account/notifications?limit=200', notificationsReply)).data.notifications,
+    call,
+    createVpp: async (body) => (await call(vppEndpoints.create, { body })).data.id,
+    createUser: async (body) => (await call(userEndpoints.create, { body })).data,
+    notifications: async () => (await call(notificationEndpoints.list, { query: { limit: 200 } })).data.notifications,
     markNotificationRead: async (id) => {
-      await call('POST', `/account/notifications/${id}/mark-read`, statusReply);
+      await call(notificationEndpoints.markRead, { params: { id } });
     },
   };
 }
