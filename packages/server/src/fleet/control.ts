@@ -1,13 +1,21 @@
+import { z } from 'zod';
 import { type Database, nowS } from '../db/database.ts';
 import type { Command } from './physics.ts';
-import { hash01 } from './random.ts';
 
 /**
  * The control interface between the console and the fleet: per-node commands out, responses back.
  * Dispatches, curtailments and outage preparation only ever issue commands here; the simulated
  * devices (or, later, real ones over MQTT) pick them up and obey them within their limits.
  */
-export type CommandSpec = { kind: 'battery_power'; kw: number } | { kind: 'export_limit'; kw: number; mode: 'net' | 'gross' } | { kind: 'charge_full' };
+const commandSpec = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('battery_power'), kw: z.number() }),
+  z.object({ kind: z.literal('export_limit'), kw: z.number(), mode: z.enum(['net', 'gross']) }),
+  z.object({ kind: z.literal('charge_full') }),
+]);
+export type CommandSpec = z.infer<typeof commandSpec>;
+
+/** How a device answers a command when it receives it: it takes it on, or its customer opts out. */
+export type CommandAnswer = 'ACCEPTED' | 'OPTED_OUT';
 
 export interface NewCommand {
   nodeId: number;
@@ -50,16 +58,11 @@ export async function commandResponses(db: Database, source: string) {
   return db.selectFrom('node_commands').select(['node_id', 'status', 'responded_at']).where('source', '=', source).execute();
 }
 
-/** Whether a customer opts out of a battery command: about one in twenty, fixed per node and command. */
-export function optsOut(nodeId: number, commandId: number, kind: string): boolean {
-  return kind === 'battery_power' && hash01(nodeId, commandId, 77) < 0.05;
-}
-
 /**
- * The commands the devices must obey between `from` and `to` (both included), per node. Pending
- * commands get their answer here, as a device would give it on receipt: accepted, or opted out by
- * the customer. A device that `reachable` says is not reporting while the command is due cannot
- * answer it, and the command stays pending.
+ * The commands the devices must obey between `from` and `to` (both included), per node. A pending
+ * command is delivered to its device, whose answer (`answer`: the device's, or its customer's) is
+ * recorded; a device that `reachable` says is not reporting while the command is due cannot
+ * receive it, and the command stays pending.
  */
 export async function commandsFor(
   db: Database,
@@ -67,6 +70,7 @@ export async function commandsFor(
   to: number,
   nodeIds: readonly number[] | undefined,
   reachable: (nodeId: number, start: number, end: number) => boolean,
+  answer: (command: { id: number; nodeId: number; spec: CommandSpec }) => CommandAnswer,
 ): Promise<Map<number, Command[]>> {
   let q = db
     .selectFrom('node_commands')
@@ -80,15 +84,15 @@ export async function commandsFor(
   const optedOut: number[] = [];
   const out = new Map<number, Command[]>();
   for (const r of rows) {
+    const spec = commandSpec.parse(JSON.parse(r.params));
     if (r.status === 'PENDING') {
       if (!reachable(r.node_id, r.start_ts, r.end_ts)) continue;
-      if (optsOut(r.node_id, r.id, r.kind)) {
+      if (answer({ id: r.id, nodeId: r.node_id, spec }) === 'OPTED_OUT') {
         optedOut.push(r.id);
         continue;
       }
       accepted.push(r.id);
     }
-    const spec = JSON.parse(r.params) as CommandSpec;
     const list = out.get(r.node_id) ?? [];
     list.push({ ...spec, start: r.start_ts, end: r.end_ts } as Command);
     out.set(r.node_id, list);

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Database, nowS } from '../db/database.ts';
 import type { SimParams } from './builder.ts';
-import { commandsFor } from './control.ts';
+import { type CommandAnswer, type CommandSpec, commandsFor } from './control.ts';
 import type { Sample } from './metrics.ts';
 import { frequency, type NodeModel, step, tzOffsetS, voltage } from './physics.ts';
 import { hash01 } from './random.ts';
@@ -92,6 +92,14 @@ function submeterPower(name: string, id: number, ts: number, houseKw: number, zo
   if (name === 'Hot water') return hour >= 14 && hour < 17 && on ? 3.6 : 0.02;
   if (name === 'EV charger') return hour >= 8 && hour < 12 && on ? 7 : 0;
   return Math.min(houseKw * 0.35, 3);
+}
+
+/**
+ * How a simulated home answers a command: about one customer in twenty opts out of a battery
+ * command (fixed per node and command); every device takes export limits and outage preparation.
+ */
+export function customerAnswer(c: { id: number; nodeId: number; spec: CommandSpec }): CommandAnswer {
+  return c.spec.kind === 'battery_power' && hash01(c.nodeId, c.id, 77) < 0.05 ? 'OPTED_OUT' : 'ACCEPTED';
 }
 
 /**
@@ -213,6 +221,7 @@ export class FleetSimulator {
         to,
         group.map((n) => n.model.id),
         reachable,
+        customerAnswer,
       );
       const samples: Sample[] = [];
       const subSamples: { submeterId: number; ts: number; dt: number; p: number; q: number }[] = [];
