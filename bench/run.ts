@@ -14,6 +14,7 @@ import pg from 'pg';
 import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
+import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
 import { createOrganisation, createUser } from '../packages/server/src/features/users/index.ts';
 import { buildFleet } from '../packages/server/src/fleet/builder.ts';
 import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
@@ -67,7 +68,7 @@ ctx.telemetry.ingest = async (samples, at) => {
   ingestMs += performance.now() - s;
   return n;
 };
-const sim = new FleetSimulator(handle.db, ctx.telemetry, { intervalS: 30 });
+const sim = new FleetSimulator(handle.db, ctx.telemetry, { intervalS: 30, reports: nodeReports(ctx) });
 await sim.load();
 log(`Simulating and ingesting ${DAYS} days at 5 minutes…`);
 t = performance.now();

@@ -2,7 +2,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { FEATURES, seedDemo } from './features/index.ts';
-import { notifyNodeStatus } from './features/nodes/index.ts';
+import { nodeReports } from './features/nodes/index.ts';
 import { startFleet } from './fleet/fleet.ts';
 import { createContext } from './platform/context.ts';
 import { createWorker } from './platform/jobs.ts';
@@ -45,7 +45,7 @@ async function main() {
     fleet = await startFleet(
       ctx,
       app.log,
-      (change) => void notifyNodeStatus(ctx, change).catch((err) => app.log.error({ err }, 'node status notification failed')),
+      nodeReports(ctx, (err) => app.log.error({ err }, 'node status notification failed')),
     );
   }
 }

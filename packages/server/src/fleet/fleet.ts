@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { nowS } from '../db/database.ts';
 import type { AppContext } from '../platform/context.ts';
 import { buildFleet, type FleetOwners } from './builder.ts';
-import { FleetSimulator, type NodeStatusChange } from './simulator.ts';
+import type { FleetReports } from './reports.ts';
+import { FleetSimulator } from './simulator.ts';
 
 /** Distribution networks the demo NETWORK organisation serves (east-coast networks). */
 export const DEMO_NETWORK_AREAS = ['Ausgrid', 'Endeavour Energy', 'Essential Energy', 'Evoenergy', 'Energex', 'Ergon Energy'];
@@ -23,9 +24,9 @@ async function demoOwners(ctx: AppContext): Promise<FleetOwners> {
 /**
  * Starts the simulated fleet: on first start builds SIM_NODES nodes and backfills SIM_HISTORY_DAYS
  * of 5-minute history (in the background, the console is usable meanwhile), then reports live every
- * SIM_INTERVAL_S. `onStatus` hears of nodes going offline and coming back.
+ * SIM_INTERVAL_S: readings to the telemetry store, connectivity to `reports` (the console's side).
  */
-export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, onStatus?: (change: NodeStatusChange) => void) {
+export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, reports: FleetReports) {
   const { SIM_NODES, SIM_HISTORY_DAYS, SIM_INTERVAL_S, SIM_SEED } = ctx.config;
   const now = nowS();
   const existing = await ctx.db.selectFrom('nodes').select('id').limit(1).executeTakeFirst();
@@ -34,9 +35,8 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, onStat
     log.info(`Built a simulated fleet of ${SIM_NODES} nodes`);
   }
   await ctx.telemetry.ensurePartitions(now - (SIM_HISTORY_DAYS + 1) * 86400, now + 62 * 86400);
-  const sim = new FleetSimulator(ctx.db, ctx.telemetry, { intervalS: SIM_INTERVAL_S, log });
+  const sim = new FleetSimulator(ctx.db, ctx.telemetry, { intervalS: SIM_INTERVAL_S, log, reports });
   await sim.load();
-  if (onStatus) sim.events.on('status', onStatus);
   let stopped = false;
   const maintenance = setInterval(() => {
     const t = nowS();

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
+import { nodeReports } from '../features/nodes/index.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { buildFleet, type SimParams } from './builder.ts';
 import { commandResponses, sendCommands } from './control.ts';
@@ -30,7 +31,7 @@ describeEachDatabase('fleet simulator going live', (h) => {
     const rows = await db.selectFrom('nodes').select(['id', 'commissioned_at', 'battery_kw', 'sim_json']).orderBy('id').execute();
     nodes = rows.map(({ sim_json, ...r }) => ({ ...r, params: JSON.parse(sim_json) as SimParams }));
     await telemetry.ensurePartitions(from - HOUR, end + HOUR);
-    sim = new FleetSimulator(db, telemetry, { intervalS: LIVE });
+    sim = new FleetSimulator(db, telemetry, { intervalS: LIVE, reports: nodeReports(h().ctx) });
     await sim.load();
     await sim.run(from, seam, 300);
     for (let t = seam + 150; t < seam + 900; t += LIVE) await sim.tick(t);

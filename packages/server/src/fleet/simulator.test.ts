@@ -1,6 +1,7 @@
 import { AUSTRALIAN_STATES, isValidNmiWithChecksum, NODE_STATUSES, nodeStatus } from '@vpp/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
+import { nodeReports } from '../features/nodes/index.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { buildFleet, type SimParams } from './builder.ts';
 import { NMI_PREFIX, TIMEZONE } from './catalogue.ts';
@@ -79,7 +80,7 @@ describeEachDatabase('fleet simulator', (h) => {
       ]),
     );
     await telemetry.ensurePartitions(from - DAY, now + DAY);
-    const sim = new FleetSimulator(db, telemetry, { intervalS: 30 });
+    const sim = new FleetSimulator(db, telemetry, { intervalS: 30, reports: nodeReports(h().ctx) });
     await sim.load();
     stored = await sim.run(from, now, STEP, (id) => ids.has(id));
   });

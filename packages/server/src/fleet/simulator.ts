@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Database, nowS } from '../db/database.ts';
 import type { SimParams } from './builder.ts';
@@ -6,26 +5,16 @@ import { type CommandAnswer, type CommandSpec, commandsFor } from './control.ts'
 import type { Sample } from './metrics.ts';
 import { frequency, type NodeModel, step, tzOffsetS, voltage } from './physics.ts';
 import { hash01 } from './random.ts';
+import type { ConnectivityChange, FleetReports, UnitContact } from './reports.ts';
 import type { TelemetryStore } from './telemetry.ts';
 
 /** Samples per ingest while catching up: big enough to write efficiently, small enough to keep the server answering. */
 const FLUSH_SAMPLES = 50_000;
 
-/** A node going offline or coming back, for notifications. */
-export interface NodeStatusChange {
-  nodeId: number;
-  ts: number;
-  online: boolean;
-  siteLabel: string | null;
-  address: string;
-}
-
 interface SimNode {
   model: NodeModel;
   params: SimParams;
   commissionedAt: number | null;
-  siteLabel: string | null;
-  address: string;
   usableKwh: number;
   socKwh: number;
   /** The first second not yet simulated (0: never simulated): a step at `ts` of `dt` seconds covers [ts, ts + dt). */
@@ -107,7 +96,6 @@ export function customerAnswer(c: { id: number; nodeId: number; spec: CommandSpe
  * it has been given, reporting telemetry through the same ingest a real fleet would use.
  */
 export class FleetSimulator {
-  readonly events = new EventEmitter<{ status: [NodeStatusChange] }>();
   private nodes: SimNode[] = [];
   private submeters = new Map<number, { id: number; name: string }[]>();
   private timer: NodeJS.Timeout | undefined;
@@ -116,7 +104,7 @@ export class FleetSimulator {
   constructor(
     private readonly db: Database,
     private readonly store: TelemetryStore,
-    private readonly opts: { intervalS: number; log?: FastifyBaseLogger },
+    private readonly opts: { intervalS: number; log?: FastifyBaseLogger; reports: FleetReports },
   ) {}
 
   /** Loads the nodes and their last simulated state. */
@@ -138,10 +126,6 @@ export class FleetSimulator {
         'battery_kw',
         'sim_json',
         'commissioned_at',
-        'site_label',
-        'street',
-        'suburb',
-        'state',
         'connection_offline',
         'last_contact',
         'sim_state.ts as sim_ts',
@@ -171,8 +155,6 @@ export class FleetSimulator {
         },
         params: JSON.parse(r.sim_json) as SimParams,
         commissionedAt: r.commissioned_at,
-        siteLabel: r.site_label,
-        address: `${r.street}, ${r.suburb} ${r.state}`,
         usableKwh: r.battery_usable_kwh,
         socKwh: state?.socKwh ?? r.battery_usable_kwh * 0.5,
         nextTs: r.sim_ts ?? 0,
@@ -225,7 +207,7 @@ export class FleetSimulator {
       );
       const samples: Sample[] = [];
       const subSamples: { submeterId: number; ts: number; dt: number; p: number; q: number }[] = [];
-      const events: { node_id: number; ts: number; event_type: string; description: string; duration: number | null }[] = [];
+      const changes: ConnectivityChange[] = [];
       for (const n of group) {
         let ts = firsts.get(n.model.id) as number;
         if (ts > to) continue;
@@ -235,7 +217,7 @@ export class FleetSimulator {
           const dt = stepS - (ts % stepS);
           const up = reporting(n, ts);
           if (up !== n.online) {
-            this.transition(n, ts, up, events);
+            this.transition(n, ts, up, changes);
           }
           if (!up) continue;
           const r = step(n.model, ts, dt, n.socKwh, commands.get(n.model.id) ?? []);
@@ -251,34 +233,22 @@ export class FleetSimulator {
         if (samples.length >= FLUSH_SAMPLES) stored += await this.flush(samples, subSamples);
       }
       stored += await this.flush(samples, subSamples);
-      if (events.length) await this.db.insertInto('node_events').values(events).execute();
+      if (changes.length) await this.opts.reports.connectivity(changes);
       await this.saveState(group, to);
       await new Promise((resolve) => setImmediate(resolve));
     }
     return stored;
   }
 
-  private transition(
-    n: SimNode,
-    ts: number,
-    up: boolean,
-    events: { node_id: number; ts: number; event_type: string; description: string; duration: number | null }[],
-  ) {
-    // No outage to log before commissioning, while awaiting contact, or at a unit's first report since commissioning.
+  private transition(n: SimNode, ts: number, up: boolean, changes: ConnectivityChange[]) {
+    // No outage to report before commissioning, while awaiting contact, or at a unit's first report since commissioning.
     if (n.commissionedAt === null || ts < n.commissionedAt || n.params.awaitingContact || (up && (n.lastContact ?? 0) < n.commissionedAt)) {
       n.online = up;
       return;
     }
-    if (!up) {
-      n.offlineFrom = ts;
-      events.push({ node_id: n.model.id, ts, event_type: 'NODE_OFFLINE', description: 'The Reposit unit stopped reporting.', duration: null });
-    } else {
-      const duration = n.offlineFrom !== null ? ts - n.offlineFrom : null;
-      events.push({ node_id: n.model.id, ts, event_type: 'NODE_ONLINE', description: 'The Reposit unit is reporting again.', duration });
-      n.offlineFrom = null;
-    }
+    changes.push({ nodeId: n.model.id, ts, online: up, offlineFrom: up ? n.offlineFrom : null });
+    n.offlineFrom = up ? null : ts;
     n.online = up;
-    this.events.emit('status', { nodeId: n.model.id, ts, online: up, siteLabel: n.siteLabel, address: n.address });
   }
 
   private async flush(samples: Sample[], subSamples: { submeterId: number; ts: number; dt: number; p: number; q: number }[]): Promise<number> {
@@ -295,18 +265,15 @@ export class FleetSimulator {
       .values(rows)
       .onConflict((oc) => oc.column('node_id').doUpdateSet((eb) => ({ ts: eb.ref('excluded.ts'), state_json: eb.ref('excluded.state_json') })))
       .execute();
-    // Each node's last report, offline ones included: nodes reporting now share one, the others went quiet at their own.
-    const contacts = new Map<number, number[]>();
-    for (const n of group) {
-      if (n.lastContact === null || n.lastContact === n.savedContact) continue;
-      contacts.set(n.lastContact, [...(contacts.get(n.lastContact) ?? []), n.model.id]);
-      n.savedContact = n.lastContact;
-    }
-    for (const [ts, ids] of contacts) await this.db.updateTable('nodes').set({ last_contact: ts }).where('id', 'in', ids).execute();
-    const online = group.filter((n) => n.online && reporting(n, to)).map((n) => n.model.id);
-    const offline = group.filter((n) => !n.online).map((n) => n.model.id);
-    if (online.length) await this.db.updateTable('nodes').set({ connection_offline: 0 }).where('id', 'in', online).execute();
-    if (offline.length) await this.db.updateTable('nodes').set({ connection_offline: 1 }).where('id', 'in', offline).execute();
+    // Each node's last report (offline ones included) when it changed, and whether it reports now.
+    const units: UnitContact[] = group.map((n) => {
+      const changed = n.lastContact !== null && n.lastContact !== n.savedContact;
+      if (changed) n.savedContact = n.lastContact;
+      // Reporting at the end of the run, or offline; a unit between the two has no news.
+      const online = !n.online ? false : reporting(n, to) ? true : undefined;
+      return { nodeId: n.model.id, ...(online === undefined ? {} : { online }), ...(changed ? { lastContact: n.lastContact as number } : {}) };
+    });
+    await this.opts.reports.contacts(units);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { nowS } from '../db/database.ts';
+import { nodeReports } from '../features/nodes/index.ts';
 import { buildFleet } from '../fleet/builder.ts';
 import { FleetSimulator } from '../fleet/simulator.ts';
 import type { Harness } from './harness.ts';
@@ -39,7 +40,7 @@ export async function seedFleet(
     });
   }
   await telemetry.ensurePartitions(from - 86400, to + 86400);
-  const sim = new FleetSimulator(db, telemetry, { intervalS: 30 });
+  const sim = new FleetSimulator(db, telemetry, { intervalS: 30, reports: nodeReports(h.ctx) });
   await sim.load();
   await sim.run(from, to, 300);
   return { ids, from, to };

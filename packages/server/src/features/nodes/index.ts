@@ -3,6 +3,7 @@ import type { FeatureModule } from '../../platform/module.ts';
 import { nodesRoutes } from './nodes.routes.ts';
 
 export { deploymentCounts, fleetNodes, latestReading, mapNodes, type NodeRow, nodeSite, searchMatches } from './nodes.repo.ts';
+export { nodeReports } from './nodes.reports.ts';
 export { nodeDetail, notifyNodeStatus, presentMapNode, presentNode } from './nodes.service.ts';
 
 /** Fleet monitoring and node detail. */

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { buildFleet } from '../../fleet/builder.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
+import { nodeReports } from './nodes.reports.ts';
 import { notifyNodeStatus } from './nodes.service.ts';
 
 describeEachDatabase('node status notifications', (h) => {
@@ -20,8 +21,8 @@ describeEachDatabase('node status notifications', (h) => {
     await h().user(stranger, { username: 'outsider' });
     const now = Math.floor(Date.now() / 1000);
 
-    await notifyNodeStatus(h().ctx, { nodeId, ts: now - 3 * 86400, online: false, siteLabel: 'Old outage', address: '1 Test Street' }, now);
-    await notifyNodeStatus(h().ctx, { nodeId, ts: now - 60, online: false, siteLabel: 'Smith Home', address: '1 Test Street, Newtown NSW' }, now);
+    await notifyNodeStatus(h().ctx, { nodeId, ts: now - 3 * 86400, online: false }, now);
+    await notifyNodeStatus(h().ctx, { nodeId, ts: now - 60, online: false }, now);
 
     const list = async (username: string) =>
       (await h().app.inject({ method: 'GET', url: '/account/notifications', headers: await h().bearer(username) })).json().data.notifications as {
@@ -34,5 +35,35 @@ describeEachDatabase('node status notifications', (h) => {
     }
     expect(await list('nonode')).toEqual([]);
     expect(await list('outsider')).toEqual([]);
+  });
+
+  it("keeps the fleet's connectivity reports: events in the node's log with the outage's length, last contact and status", async () => {
+    const org = await h().org('RETAILER', 'Report Energy');
+    const [nodeId] = await buildFleet(h().ctx.db, { count: 1, seed: 11, owners: { retailers: [org], networks: new Map(), installers: [] }, historyDays: 3 });
+    const reports = nodeReports(h().ctx);
+    const t = Math.floor(Date.now() / 1000) - 7 * 86400;
+    await reports.connectivity([
+      { nodeId, ts: t, online: false, offlineFrom: null },
+      { nodeId, ts: t + 5400, online: true, offlineFrom: t },
+    ]);
+    const events = await h()
+      .ctx.db.selectFrom('node_events')
+      .select(['ts', 'event_type', 'description', 'duration'])
+      .where('node_id', '=', nodeId)
+      .where('ts', '>=', t)
+      .orderBy('ts')
+      .execute();
+    expect(events).toEqual([
+      { ts: t, event_type: 'NODE_OFFLINE', description: 'The Reposit unit stopped reporting.', duration: null },
+      { ts: t + 5400, event_type: 'NODE_ONLINE', description: 'The Reposit unit is reporting again.', duration: 5400 },
+    ]);
+    await reports.contacts([{ nodeId, lastContact: t + 5400, online: false }]);
+    expect(await h().ctx.db.selectFrom('nodes').select(['last_contact', 'connection_offline']).where('id', '=', nodeId).executeTakeFirst()).toEqual({
+      last_contact: t + 5400,
+      connection_offline: 1,
+    });
+    // No news about a unit leaves its status as it was.
+    await reports.contacts([{ nodeId }]);
+    expect((await h().ctx.db.selectFrom('nodes').select('connection_offline').where('id', '=', nodeId).executeTakeFirst())?.connection_offline).toBe(1);
   });
 });

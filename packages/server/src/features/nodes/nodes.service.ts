@@ -16,7 +16,6 @@ import {
 } from '@vpp/shared';
 import { METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
 import { bucketTimes, buildSeries, roundValue } from '../../fleet/series.ts';
-import type { NodeStatusChange } from '../../fleet/simulator.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
@@ -149,12 +148,21 @@ export async function setSiteLabel(ctx: AppContext, user: AuthUser, id: number, 
  * Tells every organisation whose fleet holds the node that it went offline or came back. Only live
  * changes notify: outages replayed while history is backfilled are in the node's event log only.
  */
-export async function notifyNodeStatus(ctx: AppContext, change: NodeStatusChange, now = Math.floor(Date.now() / 1000)): Promise<void> {
+export async function notifyNodeStatus(
+  ctx: AppContext,
+  change: { nodeId: number; ts: number; online: boolean },
+  now = Math.floor(Date.now() / 1000),
+): Promise<void> {
   if (now - change.ts > 900) return;
-  const node = await ctx.db.selectFrom('nodes').select(['timezone']).where('id', '=', change.nodeId).executeTakeFirst();
+  const node = await ctx.db
+    .selectFrom('nodes')
+    .select(['timezone', 'site_label', 'street', 'suburb', 'state'])
+    .where('id', '=', change.nodeId)
+    .executeTakeFirst();
   if (!node) return;
   const orgs = await ctx.db.selectFrom('fleet_members').select('organisation_id').where('node_id', '=', change.nodeId).execute();
-  const name = change.siteLabel ? `${change.siteLabel} (${change.address})` : change.address;
+  const address = `${node.street}, ${node.suburb} ${node.state}`;
+  const name = node.site_label ? `${node.site_label} (${address})` : address;
   const when = formatDateTime(change.ts, node.timezone);
   const content = change.online
     ? {

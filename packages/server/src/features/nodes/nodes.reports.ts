@@ -1,0 +1,44 @@
+import type { ConnectivityChange, FleetReports, UnitContact } from '../../fleet/reports.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { notifyNodeStatus } from './nodes.service.ts';
+
+/**
+ * What the console does with the fleet's reports: a unit that stops reporting or comes back gets
+ * an event in its log and (when it happens live) a notification to every fleet holding it; each
+ * report updates the units' last contact and status.
+ */
+export function nodeReports(ctx: AppContext, onError: (err: unknown) => void = () => undefined): FleetReports {
+  return {
+    async connectivity(changes: readonly ConnectivityChange[]) {
+      if (!changes.length) return;
+      await ctx.db
+        .insertInto('node_events')
+        .values(
+          changes.map((c) =>
+            c.online
+              ? {
+                  node_id: c.nodeId,
+                  ts: c.ts,
+                  event_type: 'NODE_ONLINE',
+                  description: 'The Reposit unit is reporting again.',
+                  duration: c.offlineFrom !== null ? c.ts - c.offlineFrom : null,
+                }
+              : { node_id: c.nodeId, ts: c.ts, event_type: 'NODE_OFFLINE', description: 'The Reposit unit stopped reporting.', duration: null },
+          ),
+        )
+        .execute();
+      // Notifications must not hold up the report that brought the news.
+      for (const c of changes) void notifyNodeStatus(ctx, c).catch(onError);
+    },
+
+    async contacts(units: readonly UnitContact[]) {
+      const byContact = new Map<number, number[]>();
+      for (const u of units) if (u.lastContact !== undefined) byContact.set(u.lastContact, [...(byContact.get(u.lastContact) ?? []), u.nodeId]);
+      for (const [ts, ids] of byContact) await ctx.db.updateTable('nodes').set({ last_contact: ts }).where('id', 'in', ids).execute();
+      const online = units.filter((u) => u.online === true).map((u) => u.nodeId);
+      const offline = units.filter((u) => u.online === false).map((u) => u.nodeId);
+      if (online.length) await ctx.db.updateTable('nodes').set({ connection_offline: 0 }).where('id', 'in', online).execute();
+      if (offline.length) await ctx.db.updateTable('nodes').set({ connection_offline: 1 }).where('id', 'in', offline).execute();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * What the fleet tells the console besides its readings (those go through the telemetry store):
+ * units that stop reporting or report again, as an MQTT broker's last-will and birth messages
+ * would, and where each unit stands after a report. The console decides what follows (node
+ * events, status, notifications); the simulator, or later the broker bridge, only reports.
+ */
+export interface ConnectivityChange {
+  nodeId: number;
+  ts: number;
+  online: boolean;
+  /** For a unit reporting again, when it stopped (null when unknown). */
+  offlineFrom: number | null;
+}
+
+export interface UnitContact {
+  nodeId: number;
+  /** The unit's last report, when it changed since the last account of it. */
+  lastContact?: number;
+  /** Whether it reports now; absent when there is no news. */
+  online?: boolean;
+}
+
+export interface FleetReports {
+  connectivity(changes: readonly ConnectivityChange[]): Promise<void>;
+  contacts(units: readonly UnitContact[]): Promise<void>;
+}
