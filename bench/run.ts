@@ -55,7 +55,15 @@ const to = now - (now % 300);
 const from = to - DAYS * 86400;
 log(`Building ${NODES} nodes (${handle.dialect})…`);
 let t = performance.now();
-await buildFleet(handle.db, { count: NODES, seed: 7, owners: { retailers: [org], networks: new Map(), installers: [] }, historyDays: DAYS + 30, now });
+const built = await buildFleet(handle.db, {
+  count: NODES,
+  seed: 7,
+  owners: { retailers: [org], networks: new Map(), installers: [] },
+  historyDays: DAYS + 30,
+  now,
+});
+const reports = nodeReports(ctx);
+await reports.joined(built);
 const buildS = (performance.now() - t) / 1000;
 await ctx.telemetry.ensurePartitions(from - 86400, now + 40 * 86400);
 
@@ -68,7 +76,7 @@ ctx.telemetry.ingest = async (samples, at) => {
   ingestMs += performance.now() - s;
   return n;
 };
-const sim = new FleetSimulator(handle.db, ctx.telemetry, { intervalS: 30, reports: nodeReports(ctx) });
+const sim = new FleetSimulator(handle.db, ctx.telemetry, { intervalS: 30, reports });
 await sim.load();
 log(`Simulating and ingesting ${DAYS} days at 5 minutes…`);
 t = performance.now();

@@ -1,7 +1,7 @@
 import { nmiCheckDigit } from '@vpp/shared';
-import { type Insertable, PostgresAdapter, sql, type Transaction } from 'kysely';
+import { type Insertable, PostgresAdapter, sql } from 'kysely';
 import { type Database, nowS } from '../db/database.ts';
-import type { DB, NodeTable } from '../db/schema.ts';
+import type { NodeTable } from '../db/schema.ts';
 import { BATTERIES, INVERTERS, METERS, NMI_PREFIX, PRODUCTS, REGION, STREETS, SUBMETER_NAMES, SUBURBS, type Suburb, TIMEZONE } from './catalogue.ts';
 import { seeded } from './random.ts';
 
@@ -23,28 +23,6 @@ export interface SimParams {
   awaitingContact?: boolean;
   /** The unit stopped reporting at this time and has not come back. */
   offlineSince?: number;
-}
-
-/** What the fleet search matches: site label, address, NMI, serial number, inverter and battery brands. */
-export function searchTextOf(
-  n: Pick<Insertable<NodeTable>, 'site_label' | 'street' | 'suburb' | 'state' | 'postcode' | 'nmi' | 'serial_number' | 'inverter_brand' | 'battery_brand'>,
-): string {
-  return searchable(
-    [n.site_label, n.street, n.suburb, n.state, n.postcode, n.nmi, n.serial_number, n.inverter_brand, n.battery_brand].filter(Boolean).join(' '),
-  );
-}
-
-/** Text as the node search compares it: lower case, commas as spaces, single spaces ("King Street, Newtown" finds "king street newtown"). */
-export const searchable = (text: string) => text.toLowerCase().replace(/,/g, ' ').replace(/\s+/g, ' ').trim();
-
-/** Stores (or replaces) what the search matches for each node. */
-export async function writeSearchText(db: Database | Transaction<DB>, nodes: (Parameters<typeof searchTextOf>[0] & { id: number })[]) {
-  if (!nodes.length) return;
-  await db
-    .insertInto('node_search')
-    .values(nodes.map((n) => ({ node_id: n.id, search_text: searchTextOf(n) })))
-    .onConflict((oc) => oc.column('node_id').doUpdateSet((eb) => ({ search_text: eb.ref('excluded.search_text') })))
-    .execute();
 }
 
 const LABELS = ['Residence', 'Home', 'Farmhouse', 'Unit', 'Townhouse', 'Beach house'];
@@ -203,10 +181,6 @@ export async function buildFleet(
     }
     await db.transaction().execute(async (trx) => {
       const inserted = await trx.insertInto('nodes').values(rows).returning('id').execute();
-      await writeSearchText(
-        trx,
-        inserted.map((r, k) => ({ ...rows[k], id: r.id })),
-      );
       const members = inserted.flatMap((r, k) => extras[k].members.map((m) => ({ ...m, node_id: r.id })));
       if (members.length) await trx.insertInto('fleet_members').values(members).execute();
       const subs = inserted.flatMap((r, k) => extras[k].submeters.map((sm) => ({ ...sm, node_id: r.id })));
@@ -230,6 +204,6 @@ export async function buildFleet(
   }
   // PostgreSQL plans the fleet queries from table statistics: refresh them after a bulk build
   // rather than wait for autovacuum (SQLite plans without them).
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`analyze nodes, node_search, fleet_members`.execute(db);
+  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`analyze nodes, fleet_members`.execute(db);
   return ids;
 }

@@ -31,7 +31,8 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, report
   const now = nowS();
   const existing = await ctx.db.selectFrom('nodes').select('id').limit(1).executeTakeFirst();
   if (!existing && SIM_NODES > 0) {
-    await buildFleet(ctx.db, { count: SIM_NODES, seed: SIM_SEED, owners: await demoOwners(ctx), historyDays: SIM_HISTORY_DAYS, now });
+    const ids = await buildFleet(ctx.db, { count: SIM_NODES, seed: SIM_SEED, owners: await demoOwners(ctx), historyDays: SIM_HISTORY_DAYS, now });
+    await reports.joined(ids);
     log.info(`Built a simulated fleet of ${SIM_NODES} nodes`);
   }
   await ctx.telemetry.ensurePartitions(now - (SIM_HISTORY_DAYS + 1) * 86400, now + 62 * 86400);

@@ -21,6 +21,8 @@ export interface UnitContact {
 }
 
 export interface FleetReports {
+  /** Units that joined the fleet (provisioned; here, built by the simulator). */
+  joined(nodeIds: readonly number[]): Promise<void>;
   connectivity(changes: readonly ConnectivityChange[]): Promise<void>;
   contacts(units: readonly UnitContact[]): Promise<void>;
 }

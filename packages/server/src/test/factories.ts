@@ -1,5 +1,5 @@
 import { nowS } from '../db/database.ts';
-import { writeSearchText } from '../fleet/builder.ts';
+import { nodeReports } from '../features/nodes/index.ts';
 import type { Harness } from './harness.ts';
 
 // Test data made the way the product makes it, for tests that need a precise few records rather
@@ -45,7 +45,7 @@ export async function node(
     created_at: nowS(),
   };
   const { id } = await h.ctx.db.insertInto('nodes').values(row).returning('id').executeTakeFirstOrThrow();
-  await writeSearchText(h.ctx.db, [{ ...row, id }]);
+  await nodeReports(h.ctx).joined([id]);
   if (orgIds.length)
     await h.ctx.db
       .insertInto('fleet_members')

@@ -30,17 +30,20 @@ export async function seedFleet(
     historyDays: days + 2,
     now: to,
   });
+  const reports = nodeReports(h.ctx);
+  await reports.joined(ids);
   for (const m of more) {
-    await buildFleet(db, {
+    const theirs = await buildFleet(db, {
       count: m.count,
       seed: m.seed,
       owners: { retailers: [m.retailer], networks: new Map(), installers: [] },
       historyDays: days + 2,
       now: to,
     });
+    await reports.joined(theirs);
   }
   await telemetry.ensurePartitions(from - 86400, to + 86400);
-  const sim = new FleetSimulator(db, telemetry, { intervalS: 30, reports: nodeReports(h.ctx) });
+  const sim = new FleetSimulator(db, telemetry, { intervalS: 30, reports });
   await sim.load();
   await sim.run(from, to, 300);
   return { ids, from, to };

@@ -4,7 +4,7 @@ import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/database.ts';
 import type { NodeTable } from '../../db/schema.ts';
-import { searchable, writeSearchText } from '../../fleet/builder.ts';
+import { searchable, writeSearchText } from './nodes.search.ts';
 
 export type NodeRow = Selectable<NodeTable>;
 

@@ -1,5 +1,6 @@
 import type { ConnectivityChange, FleetReports, UnitContact } from '../../fleet/reports.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { indexNodes } from './nodes.search.ts';
 import { notifyNodeStatus } from './nodes.service.ts';
 
 /**
@@ -9,6 +10,9 @@ import { notifyNodeStatus } from './nodes.service.ts';
  */
 export function nodeReports(ctx: AppContext, onError: (err: unknown) => void = () => undefined): FleetReports {
   return {
+    // A unit that joins is found by the fleet search from then on.
+    joined: (nodeIds) => indexNodes(ctx.db, nodeIds),
+
     async connectivity(changes: readonly ConnectivityChange[]) {
       if (!changes.length) return;
       await ctx.db
