@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasAllPermissions, hasAnyPermission, hasPermission, isKnownPermission, satisfies } from './registry.ts';
+import { canGrant, hasAllPermissions, hasAnyPermission, hasPermission, isKnownPermission, satisfies } from './registry.ts';
 
 describe('hasPermission', () => {
   it('grants a permission that is held exactly', () => {
@@ -97,5 +97,19 @@ describe('isKnownPermission', () => {
     expect(isKnownPermission('fleet.powerstations.grid_outages.view')).toBe(true);
     expect(isKnownPermission('fleet.my_reposit.users')).toBe(true);
     expect(isKnownPermission('fleet.teleport')).toBe(false);
+  });
+});
+
+describe('canGrant', () => {
+  it('grants what is held by name, wildcard, implication or administration, but not through an area gate', () => {
+    expect(canGrant(['fleet.myReposit.users'], 'fleet.myReposit.users')).toBe(true);
+    expect(canGrant(['fleet.my_reposit.users'], 'fleet.myReposit.users')).toBe(true);
+    expect(canGrant(['fleet.myReposit.users'], 'fleet.any')).toBe(false);
+    expect(hasPermission(['fleet.myReposit.users'], 'fleet.any')).toBe(true);
+    expect(canGrant(['fleet.any'], 'fleet.node.any')).toBe(true);
+    expect(canGrant(['fleet.any'], 'fleet.node.data.view')).toBe(false);
+    expect(canGrant(['fleet.dispatches.*'], 'fleet.dispatches.edit')).toBe(true);
+    expect(canGrant(['fleet.dispatches.*'], 'fleet.curtailments.edit')).toBe(false);
+    expect(canGrant(['fleet.administrator'], 'fleet.kitDesigner')).toBe(true);
   });
 });

@@ -96,6 +96,21 @@ export function hasPermission(held: readonly string[], required: string): boolea
   });
 }
 
+/**
+ * Whether a user holding `held` may grant (or take away) `permission`: they hold it themselves, by
+ * name, by a wildcard, by a permission that implies it, or as administrator. Unlike access checks,
+ * an area gate (`X.any`) is not satisfied by any permission inside the area: a users manager who
+ * holds fleet.myReposit.users may open screens gated by fleet.any, but may not grant fleet.any.
+ */
+export function canGrant(held: readonly string[], permission: string): boolean {
+  const need = normalizePermission(permission);
+  return held.some((h) => {
+    const n = normalizePermission(h);
+    if (n === ADMINISTRATOR || n === need || IMPLIED[n]?.includes(need)) return true;
+    return n.endsWith('*') && need.startsWith(n.slice(0, -1));
+  });
+}
+
 /** True when at least one of the required permissions is held (an empty list is always true). */
 export function hasAnyPermission(held: readonly string[], required: readonly string[]): boolean {
   return required.length === 0 || required.some((r) => hasPermission(held, r));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
 import { DEFAULT_PAGE_SIZE } from '../constants.ts';
-import { hasPermission } from '../permissions/registry.ts';
+import { canGrant } from '../permissions/registry.ts';
 
 /** The texts of the organisation-user screens (spec 1 §5, §8), and the few the spec leaves to us. */
 export const USER_MESSAGES = {
@@ -26,7 +26,7 @@ export const notHeldPermissionMessage = (p: string) => `You may not grant or rev
 export const outrankedUserMessage = (p: string) => `You may not edit this user, because they hold ${p} and you do not.`;
 /** The first permission a user holds that the editor does not (none when editing oneself): the editor may not edit them. */
 export const outrankingPermission = (editor: { id: number; permissions: readonly string[] }, user: { id: number; permissions: readonly string[] }) =>
-  user.id === editor.id ? undefined : user.permissions.find((p) => !hasPermission(editor.permissions, p));
+  user.id === editor.id ? undefined : user.permissions.find((p) => !canGrant(editor.permissions, p));
 
 export const orgUser = z.object({
   id: z.number(),

@@ -79,8 +79,8 @@ describeEachDatabase('organisation users', (h) => {
     const org = await h().org();
     const m = await h().user(org, { permissions: ['fleet.myReposit.users', 'fleet.node.*'] });
     const some = (await call('GET', '/api/users/available-permissions', await h().bearer(m.username))).json().data.permissions;
+    // Not fleet.any: its area gate lets these permissions through to node pages, but they do not include it.
     expect(some.map((p: { name: string }) => p.name)).toEqual([
-      'fleet.any',
       'fleet.myReposit.users',
       'fleet.node.any',
       'fleet.node.view',
@@ -153,6 +153,30 @@ describeEachDatabase('organisation users', (h) => {
     const take = await call('PUT', `/api/users/${colleague.id}`, headers, body({ permissions: [] }));
     expect(take.statusCode).toBe(200);
     expect(take.json().data.permissions).toEqual([]);
+  });
+
+  it('does not let a manager widen their own permissions through an area gate (fleet.any) they pass but do not hold', async () => {
+    const org = await h().org();
+    const m = await h().user(org, { permissions: ['fleet.myReposit.users'] });
+    const headers = await h().bearer(m.username);
+    const me = (await call('GET', `/api/users/${m.id}`, headers)).json().data;
+    for (const p of ['fleet.any', 'fleet.node.any']) {
+      const res = await call('PUT', `/api/users/${m.id}`, headers, {
+        givenName: me.givenName,
+        surname: me.surname,
+        email: me.email,
+        permissions: ['fleet.myReposit.users', p],
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().data.message).toBe(notHeldPermissionMessage(p));
+    }
+    expect((await call('GET', `/api/users/${m.id}`, headers)).json().data.permissions).toEqual(['fleet.myReposit.users']);
+    // Nor offered as grantable, nor grantable to someone else.
+    const offered = (await call('GET', '/api/users/available-permissions', headers)).json().data.permissions.map((p: { name: string }) => p.name);
+    expect(offered).toEqual(['fleet.myReposit.users']);
+    const other = await call('POST', '/api/users', headers, body({ permissions: ['fleet.any'] }));
+    expect(other.statusCode).toBe(400);
+    expect((await call('GET', '/v2/nodes?limit=1', headers)).statusCode).toBe(403);
   });
 
   it('answers 403 to a manager editing a user who holds a permission the manager does not, and changes nothing', async () => {

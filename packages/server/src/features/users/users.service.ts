@@ -1,6 +1,6 @@
 import {
   ADMINISTRATOR,
-  hasPermission,
+  canGrant,
   isKnownPermission,
   normalizePermission,
   notHeldPermissionMessage,
@@ -48,7 +48,7 @@ export async function getUser(ctx: AppContext, caller: AuthUser, id: number): Pr
 
 /** The permissions the caller may grant: those they hold themselves (all of them for an administrator). */
 export function availablePermissions(caller: AuthUser): PermissionInfo[] {
-  return PERMISSIONS.filter((p) => hasPermission(caller.permissions, p.name));
+  return PERMISSIONS.filter((p) => canGrant(caller.permissions, p.name));
 }
 
 /** Checks that every permission added or taken away is known and held by the caller; answers the list without duplicates. */
@@ -59,7 +59,7 @@ function checkGrants(caller: AuthUser, wanted: string[], before: string[]): stri
   const key = (list: string[]) => new Set(list.map(normalizePermission));
   const [w, b] = [key(unique), key(before)];
   const changed = [...unique.filter((p) => !b.has(normalizePermission(p))), ...before.filter((p) => !w.has(normalizePermission(p)))];
-  const notHeld = changed.find((p) => !hasPermission(caller.permissions, p));
+  const notHeld = changed.find((p) => !canGrant(caller.permissions, p));
   if (notHeld) throw new ApiError(400, 'permission_not_held', notHeldPermissionMessage(notHeld));
   return unique;
 }
