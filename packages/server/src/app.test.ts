@@ -33,4 +33,14 @@ describe('/meta.json', () => {
   it('refuses to start with an analytics endpoint that is not a URL, naming the setting', () => {
     expect(() => loadConfig({ ANALYTICS_DOMAIN: 'x.example', ANALYTICS_URL: 'stats' })).toThrow(/ANALYTICS_URL/);
   });
+
+  it("marks every API reply, a login's and a new key's included, as not to be stored, and refuses browser features the console never uses", async () => {
+    const challenge = await plain.app.inject({ method: 'GET', url: '/auth/captcha/challenge' });
+    const login = await plain.app.inject({ method: 'POST', url: '/auth/login/', payload: { username: 'nobody', password: 'x', captchaToken: 'x' } });
+    const account = await plain.app.inject({ method: 'GET', url: '/account' });
+    for (const res of [challenge, login, account]) {
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['permissions-policy']).toContain('camera=()');
+    }
+  });
 });

@@ -74,6 +74,10 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
       },
     },
   });
+  // The console uses no camera, microphone, location, payment or USB: the browser may refuse them all.
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()');
+  });
   await app.register(cookie);
   await app.register(swagger, {
     openapi: {
@@ -86,6 +90,10 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
 
   // The API: every route inside is authenticated and permission-checked by the guard.
   await app.register(async (api) => {
+    // API replies are the caller's own and live (tokens, keys, data): no cache may keep them.
+    api.addHook('onSend', async (_req, reply) => {
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    });
     await guard(api, AUTHENTICATOR);
     const typed = api.withTypeProvider<ZodTypeProvider>() as App;
     typed.get('/healthz', { config: { auth: 'public' }, schema: { hide: true } }, async () => {
