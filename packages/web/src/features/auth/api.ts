@@ -43,7 +43,9 @@ export function refreshNow(from: string | null = session.token()): Promise<void>
   })
     .then(() => scheduleRefresh())
     .catch((err) => {
-      session.reset({ expired: true });
+      // Only the server's refusal ends the session: a refresh that never arrived (the network, a
+      // page being left mid-request) leaves the stored session for the next try.
+      if (!unreachable(err)) session.reset({ expired: true });
       throw err;
     })
     .finally(() => {
@@ -51,6 +53,9 @@ export function refreshNow(from: string | null = session.token()): Promise<void>
     });
   return inFlight;
 }
+
+/** A call that got no answer from the server (network down, or aborted as the page was left). */
+const unreachable = (err: unknown) => err instanceof ApiError && err.status === 0;
 
 /** Stores a full token, loads the account and enters the app. */
 async function enter(token: string) {
@@ -77,8 +82,12 @@ export async function bootSession() {
   try {
     if (tokenExpiresIn(token) < TOKEN_REFRESH_BEFORE_S) await refreshNow();
     await enter(session.token() as string);
-  } catch {
-    if (session.get().loginStatus === 'FETCHING') session.reset({ expired: true });
+  } catch (err) {
+    if (session.get().loginStatus !== 'FETCHING') return;
+    // A page left while it boots aborts its requests: that must not sign the user out of the page
+    // that replaces it. The stored session stays, and the login panel says why it is showing.
+    if (unreachable(err)) session.set({ loginStatus: 'ERROR', message: (err as ApiError).message });
+    else session.reset({ expired: true });
   }
 }
 
