@@ -22,8 +22,6 @@ import { guard } from './platform/guard.ts';
 import type { App } from './platform/http.ts';
 import { serializeRequest } from './platform/redact.ts';
 
-export type { App } from './platform/http.ts';
-
 /** Builds the server (API, docs and the web app) without listening. */
 export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
   const app = Fastify({
@@ -76,7 +74,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
   });
   // The console uses no camera, microphone, location, payment or USB: the browser may refuse them all.
   app.addHook('onSend', async (_req, reply) => {
-    reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()');
+    reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()');
   });
   await app.register(cookie);
   await app.register(swagger, {

@@ -1,9 +1,10 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { jwtVerify, SignJWT } from 'jose';
 import { type Database, nowS } from '../db/database.ts';
 import { ApiError } from './errors.ts';
 
@@ -30,17 +31,20 @@ export interface DownloadGrant {
 
 export const DOWNLOAD_LINK_MESSAGE = 'This download link has expired or was already used. Start the download again from the console.';
 
-const b64 = (s: string) => Buffer.from(s).toString('base64url');
-const mac = (key: Buffer, body: string) => createHmac('sha256', key).update(body).digest();
-
 /**
  * A token for one download link (CSV, PDF, export file), carried in the link's query instead of the
- * session token: an HMAC over the path, the user, the expiry and a nonce. The session never leaves
- * the browser's memory, and a leaked link opens one file for a short time.
+ * session token: a JWT (HS256, like the access and portal tokens) over the path, the user, the
+ * expiry and a nonce. The session never leaves the browser's memory, and a leaked link opens one
+ * file for a short time.
  */
-export function signDownload(key: Buffer, grant: { path: string; userId: number; ttlS: number; once?: boolean }, now = nowS()): string {
-  const body = b64(JSON.stringify({ p: grant.path, u: grant.userId, e: now + grant.ttlS, o: grant.once ? 1 : 0, n: randomUUID() }));
-  return `${body}.${mac(key, body).toString('base64url')}`;
+export function signDownload(key: Buffer, grant: { path: string; userId: number; ttlS: number; once?: boolean }, now = nowS()): Promise<string> {
+  return new SignJWT({ path: grant.path, once: grant.once ?? false })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(grant.userId))
+    .setJti(randomUUID())
+    .setIssuedAt(now)
+    .setExpirationTime(now + grant.ttlS)
+    .sign(key);
 }
 
 /**
@@ -49,21 +53,14 @@ export function signDownload(key: Buffer, grant: { path: string; userId: number;
  */
 export async function redeemDownload(db: Database, key: Buffer, token: string, requestPath: string, now = nowS()): Promise<DownloadGrant> {
   const refuse = () => new ApiError(403, 'download_link_invalid', DOWNLOAD_LINK_MESSAGE);
-  const [body, sig] = token.split('.');
-  if (!body || !sig) throw refuse();
-  const expected = mac(key, body);
-  const given = Buffer.from(sig, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refuse();
-  let claims: { p?: unknown; u?: unknown; e?: unknown; o?: unknown; n?: unknown };
-  try {
-    claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-  } catch {
-    throw refuse();
-  }
-  if (claims.p !== requestPath || typeof claims.u !== 'number' || typeof claims.e !== 'number' || typeof claims.n !== 'string') throw refuse();
-  if (claims.e <= now) throw refuse();
-  if (claims.o === 1 && !(await spendOnce(db, `download:${claims.n}`))) throw refuse();
-  return { path: claims.p, userId: claims.u, expiresAt: claims.e, once: claims.o === 1 };
+  const claims = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(now * 1000) }).then(
+    (r) => r.payload,
+    () => null,
+  );
+  const userId = Number(claims?.sub);
+  if (!claims || claims.path !== requestPath || !Number.isInteger(userId) || typeof claims.exp !== 'number' || typeof claims.jti !== 'string') throw refuse();
+  if (claims.once === true && !(await spendOnce(db, `download:${claims.jti}`))) throw refuse();
+  return { path: requestPath, userId, expiresAt: claims.exp, once: claims.once === true };
 }
 
 /** Where generated files (exports, invoices) are kept: a folder under DATA_DIR today, an object store later. */

@@ -7,13 +7,14 @@ import type { Database } from '../db/database.ts';
 import { defineJob, enqueueJob, type JobRun } from './jobs.ts';
 
 /** One e-mail: plain text always, HTML when the sender has a richer version. */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  replyTo?: string;
-}
+const mailMessage = z.object({
+  to: z.string().min(1),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string().optional(),
+  replyTo: z.string().optional(),
+});
+export type MailMessage = z.infer<typeof mailMessage>;
 
 export const MAIL_JOB = 'mail.send';
 
@@ -69,14 +70,6 @@ const mailerFor = (config: Config) => {
 export async function sendMail(db: Database, message: MailMessage): Promise<void> {
   await enqueueJob(db, mailJob, message);
 }
-
-const mailMessage = z.object({
-  to: z.string().min(1),
-  subject: z.string(),
-  text: z.string(),
-  html: z.string().optional(),
-  replyTo: z.string().optional(),
-});
 
 /** Delivers one queued e-mail (at least once: a retry after a crash may send it again). */
 export const mailJob = defineJob(MAIL_JOB, mailMessage, (ctx, message, run) => mailerFor(ctx.config).send(message, run));

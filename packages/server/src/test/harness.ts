@@ -7,11 +7,12 @@ import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { type App, buildApp } from '../app.ts';
+import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { type DialectName, openDatabase } from '../db/database.ts';
 import { createOrganisation, createUser } from '../features/users/index.ts';
 import { type AppContext, createContext } from '../platform/context.ts';
+import type { App } from '../platform/http.ts';
 import { hashPassword } from '../platform/passwords.ts';
 
 export const PASSWORD = DEMO_PASSWORD;

@@ -7,13 +7,10 @@ import {
   IconLayoutDashboard,
   IconMapPin,
   IconTool,
-  IconUserCircle,
   IconUsers,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { NAV_GROUP_LABELS, type NavGroupLabel } from '../lib/routes.tsx';
-
-export type { NavEntry, NavGroupLabel } from '../lib/routes.tsx';
 
 const ICONS: Record<NavGroupLabel, ComponentType<{ size?: number }>> = {
   Dashboard: IconLayoutDashboard,
@@ -29,5 +26,3 @@ const ICONS: Record<NavGroupLabel, ComponentType<{ size?: number }>> = {
 
 /** The sidebar groups of spec 1 §2, in order, with their icons. */
 export const NAV_GROUPS: { label: NavGroupLabel; icon: ComponentType<{ size?: number }> }[] = NAV_GROUP_LABELS.map((label) => ({ label, icon: ICONS[label] }));
-
-export const SettingsIcon = IconUserCircle;

@@ -1,12 +1,13 @@
 import { Suspense } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { DelayedLoader } from '../components/delayed-loader.tsx';
+import type { AreaRoute } from '../lib/routes.tsx';
 import { LoginShell } from './login-shell.tsx';
 import { Root } from './root.tsx';
-import { type AppRoute, ROUTES } from './routes.tsx';
+import { ROUTES } from './routes.tsx';
 
 /** A route's element: a lazy public page in the login shell's panel; a signed-in page waits in the main shell's Suspense (Root). */
-function elementOf(r: AppRoute) {
+function elementOf(r: AreaRoute) {
   if (!r.page) return r.element;
   const Page = r.page;
   if (!r.public) return <Page />;

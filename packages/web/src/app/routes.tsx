@@ -10,14 +10,11 @@ import { type AreaRoute, RedirectWithId } from '../lib/routes.tsx';
 import { LoginShell } from './login-shell.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 
-/** One route of the app; `nav` puts it in the sidebar, `public` serves it without signing in. */
-export type AppRoute = AreaRoute;
-
 // Each area's routes.tsx rather than its index.ts: the entry chunk then holds only route metadata
 // and lazy imports, not the areas' API modules that their index.ts brings along.
 
 /** Every route of the app: each area's routes, then the app's own. The router and the sidebar are both built from this table. */
-export const ROUTES: AppRoute[] = [
+export const ROUTES: AreaRoute[] = [
   ...dashboardRoutes,
   ...accountRoutes,
   ...notificationsRoutes,

@@ -20,7 +20,6 @@ export class ApiError extends Error {
 
 export interface RequestOptions<S extends z.ZodType | undefined> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  query?: Record<string, string | number | boolean | undefined | null>;
   body?: unknown;
   /** The zod schema of the reply: the reply is parsed with it. */
   schema?: S;
@@ -32,13 +31,6 @@ export interface RequestOptions<S extends z.ZodType | undefined> {
   errorToast?: string;
   /** Do not toast the server's ERROR message: the caller shows it where it belongs (a form field). */
   quiet?: boolean;
-}
-
-function url(path: string, query?: RequestOptions<undefined>['query']) {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) params.set(k, String(v));
-  const qs = params.toString();
-  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
 }
 
 /**
@@ -56,7 +48,7 @@ export async function request<S extends z.ZodType | undefined = undefined>(
   if (token) headers.authorization = `Bearer ${token}`;
   let res: Response;
   try {
-    res = await fetch(url(path, opts.query), {
+    res = await fetch(`${API_BASE}${path}`, {
       method: opts.method ?? 'GET',
       headers,
       credentials: 'include',
@@ -100,11 +92,10 @@ export type CallOptions = Pick<RequestOptions<undefined>, 'success' | 'errorToas
  * filled in, the reply parsed with its schema. Public endpoints are called without the bearer token.
  */
 export function call<E extends Endpoint>(e: E, args: CallArgs<E>, opts: CallOptions = {}): Promise<ReplyOf<E>> {
-  const a = args as { params?: Record<string, unknown>; query?: Record<string, string | number | boolean | undefined | null>; body?: unknown };
-  return request(endpointUrl(e, { params: a.params }), {
+  const a = args as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+  return request(endpointUrl(e, a), {
     ...opts,
     method: e.method,
-    query: a.query,
     body: a.body,
     schema: e.reply,
     auth: opts.auth ?? e.auth !== 'public',

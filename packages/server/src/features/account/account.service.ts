@@ -6,8 +6,7 @@ import { tooManyRequests } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { verifyPassword } from '../../platform/passwords.ts';
 import { totpUri } from '../../platform/totp.ts';
-import * as authRepo from '../auth/index.ts';
-import { findUserById, updateUser } from '../auth/index.ts';
+import { countFailures, findUserById, recordFailures, updateUser } from '../auth/index.ts';
 
 /** The account reply: who the caller is, their organisation and their permissions. */
 export function presentAccount(user: AuthUser): Account {
@@ -59,13 +58,13 @@ export async function setAlertEmailFrequency(ctx: AppContext, userId: number, fr
 export async function checkOwnPassword(ctx: AppContext, userId: number, password: string, wrong: () => ApiError): Promise<void> {
   const { LOGIN_FAILURE_WINDOW_S: window, LOGIN_MAX_FAILURES_PER_ACCOUNT } = ctx.config;
   const key = `account:${userId}`;
-  const counts = await authRepo.countFailures(ctx.db, [key], nowS() - window);
+  const counts = await countFailures(ctx.db, [key], nowS() - window);
   if ((counts.get(key) ?? 0) >= LOGIN_MAX_FAILURES_PER_ACCOUNT) {
     throw tooManyRequests(MESSAGES.tooManyAttempts.replace('{minutes}', String(Math.ceil(window / 60))));
   }
   const user = await findUserById(ctx.db, userId);
   if (!(await verifyPassword(password, user?.password_hash))) {
-    await authRepo.recordFailures(ctx.db, [key]);
+    await recordFailures(ctx.db, [key]);
     throw wrong();
   }
 }

@@ -11,6 +11,8 @@ import * as repo from './api-keys.repo.ts';
 type KeyRow = Awaited<ReturnType<typeof repo.listKeys>>[number];
 
 /** Whether a bearer credential is one of our API keys rather than a JWT. */
+const invalidKey = () => new ApiError(401, 'invalid_api_key', 'This API key is not valid, or has been revoked.');
+
 export const isApiKey = (credential: string) => credential.startsWith(API_KEY_PREFIX);
 
 function present(row: KeyRow): ApiKey {
@@ -70,7 +72,7 @@ export async function revokeKey(ctx: AppContext, user: { id: number; organisatio
  */
 export async function authenticateKey(ctx: AppContext, key: string, address: string): Promise<{ userId: number; keyId: number }> {
   const row = await repo.findValidKeyByHash(ctx.db, hashToken(key));
-  if (!row?.active) throw new ApiError(401, 'invalid_api_key', 'This API key is not valid, or has been revoked.');
+  if (!row?.active) throw invalidKey();
   if (!addressAllowed(repo.parseAllowList(row.ip_whitelist), address)) {
     throw new ApiError(403, 'address_not_allowed', `This API key may not be used from ${address}.`);
   }
@@ -82,6 +84,6 @@ export async function authenticateKey(ctx: AppContext, key: string, address: str
 export async function apiKeyCaller(ctx: AppContext, key: string, address: string): Promise<AuthUser> {
   const { userId, keyId } = await authenticateKey(ctx, key, address);
   const user = await callerOf(ctx, userId, 'done', { kind: 'api-key', keyId });
-  if (!user) throw new ApiError(401, 'invalid_api_key', 'This API key is not valid, or has been revoked.');
+  if (!user) throw invalidKey();
   return user;
 }

@@ -37,7 +37,12 @@ export function nodeReports(ctx: AppContext, onError: (err: unknown) => void = (
 
     async contacts(units: readonly UnitContact[]) {
       const byContact = new Map<number, number[]>();
-      for (const u of units) if (u.lastContact !== undefined) byContact.set(u.lastContact, [...(byContact.get(u.lastContact) ?? []), u.nodeId]);
+      for (const u of units) {
+        if (u.lastContact === undefined) continue;
+        const ids = byContact.get(u.lastContact);
+        if (ids) ids.push(u.nodeId);
+        else byContact.set(u.lastContact, [u.nodeId]);
+      }
       for (const [ts, ids] of byContact) await ctx.db.updateTable('nodes').set({ last_contact: ts }).where('id', 'in', ids).execute();
       const online = units.filter((u) => u.online === true).map((u) => u.nodeId);
       const offline = units.filter((u) => u.online === false).map((u) => u.nodeId);

@@ -6,8 +6,7 @@ import { sendMail } from '../../platform/mail.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { hashToken, newOpaqueToken } from '../../platform/tokens.ts';
 import { checkOwnPassword } from '../account/index.ts';
-import * as authRepo from '../auth/index.ts';
-import { findUserById } from '../auth/index.ts';
+import { clearFailures, countFailures, findUserById, recordFailures, revokeDevices } from '../auth/index.ts';
 import * as repo from './password.repo.ts';
 import type { PasswordTokenTable } from './password.tables.ts';
 
@@ -79,11 +78,11 @@ export async function issuePasswordLink(
 export async function requestReset(ctx: AppContext, email: string, address: string): Promise<void> {
   const { LOGIN_FAILURE_WINDOW_S: window, LOGIN_MAX_FAILURES_PER_ADDRESS } = ctx.config;
   const addressKey = `reset-address:${address}`;
-  const counts = await authRepo.countFailures(ctx.db, [addressKey], nowS() - window);
+  const counts = await countFailures(ctx.db, [addressKey], nowS() - window);
   if ((counts.get(addressKey) ?? 0) >= LOGIN_MAX_FAILURES_PER_ADDRESS) {
     throw tooManyRequests(MESSAGES.tooManyAttempts.replace('{minutes}', String(Math.ceil(window / 60))));
   }
-  await authRepo.recordFailures(ctx.db, [addressKey]);
+  await recordFailures(ctx.db, [addressKey]);
   const user = await repo.findActiveUserByEmail(ctx.db, email);
   if (!user) return;
   if ((await repo.countTokensSince(ctx.db, user.id, 'reset', nowS() - 3600)) >= MAX_RESETS_PER_HOUR) return;
@@ -114,8 +113,8 @@ export async function changePassword(ctx: AppContext, token: string, password: s
     if (!(await repo.consumeToken(trx, row.id))) throw invalidLink();
     await repo.expireLiveTokens(trx, row.user_id);
     await repo.setPassword(trx, row.user_id, hash, { endSessions: true });
-    await authRepo.revokeDevices(trx, row.user_id);
-    await authRepo.clearFailures(trx, `account:${row.user_id}`);
+    await revokeDevices(trx, row.user_id);
+    await clearFailures(trx, `account:${row.user_id}`);
   });
 }
 
@@ -159,6 +158,6 @@ export async function inlineChange(ctx: AppContext, userId: number, oldPassword:
   const hash = await hashPassword(newPassword);
   await ctx.db.transaction().execute(async (trx) => {
     await repo.setPassword(trx, userId, hash, { endSessions: false });
-    await authRepo.revokeDevices(trx, userId);
+    await revokeDevices(trx, userId);
   });
 }
