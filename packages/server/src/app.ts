@@ -5,7 +5,7 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
-import { APP_VERSION, metaReply } from '@vpp/shared';
+import { APP_VERSION, controlCharacterMessage, findControlCharacter, metaReply } from '@vpp/shared';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -17,7 +17,7 @@ import {
 import { ping } from './db/database.ts';
 import { AUTHENTICATOR, FEATURES } from './features/index.ts';
 import type { AppContext } from './platform/context.ts';
-import { ApiError, errorBody } from './platform/errors.ts';
+import { ApiError, badRequest, errorBody, frameworkError } from './platform/errors.ts';
 import { guard } from './platform/guard.ts';
 import type { App } from './platform/http.ts';
 import { serializeRequest } from './platform/redact.ts';
@@ -37,8 +37,21 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
           },
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    // A URL that cannot be decoded never reaches a route; its reply is the API's envelope too.
+    frameworkErrors: (err, _req, reply) => {
+      (reply as import('fastify').FastifyReply).code(400).send(frameworkError(400, (err as { code?: string }).code));
+    },
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  // Every input is checked for control characters before its schema (a NUL stops PostgreSQL and
+  // has no place in a name, a search or a password), so every route inherits the rule.
+  app.setValidatorCompiler((route) => {
+    const validate = validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
+    const part = route.httpPart === 'querystring' ? 'query' : (route.httpPart ?? 'input');
+    return (data: unknown) => {
+      const at = findControlCharacter(data, '');
+      return at === null ? validate(data) : { error: badRequest(controlCharacterMessage(at || part)) };
+    };
+  });
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('ctx', ctx);
 
@@ -46,11 +59,16 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
     if (err instanceof ApiError) return reply.code(err.statusCode).send(errorBody(err.code, err.message));
     if (hasZodFastifySchemaValidationErrors(err)) {
       // The schemas carry the spec's own texts (spec 1 §8), which the client shows as they come.
-      const message = err.validation.map((v) => v.message ?? 'Invalid input.').join('; ');
+      const message = [...new Set(err.validation.map((v) => v.message ?? 'Invalid input.'))].join(' ');
       return reply.code(400).send(errorBody('bad_request', message));
     }
     const status = (err as { statusCode?: number }).statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.code(status).send(errorBody('bad_request', (err as Error).message));
+    // The framework's own messages can quote the input (a body that is not JSON, a bad URL): answer
+    // ours, which never echo what was sent.
+    if (status >= 400 && status < 500) {
+      const code = err instanceof SyntaxError ? 'FST_ERR_CTP_INVALID_JSON_BODY' : (err as { code?: string }).code;
+      return reply.code(status).send(frameworkError(status, code));
+    }
     req.log.error(err);
     return reply.code(500).send(errorBody('internal_error', 'Something went wrong on the server.'));
   });
@@ -139,6 +157,6 @@ function registerWebApp(app: App, dist: string) {
     if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && wantsHtml) {
       return reply.code(200).type('text/html').header('cache-control', 'no-cache').send(fs.readFileSync(indexFile));
     }
-    return reply.code(404).send(errorBody('not_found', `There is no ${req.method} ${req.url.split('?')[0]}.`));
+    return reply.code(404).send(errorBody('not_found', `There is no ${req.method} ${req.url.split('?')[0].slice(0, 200)}.`));
   });
 }

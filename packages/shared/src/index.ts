@@ -4,6 +4,7 @@ export * from './account/password-schemas.ts';
 export * from './account/schemas.ts';
 export * from './api/endpoint.ts';
 export * from './api/envelope.ts';
+export * from './api/inputs.ts';
 export * from './auth/endpoints.ts';
 export * from './auth/password-rules.ts';
 export * from './auth/schemas.ts';

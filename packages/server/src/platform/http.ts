@@ -1,4 +1,4 @@
-import type { Endpoint, ReplyInputOf } from '@vpp/shared';
+import { type Endpoint, errorReplySchema, type ReplyInputOf } from '@vpp/shared';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -30,6 +30,20 @@ export type RouteHandler<E extends Endpoint> = (
   reply: FastifyReply,
 ) => Promise<(E['reply'] extends z.ZodType ? ReplyInputOf<E> : unknown) | FastifyReply>;
 
+const ERROR_REPLIES = {
+  400: 'The input is not valid: the message says what is wrong.',
+  401: 'No valid credentials (sign in, or send an API key).',
+  403: 'The caller lacks the permission this operation needs.',
+  404: 'No such record in the caller’s organisation.',
+  429: 'Too many attempts: wait, then try again.',
+} as const;
+
+/** The failures an operation documents, each with the one error envelope. */
+function errorReplies(e: Endpoint): Record<number, z.ZodType> {
+  const statuses = e.auth === 'public' ? ([400, 404, 429] as const) : ([400, 401, 403, 404, 429] as const);
+  return Object.fromEntries(statuses.map((s) => [s, errorReplySchema.describe(ERROR_REPLIES[s])]));
+}
+
 /**
  * Registers one endpoint of the shared contract: its method, path, schemas and permission come from
  * the definition, so the server cannot drift from what the browser calls.
@@ -46,7 +60,7 @@ export function route<E extends Endpoint>(app: App, e: E & { area?: string }, ha
       ...(e.params ? { params: e.params } : {}),
       ...(e.query ? { querystring: e.query } : {}),
       ...(e.body ? { body: e.body } : {}),
-      ...(e.reply ? { response: { 200: e.reply } } : {}),
+      response: { ...(e.reply ? { 200: e.reply } : {}), ...errorReplies(e) },
     },
     handler: handler as never,
   });

@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
+import { recordId } from '../api/inputs.ts';
 
 /** VALID, REVOKING while the revoke call is under way (in the browser), then REVOKED. */
 export const API_KEY_STATUSES = ['VALID', 'REVOKING', 'REVOKED'] as const;
@@ -82,7 +83,7 @@ export const newApiKeyReply = okReply(apiKey.extend({ key: z.string() }));
 export const createApiKeyBody = z.object({
   keyName: z.string({ error: API_KEY_MESSAGES.nameRequired }).trim().min(1, API_KEY_MESSAGES.nameRequired).max(100, API_KEY_MESSAGES.nameTooLong),
   ipWhitelist: z
-    .union([z.string(), z.array(z.string().max(100))])
+    .union([z.string().max(100_000), z.array(z.string().max(100)).max(1000, 'ipWhitelist can hold at most 1000 entries.')])
     .optional()
     .transform((v) => splitAllowList(v ?? [])),
 });
@@ -93,4 +94,4 @@ export const apiKeyPasswordQuery = z.object({
   password: z.string({ error: API_KEY_MESSAGES.passwordRequired }).min(1, API_KEY_MESSAGES.passwordRequired).max(4096),
 });
 
-export const apiKeyParams = z.object({ id: z.coerce.number().int().positive() });
+export const apiKeyParams = z.object({ id: recordId('api-key', 'The API key id') });

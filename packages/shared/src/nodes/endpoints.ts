@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { okReply } from '../api/envelope.ts';
+import { recordId } from '../api/inputs.ts';
 import {
   nodeDetailSchema,
   nodeEventsReply,
@@ -17,9 +18,7 @@ import {
   summaryReply,
 } from './schemas.ts';
 
-export const nodeIdParams = z.object({
-  id: z.coerce.number({ error: 'The node id must be a number.' }).int('The node id must be a number.').positive('The node id must be a number.'),
-});
+export const nodeIdParams = z.object({ id: recordId('node') });
 const NODE_PAGES = 'fleet.node.any';
 // Node pages open with any node permission; a node's time series need fleet.node.data.view itself (spec 2 §6).
 const NODE_DATA = 'fleet.node.data.view';

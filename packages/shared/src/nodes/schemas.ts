@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { epochSeconds, pagingFields, recordId, refineSeriesRange } from '../api/inputs.ts';
 import { AUSTRALIAN_STATES } from '../constants.ts';
 
 /**
@@ -116,18 +117,7 @@ export const nameplateSchema = z.object({ batteryCapacity: z.number(), inverterP
 export type Nameplate = z.infer<typeof nameplateSchema>;
 
 const boolString = z.enum(['true', 'false']).transform((v) => v === 'true');
-const limit = z.coerce
-  .number({ error: 'limit must be a whole number from 1 to 10000.' })
-  .int('limit must be a whole number from 1 to 10000.')
-  .min(1, 'limit must be a whole number from 1 to 10000.')
-  .max(10_000, 'limit must be a whole number from 1 to 10000.')
-  .default(10);
-const offset = z.coerce
-  .number({ error: 'offset must be a whole number of at least 0.' })
-  .int('offset must be a whole number of at least 0.')
-  .min(0, 'offset must be a whole number of at least 0.')
-  .default(0);
-export const pagingQuery = z.object({ limit, offset });
+export const pagingQuery = z.object(pagingFields());
 
 /** `postcodes` is comma-separated; the value NULL stands for an empty list (spec 2 §5). */
 export const nodeListQuery = pagingQuery.extend({
@@ -135,6 +125,7 @@ export const nodeListQuery = pagingQuery.extend({
   state: z.enum(AUSTRALIAN_STATES, { error: `state must be one of ${AUSTRALIAN_STATES.join(', ')}.` }).optional(),
   postcodes: z
     .string()
+    .max(5000, 'postcodes is too long.')
     .optional()
     .transform((v) => (v === undefined ? undefined : v === 'NULL' || v.trim() === '' ? [] : v.split(',').map((p) => p.trim())))
     .refine((v) => v === undefined || v.every((p) => /^\d{4}$/.test(p)), 'postcodes must be four-digit postcodes separated by commas.'),
@@ -180,11 +171,7 @@ export type NodeMetric = (typeof NODE_METRICS)[number];
 
 const metricList = commaList(NODE_METRICS, { field: 'metrics', required: 'metrics is required.', empty: 'metrics must name at least one metric.' });
 
-const epochS = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be epoch seconds.` })
-    .int(`${name} must be epoch seconds.`)
-    .min(0, `${name} must be epoch seconds.`);
+const epochS = epochSeconds;
 export const INTERVALS = [30, 300, 3600, 86400] as const;
 const interval = z.coerce
   .number({ error: 'interval must be 30, 300, 3600 or 86400 seconds.' })
@@ -192,11 +179,7 @@ const interval = z.coerce
 
 export const seriesQuery = z
   .object({ metrics: metricList, start: epochS('start'), end: epochS('end'), interval, fill: z.enum(['null']).optional() })
-  .refine((q) => q.end > q.start, { message: 'end must be after start.', path: ['end'] })
-  .refine((q) => (q.end - q.start) / q.interval <= 20_000, {
-    message: 'The range holds too many points for this interval: choose a longer interval.',
-    path: ['interval'],
-  });
+  .superRefine(refineSeriesRange);
 
 /** A series keyed by epoch seconds; each point holds the asked metrics (null where there is no data). */
 export const seriesReply = z.object({ status: z.literal('OK'), series: z.record(z.string(), z.record(z.string(), z.number().nullable())) });
@@ -208,13 +191,15 @@ export const summaryReply = z.object({ status: z.literal('OK'), summary: summary
 /** The metrics the whole fleet's series sums. */
 export const FLEET_METRICS = ['solarPower', 'meterPower', 'batteryPower', 'housePower', 'remainingCharge'] as const;
 
-export const fleetSeriesQuery = z.object({
-  id: z.string().default('__ALL_FLEET_NODES__'),
-  metrics: commaList(FLEET_METRICS, { field: 'metrics', required: 'metrics is required.' }),
-  interval,
-  start: epochS('start'),
-  end: epochS('end').optional(),
-});
+export const fleetSeriesQuery = z
+  .object({
+    id: z.string().default('__ALL_FLEET_NODES__'),
+    metrics: commaList(FLEET_METRICS, { field: 'metrics', required: 'metrics is required.' }),
+    interval,
+    start: epochS('start'),
+    end: epochS('end').optional(),
+  })
+  .superRefine(refineSeriesRange);
 
 export const mapNodeSchema = z.object({
   id: z.number(),
@@ -229,13 +214,15 @@ export const totalsReply = z.object({
   data: z.object({ deploymentCounts: z.object({ commissioned: z.number(), non_commissioned: z.number(), offline: z.number() }) }),
 });
 
-export const submeterQuery = z.object({
-  aggregation_base: z.enum(['client']).default('client'),
-  delta_t: interval,
-  start: epochS('start'),
-  end: epochS('end'),
-  id: z.coerce.number({ error: 'id must name a submeter.' }).int(),
-});
+export const submeterQuery = z
+  .object({
+    aggregation_base: z.enum(['client']).default('client'),
+    delta_t: interval,
+    start: epochS('start'),
+    end: epochS('end'),
+    id: recordId('submeter', 'id'),
+  })
+  .superRefine((q, ctx) => refineSeriesRange({ ...q, interval: q.delta_t }, ctx));
 export const submeterReply = z.object({
   status: z.literal('OK'),
   data: z.record(z.string(), z.object({ p: z.number().nullable(), q: z.number().nullable() })),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
+import { pagingFields, recordId } from '../api/inputs.ts';
 import { DEFAULT_PAGE_SIZE } from '../constants.ts';
 
 /** The texts of the notification screens (spec 1 §2, §8). */
@@ -30,14 +31,9 @@ export const notification = z.object({
 });
 export type Notification = z.infer<typeof notification>;
 
-export const notificationsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(DEFAULT_PAGE_SIZE),
-  offset: z.coerce.number().int().min(0).default(0),
-});
+export const notificationsQuery = z.object(pagingFields(200, DEFAULT_PAGE_SIZE));
 
-export const notificationParams = z.object({
-  id: z.coerce.number({ error: 'The notification id must be a number.' }).int().positive('The notification id must be a number.'),
-});
+export const notificationParams = z.object({ id: recordId('notification') });
 
 export const notificationsReply = okReply(z.object({ notifications: z.array(notification), total: z.number(), unread: z.number() }));
 export const notificationReply = okReply(notification);

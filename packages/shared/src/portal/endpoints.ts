@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
+import { recordId } from '../api/inputs.ts';
 
 export const portalTokenQuery = z.object({
-  deployment: z.coerce.number({ error: 'deployment must be a node id.' }).int().positive(),
+  deployment: recordId('node', 'deployment'),
   inverter: z.string({ error: 'inverter is required.' }).min(1, 'inverter is required.'),
 });
 export const portalTokenReply = z.object({ status: z.literal('OK'), message: z.string(), inverterPortalToken: z.string(), portalUrl: z.string() });

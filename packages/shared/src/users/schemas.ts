@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
+import { pagingFields, recordId } from '../api/inputs.ts';
 import { DEFAULT_PAGE_SIZE } from '../constants.ts';
 import { canGrant } from '../permissions/registry.ts';
 
@@ -54,12 +55,9 @@ export const userBody = z.object({
 });
 export type UserBody = z.input<typeof userBody>;
 
-export const usersQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(DEFAULT_PAGE_SIZE),
-  offset: z.coerce.number().int().min(0).default(0),
-});
+export const usersQuery = z.object(pagingFields(200, DEFAULT_PAGE_SIZE));
 
-export const userParams = z.object({ id: z.coerce.number({ error: 'The user id must be a number.' }).int().positive('The user id must be a number.') });
+export const userParams = z.object({ id: recordId('user') });
 
 export const usersReply = okReply(z.object({ users: z.array(orgUser), total: z.number() }));
 export const userReply = okReply(orgUser);

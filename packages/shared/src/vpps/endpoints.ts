@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { statusReply } from '../api/envelope.ts';
+import { recordId } from '../api/inputs.ts';
 import { mapReply, nodeListReply, pagingQuery, seriesReply } from '../nodes/schemas.ts';
 import { VPP_DATA, VPP_EDIT, VPP_VIEW } from './permissions.ts';
 import {
@@ -16,12 +17,7 @@ import {
   vppSeriesQuery,
 } from './schemas.ts';
 
-export const vppIdParams = z.object({
-  id: z.coerce
-    .number({ error: 'The Virtual Power Plant id must be a number.' })
-    .int('The Virtual Power Plant id must be a number.')
-    .positive('The Virtual Power Plant id must be a number.'),
-});
+export const vppIdParams = z.object({ id: recordId('powerstation', 'The Virtual Power Plant id') });
 
 const VIEW = VPP_VIEW;
 const EDIT = VPP_EDIT;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { epochSeconds, MAX_ID, MAX_LIST, refineSeriesRange } from '../api/inputs.ts';
 import { AUSTRALIAN_STATES } from '../constants.ts';
 import { commaList, nameplateSchema, pagingQuery } from '../nodes/schemas.ts';
 import { VPP_MESSAGES } from './messages.ts';
@@ -27,12 +28,16 @@ const typeList = commaList(VPP_TYPES, { field: 'type', normalise: (t) => t.toUpp
 export const powerstationListQuery = pagingQuery.extend({ type: typeList.optional() });
 export const powerstationListReply = z.object({ result: z.array(powerstationSchema), total: z.number() });
 
-const nodeIds = z.array(
-  z.number({ error: 'nodes must be a list of node ids.' }).int('nodes must be a list of node ids.').positive('nodes must be a list of node ids.'),
-  {
-    error: 'nodes must be a list of node ids.',
-  },
-);
+const nodeIds = z
+  .array(
+    z
+      .number({ error: 'nodes must be a list of node ids.' })
+      .int('nodes must be a list of node ids.')
+      .min(1, 'nodes must be a list of node ids.')
+      .max(MAX_ID, 'nodes must be a list of node ids.'),
+    { error: 'nodes must be a list of node ids.' },
+  )
+  .max(MAX_LIST, `nodes can hold at most ${MAX_LIST} node ids: add more with a filter.`);
 
 /** Create (POST) and update (PUT) body: the rules of spec 2 §5 are checked by `vppFieldErrors`. */
 export const powerstationBody = z.object({
@@ -42,7 +47,10 @@ export const powerstationBody = z.object({
   filters: z
     .object({
       postcodes: z
-        .array(z.string({ error: 'postcodes must be a list of postcodes.' }), { error: 'postcodes must be a list of postcodes.' })
+        .array(z.string({ error: 'postcodes must be a list of postcodes.' }).max(20, 'postcodes must be a list of postcodes.'), {
+          error: 'postcodes must be a list of postcodes.',
+        })
+        .max(1000, 'postcodes can hold at most 1000 postcodes.')
         .nullable()
         .optional(),
       state: stateEnum.nullable().optional(),
@@ -109,16 +117,15 @@ export const latestReply = z.object({
 });
 
 export const VPP_SERIES_METRICS = ['solarPower', 'meterPower', 'batteryPower', 'housePower', 'remainingCharge'] as const;
-const epochS = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be epoch seconds.` })
-    .int(`${name} must be epoch seconds.`)
-    .min(0, `${name} must be epoch seconds.`);
 
 /** A VPP's series: at each bucket the sum over its member nodes; `end` defaults to a day after `start`. */
-export const vppSeriesQuery = z.object({
-  metrics: commaList(VPP_SERIES_METRICS, { field: 'metrics', required: 'metrics is required.' }),
-  interval: z.coerce.number({ error: 'interval must be 300 or 3600 seconds.' }).refine((v) => v === 300 || v === 3600, 'interval must be 300 or 3600 seconds.'),
-  start: epochS('start'),
-  end: epochS('end').optional(),
-});
+export const vppSeriesQuery = z
+  .object({
+    metrics: commaList(VPP_SERIES_METRICS, { field: 'metrics', required: 'metrics is required.' }),
+    interval: z.coerce
+      .number({ error: 'interval must be 300 or 3600 seconds.' })
+      .refine((v) => v === 300 || v === 3600, 'interval must be 300 or 3600 seconds.'),
+    start: epochSeconds('start'),
+    end: epochSeconds('end').optional(),
+  })
+  .superRefine(refineSeriesRange);

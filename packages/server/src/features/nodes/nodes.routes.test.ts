@@ -140,7 +140,7 @@ describeEachDatabase('node routes', (h) => {
   it('answers 400 for a node id that is not a number', async () => {
     const res = await get('/api/nodes/abc/detail', admin);
     expect(res.statusCode).toBe(400);
-    expect(res.json().data.message).toBe('The node id must be a number.');
+    expect(res.json().data.message).toBe('The node id must be a whole number from 1 to 2147483647.');
   });
 
   it('lists the fleet ten at a time by default, with the total, and pages through all of it', async () => {
@@ -186,8 +186,8 @@ describeEachDatabase('node routes', (h) => {
       ['limit=0', 'limit must be a whole number from 1 to 10000.'],
       ['limit=10001', 'limit must be a whole number from 1 to 10000.'],
       ['limit=ten', 'limit must be a whole number from 1 to 10000.'],
-      ['offset=-1', 'offset must be a whole number of at least 0.'],
-      ['offset=1.5', 'offset must be a whole number of at least 0.'],
+      ['offset=-1', 'offset must be a whole number from 0 to 2147483647.'],
+      ['offset=1.5', 'offset must be a whole number from 0 to 2147483647.'],
     ]) {
       for (const url of [`/v2/nodes?${query}`, `/v2/unused-nodes?${query}`]) {
         const res = await get(url, admin);
@@ -444,8 +444,21 @@ describeEachDatabase('node routes', (h) => {
       [`metrics=meterPower&start=${from}&end=${to}&interval=600`, 'interval must be 30, 300, 3600 or 86400 seconds.'],
       [`metrics=meterPower&start=${to}&end=${from}&interval=300`, 'end must be after start.'],
       [`metrics=meterPower&start=${from}&end=${from}&interval=300`, 'end must be after start.'],
-      [`metrics=meterPower&start=yesterday&end=${to}&interval=300`, 'start must be epoch seconds.'],
-      [`metrics=meterPower&start=${from - 400 * DAY}&end=${to}&interval=30`, 'The range holds too many points for this interval: choose a longer interval.'],
+      [`metrics=meterPower&start=yesterday&end=${to}&interval=300`, 'start must be epoch seconds from 0 to 4102444800.'],
+      [
+        `metrics=meterPower&start=${from - 400 * DAY}&end=${to}&interval=30`,
+        'A series at 30-second interval can cover at most 2 days: shorten the range or choose a longer interval.',
+      ],
+      [
+        `metrics=meterPower&start=${to - 32 * DAY}&end=${to}&interval=300`,
+        'A series at 300-second interval can cover at most 31 days: shorten the range or choose a longer interval.',
+      ],
+      [
+        `metrics=meterPower&start=0&end=${to}&interval=3600`,
+        'A series at 3600-second interval can cover at most 366 days: shorten the range or choose a longer interval.',
+      ],
+      [`metrics=meterPower&start=&end=${to}&interval=300`, 'start must be epoch seconds from 0 to 4102444800.'],
+      [`metrics=meterPower&start=${from}&end=9e12&interval=300`, 'end must be epoch seconds from 0 to 4102444800.'],
     ]) {
       const res = await get(`${base}?${query}`, admin);
       expect(res.statusCode, query).toBe(400);

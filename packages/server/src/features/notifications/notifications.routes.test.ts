@@ -81,7 +81,7 @@ describeEachDatabase('notifications', (h) => {
     }
     const bad = await call('GET', '/account/notifications/abc', a.headers);
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().data.message).toBe('The notification id must be a number.');
+    expect(bad.json().data.message).toBe('The notification id must be a whole number from 1 to 2147483647.');
     expect((await list(a.headers)).unread).toBe(1);
   });
 

@@ -288,6 +288,6 @@ describeEachDatabase('organisation users', (h) => {
     expect((await call('GET', `/api/users/${b.id}`, b.headers)).json().data.givenName).toBe('Test');
     const bad = await call('GET', '/api/users/abc', a.headers);
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().data.message).toBe('The user id must be a number.');
+    expect(bad.json().data.message).toBe('The user id must be a whole number from 1 to 2147483647.');
   });
 });

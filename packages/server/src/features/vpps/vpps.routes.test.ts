@@ -114,21 +114,21 @@ describeEachDatabase('virtual power plants', (h) => {
     it('answers 400 with the reason for an id that is not a number', async () => {
       const res = await call('GET', '/v2/powerstations/abc');
       expect(res.statusCode).toBe(400);
-      expect(res.json().data.message).toBe('The Virtual Power Plant id must be a number.');
+      expect(res.json().data.message).toBe('The Virtual Power Plant id must be a whole number from 1 to 2147483647.');
     });
 
     it('answers 400 with the exact reason for bad ids and queries on the other VPP calls, and changes nothing', async () => {
       const id = await create({ type: 'STATIC', name: 'Queried', nodes: [nodes.bondi.id] });
       const before = await count();
       for (const [method, url, message] of [
-        ['DELETE', '/api/powerstations/abc', 'The Virtual Power Plant id must be a number.'],
-        ['DELETE', '/api/powerstations/-1', 'The Virtual Power Plant id must be a number.'],
+        ['DELETE', '/api/powerstations/abc', 'The Virtual Power Plant id must be a whole number from 1 to 2147483647.'],
+        ['DELETE', '/api/powerstations/-1', 'The Virtual Power Plant id must be a whole number from 1 to 2147483647.'],
         ['GET', `/v2/powerstations/${id}/nodes?deployment_state=ONLINE`, 'deployment_state must be COMMISSIONED or NOT_COMMISSIONED.'],
         ['GET', `/v2/powerstations/${id}/nodes?limit=0`, 'limit must be a whole number from 1 to 10000.'],
         ['GET', `/v2/powerstations/${id}/nodes?limit=many`, 'limit must be a whole number from 1 to 10000.'],
-        ['GET', `/v2/powerstations/${id}/nodes?offset=-1`, 'offset must be a whole number of at least 0.'],
-        ['GET', '/v2/powerstations/abc/map', 'The Virtual Power Plant id must be a number.'],
-        ['GET', '/v2/powerstations/1.5/map', 'The Virtual Power Plant id must be a number.'],
+        ['GET', `/v2/powerstations/${id}/nodes?offset=-1`, 'offset must be a whole number from 0 to 2147483647.'],
+        ['GET', '/v2/powerstations/abc/map', 'The Virtual Power Plant id must be a whole number from 1 to 2147483647.'],
+        ['GET', '/v2/powerstations/1.5/map', 'The Virtual Power Plant id must be a whole number from 1 to 2147483647.'],
         ['GET', '/api/events?state=bogus', 'Use INCOMPLETE, UPCOMING, INPROGRESS, COMPLETED.'],
       ] as const) {
         const res = await call(method, url);
