@@ -44,3 +44,56 @@ describe('/meta.json', () => {
     }
   });
 });
+
+describe('the OpenAPI document', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness('sqlite');
+  });
+  afterAll(async () => h?.close());
+
+  it('documents the failures of every operation with the one error envelope', async () => {
+    const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<
+        string,
+        Record<string, { security?: unknown[]; responses: Record<string, { content?: Record<string, { schema: { properties?: object } }> }> }>
+      >;
+    };
+    // Every operation of the contract (the build's own /meta.json aside).
+    const operations = Object.entries(doc.paths)
+      .filter(([path]) => path !== '/meta.json')
+      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const));
+    expect(operations.length).toBeGreaterThan(40);
+    for (const [name, op] of operations) {
+      for (const status of ['400', '404', '429']) {
+        const schema = op.responses[status]?.content?.['application/json']?.schema;
+        expect(schema?.properties, `${name} ${status}`).toHaveProperty('status');
+        expect(schema?.properties, `${name} ${status}`).toHaveProperty('data');
+      }
+    }
+    const guarded = operations.filter(([name]) => name === 'GET /v2/nodes');
+    expect(Object.keys(guarded[0][1].responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '429']));
+  });
+
+  it('answers a body that is not JSON in the envelope, without quoting it', async () => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/auth/login/',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"password":"hunter2-secret",',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      status: 'ERROR',
+      error: 'bad_request',
+      message: 'The body is not valid JSON.',
+      data: { message: 'The body is not valid JSON.' },
+    });
+  });
+
+  it('refuses a control character in any input, naming the field, before it reaches the database', async () => {
+    const res = await h.app.inject({ method: 'POST', url: '/auth/login/', payload: { username: 'ad\u0000min', password: 'x', captchaToken: 'y' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().data.message).toBe('username must not contain control characters.');
+  });
+});
