@@ -1,7 +1,10 @@
-import { type Endpoint, endpointUrl, MESSAGES, PERMISSIONS, type PermissionRequirement, satisfies } from '@vpp/shared';
+import { type Endpoint, endpointUrl, idResources, MESSAGES, PERMISSIONS, type PermissionRequirement, satisfies } from '@vpp/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/harness.ts';
+import type { z } from 'zod';
+import { node } from '../test/factories.ts';
+import { describeEachDatabase, type Harness, PASSWORD } from '../test/harness.ts';
 import { FEATURES } from './index.ts';
+import { notifyUser } from './notifications/index.ts';
 
 /** Every endpoint of every area, as the areas' modules declare them: a new area is covered by being listed. */
 const AREAS: [string, Endpoint[]][] = FEATURES.map((f) => [f.name, (f.endpoints ?? []).flatMap((map) => Object.values(map))]);
@@ -67,4 +70,107 @@ describeEachDatabase('access control of every endpoint', (h) => {
       );
     });
   }
+});
+
+/** What a path's `:id` names, from the shared id schema (recordId registers it). */
+const resourceOf = (e: Endpoint): string | null => {
+  const id = (e.params as { shape?: Record<string, z.ZodType> } | undefined)?.shape?.id;
+  return id ? (idResources.get(id)?.resource ?? null) : null;
+};
+
+/** Values that satisfy the usual query and body fields, so that a call reaches its record lookup. */
+const now = Math.floor(Date.now() / 1000 / 300) * 300;
+const EXAMPLE_FIELDS: Record<string, unknown> = {
+  metrics: 'solarPower',
+  start: String(now - 86400),
+  end: String(now),
+  interval: '300',
+  delta_t: '300',
+  id: '1',
+  siteLabel: 'Cross-organisation label',
+  name: 'Cross-organisation name',
+  type: 'STATIC',
+  givenName: 'Cross',
+  surname: 'Organisation',
+  email: 'cross.organisation@example.test',
+  permissions: [],
+  password: Buffer.from(PASSWORD).toString('base64'),
+};
+/** The example's fields that a schema knows; the query's as strings. */
+const exampleFor = (schema: z.ZodType | undefined) => {
+  const keys = Object.keys((schema as { shape?: object } | undefined)?.shape ?? {});
+  return Object.fromEntries(keys.filter((k) => k in EXAMPLE_FIELDS).map((k) => [k, EXAMPLE_FIELDS[k]]));
+};
+
+/** Makes one record of each kind in an organisation, through the product's own calls; answers its id. */
+const MAKERS: Record<string, (h: Harness, org: { id: number; userId: number; auth: { authorization: string }; nodeId: number }) => Promise<number>> = {
+  node: async (_h, org) => org.nodeId,
+  powerstation: async (h, org) => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/powerstations',
+      headers: org.auth,
+      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
+    });
+    return res.json().data.id;
+  },
+  user: async (_h, org) => org.userId,
+  notification: async (h, org) => {
+    await notifyUser(h.ctx, org.userId, { summary: 'Their notification', body: 'Theirs alone.' });
+    return (await h.app.inject({ method: 'GET', url: '/account/notifications', headers: org.auth })).json().data.notifications[0].id;
+  },
+  'api-key': async (h, org) => {
+    const password = Buffer.from(PASSWORD).toString('base64');
+    const res = await h.app.inject({ method: 'POST', url: `/account/api-keys?password=${password}`, headers: org.auth, payload: { keyName: 'Their key' } });
+    return res.json().data.keyId;
+  },
+};
+
+// Generated from the contracts: every endpoint whose path names a record is called by a user of
+// another organisation, holding every permission, on this organisation's record: 404, never the
+// record's data, and nothing changes.
+describeEachDatabase('another organisation’s records', (h) => {
+  const ids = new Map<string, number>();
+  let theirs: { id: number; userId: number; auth: { authorization: string }; nodeId: number };
+  let ours: { authorization: string };
+  beforeAll(async () => {
+    const id = await h().org('RETAILER', 'Their Energy');
+    const user = await h().user(id);
+    theirs = { id, userId: user.id, auth: await h().bearer(user.username), nodeId: (await node(h(), [id], { label: 'Their home' })).id };
+    for (const [resource, make] of Object.entries(MAKERS)) ids.set(resource, await make(h(), theirs));
+    const mine = await h().org('RETAILER', 'Our Energy');
+    await node(h(), [mine]);
+    ours = await h().bearer((await h().user(mine)).username);
+  });
+
+  const withRecords = AREAS.flatMap(([, list]) => list).filter((e) => e.path.includes(':id') && e.auth !== 'public');
+
+  it('knows how to make every kind of record a path names', () => {
+    for (const e of withRecords) expect(MAKERS, `${e.method} ${e.path}: add a maker for '${resourceOf(e)}'`).toHaveProperty(String(resourceOf(e)));
+  });
+
+  it.each(withRecords.map((e) => [`${e.method} ${e.path}`, e] as const))('%s answers 404 on their record', async (_, e) => {
+    const id = ids.get(String(resourceOf(e)));
+    const body = exampleFor(e.body);
+    const res = await h().app.inject({
+      method: e.method,
+      url: endpointUrl(e, { params: { id }, query: exampleFor(e.query) }),
+      headers: ours,
+      ...(e.body ? { payload: body } : {}),
+    });
+    expect(res.statusCode, res.body).toBe(404);
+    expect(res.json().status).toBe('ERROR');
+    for (const secret of ['Their VPP', 'Their home', 'Their notification', 'Their key', 'Their Energy']) expect(res.body).not.toContain(secret);
+  });
+
+  it('left their records as they were', async () => {
+    const vpp = await h().app.inject({ method: 'GET', url: `/v2/powerstations/${ids.get('powerstation')}`, headers: theirs.auth });
+    expect(vpp.json().name).toBe('Their VPP');
+    const site = await h().app.inject({ method: 'GET', url: `/api/nodes/${theirs.nodeId}/detail`, headers: theirs.auth });
+    expect(site.json().data.siteLabel).toBe('Their home');
+    const keys = await h().app.inject({ method: 'GET', url: '/account/api-keys', headers: theirs.auth });
+    expect(keys.json().data.keys.map((k: { keyName: string; status: string }) => [k.keyName, k.status])).toEqual([['Their key', 'VALID']]);
+    const notes = await h().app.inject({ method: 'GET', url: '/account/notifications', headers: theirs.auth });
+    expect(notes.json().data.unread).toBe(1);
+  });
 });
