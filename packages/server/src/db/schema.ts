@@ -71,7 +71,8 @@ export interface JobTable {
 
 export interface NodeTable {
   id: Generated<number>;
-  site_label: string | null;
+  /** The label the node was commissioned with; each organisation's own label is on its fleet membership. */
+  field_label: string | null;
   street: string;
   suburb: string;
   state: string;
@@ -110,6 +111,8 @@ export interface FleetMemberTable {
   organisation_id: number;
   node_id: number;
   role: 'RETAILER' | 'NETWORK' | 'INSTALLER';
+  /** This organisation's name for the site (spec 2: the node's site label). */
+  site_label: string | null;
 }
 
 export interface NodeEventTable {

@@ -149,7 +149,7 @@ export async function buildFleet(
         owners.push({ organisation_id: rnd.pick(opts.owners.installers), role: 'INSTALLER' });
       extras.push({ members: owners, submeters: subs });
       rows.push({
-        site_label: label,
+        field_label: label,
         street,
         suburb: place.suburb,
         state: place.state,
@@ -181,7 +181,8 @@ export async function buildFleet(
     }
     await db.transaction().execute(async (trx) => {
       const inserted = await trx.insertInto('nodes').values(rows).returning('id').execute();
-      const members = inserted.flatMap((r, k) => extras[k].members.map((m) => ({ ...m, node_id: r.id })));
+      // Every organisation starts with the label the node was commissioned with.
+      const members = inserted.flatMap((r, k) => extras[k].members.map((m) => ({ ...m, node_id: r.id, site_label: rows[k].field_label })));
       if (members.length) await trx.insertInto('fleet_members').values(members).execute();
       const subs = inserted.flatMap((r, k) => extras[k].submeters.map((sm) => ({ ...sm, node_id: r.id })));
       if (subs.length) await trx.insertInto('submeters').values(subs).execute();

@@ -15,7 +15,7 @@ export async function node(
 ): Promise<{ id: number; serial: string }> {
   const serialNumber = `RPT${String(++serial).padStart(7, '0')}${Math.random().toString(36).slice(2, 6)}`;
   const row = {
-    site_label: at.label ?? null,
+    field_label: at.label ?? null,
     street: `${serial} Test Street`,
     suburb: at.suburb ?? 'Newtown',
     state: at.state ?? 'NSW',
@@ -49,7 +49,7 @@ export async function node(
   if (orgIds.length)
     await h.ctx.db
       .insertInto('fleet_members')
-      .values(orgIds.map((organisation_id) => ({ organisation_id, node_id: id, role: 'RETAILER' as const })))
+      .values(orgIds.map((organisation_id) => ({ organisation_id, node_id: id, role: 'RETAILER' as const, site_label: at.label ?? null })))
       .execute();
   h.ctx.telemetry.invalidate(id);
   return { id, serial: serialNumber };

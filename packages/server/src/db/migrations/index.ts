@@ -5,6 +5,7 @@ import { fleet } from './003-fleet.ts';
 import { vpps } from './004-vpps.ts';
 import { portal } from './005-portal.ts';
 import { jobProgress } from './006-job-progress.ts';
+import { siteLabels } from './007-site-labels.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004-vpps': vpps,
   '005-portal': portal,
   '006-job-progress': jobProgress,
+  '007-site-labels': siteLabels,
 };

@@ -29,6 +29,7 @@ describeEachDatabase('dashboard routes', (h) => {
         .ctx.db.selectFrom('nodes')
         .innerJoin('fleet_members', 'fleet_members.node_id', 'nodes.id')
         .selectAll('nodes')
+        .select('fleet_members.site_label')
         .where('fleet_members.organisation_id', '=', org)
         .orderBy('nodes.id')
         .execute();

@@ -4,19 +4,23 @@ import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/database.ts';
 import type { NodeTable } from '../../db/schema.ts';
-import { searchable, writeSearchText } from './nodes.search.ts';
+import { searchable } from './nodes.search.ts';
 
-export type NodeRow = Selectable<NodeTable>;
+/** A node as one organisation sees it: the node's row with that organisation's site label. */
+export type NodeRow = Selectable<NodeTable> & { site_label: string | null };
 
-/** Nodes of one organisation's fleet: every query about nodes starts here. */
+/** Nodes of one organisation's fleet (joined as `fm`, which holds its site label): every query about nodes starts here. */
 export function fleetNodes(db: Database, orgId: number) {
   return db.selectFrom('nodes').innerJoin('fleet_members as fm', (j) => j.onRef('fm.node_id', '=', 'nodes.id').on('fm.organisation_id', '=', orgId));
 }
 
-/** Nodes whose search text (site label, address, NMI, serial, brands) contains `f`; % and _ match themselves. */
+/**
+ * Nodes whose search text (address, NMI, serial, brands) or this organisation's site label
+ * contains `f`; % and _ match themselves. Only inside a query from `fleetNodes`.
+ */
 export function searchMatches(f: string) {
   const pattern = `%${searchable(f).replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-  return sql<boolean>`nodes.id in (select node_id from node_search where search_text like ${pattern} escape '\\')`;
+  return sql<boolean>`(nodes.id in (select node_id from node_search where search_text like ${pattern} escape '\\') or replace(lower(fm.site_label), ',', ' ') like ${pattern} escape '\\')`;
 }
 
 type Filters = Partial<Pick<NodeListQuery, 'f' | 'state' | 'postcodes' | 'status'>>;
@@ -43,7 +47,7 @@ function statusCondition(eb: any, status: NodeStatus) {
 /** A page of the fleet's nodes matching the filters, the total, and the nameplate totals when asked. */
 export async function listNodes(db: Database, orgId: number, q: NodeListQuery): Promise<{ rows: NodeRow[]; total: number; nameplate?: Nameplate }> {
   const base = filtered(db, orgId, q);
-  const page = () => base.selectAll('nodes').orderBy('nodes.id').limit(q.limit).offset(q.offset);
+  const page = () => base.selectAll('nodes').select('fm.site_label').orderBy('nodes.id').limit(q.limit).offset(q.offset);
   if (!q.nameplate) {
     // One scan gives the page's ids and, through a window count over ids alone (not whole rows),
     // the total; the page's rows are then read by id. A page past the end needs a count.
@@ -59,15 +63,15 @@ export async function listNodes(db: Database, orgId: number, q: NodeListQuery): 
         ? Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
         : 0;
     const rows = ids.length
-      ? await db
-          .selectFrom('nodes')
-          .selectAll()
+      ? await fleetNodes(db, orgId)
+          .selectAll('nodes')
+          .select('fm.site_label')
           .where(
-            'id',
+            'nodes.id',
             'in',
             ids.map((r) => r.id),
           )
-          .orderBy('id')
+          .orderBy('nodes.id')
           .execute()
       : [];
     return { rows, total };
@@ -94,7 +98,7 @@ export async function listNodes(db: Database, orgId: number, q: NodeListQuery): 
 }
 
 export async function findNode(db: Database, orgId: number, id: number): Promise<NodeRow | undefined> {
-  return fleetNodes(db, orgId).selectAll('nodes').where('nodes.id', '=', id).executeTakeFirst();
+  return fleetNodes(db, orgId).selectAll('nodes').select('fm.site_label').where('nodes.id', '=', id).executeTakeFirst();
 }
 
 /** The node's equipment and meters as stored (JSON, checked against the shared schemas). */
@@ -118,11 +122,9 @@ export async function latestReading(db: Database, id: number) {
   return db.selectFrom('tel_latest').selectAll().where('node_id', '=', id).executeTakeFirst();
 }
 
-export async function setSiteLabel(db: Database, row: NodeRow, label: string | null) {
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('nodes').set({ site_label: label }).where('id', '=', row.id).execute();
-    await writeSearchText(trx, [{ ...row, site_label: label }]);
-  });
+/** Sets one organisation's label of a node; the others keep theirs. */
+export async function setSiteLabel(db: Database, orgId: number, nodeId: number, label: string | null) {
+  await db.updateTable('fleet_members').set({ site_label: label }).where('organisation_id', '=', orgId).where('node_id', '=', nodeId).execute();
 }
 
 export async function nodeSubmeters(db: Database, nodeId: number) {
@@ -144,7 +146,7 @@ export async function nodeEvents(db: Database, nodeId: number, limit: number, of
 /** Map points of the fleet, optionally searched and filtered by display status. */
 export async function mapNodes(db: Database, orgId: number, q: Pick<Filters, 'f' | 'status'> = {}) {
   return filtered(db, orgId, q)
-    .select(['nodes.id', 'nodes.lat', 'nodes.lng', 'nodes.site_label', 'nodes.unit_state', 'nodes.connection_offline', 'nodes.last_contact'])
+    .select(['nodes.id', 'nodes.lat', 'nodes.lng', 'fm.site_label', 'nodes.unit_state', 'nodes.connection_offline', 'nodes.last_contact'])
     .orderBy('nodes.id')
     .execute();
 }

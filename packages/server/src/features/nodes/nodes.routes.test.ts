@@ -18,6 +18,7 @@ describeEachDatabase('node routes', (h) => {
   let operator: Headers;
   let retailerOrg: number;
   let installer: Headers;
+  let otherOrg: number;
   /** A reporting node of the fleet with a battery and submeters. */
   let busy: NodeRow;
   let submeters: { id: number; node_id: number; name: string }[];
@@ -48,6 +49,7 @@ describeEachDatabase('node routes', (h) => {
     const retailer = await h().org('RETAILER');
     retailerOrg = retailer;
     const other = await h().org('RETAILER');
+    otherOrg = other;
     const installerOrg = await h().org('INSTALLER');
     ({ from, to } = await seedFleet(h(), { retailer, installer: installerOrg, count: 30, seed: 21 }, [{ retailer: other, count: 4, seed: 22 }], 2));
     const { db } = h().ctx;
@@ -56,6 +58,7 @@ describeEachDatabase('node routes', (h) => {
         .selectFrom('nodes')
         .innerJoin('fleet_members', 'fleet_members.node_id', 'nodes.id')
         .selectAll('nodes')
+        .select('fleet_members.site_label')
         .where('fleet_members.organisation_id', '=', org)
         .orderBy('nodes.id')
         .execute();
@@ -133,7 +136,7 @@ describeEachDatabase('node routes', (h) => {
       }
     }
     // The label of another organisation's node is untouched.
-    const row = await h().ctx.db.selectFrom('nodes').select('site_label').where('id', '=', theirs.id).executeTakeFirstOrThrow();
+    const row = await h().ctx.db.selectFrom('fleet_members').select('site_label').where('node_id', '=', theirs.id).where('organisation_id', '=', otherOrg).executeTakeFirstOrThrow();
     expect(row.site_label).toBe(theirs.site_label);
   });
 
@@ -359,6 +362,20 @@ describeEachDatabase('node routes', (h) => {
     expect(await all('f=kookaburra cottage')).toEqual([]);
     // The node is still found by everything else.
     expect((await all(`f=${node.serial_number}`)).map((d) => d.id)).toEqual([node.id]);
+  });
+
+  it('keeps a site label per organisation: the retailer’s label never shows to, or is found by, the installer', async () => {
+    const node = fleet[3];
+    const before = (await get(`/api/nodes/${node.id}/detail`, installer)).json().data.siteLabel;
+    expect((await post(`/api/nodes/${node.id}/sitelabel`, { siteLabel: 'Retailer Only Name' }, admin)).statusCode).toBe(200);
+    expect((await get(`/api/nodes/${node.id}/detail`, admin)).json().data.siteLabel).toBe('Retailer Only Name');
+    expect((await get(`/api/nodes/${node.id}/detail`, installer)).json().data.siteLabel).toBe(before);
+    expect((await get('/v2/nodes?f=retailer only name', installer)).json().total).toBe(0);
+    expect((await get('/v2/nodes?f=retailer only name', admin)).json().deployments.map((d: { id: number }) => d.id)).toEqual([node.id]);
+    // And the installer's own label does not overwrite the retailer's.
+    expect((await post(`/api/nodes/${node.id}/sitelabel`, { siteLabel: 'Installer Job 4411' }, installer)).statusCode).toBe(200);
+    expect((await get(`/api/nodes/${node.id}/detail`, admin)).json().data.siteLabel).toBe('Retailer Only Name');
+    expect((await get(`/api/nodes/${node.id}/detail`, installer)).json().data.siteLabel).toBe('Installer Job 4411');
   });
 
   it("answers a node's events newest first, in pages with the page count", async () => {

@@ -5,9 +5,9 @@ import type { DB } from '../../db/schema.ts';
 /** Text as the node search compares it: lower case, commas as spaces, single spaces ("King Street, Newtown" finds "king street newtown"). */
 export const searchable = (text: string) => text.toLowerCase().replace(/,/g, ' ').replace(/\s+/g, ' ').trim();
 
+// The site label is each organisation's own: it is matched on the fleet membership (searchMatches).
 type Searchable = {
   id: number;
-  site_label: string | null;
   street: string;
   suburb: string;
   state: string;
@@ -18,11 +18,9 @@ type Searchable = {
   battery_brand: string | null;
 };
 
-/** What the fleet search matches: site label, address, NMI, serial number, inverter and battery brands. */
+/** What the fleet search matches for every organisation: address, NMI, serial number, inverter and battery brands. */
 export function searchTextOf(n: Omit<Searchable, 'id'>): string {
-  return searchable(
-    [n.site_label, n.street, n.suburb, n.state, n.postcode, n.nmi, n.serial_number, n.inverter_brand, n.battery_brand].filter(Boolean).join(' '),
-  );
+  return searchable([n.street, n.suburb, n.state, n.postcode, n.nmi, n.serial_number, n.inverter_brand, n.battery_brand].filter(Boolean).join(' '));
 }
 
 /** Stores (or replaces) what the search matches for each node. */
@@ -40,7 +38,7 @@ export async function indexNodes(db: Database, ids: readonly number[]) {
   for (let i = 0; i < ids.length; i += 2000) {
     const rows = await db
       .selectFrom('nodes')
-      .select(['id', 'site_label', 'street', 'suburb', 'state', 'postcode', 'nmi', 'serial_number', 'inverter_brand', 'battery_brand'])
+      .select(['id', 'street', 'suburb', 'state', 'postcode', 'nmi', 'serial_number', 'inverter_brand', 'battery_brand'])
       .where('id', 'in', ids.slice(i, i + 2000))
       .execute();
     await writeSearchText(db, rows);

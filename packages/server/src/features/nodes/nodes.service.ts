@@ -1,5 +1,6 @@
 import {
   endOfPeriod,
+  escapeMarkdown,
   formatDateTime,
   hasPermission,
   localBucketStart,
@@ -140,7 +141,7 @@ export async function submeterSeries(ctx: AppContext, user: AuthUser, nodeId: nu
 
 export async function setSiteLabel(ctx: AppContext, user: AuthUser, id: number, label: string): Promise<Node> {
   const row = await requireNode(ctx, user, id);
-  await repo.setSiteLabel(ctx.db, row, label === '' ? null : label);
+  await repo.setSiteLabel(ctx.db, user.organisationId, row.id, label === '' ? null : label);
   return presentNode({ ...row, site_label: label === '' ? null : label }, user.row.suborg_type);
 }
 
@@ -154,26 +155,25 @@ export async function notifyNodeStatus(
   now = Math.floor(Date.now() / 1000),
 ): Promise<void> {
   if (now - change.ts > 900) return;
-  const node = await ctx.db
-    .selectFrom('nodes')
-    .select(['timezone', 'site_label', 'street', 'suburb', 'state'])
-    .where('id', '=', change.nodeId)
-    .executeTakeFirst();
+  const node = await ctx.db.selectFrom('nodes').select(['timezone', 'street', 'suburb', 'state']).where('id', '=', change.nodeId).executeTakeFirst();
   if (!node) return;
-  const orgs = await ctx.db.selectFrom('fleet_members').select('organisation_id').where('node_id', '=', change.nodeId).execute();
+  const orgs = await ctx.db.selectFrom('fleet_members').select(['organisation_id', 'site_label']).where('node_id', '=', change.nodeId).execute();
   const address = `${node.street}, ${node.suburb} ${node.state}`;
-  const name = node.site_label ? `${node.site_label} (${address})` : address;
   const when = formatDateTime(change.ts, node.timezone);
-  const content = change.online
-    ? {
-        summary: `Node ${change.nodeId} is back online`,
-        body: `**${name}** is reporting again since ${when}.\n\n[Open node ${change.nodeId}](/fleet-monitoring/nodes/${change.nodeId})`,
-      }
-    : {
-        summary: `Node ${change.nodeId} is offline`,
-        body: `**${name}** stopped reporting at ${when}.\n\n[Open node ${change.nodeId}](/fleet-monitoring/nodes/${change.nodeId})`,
-      };
-  for (const o of orgs) await notifyOrganisation(ctx, o.organisation_id, content, { permission: 'fleet.node.any' });
+  // Each organisation reads its own label; a label is user-written, so it is text, never markdown.
+  const contentFor = (label: string | null) => {
+    const name = escapeMarkdown(label ? `${label} (${address})` : address);
+    return change.online
+      ? {
+          summary: `Node ${change.nodeId} is back online`,
+          body: `**${name}** is reporting again since ${when}.\n\n[Open node ${change.nodeId}](/fleet-monitoring/nodes/${change.nodeId})`,
+        }
+      : {
+          summary: `Node ${change.nodeId} is offline`,
+          body: `**${name}** stopped reporting at ${when}.\n\n[Open node ${change.nodeId}](/fleet-monitoring/nodes/${change.nodeId})`,
+        };
+  };
+  for (const o of orgs) await notifyOrganisation(ctx, o.organisation_id, contentFor(o.site_label), { permission: 'fleet.node.any' });
 }
 
 /** A node as a map point: where it is and its display status. */

@@ -250,6 +250,7 @@ export async function listVppNodes(
   const [rows, count] = await Promise.all([
     base
       .selectAll('nodes')
+      .select('fm.site_label')
       .select((eb) => eb.case().when('nodes.id', 'in', members).then(1).else(0).end().as('included'))
       .orderBy('nodes.id')
       .limit(q.limit)
@@ -263,7 +264,7 @@ export async function listVppNodes(
 /** The member nodes as map points. */
 export async function vppMapNodes(db: Db, ps: PowerstationRow) {
   return memberNodes(db, ps)
-    .select(['nodes.id', 'nodes.lat', 'nodes.lng', 'nodes.site_label', 'nodes.unit_state', 'nodes.connection_offline', 'nodes.last_contact'])
+    .select(['nodes.id', 'nodes.lat', 'nodes.lng', 'fm.site_label', 'nodes.unit_state', 'nodes.connection_offline', 'nodes.last_contact'])
     .orderBy('nodes.id')
     .execute();
 }
@@ -273,7 +274,7 @@ export async function unusedNodes(db: Db, orgId: number, limit: number, offset: 
   const used = db.selectFrom(memberships(db, orgId).as('u')).select('u.node_id');
   const base = fleetNodes(db, orgId).where('nodes.id', 'not in', used);
   const [rows, count] = await Promise.all([
-    base.selectAll('nodes').orderBy('nodes.id').limit(limit).offset(offset).execute(),
+    base.selectAll('nodes').select('fm.site_label').orderBy('nodes.id').limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
