@@ -136,7 +136,12 @@ describeEachDatabase('node routes', (h) => {
       }
     }
     // The label of another organisation's node is untouched.
-    const row = await h().ctx.db.selectFrom('fleet_members').select('site_label').where('node_id', '=', theirs.id).where('organisation_id', '=', otherOrg).executeTakeFirstOrThrow();
+    const row = await h()
+      .ctx.db.selectFrom('fleet_members')
+      .select('site_label')
+      .where('node_id', '=', theirs.id)
+      .where('organisation_id', '=', otherOrg)
+      .executeTakeFirstOrThrow();
     expect(row.site_label).toBe(theirs.site_label);
   });
 
