@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -146,3 +147,26 @@ export async function ping(db: Database): Promise<boolean> {
 
 /** Current time in epoch seconds. */
 export const nowS = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Reads rows in pages of ascending id (keyset, never OFFSET), the event loop free between pages:
+ * SQLite answers synchronously, so one read of a whole large fleet would hold every other request.
+ */
+export async function readInIdPages<R extends { id: number }>(page: (afterId: number, size: number) => Promise<R[]>, size = 5000): Promise<R[]> {
+  const out: R[] = [];
+  for (let after = 0; ; ) {
+    const rows = await page(after, size);
+    for (const r of rows) out.push(r);
+    if (rows.length < size) return out;
+    after = rows[rows.length - 1].id;
+    await yieldToLoop();
+  }
+}
+
+/** [start, end) cut into windows of `width` seconds, the event loop free between them. */
+export async function* timeWindows(start: number, end: number, width: number): AsyncGenerator<[number, number]> {
+  for (let from = start; from < end; from += width) {
+    if (from > start) await yieldToLoop();
+    yield [from, Math.min(from + width, end)];
+  }
+}

@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import { type Endpoint, errorReplySchema, type ReplyInputOf } from '@vpp/shared';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AppContext } from './context.ts';
+import { encodeJsonChunks, largestCollection, STREAM_ITEMS } from './stream-json.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,6 +64,18 @@ export function route<E extends Endpoint>(app: App, e: E & { area?: string }, ha
       ...(e.body ? { body: e.body } : {}),
       response: { ...(e.reply ? { 200: e.reply } : {}), ...errorReplies(e) },
     },
-    handler: handler as never,
+    handler: e.reply ? streamingLarge(e.reply, handler) : (handler as never),
   });
+}
+
+/**
+ * A large reply (a month of points, thousands of nodes) is encoded and sent in chunks, with the
+ * event loop free between them; the rest go through the usual serializer.
+ */
+function streamingLarge<E extends Endpoint>(schema: z.ZodType, handler: RouteHandler<E>) {
+  return async (req: RouteRequest<E>, reply: FastifyReply) => {
+    const value = await handler(req, reply);
+    if (value === reply || reply.sent || largestCollection(value) <= STREAM_ITEMS) return value;
+    return reply.type('application/json; charset=utf-8').send(Readable.from(encodeJsonChunks(schema, value)));
+  };
 }

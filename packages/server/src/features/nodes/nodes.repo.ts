@@ -2,7 +2,7 @@ import type { Nameplate, NodeListQuery, NodeStatus } from '@vpp/shared';
 import { energySystemSchema, meterGroupSchema } from '@vpp/shared';
 import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../../db/database.ts';
+import { type Database, readInIdPages } from '../../db/database.ts';
 import type { NodeTable } from '../../db/schema.ts';
 import { searchable } from './nodes.search.ts';
 
@@ -145,10 +145,14 @@ export async function nodeEvents(db: Database, nodeId: number, limit: number, of
 
 /** Map points of the fleet, optionally searched and filtered by display status. */
 export async function mapNodes(db: Database, orgId: number, q: Pick<Filters, 'f' | 'status'> = {}) {
-  return filtered(db, orgId, q)
-    .select(['nodes.id', 'nodes.lat', 'nodes.lng', 'fm.site_label', 'nodes.unit_state', 'nodes.connection_offline', 'nodes.last_contact'])
-    .orderBy('nodes.id')
-    .execute();
+  return readInIdPages((after, size) =>
+    filtered(db, orgId, q)
+      .select(['nodes.id', 'nodes.lat', 'nodes.lng', 'fm.site_label', 'nodes.unit_state', 'nodes.connection_offline', 'nodes.last_contact'])
+      .where('nodes.id', '>', after)
+      .orderBy('nodes.id')
+      .limit(size)
+      .execute(),
+  );
 }
 
 /** Counts for the dashboard: commissioned, not commissioned, and offline (commissioned, not reporting). */

@@ -488,6 +488,32 @@ describeEachDatabase('node routes', (h) => {
     }
   });
 
+  it('streams the largest series it allows (2 days at 30 s, every metric) while the server goes on answering', async () => {
+    const url = `/api/nodes/${busy.id}/data?metrics=${NODE_METRICS.join(',')}&start=${to - 2 * DAY}&end=${to}&interval=30&fill=null`;
+    const done: string[] = [];
+    const big = h()
+      .app.inject({ method: 'GET', url, headers: admin })
+      .then((r) => {
+        done.push('series');
+        return r;
+      });
+    const health = h()
+      .app.inject({ method: 'GET', url: '/healthz' })
+      .then((r) => {
+        done.push('healthz');
+        return r;
+      });
+    const [res, ok] = await Promise.all([big, health]);
+    expect(ok.statusCode).toBe(200);
+    // The health check was answered while the series was still being written.
+    expect(done).toEqual(['healthz', 'series']);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBeUndefined();
+    const points = Object.values(res.json().series) as Record<string, number | null>[];
+    expect(points).toHaveLength(2 * 2880);
+    expect(Object.keys(points[0]).sort()).toEqual([...NODE_METRICS].sort());
+  });
+
   it('answers the SGA series only to users allowed to see it', async () => {
     const url = `/api/nodes/${busy.id}/data?metrics=solarPower,meterSGA&start=${from}&end=${to}&interval=3600`;
     const refused = await get(url, dataOnly);

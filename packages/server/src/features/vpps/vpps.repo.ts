@@ -1,6 +1,6 @@
 import type { VppNodeFilter } from '@vpp/shared';
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
-import { type Database, nowS } from '../../db/database.ts';
+import { type Database, nowS, readInIdPages, timeWindows } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { fleetNodes, type NodeRow, searchMatches } from '../nodes/index.ts';
 import type { PowerstationTable } from './vpps.tables.ts';
@@ -263,10 +263,14 @@ export async function listVppNodes(
 
 /** The member nodes as map points. */
 export async function vppMapNodes(db: Db, ps: PowerstationRow) {
-  return memberNodes(db, ps)
-    .select(['nodes.id', 'nodes.lat', 'nodes.lng', 'fm.site_label', 'nodes.unit_state', 'nodes.connection_offline', 'nodes.last_contact'])
-    .orderBy('nodes.id')
-    .execute();
+  return readInIdPages((after, size) =>
+    memberNodes(db, ps)
+      .select(['nodes.id', 'nodes.lat', 'nodes.lng', 'fm.site_label', 'nodes.unit_state', 'nodes.connection_offline', 'nodes.last_contact'])
+      .where('nodes.id', '>', after)
+      .orderBy('nodes.id')
+      .limit(size)
+      .execute(),
+  );
 }
 
 /** A page of the fleet's nodes that are in none of the organisation's VPPs, and their total. */
@@ -284,12 +288,14 @@ export async function unusedNodes(db: Db, orgId: number, limit: number, offset: 
 export async function latestReadings(db: Db, ps: PowerstationRow, cols: readonly string[], maxAge: number, now: number) {
   const ids = memberNodes(db, ps).select('nodes.id');
   const values = sql.join(cols.map((c) => sql`l.${sql.ref(c)} as ${sql.ref(c)}`));
-  const result = await sql<Record<string, number | null> & { id: number; lat: number; lng: number; ts: number }>`
-    select n.id as id, n.lat as lat, n.lng as lng, l.ts as ts, ${values}
-    from tel_latest l join nodes n on n.id = l.node_id
-    where l.node_id in (${ids}) and l.ts >= ${now - maxAge}
-    order by n.id`.execute(db);
-  return result.rows;
+  return readInIdPages(async (after, size) => {
+    const result = await sql<Record<string, number | null> & { id: number; lat: number; lng: number; ts: number }>`
+      select n.id as id, n.lat as lat, n.lng as lng, l.ts as ts, ${values}
+      from tel_latest l join nodes n on n.id = l.node_id
+      where l.node_id in (${ids}) and l.ts >= ${now - maxAge} and n.id > ${after}
+      order by n.id limit ${size}`.execute(db);
+    return result.rows;
+  });
 }
 
 /** At each bucket of [start, end), the sum over member nodes of their average of each column. */
@@ -297,9 +303,21 @@ export async function seriesSums(db: Db, ps: PowerstationRow, cols: readonly str
   const ids = memberNodes(db, ps).select('nodes.id');
   const table = sql.table(interval === 300 ? 'tel_5m' : 'tel_1h');
   const sums = sql.join(cols.map((c) => sql`sum(${sql.ref(c)} / nullif(cov, 0)) as ${sql.ref(c)}`));
-  const result = await sql<Record<string, number | null> & { ts: number }>`
-    select ts, ${sums} from ${table}
-    where node_id in (${ids}) and ts >= ${start} and ts < ${end}
-    group by ts order by ts`.execute(db);
-  return new Map(result.rows.map((r) => [Number(r.ts), r]));
+  // Read in windows of about SUM_ROWS node-buckets each, so that a month of a large VPP never holds the server.
+  const { n } = await memberNodes(db, ps)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const width = Math.max(1, Math.floor(SUM_ROWS / Math.max(1, Number(n)))) * interval;
+  const out = new Map<number, Record<string, number | null> & { ts: number }>();
+  for await (const [from, to] of timeWindows(start, end, width)) {
+    const result = await sql<Record<string, number | null> & { ts: number }>`
+      select ts, ${sums} from ${table}
+      where node_id in (${ids}) and ts >= ${from} and ts < ${to}
+      group by ts order by ts`.execute(db);
+    for (const r of result.rows) out.set(Number(r.ts), r);
+  }
+  return out;
 }
+
+/** Node-buckets summed in one read: a few milliseconds of SQLite's time. */
+const SUM_ROWS = 20_000;
