@@ -1,6 +1,7 @@
 import { type Endpoint, endpointUrl, idResources, MESSAGES, PERMISSIONS, type PermissionRequirement, satisfies } from '@vpp/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { exampleFor } from '../test/examples.ts';
 import { node } from '../test/factories.ts';
 import { describeEachDatabase, type Harness, PASSWORD } from '../test/harness.ts';
 import { FEATURES } from './index.ts';
@@ -76,30 +77,6 @@ describeEachDatabase('access control of every endpoint', (h) => {
 const resourceOf = (e: Endpoint): string | null => {
   const id = (e.params as { shape?: Record<string, z.ZodType> } | undefined)?.shape?.id;
   return id ? (idResources.get(id)?.resource ?? null) : null;
-};
-
-/** Values that satisfy the usual query and body fields, so that a call reaches its record lookup. */
-const now = Math.floor(Date.now() / 1000 / 300) * 300;
-const EXAMPLE_FIELDS: Record<string, unknown> = {
-  metrics: 'solarPower',
-  start: String(now - 86400),
-  end: String(now),
-  interval: '300',
-  delta_t: '300',
-  id: '1',
-  siteLabel: 'Cross-organisation label',
-  name: 'Cross-organisation name',
-  type: 'STATIC',
-  givenName: 'Cross',
-  surname: 'Organisation',
-  email: 'cross.organisation@example.test',
-  permissions: [],
-  password: Buffer.from(PASSWORD).toString('base64'),
-};
-/** The example's fields that a schema knows; the query's as strings. */
-const exampleFor = (schema: z.ZodType | undefined) => {
-  const keys = Object.keys((schema as { shape?: object } | undefined)?.shape ?? {});
-  return Object.fromEntries(keys.filter((k) => k in EXAMPLE_FIELDS).map((k) => [k, EXAMPLE_FIELDS[k]]));
 };
 
 /** Makes one record of each kind in an organisation, through the product's own calls; answers its id. */

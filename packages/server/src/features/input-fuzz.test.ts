@@ -1,6 +1,6 @@
 import { type Endpoint, errorReplySchema } from '@vpp/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { exampleFor, keysOf } from '../test/examples.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { FEATURES } from './index.ts';
 
@@ -38,11 +38,6 @@ const RAW_BODIES: [string, string][] = [
   ['application/x-www-form-urlencoded', `password=${SECRET}`],
 ];
 
-const keysOf = (schema: z.ZodType | undefined): string[] => {
-  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return shape ? Object.keys(shape) : [];
-};
-
 const fill = (path: string, id: string) => path.replace(/:([A-Za-z_]+)/g, id);
 
 interface Probe {
@@ -57,17 +52,23 @@ function probes(e: Endpoint): Probe[] {
   const base = fill(e.path, '1');
   const secret = `password=${SECRET}`;
   if (e.path.includes(':')) for (const id of BAD_IDS) out.push({ url: `${fill(e.path, id)}?${secret}` });
+  // Each field wrong in turn, first alone, then among valid values of the others (so that the
+  // call gets past the fields it needs to the code behind them).
   const queryKeys = [...new Set([...keysOf(e.query), 'limit', 'offset', 'start', 'end', 'id'])];
+  const valid = Object.fromEntries(Object.entries(exampleFor(e.query)).map(([k, v]) => [k, String(v)]));
   for (const key of queryKeys)
-    for (const v of BAD_QUERY_VALUES) {
-      const q = new URLSearchParams({ [key]: v });
-      if (key !== 'password') q.set('password', SECRET);
-      out.push({ url: `${base}?${q}` });
-    }
+    for (const v of BAD_QUERY_VALUES)
+      for (const others of [{}, valid]) {
+        const q = new URLSearchParams({ password: SECRET, ...others, [key]: v });
+        out.push({ url: `${base}?${q}` });
+      }
   if (e.method !== 'GET') {
     for (const [contentType, payload] of RAW_BODIES) out.push({ url: `${base}?${secret}`, payload, contentType });
+    const validBody = exampleFor(e.body);
     for (const key of keysOf(e.body))
-      for (const v of BAD_FIELD_VALUES) out.push({ url: `${base}?${secret}`, payload: JSON.stringify({ [key]: v }), contentType: 'application/json' });
+      for (const v of BAD_FIELD_VALUES)
+        for (const others of [{}, validBody])
+          out.push({ url: `${base}?${secret}`, payload: JSON.stringify({ ...others, [key]: v }), contentType: 'application/json' });
   }
   return out;
 }

@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+import { PASSWORD } from './harness.ts';
+
+// Values that satisfy the usual query and body fields of the contracts, so that a generated call
+// (the access-control matrix, the input fuzz) gets past validation to the code behind it.
+
+const now = Math.floor(Date.now() / 1000 / 300) * 300;
+const EXAMPLE_FIELDS: Record<string, unknown> = {
+  metrics: 'solarPower',
+  start: String(now - 86400),
+  end: String(now),
+  interval: '300',
+  delta_t: '300',
+  id: '1',
+  siteLabel: 'Cross-organisation label',
+  name: 'Cross-organisation name',
+  type: 'STATIC',
+  givenName: 'Cross',
+  surname: 'Organisation',
+  email: 'cross.organisation@example.test',
+  permissions: [],
+  password: Buffer.from(PASSWORD).toString('base64'),
+};
+
+/** The keys a query or body schema names. */
+export const keysOf = (schema: z.ZodType | undefined): string[] => Object.keys((schema as { shape?: object } | undefined)?.shape ?? {});
+
+/** The example's fields that a schema names. */
+export const exampleFor = (schema: z.ZodType | undefined): Record<string, unknown> =>
+  Object.fromEntries(
+    keysOf(schema)
+      .filter((k) => k in EXAMPLE_FIELDS)
+      .map((k) => [k, EXAMPLE_FIELDS[k]]),
+  );
