@@ -1,4 +1,4 @@
-import { type PermissionRequirement, type SuborgType, satisfies } from '@vpp/shared';
+import { API_KEY_MESSAGES, type PermissionRequirement, type SuborgType, satisfies } from '@vpp/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/schema.ts';
 import type { AppContext } from './context.ts';
@@ -78,7 +78,8 @@ export async function guard(app: FastifyInstance, authenticator: Authenticator) 
 
     // An API key (X-API-Key, or a bearer credential with the key prefix) acts as its owner.
     if (apiKey) {
-      if (auth === 'session' || auth === 'mfa') throw new ApiError(403, 'session_required', 'API keys cannot make this call: sign in instead.');
+      // Refused before the key is even looked up: account security is never delegated to a key.
+      if (auth === 'session' || auth === 'mfa') throw new ApiError(403, 'session_required', API_KEY_MESSAGES.sessionRequired);
       req.user = await authenticator.apiKey(app.ctx, apiKey, req.ip);
     } else {
       if (!bearer) throw unauthorized('unauthorized', 'Sign in to continue.');

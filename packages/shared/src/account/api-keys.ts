@@ -16,6 +16,8 @@ export const API_KEY_MESSAGES = {
   passwordRejected: 'Incorrect password.',
   copiedTitle: 'Key Copied',
   copied: 'Your new API key has been copied to your clipboard.',
+  /** The 403 of account-security calls (users, keys, passwords, two-factor, account settings) made with a key. */
+  sessionRequired: 'API keys cannot manage users, API keys, passwords, two-factor authentication or account settings. Sign in to the console to do this.',
 } as const;
 
 /** The refusal of one allow-list entry, naming it. */

@@ -3,6 +3,7 @@ import { API_KEY_MESSAGES, ipParseFailure } from '@vpp/shared';
 import { expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { describeEachDatabase, type Harness, PASSWORD } from '../../test/harness.ts';
+import { mailTo } from '../../test/outbox.ts';
 
 const b64 = (s: string) => encodeURIComponent(Buffer.from(s, 'utf8').toString('base64'));
 
@@ -151,18 +152,43 @@ describeEachDatabase('API keys', (h) => {
     expect((await list(a.headers))[0].status).toBe('VALID');
   });
 
-  it('does not let a key manage keys or change the password', async () => {
-    const o = await owner();
-    const { key } = (await create(h(), o.headers, { keyName: 'k' })).json().data;
-    for (const [method, url] of [
-      ['GET', '/account/api-keys'],
-      ['POST', `/account/api-keys?password=${b64(PASSWORD)}`],
-      ['POST', '/password/inline-change'],
+  it('refuses every account-security call made with a key, even from its allowed address and for an administrator, and changes nothing', async () => {
+    // The attack of issue 9, item 3: an administrator's key, allowed from one address, created an
+    // administrator user (whose welcome link then set a password), minted keys and changed e-mails.
+    const o = await owner({ permissions: ['fleet.administrator'] });
+    const colleague = await h().user(o.org, { permissions: ['fleet.administrator'] });
+    const { key } = (await create(h(), o.headers, { keyName: 'k', ipWhitelist: '10.9.8.7', scopes: ['fleet.administrator'] })).json().data;
+    const person = { givenName: 'Mal', surname: 'Lory', permissions: ['fleet.administrator'] };
+    for (const [method, url, payload] of [
+      ['GET', '/api/users', undefined],
+      ['GET', `/api/users/${colleague.id}`, undefined],
+      ['GET', '/api/users/available-permissions', undefined],
+      ['POST', '/api/users', { ...person, email: 'mallory@example.test' }],
+      ['PUT', `/api/users/${colleague.id}`, { ...person, email: 'mallory@example.test' }],
+      ['GET', '/account/api-keys', undefined],
+      ['POST', `/account/api-keys?password=${b64(PASSWORD)}`, { keyName: 'more' }],
+      ['DELETE', `/account/api-keys/1?password=${b64(PASSWORD)}`, undefined],
+      ['POST', '/password/inline-change', { oldPassword: PASSWORD, newPassword: 'Another-Pass-77', passwordConfirmation: 'Another-Pass-77' }],
+      ['GET', '/account/mfa/settings', undefined],
+      ['POST', '/auth/mfa/code-preference', { codePreference: 'APP' }],
+      ['POST', '/auth/mfa/verify-code', { totpCode: '123456' }],
+      ['POST', '/account/timezone?timezone=Australia/Perth', undefined],
+      ['POST', '/account/alertEmail?frequency=NEVER', undefined],
     ] as const) {
-      const res = await h().app.inject({ method, url, headers: { 'x-api-key': key }, payload: method === 'POST' ? {} : undefined });
-      expect(res.statusCode, url).toBe(403);
-      expect(res.json().error).toBe('session_required');
+      for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }]) {
+        const res = await h().app.inject({ method, url, headers, payload, remoteAddress: '10.9.8.7' });
+        expect(res.statusCode, `${method} ${url}`).toBe(403);
+        expect(res.json()).toMatchObject({ status: 'ERROR', error: 'session_required', data: { message: API_KEY_MESSAGES.sessionRequired } });
+      }
     }
+    expect(await mailTo(h().ctx, 'mallory@example.test')).toEqual([]);
+    const users = (await h().app.inject({ method: 'GET', url: '/api/users', headers: o.headers })).json().data.users;
+    expect(users.map((u: { email: string }) => u.email).sort()).toEqual([`${colleague.username}@example.test`, `${o.username}@example.test`].sort());
+    expect(await list(o.headers)).toHaveLength(1);
+    // Reading the account stays open to the key.
+    const account = await h().app.inject({ method: 'GET', url: '/account', headers: { 'x-api-key': key }, remoteAddress: '10.9.8.7' });
+    expect(account.statusCode).toBe(200);
+    expect(account.json().data.timezone).toBeNull();
   });
 
   it('never writes the password of a key call, or a reset token, to the log', async () => {
