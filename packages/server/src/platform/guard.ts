@@ -17,8 +17,12 @@ export interface AuthUser {
   permissions: string[];
   mfa: 'pending' | 'done';
   row: UserWithOrg;
-  /** How the caller proved who they are: a session's access token, or one of their API keys. */
-  via: { kind: 'session' } | { kind: 'api-key'; keyId: number };
+  /**
+   * How the caller proved who they are: a session's access token, or one of their API keys. For a
+   * key, `permissions` are the key's scopes that its owner still holds, and `ownerPermissions` the
+   * owner's own (to tell a missing scope from a missing permission).
+   */
+  via: { kind: 'session' } | { kind: 'api-key'; keyId: number; ownerPermissions: string[] };
 }
 
 /**
@@ -85,6 +89,10 @@ export async function guard(app: FastifyInstance, authenticator: Authenticator) 
       if (!bearer) throw unauthorized('unauthorized', 'Sign in to continue.');
       req.user = await authenticator.session(app.ctx, bearer, auth ?? 'user');
     }
-    if (permission && !satisfies(req.user.permissions, permission)) throw forbidden();
+    if (permission && !satisfies(req.user.permissions, permission)) {
+      const { via } = req.user;
+      if (via.kind === 'api-key' && satisfies(via.ownerPermissions, permission)) throw new ApiError(403, 'scope_missing', API_KEY_MESSAGES.scopeMissing);
+      throw forbidden();
+    }
   });
 }

@@ -5,6 +5,7 @@ import { fleet } from './003-fleet.ts';
 import { vpps } from './004-vpps.ts';
 import { portal } from './005-portal.ts';
 import { jobProgress } from './006-job-progress.ts';
+import { authHardening } from './008-auth-hardening.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004-vpps': vpps,
   '005-portal': portal,
   '006-job-progress': jobProgress,
+  '008-auth-hardening': authHardening,
 };

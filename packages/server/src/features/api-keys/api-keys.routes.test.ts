@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { API_KEY_MESSAGES, ipParseFailure } from '@vpp/shared';
+import { API_KEY_MESSAGES, ipParseFailure, MESSAGES, READ_ONLY_PERMISSIONS, scopeNotHeldMessage, unknownPermissionMessage } from '@vpp/shared';
 import { expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { describeEachDatabase, type Harness, PASSWORD } from '../../test/harness.ts';
@@ -77,28 +77,87 @@ describeEachDatabase('API keys', (h) => {
     expect(data.key).toMatch(/^vppk_[\w-]{43}$/);
     const keys = await list(o.headers);
     expect(keys).toEqual([
-      { keyId: data.keyId, keyName: 'Billing export', ipWhitelist: data.ipWhitelist, status: 'VALID', createdAt: data.createdAt, lastUsedAt: null },
+      {
+        keyId: data.keyId,
+        keyName: 'Billing export',
+        ipWhitelist: data.ipWhitelist,
+        scopes: READ_ONLY_PERMISSIONS,
+        status: 'VALID',
+        createdAt: data.createdAt,
+        lastUsedAt: null,
+      },
     ]);
     const row = await h().ctx.db.selectFrom('api_keys').selectAll().where('id', '=', data.keyId).executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(data.key);
     expect(JSON.stringify(row)).not.toContain(data.key.slice(5));
   });
 
-  it('lets a key act as its owner, with X-API-Key or as a bearer credential, with the owner’s permissions', async () => {
-    const o = await owner({ permissions: ['fleet.powerstations.view'] });
-    const { key } = (await create(h(), o.headers, { keyName: 'k' })).json().data;
+  it('lets a key act as its owner, with X-API-Key or as a bearer credential, with its scopes that the owner holds', async () => {
+    const o = await owner({ permissions: ['fleet.powerstations.view', 'fleet.node.view'] });
+    const { key } = (await create(h(), o.headers, { keyName: 'k', scopes: ['fleet.powerstations.view', 'fleet.node.view'] })).json().data;
     for (const header of ['x-api-key', 'bearer'] as const) {
       const res = await asKey(key, '203.0.113.9', header);
       expect(res.statusCode, header).toBe(200);
-      expect(res.json().data).toMatchObject({ id: o.id, permissions: ['fleet.powerstations.view'] });
+      expect(res.json().data).toMatchObject({ id: o.id, permissions: ['fleet.powerstations.view', 'fleet.node.view'] });
     }
-    const forbidden = await h().app.inject({ method: 'GET', url: '/dashboard/totals', headers: { 'x-api-key': key } });
-    expect(forbidden.statusCode).toBe(403);
-    // The owner's permissions are read at each call: a grant works at once.
-    await h().ctx.db.insertInto('user_permissions').values({ user_id: o.id, permission: 'fleet.node.view' }).execute();
-    expect((await h().app.inject({ method: 'GET', url: '/dashboard/totals', headers: { 'x-api-key': key } })).statusCode).toBe(200);
+    const totals = () => h().app.inject({ method: 'GET', url: '/dashboard/totals', headers: { 'x-api-key': key } });
+    expect((await totals()).statusCode).toBe(200);
+    // The owner's permissions are read at each call: one taken away leaves the key at once…
+    await h().ctx.db.deleteFrom('user_permissions').where('user_id', '=', o.id).where('permission', '=', 'fleet.node.view').execute();
+    const gone = await totals();
+    expect(gone.statusCode).toBe(403);
+    expect(gone.json()).toMatchObject({ error: 'forbidden', data: { message: MESSAGES.notAuthorized } });
+    // …and one given later does not join a key whose scopes lack it.
+    await h().ctx.db.insertInto('user_permissions').values({ user_id: o.id, permission: 'fleet.administrator' }).execute();
+    const edit = await h().app.inject({ method: 'DELETE', url: '/api/powerstations/1', headers: { 'x-api-key': key } });
+    expect(edit.statusCode).toBe(403);
+    expect(edit.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.scopeMissing } });
+    expect((await totals()).statusCode).toBe(200);
     const keys = await list(o.headers);
     expect(keys[0].lastUsedAt).toBeGreaterThan(0);
+  });
+
+  it('makes a key read-only by default: the view permissions its owner holds, shown in the key list', async () => {
+    const admin = await owner({ permissions: ['fleet.administrator'] });
+    const readOnly = (await create(h(), admin.headers, { keyName: 'reports' })).json().data;
+    expect(readOnly.scopes).toEqual(READ_ONLY_PERMISSIONS);
+    expect(READ_ONLY_PERMISSIONS).toContain('fleet.powerstations.view');
+    expect(READ_ONLY_PERMISSIONS.every((p) => p.endsWith('.view'))).toBe(true);
+    const asReadOnly = { 'x-api-key': readOnly.key };
+    expect((await h().app.inject({ method: 'GET', url: '/v2/powerstations', headers: asReadOnly })).statusCode).toBe(200);
+    const write = await h().app.inject({ method: 'POST', url: '/api/powerstations', headers: asReadOnly, payload: {} });
+    expect(write.statusCode).toBe(403);
+    expect(write.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.scopeMissing } });
+    const viewer = await owner({ permissions: ['fleet.node.any', 'fleet.powerstations.view', 'fleet.dispatches.edit'] });
+    expect((await create(h(), viewer.headers, { keyName: 'k' })).json().data.scopes).toEqual(['fleet.powerstations.view']);
+    // Chosen scopes, in either spelling, are kept in the registry's spelling, once each.
+    const chosen = (
+      await create(h(), admin.headers, {
+        keyName: 'writer',
+        scopes: ['fleet.powerstations.edit', 'fleet.customer_information.view', 'fleet.customerInformation.view'],
+      })
+    ).json().data;
+    expect(chosen.scopes).toEqual(['fleet.powerstations.edit', 'fleet.customerInformation.view']);
+    expect((await list(admin.headers)).map((k: { keyName: string; scopes: string[] }) => [k.keyName, k.scopes])).toEqual([
+      ['writer', ['fleet.powerstations.edit', 'fleet.customerInformation.view']],
+      ['reports', READ_ONLY_PERMISSIONS],
+    ]);
+  });
+
+  it('refuses a scope the owner does not hold, or an unknown one, naming it, and creates nothing', async () => {
+    const o = await owner({ permissions: ['fleet.powerstations.view', 'fleet.node.any'] });
+    for (const [scopes, error, message] of [
+      [['fleet.powerstations.view', 'fleet.powerstations.edit'], 'scope_not_held', scopeNotHeldMessage('fleet.powerstations.edit')],
+      [['fleet.administrator'], 'scope_not_held', scopeNotHeldMessage('fleet.administrator')],
+      // An area gate the owner passes (fleet.any) is not a permission they hold.
+      [['fleet.any'], 'scope_not_held', scopeNotHeldMessage('fleet.any')],
+      [['fleet.everything'], 'unknown_permission', unknownPermissionMessage('fleet.everything')],
+    ] as const) {
+      const res = await create(h(), o.headers, { keyName: 'k', scopes });
+      expect(res.statusCode, JSON.stringify(scopes)).toBe(400);
+      expect(res.json()).toMatchObject({ status: 'ERROR', error, data: { message } });
+    }
+    expect(await list(o.headers)).toEqual([]);
   });
 
   it('refuses a key from an address outside its allow-list', async () => {
