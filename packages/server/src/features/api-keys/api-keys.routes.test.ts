@@ -160,6 +160,35 @@ describeEachDatabase('API keys', (h) => {
     expect(await list(o.headers)).toEqual([]);
   });
 
+  it('counts wrong passwords typed for a key against the account from that address, like sign-ins, and no other address', async () => {
+    const o = await owner();
+    const tooMany = MESSAGES.tooManyAttempts.replace('{minutes}', '15');
+    const from = (remoteAddress: string, password: string) =>
+      h().app.inject({ method: 'POST', url: `/account/api-keys?password=${b64(password)}`, headers: o.headers, payload: { keyName: 'k' }, remoteAddress });
+    const { keyId } = (await from('127.0.0.1', PASSWORD)).json().data;
+    for (let i = 0; i < 4; i++) expect((await from('10.1.1.1', 'Wrong-Password-1')).statusCode).toBe(400);
+    const revoke = await h().app.inject({
+      method: 'DELETE',
+      url: `/account/api-keys/${keyId}?password=${b64('x')}`,
+      headers: o.headers,
+      remoteAddress: '10.1.1.1',
+    });
+    expect(revoke.json()).toMatchObject({ error: 'password_rejected' });
+    const locked = await from('10.1.1.1', PASSWORD);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({ status: 'ERROR', error: 'too_many_requests', data: { message: tooMany } });
+    const signIn = (remoteAddress: string) =>
+      h()
+        .captcha(o.username)
+        .then((captchaToken) =>
+          h().app.inject({ method: 'POST', url: '/auth/login/', payload: { username: o.username, password: PASSWORD, captchaToken }, remoteAddress }),
+        );
+    expect((await signIn('10.1.1.1')).json().data.message).toBe(tooMany);
+    // The owner elsewhere is not locked out.
+    expect((await from('10.1.1.2', PASSWORD)).statusCode).toBe(200);
+    expect((await signIn('10.1.1.2')).statusCode).toBe(200);
+  });
+
   it('refuses a key from an address outside its allow-list', async () => {
     const o = await owner();
     const { key } = (await create(h(), o.headers, { keyName: 'k', ipWhitelist: ['10.0.0.0/8', '192.168.1.0/255.255.255.0', '2001:db8::1'] })).json().data;

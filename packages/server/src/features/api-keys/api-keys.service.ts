@@ -71,12 +71,12 @@ export function checkScopes(ownerPermissions: readonly string[], wanted: readonl
 export async function createKey(
   ctx: AppContext,
   user: { id: number; organisationId: number; permissions: string[] },
-  input: { keyName: string; ipWhitelist: string[]; scopes?: string[]; password: string },
+  input: { keyName: string; ipWhitelist: string[]; scopes?: string[]; password: string; address: string },
 ): Promise<ApiKey & { key: string }> {
   const bad = findBadAllowEntry(input.ipWhitelist);
   if (bad !== null) throw new ApiError(400, 'ip_parse_failure', ipParseFailure(bad));
   const scopes = checkScopes(user.permissions, input.scopes);
-  await checkOwnPassword(ctx, user.id, decodePassword(input.password), rejected);
+  await checkOwnPassword(ctx, user.id, input.address, decodePassword(input.password), rejected);
   const key = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const row = await repo.insertKey(ctx.db, {
     organisationId: user.organisationId,
@@ -90,10 +90,10 @@ export async function createKey(
 }
 
 /** Revokes one of the caller's keys after checking their password; it stops working at once. */
-export async function revokeKey(ctx: AppContext, user: { id: number; organisationId: number }, id: number, password: string): Promise<void> {
+export async function revokeKey(ctx: AppContext, user: { id: number; organisationId: number }, id: number, password: string, address: string): Promise<void> {
   const row = await repo.findKey(ctx.db, user.organisationId, user.id, id);
   if (!row) throw notFound('API key');
-  await checkOwnPassword(ctx, user.id, decodePassword(password), rejected);
+  await checkOwnPassword(ctx, user.id, address, decodePassword(password), rejected);
   await repo.revokeKey(ctx.db, id);
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { UserWithOrg } from '../../platform/guard.ts';
@@ -57,6 +58,25 @@ export async function countFailures(db: Database, keys: string[], since: number)
     .groupBy('key')
     .execute();
   return new Map(rows.map((r) => [r.key, Number(r.n)]));
+}
+
+/** Keys that start with the prefix (LIKE, its wildcards escaped: a login may contain them). */
+const likePrefix = (prefix: string) => sql<boolean>`${sql.ref('key')} like ${`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+
+/** Failed attempts since a time under every key that starts with the prefix (all the pairs of one account). */
+export async function countFailuresByPrefix(db: Database, prefix: string, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('login_failures')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(likePrefix(prefix))
+    .where('at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Forgets the failed attempts under every key that starts with the prefix. */
+export async function clearFailuresByPrefix(db: Database, prefix: string) {
+  await db.deleteFrom('login_failures').where(likePrefix(prefix)).execute();
 }
 
 export async function recordFailures(db: Database, keys: string[]) {

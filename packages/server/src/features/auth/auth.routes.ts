@@ -19,9 +19,9 @@ export function authRoutes(app: App) {
       expires: new Date(session.refreshExpiresAt * 1000),
     });
 
-  route(app, E.captcha, async (_req, reply) => {
+  route(app, E.captcha, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    return app.ctx.captcha.challenge();
+    return auth.captchaChallenge(app.ctx, req.query.login);
   });
 
   route(app, E.login, async (req, reply) => {
