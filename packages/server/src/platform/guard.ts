@@ -18,11 +18,11 @@ export interface AuthUser {
   mfa: 'pending' | 'done';
   row: UserWithOrg;
   /**
-   * How the caller proved who they are: a session's access token, or one of their API keys. For a
+   * How the caller proved who they are: a session's access token (its id and expiry), or one of their API keys. For a
    * key, `permissions` are the key's scopes that its owner still holds, and `ownerPermissions` the
    * owner's own (to tell a missing scope from a missing permission).
    */
-  via: { kind: 'session' } | { kind: 'api-key'; keyId: number; ownerPermissions: string[] };
+  via: { kind: 'session'; tokenId: string; expiresAt: number } | { kind: 'api-key'; keyId: number; ownerPermissions: string[] };
 }
 
 /**

@@ -30,10 +30,13 @@ export const authHardening: Migration = {
       .addColumn('scopes', 'text', (c) => c.notNull().defaultTo('[]'))
       .execute();
     await sql`update api_keys set scopes = ${JSON.stringify(READ_ONLY)}`.execute(db);
-    // The ids (jti) of two-factor-pending tokens that have been used up, kept until they expire.
+    // Two-factor-pending tokens (by their jti) that have been given a code: wrong codes so far, and
+    // when a good one used the token up. Kept until the token expires.
     await db.schema
-      .createTable('mfa_tokens_used')
+      .createTable('mfa_pending_tokens')
       .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('used_at', 'bigint')
       .addColumn('expires_at', 'bigint', (c) => c.notNull())
       .execute();
   },

@@ -117,7 +117,7 @@ export async function authenticateKey(ctx: AppContext, key: string, address: str
  */
 export async function apiKeyCaller(ctx: AppContext, key: string, address: string): Promise<AuthUser> {
   const { userId, keyId, scopes } = await authenticateKey(ctx, key, address);
-  const owner = await callerOf(ctx, userId, 'done', { kind: 'session' });
+  const owner = await callerOf(ctx, userId, 'done', { kind: 'api-key', keyId, ownerPermissions: [] });
   if (!owner) throw invalidKey();
   const permissions = scopes.filter((s) => canGrant(owner.permissions, s));
   return { ...owner, permissions, via: { kind: 'api-key', keyId, ownerPermissions: owner.permissions } };

@@ -95,6 +95,31 @@ export async function pruneFailures(db: Database, before: number) {
   await db.deleteFrom('login_failures').where('at', '<', before).execute();
 }
 
+/** A two-factor-pending token's record, if it has been given a code; expired records are dropped first. */
+export async function findPendingToken(db: Database, id: string) {
+  await db.deleteFrom('mfa_pending_tokens').where('expires_at', '<', nowS()).execute();
+  return db.selectFrom('mfa_pending_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countPendingTokenFailure(db: Database, id: string, expiresAt: number) {
+  await db
+    .insertInto('mfa_pending_tokens')
+    .values({ id, failures: 1, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ failures: sql<number>`${sql.ref('mfa_pending_tokens.failures')} + 1` }))
+    .execute();
+}
+
+/** Uses a two-factor-pending token up; false when another request used it first. */
+export async function usePendingToken(db: Database, id: string, expiresAt: number): Promise<boolean> {
+  const now = nowS();
+  const r = await db
+    .insertInto('mfa_pending_tokens')
+    .values({ id, used_at: now, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ used_at: now }).where('mfa_pending_tokens.used_at', 'is', null))
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
 /** Whether a sign-in has ended: logged out, or revoked when one of its refresh tokens was replayed. */
 export async function sessionEnded(db: Database, family: string): Promise<boolean> {
   const row = await db.selectFrom('refresh_tokens').select('id').where('family', '=', family).where('revoked_at', 'is not', null).limit(1).executeTakeFirst();

@@ -210,9 +210,32 @@ describeEachDatabase('sign-in', (h) => {
       expect(account.statusCode).toBe(200);
       expect(account.json().data).toMatchObject({ username: u.username, mfaEnabled: true });
 
-      const again = await h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: pending, payload: { totpCode } });
+      const fresh = { authorization: `Bearer ${(await login(h(), u.username)).json().access_token}` };
+      const again = await h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: fresh, payload: { totpCode } });
       expect(again.statusCode).toBe(400);
       expect(again.json()).toMatchObject({ error: 'code_reused', data: { message: 'This code has already been used. Wait for the next code and try again.' } });
+    });
+
+    it('uses the half-signed-in token up: once with a good code, or after five wrong codes from any addresses', async () => {
+      const org = await h().org();
+      const secret = generateSecret();
+      const u = await h().user(org, { mfaSecret: secret });
+      const verify = (headers: { authorization: string }, totpCode: string, remoteAddress = '127.0.0.1') =>
+        h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers, payload: { totpCode }, remoteAddress });
+      const pending = { authorization: `Bearer ${(await login(h(), u.username)).json().access_token}` };
+      expect((await verify(pending, await generate({ secret }))).statusCode).toBe(200);
+      // The same token with the next code would be a second session from one password.
+      await h().ctx.db.updateTable('users').set({ totp_last_step: 0 }).where('id', '=', u.id).execute();
+      const reused = await verify(pending, await generate({ secret }));
+      expect(reused.statusCode).toBe(401);
+      expect(reused.json()).toMatchObject({ status: 'ERROR', error: 'unauthorized', data: { message: MESSAGES.sessionExpired } });
+      expect(cookie(reused, 'vpp_refresh')).toBeUndefined();
+      // Wrong codes spread over addresses: five per token, then a new sign-in is needed.
+      const guessed = { authorization: `Bearer ${(await login(h(), u.username)).json().access_token}` };
+      for (let i = 1; i <= 5; i++) expect((await verify(guessed, await wrongCode(secret), `203.0.113.${i}`)).statusCode).toBe(400);
+      const sixth = await verify(guessed, await generate({ secret }), '203.0.113.6');
+      expect(sixth.statusCode).toBe(401);
+      expect(sixth.json().data.message).toBe(MESSAGES.sessionExpired);
     });
 
     it('refuses a wrong code and a code that is not six digits', async () => {
@@ -442,6 +465,33 @@ describeEachDatabase('sign-in', (h) => {
       const res = await h().app.inject({ method: 'POST', url: '/auth/refresh/' });
       expect(res.statusCode).toBe(401);
       expect(res.json().data.message).toBe(MESSAGES.sessionExpired);
+    });
+
+    it('ends the session on logout with the access token alone (no cookie)', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const signedIn = await login(h(), u.username);
+      const refresh = cookie(signedIn, 'vpp_refresh') as string;
+      const headers = { authorization: `Bearer ${signedIn.json().access_token}` };
+      const other = await login(h(), u.username);
+      const out = await h().app.inject({ method: 'POST', url: '/auth/logout/', headers });
+      expect(out.statusCode).toBe(200);
+      expect(out.json()).toEqual({ status: 'OK' });
+      const ended = await h().app.inject({ method: 'GET', url: '/account', headers });
+      expect(ended.statusCode).toBe(401);
+      expect(ended.json().data.message).toBe(MESSAGES.sessionExpired);
+      const res = await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: refresh } });
+      expect(res.statusCode).toBe(401);
+      const still = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${other.json().access_token}` } });
+      expect(still.statusCode).toBe(200);
+      // A half-signed-in token logged out can no longer take a code; a made-up token changes nothing.
+      const secret = generateSecret();
+      const m = await h().user(org, { mfaSecret: secret });
+      const pending = { authorization: `Bearer ${(await login(h(), m.username)).json().access_token}` };
+      expect((await h().app.inject({ method: 'POST', url: '/auth/logout/', headers: pending })).statusCode).toBe(200);
+      const code = await h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: pending, payload: { totpCode: await generate({ secret }) } });
+      expect(code.statusCode).toBe(401);
+      expect((await h().app.inject({ method: 'POST', url: '/auth/logout/', headers: { authorization: 'Bearer not-a-token' } })).statusCode).toBe(200);
     });
 
     it('ends the session on logout', async () => {

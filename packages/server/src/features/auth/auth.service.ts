@@ -143,24 +143,35 @@ async function isRemembered(ctx: AppContext, userId: number, cookie?: string): P
 /**
  * Checks the caller's authenticator code. The first good code also confirms a new set-up. On
  * success the caller is fully signed in, and with `rememberDevice` gets a two-week device cookie.
- * Wrong codes count against the account and the address exactly as wrong passwords do.
+ * Wrong codes count against the account and the address exactly as wrong passwords do. The
+ * half-signed-in token works once: a good code uses it up, and so do as many wrong codes as an
+ * account may fail from one address, wherever they come from, so that each few guesses cost a new
+ * sign-in (issue 9, item 7).
  */
 export async function verifyCode(
   ctx: AppContext,
-  input: { userId: number; code: string; rememberDevice: boolean; address: string },
+  input: { userId: number; token: { id: string; expiresAt: number }; code: string; rememberDevice: boolean; address: string },
 ): Promise<{ session: Session; deviceCookie: { value: string; expiresAt: number } | null }> {
-  const { code, rememberDevice } = input;
+  const { code, rememberDevice, token } = input;
+  const accountKey = `account:${input.userId}`;
+  await assertAttemptsLeft(ctx, accountKey, input.address);
+  const pending = await repo.findPendingToken(ctx.db, token.id);
+  if (pending && (pending.used_at !== null || pending.failures >= ctx.config.LOGIN_MAX_FAILURES_PER_ACCOUNT)) {
+    throw unauthorized('unauthorized', MESSAGES.sessionExpired);
+  }
   const user = await findUserById(ctx.db, input.userId);
   if (!user?.totp_secret) throw badRequest('Two-factor authentication has not been set up for this account.', 'mfa_not_configured');
-  const accountKey = `account:${user.id}`;
-  await assertAttemptsLeft(ctx, accountKey, input.address);
   const check = await checkTotp(user.totp_secret, code, user.totp_last_step);
   if (!check.ok) {
     // A replayed code was right once: it tells a guesser nothing, so only wrong codes count.
-    if (check.reason !== 'replayed') await recordFailedAttempt(ctx, accountKey, input.address);
+    if (check.reason !== 'replayed') {
+      await recordFailedAttempt(ctx, accountKey, input.address);
+      await repo.countPendingTokenFailure(ctx.db, token.id, token.expiresAt);
+    }
     const message = check.reason === 'replayed' ? 'This code has already been used. Wait for the next code and try again.' : MESSAGES.codeInvalid;
     throw new ApiError(400, check.reason === 'replayed' ? 'code_reused' : 'invalid_code', message);
   }
+  if (!(await repo.usePendingToken(ctx.db, token.id, token.expiresAt))) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
   await updateUser(ctx.db, user.id, { totp_last_step: check.step, totp_confirmed: 1 });
   await clearFailedAttempts(ctx, accountKey, input.address);
   const session = await startSession(ctx, user.id);
@@ -196,11 +207,19 @@ export async function refresh(ctx: AppContext, token: string | undefined): Promi
   return startSession(ctx, row.user_id, row.family);
 }
 
-/** Ends the session the refresh cookie belongs to. */
-export async function logout(ctx: AppContext, token: string | undefined): Promise<void> {
-  if (!token) return;
-  const row = await repo.findRefreshToken(ctx.db, hashToken(token));
-  if (row) await repo.revokeFamily(ctx.db, row.family);
+/**
+ * Ends the session of the refresh cookie and the session of the bearer access token: a client that
+ * holds only the access token (a script, a browser whose cookie was lost) must be able to end it too
+ * (issue 9, item 7). A half-signed-in token is used up instead, as it belongs to no session yet.
+ */
+export async function logout(ctx: AppContext, refreshToken: string | undefined, accessToken: string | undefined): Promise<void> {
+  if (refreshToken) {
+    const row = await repo.findRefreshToken(ctx.db, hashToken(refreshToken));
+    if (row) await repo.revokeFamily(ctx.db, row.family);
+  }
+  const claims = accessToken ? await verifyAccessToken(ctx.keys.access, accessToken) : null;
+  if (claims?.session) await repo.revokeFamily(ctx.db, claims.session);
+  else if (claims?.mfa === 'pending') await repo.usePendingToken(ctx.db, claims.id, claims.expiresAt);
 }
 
 /** The caller a user id stands for, with their permissions as they are now; null for an inactive user. */
@@ -219,7 +238,7 @@ export async function sessionCaller(ctx: AppContext, token: string, auth: 'user'
   const claims = await verifyAccessToken(ctx.keys.access, token);
   if (!claims) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
   if (claims.session && (await repo.sessionEnded(ctx.db, claims.session))) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
-  const user = await callerOf(ctx, claims.userId, claims.mfa, { kind: 'session' });
+  const user = await callerOf(ctx, claims.userId, claims.mfa, { kind: 'session', tokenId: claims.id, expiresAt: claims.expiresAt });
   if (!user) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
   if (claims.mfa === 'pending' && auth !== 'mfa') throw unauthorized('mfa_failure', 'Two-factor authentication is required.');
   return user;
