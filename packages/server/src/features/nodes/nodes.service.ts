@@ -1,5 +1,6 @@
 import {
   endOfPeriod,
+  escapeMarkdown,
   formatDateTime,
   hasPermission,
   localBucketStart,
@@ -162,7 +163,8 @@ export async function notifyNodeStatus(
   if (!node) return;
   const orgs = await ctx.db.selectFrom('fleet_members').select('organisation_id').where('node_id', '=', change.nodeId).execute();
   const address = `${node.street}, ${node.suburb} ${node.state}`;
-  const name = node.site_label ? `${node.site_label} (${address})` : address;
+  // The site label is anyone's text: escaped, it cannot turn the notification into a link or an image.
+  const name = escapeMarkdown(node.site_label ? `${node.site_label} (${address})` : address);
   const when = formatDateTime(change.ts, node.timezone);
   const content = change.online
     ? {
