@@ -150,6 +150,9 @@ describeEachDatabase('sign-in', (h) => {
       expect(challenge.parameters.data).toEqual({ login: u.username, factor: 2 });
       const ok = await login(h(), u.username, { remoteAddress: '192.0.2.20', captchaFor: u.username });
       expect(ok.statusCode).toBe(200);
+      // A challenge asked for the e-mail address does for the username: both name the account.
+      const byEmail = await login(h(), u.username, { remoteAddress: '192.0.2.21', captchaFor: `${u.username}@example.test` });
+      expect(byEmail.statusCode, byEmail.body).toBe(200);
       // Other accounts are untouched.
       expect((await h().app.inject({ method: 'GET', url: `/auth/captcha/challenge?login=${other.username}` })).json().parameters.data.factor).toBe(1);
       expect((await login(h(), other.username, { remoteAddress: '192.0.2.20' })).statusCode).toBe(200);

@@ -106,7 +106,9 @@ export async function login(
   const { user, accountKey } = await accountKeyOf(ctx, login);
   await assertAttemptsLeft(ctx, accountKey, input.address);
   const factor = await captchaFactor(ctx, accountKey);
-  if (factor > 1 && (solved.login !== login || solved.factor < factor)) throw badRequest(MESSAGES.captchaHarder, 'captcha_harder');
+  // A challenge asked for the username does for the e-mail address too: both name the account.
+  const forAccount = solved.login !== null && (solved.login === login || (await accountKeyOf(ctx, solved.login)).accountKey === accountKey);
+  if (factor > 1 && (!forAccount || solved.factor < factor)) throw badRequest(MESSAGES.captchaHarder, 'captcha_harder');
 
   const ok = await verifyPassword(input.password, user?.active ? user.password_hash : null);
   if (!user || !ok) {
