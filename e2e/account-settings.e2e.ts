@@ -110,8 +110,17 @@ describe('user settings', () => {
     expect(res.status).toBe(200);
     expect((await res.json()).data.username).toBe('installer');
 
+    // Read-only by default: it reads, and may not change anything.
+    const write = await fetch(`${app.url}/api/powerstations`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(write.status).toBe(403);
+
     const row = page.getByRole('row', { name: /Nightly export/ });
     await shown(row.getByText('VALID'));
+    await shown(row.getByText('View nodes', { exact: true }));
     await row.getByRole('button', { name: 'Revoke' }).click();
     const revoke = page.getByRole('dialog', { name: 'Revoke API Key' });
     await revoke.getByLabel('Your password').fill('Solar-Battery-42');

@@ -21,6 +21,7 @@ export * from './nodes/schemas.ts';
 export * from './notifications/day-label.ts';
 export * from './notifications/digest.ts';
 export * from './notifications/endpoints.ts';
+export * from './notifications/markdown.ts';
 export * from './notifications/schemas.ts';
 export * from './password/endpoints.ts';
 export * from './permissions/registry.ts';

@@ -14,5 +14,7 @@ export const MESSAGES = {
   accountLoadFailed: 'Failed to load user account details',
   captchaRequired: 'Please complete the human verification.',
   captchaRejected: 'The human verification failed or expired. Please try again.',
+  /** Not the spec's: a sign-in to an account that has failed often from elsewhere needs a costlier captcha, asked for that login. */
+  captchaHarder: 'This account has had many failed logins. Please complete the human verification again; it will take a little longer.',
   tooManyAttempts: 'Too many login attempts. Please wait {minutes} minutes and try again.',
 } as const;

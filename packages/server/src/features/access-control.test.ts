@@ -1,4 +1,4 @@
-import { type Endpoint, endpointUrl, idResources, MESSAGES, PERMISSIONS, type PermissionRequirement, satisfies } from '@vpp/shared';
+import { API_KEY_MESSAGES, type Endpoint, endpointUrl, idResources, MESSAGES, PERMISSIONS, type PermissionRequirement, satisfies } from '@vpp/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { exampleFor } from '../test/examples.ts';
@@ -150,4 +150,65 @@ describeEachDatabase('another organisation’s records', (h) => {
     const notes = await h().app.inject({ method: 'GET', url: '/account/notifications', headers: theirs.auth });
     expect(notes.json().data.unread).toBe(1);
   });
+});
+
+// Generated from the contracts too: an API key never opens more than its scopes. Every endpoint that
+// needs a permission answers 403 to a key whose scopes hold every other permission (its owner holding
+// them all), and every session-only endpoint (account security) answers 403 to any key.
+describeEachDatabase('access control of every endpoint for API keys', (h) => {
+  const ALL = PERMISSIONS.map((p) => p.name);
+  const keys = new Map<string, Promise<{ 'x-api-key': string }>>();
+  let owner: Promise<{ authorization: string }>;
+  beforeAll(async () => {
+    const org = await h().org('RETAILER');
+    owner = h()
+      .user(org, { permissions: ALL })
+      .then((u) => h().bearer(u.username));
+  });
+  const keyWithScopes = (scopes: string[]) => {
+    const id = JSON.stringify(scopes);
+    if (!keys.has(id))
+      keys.set(
+        id,
+        owner.then(async (headers) => {
+          const password = encodeURIComponent(Buffer.from(PASSWORD).toString('base64'));
+          const res = await h().app.inject({ method: 'POST', url: `/account/api-keys?password=${password}`, headers, payload: { keyName: 'matrix', scopes } });
+          if (res.statusCode !== 200) throw new Error(`key ${id}: ${res.statusCode} ${res.body}`);
+          return { 'x-api-key': res.json().data.key as string };
+        }),
+      );
+    return keys.get(id) as Promise<{ 'x-api-key': string }>;
+  };
+  const sessionOnly = (e: Endpoint) => e.auth === 'session' || e.auth === 'mfa';
+
+  for (const [name, list] of AREAS) {
+    describe(name, () => {
+      const scoped = guarded(list).filter((e) => !sessionOnly(e) && e.permission !== null);
+      if (scoped.length) {
+        it.each(scoped.map((e) => [`${e.method} ${e.path}`, e] as const))('%s answers 403 to an API key whose scopes lack its permission', async (_, e) => {
+          const headers = await keyWithScopes(allBut(e.permission as PermissionRequirement));
+          const res = await h().app.inject({ method: e.method, url: urlOf(e), headers });
+          expect(res.statusCode).toBe(403);
+          expect(res.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.scopeMissing } });
+        });
+      }
+
+      const open = guarded(list).filter((e) => !sessionOnly(e) && e.permission === null);
+      if (open.length) {
+        it.each(open.map((e) => [`${e.method} ${e.path}`, e] as const))('%s needs no permission: a key without scopes gets past the guard', async (_, e) => {
+          const res = await h().app.inject({ method: e.method, url: urlOf(e), headers: await keyWithScopes([]) });
+          expect([401, 403]).not.toContain(res.statusCode);
+        });
+      }
+
+      const session = guarded(list).filter(sessionOnly);
+      if (session.length) {
+        it.each(session.map((e) => [`${e.method} ${e.path}`, e] as const))('%s is session-only: it answers 403 to any API key', async (_, e) => {
+          const res = await h().app.inject({ method: e.method, url: urlOf(e), headers: await keyWithScopes(ALL) });
+          expect(res.statusCode).toBe(403);
+          expect(res.json()).toMatchObject({ error: 'session_required', data: { message: API_KEY_MESSAGES.sessionRequired } });
+        });
+      }
+    });
+  }
 });

@@ -1,4 +1,4 @@
-import { type PermissionRequirement, type SuborgType, satisfies } from '@vpp/shared';
+import { API_KEY_MESSAGES, type PermissionRequirement, type SuborgType, satisfies } from '@vpp/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/schema.ts';
 import type { AppContext } from './context.ts';
@@ -17,8 +17,12 @@ export interface AuthUser {
   permissions: string[];
   mfa: 'pending' | 'done';
   row: UserWithOrg;
-  /** How the caller proved who they are: a session's access token, or one of their API keys. */
-  via: { kind: 'session' } | { kind: 'api-key'; keyId: number };
+  /**
+   * How the caller proved who they are: a session's access token (its id and expiry), or one of their API keys. For a
+   * key, `permissions` are the key's scopes that its owner still holds, and `ownerPermissions` the
+   * owner's own (to tell a missing scope from a missing permission).
+   */
+  via: { kind: 'session'; tokenId: string; expiresAt: number } | { kind: 'api-key'; keyId: number; ownerPermissions: string[] };
 }
 
 /**
@@ -78,12 +82,17 @@ export async function guard(app: FastifyInstance, authenticator: Authenticator) 
 
     // An API key (X-API-Key, or a bearer credential with the key prefix) acts as its owner.
     if (apiKey) {
-      if (auth === 'session' || auth === 'mfa') throw new ApiError(403, 'session_required', 'API keys cannot make this call: sign in instead.');
+      // Refused before the key is even looked up: account security is never delegated to a key.
+      if (auth === 'session' || auth === 'mfa') throw new ApiError(403, 'session_required', API_KEY_MESSAGES.sessionRequired);
       req.user = await authenticator.apiKey(app.ctx, apiKey, req.ip);
     } else {
       if (!bearer) throw unauthorized('unauthorized', 'Sign in to continue.');
       req.user = await authenticator.session(app.ctx, bearer, auth ?? 'user');
     }
-    if (permission && !satisfies(req.user.permissions, permission)) throw forbidden();
+    if (permission && !satisfies(req.user.permissions, permission)) {
+      const { via } = req.user;
+      if (via.kind === 'api-key' && satisfies(via.ownerPermissions, permission)) throw new ApiError(403, 'scope_missing', API_KEY_MESSAGES.scopeMissing);
+      throw forbidden();
+    }
   });
 }

@@ -22,13 +22,14 @@ export async function signAccessToken(key: Buffer, claims: AccessClaims, ttlS: n
   return { token, expiresAt };
 }
 
-/** The claims of a valid, unexpired access token, or null. */
-export async function verifyAccessToken(key: Buffer, token: string): Promise<AccessClaims | null> {
+/** The claims of a valid, unexpired access token with its id and expiry, or null. */
+export async function verifyAccessToken(key: Buffer, token: string): Promise<(AccessClaims & { id: string; expiresAt: number }) | null> {
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
     const userId = Number(payload.sub);
     if (!Number.isInteger(userId) || (payload.mfa !== 'pending' && payload.mfa !== 'done')) return null;
-    return { userId, mfa: payload.mfa, ...(typeof payload.sid === 'string' ? { session: payload.sid } : {}) };
+    if (typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return null;
+    return { userId, mfa: payload.mfa, id: payload.jti, expiresAt: payload.exp, ...(typeof payload.sid === 'string' ? { session: payload.sid } : {}) };
   } catch {
     return null;
   }

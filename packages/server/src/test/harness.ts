@@ -23,8 +23,8 @@ export interface Harness {
   app: App;
   ctx: AppContext;
   dialect: DialectName;
-  /** Solves a real captcha challenge from the server, as the browser widget would. */
-  captcha(): Promise<string>;
+  /** Solves a real captcha challenge from the server, as the browser widget would (one asked for a login when given). */
+  captcha(login?: string): Promise<string>;
   /** Signs in (no two-factor) and returns the bearer header. */
   bearer(username: string): Promise<{ authorization: string }>;
   org(suborgType?: SuborgType, name?: string): Promise<number>;
@@ -52,8 +52,9 @@ export async function createHarness(dialect: DialectName, env: Record<string, st
     app,
     ctx,
     dialect,
-    async captcha() {
-      const challenge = (await app.inject({ method: 'GET', url: '/auth/captcha/challenge' })).json();
+    async captcha(login) {
+      const url = login === undefined ? '/auth/captcha/challenge' : `/auth/captcha/challenge?login=${encodeURIComponent(login)}`;
+      const challenge = (await app.inject({ method: 'GET', url })).json();
       const solution = await solveChallenge({ challenge, deriveKey });
       return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
     },

@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
 import { recordId } from '../api/inputs.ts';
+import { PERMISSIONS } from '../permissions/registry.ts';
 
 /** VALID, REVOKING while the revoke call is under way (in the browser), then REVOKED. */
 export const API_KEY_STATUSES = ['VALID', 'REVOKING', 'REVOKED'] as const;
@@ -17,7 +18,16 @@ export const API_KEY_MESSAGES = {
   passwordRejected: 'Incorrect password.',
   copiedTitle: 'Key Copied',
   copied: 'Your new API key has been copied to your clipboard.',
+  /** The 403 of account-security calls (users, keys, passwords, two-factor, account settings) made with a key. */
+  sessionRequired: 'API keys cannot manage users, API keys, passwords, two-factor authentication or account settings. Sign in to the console to do this.',
+  scopesLabel: 'Scopes',
+  scopesDescription: 'What the key may do: your permissions to give it. Read-only (the view permissions) unless you choose more.',
+  /** The 403 of a key whose scopes do not open the call, although its owner could make it. */
+  scopeMissing: 'This API key’s scopes do not allow this call. Create a key with the scope it needs.',
 } as const;
+
+/** The refusal of a scope the key's owner does not hold themselves, naming it. */
+export const scopeNotHeldMessage = (p: string) => `You may not give an API key ${p}, because you do not hold it yourself.`;
 
 /** The refusal of one allow-list entry, naming it. */
 export const ipParseFailure = (entry: string) =>
@@ -70,6 +80,8 @@ export const apiKey = z.object({
   keyName: z.string(),
   ipWhitelist: z.array(z.string()),
   status: z.enum(API_KEY_STATUSES),
+  /** The permissions the key may use (registry names), chosen at creation; it acts with those its owner still holds. */
+  scopes: z.array(z.string()),
   createdAt: z.number(),
   lastUsedAt: z.number().nullable(),
 });
@@ -86,6 +98,8 @@ export const createApiKeyBody = z.object({
     .union([z.string().max(100_000), z.array(z.string().max(100)).max(1000, 'ipWhitelist can hold at most 1000 entries.')])
     .optional()
     .transform((v) => splitAllowList(v ?? [])),
+  /** Permission names the owner holds; left out, the key is read-only (the owner's view permissions). */
+  scopes: z.array(z.string().max(200)).max(PERMISSIONS.length).optional(),
 });
 export type CreateApiKeyBody = z.input<typeof createApiKeyBody>;
 

@@ -4,13 +4,18 @@ import { codePreferenceBody, mfaSettings } from '../auth/schemas.ts';
 import { apiKeyParams, apiKeyPasswordQuery, apiKeysReply, createApiKeyBody, newApiKeyReply } from './api-keys.ts';
 import { account, alertEmailQuery, timezoneQuery } from './schemas.ts';
 
-/** The signed-in user's own account: settings, two-factor preferences. */
+/**
+ * The signed-in user's own account: settings, two-factor preferences. Reading the account is open to
+ * API keys; changing it, and the two-factor settings (the set-up secret), are account security: a
+ * signed-in session only.
+ */
 export const accountEndpoints = defineEndpoints('account', {
   get: endpoint({ method: 'GET', path: '/account', summary: 'The signed-in account', permission: null, reply: okReply(account) }),
   setTimezone: endpoint({
     method: 'POST',
     path: '/account/timezone',
     summary: "Set the account's time zone",
+    auth: 'session',
     permission: null,
     query: timezoneQuery,
     reply: statusReply,
@@ -19,15 +24,24 @@ export const accountEndpoints = defineEndpoints('account', {
     method: 'POST',
     path: '/account/alertEmail',
     summary: 'How often node alerts are e-mailed',
+    auth: 'session',
     permission: null,
     query: alertEmailQuery,
     reply: statusReply,
   }),
-  mfaSettings: endpoint({ method: 'GET', path: '/account/mfa/settings', summary: 'Two-factor settings', permission: null, reply: okReply(mfaSettings) }),
+  mfaSettings: endpoint({
+    method: 'GET',
+    path: '/account/mfa/settings',
+    summary: 'Two-factor settings',
+    auth: 'session',
+    permission: null,
+    reply: okReply(mfaSettings),
+  }),
   setCodePreference: endpoint({
     method: 'POST',
     path: '/auth/mfa/code-preference',
     summary: 'Choose how two-factor codes arrive',
+    auth: 'session',
     permission: null,
     body: codePreferenceBody,
     reply: statusReply,

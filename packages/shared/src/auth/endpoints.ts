@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { statusReply } from '../api/envelope.ts';
-import { loginBody, loginReply, tokenReply, verifyCodeBody } from './schemas.ts';
+import { captchaQuery, loginBody, loginReply, tokenReply, verifyCodeBody } from './schemas.ts';
 
 /** Signing in and out: captcha, password, second factor, refresh cookie. */
 export const authEndpoints = defineEndpoints('auth', {
-  captcha: endpoint({ method: 'GET', path: '/auth/captcha/challenge', summary: 'A new ALTCHA proof-of-work challenge', auth: 'public', permission: null }),
+  captcha: endpoint({
+    method: 'GET',
+    path: '/auth/captcha/challenge',
+    summary: 'A new ALTCHA proof-of-work challenge; with `login`, as costly as signing in to that account is now',
+    auth: 'public',
+    permission: null,
+    query: captchaQuery,
+  }),
   login: endpoint({
     method: 'POST',
     path: '/auth/login/',

@@ -8,6 +8,9 @@ export const loginBody = z.object({
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
+/** A challenge for one login (the username or e-mail being typed): as costly as signing in to that account now is. */
+export const captchaQuery = z.object({ login: z.string().max(254).optional() });
+
 export const mfaState = z.object({
   confirmed: z.boolean(),
   /** Only while two-factor is not yet set up: the otpauth:// URI for the authenticator app. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { digestDueAt, escapeMarkdown } from './digest.ts';
+import { digestDueAt } from './digest.ts';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOString());
@@ -32,14 +32,5 @@ describe('digestDueAt', () => {
   it('has no digest for NOW and NEVER', () => {
     expect(digestDueAt('NOW', 0, 'UTC')).toBeNull();
     expect(digestDueAt('NEVER', 0, 'UTC')).toBeNull();
-  });
-});
-
-describe('escapeMarkdown', () => {
-  it('shows user-written text as typed: no link, emphasis or HTML survives', () => {
-    expect(escapeMarkdown('[Pay here](https://evil.example) **urgent** <img src=x>')).toBe(
-      '\\[Pay here\\]\\(https://evil\\.example\\) \\*\\*urgent\\*\\* \\<img src=x\\>',
-    );
-    expect(escapeMarkdown('12 King Street, Newtown NSW')).toBe('12 King Street, Newtown NSW');
   });
 });

@@ -21,8 +21,3 @@ export function digestDueAt(frequency: AlertEmailFrequency, at: number, timeZone
 
 /** The length of a digest's period, in seconds (the window looked back over the first time). */
 export const digestPeriodS = (frequency: AlertEmailFrequency) => (frequency === 'HOURLY' ? 3600 : frequency === 'DAILY' ? 86400 : 7 * 86400);
-
-/** User-written text placed in a markdown notification: every markdown and HTML character escaped, so it shows as typed. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
-}

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { canGrant, hasAllPermissions, hasAnyPermission, hasPermission, isKnownPermission, satisfies } from './registry.ts';
+import {
+  canGrant,
+  hasAllPermissions,
+  hasAnyPermission,
+  hasPermission,
+  isKnownPermission,
+  isReadOnlyPermission,
+  READ_ONLY_PERMISSIONS,
+  registryName,
+  satisfies,
+} from './registry.ts';
 
 describe('hasPermission', () => {
   it('grants a permission that is held exactly', () => {
@@ -111,5 +121,22 @@ describe('canGrant', () => {
     expect(canGrant(['fleet.dispatches.*'], 'fleet.dispatches.edit')).toBe(true);
     expect(canGrant(['fleet.dispatches.*'], 'fleet.curtailments.edit')).toBe(false);
     expect(canGrant(['fleet.administrator'], 'fleet.kitDesigner')).toBe(true);
+  });
+});
+
+describe('read-only permissions (the default scopes of an API key)', () => {
+  it('are the view permissions of the registry and nothing that edits, gates an area or administers', () => {
+    expect(READ_ONLY_PERMISSIONS).toContain('fleet.node.view');
+    expect(READ_ONLY_PERMISSIONS).toContain('customer_data.view');
+    for (const p of ['fleet.administrator', 'fleet.powerstations.edit', 'fleet.node.any', 'fleet.kitDesigner', 'fleet.myReposit.users'])
+      expect(READ_ONLY_PERMISSIONS).not.toContain(p);
+    expect(READ_ONLY_PERMISSIONS.every((p) => isReadOnlyPermission(p) && isKnownPermission(p))).toBe(true);
+    expect(isReadOnlyPermission('fleet.customer_information.view')).toBe(true);
+  });
+
+  it('name a permission in the registry spelling whichever spelling is given', () => {
+    expect(registryName('fleet.my_reposit.users')).toBe('fleet.myReposit.users');
+    expect(registryName(' fleet.node.view ')).toBe('fleet.node.view');
+    expect(registryName('fleet.everything')).toBeUndefined();
   });
 });

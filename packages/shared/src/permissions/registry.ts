@@ -59,6 +59,17 @@ export type PermissionName = (typeof PERMISSIONS)[number]['name'];
 export const ADMINISTRATOR: PermissionName = 'fleet.administrator';
 
 /**
+ * Read-only, for API key scopes: the registry's view permissions, those whose name ends in `.view`.
+ * They open the screens and calls that show data (and the area gates, `X.any`, of their areas) and
+ * nothing that changes it; a permission named otherwise (edit, any, administrator, a feature such as
+ * fleet.kitDesigner) is never read-only, so a new permission is read-only only when it says so.
+ */
+export const isReadOnlyPermission = (name: string): boolean => normalizePermission(name).endsWith('.view');
+
+/** The read-only permissions, in registry order: the default scopes of a new API key. */
+export const READ_ONLY_PERMISSIONS: readonly PermissionName[] = PERMISSIONS.map((p) => p.name).filter(isReadOnlyPermission);
+
+/**
  * One reading for the two spellings the spec uses (grid_outages and gridOutages, my_reposit and
  * myReposit…): snake_case segments are compared in camelCase.
  */
@@ -133,6 +144,11 @@ export function satisfies(held: readonly string[], requirement: PermissionRequir
 
 /** Whether a name is a known permission (either spelling). */
 export function isKnownPermission(name: string): boolean {
+  return registryName(name) !== undefined;
+}
+
+/** The registry's spelling of a known permission given in either spelling; undefined when unknown. */
+export function registryName(name: string): PermissionName | undefined {
   const n = normalizePermission(name);
-  return PERMISSIONS.some((p) => normalizePermission(p.name) === n);
+  return PERMISSIONS.find((p) => normalizePermission(p.name) === n)?.name;
 }

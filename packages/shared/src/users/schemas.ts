@@ -12,6 +12,9 @@ export const USER_MESSAGES = {
   emailInvalid: 'You must enter a valid email address',
   selfAdministrator: 'You may not revoke this permission from yourself',
   emailTaken: 'A user with this email address already exists.',
+  /** An address another organisation's user has: refused without saying so (issue 9, item 7). */
+  emailUnavailable: 'This email address cannot be used for a new user. Please use another address.',
+  tooManyUnavailable: 'Too many email addresses could not be used. Please wait {minutes} minutes and try again.',
   listFailed: 'Failed to obtain a list of users.',
   userFailed: 'Failed to obtain user information.',
   permissionsFailed: 'Failed to obtain a list of permissions.',

@@ -1,5 +1,5 @@
 // The web project's test setup: jest-dom matchers, a clean DOM and query cache after each test, and
-// the browser APIs jsdom lacks that Mantine uses (matchMedia, ResizeObserver, scrollIntoView).
+// the browser APIs jsdom lacks that Mantine uses (matchMedia, ResizeObserver, scrollIntoView, document.fonts).
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
@@ -33,3 +33,8 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
 window.HTMLElement.prototype.scrollIntoView = () => undefined;
+// Textarea's autosize listens for web fonts loading, which jsdom does not model.
+Object.defineProperty(document, 'fonts', {
+  configurable: true,
+  value: { ready: Promise.resolve(), addEventListener: () => undefined, removeEventListener: () => undefined },
+});

@@ -6,6 +6,7 @@ import { vpps } from './004-vpps.ts';
 import { portal } from './005-portal.ts';
 import { jobProgress } from './006-job-progress.ts';
 import { siteLabels } from './007-site-labels.ts';
+import { authHardening } from './008-auth-hardening.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '005-portal': portal,
   '006-job-progress': jobProgress,
   '007-site-labels': siteLabels,
+  '008-auth-hardening': authHardening,
 };

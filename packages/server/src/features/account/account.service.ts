@@ -1,12 +1,10 @@
-import { type Account, type AlertEmailFrequency, MESSAGES, type MfaSettings } from '@vpp/shared';
-import { nowS } from '../../db/database.ts';
+import type { Account, AlertEmailFrequency, MfaSettings } from '@vpp/shared';
 import type { AppContext } from '../../platform/context.ts';
 import type { ApiError } from '../../platform/errors.ts';
-import { tooManyRequests } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { verifyPassword } from '../../platform/passwords.ts';
 import { totpUri } from '../../platform/totp.ts';
-import { countFailures, findUserById, recordFailures, updateUser } from '../auth/index.ts';
+import { assertAttemptsLeft, findUserById, recordFailedAttempt, updateUser } from '../auth/index.ts';
 
 /** The account reply: who the caller is, their organisation and their permissions. */
 export function presentAccount(user: AuthUser): Account {
@@ -53,18 +51,15 @@ export async function setAlertEmailFrequency(ctx: AppContext, userId: number, fr
 
 /**
  * Checks the signed-in user's own password (inline change, API keys). Wrong guesses count against
- * the account exactly as failed sign-ins do, so a stolen session cannot be used to guess it.
+ * the account from the caller's address, and against the address, exactly as failed sign-ins do: a
+ * stolen session cannot be used to guess it, nor to lock the owner out from their own address.
  */
-export async function checkOwnPassword(ctx: AppContext, userId: number, password: string, wrong: () => ApiError): Promise<void> {
-  const { LOGIN_FAILURE_WINDOW_S: window, LOGIN_MAX_FAILURES_PER_ACCOUNT } = ctx.config;
-  const key = `account:${userId}`;
-  const counts = await countFailures(ctx.db, [key], nowS() - window);
-  if ((counts.get(key) ?? 0) >= LOGIN_MAX_FAILURES_PER_ACCOUNT) {
-    throw tooManyRequests(MESSAGES.tooManyAttempts.replace('{minutes}', String(Math.ceil(window / 60))));
-  }
+export async function checkOwnPassword(ctx: AppContext, userId: number, address: string, password: string, wrong: () => ApiError): Promise<void> {
+  const accountKey = `account:${userId}`;
+  await assertAttemptsLeft(ctx, accountKey, address);
   const user = await findUserById(ctx.db, userId);
   if (!(await verifyPassword(password, user?.password_hash))) {
-    await recordFailures(ctx.db, [key]);
+    await recordFailedAttempt(ctx, accountKey, address);
     throw wrong();
   }
 }

@@ -4,9 +4,15 @@ import { type Database, nowS } from '../../db/database.ts';
 /** A key's allow-list as stored (a JSON array of entries). */
 export const parseAllowList = (json: string): string[] => z.array(z.string()).parse(JSON.parse(json));
 
-const columns = ['id', 'key_name', 'ip_whitelist', 'status', 'created_at', 'last_used_at'] as const;
+/** A key's scopes as stored (a JSON array of permission names). */
+export const parseScopes = (json: string): string[] => z.array(z.string()).parse(JSON.parse(json));
 
-export async function insertKey(db: Database, v: { organisationId: number; userId: number; name: string; hash: string; ipWhitelist: string[] }) {
+const columns = ['id', 'key_name', 'ip_whitelist', 'scopes', 'status', 'created_at', 'last_used_at'] as const;
+
+export async function insertKey(
+  db: Database,
+  v: { organisationId: number; userId: number; name: string; hash: string; ipWhitelist: string[]; scopes: string[] },
+) {
   return db
     .insertInto('api_keys')
     .values({
@@ -15,6 +21,7 @@ export async function insertKey(db: Database, v: { organisationId: number; userI
       key_name: v.name,
       key_hash: v.hash,
       ip_whitelist: JSON.stringify(v.ipWhitelist),
+      scopes: JSON.stringify(v.scopes),
       status: 'VALID',
       created_at: nowS(),
     })
@@ -53,7 +60,15 @@ export async function findValidKeyByHash(db: Database, hash: string) {
   return db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.id', 'api_keys.user_id', 'api_keys.organisation_id', 'api_keys.ip_whitelist', 'api_keys.last_used_at', 'users.active'])
+    .select([
+      'api_keys.id',
+      'api_keys.user_id',
+      'api_keys.organisation_id',
+      'api_keys.ip_whitelist',
+      'api_keys.scopes',
+      'api_keys.last_used_at',
+      'users.active',
+    ])
     .where('api_keys.key_hash', '=', hash)
     .where('api_keys.status', '=', 'VALID')
     .executeTakeFirst();

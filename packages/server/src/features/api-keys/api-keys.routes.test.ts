@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
-import { API_KEY_MESSAGES, ipParseFailure } from '@vpp/shared';
+import { API_KEY_MESSAGES, ipParseFailure, MESSAGES, READ_ONLY_PERMISSIONS, scopeNotHeldMessage, unknownPermissionMessage } from '@vpp/shared';
 import { expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { describeEachDatabase, type Harness, PASSWORD } from '../../test/harness.ts';
+import { mailTo } from '../../test/outbox.ts';
 
 const b64 = (s: string) => encodeURIComponent(Buffer.from(s, 'utf8').toString('base64'));
 
@@ -76,28 +77,116 @@ describeEachDatabase('API keys', (h) => {
     expect(data.key).toMatch(/^vppk_[\w-]{43}$/);
     const keys = await list(o.headers);
     expect(keys).toEqual([
-      { keyId: data.keyId, keyName: 'Billing export', ipWhitelist: data.ipWhitelist, status: 'VALID', createdAt: data.createdAt, lastUsedAt: null },
+      {
+        keyId: data.keyId,
+        keyName: 'Billing export',
+        ipWhitelist: data.ipWhitelist,
+        scopes: READ_ONLY_PERMISSIONS,
+        status: 'VALID',
+        createdAt: data.createdAt,
+        lastUsedAt: null,
+      },
     ]);
     const row = await h().ctx.db.selectFrom('api_keys').selectAll().where('id', '=', data.keyId).executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(data.key);
     expect(JSON.stringify(row)).not.toContain(data.key.slice(5));
   });
 
-  it('lets a key act as its owner, with X-API-Key or as a bearer credential, with the owner’s permissions', async () => {
-    const o = await owner({ permissions: ['fleet.powerstations.view'] });
-    const { key } = (await create(h(), o.headers, { keyName: 'k' })).json().data;
+  it('lets a key act as its owner, with X-API-Key or as a bearer credential, with its scopes that the owner holds', async () => {
+    const o = await owner({ permissions: ['fleet.powerstations.view', 'fleet.node.view'] });
+    const { key } = (await create(h(), o.headers, { keyName: 'k', scopes: ['fleet.powerstations.view', 'fleet.node.view'] })).json().data;
     for (const header of ['x-api-key', 'bearer'] as const) {
       const res = await asKey(key, '203.0.113.9', header);
       expect(res.statusCode, header).toBe(200);
-      expect(res.json().data).toMatchObject({ id: o.id, permissions: ['fleet.powerstations.view'] });
+      expect(res.json().data).toMatchObject({ id: o.id, permissions: ['fleet.powerstations.view', 'fleet.node.view'] });
     }
-    const forbidden = await h().app.inject({ method: 'GET', url: '/dashboard/totals', headers: { 'x-api-key': key } });
-    expect(forbidden.statusCode).toBe(403);
-    // The owner's permissions are read at each call: a grant works at once.
-    await h().ctx.db.insertInto('user_permissions').values({ user_id: o.id, permission: 'fleet.node.view' }).execute();
-    expect((await h().app.inject({ method: 'GET', url: '/dashboard/totals', headers: { 'x-api-key': key } })).statusCode).toBe(200);
+    const totals = () => h().app.inject({ method: 'GET', url: '/dashboard/totals', headers: { 'x-api-key': key } });
+    expect((await totals()).statusCode).toBe(200);
+    // The owner's permissions are read at each call: one taken away leaves the key at once…
+    await h().ctx.db.deleteFrom('user_permissions').where('user_id', '=', o.id).where('permission', '=', 'fleet.node.view').execute();
+    const gone = await totals();
+    expect(gone.statusCode).toBe(403);
+    expect(gone.json()).toMatchObject({ error: 'forbidden', data: { message: MESSAGES.notAuthorized } });
+    // …and one given later does not join a key whose scopes lack it.
+    await h().ctx.db.insertInto('user_permissions').values({ user_id: o.id, permission: 'fleet.administrator' }).execute();
+    const edit = await h().app.inject({ method: 'DELETE', url: '/api/powerstations/1', headers: { 'x-api-key': key } });
+    expect(edit.statusCode).toBe(403);
+    expect(edit.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.scopeMissing } });
+    expect((await totals()).statusCode).toBe(200);
     const keys = await list(o.headers);
     expect(keys[0].lastUsedAt).toBeGreaterThan(0);
+  });
+
+  it('makes a key read-only by default: the view permissions its owner holds, shown in the key list', async () => {
+    const admin = await owner({ permissions: ['fleet.administrator'] });
+    const readOnly = (await create(h(), admin.headers, { keyName: 'reports' })).json().data;
+    expect(readOnly.scopes).toEqual(READ_ONLY_PERMISSIONS);
+    expect(READ_ONLY_PERMISSIONS).toContain('fleet.powerstations.view');
+    expect(READ_ONLY_PERMISSIONS.every((p) => p.endsWith('.view'))).toBe(true);
+    const asReadOnly = { 'x-api-key': readOnly.key };
+    expect((await h().app.inject({ method: 'GET', url: '/v2/powerstations', headers: asReadOnly })).statusCode).toBe(200);
+    const write = await h().app.inject({ method: 'POST', url: '/api/powerstations', headers: asReadOnly, payload: {} });
+    expect(write.statusCode).toBe(403);
+    expect(write.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.scopeMissing } });
+    const viewer = await owner({ permissions: ['fleet.node.any', 'fleet.powerstations.view', 'fleet.dispatches.edit'] });
+    expect((await create(h(), viewer.headers, { keyName: 'k' })).json().data.scopes).toEqual(['fleet.powerstations.view']);
+    // Chosen scopes, in either spelling, are kept in the registry's spelling, once each.
+    const chosen = (
+      await create(h(), admin.headers, {
+        keyName: 'writer',
+        scopes: ['fleet.powerstations.edit', 'fleet.customer_information.view', 'fleet.customerInformation.view'],
+      })
+    ).json().data;
+    expect(chosen.scopes).toEqual(['fleet.powerstations.edit', 'fleet.customerInformation.view']);
+    expect((await list(admin.headers)).map((k: { keyName: string; scopes: string[] }) => [k.keyName, k.scopes])).toEqual([
+      ['writer', ['fleet.powerstations.edit', 'fleet.customerInformation.view']],
+      ['reports', READ_ONLY_PERMISSIONS],
+    ]);
+  });
+
+  it('refuses a scope the owner does not hold, or an unknown one, naming it, and creates nothing', async () => {
+    const o = await owner({ permissions: ['fleet.powerstations.view', 'fleet.node.any'] });
+    for (const [scopes, error, message] of [
+      [['fleet.powerstations.view', 'fleet.powerstations.edit'], 'scope_not_held', scopeNotHeldMessage('fleet.powerstations.edit')],
+      [['fleet.administrator'], 'scope_not_held', scopeNotHeldMessage('fleet.administrator')],
+      // An area gate the owner passes (fleet.any) is not a permission they hold.
+      [['fleet.any'], 'scope_not_held', scopeNotHeldMessage('fleet.any')],
+      [['fleet.everything'], 'unknown_permission', unknownPermissionMessage('fleet.everything')],
+    ] as const) {
+      const res = await create(h(), o.headers, { keyName: 'k', scopes });
+      expect(res.statusCode, JSON.stringify(scopes)).toBe(400);
+      expect(res.json()).toMatchObject({ status: 'ERROR', error, data: { message } });
+    }
+    expect(await list(o.headers)).toEqual([]);
+  });
+
+  it('counts wrong passwords typed for a key against the account from that address, like sign-ins, and no other address', async () => {
+    const o = await owner();
+    const tooMany = MESSAGES.tooManyAttempts.replace('{minutes}', '15');
+    const from = (remoteAddress: string, password: string) =>
+      h().app.inject({ method: 'POST', url: `/account/api-keys?password=${b64(password)}`, headers: o.headers, payload: { keyName: 'k' }, remoteAddress });
+    const { keyId } = (await from('127.0.0.1', PASSWORD)).json().data;
+    for (let i = 0; i < 4; i++) expect((await from('10.1.1.1', 'Wrong-Password-1')).statusCode).toBe(400);
+    const revoke = await h().app.inject({
+      method: 'DELETE',
+      url: `/account/api-keys/${keyId}?password=${b64('x')}`,
+      headers: o.headers,
+      remoteAddress: '10.1.1.1',
+    });
+    expect(revoke.json()).toMatchObject({ error: 'password_rejected' });
+    const locked = await from('10.1.1.1', PASSWORD);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({ status: 'ERROR', error: 'too_many_requests', data: { message: tooMany } });
+    const signIn = (remoteAddress: string) =>
+      h()
+        .captcha(o.username)
+        .then((captchaToken) =>
+          h().app.inject({ method: 'POST', url: '/auth/login/', payload: { username: o.username, password: PASSWORD, captchaToken }, remoteAddress }),
+        );
+    expect((await signIn('10.1.1.1')).json().data.message).toBe(tooMany);
+    // The owner elsewhere is not locked out.
+    expect((await from('10.1.1.2', PASSWORD)).statusCode).toBe(200);
+    expect((await signIn('10.1.1.2')).statusCode).toBe(200);
   });
 
   it('refuses a key from an address outside its allow-list', async () => {
@@ -151,18 +240,43 @@ describeEachDatabase('API keys', (h) => {
     expect((await list(a.headers))[0].status).toBe('VALID');
   });
 
-  it('does not let a key manage keys or change the password', async () => {
-    const o = await owner();
-    const { key } = (await create(h(), o.headers, { keyName: 'k' })).json().data;
-    for (const [method, url] of [
-      ['GET', '/account/api-keys'],
-      ['POST', `/account/api-keys?password=${b64(PASSWORD)}`],
-      ['POST', '/password/inline-change'],
+  it('refuses every account-security call made with a key, even from its allowed address and for an administrator, and changes nothing', async () => {
+    // The attack of issue 9, item 3: an administrator's key, allowed from one address, created an
+    // administrator user (whose welcome link then set a password), minted keys and changed e-mails.
+    const o = await owner({ permissions: ['fleet.administrator'] });
+    const colleague = await h().user(o.org, { permissions: ['fleet.administrator'] });
+    const { key } = (await create(h(), o.headers, { keyName: 'k', ipWhitelist: '10.9.8.7', scopes: ['fleet.administrator'] })).json().data;
+    const person = { givenName: 'Mal', surname: 'Lory', permissions: ['fleet.administrator'] };
+    for (const [method, url, payload] of [
+      ['GET', '/api/users', undefined],
+      ['GET', `/api/users/${colleague.id}`, undefined],
+      ['GET', '/api/users/available-permissions', undefined],
+      ['POST', '/api/users', { ...person, email: 'mallory@example.test' }],
+      ['PUT', `/api/users/${colleague.id}`, { ...person, email: 'mallory@example.test' }],
+      ['GET', '/account/api-keys', undefined],
+      ['POST', `/account/api-keys?password=${b64(PASSWORD)}`, { keyName: 'more' }],
+      ['DELETE', `/account/api-keys/1?password=${b64(PASSWORD)}`, undefined],
+      ['POST', '/password/inline-change', { oldPassword: PASSWORD, newPassword: 'Another-Pass-77', passwordConfirmation: 'Another-Pass-77' }],
+      ['GET', '/account/mfa/settings', undefined],
+      ['POST', '/auth/mfa/code-preference', { codePreference: 'APP' }],
+      ['POST', '/auth/mfa/verify-code', { totpCode: '123456' }],
+      ['POST', '/account/timezone?timezone=Australia/Perth', undefined],
+      ['POST', '/account/alertEmail?frequency=NEVER', undefined],
     ] as const) {
-      const res = await h().app.inject({ method, url, headers: { 'x-api-key': key }, payload: method === 'POST' ? {} : undefined });
-      expect(res.statusCode, url).toBe(403);
-      expect(res.json().error).toBe('session_required');
+      for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }]) {
+        const res = await h().app.inject({ method, url, headers, payload, remoteAddress: '10.9.8.7' });
+        expect(res.statusCode, `${method} ${url}`).toBe(403);
+        expect(res.json()).toMatchObject({ status: 'ERROR', error: 'session_required', data: { message: API_KEY_MESSAGES.sessionRequired } });
+      }
     }
+    expect(await mailTo(h().ctx, 'mallory@example.test')).toEqual([]);
+    const users = (await h().app.inject({ method: 'GET', url: '/api/users', headers: o.headers })).json().data.users;
+    expect(users.map((u: { email: string }) => u.email).sort()).toEqual([`${colleague.username}@example.test`, `${o.username}@example.test`].sort());
+    expect(await list(o.headers)).toHaveLength(1);
+    // Reading the account stays open to the key.
+    const account = await h().app.inject({ method: 'GET', url: '/account', headers: { 'x-api-key': key }, remoteAddress: '10.9.8.7' });
+    expect(account.statusCode).toBe(200);
+    expect(account.json().data.timezone).toBeNull();
   });
 
   it('never writes the password of a key call, or a reset token, to the log', async () => {

@@ -12,6 +12,8 @@ export interface ApiKeyTable {
   /** JSON list of the allowed entries as given (IPs, CIDR ranges, IPv4 with a subnet mask). */
   ip_whitelist: string;
   status: 'VALID' | 'REVOKED';
+  /** JSON list of the permissions (registry names) the key may use, chosen at creation. */
+  scopes: Generated<string>;
   created_at: Epoch;
   revoked_at: Epoch | null;
   last_used_at: Epoch | null;

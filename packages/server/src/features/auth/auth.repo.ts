@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { UserWithOrg } from '../../platform/guard.ts';
@@ -59,6 +60,25 @@ export async function countFailures(db: Database, keys: string[], since: number)
   return new Map(rows.map((r) => [r.key, Number(r.n)]));
 }
 
+/** Keys that start with the prefix (LIKE, its wildcards escaped: a login may contain them). */
+const likePrefix = (prefix: string) => sql<boolean>`${sql.ref('key')} like ${`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+
+/** Failed attempts since a time under every key that starts with the prefix (all the pairs of one account). */
+export async function countFailuresByPrefix(db: Database, prefix: string, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('login_failures')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(likePrefix(prefix))
+    .where('at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Forgets the failed attempts under every key that starts with the prefix. */
+export async function clearFailuresByPrefix(db: Database, prefix: string) {
+  await db.deleteFrom('login_failures').where(likePrefix(prefix)).execute();
+}
+
 export async function recordFailures(db: Database, keys: string[]) {
   const at = nowS();
   await db
@@ -73,6 +93,31 @@ export async function clearFailures(db: Database, key: string) {
 
 export async function pruneFailures(db: Database, before: number) {
   await db.deleteFrom('login_failures').where('at', '<', before).execute();
+}
+
+/** A two-factor-pending token's record, if it has been given a code; expired records are dropped first. */
+export async function findPendingToken(db: Database, id: string) {
+  await db.deleteFrom('mfa_pending_tokens').where('expires_at', '<', nowS()).execute();
+  return db.selectFrom('mfa_pending_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countPendingTokenFailure(db: Database, id: string, expiresAt: number) {
+  await db
+    .insertInto('mfa_pending_tokens')
+    .values({ id, failures: 1, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ failures: sql<number>`${sql.ref('mfa_pending_tokens.failures')} + 1` }))
+    .execute();
+}
+
+/** Uses a two-factor-pending token up; false when another request used it first. */
+export async function usePendingToken(db: Database, id: string, expiresAt: number): Promise<boolean> {
+  const now = nowS();
+  const r = await db
+    .insertInto('mfa_pending_tokens')
+    .values({ id, used_at: now, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ used_at: now }).where('mfa_pending_tokens.used_at', 'is', null))
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 /** Whether a sign-in has ended: logged out, or revoked when one of its refresh tokens was replayed. */

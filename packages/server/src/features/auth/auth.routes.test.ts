@@ -11,9 +11,13 @@ const TOO_MANY = 'Too many login attempts. Please wait 15 minutes and try again.
 const cookie = (res: LightMyRequestResponse, name: string) => res.cookies.find((c) => c.name === name)?.value;
 
 /** Signs in through the login route with a freshly solved captcha. */
-async function login(h: Harness, username: string, opts: { password?: string; remoteAddress?: string; cookies?: Record<string, string> } = {}) {
-  const { password = PASSWORD, ...rest } = opts;
-  return h.app.inject({ method: 'POST', url: '/auth/login/', payload: { username, password, captchaToken: await h.captcha() }, ...rest });
+async function login(
+  h: Harness,
+  username: string,
+  opts: { password?: string; remoteAddress?: string; cookies?: Record<string, string>; captchaFor?: string } = {},
+) {
+  const { password = PASSWORD, captchaFor, ...rest } = opts;
+  return h.app.inject({ method: 'POST', url: '/auth/login/', payload: { username, password, captchaToken: await h.captcha(captchaFor) }, ...rest });
 }
 
 /** A six-digit code that none of the steps checkTotp accepts right now would produce. */
@@ -116,27 +120,56 @@ describeEachDatabase('sign-in', (h) => {
   });
 
   describe('attempt limits', () => {
-    it('refuses a sixth attempt on an account after five failures, even with the right password', async () => {
+    it('refuses a sixth attempt on an account from an address after five failures from it, even with the right password', async () => {
       const org = await h().org();
       const u = await h().user(org);
-      // Each attempt from its own address, so only the per-account count can stop the sixth.
       for (let i = 1; i <= 5; i++) {
-        const res = await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: `192.0.2.${i}` });
+        const res = await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: '192.0.2.1' });
         expect(res.statusCode).toBe(401);
+        expect(res.json().data.message).toBe(MESSAGES.loginFailed);
       }
-      const res = await login(h(), u.username, { remoteAddress: '192.0.2.6' });
+      const res = await login(h(), u.username, { remoteAddress: '192.0.2.1', captchaFor: u.username });
       expect(res.statusCode).toBe(429);
-      expect(res.json().data.message).toBe(TOO_MANY);
+      expect(res.json()).toMatchObject({ status: 'ERROR', error: 'too_many_requests', data: { message: TOO_MANY } });
+    });
+
+    it('does not lock the owner out from an address that has not failed: the account’s captcha costs more instead', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const other = await h().user(org);
+      // Someone guesses from five addresses, once each: the account's limit counts each pair alone.
+      for (let i = 1; i <= 5; i++)
+        expect((await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: `192.0.2.${10 + i}` })).statusCode).toBe(401);
+      // An ordinary challenge no longer does for this account, and says why…
+      const plain = await login(h(), u.username, { remoteAddress: '192.0.2.20' });
+      expect(plain.statusCode).toBe(400);
+      expect(plain.json()).toMatchObject({ status: 'ERROR', error: 'captcha_harder', data: { message: MESSAGES.captchaHarder } });
+      // …nor one asked for another login; one asked for this login is twice the work.
+      expect((await login(h(), u.username, { remoteAddress: '192.0.2.20', captchaFor: other.username })).json().error).toBe('captcha_harder');
+      const challenge = (await h().app.inject({ method: 'GET', url: `/auth/captcha/challenge?login=${u.username.toUpperCase()}` })).json();
+      expect(challenge.parameters.data).toEqual({ login: u.username, factor: 2 });
+      const ok = await login(h(), u.username, { remoteAddress: '192.0.2.20', captchaFor: u.username });
+      expect(ok.statusCode).toBe(200);
+      // A challenge asked for the e-mail address does for the username: both name the account.
+      const byEmail = await login(h(), u.username, { remoteAddress: '192.0.2.21', captchaFor: `${u.username}@example.test` });
+      expect(byEmail.statusCode, byEmail.body).toBe(200);
+      // Other accounts are untouched.
+      expect((await h().app.inject({ method: 'GET', url: `/auth/captcha/challenge?login=${other.username}` })).json().parameters.data.factor).toBe(1);
+      expect((await login(h(), other.username, { remoteAddress: '192.0.2.20' })).statusCode).toBe(200);
+      // Each further five failures double the work, up to 64 times.
+      for (let i = 1; i <= 5; i++) await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: `192.0.2.${30 + i}`, captchaFor: u.username });
+      const costlier = (await h().app.inject({ method: 'GET', url: `/auth/captcha/challenge?login=${u.username}` })).json();
+      expect(costlier.parameters.data.factor).toBe(4);
     });
 
     it('counts failures under the username and the e-mail address as one account', async () => {
       const org = await h().org();
       const u = await h().user(org);
       for (let i = 1; i <= 5; i++) {
-        const res = await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: `192.0.2.${20 + i}` });
+        const res = await login(h(), i % 2 ? u.username : `${u.username}@example.test`, { password: 'Wrong-Password-1', remoteAddress: '192.0.2.25' });
         expect(res.statusCode).toBe(401);
       }
-      const res = await login(h(), `${u.username}@example.test`, { remoteAddress: '192.0.2.30' });
+      const res = await login(h(), `${u.username}@example.test`, { remoteAddress: '192.0.2.25' });
       expect(res.statusCode).toBe(429);
       expect(res.json().data.message).toBe(TOO_MANY);
     });
@@ -144,10 +177,10 @@ describeEachDatabase('sign-in', (h) => {
     it('starts the count again after a successful sign-in', async () => {
       const org = await h().org();
       const u = await h().user(org);
-      for (let i = 1; i <= 4; i++) await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: `192.0.2.${40 + i}` });
-      expect((await login(h(), u.username, { remoteAddress: '192.0.2.45' })).statusCode).toBe(200);
-      for (let i = 1; i <= 4; i++) await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: `192.0.2.${50 + i}` });
-      expect((await login(h(), u.username, { remoteAddress: '192.0.2.55' })).statusCode).toBe(200);
+      for (let i = 1; i <= 4; i++) await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: '192.0.2.41' });
+      expect((await login(h(), u.username, { remoteAddress: '192.0.2.41' })).statusCode).toBe(200);
+      for (let i = 1; i <= 4; i++) await login(h(), u.username, { password: 'Wrong-Password-1', remoteAddress: '192.0.2.41' });
+      expect((await login(h(), u.username, { remoteAddress: '192.0.2.41' })).statusCode).toBe(200);
     });
   });
 
@@ -180,9 +213,32 @@ describeEachDatabase('sign-in', (h) => {
       expect(account.statusCode).toBe(200);
       expect(account.json().data).toMatchObject({ username: u.username, mfaEnabled: true });
 
-      const again = await h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: pending, payload: { totpCode } });
+      const fresh = { authorization: `Bearer ${(await login(h(), u.username)).json().access_token}` };
+      const again = await h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: fresh, payload: { totpCode } });
       expect(again.statusCode).toBe(400);
       expect(again.json()).toMatchObject({ error: 'code_reused', data: { message: 'This code has already been used. Wait for the next code and try again.' } });
+    });
+
+    it('uses the half-signed-in token up: once with a good code, or after five wrong codes from any addresses', async () => {
+      const org = await h().org();
+      const secret = generateSecret();
+      const u = await h().user(org, { mfaSecret: secret });
+      const verify = (headers: { authorization: string }, totpCode: string, remoteAddress = '127.0.0.1') =>
+        h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers, payload: { totpCode }, remoteAddress });
+      const pending = { authorization: `Bearer ${(await login(h(), u.username)).json().access_token}` };
+      expect((await verify(pending, await generate({ secret }))).statusCode).toBe(200);
+      // The same token with the next code would be a second session from one password.
+      await h().ctx.db.updateTable('users').set({ totp_last_step: 0 }).where('id', '=', u.id).execute();
+      const reused = await verify(pending, await generate({ secret }));
+      expect(reused.statusCode).toBe(401);
+      expect(reused.json()).toMatchObject({ status: 'ERROR', error: 'unauthorized', data: { message: MESSAGES.sessionExpired } });
+      expect(cookie(reused, 'vpp_refresh')).toBeUndefined();
+      // Wrong codes spread over addresses: five per token, then a new sign-in is needed.
+      const guessed = { authorization: `Bearer ${(await login(h(), u.username)).json().access_token}` };
+      for (let i = 1; i <= 5; i++) expect((await verify(guessed, await wrongCode(secret), `203.0.113.${i}`)).statusCode).toBe(400);
+      const sixth = await verify(guessed, await generate({ secret }), '203.0.113.6');
+      expect(sixth.statusCode).toBe(401);
+      expect(sixth.json().data.message).toBe(MESSAGES.sessionExpired);
     });
 
     it('refuses a wrong code and a code that is not six digits', async () => {
@@ -202,19 +258,18 @@ describeEachDatabase('sign-in', (h) => {
       }
     });
 
-    it('refuses even the right code after five wrong codes, and a new sign-in does not start the count again', async () => {
+    it('refuses even the right code after five wrong codes from an address, and a new sign-in from it does not start the count again', async () => {
       const org = await h().org();
       const secret = generateSecret();
       const u = await h().user(org, { mfaSecret: secret });
       const pending = { authorization: `Bearer ${(await login(h(), u.username, { remoteAddress: '192.0.2.60' })).json().access_token}` };
-      // Each code from its own address, so only the per-account count can stop the sixth.
       for (let i = 1; i <= 5; i++) {
         const res = await h().app.inject({
           method: 'POST',
           url: '/auth/mfa/verify-code',
           headers: pending,
           payload: { totpCode: await wrongCode(secret) },
-          remoteAddress: `192.0.2.${60 + i}`,
+          remoteAddress: '192.0.2.60',
         });
         expect(res.statusCode).toBe(400);
         expect(res.json().data.message).toBe(MESSAGES.codeInvalid);
@@ -224,28 +279,39 @@ describeEachDatabase('sign-in', (h) => {
         url: '/auth/mfa/verify-code',
         headers: pending,
         payload: { totpCode: await generate({ secret }) },
-        remoteAddress: '192.0.2.66',
+        remoteAddress: '192.0.2.60',
       });
       expect(right.statusCode).toBe(429);
       expect(right.json().data.message).toBe(TOO_MANY);
       expect(cookie(right, 'vpp_refresh')).toBeUndefined();
-      const again = await login(h(), u.username, { remoteAddress: '192.0.2.67' });
+      const again = await login(h(), u.username, { remoteAddress: '192.0.2.60', captchaFor: u.username });
       expect(again.statusCode).toBe(429);
       expect(again.json().data.message).toBe(TOO_MANY);
+      // The owner, elsewhere, signs in (with the costlier captcha) and gives the code.
+      const elsewhere = await login(h(), u.username, { remoteAddress: '192.0.2.61', captchaFor: u.username });
+      expect(elsewhere.statusCode).toBe(200);
+      const code = await h().app.inject({
+        method: 'POST',
+        url: '/auth/mfa/verify-code',
+        headers: { authorization: `Bearer ${elsewhere.json().access_token}` },
+        payload: { totpCode: await generate({ secret }) },
+        remoteAddress: '192.0.2.61',
+      });
+      expect(code.statusCode).toBe(200);
     });
 
     it('starts the count of wrong codes again after a good one', async () => {
       const org = await h().org();
       const secret = generateSecret();
       const u = await h().user(org, { mfaSecret: secret });
-      const verify = async (totpCode: string, i: number) => {
-        const pending = { authorization: `Bearer ${(await login(h(), u.username, { remoteAddress: `192.0.2.${70 + i}` })).json().access_token}` };
-        return h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: pending, payload: { totpCode }, remoteAddress: `192.0.2.${70 + i}` });
+      const verify = async (totpCode: string) => {
+        const pending = { authorization: `Bearer ${(await login(h(), u.username, { remoteAddress: '192.0.2.70' })).json().access_token}` };
+        return h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: pending, payload: { totpCode }, remoteAddress: '192.0.2.70' });
       };
-      for (let i = 1; i <= 4; i++) expect((await verify(await wrongCode(secret), i)).statusCode).toBe(400);
-      expect((await verify(await generate({ secret }), 5)).statusCode).toBe(200);
-      for (let i = 6; i <= 9; i++) expect((await verify(await wrongCode(secret), i)).statusCode).toBe(400);
-      expect((await login(h(), u.username, { remoteAddress: '192.0.2.80' })).statusCode).toBe(200);
+      for (let i = 1; i <= 4; i++) expect((await verify(await wrongCode(secret))).statusCode).toBe(400);
+      expect((await verify(await generate({ secret }))).statusCode).toBe(200);
+      for (let i = 1; i <= 4; i++) expect((await verify(await wrongCode(secret))).statusCode).toBe(400);
+      expect((await login(h(), u.username, { remoteAddress: '192.0.2.70' })).statusCode).toBe(200);
     });
 
     it('accepts a code typed with spaces', async () => {
@@ -402,6 +468,33 @@ describeEachDatabase('sign-in', (h) => {
       const res = await h().app.inject({ method: 'POST', url: '/auth/refresh/' });
       expect(res.statusCode).toBe(401);
       expect(res.json().data.message).toBe(MESSAGES.sessionExpired);
+    });
+
+    it('ends the session on logout with the access token alone (no cookie)', async () => {
+      const org = await h().org();
+      const u = await h().user(org);
+      const signedIn = await login(h(), u.username);
+      const refresh = cookie(signedIn, 'vpp_refresh') as string;
+      const headers = { authorization: `Bearer ${signedIn.json().access_token}` };
+      const other = await login(h(), u.username);
+      const out = await h().app.inject({ method: 'POST', url: '/auth/logout/', headers });
+      expect(out.statusCode).toBe(200);
+      expect(out.json()).toEqual({ status: 'OK' });
+      const ended = await h().app.inject({ method: 'GET', url: '/account', headers });
+      expect(ended.statusCode).toBe(401);
+      expect(ended.json().data.message).toBe(MESSAGES.sessionExpired);
+      const res = await h().app.inject({ method: 'POST', url: '/auth/refresh/', cookies: { vpp_refresh: refresh } });
+      expect(res.statusCode).toBe(401);
+      const still = await h().app.inject({ method: 'GET', url: '/account', headers: { authorization: `Bearer ${other.json().access_token}` } });
+      expect(still.statusCode).toBe(200);
+      // A half-signed-in token logged out can no longer take a code; a made-up token changes nothing.
+      const secret = generateSecret();
+      const m = await h().user(org, { mfaSecret: secret });
+      const pending = { authorization: `Bearer ${(await login(h(), m.username)).json().access_token}` };
+      expect((await h().app.inject({ method: 'POST', url: '/auth/logout/', headers: pending })).statusCode).toBe(200);
+      const code = await h().app.inject({ method: 'POST', url: '/auth/mfa/verify-code', headers: pending, payload: { totpCode: await generate({ secret }) } });
+      expect(code.statusCode).toBe(401);
+      expect((await h().app.inject({ method: 'POST', url: '/auth/logout/', headers: { authorization: 'Bearer not-a-token' } })).statusCode).toBe(200);
     });
 
     it('ends the session on logout', async () => {

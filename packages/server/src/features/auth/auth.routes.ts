@@ -19,9 +19,9 @@ export function authRoutes(app: App) {
       expires: new Date(session.refreshExpiresAt * 1000),
     });
 
-  route(app, E.captcha, async (_req, reply) => {
+  route(app, E.captcha, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    return app.ctx.captcha.challenge();
+    return auth.captchaChallenge(app.ctx, req.query.login);
   });
 
   route(app, E.login, async (req, reply) => {
@@ -35,8 +35,12 @@ export function authRoutes(app: App) {
   });
 
   route(app, E.verifyCode, async (req, reply) => {
+    const user = caller(req);
+    // The 'mfa' routes take no API key, so the caller came with a session's token.
+    if (user.via.kind !== 'session') throw new Error('verify-code without a session token');
     const { session, deviceCookie } = await auth.verifyCode(app.ctx, {
-      userId: caller(req).id,
+      userId: user.id,
+      token: { id: user.via.tokenId, expiresAt: user.via.expiresAt },
       code: req.body.totpCode,
       rememberDevice: req.body.rememberDevice,
       address: req.ip,
@@ -60,7 +64,8 @@ export function authRoutes(app: App) {
   });
 
   route(app, E.logout, async (req, reply) => {
-    await auth.logout(app.ctx, req.cookies[REFRESH_COOKIE]);
+    const header = req.headers.authorization ?? '';
+    await auth.logout(app.ctx, req.cookies[REFRESH_COOKIE], header.startsWith('Bearer ') ? header.slice(7).trim() : undefined);
     reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
     return { status: 'OK' as const };
   });

@@ -28,8 +28,17 @@ export interface LoginFailureTable {
   at: Epoch;
 }
 
+/** A half-signed-in (two-factor pending) token that has been given a code, by its jti. */
+export interface MfaPendingTokenTable {
+  id: string;
+  failures: Generated<number>;
+  used_at: Epoch | null;
+  expires_at: Epoch;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
+    mfa_pending_tokens: MfaPendingTokenTable;
     refresh_tokens: RefreshTokenTable;
     remembered_devices: RememberedDeviceTable;
     login_failures: LoginFailureTable;

@@ -2,18 +2,9 @@ import { authEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { authRoutes } from './auth.routes.ts';
 
-export {
-  clearFailures,
-  countFailures,
-  findUserById,
-  findUserByLogin,
-  getPermissions,
-  recordFailures,
-  revokeDevices,
-  updateUser,
-} from './auth.repo.ts';
-export { callerOf, sessionCaller } from './auth.service.ts';
-export type { LoginFailureTable, RefreshTokenTable, RememberedDeviceTable } from './auth.tables.ts';
+export { countFailures, findUserById, findUserByLogin, getPermissions, recordFailures, revokeDevices, updateUser } from './auth.repo.ts';
+export { assertAttemptsLeft, callerOf, clearAllFailedAttempts, recordFailedAttempt, sessionCaller } from './auth.service.ts';
+export type { LoginFailureTable, MfaPendingTokenTable, RefreshTokenTable, RememberedDeviceTable } from './auth.tables.ts';
 
 /** Signing in and out, and who a caller is: the identity every other area relies on. */
 export const authModule: FeatureModule = { name: 'auth', endpoints: [authEndpoints], routes: authRoutes };

@@ -1,3 +1,4 @@
+import { escapeMarkdown, formatDateTime } from '@vpp/shared';
 import { expect, it } from 'vitest';
 import { buildFleet } from '../../fleet/builder.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
@@ -35,6 +36,24 @@ describeEachDatabase('node status notifications', (h) => {
     }
     expect(await list('nonode')).toEqual([]);
     expect(await list('outsider')).toEqual([]);
+  });
+
+  it('escapes the site label users wrote when it goes into the markdown of a notification', async () => {
+    const org = await h().org('RETAILER', 'Label Energy');
+    const [nodeId] = await buildFleet(h().ctx.db, { count: 1, seed: 13, owners: { retailers: [org], networks: new Map(), installers: [] }, historyDays: 1 });
+    await h().user(org, { username: 'labeller' });
+    const headers = await h().bearer('labeller');
+    const label = '[Pay now](https://evil.example) **urgent** <img src=x>';
+    const set = await h().app.inject({ method: 'POST', url: `/api/nodes/${nodeId}/sitelabel`, headers, payload: { siteLabel: label } });
+    expect(set.statusCode).toBe(200);
+    const now = Math.floor(Date.now() / 1000);
+    await notifyNodeStatus(h().ctx, { nodeId, ts: now - 60, online: false }, now);
+    const [note] = (await h().app.inject({ method: 'GET', url: '/account/notifications', headers })).json().data.notifications;
+    const node = await h().ctx.db.selectFrom('nodes').select(['street', 'suburb', 'state', 'timezone']).where('id', '=', nodeId).executeTakeFirstOrThrow();
+    const name = `\\[Pay now\\]\\(https://evil\\.example\\) \\*\\*urgent\\*\\* \\<img src=x\\> \\(${escapeMarkdown(`${node.street}, ${node.suburb} ${node.state}`)}\\)`;
+    expect(note.body).toBe(
+      `**${name}** stopped reporting at ${formatDateTime(now - 60, node.timezone)}.\n\n[Open node ${nodeId}](/fleet-monitoring/nodes/${nodeId})`,
+    );
   });
 
   it("keeps the fleet's connectivity reports: events in the node's log with the outage's length, last contact and status", async () => {

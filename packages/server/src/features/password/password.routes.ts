@@ -21,7 +21,7 @@ export function passwordRoutes(app: App) {
     return { status: 'OK' as const, message: PASSWORD_MESSAGES.disavowed };
   });
   route(app, E.inlineChange, async (req) => {
-    await service.inlineChange(app.ctx, caller(req).id, req.body.oldPassword, req.body.newPassword);
+    await service.inlineChange(app.ctx, caller(req).id, req.body.oldPassword, req.body.newPassword, req.ip);
     return { status: 'OK' as const };
   });
 }

@@ -6,7 +6,7 @@ import { sendMail } from '../../platform/mail.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { hashToken, newOpaqueToken } from '../../platform/tokens.ts';
 import { checkOwnPassword } from '../account/index.ts';
-import { clearFailures, countFailures, findUserById, recordFailures, revokeDevices } from '../auth/index.ts';
+import { clearAllFailedAttempts, countFailures, findUserById, recordFailures, revokeDevices } from '../auth/index.ts';
 import * as repo from './password.repo.ts';
 import type { PasswordTokenTable } from './password.tables.ts';
 
@@ -114,7 +114,7 @@ export async function changePassword(ctx: AppContext, token: string, password: s
     await repo.expireLiveTokens(trx, row.user_id);
     await repo.setPassword(trx, row.user_id, hash, { endSessions: true });
     await revokeDevices(trx, row.user_id);
-    await clearFailures(trx, `account:${row.user_id}`);
+    await clearAllFailedAttempts(trx, row.user_id);
   });
 }
 
@@ -153,8 +153,8 @@ export async function disavow(ctx: AppContext, token: string, address: string): 
  * The inline change on the settings page: the current password, then the new one. Sessions stay;
  * remembered browsers are forgotten, so the next sign-in anywhere asks for the code.
  */
-export async function inlineChange(ctx: AppContext, userId: number, oldPassword: string, newPassword: string): Promise<void> {
-  await checkOwnPassword(ctx, userId, oldPassword, () => new ApiError(400, 'incorrect_password', PASSWORD_MESSAGES.currentIncorrect));
+export async function inlineChange(ctx: AppContext, userId: number, oldPassword: string, newPassword: string, address: string): Promise<void> {
+  await checkOwnPassword(ctx, userId, address, oldPassword, () => new ApiError(400, 'incorrect_password', PASSWORD_MESSAGES.currentIncorrect));
   const hash = await hashPassword(newPassword);
   await ctx.db.transaction().execute(async (trx) => {
     await repo.setPassword(trx, userId, hash, { endSessions: false });

@@ -39,15 +39,14 @@ export async function permissionsOf(db: Database, userIds: number[]): Promise<Ma
   return map;
 }
 
-/** Whether another user (any organisation) already has this e-mail address or username. */
-export async function emailInUse(db: Database, email: string, exceptId?: number): Promise<boolean> {
-  const row = await db
+/** The organisation of another user (any organisation) who already has this e-mail address or username. */
+export async function emailOwner(db: Database, email: string, exceptId?: number): Promise<{ organisation_id: number } | undefined> {
+  return db
     .selectFrom('users')
-    .select('id')
+    .select('organisation_id')
     .where((eb) => eb.or([eb('email', '=', email), eb('username', '=', email)]))
     .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId as number))
     .executeTakeFirst();
-  return row !== undefined;
 }
 
 export async function setPermissions(db: Database, userId: number, permissions: string[]): Promise<void> {

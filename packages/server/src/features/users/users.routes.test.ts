@@ -108,6 +108,33 @@ describeEachDatabase('organisation users', (h) => {
     expect((await call('GET', '/api/users', a.headers)).json().data.total).toBe(1);
   });
 
+  it('refuses another organisation’s e-mail address without saying that it exists there, and pauses after five such refusals', async () => {
+    const a = await admin();
+    const b = await admin();
+    const elsewhere = `${b.username}@example.test`;
+    const colleague = await h().user(a.org, { permissions: ['fleet.node.view'] });
+    for (const [method, url] of [
+      ['POST', '/api/users'],
+      ['PUT', `/api/users/${colleague.id}`],
+    ] as const) {
+      const res = await call(method, url, a.headers, body({ email: elsewhere }));
+      expect(res.statusCode, method).toBe(400);
+      expect(res.json()).toMatchObject({ status: 'ERROR', error: 'email_unavailable', data: { message: USER_MESSAGES.emailUnavailable } });
+      expect(res.body).not.toContain('exists');
+    }
+    // An address of the caller's own organisation is named: its list shows it anyway.
+    const own = await call('POST', '/api/users', a.headers, body({ email: `${colleague.username}@example.test` }));
+    expect(own.json()).toMatchObject({ error: 'email_taken', data: { message: USER_MESSAGES.emailTaken } });
+    for (let i = 0; i < 3; i++) expect((await call('POST', '/api/users', a.headers, body({ email: elsewhere }))).statusCode).toBe(400);
+    const paused = await call('POST', '/api/users', a.headers, body());
+    expect(paused.statusCode).toBe(429);
+    expect(paused.json().data.message).toBe(USER_MESSAGES.tooManyUnavailable.replace('{minutes}', '15'));
+    expect((await call('GET', '/api/users', a.headers)).json().data.total).toBe(2);
+    expect((await call('GET', `/api/users/${colleague.id}`, a.headers)).json().data.email).toBe(`${colleague.username}@example.test`);
+    // Another organisation is not paused.
+    expect((await call('POST', '/api/users', b.headers, body())).statusCode).toBe(200);
+  });
+
   it('creates a user and e-mails them a link that sets their password once', async () => {
     const a = await admin();
     const payload = body({ email: 'New.Person@Example.test', permissions: ['fleet.node.view', 'fleet.dispatches.view', 'fleet.node.view'] });
@@ -153,6 +180,24 @@ describeEachDatabase('organisation users', (h) => {
     const take = await call('PUT', `/api/users/${colleague.id}`, headers, body({ permissions: [] }));
     expect(take.statusCode).toBe(200);
     expect(take.json().data.permissions).toEqual([]);
+  });
+
+  it('never lets users widen their own permissions, whichever spelling they use, and changes nothing', async () => {
+    const org = await h().org();
+    const m = await h().user(org, { permissions: ['fleet.myReposit.users', 'fleet.node.view'] });
+    const headers = await h().bearer(m.username);
+    const me = { givenName: 'Test', surname: m.username, email: `${m.username}@example.test` };
+    for (const p of ['fleet.administrator', 'fleet.kitDesigner', 'fleet.customer_information.edit', 'fleet.node.data.view']) {
+      const res = await call('PUT', `/api/users/${m.id}`, headers, { ...me, permissions: ['fleet.myReposit.users', 'fleet.node.view', p] });
+      expect(res.statusCode, p).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'permission_not_held', data: { message: notHeldPermissionMessage(p) } });
+    }
+    expect((await call('GET', `/api/users/${m.id}`, headers)).json().data.permissions).toEqual(['fleet.myReposit.users', 'fleet.node.view']);
+    // Giving up a permission is allowed; taking it back afterwards is widening, and refused.
+    expect((await call('PUT', `/api/users/${m.id}`, headers, { ...me, permissions: ['fleet.myReposit.users'] })).statusCode).toBe(200);
+    const back = await call('PUT', `/api/users/${m.id}`, await h().bearer(m.username), { ...me, permissions: ['fleet.myReposit.users', 'fleet.node.view'] });
+    expect(back.statusCode).toBe(400);
+    expect(back.json().data.message).toBe(notHeldPermissionMessage('fleet.node.view'));
   });
 
   it('does not let a manager widen their own permissions through an area gate (fleet.any) they pass but do not hold', async () => {

@@ -1,13 +1,46 @@
-import { Alert, Badge, Button, Card, Code, CopyButton, Group, Modal, PasswordInput, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  MultiSelect,
+  PasswordInput,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { API_KEY_MESSAGES, type ApiKey, findBadAllowEntry, ipParseFailure, splitAllowList } from '@vpp/shared';
-import { useState } from 'react';
+import { API_KEY_MESSAGES, type ApiKey, canGrant, findBadAllowEntry, ipParseFailure, PERMISSIONS, READ_ONLY_PERMISSIONS, splitAllowList } from '@vpp/shared';
+import { useMemo, useState } from 'react';
 import { useAccount } from '../../lib/account.ts';
 import { ApiError } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api.ts';
 
 const STATUS_COLOR: Record<ApiKey['status'], string> = { VALID: 'teal', REVOKING: 'yellow', REVOKED: 'gray' };
+
+const DISPLAY_NAME = new Map<string, string>(PERMISSIONS.map((p) => [p.name, p.displayName]));
+
+/** A key's scopes as the list shows them: the permissions' labels, with the name on hover. */
+function Scopes({ scopes }: { scopes: readonly string[] }) {
+  if (!scopes.length) return <Text c="dimmed">None</Text>;
+  return (
+    <Group gap={4}>
+      {scopes.map((s) => (
+        <Badge key={s} variant="outline" color="gray" size="sm" title={s} tt="none">
+          {DISPLAY_NAME.get(s) ?? s}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
 
 /** API keys: list, add (name, allowed addresses, password) and revoke (password). */
 export function ApiKeysSection() {
@@ -29,7 +62,8 @@ export function ApiKeysSection() {
           </Button>
         </Group>
         <Text size="sm" c="dimmed">
-          A key calls the API as you, with your permissions, in an X-API-Key header or as a bearer token.
+          A key calls the API as you, in an X-API-Key header or as a bearer token, with the scopes you give it: those of your permissions it needs (read-only
+          unless you choose more). It cannot manage users, keys, passwords or two-factor authentication.
         </Text>
         {keys.data?.length === 0 && <Text size="sm">You have no API keys.</Text>}
         {!!keys.data?.length && (
@@ -38,6 +72,7 @@ export function ApiKeysSection() {
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
                 <Table.Th>Allowed addresses</Table.Th>
+                <Table.Th>Scopes</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>Created</Table.Th>
                 <Table.Th />
@@ -48,6 +83,9 @@ export function ApiKeysSection() {
                 <Table.Tr key={k.keyId}>
                   <Table.Td>{k.keyName}</Table.Td>
                   <Table.Td>{k.ipWhitelist.length ? k.ipWhitelist.join(' ') : <Text c="dimmed">All addresses</Text>}</Table.Td>
+                  <Table.Td>
+                    <Scopes scopes={k.scopes} />
+                  </Table.Td>
                   <Table.Td>
                     <Badge color={STATUS_COLOR[k.status]} variant="light">
                       {k.status}
@@ -67,7 +105,8 @@ export function ApiKeysSection() {
           </Table>
         )}
       </Stack>
-      <AddKeyModal opened={adding} onClose={() => setAdding(false)} />
+      {/* Mounted when opened, so that the form starts from the account's permissions as they are then. */}
+      {adding && <AddKeyModal opened onClose={() => setAdding(false)} />}
       <RevokeKeyModal apiKey={revoking} onClose={() => setRevoking(null)} />
     </Card>
   );
@@ -75,9 +114,14 @@ export function ApiKeysSection() {
 
 function AddKeyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateApiKey();
+  const { data: account } = useAccount();
   const [secret, setSecret] = useState<string | null>(null);
+  // A key may be given only what its owner holds; it starts read-only (the view permissions held).
+  const held = account?.permissions;
+  const scopeOptions = useMemo(() => PERMISSIONS.filter((p) => held && canGrant(held, p.name)).map((p) => ({ value: p.name, label: p.displayName })), [held]);
+  const readOnly = useMemo(() => READ_ONLY_PERMISSIONS.filter((p) => held && canGrant(held, p)), [held]);
   const form = useForm({
-    initialValues: { keyName: '', ipWhitelist: '', password: '' },
+    initialValues: { keyName: '', ipWhitelist: '', scopes: readOnly, password: '' },
     validate: {
       keyName: (v) => (v.trim() ? null : API_KEY_MESSAGES.nameRequired),
       ipWhitelist: (v) => {
@@ -109,6 +153,7 @@ function AddKeyModal({ opened, onClose }: { opened: boolean; onClose: () => void
         if (!(err instanceof ApiError)) return;
         if (err.code === 'password_rejected') form.setFieldError('password', API_KEY_MESSAGES.passwordRejected);
         else if (err.code === 'ip_parse_failure') form.setFieldError('ipWhitelist', err.message);
+        else if (err.code === 'scope_not_held' || err.code === 'unknown_permission') form.setFieldError('scopes', err.message);
         else if (err.status !== 401 && err.status !== 403) form.setFieldError('keyName', err.message);
       },
     }),
@@ -143,6 +188,16 @@ function AddKeyModal({ opened, onClose }: { opened: boolean; onClose: () => void
               autosize
               minRows={2}
               {...form.getInputProps('ipWhitelist')}
+            />
+            <MultiSelect
+              id="api-key-scopes"
+              label={API_KEY_MESSAGES.scopesLabel}
+              description={API_KEY_MESSAGES.scopesDescription}
+              data={scopeOptions}
+              searchable
+              clearable
+              hidePickedOptions
+              {...form.getInputProps('scopes')}
             />
             <PasswordInput label="Your password" autoComplete="current-password" {...form.getInputProps('password')} />
             <Group justify="flex-end">

@@ -1,3 +1,4 @@
+import { authEndpoints, endpointUrl } from '@vpp/shared';
 import type {} from 'altcha/types/react';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { API_BASE } from '../../lib/request.ts';
@@ -8,9 +9,11 @@ export interface CaptchaHandle {
 
 /**
  * The ALTCHA proof-of-work widget. It yields a token once solved, and null again when it expires
- * or is reset (a token is accepted by the server once only).
+ * or is reset (a token is accepted by the server once only). Its challenge is asked for the login
+ * being typed: an account that has failed many sign-ins from elsewhere gets a costlier one, which
+ * the server then requires (issue 9, item 6).
  */
-export const Captcha = forwardRef<CaptchaHandle, { onToken: (token: string | null) => void }>(function Captcha({ onToken }, ref) {
+export const Captcha = forwardRef<CaptchaHandle, { onToken: (token: string | null) => void; login?: string }>(function Captcha({ onToken, login }, ref) {
   const el = useRef<HTMLElement & { reset?: () => void }>(null);
   const onTokenRef = useRef(onToken);
   onTokenRef.current = onToken;
@@ -42,7 +45,7 @@ export const Captcha = forwardRef<CaptchaHandle, { onToken: (token: string | nul
   return (
     <altcha-widget
       ref={el}
-      challenge={`${API_BASE}/auth/captcha/challenge`}
+      challenge={API_BASE + endpointUrl(authEndpoints.captcha, { query: login ? { login } : undefined })}
       configuration={JSON.stringify({ hideLogo: true, hideFooter: true })}
       style={{ '--altcha-max-width': '100%', minHeight: 48 }}
     />

@@ -49,7 +49,7 @@ function LoginForm() {
         {s.loginStatus === 'ERROR' && s.message && <Alert color="red">{s.message}</Alert>}
         <TextInput label="Username or email" autoComplete="username" value={username} onChange={(e) => setUsername(e.currentTarget.value)} />
         <PasswordInput label="Password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-        <Captcha ref={captcha} onToken={setCaptchaToken} />
+        <Captcha ref={captcha} onToken={setCaptchaToken} login={username.trim()} />
         <Button type="submit" disabled={!captchaToken} loading={login.isPending}>
           Log In
         </Button>
