@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Database, nowS } from '../db/database.ts';
+import { crashPoint } from '../platform/crash-points.ts';
 import type { SimParams } from './builder.ts';
 import { type CommandAnswer, type CommandSpec, commandsFor } from './control.ts';
 import type { Sample } from './metrics.ts';
@@ -233,6 +234,7 @@ export class FleetSimulator {
         if (samples.length >= FLUSH_SAMPLES) stored += await this.flush(samples, subSamples);
       }
       stored += await this.flush(samples, subSamples);
+      crashPoint('telemetry-write');
       if (changes.length) await this.opts.reports.connectivity(changes);
       await this.saveState(group, to);
       await new Promise((resolve) => setImmediate(resolve));
