@@ -7,22 +7,29 @@
 export const CRASH_POINTS = ['telemetry-write', 'job', 'vpp-change'] as const;
 export type CrashPointName = (typeof CRASH_POINTS)[number];
 
-let armed: { point: CrashPointName; pass: number } | null = null;
+const kill = () => {
+  process.kill(process.pid, 'SIGKILL');
+};
+
+let armed: { point: CrashPointName; pass: number; crash: () => void } | null = null;
 let passes = 0;
 
-/** Arms the point `name:pass` (from the CRASH_AT setting); undefined disarms. */
-export function armCrashPoint(spec: string | undefined): void {
+/**
+ * Arms the point `name:pass` (from the CRASH_AT setting); undefined disarms. In-process tests pass
+ * a `crash` that throws instead: the work in hand stops at the same place, minus the process.
+ */
+export function armCrashPoint(spec: string | undefined, crash: () => void = kill): void {
   passes = 0;
   if (!spec) {
     armed = null;
     return;
   }
   const [point, pass] = spec.split(':');
-  armed = { point: point as CrashPointName, pass: Number(pass) };
+  armed = { point: point as CrashPointName, pass: Number(pass), crash };
 }
 
-/** Kills the process here when this is the armed point's chosen pass. */
+/** Crashes here when this is the armed point's chosen pass. */
 export function crashPoint(name: CrashPointName): void {
   if (armed?.point !== name) return;
-  if (++passes === armed.pass) process.kill(process.pid, 'SIGKILL');
+  if (++passes === armed.pass) armed.crash();
 }
