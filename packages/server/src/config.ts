@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { CRASH_POINTS } from './platform/crash-points.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
+const crashPoint = new RegExp(`^(${CRASH_POINTS.join('|')}):[1-9][0-9]*$`);
 
 /** Every setting, read from the environment once; the README's table lists the same names. */
 const schema = z.object({
@@ -11,6 +13,10 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL name')
+    .optional(),
   DEMO: bool.optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_S: seconds.default(900),
@@ -36,6 +42,7 @@ const schema = z.object({
   RESET_TOKEN_TTL_S: seconds.default(3600),
   WELCOME_TOKEN_TTL_S: seconds.default(7 * 24 * 3600),
   WORKER: bool.default(true),
+  JOB_LEASE_S: seconds.default(60),
   SIMULATOR: bool.optional(),
   MAP_TILE_URL: z.string().url().optional(),
   ANALYTICS_DOMAIN: z.string().min(1).optional(),
@@ -46,6 +53,10 @@ const schema = z.object({
   SIM_SEED: z.coerce.number().int().default(42),
   PORTAL_URL: z.string().url().optional(),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
+  CRASH_AT: z
+    .string()
+    .regex(crashPoint, `must be <point>:<pass>, the point one of ${CRASH_POINTS.join(', ')}`)
+    .optional(),
 });
 
 export type Config = z.infer<typeof schema> & { simulator: boolean; demo: boolean; dataDir: string; webDist: string; publicUrl: string };

@@ -5,6 +5,7 @@ import { FEATURES, seedDemo } from './features/index.ts';
 import { nodeReports } from './features/nodes/index.ts';
 import { startFleet } from './fleet/fleet.ts';
 import { createContext } from './platform/context.ts';
+import { armCrashPoint } from './platform/crash-points.ts';
 import { createWorker } from './platform/jobs.ts';
 import { mailJob } from './platform/mail.ts';
 
@@ -17,13 +18,16 @@ async function main() {
     console.error((err as Error).message);
     process.exit(1);
   }
-  const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir });
+  // Only the crash tests set CRASH_AT: the process then kills itself at the point it names.
+  armCrashPoint(config.CRASH_AT);
+  const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
   const ctx = await createContext(config, handle.db, handle.dialect);
   if (config.demo) await seedDemo(ctx);
   const app = await buildApp(ctx);
   // Background work (e-mail, digests) from the durable job table; WORKER=false leaves it to other processes.
   const worker = createWorker(ctx, [mailJob, ...FEATURES.flatMap((f) => f.jobs ?? [])], {
     log: app.log,
+    leaseS: config.JOB_LEASE_S,
     recurring: FEATURES.flatMap((f) => f.recurring ?? []),
   });
   if (config.WORKER) worker.start();

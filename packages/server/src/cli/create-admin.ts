@@ -38,7 +38,7 @@ const failures = passwordFailures(password);
 if (failures.length) fail(describePasswordFailures(failures));
 
 const config = loadConfig();
-const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir });
+const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
 const existing = await handle.db.selectFrom('users').select('id').where('username', '=', values.username.toLowerCase()).executeTakeFirst();
 if (existing) fail(`A user named ${values.username} already exists.`);
 const org =

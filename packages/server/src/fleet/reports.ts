@@ -1,3 +1,5 @@
+import type { Database } from '../db/database.ts';
+
 /**
  * What the fleet tells the console besides its readings (those go through the telemetry store):
  * units that stop reporting or report again, as an MQTT broker's last-will and birth messages
@@ -20,9 +22,13 @@ export interface UnitContact {
   online?: boolean;
 }
 
+/**
+ * The console's side of the reports. `db`, when given, is the transaction that stores the readings
+ * of the same report: what the console records of it then commits with them, or not at all.
+ */
 export interface FleetReports {
   /** Units that joined the fleet (provisioned; here, built by the simulator). */
   joined(nodeIds: readonly number[]): Promise<void>;
-  connectivity(changes: readonly ConnectivityChange[]): Promise<void>;
-  contacts(units: readonly UnitContact[]): Promise<void>;
+  connectivity(changes: readonly ConnectivityChange[], db?: Database): Promise<void>;
+  contacts(units: readonly UnitContact[], db?: Database): Promise<void>;
 }

@@ -6,10 +6,21 @@ import type { Sample } from './metrics.ts';
 import { frequency, type NodeModel, step, tzOffsetS, voltage } from './physics.ts';
 import { hash01 } from './random.ts';
 import type { ConnectivityChange, FleetReports, UnitContact } from './reports.ts';
+import type { SubmeterSample } from './telemetry/ingest.ts';
 import type { TelemetryStore } from './telemetry.ts';
 
 /** Samples per ingest while catching up: big enough to write efficiently, small enough to keep the server answering. */
 const FLUSH_SAMPLES = 50_000;
+/** A catch-up after a downtime goes a day at a time: each run's commands and groups stay bounded. */
+const CATCH_UP_S = 86_400;
+
+/** What one transaction of the simulator stores: readings and news of these nodes, and their state. */
+interface Batch {
+  samples: Sample[];
+  submeters: SubmeterSample[];
+  changes: ConnectivityChange[];
+  nodes: SimNode[];
+}
 
 interface SimNode {
   model: NodeModel;
@@ -173,19 +184,22 @@ export class FleetSimulator {
   }
 
   /**
-   * Steps every node from where it stopped (or `from`) through `to` at `stepS`, storing telemetry,
-   * node events for outages, and the final state. A node resuming between two steps first steps to
-   * the next one, so no second is simulated twice or skipped. Returns the number of samples stored.
+   * Steps every node from where it stopped (nodes never simulated: from `from`) through `to` at
+   * `stepS`, storing telemetry, node events for outages, and the state reached. A node resuming
+   * between two steps first steps to the next one, so no second is simulated twice or skipped,
+   * however long ago it stopped. Returns the number of samples stored.
    */
   async run(from: number, to: number, stepS = 300, nodeFilter?: (id: number) => boolean): Promise<number> {
     let stored = 0;
+    const targets = nodeFilter ? this.nodes.filter((n) => nodeFilter(n.model.id)) : this.nodes;
+    let earliest = from;
+    for (const n of targets) if (n.nextTs && n.nextTs < earliest) earliest = n.nextTs;
     // Groups of about FLUSH_SAMPLES samples, with a yield between them, keep the server answering
     // while history is backfilled, and make each ingest big enough to be efficient.
-    const chunk = Math.max(1, Math.min(1000, Math.floor(FLUSH_SAMPLES / (Math.floor((to - from) / stepS) + 1))));
-    const targets = nodeFilter ? this.nodes.filter((n) => nodeFilter(n.model.id)) : this.nodes;
+    const chunk = Math.max(1, Math.min(1000, Math.floor(FLUSH_SAMPLES / (Math.floor((to - earliest) / stepS) + 1))));
     for (let i = 0; i < targets.length; i += chunk) {
       const group = targets.slice(i, i + chunk);
-      const firsts = new Map(group.map((n) => [n.model.id, Math.max(from, n.nextTs || from)]));
+      const firsts = new Map(group.map((n) => [n.model.id, n.nextTs || from]));
       const byId = new Map(group.map((n) => [n.model.id, n]));
       // A device answers a command only if it reports at some step of this run while the command is due.
       const reachable = (nodeId: number, start: number, end: number) => {
@@ -199,16 +213,15 @@ export class FleetSimulator {
       };
       const commands = await commandsFor(
         this.db,
-        from,
+        Math.min(from, ...firsts.values()),
         to,
         group.map((n) => n.model.id),
         reachable,
         customerAnswer,
       );
-      const samples: Sample[] = [];
-      const subSamples: { submeterId: number; ts: number; dt: number; p: number; q: number }[] = [];
-      const changes: ConnectivityChange[] = [];
+      const batch: Batch = { samples: [], submeters: [], changes: [], nodes: [] };
       for (const n of group) {
+        batch.nodes.push(n);
         let ts = firsts.get(n.model.id) as number;
         if (ts > to) continue;
         // A unit simulated for the first time starts in the state its schedule gives it, not the one stored at build.
@@ -217,24 +230,22 @@ export class FleetSimulator {
           const dt = stepS - (ts % stepS);
           const up = reporting(n, ts);
           if (up !== n.online) {
-            this.transition(n, ts, up, changes);
+            this.transition(n, ts, up, batch.changes);
           }
           if (!up) continue;
           const r = step(n.model, ts, dt, n.socKwh, commands.get(n.model.id) ?? []);
           n.socKwh = r.socKwh;
-          samples.push(sample(n, ts, dt, r));
+          batch.samples.push(sample(n, ts, dt, r));
           for (const sm of this.submeters.get(n.model.id) ?? []) {
             const p = submeterPower(sm.name, sm.id, ts, r.houseKw, n.model.timezone);
-            subSamples.push({ submeterId: sm.id, ts, dt, p, q: p * 0.15 });
+            batch.submeters.push({ submeterId: sm.id, ts, dt, p, q: p * 0.15 });
           }
           n.lastContact = ts;
         }
         n.nextTs = ts;
-        if (samples.length >= FLUSH_SAMPLES) stored += await this.flush(samples, subSamples);
+        if (batch.samples.length >= FLUSH_SAMPLES) stored += await this.commit(batch, to);
       }
-      stored += await this.flush(samples, subSamples);
-      if (changes.length) await this.opts.reports.connectivity(changes);
-      await this.saveState(group, to);
+      stored += await this.commit(batch, to);
       await new Promise((resolve) => setImmediate(resolve));
     }
     return stored;
@@ -251,50 +262,69 @@ export class FleetSimulator {
     n.online = up;
   }
 
-  private async flush(samples: Sample[], subSamples: { submeterId: number; ts: number; dt: number; p: number; q: number }[]): Promise<number> {
-    const n = await this.store.ingest(samples.splice(0));
-    if (subSamples.length) await this.store.ingestSubmeters(subSamples.splice(0));
-    return n;
-  }
-
-  private async saveState(group: SimNode[], to: number) {
-    if (!group.length) return;
-    const rows = group.map((n) => ({ node_id: n.model.id, ts: n.nextTs || to, state_json: JSON.stringify({ socKwh: n.socKwh }) }));
-    await this.db
-      .insertInto('sim_state')
-      .values(rows)
-      .onConflict((oc) => oc.column('node_id').doUpdateSet((eb) => ({ ts: eb.ref('excluded.ts'), state_json: eb.ref('excluded.state_json') })))
-      .execute();
+  /**
+   * Stores a batch as one transaction: its readings, the connectivity news, each node's contact
+   * and the state its nodes reached. A crash before the commit leaves the nodes where the last
+   * batch left them, to be simulated again; after it, nothing of the batch is sent again. Either
+   * way no reading is added twice to the rollups, nor lost. Empties the batch.
+   */
+  private async commit(batch: Batch, to: number): Promise<number> {
+    const nodes = batch.nodes.splice(0);
+    if (!nodes.length) return 0;
+    const changes = batch.changes.splice(0);
+    const stateRows = nodes.map((n) => ({ node_id: n.model.id, ts: n.nextTs || to, state_json: JSON.stringify({ socKwh: n.socKwh }) }));
     // Each node's last report (offline ones included) when it changed, and whether it reports now.
-    const units: UnitContact[] = group.map((n) => {
+    const units: UnitContact[] = nodes.map((n) => {
       const changed = n.lastContact !== null && n.lastContact !== n.savedContact;
-      if (changed) n.savedContact = n.lastContact;
       // Reporting at the end of the run, or offline; a unit between the two has no news.
       const online = !n.online ? false : reporting(n, to) ? true : undefined;
       return { nodeId: n.model.id, ...(online === undefined ? {} : { online }), ...(changed ? { lastContact: n.lastContact as number } : {}) };
     });
-    await this.opts.reports.contacts(units);
+    const stored = await this.store.ingest(batch.samples.splice(0), undefined, {
+      submeters: batch.submeters.splice(0),
+      alongside: async (trx) => {
+        await trx
+          .insertInto('sim_state')
+          .values(stateRows)
+          .onConflict((oc) => oc.column('node_id').doUpdateSet((eb) => ({ ts: eb.ref('excluded.ts'), state_json: eb.ref('excluded.state_json') })))
+          .execute();
+        if (changes.length) await this.opts.reports.connectivity(changes, trx);
+        await this.opts.reports.contacts(units, trx);
+      },
+    });
+    for (const n of nodes) n.savedContact = n.lastContact ?? n.savedContact;
+    return stored;
   }
 
   /**
-   * One live report: nodes step from where they stopped to now, those far behind first catching up
-   * at 5 minutes through the last complete 5-minute bucket.
+   * One live report: every node steps from where it stopped to now. Nodes more than three reports
+   * behind (after a downtime, or a slow report) first catch up at 5 minutes through the last complete
+   * 5-minute bucket, a day at a time, so that no second is skipped and a long downtime is caught
+   * up in bounded pieces.
    */
   async tick(now = nowS()): Promise<void> {
     const interval = this.opts.intervalS;
     const bucket = now - (now % 300);
-    const behind = this.nodes.filter((n) => n.nextTs && now - n.nextTs > 3 * interval);
-    const catchUpFrom = Math.min(...behind.map((n) => n.nextTs));
-    if (behind.length && catchUpFrom <= bucket - 300) {
+    const behind = this.nodes.filter((n) => n.nextTs && n.nextTs < bucket && now - n.nextTs > 3 * interval);
+    if (behind.length) {
       const ids = new Set(behind.map((n) => n.model.id));
-      await this.run(catchUpFrom, bucket - 300, 300, (id) => ids.has(id));
+      let from = behind.reduce((a, n) => Math.min(a, n.nextTs), bucket);
+      while (from < bucket) {
+        const end = Math.min(bucket, from - (from % CATCH_UP_S) + CATCH_UP_S);
+        // Steps start at or before end - 1, so the last one ends at `end` (a 5-minute boundary).
+        await this.run(from, end - 1, 300, (id) => ids.has(id));
+        from = end;
+      }
     }
     const t = now - (now % interval);
-    // Every node that has been simulated resumes at or after this, so the live steps continue the catch-up without a gap.
+    // Nodes never simulated start here; the others resume where they stopped.
     await this.run(Math.min(bucket, t - 3 * interval), t, interval);
   }
 
-  /** Reports every SIM_INTERVAL_S until stopped; a failed tick is logged and the next one tries again. */
+  /**
+   * Reports every SIM_INTERVAL_S until stopped. A failed tick is logged, the nodes go back to the
+   * state last committed (the failed batch was not), and the next tick tries again from there.
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
@@ -304,6 +334,7 @@ export class FleetSimulator {
         await this.tick();
       } catch (err) {
         this.opts.log?.error({ err }, 'fleet simulator tick failed');
+        await this.load().catch((e: unknown) => this.opts.log?.error({ err: e }, 'fleet simulator reload failed'));
       }
       if (this.running) this.timer = setTimeout(loop, this.opts.intervalS * 1000);
     };

@@ -1,6 +1,6 @@
 import type { Database, DialectName } from '../db/database.ts';
 import type { FleetColumn, MetricColumn, Sample } from './metrics.ts';
-import { TelemetryIngest } from './telemetry/ingest.ts';
+import { type IngestExtras, TelemetryIngest } from './telemetry/ingest.ts';
 import { ensurePartitions, pruneRaw } from './telemetry/partitions.ts';
 import * as read from './telemetry/read.ts';
 
@@ -24,14 +24,12 @@ export class TelemetryStore {
     this.writer.invalidate(nodeId);
   }
 
-  /** Stores samples and brings every rollup up to date, in one transaction. Returns the samples stored. */
-  ingest(samples: readonly Sample[], now?: number): Promise<number> {
-    return this.writer.ingest(samples, now);
-  }
-
-  /** Stores submeter readings ({submeterId, ts, dt, p, q}) into their 5-minute rollup. */
-  ingestSubmeters(samples: readonly { submeterId: number; ts: number; dt: number; p: number; q: number }[]) {
-    return this.writer.ingestSubmeters(samples);
+  /**
+   * Stores samples and brings every rollup up to date, in one transaction that also holds the
+   * submeter readings and the `alongside` writes given in `extras`. Returns the samples stored.
+   */
+  ingest(samples: readonly Sample[], now?: number, extras?: IngestExtras): Promise<number> {
+    return this.writer.ingest(samples, now, extras);
   }
 
   nodeSeries(nodeId: number, cols: readonly MetricColumn[], start: number, end: number, interval: number) {

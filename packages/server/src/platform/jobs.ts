@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { z } from 'zod';
 import { type Database, nowS } from '../db/database.ts';
 import type { AppContext } from './context.ts';
+import { crashPoint } from './crash-points.ts';
 
 /** The few logger methods the worker uses (pino's, or console's). */
 export interface JobLog {
@@ -274,6 +275,8 @@ export function createWorker(ctx: AppContext, jobs: readonly JobDefinition[], op
       };
       await def.handler(ctx, payload, { id: job.id, kind: job.kind, attempt: job.attempts, runAt: job.run_at, log: runLog, progress });
       clearInterval(renew);
+      // Done but not yet recorded: the crash tests kill here.
+      crashPoint('job');
       if (!(await complete(ctx, id, job.id))) log.warn({ job: job.id, kind: job.kind }, 'job finished after its lease was taken over');
     } catch (err) {
       clearInterval(renew);

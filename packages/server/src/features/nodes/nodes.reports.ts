@@ -13,9 +13,9 @@ export function nodeReports(ctx: AppContext, onError: (err: unknown) => void = (
     // A unit that joins is found by the fleet search from then on.
     joined: (nodeIds) => indexNodes(ctx.db, nodeIds),
 
-    async connectivity(changes: readonly ConnectivityChange[]) {
+    async connectivity(changes: readonly ConnectivityChange[], db = ctx.db) {
       if (!changes.length) return;
-      await ctx.db
+      await db
         .insertInto('node_events')
         .values(
           changes.map((c) =>
@@ -31,11 +31,12 @@ export function nodeReports(ctx: AppContext, onError: (err: unknown) => void = (
           ),
         )
         .execute();
-      // Notifications must not hold up the report that brought the news.
+      // Notifications must not hold up the report that brought the news. (Sent from inside a
+      // report that then fails, one may be sent again when the report is.)
       for (const c of changes) void notifyNodeStatus(ctx, c).catch(onError);
     },
 
-    async contacts(units: readonly UnitContact[]) {
+    async contacts(units: readonly UnitContact[], db = ctx.db) {
       const byContact = new Map<number, number[]>();
       for (const u of units) {
         if (u.lastContact === undefined) continue;
@@ -43,11 +44,11 @@ export function nodeReports(ctx: AppContext, onError: (err: unknown) => void = (
         if (ids) ids.push(u.nodeId);
         else byContact.set(u.lastContact, [u.nodeId]);
       }
-      for (const [ts, ids] of byContact) await ctx.db.updateTable('nodes').set({ last_contact: ts }).where('id', 'in', ids).execute();
+      for (const [ts, ids] of byContact) await db.updateTable('nodes').set({ last_contact: ts }).where('id', 'in', ids).execute();
       const online = units.filter((u) => u.online === true).map((u) => u.nodeId);
       const offline = units.filter((u) => u.online === false).map((u) => u.nodeId);
-      if (online.length) await ctx.db.updateTable('nodes').set({ connection_offline: 0 }).where('id', 'in', online).execute();
-      if (offline.length) await ctx.db.updateTable('nodes').set({ connection_offline: 1 }).where('id', 'in', offline).execute();
+      if (online.length) await db.updateTable('nodes').set({ connection_offline: 0 }).where('id', 'in', online).execute();
+      if (offline.length) await db.updateTable('nodes').set({ connection_offline: 1 }).where('id', 'in', offline).execute();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { VppNodeFilter } from '@vpp/shared';
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import { type Database, nowS, readInIdPages, timeWindows } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+import { crashPoint } from '../../platform/crash-points.ts';
 import { fleetNodes, type NodeRow, searchMatches } from '../nodes/index.ts';
 import type { PowerstationTable } from './vpps.tables.ts';
 
@@ -192,6 +193,8 @@ export async function updatePowerstation(db: Db, id: number, v: PowerstationValu
         .execute();
     if (v.nodes) {
       await trx.deleteFrom('vpp_nodes').where('powerstation_id', '=', id).execute();
+      // Half-way through: the crash tests kill here (the change must vanish whole).
+      crashPoint('vpp-change');
       if (v.nodes.length)
         await trx
           .insertInto('vpp_nodes')

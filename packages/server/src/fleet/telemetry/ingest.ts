@@ -2,6 +2,7 @@ import { localBucketStart } from '@vpp/shared';
 import { CompiledQuery, type Transaction } from 'kysely';
 import { bulkWriter, type Database, type DialectName } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+import { crashPoint } from '../../platform/crash-points.ts';
 import { ENERGY_COLUMNS, FLEET_COLUMNS, METRIC_COLUMNS, metricValues, type Sample } from '../metrics.ts';
 import { localMidnight } from '../physics.ts';
 
@@ -105,6 +106,33 @@ function conflictSql(table: string, cols: string[], mode: UpsertMode): string {
 
 const bySample = (a: Sample, b: Sample) => a.nodeId - b.nodeId || a.ts - b.ts;
 
+/** One submeter reading: power and reactive power over [ts, ts + dt). */
+export interface SubmeterSample {
+  submeterId: number;
+  ts: number;
+  dt: number;
+  p: number;
+  q: number;
+}
+
+/** What an ingest writes besides the node readings, in the same transaction. */
+export interface IngestExtras {
+  submeters?: readonly SubmeterSample[];
+  /**
+   * Further writes that must commit with the readings or not at all: the sender's position (the
+   * simulator's state), so that a crash never leaves readings stored that the sender will send
+   * again, which the rollups would add twice.
+   */
+  alongside?: (trx: Transaction<DB>) => Promise<void>;
+}
+
+function submeterRows(samples: readonly SubmeterSample[]): number[] {
+  const sorted = [...samples].sort((a, b) => a.submeterId - b.submeterId || a.ts - b.ts);
+  const rows = new RollupRows(2);
+  for (const s of sorted) rows.add(rows.row(s.submeterId, s.ts - (s.ts % 300)), s.dt, [s.p, s.q]);
+  return rows.flat;
+}
+
 /**
  * The write side of the telemetry store: raw samples, 5-minute, hourly and daily rollups per node
  * (days are the node's local days), 5-minute and hourly sums per organisation fleet, and the latest
@@ -139,9 +167,13 @@ export class TelemetryIngest {
     return this.nodes;
   }
 
-  /** Stores samples and brings every rollup up to date, in one transaction. Returns the samples stored. */
-  async ingest(samples: readonly Sample[], now = Math.floor(Date.now() / 1000)): Promise<number> {
-    if (!samples.length) return 0;
+  /**
+   * Stores samples (and submeter readings) and brings every rollup up to date, in one transaction,
+   * with `alongside` run in it last. Returns the samples stored.
+   */
+  async ingest(samples: readonly Sample[], now = Math.floor(Date.now() / 1000), extras: IngestExtras = {}): Promise<number> {
+    const { submeters = [], alongside } = extras;
+    if (!samples.length && !submeters.length && !alongside) return 0;
     let ordered = true;
     for (let i = 1; i < samples.length && ordered; i++) ordered = bySample(samples[i - 1], samples[i]) <= 0;
     const sorted = ordered ? samples : [...samples].sort(bySample);
@@ -200,8 +232,9 @@ export class TelemetryIngest {
     }
     const rollupCols = [...METRIC_COLUMNS, ...ENERGY_COLUMNS];
     await this.db.transaction().execute(async (trx) => {
-      // Telemetry can be sent again: on PostgreSQL its commits need not wait for the WAL flush
-      // (a crash loses at most the last fraction of a second of readings, never consistency).
+      // Telemetry can be sent again: on PostgreSQL its commits need not wait for the WAL flush (a
+      // database crash loses at most the last fraction of a second of readings, and the sender's
+      // position with them, so they are sent again: never consistency).
       if (this.dialect === 'postgres') await trx.executeQuery(CompiledQuery.raw('set local synchronous_commit = off'));
       await this.write(trx, 'tel_raw', ['node_id', 'ts', 'dt', ...METRIC_COLUMNS], raw, 'ignore');
       await this.write(trx, 'tel_5m', ['node_id', 'ts', 'cov', ...rollupCols], r5.flat, 'add');
@@ -210,16 +243,13 @@ export class TelemetryIngest {
       await this.write(trx, 'org_5m', ['organisation_id', 'ts', 'cov', ...FLEET_COLUMNS], o5.flat, 'add');
       await this.write(trx, 'org_1h', ['organisation_id', 'ts', 'cov', ...FLEET_COLUMNS], o1h.flat, 'add');
       await this.write(trx, 'tel_latest', ['node_id', 'ts', ...METRIC_COLUMNS], latest, 'latest');
+      await this.write(trx, 'sub_5m', ['submeter_id', 'ts', 'cov', 'p', 'q'], submeterRows(submeters), 'add');
+      // Rollups add what they are given: a batch counted here must not be sent again, so the
+      // sender's record of what it has sent commits with it.
+      crashPoint('telemetry-write');
+      if (alongside) await alongside(trx);
     });
     return stored;
-  }
-
-  /** Stores submeter readings ({submeterId, ts, dt, p, q}) into their 5-minute rollup. */
-  async ingestSubmeters(samples: readonly { submeterId: number; ts: number; dt: number; p: number; q: number }[]) {
-    const sorted = [...samples].sort((a, b) => a.submeterId - b.submeterId || a.ts - b.ts);
-    const rows = new RollupRows(2);
-    for (const s of sorted) rows.add(rows.row(s.submeterId, s.ts - (s.ts % 300)), s.dt, [s.p, s.q]);
-    await this.db.transaction().execute((trx) => this.write(trx, 'sub_5m', ['submeter_id', 'ts', 'cov', 'p', 'q'], rows.flat, 'add'));
   }
 
   /**
