@@ -5,7 +5,7 @@ import { CRASH_POINTS } from './platform/crash-points.ts';
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
-const crashPoint = new RegExp(`^(${CRASH_POINTS.join('|')}):[1-9][0-9]*$`);
+const crashPoint = new RegExp(`^(${CRASH_POINTS.join('|')}):[1-9][0-9]*(:[a-z.-]+)?$`);
 
 /** Every setting, read from the environment once; the README's table lists the same names. */
 const schema = z.object({
@@ -55,7 +55,7 @@ const schema = z.object({
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
   CRASH_AT: z
     .string()
-    .regex(crashPoint, `must be <point>:<pass>, the point one of ${CRASH_POINTS.join(', ')}`)
+    .regex(crashPoint, `must be <point>:<pass> or <point>:<pass>:<kind>, the point one of ${CRASH_POINTS.join(', ')}`)
     .optional(),
 });
 

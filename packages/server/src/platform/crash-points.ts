@@ -11,7 +11,7 @@ const kill = () => {
   process.kill(process.pid, 'SIGKILL');
 };
 
-let armed: { point: CrashPointName; pass: number; crash: () => void } | null = null;
+let armed: { point: CrashPointName; pass: number; only: string | undefined; crash: () => void } | null = null;
 let passes = 0;
 
 /**
@@ -24,12 +24,16 @@ export function armCrashPoint(spec: string | undefined, crash: () => void = kill
     armed = null;
     return;
   }
-  const [point, pass] = spec.split(':');
-  armed = { point: point as CrashPointName, pass: Number(pass), crash };
+  const [point, pass, only] = spec.split(':');
+  armed = { point: point as CrashPointName, pass: Number(pass), only, crash };
 }
 
-/** Crashes here when this is the armed point's chosen pass. */
-export function crashPoint(name: CrashPointName): void {
-  if (armed?.point !== name) return;
+/**
+ * Crashes here when this is the armed point's chosen pass. `what` narrows a point (a job's kind):
+ * `CRASH_AT=job:1:mail.send` counts only the passes of that kind, so an hourly job that happens to
+ * fall due first cannot take the crash.
+ */
+export function crashPoint(name: CrashPointName, what?: string): void {
+  if (armed?.point !== name || (armed.only !== undefined && armed.only !== what)) return;
   if (++passes === armed.pass) armed.crash();
 }

@@ -276,7 +276,7 @@ export function createWorker(ctx: AppContext, jobs: readonly JobDefinition[], op
       await def.handler(ctx, payload, { id: job.id, kind: job.kind, attempt: job.attempts, runAt: job.run_at, log: runLog, progress });
       clearInterval(renew);
       // Done but not yet recorded: the crash tests kill here.
-      crashPoint('job');
+      crashPoint('job', job.kind);
       if (!(await complete(ctx, id, job.id))) log.warn({ job: job.id, kind: job.kind }, 'job finished after its lease was taken over');
     } catch (err) {
       clearInterval(renew);
