@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { API_KEY_MESSAGES, scopeNotHeldMessage } from '@vpp/shared';
+import { API_KEY_MESSAGES, READ_ONLY_PERMISSIONS, scopeNotHeldMessage } from '@vpp/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';
@@ -29,6 +29,13 @@ describe('API keys: scopes', () => {
     const row = within(table).getByRole('row', { name: /Billing export/ });
     expect(within(row).getByTitle('fleet.node.view')).toHaveTextContent('View nodes');
     expect(within(row).getByTitle('fleet.powerstations.edit')).toHaveTextContent('Edit VPPs');
+  });
+
+  it('sums up a long list of scopes: read-only or how many change things, the first three, and the rest behind +N more', async () => {
+    renderSection(['fleet.administrator'], [{ ...KEY, scopes: [...READ_ONLY_PERMISSIONS] }]);
+    const row = within(await screen.findByRole('table', { name: 'API keys' })).getByRole('row', { name: /Billing export/ });
+    expect(within(row).getByText(`Read-only, ${READ_ONLY_PERMISSIONS.length} permissions`)).toBeInTheDocument();
+    expect(within(row).getByText(`+${READ_ONLY_PERMISSIONS.length - 3} more`)).toBeInTheDocument();
   });
 
   it('starts a new key read-only: the view permissions the user holds, and offers only permissions they hold', async () => {

@@ -15,6 +15,7 @@ import {
   Textarea,
   TextInput,
   Title,
+  Tooltip,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { API_KEY_MESSAGES, type ApiKey, canGrant, findBadAllowEntry, ipParseFailure, PERMISSIONS, READ_ONLY_PERMISSIONS, splitAllowList } from '@vpp/shared';
@@ -28,17 +29,47 @@ const STATUS_COLOR: Record<ApiKey['status'], string> = { VALID: 'teal', REVOKING
 
 const DISPLAY_NAME = new Map<string, string>(PERMISSIONS.map((p) => [p.name, p.displayName]));
 
-/** A key's scopes as the list shows them: the permissions' labels, with the name on hover. */
+const READ_ONLY = new Set<string>(READ_ONLY_PERMISSIONS);
+const SHOWN_SCOPES = 3;
+
+/**
+ * A key's scopes as the list shows them: whether it can change anything, then the first few by label
+ * (those that change things first, the name on hover) and the rest behind '+N more'.
+ */
 function Scopes({ scopes }: { scopes: readonly string[] }) {
   if (!scopes.length) return <Text c="dimmed">None</Text>;
+  const writes = scopes.filter((s) => !READ_ONLY.has(s));
+  const ordered = [...writes, ...scopes.filter((s) => READ_ONLY.has(s))];
+  const rest = ordered.slice(SHOWN_SCOPES);
   return (
-    <Group gap={4}>
-      {scopes.map((s) => (
-        <Badge key={s} variant="outline" color="gray" size="sm" title={s} tt="none">
-          {DISPLAY_NAME.get(s) ?? s}
-        </Badge>
-      ))}
-    </Group>
+    <Stack gap={4}>
+      <Text size="xs" c="dimmed">
+        {writes.length
+          ? `${writes.length} of ${scopes.length} change things`
+          : `Read-only, ${scopes.length} ${scopes.length === 1 ? 'permission' : 'permissions'}`}
+      </Text>
+      <Group gap={4}>
+        {ordered.slice(0, SHOWN_SCOPES).map((s) => (
+          <Badge key={s} variant="outline" color={READ_ONLY.has(s) ? 'gray' : 'orange'} size="sm" title={s} tt="none">
+            {DISPLAY_NAME.get(s) ?? s}
+          </Badge>
+        ))}
+        {rest.length > 0 && (
+          <Tooltip multiline w={280} label={rest.map((s) => DISPLAY_NAME.get(s) ?? s).join(', ')}>
+            <Badge
+              variant="outline"
+              color="gray"
+              size="sm"
+              tt="none"
+              tabIndex={0}
+              aria-label={`${rest.length} more: ${rest.map((s) => DISPLAY_NAME.get(s) ?? s).join(', ')}`}
+            >
+              +{rest.length} more
+            </Badge>
+          </Tooltip>
+        )}
+      </Group>
+    </Stack>
   );
 }
 
@@ -86,8 +117,8 @@ export function ApiKeysSection() {
                   <Table.Td>
                     <Scopes scopes={k.scopes} />
                   </Table.Td>
-                  <Table.Td>
-                    <Badge color={STATUS_COLOR[k.status]} variant="light">
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Badge color={STATUS_COLOR[k.status]} variant="light" miw="max-content">
                       {k.status}
                     </Badge>
                   </Table.Td>
