@@ -6,7 +6,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -15,6 +14,7 @@ import { ALL_FLEET_NODES, DEMO_PASSWORD, loginReply, nodeListReply, startOfPerio
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import pg from 'pg';
+import { freePort } from '../packages/server/src/test/free-port.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,17 +43,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : Number.NaN);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** Polls until `check` holds; gives up after `ms`. */
 async function until(what: string, ms: number, check: () => Promise<boolean>) {

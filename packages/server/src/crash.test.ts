@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -13,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SimParams } from './fleet/builder.ts';
 import type { NodeModel } from './fleet/physics.ts';
 import { reporting } from './fleet/simulator.ts';
+import { freePort } from './test/free-port.ts';
 
 /**
  * Crash recovery: the real server in a child process, killed with SIGKILL at chosen points (CRASH_AT)
@@ -25,17 +25,6 @@ const INTERVAL = 5;
 const NODES = 6;
 /** How long any one condition may take to come true on a busy two-core machine. */
 const DEADLINE_MS = 45_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** Polls `check` until it answers something other than undefined or false; fails after the deadline. */
 async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false): Promise<T> {
