@@ -17,7 +17,10 @@ function queryNumber(name: string, min: number, max: number) {
 }
 
 const realPowerP = (name: string) => queryNumber(name, -MAX_REQUEST_KW, MAX_REQUEST_KW);
-const powerFactor = queryNumber('powerFactor', 0, 1).refine((pf) => validPowerFactor(pf), DISPATCH_MESSAGES.powerFactorRange);
+const powerFactor = z.preprocess(
+  blankIsMissing,
+  z.coerce.number({ error: DISPATCH_MESSAGES.powerFactorRange }).refine((pf) => validPowerFactor(pf), DISPATCH_MESSAGES.powerFactorRange),
+);
 const duration = (name: string) => queryInt(name, 1, MAX_DISPATCH_DURATION_S);
 
 /** `GET /api/powerstations/{id}/constraints`: the dispatch being drawn up (duration in seconds, kW, power factor). */
