@@ -28,7 +28,7 @@ const DEFAULT_TIME_ZONE = 'Australia/Sydney';
 export const PREDICTION_HORIZON_S = 7 * 86_400;
 
 /** A reporting battery as the allocation sees it now. */
-const allocNode = (r: repo.NodeStateRow): AllocNode & { inverterKw: number } => ({
+const allocNode = (r: repo.BatteryRow): AllocNode & { inverterKw: number } => ({
   id: r.id,
   maxKw: r.battery_kw,
   usableKwh: r.battery_usable_kwh,
@@ -64,7 +64,7 @@ export async function constraints(
   q: { duration: number; realPowerP: number; powerFactor: number },
 ): Promise<DispatchConstraints> {
   const ps = await requirePowerstation(ctx, user, id);
-  const nodes = (await repo.reportingNodes(ctx.db, ps, nowS(), { batteriesOnly: true })).map(allocNode);
+  const nodes = (await repo.reportingBatteries(ctx.db, ps, nowS())).map(allocNode);
   if (!nodes.length)
     return {
       realPowerPMin: 0,
@@ -143,7 +143,7 @@ export async function predictions(
   const hasDispatch = q.dispatchStart !== undefined && q.dispatchDuration !== undefined;
   if (!hasDispatch && (q.dispatchRealPowerP !== undefined || q.dispatchStart !== undefined || q.dispatchDuration !== undefined))
     throw badRequest(DISPATCH_MESSAGES.dispatchWithoutStart);
-  const rows = await repo.reportingNodes(ctx.db, ps, now, { batteriesOnly: false });
+  const rows = await repo.reportingNodes(ctx.db, ps, now);
   const nodes: ForecastNode[] = rows.map((r) => ({
     id: r.id,
     lat: r.lat,
