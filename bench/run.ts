@@ -158,11 +158,17 @@ const dispatchVpp = await fetch(`${base}/api/powerstations`, {
   body: JSON.stringify({ type: 'STATIC', name: 'Bench dispatch', nodes: dispatchNodes }),
 });
 const dispatchVppId = ((await dispatchVpp.json()) as { data: { id: number } }).data.id;
+if (handle.dialect === 'postgres') {
+  // A running server's autovacuum has long since cleared the latest-readings table of the versions
+  // the backfill's upserts left, and counted the new VPP's members; measure in that state, as the
+  // SQLite figures are measured after the checkpoint.
+  await sql`vacuum analyze tel_latest`.execute(handle.db);
+  await sql`analyze vpp_nodes`.execute(handle.db);
+}
 const dispatchStart = to - (to % 3600) + 4 * 3600;
 const dispatchConstraintsP50Ms = await measure(() => `/api/powerstations/${dispatchVppId}/constraints?duration=14400&realPowerP=-1000&powerFactor=1`);
 const dispatchPredictionsP50Ms = await measure(
-  () =>
-    `/api/powerstations/${dispatchVppId}/predictions?start=${day}&dispatchStart=${dispatchStart}&dispatchDuration=14400&dispatchRealPowerP=-1000`,
+  () => `/api/powerstations/${dispatchVppId}/predictions?start=${day}&dispatchStart=${dispatchStart}&dispatchDuration=14400&dispatchRealPowerP=-1000`,
 );
 
 // The largest requests the API allows, each timed while /healthz is asked every 10 ms: how long the
