@@ -1,3 +1,5 @@
+import { localBucketStart, startOfPeriod } from '../time.ts';
+
 /**
  * The dispatch rules of spec 3 §4.1, §5 and §9 that the New Dispatch modal and the server both apply.
  */
@@ -23,10 +25,13 @@ export type LeadLag = (typeof LEAD_LAG)[number];
 /** Rounds away floating-point dust (0.30000000000000004) after snapping to a decimal step. */
 const tidy = (v: number) => Math.round(v * 1e6) / 1e6;
 
-/** The default dispatch start: four hours from now, rounded down to the (UTC) hour, in epoch seconds. */
-export function defaultDispatchStart(nowS: number): number {
+/**
+ * The default dispatch start: four hours from now, rounded down to the hour of the account's zone
+ * (in Adelaide an hour starts at half past the UTC hour), in epoch seconds.
+ */
+export function defaultDispatchStart(nowS: number, zone: string): number {
   const t = nowS + DISPATCH_DEFAULT_LEAD_S;
-  return t - (((t % 3600) + 3600) % 3600);
+  return localBucketStart(t, 3600, startOfPeriod(t, 'day', zone));
 }
 
 /** Whether a time lies on a 5-minute step. */
