@@ -90,17 +90,28 @@ export function solarAvailableKw(n: NodeModel, ts: number): number {
   return Math.min(kw, n.inverterKw);
 }
 
-/** Household load (kW): a daily shape with morning and evening peaks, seasons and noise. */
-export function houseLoadKw(n: NodeModel, ts: number): number {
-  const local = ts + tzOffsetS(n.timezone, ts);
+/**
+ * A household's expected load per unit of its scale (kW) in a zone at an instant: the daily shape
+ * with morning and evening peaks, and the season, without the noise. Forecasts use it.
+ */
+export function houseLoadShape(zone: string, ts: number): number {
+  const local = ts + tzOffsetS(zone, ts);
   const hour = (local % 86400) / 3600;
   const dayOfYear = Math.floor(local / 86400) % 365.25;
   const bump = (centre: number, width: number, height: number) => height * Math.exp(-(((hour - centre) / width) ** 2));
   const shape = 0.32 + bump(7.5, 1.3, 0.55) + bump(13, 3, 0.18) + bump(18.8, 2.1, 1.15);
   // Winter (July) heating and summer (January) cooling both lift consumption.
   const season = 1 + 0.22 * Math.cos((2 * Math.PI * (dayOfYear - 196)) / 365) + 0.12 * Math.cos((2 * Math.PI * (dayOfYear - 15)) / 365);
+  return shape * season;
+}
+
+/** The least a household draws (kW): standby loads never stop. */
+export const MIN_HOUSE_KW = 0.05;
+
+/** Household load (kW): the zone's daily and seasonal shape, scaled by the household, with noise (mean 1). */
+export function houseLoadKw(n: NodeModel, ts: number): number {
   const noise = 0.75 + 0.5 * hash01(n.id, Math.floor(ts / 300));
-  return Math.max(0.05, n.loadScale * shape * season * noise);
+  return Math.max(MIN_HOUSE_KW, n.loadScale * houseLoadShape(n.timezone, ts) * noise);
 }
 
 export interface StepResult {

@@ -1,0 +1,176 @@
+import {
+  DISPATCH_MESSAGES,
+  type DispatchConstraints,
+  type DispatchPredictions,
+  type DispatchStrategy,
+  hasAnyPermission,
+  LEAD_LAG,
+  POWER_FACTOR_MAX,
+  POWER_FACTOR_MIN,
+  POWER_FACTOR_STEP,
+  powerFactorSettable,
+  powerMaxStep,
+  powerMinStep,
+  startOfPeriod,
+} from '@vpp/shared';
+import { nowS } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { badRequest } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/guard.ts';
+import { requirePowerstation } from '../vpps/index.ts';
+import { type AllocNode, type ForecastNode, forecast, RESERVE_SHARE, STEP_S, sustainableKw } from './dispatches.engine.ts';
+import * as repo from './dispatches.repo.ts';
+
+/** The zone of an account without one (as the alert digests assume). */
+const DEFAULT_TIME_ZONE = 'Australia/Sydney';
+
+/** How far ahead a prediction may be asked: the weather forecast and the nodes' state say little beyond it. */
+export const PREDICTION_HORIZON_S = 7 * 86_400;
+
+/** A reporting battery as the allocation sees it now. */
+const allocNode = (r: repo.BatteryRow): AllocNode & { inverterKw: number } => ({
+  id: r.id,
+  maxKw: r.battery_kw,
+  usableKwh: r.battery_usable_kwh,
+  reserveKwh: r.battery_usable_kwh * RESERVE_SHARE,
+  // A reading without stored energy (a unit that has not reported it yet) offers nothing to discharge.
+  socKwh: Math.min(r.battery_usable_kwh, Math.max(0, r.remaining ?? 0)),
+  inverterKw: r.inverter_kw,
+});
+
+/**
+ * The lowest power factor the inverters can hold while carrying `realPowerP`: each node carries its
+ * share of the request (in proportion to its battery's power), and its apparent power, share ÷ power
+ * factor, must fit its inverter. Never below 0.7; rounded up to the 0.05 step.
+ */
+function lowestPowerFactor(nodes: readonly (AllocNode & { inverterKw: number })[], realPowerP: number): number {
+  const limit = nodes.reduce((a, n) => a + n.maxKw, 0);
+  if (!limit || realPowerP === 0) return POWER_FACTOR_MIN;
+  const wanted = Math.min(Math.abs(realPowerP), limit);
+  let need = 0;
+  for (const n of nodes) if (n.inverterKw > 0) need = Math.max(need, (wanted * n.maxKw) / limit / n.inverterKw);
+  const stepped = Math.ceil(Math.round((need / POWER_FACTOR_STEP) * 1e6) / 1e6) * POWER_FACTOR_STEP;
+  return Math.round(Math.min(POWER_FACTOR_MAX, Math.max(POWER_FACTOR_MIN, stepped)) * 100) / 100;
+}
+
+/**
+ * What the VPP can dispatch for `duration` seconds, from its reporting batteries' stored energy now
+ * (less the reserve each keeps) and their power limits, and the power factor the inverters allow.
+ */
+export async function constraints(
+  ctx: AppContext,
+  user: AuthUser,
+  id: number,
+  q: { duration: number; realPowerP: number; powerFactor: number },
+): Promise<DispatchConstraints> {
+  const ps = await requirePowerstation(ctx, user, id);
+  const nodes = (await repo.reportingBatteries(ctx.db, ps, nowS())).map(allocNode);
+  if (!nodes.length)
+    return {
+      realPowerPMin: 0,
+      realPowerPMax: 0,
+      realPowerAvailable: false,
+      powerFactorMin: POWER_FACTOR_MIN,
+      powerFactorMax: POWER_FACTOR_MAX,
+      powerFactorAvailable: false,
+      powerFactorLeadLag: [],
+      powerFactorConstraintMessage: DISPATCH_MESSAGES.noBatteryNodes,
+      deploymentsAvailable: 0,
+    };
+  let discharge = 0;
+  let charge = 0;
+  for (const n of nodes) {
+    discharge += sustainableKw(n, -1, q.duration);
+    charge += sustainableKw(n, 1, q.duration);
+  }
+  const realPowerPMin = powerMinStep(-discharge);
+  const realPowerPMax = powerMaxStep(charge);
+  const realPowerAvailable = realPowerPMin < 0 || realPowerPMax > 0;
+  const powerFactorMin = lowestPowerFactor(nodes, q.realPowerP);
+  let message: string | null = null;
+  if (q.powerFactor < POWER_FACTOR_MAX && !powerFactorSettable(q.realPowerP, realPowerAvailable)) message = DISPATCH_MESSAGES.powerFactorWhenDischarging;
+  else if (q.powerFactor < powerFactorMin) message = DISPATCH_MESSAGES.powerFactorBelowInverters(powerFactorMin);
+  return {
+    realPowerPMin,
+    realPowerPMax,
+    realPowerAvailable,
+    powerFactorMin,
+    powerFactorMax: POWER_FACTOR_MAX,
+    powerFactorAvailable: true,
+    powerFactorLeadLag: [...LEAD_LAG],
+    powerFactorConstraintMessage: message,
+    deploymentsAvailable: nodes.length,
+  };
+}
+
+/** Whether the caller sees market data (spec 3 §1, §6): RETAILER organisations and market traders. */
+const seesMarket = (user: AuthUser) => user.row.suborg_type === 'RETAILER' || hasAnyPermission(user.permissions, ['fleet.dispatches.marketTrader']);
+
+/**
+ * The spec's warning for a prediction of a day after today (in the caller's time zone). Price
+ * forecasts come with the market area; until it is wired in, a caller who sees market data is told
+ * that price predictions are unavailable.
+ */
+export function predictionWarning(dayStart: number, now: number, zone: string, marketVisible: boolean, pricesAvailable = false): string | null {
+  const tomorrow = startOfPeriod(startOfPeriod(now, 'day', zone) + 36 * 3600, 'day', zone);
+  if (dayStart < tomorrow) return null;
+  return marketVisible && !pricesAvailable ? DISPATCH_MESSAGES.futurePredictionsNoPrices : DISPATCH_MESSAGES.futurePredictions;
+}
+
+/** The household scale the fleet records for a node; a unit without one is an average household. */
+function loadScaleOf(simJson: string): number {
+  try {
+    const v = (JSON.parse(simJson) as { loadScale?: unknown }).loadScale;
+    return typeof v === 'number' && v > 0 ? v : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/**
+ * The VPP's forecast day from `start` (24 hours at 5 minutes), and with a dispatch given, the same
+ * with the dispatch applied through the engine's allocation.
+ */
+export async function predictions(
+  ctx: AppContext,
+  user: AuthUser,
+  id: number,
+  q: { start: number; dispatchStart?: number; dispatchDuration?: number; dispatchRealPowerP?: number; strategy?: DispatchStrategy },
+): Promise<DispatchPredictions> {
+  const ps = await requirePowerstation(ctx, user, id);
+  const now = nowS();
+  if (q.start > now + PREDICTION_HORIZON_S) throw badRequest(DISPATCH_MESSAGES.predictionHorizon);
+  const hasDispatch = q.dispatchStart !== undefined && q.dispatchDuration !== undefined;
+  if (!hasDispatch && (q.dispatchRealPowerP !== undefined || q.dispatchStart !== undefined || q.dispatchDuration !== undefined))
+    throw badRequest(DISPATCH_MESSAGES.dispatchWithoutStart);
+  const rows = await repo.reportingNodes(ctx.db, ps, now);
+  const nodes: ForecastNode[] = rows.map((r) => ({
+    id: r.id,
+    lat: r.lat,
+    lng: r.lng,
+    region: r.region,
+    timezone: r.timezone,
+    solarKw: r.solar_kw,
+    inverterKw: r.inverter_kw,
+    usableKwh: r.battery_usable_kwh,
+    batteryKw: r.battery_kw,
+    loadScale: loadScaleOf(r.sim_json),
+    socKwh: Math.min(r.battery_usable_kwh, Math.max(0, r.remaining ?? 0)),
+  }));
+  const realPowerP = q.dispatchRealPowerP ?? 0;
+  if (hasDispatch && realPowerP !== 0 && !nodes.some((n) => n.usableKwh > 0 && n.batteryKw > 0)) throw badRequest(DISPATCH_MESSAGES.noBatteryNodes);
+  const result = forecast(nodes, {
+    from: now - (now % STEP_S),
+    dayStart: q.start,
+    dispatch: hasDispatch
+      ? { start: q.dispatchStart as number, duration: q.dispatchDuration as number, realPowerP, strategy: q.strategy ?? 'greedy' }
+      : undefined,
+  });
+  return {
+    interval: STEP_S,
+    prediction: result.prediction,
+    adjustedPrediction: result.adjustedPrediction,
+    warning: predictionWarning(q.start, now, user.row.timezone ?? DEFAULT_TIME_ZONE, seesMarket(user)),
+    deployments: nodes.length,
+  };
+}

@@ -1,0 +1,32 @@
+/** The exact dispatch texts of spec 3 §4.1, §5 and §8 that server and browser share. */
+export const DISPATCH_MESSAGES = {
+  noVpp: 'You must create a Virtual Power Plant before you can dispatch.',
+  futurePredictions: 'Predictions for future dates are likely to be inaccurate.',
+  futurePredictionsNoPrices: 'Predictions for future dates are likely to be inaccurate and market price predictions are unavailable.',
+  multipleRegions: 'This Virtual Power Plant spans multiple NEM regions.',
+  leadLagNeedsPowerFactor: 'Leading/lagging can only be set when power factor is less than 1.',
+  confirm: 'Are you sure you want to execute this dispatch?',
+  defaultMessageTitle: 'GridCredits Event',
+
+  loadFailed: 'Failed to load dispatch.',
+  predictionFailed: 'Failed to load dispatch prediction.',
+  remainingChargeFailed: 'Failed to load remaining charge.',
+  costFailed: 'Failed to load dispatch cost.',
+  responseFailed: 'Failed to load dispatch response.',
+  constraintsFailed: 'Failed to load dispatch constraints.',
+  messagesFailed: 'Failed to load previous dispatch messages.',
+  pricesFailed: 'Failed to load dispatch prices.',
+  tradingPricesFailed: 'Failed to load trading prices',
+  executeFailed: 'Failed to execute Dispatch.',
+  executed: 'Dispatch successfully executed',
+  noGraphData: 'No data to display on the graph.',
+
+  // The server's own texts: the spec names these rules but gives no words for them.
+  /** Modelled on the spec's curtailment warning ('The selected Virtual Power Plant has no curtailable nodes.'). */
+  noBatteryNodes: 'The selected Virtual Power Plant has no dispatchable nodes.',
+  powerFactorWhenDischarging: 'Power factor can only be set when discharging, or when real power is not available.',
+  powerFactorRange: 'powerFactor must be from 0.7 to 1 in steps of 0.05.',
+  powerFactorBelowInverters: (min: number) => `The inverters cannot hold a power factor below ${min.toFixed(2)} at this power.`,
+  predictionHorizon: 'Predictions reach at most 7 days ahead.',
+  dispatchWithoutStart: 'dispatchStart and dispatchDuration are needed with dispatchRealPowerP.',
+} as const;
