@@ -6,6 +6,7 @@ import { apiKeyCaller, apiKeysModule, isApiKey } from './api-keys/index.ts';
 import { authModule, sessionCaller } from './auth/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
 import { eventsModule } from './events/index.ts';
+import { marketModule } from './market/index.ts';
 import { nodesModule } from './nodes/index.ts';
 import { notificationsModule } from './notifications/index.ts';
 import { passwordModule } from './password/index.ts';
@@ -29,6 +30,7 @@ export const FEATURES: readonly FeatureModule[] = [
   dashboardModule,
   vppsModule,
   eventsModule,
+  marketModule,
 ];
 
 /** Who calls: sessions are the auth area's, API keys the api-keys area's. */
