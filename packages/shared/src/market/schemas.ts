@@ -58,9 +58,11 @@ export const dispatchPriceQuery = z
     powerFactor: z.preprocess(blankIsMissing, z.coerce.number({ error: powerFactorMessage }).min(0.7, powerFactorMessage).max(1, powerFactorMessage)).optional(),
   })
   .superRefine((q, ctx) => {
-    if (Number.isInteger(q.startTime) && !onInterval(q.startTime))
+    // A field that failed its own check has said what is wrong: the step is judged only on a valid value.
+    if (Number.isInteger(q.startTime) && q.startTime >= 0 && !onInterval(q.startTime))
       ctx.addIssue({ code: 'custom', message: 'startTime must be on a 5-minute boundary.', path: ['startTime'] });
-    if (Number.isInteger(q.duration) && !onInterval(q.duration))
+    const durationInRange = Number.isInteger(q.duration) && q.duration >= DISPATCH_INTERVAL_S && q.duration <= MARKET_FORECAST_S;
+    if (durationInRange && !onInterval(q.duration))
       ctx.addIssue({ code: 'custom', message: 'duration must be a whole number of 5-minute steps (a multiple of 300 seconds).', path: ['duration'] });
   });
 export type DispatchPriceQuery = z.infer<typeof dispatchPriceQuery>;

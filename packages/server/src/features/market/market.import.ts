@@ -251,7 +251,7 @@ function parseMms(name: string, lines: string[], cap: number): ParsedPriceFile {
     if (f[0] !== 'D') throw new PriceFileError(name, line, 'a row of an MMS file must start with C, I or D.');
     if (!columns) throw new PriceFileError(name, line, 'a D row comes before any I row naming its columns.');
     if (`${f[1]}.${f[2]}`.toUpperCase() !== table) throw new PriceFileError(name, line, 'the D row is of another table than the I row before it.');
-    if (f.length !== columns.length) throw new PriceFileError(name, line, `the row has ${f.length} fields where its I row names ${columns.length}.`);
+    if (f.length !== columns.length) throw new PriceFileError(name, line, `the row has ${f.length} fields where its I row has ${columns.length}.`);
     if (table !== 'DISPATCH.PRICE') continue;
     const at = (c: string) => f[(columns as string[]).indexOf(c)];
     if (!/^[01]$/.test(at('INTERVENTION'))) throw new PriceFileError(name, line, 'INTERVENTION is not 0 or 1.');
