@@ -39,7 +39,7 @@ const when = (t: number) => new Date((t + 36_000) * 1000).toISOString().slice(0,
 for (const file of parsed) {
   const s = await importPrices(handle, file, null);
   console.info(
-    `${s.fileName}: ${s.format}, ${s.prices} prices of ${s.regions.join(', ')} from ${when(s.from)} to ${when(s.to)} market time; ${s.written} written, ${s.kept} kept (a newer price was stored).`,
+    `${s.fileName}: ${s.format}, ${s.prices} prices of ${s.regions.join(', ')} from ${when(s.from)} to ${when(s.to)} market time; ${s.written} written, ${s.kept} left as they were (a newer price was already stored).`,
   );
 }
 await handle.close();

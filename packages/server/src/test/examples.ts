@@ -13,6 +13,7 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   startTime: String(now + 3600),
   duration: '3600',
   realPowerP: '-5',
+  powerstation: '1',
   delta_t: '300',
   id: '1',
   siteLabel: 'Cross-organisation label',

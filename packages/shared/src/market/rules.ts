@@ -1,5 +1,5 @@
-import { hasPermission } from '../permissions/registry.ts';
 import type { SuborgType } from '../constants.ts';
+import { hasPermission } from '../permissions/registry.ts';
 
 /** The five regions of the National Electricity Market; WA and NT run markets of their own. */
 export const NEM_REGIONS = ['NSW1', 'QLD1', 'VIC1', 'SA1', 'TAS1'] as const;

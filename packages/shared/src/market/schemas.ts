@@ -9,13 +9,11 @@ const onInterval = (t: number | undefined) => t === undefined || t % DISPATCH_IN
  * defaults to the start of today in the account's time zone, `end` to a day after `start`; at most
  * 2 days.
  */
-export const powerstationPricesQuery = z
-  .object({ start: epochSeconds('start').optional(), end: epochSeconds('end').optional() })
-  .superRefine((q, ctx) => {
-    if (q.start === undefined || q.end === undefined) return;
-    if (q.end <= q.start) ctx.addIssue({ code: 'custom', message: 'end must be after start.', path: ['end'] });
-    else if (q.end - q.start > MARKET_FORECAST_S) ctx.addIssue({ code: 'custom', message: 'A price series can cover at most 2 days.', path: ['end'] });
-  });
+export const powerstationPricesQuery = z.object({ start: epochSeconds('start').optional(), end: epochSeconds('end').optional() }).superRefine((q, ctx) => {
+  if (q.start === undefined || q.end === undefined) return;
+  if (q.end <= q.start) ctx.addIssue({ code: 'custom', message: 'end must be after start.', path: ['end'] });
+  else if (q.end - q.start > MARKET_FORECAST_S) ctx.addIssue({ code: 'custom', message: 'A price series can cover at most 2 days.', path: ['end'] });
+});
 
 const regionCount = z.object({ region: z.string(), nodes: z.number() });
 
@@ -55,7 +53,9 @@ export const dispatchPriceQuery = z
     duration: queryInt('duration', DISPATCH_INTERVAL_S, MARKET_FORECAST_S),
     realPowerP: z.preprocess(blankIsMissing, z.coerce.number({ error: realPowerMessage }).min(-1e7, realPowerMessage).max(1e7, realPowerMessage)),
     /** Accepted as the modal sends it; a power factor changes reactive power only, so not the price. */
-    powerFactor: z.preprocess(blankIsMissing, z.coerce.number({ error: powerFactorMessage }).min(0.7, powerFactorMessage).max(1, powerFactorMessage)).optional(),
+    powerFactor: z
+      .preprocess(blankIsMissing, z.coerce.number({ error: powerFactorMessage }).min(0.7, powerFactorMessage).max(1, powerFactorMessage))
+      .optional(),
   })
   .superRefine((q, ctx) => {
     // A field that failed its own check has said what is wrong: the step is judged only on a valid value.

@@ -51,7 +51,9 @@ describe('AEMO PRICE_AND_DEMAND files', () => {
   it('spreads a 30-minute price of a file from before 5-minute settlement over its six intervals', () => {
     const file = parsePriceFile(
       'PRICE_AND_DEMAND_201908_NSW1.csv',
-      strToU8('"REGION","SETTLEMENTDATE","TOTALDEMAND","RRP","PERIODTYPE"\n"NSW1","2019/08/01 00:30:00",7898.91,59.88,"TRADE"\n"NSW1","2019/08/01 01:00",7832.33,55.05,"TRADE"\n'),
+      strToU8(
+        '"REGION","SETTLEMENTDATE","TOTALDEMAND","RRP","PERIODTYPE"\n"NSW1","2019/08/01 00:30:00",7898.91,59.88,"TRADE"\n"NSW1","2019/08/01 01:00",7832.33,55.05,"TRADE"\n',
+      ),
       CAP,
     );
     const start = Date.UTC(2019, 6, 31, 14) / 1000;
@@ -77,7 +79,9 @@ describe('AEMO PRICE_AND_DEMAND files', () => {
     expect(refusal(PD, withLine(6, 'SA1,2025/01/01 00:25:00,1362.05,20300.01,TRADE'))).toBe(
       `${PD}, line 6: RRP is above the market price cap of 20300 $/MWh (MARKET_PRICE_CAP).`,
     );
-    expect(refusal(PD, withLine(6, 'SA1,2025/01/01 00:25:00,1362.05,-1000.5,TRADE'))).toBe(`${PD}, line 6: RRP is below the market price floor of -1000 $/MWh.`);
+    expect(refusal(PD, withLine(6, 'SA1,2025/01/01 00:25:00,1362.05,-1000.5,TRADE'))).toBe(
+      `${PD}, line 6: RRP is below the market price floor of -1000 $/MWh.`,
+    );
     expect(refusal(PD, withLine(1, 'REGION,SETTLEMENTDATE,RRP,PERIODTYPE'))).toBe(`${PD}, line 1: the header lacks the column TOTALDEMAND.`);
     expect(refusal(PD, withLine(7, 'SA1,"2025/01/01 00:30:00,1355.80,131.40,TRADE'))).toBe(`${PD}, line 7: a quoted field is not closed.`);
     expect(refusal(PD, 'REGION,SETTLEMENTDATE,TOTALDEMAND,RRP,PERIODTYPE\r\n')).toBe(`${PD}: the file holds no prices.`);
@@ -125,9 +129,7 @@ describe('AEMO MMS files with the DISPATCHPRICE table', () => {
     expect(refusal('broken.zip', inner.slice(0, 40))).toBe('broken.zip: the zip file is damaged or not a zip file.');
     expect(refusal('empty.zip', zipSync({ 'a.txt': strToU8('x') }))).toBe('empty.zip: the zip file holds no CSV file.');
     const bad = text(MMS).replace(',NSW1,', ',NSW9,');
-    expect(refusal('day.zip', zipSync({ [MMS]: strToU8(bad) }))).toBe(
-      `day.zip/${MMS}, line 5: REGIONID is not a NEM region (NSW1, QLD1, VIC1, SA1 or TAS1).`,
-    );
+    expect(refusal('day.zip', zipSync({ [MMS]: strToU8(bad) }))).toBe(`day.zip/${MMS}, line 5: REGIONID is not a NEM region (NSW1, QLD1, VIC1, SA1 or TAS1).`);
   });
 
   it('refuses a malformed MMS file whole, naming the line', () => {
@@ -137,7 +139,9 @@ describe('AEMO MMS files with the DISPATCHPRICE table', () => {
     expect(refusal(MMS, withLine(5, d5.replace(',94.17,0,94.17,', ',x,0,94.17,')))).toBe(`${MMS}, line 5: RRP is not a number.`);
     expect(refusal(MMS, withLine(5, d5.replace(',0,94.17,', ',2,94.17,')))).toBe(`${MMS}, line 5: INTERVENTION is not 0 or 1.`);
     expect(refusal(MMS, withLine(5, `${d5},extra`))).toBe(`${MMS}, line 5: the row has 61 fields where its I row has 60.`);
-    expect(refusal(MMS, withLine(5, d5.replace('D,DISPATCH,PRICE', 'X,DISPATCH,PRICE')))).toBe(`${MMS}, line 5: a row of an MMS file must start with C, I or D.`);
+    expect(refusal(MMS, withLine(5, d5.replace('D,DISPATCH,PRICE', 'X,DISPATCH,PRICE')))).toBe(
+      `${MMS}, line 5: a row of an MMS file must start with C, I or D.`,
+    );
     expect(refusal(MMS, withLine(5, d5.replace('D,DISPATCH,PRICE', 'D,DISPATCH,REGIONSUM')))).toBe(
       `${MMS}, line 5: the D row is of another table than the I row before it.`,
     );

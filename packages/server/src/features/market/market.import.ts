@@ -51,7 +51,11 @@ export function parsePriceFile(fileName: string, bytes: Uint8Array, cap: number)
   if (formats.size > 1) throw new PriceFileError(fileName, null, 'the zip file mixes PRICE_AND_DEMAND and DISPATCHPRICE files: import them apart.');
   const newest = new Map<string, ImportedPrice>();
   for (const p of parsed) for (const price of p.prices) keepNewest(newest, price);
-  return { fileName, format: parsed[0].format, prices: [...newest.values()].sort((a, b) => a.intervalStart - b.intervalStart || a.region.localeCompare(b.region)) };
+  return {
+    fileName,
+    format: parsed[0].format,
+    prices: [...newest.values()].sort((a, b) => a.intervalStart - b.intervalStart || a.region.localeCompare(b.region)),
+  };
 }
 
 /** A later (or equally new, later in the file) revision of an interval replaces the one kept. */
@@ -209,7 +213,8 @@ function parsePriceAndDemand(name: string, lines: string[], cap: number): Parsed
   const kept = new Map<string, ImportedPrice>();
   for (const r of rows) {
     const width = step.get(r.region) === 1800 ? 1800 : 300;
-    if (width === 1800 && r.end % 1800 !== 0) throw new PriceFileError(name, r.line, 'SETTLEMENTDATE is not on a 30-minute boundary, as the rest of this 30-minute file is.');
+    if (width === 1800 && r.end % 1800 !== 0)
+      throw new PriceFileError(name, r.line, 'SETTLEMENTDATE is not on a 30-minute boundary, as the rest of this 30-minute file is.');
     for (let t = r.end - width; t < r.end; t += 300) keepNewest(kept, { region: r.region, intervalStart: t, rrp: r.rrp, publishedAt: published });
   }
   return { fileName: name, format: 'PRICE_AND_DEMAND', prices: [...kept.values()] };
@@ -243,7 +248,8 @@ function parseMms(name: string, lines: string[], cap: number): ParsedPriceFile {
       columns = f.map((c) => c.toUpperCase());
       if (table === 'DISPATCH.PRICE') {
         const missing = ['SETTLEMENTDATE', 'REGIONID', 'RRP', 'INTERVENTION'].filter((c) => !columns?.includes(c));
-        if (missing.length) throw new PriceFileError(name, line, `the DISPATCHPRICE table lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+        if (missing.length)
+          throw new PriceFileError(name, line, `the DISPATCHPRICE table lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
         sawPriceTable = true;
       }
       continue;

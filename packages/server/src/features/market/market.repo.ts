@@ -86,7 +86,9 @@ export async function storeImport(db: Database, file: ParsedPriceFile, by: { use
       await trx
         .insertInto('market_prices')
         .values(
-          writes.slice(i, i + 500).map((p) => ({ region: p.region, interval_start: p.intervalStart, rrp: p.rrp, source: 'AEMO' as const, published_at: p.publishedAt })),
+          writes
+            .slice(i, i + 500)
+            .map((p) => ({ region: p.region, interval_start: p.intervalStart, rrp: p.rrp, source: 'AEMO' as const, published_at: p.publishedAt })),
         )
         .onConflict((oc) =>
           oc.columns(['region', 'interval_start']).doUpdateSet((eb) => ({

@@ -61,7 +61,12 @@ describeEachDatabase('market prices', (h) => {
       const res = await get(`/powerstation/${nsw}/prices?start=${start}&end=${start + 86400}`);
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
-      expect(body).toMatchObject({ status: 'OK', regions: [{ region: 'NSW1', nodes: 2 }], reason: null, market: { region: 'NSW1', multipleRegions: false, step: 1800 } });
+      expect(body).toMatchObject({
+        status: 'OK',
+        regions: [{ region: 'NSW1', nodes: 2 }],
+        reason: null,
+        market: { region: 'NSW1', multipleRegions: false, step: 1800 },
+      });
       const keys = Object.keys(body.market.rrp).map(Number);
       expect(keys).toEqual(Array.from({ length: 48 }, (_, i) => start + i * 1800));
       for (const t of [start, start + 12 * 3600, start + 18.5 * 3600]) {
@@ -75,7 +80,11 @@ describeEachDatabase('market prices', (h) => {
       const before = await regionPrices(h().ctx, 'NSW1', start, start + 86400);
       const reseeded = { ...h().ctx, config: { ...h().ctx.config, SIM_SEED: h().ctx.config.SIM_SEED + 1 } };
       expect(await regionPrices(reseeded, 'NSW1', start, start + 86400)).toEqual(before);
-      const stored = await h().ctx.db.selectFrom('market_prices').select((eb) => eb.fn.countAll<number>().as('n')).where('region', '=', 'NSW1').executeTakeFirstOrThrow();
+      const stored = await h()
+        .ctx.db.selectFrom('market_prices')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('region', '=', 'NSW1')
+        .executeTakeFirstOrThrow();
       expect(Number(stored.n) % 288).toBe(0);
       // Beyond the 2 days the model forecasts, prices are computed and not written: another seed gives others.
       const far = marketDayStart(nowS()) + 5 * 86400;
@@ -157,7 +166,10 @@ describeEachDatabase('market prices', (h) => {
     it('keeps the newest revision of a DISPATCHPRICE interval, whatever the order of the imports', async () => {
       const original = fs.readFileSync(path.join(SAMPLES, MMS), 'utf8');
       const revised = original
-        .replace(/(D,DISPATCH,PRICE,5,"2025\/01\/15 10:05:00",1,NSW1,\d+,0,)96\.02,0,96\.02,0,0,"2025\/01\/15 10:00:06"/, '$1101.5,0,101.5,0,0,"2025/01/15 10:20:00"')
+        .replace(
+          /(D,DISPATCH,PRICE,5,"2025\/01\/15 10:05:00",1,NSW1,\d+,0,)96\.02,0,96\.02,0,0,"2025\/01\/15 10:00:06"/,
+          '$1101.5,0,101.5,0,0,"2025/01/15 10:20:00"',
+        )
         .replace('10:05:05', '10:20:05');
       expect(revised).not.toBe(original);
       const first = await upload(h(), admin, 'revised.zip', zipSync({ [MMS]: strToU8(revised) }), 'application/zip');
@@ -173,8 +185,24 @@ describeEachDatabase('market prices', (h) => {
 
     it('refuses a malformed file whole with its line, and writes nothing', async () => {
       const count = async () =>
-        Number((await h().ctx.db.selectFrom('market_prices').select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', 'AEMO').executeTakeFirstOrThrow()).n);
-      const imports = async () => Number((await h().ctx.db.selectFrom('market_imports').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await h()
+              .ctx.db.selectFrom('market_prices')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('source', '=', 'AEMO')
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const imports = async () =>
+        Number(
+          (
+            await h()
+              .ctx.db.selectFrom('market_imports')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const [prices, done] = [await count(), await imports()];
       const lines = fs.readFileSync(path.join(SAMPLES, PD), 'utf8').replace('2025/01/01', '2025/02/01').split('\r\n');
       lines[9] = 'SA1,2025/02/01 00:45:00,1336.41,-12.50';
@@ -242,18 +270,42 @@ describeEachDatabase('market prices', (h) => {
   describe('bad input', () => {
     const at = () => Math.ceil(nowS() / 300) * 300 + 3600;
     it.each([
-      ['startTime off the 5-minute grid', (id: number) => `/dispatch/price?powerstation=${id}&startTime=${at() + 60}&duration=1800&realPowerP=-5`, 'startTime must be on a 5-minute boundary.'],
+      [
+        'startTime off the 5-minute grid',
+        (id: number) => `/dispatch/price?powerstation=${id}&startTime=${at() + 60}&duration=1800&realPowerP=-5`,
+        'startTime must be on a 5-minute boundary.',
+      ],
       [
         'duration not in 5-minute steps',
         (id: number) => `/dispatch/price?powerstation=${id}&startTime=${at()}&duration=1000&realPowerP=-5`,
         'duration must be a whole number of 5-minute steps (a multiple of 300 seconds).',
       ],
-      ['duration over 2 days', (id: number) => `/dispatch/price?powerstation=${id}&startTime=${at()}&duration=172801&realPowerP=-5`, 'duration must be a whole number from 300 to 172800.'],
-      ['no realPowerP', (id: number) => `/dispatch/price?powerstation=${id}&startTime=${at()}&duration=1800`, 'realPowerP must be a number of kW from -10000000 to 10000000.'],
-      ['a power factor below 0.7', (id: number) => `/dispatch/price?powerstation=${id}&startTime=${at()}&duration=1800&realPowerP=-5&powerFactor=0.5`, 'powerFactor must be a number from 0.7 to 1.'],
-      ['no powerstation', () => `/dispatch/price?startTime=${at()}&duration=1800&realPowerP=-5`, 'The Virtual Power Plant id must be a whole number from 1 to 2147483647.'],
+      [
+        'duration over 2 days',
+        (id: number) => `/dispatch/price?powerstation=${id}&startTime=${at()}&duration=172801&realPowerP=-5`,
+        'duration must be a whole number from 300 to 172800.',
+      ],
+      [
+        'no realPowerP',
+        (id: number) => `/dispatch/price?powerstation=${id}&startTime=${at()}&duration=1800`,
+        'realPowerP must be a number of kW from -10000000 to 10000000.',
+      ],
+      [
+        'a power factor below 0.7',
+        (id: number) => `/dispatch/price?powerstation=${id}&startTime=${at()}&duration=1800&realPowerP=-5&powerFactor=0.5`,
+        'powerFactor must be a number from 0.7 to 1.',
+      ],
+      [
+        'no powerstation',
+        () => `/dispatch/price?startTime=${at()}&duration=1800&realPowerP=-5`,
+        'The Virtual Power Plant id must be a whole number from 1 to 2147483647.',
+      ],
       ['a series ending before it starts', (id: number) => `/powerstation/${id}/prices?start=${at()}&end=${at() - 1800}`, 'end must be after start.'],
-      ['a series over 2 days', (id: number) => `/powerstation/${id}/prices?start=${at()}&end=${at() + 2 * 86400 + 1800}`, 'A price series can cover at most 2 days.'],
+      [
+        'a series over 2 days',
+        (id: number) => `/powerstation/${id}/prices?start=${at()}&end=${at() + 2 * 86400 + 1800}`,
+        'A price series can cover at most 2 days.',
+      ],
       ['a file name too long', () => `/api/market/prices/import?fileName=${'x'.repeat(256)}`, 'fileName can be at most 255 characters.'],
     ])('answers 400 to %s, naming the field', async (_, url, message) => {
       const target = url(nsw);

@@ -1,6 +1,6 @@
-import { MARKET_MESSAGES, marketEndpoints as E } from '@vpp/shared';
-import { caller } from '../../platform/guard.ts';
+import { marketEndpoints as E, MARKET_MESSAGES } from '@vpp/shared';
 import { badRequest } from '../../platform/errors.ts';
+import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import { PriceFileError, parsePriceFile } from './market.import.ts';
 import * as service from './market.service.ts';
@@ -9,13 +9,18 @@ import * as service from './market.service.ts';
 export const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
 
 export async function marketRoutes(app: App) {
-  route(app, E.powerstationPrices, async (req) => ({ status: 'OK' as const, ...(await service.powerstationPrices(app.ctx, caller(req), req.params.id, req.query)) }));
+  route(app, E.powerstationPrices, async (req) => ({
+    status: 'OK' as const,
+    ...(await service.powerstationPrices(app.ctx, caller(req), req.params.id, req.query)),
+  }));
   route(app, E.dispatchPrice, async (req) => ({ status: 'OK' as const, ...(await service.dispatchPrice(app.ctx, caller(req), req.query)) }));
   // The file travels as the body itself: the parsers for it live in this scope only, so no other
   // route takes a binary body.
   await app.register(async (scope) => {
-    scope.addContentTypeParser(['application/octet-stream', 'application/zip', 'text/csv'], { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_req, body, done) =>
-      done(null, body),
+    scope.addContentTypeParser(
+      ['application/octet-stream', 'application/zip', 'text/csv'],
+      { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES },
+      (_req, body, done) => done(null, body),
     );
     route(scope as App, E.importPrices, async (req) => {
       const body: unknown = req.body;

@@ -49,8 +49,8 @@ export async function regionPrices(ctx: AppContext, region: NemRegion, start: nu
   if (!starts.length) return [];
   const today = marketDayStart(now);
   const days = [...new Set(starts.map(marketDayStart))].filter((d) => d >= today - WRITTEN_BACK_S && d <= today + MARKET_FORECAST_S);
-  let known = knownDays.get(ctx.db);
-  if (!known) knownDays.set(ctx.db, (known = new Set()));
+  const known = knownDays.get(ctx.db) ?? new Set<string>();
+  knownDays.set(ctx.db, known);
   const unknown = days.filter((d) => !known.has(`${region}:${d}`));
   if (unknown.length) {
     const written = await repo.writtenDays(ctx.db, region, unknown);
