@@ -29,5 +29,6 @@ export const MARKET_MESSAGES = {
     'This Virtual Power Plant has no nodes in the National Electricity Market (its nodes are in WA or NT, which have markets of their own), so it has no market prices.',
   multipleRegions: 'This Virtual Power Plant spans multiple NEM regions.',
   beyondForecast: 'Market price predictions are unavailable more than 2 days ahead.',
+  fileTooLarge: 'The file is too large: the API takes files of at most 32 MB. Import larger ones with npm run prices:import.',
   notAFile: 'Send the price file itself as the body (Content-Type application/octet-stream, application/zip or text/csv).',
 } as const;

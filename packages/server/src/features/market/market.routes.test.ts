@@ -217,6 +217,16 @@ describeEachDatabase('market prices', (h) => {
       expect([await count(), await imports()]).toEqual([prices, done]);
     });
 
+    it('refuses a file over 32 MB, pointing to the command line', async () => {
+      const res = await upload(h(), admin, 'huge.csv', Buffer.alloc(32 * 1024 * 1024 + 1, 0x41));
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toMatchObject({ status: 'ERROR', data: { message: MARKET_MESSAGES.fileTooLarge } });
+      const bad = await upload(h(), admin, 'bad.csv', 'x', 'text/csv');
+      expect(bad.json().data.message).toBe(
+        'bad.csv, line 1: this is neither an AEMO PRICE_AND_DEMAND file (header REGION,SETTLEMENTDATE,TOTALDEMAND,RRP,PERIODTYPE) nor an MMS file (C, I and D rows).',
+      );
+    });
+
     it('takes the file as the body, not as JSON', async () => {
       const res = await h().app.inject({ method: 'POST', url: '/api/market/prices/import', headers: admin, payload: { file: 'x' } });
       expect(res.statusCode).toBe(400);

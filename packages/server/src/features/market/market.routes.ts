@@ -1,5 +1,5 @@
 import { marketEndpoints as E, MARKET_MESSAGES } from '@vpp/shared';
-import { badRequest } from '../../platform/errors.ts';
+import { badRequest, errorBody } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import { PriceFileError, parsePriceFile } from './market.import.ts';
@@ -22,6 +22,11 @@ export async function marketRoutes(app: App) {
       { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES },
       (_req, body, done) => done(null, body),
     );
+    // The app's own answer to a body over the limit names the 1 MB of JSON bodies: this one names the file's.
+    scope.setErrorHandler((err, _req, reply) => {
+      if ((err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(errorBody('bad_request', MARKET_MESSAGES.fileTooLarge));
+      throw err;
+    });
     route(scope as App, E.importPrices, async (req) => {
       const body: unknown = req.body;
       const bytes = Buffer.isBuffer(body) ? body : typeof body === 'string' && body !== '' ? Buffer.from(body) : null;
