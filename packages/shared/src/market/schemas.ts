@@ -6,8 +6,8 @@ const onInterval = (t: number | undefined) => t === undefined || t % DISPATCH_IN
 
 /**
  * The range of a VPP's price series: the 30-minute buckets that begin in [start, end). `start`
- * defaults to the start of today in the account's time zone, `end` to a day after `start`; at most
- * 2 days.
+ * defaults to the start of today in the account's time zone (a day before `end` when only `end` is
+ * given), `end` to a day after `start`; at most 2 days.
  */
 export const powerstationPricesQuery = z.object({ start: epochSeconds('start').optional(), end: epochSeconds('end').optional() }).superRefine((q, ctx) => {
   if (q.start === undefined || q.end === undefined) return;

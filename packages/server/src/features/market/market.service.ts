@@ -101,7 +101,7 @@ export async function powerstationPrices(
 ): Promise<Omit<PowerstationPricesReply, 'status'>> {
   const m = await vppMarket(ctx, user, id);
   if (!m.region) return { market: null, regions: m.regions, reason: m.reason };
-  const start = q.start ?? startOfPeriod(nowS(), 'day', user.row.timezone ?? 'Australia/Sydney');
+  const start = q.start ?? (q.end !== undefined ? q.end - DAY : startOfPeriod(nowS(), 'day', user.row.timezone ?? 'Australia/Sydney'));
   const end = q.end ?? start + DAY;
   const buckets = bucketTimes(start, end, MARKET_SERIES_STEP_S, 'UTC', { localHours: false });
   const prices = buckets.length ? await regionPrices(ctx, m.region, buckets[0], buckets[buckets.length - 1] + MARKET_SERIES_STEP_S) : [];
