@@ -2,7 +2,6 @@ import { marketEndpoints as E, MARKET_MESSAGES } from '@vpp/shared';
 import { badRequest, errorBody } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
-import { PriceFileError, parsePriceFile } from './market.import.ts';
 import * as service from './market.service.ts';
 
 /** Largest price file the API takes (a month of one region's PRICE_AND_DEMAND is about 0.5 MB; larger archives go through the command line). */
@@ -31,14 +30,7 @@ export async function marketRoutes(app: App) {
       const body: unknown = req.body;
       const bytes = Buffer.isBuffer(body) ? body : typeof body === 'string' && body !== '' ? Buffer.from(body) : null;
       if (!bytes?.length) throw badRequest(MARKET_MESSAGES.notAFile);
-      const fileName = req.query.fileName ?? 'the file';
-      try {
-        const parsed = parsePriceFile(fileName, bytes, app.ctx.config.MARKET_PRICE_CAP);
-        return { status: 'OK' as const, data: await service.importPrices(app.ctx, parsed, caller(req)) };
-      } catch (err) {
-        if (err instanceof PriceFileError) throw badRequest(err.message, 'price_file_malformed');
-        throw err;
-      }
+      return { status: 'OK' as const, data: await service.importPriceFile(app.ctx, caller(req), req.query.fileName ?? 'the file', bytes) };
     });
   });
 }

@@ -14,10 +14,10 @@ import {
 import { type Database, nowS } from '../../db/database.ts';
 import { bucketTimes } from '../../fleet/series.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { ApiError } from '../../platform/errors.ts';
+import { ApiError, badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { requirePowerstation } from '../vpps/index.ts';
-import type { ParsedPriceFile } from './market.import.ts';
+import { type ParsedPriceFile, PriceFileError, parsePriceFile } from './market.import.ts';
 import { INTERVALS_PER_DAY, intervalStarts, marketDayStart, modelPrice } from './market.model.ts';
 import * as repo from './market.repo.ts';
 
@@ -171,4 +171,16 @@ export async function importPrices(ctx: Pick<AppContext, 'db'>, file: ParsedPric
     from,
     to,
   };
+}
+
+/** An administrator's upload: read whole (400 naming the line when malformed, nothing written), then stored. */
+export async function importPriceFile(ctx: AppContext, user: AuthUser, fileName: string, bytes: Uint8Array): Promise<ImportSummary> {
+  let parsed: ParsedPriceFile;
+  try {
+    parsed = parsePriceFile(fileName, bytes, ctx.config.MARKET_PRICE_CAP);
+  } catch (err) {
+    if (err instanceof PriceFileError) throw badRequest(err.message, 'price_file_malformed');
+    throw err;
+  }
+  return importPrices(ctx, parsed, user);
 }
