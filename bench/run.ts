@@ -207,7 +207,9 @@ const marketVpp = await fetch(`${base}/api/powerstations`, {
 });
 const marketVppId = ((await marketVpp.json()) as { data: { id: number } }).data.id;
 const nextHour = now - (now % 3600) + 3600;
-const dispatchPriceP50Ms = await measure(() => `/dispatch/price?powerstation=${marketVppId}&startTime=${nextHour}&duration=14400&realPowerP=-${vppNodes.length * 2}`);
+const dispatchPriceP50Ms = await measure(
+  () => `/dispatch/price?powerstation=${marketVppId}&startTime=${nextHour}&duration=14400&realPowerP=-${vppNodes.length * 2}`,
+);
 const vppPricesP50Ms = await measure(() => `/powerstation/${marketVppId}/prices?start=${day}`);
 
 let dbBytes = 0;
