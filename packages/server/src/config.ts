@@ -52,6 +52,7 @@ const schema = z.object({
   SIM_INTERVAL_S: seconds.default(30),
   SIM_SEED: z.coerce.number().int().default(42),
   PORTAL_URL: z.string().url().optional(),
+  MARKET_PRICE_CAP: z.coerce.number().int().min(1000).max(1_000_000).default(20_300),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
   CRASH_AT: z
     .string()

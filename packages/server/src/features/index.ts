@@ -7,6 +7,7 @@ import { authModule, sessionCaller } from './auth/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
 import { dispatchesModule } from './dispatches/index.ts';
 import { eventsModule } from './events/index.ts';
+import { marketModule } from './market/index.ts';
 import { nodesModule } from './nodes/index.ts';
 import { notificationsModule } from './notifications/index.ts';
 import { passwordModule } from './password/index.ts';
@@ -30,6 +31,7 @@ export const FEATURES: readonly FeatureModule[] = [
   dashboardModule,
   vppsModule,
   eventsModule,
+  marketModule,
   dispatchesModule,
 ];
 

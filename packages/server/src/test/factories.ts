@@ -11,7 +11,7 @@ let serial = 0;
 export async function node(
   h: Harness,
   orgIds: number[],
-  at: { postcode?: string; state?: string; suburb?: string; label?: string; batteryKwh?: number; commissioned?: boolean } = {},
+  at: { postcode?: string; state?: string; region?: string; suburb?: string; label?: string; batteryKwh?: number; commissioned?: boolean } = {},
 ): Promise<{ id: number; serial: string }> {
   const serialNumber = `RPT${String(++serial).padStart(7, '0')}${Math.random().toString(36).slice(2, 6)}`;
   const row = {
@@ -25,7 +25,7 @@ export async function node(
     timezone: 'Australia/Sydney',
     nmi: `4102${String(serial).padStart(6, '0')}`,
     network: 'Ausgrid',
-    region: 'NSW1',
+    region: at.region ?? 'NSW1',
     serial_number: serialNumber,
     product: 'Reposit Box',
     unit_state: at.commissioned === false ? ('NOT_COMMISSIONED' as const) : ('COMMISSIONED' as const),

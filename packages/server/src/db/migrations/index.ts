@@ -7,6 +7,7 @@ import { portal } from './005-portal.ts';
 import { jobProgress } from './006-job-progress.ts';
 import { siteLabels } from './007-site-labels.ts';
 import { authHardening } from './008-auth-hardening.ts';
+import { market } from './009-market.ts';
 import { dispatches } from './010-dispatches.ts';
 
 /** Every migration, in order; names sort as they run. */
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '006-job-progress': jobProgress,
   '007-site-labels': siteLabels,
   '008-auth-hardening': authHardening,
+  '009-market': market,
   '010-dispatches': dispatches,
 };

@@ -1,0 +1,276 @@
+import { isNemRegion, MARKET_PRICE_FLOOR, MARKET_TIME_OFFSET_S, type NemRegion, type PRICE_FILE_FORMATS } from '@vpp/shared';
+import { unzipSync } from 'fflate';
+
+// Reads AEMO's public price files, with no database: the PRICE_AND_DEMAND monthly CSV and the MMS
+// multi-table CSV (C, I and D rows) holding the DISPATCHPRICE table, plain or zipped (and zips of
+// zips, as AEMO's daily archives are). A file is read whole before anything is stored, so a
+// malformed one is refused with its line number and nothing of it is written.
+
+/** One 5-minute price read from a file; `publishedAt` orders revisions of the same interval. */
+export interface ImportedPrice {
+  region: NemRegion;
+  /** Start of the interval, epoch seconds (AEMO stamps the end). */
+  intervalStart: number;
+  rrp: number;
+  publishedAt: number;
+}
+
+export interface ParsedPriceFile {
+  fileName: string;
+  format: (typeof PRICE_FILE_FORMATS)[number];
+  /** One price per region and interval: the newest in the file. */
+  prices: ImportedPrice[];
+}
+
+/** Why a file was refused: the file (and zip entry), the line, and what is wrong, never the line's text. */
+export class PriceFileError extends Error {
+  constructor(
+    readonly fileName: string,
+    readonly line: number | null,
+    readonly problem: string,
+  ) {
+    super(line === null ? `${fileName}: ${problem}` : `${fileName}, line ${line}: ${problem}`);
+  }
+}
+
+/** Largest unzipped CSV the importer reads: a month of AEMO's DISPATCHPRICE for every region is about 30 MB. */
+export const MAX_UNZIPPED_BYTES = 256 * 1024 * 1024;
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+
+const isZip = (bytes: Uint8Array) => ZIP_MAGIC.every((b, i) => bytes[i] === b);
+
+/**
+ * Parses one price file (its name is only for messages): the format is recognised from the
+ * content. `cap` is the market price cap in force: a price above it, or below the floor, is refused.
+ */
+export function parsePriceFile(fileName: string, bytes: Uint8Array, cap: number): ParsedPriceFile {
+  const texts = csvTexts(fileName, bytes, 0);
+  if (!texts.length) throw new PriceFileError(fileName, null, 'the zip file holds no CSV file.');
+  const parsed = texts.map(([name, text]) => parseCsvText(name, text, cap));
+  const formats = new Set(parsed.map((p) => p.format));
+  if (formats.size > 1) throw new PriceFileError(fileName, null, 'the zip file mixes PRICE_AND_DEMAND and DISPATCHPRICE files: import them apart.');
+  const newest = new Map<string, ImportedPrice>();
+  for (const p of parsed) for (const price of p.prices) keepNewest(newest, price);
+  return {
+    fileName,
+    format: parsed[0].format,
+    prices: [...newest.values()].sort((a, b) => a.intervalStart - b.intervalStart || a.region.localeCompare(b.region)),
+  };
+}
+
+/** A later (or equally new, later in the file) revision of an interval replaces the one kept. */
+function keepNewest(kept: Map<string, ImportedPrice>, price: ImportedPrice) {
+  const key = `${price.region}:${price.intervalStart}`;
+  const old = kept.get(key);
+  if (!old || price.publishedAt >= old.publishedAt) kept.set(key, price);
+}
+
+/** The CSV texts of a file: itself, or the .csv entries of a zip (and of zips inside it). */
+function csvTexts(name: string, bytes: Uint8Array, depth: number): [string, string][] {
+  if (!isZip(bytes)) return [[name, new TextDecoder('utf-8').decode(bytes)]];
+  if (depth > 2) throw new PriceFileError(name, null, 'zip files are nested too deep.');
+  let entries: Record<string, Uint8Array>;
+  let total = 0;
+  try {
+    entries = unzipSync(bytes, {
+      filter: (f) => {
+        const wanted = /\.(csv|zip)$/i.test(f.name);
+        if (wanted) total += f.originalSize;
+        if (total > MAX_UNZIPPED_BYTES) throw new PriceFileError(name, null, `the zip file unpacks to more than ${MAX_UNZIPPED_BYTES / 2 ** 20} MB.`);
+        return wanted;
+      },
+    });
+  } catch (err) {
+    if (err instanceof PriceFileError) throw err;
+    throw new PriceFileError(name, null, 'the zip file is damaged or not a zip file.');
+  }
+  return Object.keys(entries)
+    .sort()
+    .flatMap((entry) => csvTexts(`${name}/${entry}`, entries[entry], depth + 1));
+}
+
+/**
+ * The fields of one CSV line: comma-separated, a field may be in double quotes (a doubled quote
+ * inside stands for one). AEMO's files hold no line breaks inside fields. Null when a quote is
+ * not closed.
+ */
+export function csvFields(line: string): string[] | null {
+  const out: string[] = [];
+  let i = 0;
+  for (;;) {
+    let field = '';
+    if (line[i] === '"') {
+      i++;
+      for (;;) {
+        const q = line.indexOf('"', i);
+        if (q < 0) return null;
+        field += line.slice(i, q);
+        i = q + 1;
+        if (line[i] === '"') {
+          field += '"';
+          i++;
+        } else break;
+      }
+      if (i < line.length && line[i] !== ',') return null;
+    } else {
+      const c = line.indexOf(',', i);
+      field = c < 0 ? line.slice(i) : line.slice(i, c);
+      i = c < 0 ? line.length : c;
+    }
+    out.push(field.trim());
+    if (i >= line.length) return out;
+    i++;
+  }
+}
+
+/**
+ * Epoch seconds of an AEMO timestamp, `YYYY/MM/DD HH:MM:SS` (or with dashes) in market time
+ * (UTC+10, no daylight saving); null when it is not a real date and time.
+ */
+export function marketTime(text: string): number | null {
+  const m = /^(\d{4})[/-](\d{2})[/-](\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?$/.exec(text);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((v) => Number(v ?? 0));
+  const ms = Date.UTC(y, mo - 1, d, h, mi, s);
+  const back = new Date(ms);
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
+  return ms / 1000 - MARKET_TIME_OFFSET_S;
+}
+
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+function parseCsvText(name: string, text: string, cap: number): ParsedPriceFile {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const first = lines.findIndex((l) => l.trim() !== '');
+  if (first < 0) throw new PriceFileError(name, null, 'the file is empty.');
+  const head = csvFields(lines[first]);
+  if (head?.[0] === 'C') return parseMms(name, lines, cap);
+  if (head?.map((f) => f.toUpperCase()).includes('SETTLEMENTDATE')) return parsePriceAndDemand(name, lines, cap);
+  throw new PriceFileError(
+    name,
+    first + 1,
+    'this is neither an AEMO PRICE_AND_DEMAND file (header REGION,SETTLEMENTDATE,TOTALDEMAND,RRP,PERIODTYPE) nor an MMS file (C, I and D rows).',
+  );
+}
+
+/** Checks one price; answers the refusal, or null. */
+function priceProblem(rrp: string, cap: number): string | null {
+  if (!NUMBER.test(rrp)) return 'RRP is not a number.';
+  const v = Number(rrp);
+  if (v < MARKET_PRICE_FLOOR) return `RRP is below the market price floor of ${MARKET_PRICE_FLOOR} $/MWh.`;
+  if (v > cap) return `RRP is above the market price cap of ${cap} $/MWh (MARKET_PRICE_CAP).`;
+  return null;
+}
+
+/** The interval ending at an AEMO settlement date, or the refusal. */
+function intervalEnd(text: string, column: string): number | string {
+  const end = marketTime(text);
+  if (end === null) return `${column} is not a date and time (YYYY/MM/DD HH:MM:SS).`;
+  if (end % 300 !== 0) return `${column} is not on a 5-minute boundary.`;
+  return end;
+}
+
+const PRICE_AND_DEMAND_COLUMNS = ['REGION', 'SETTLEMENTDATE', 'TOTALDEMAND', 'RRP', 'PERIODTYPE'];
+
+/**
+ * PRICE_AND_DEMAND_YYYYMM_REGION1.csv: one row per interval. Since 5-minute settlement (October
+ * 2021) the rows are 5 minutes apart; older files have a row per 30 minutes, whose price then
+ * holds for each of its six 5-minute intervals. The files carry no publication time: their prices
+ * count as published at the end of their last interval.
+ */
+function parsePriceAndDemand(name: string, lines: string[], cap: number): ParsedPriceFile {
+  let headerAt = lines.findIndex((l) => l.trim() !== '');
+  const header = (csvFields(lines[headerAt]) ?? []).map((f) => f.toUpperCase());
+  headerAt++;
+  const missing = PRICE_AND_DEMAND_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length) throw new PriceFileError(name, headerAt, `the header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+  const [iRegion, iDate, iRrp] = ['REGION', 'SETTLEMENTDATE', 'RRP'].map((c) => header.indexOf(c));
+  const rows: { region: NemRegion; end: number; rrp: number; line: number }[] = [];
+  for (let i = headerAt; i < lines.length; i++) {
+    if (lines[i].trim() === '') continue;
+    const line = i + 1;
+    const f = csvFields(lines[i]);
+    if (!f) throw new PriceFileError(name, line, 'a quoted field is not closed.');
+    if (f.length !== header.length) throw new PriceFileError(name, line, `the row has ${f.length} fields where the header has ${header.length}.`);
+    if (!isNemRegion(f[iRegion])) throw new PriceFileError(name, line, 'REGION is not a NEM region (NSW1, QLD1, VIC1, SA1 or TAS1).');
+    const end = intervalEnd(f[iDate], 'SETTLEMENTDATE');
+    if (typeof end === 'string') throw new PriceFileError(name, line, end);
+    const problem = priceProblem(f[iRrp], cap);
+    if (problem) throw new PriceFileError(name, line, problem);
+    rows.push({ region: f[iRegion] as NemRegion, end, rrp: Number(f[iRrp]), line });
+  }
+  if (!rows.length) throw new PriceFileError(name, null, 'the file holds no prices.');
+  const published = Math.max(...rows.map((r) => r.end));
+  // The step of each region's rows: 300 s since 5-minute settlement, 1800 s before it.
+  const step = new Map<NemRegion, number>();
+  const sorted = [...rows].sort((a, b) => a.end - b.end);
+  const last = new Map<NemRegion, number>();
+  for (const r of sorted) {
+    const before = last.get(r.region);
+    if (before !== undefined && r.end > before) step.set(r.region, Math.min(step.get(r.region) ?? Infinity, r.end - before));
+    last.set(r.region, r.end);
+  }
+  const kept = new Map<string, ImportedPrice>();
+  for (const r of rows) {
+    const width = step.get(r.region) === 1800 ? 1800 : 300;
+    if (width === 1800 && r.end % 1800 !== 0)
+      throw new PriceFileError(name, r.line, 'SETTLEMENTDATE is not on a 30-minute boundary, as the rest of this 30-minute file is.');
+    for (let t = r.end - width; t < r.end; t += 300) keepNewest(kept, { region: r.region, intervalStart: t, rrp: r.rrp, publishedAt: published });
+  }
+  return { fileName: name, format: 'PRICE_AND_DEMAND', prices: [...kept.values()] };
+}
+
+/**
+ * An MMS file: C rows (the header and the end of the report), I rows naming a table's columns
+ * (`I,DISPATCH,PRICE,<version>,SETTLEMENTDATE,…`) and D rows of that table. Only DISPATCHPRICE
+ * rows with INTERVENTION=0 give prices (intervention pricing is for compensation, not the
+ * market price); a revision of an interval (a later LASTCHANGED) replaces the earlier one.
+ */
+function parseMms(name: string, lines: string[], cap: number): ParsedPriceFile {
+  let columns: string[] | null = null;
+  let table = '';
+  let sawPriceTable = false;
+  let fileTime = 0;
+  const kept = new Map<string, ImportedPrice>();
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() === '') continue;
+    const line = i + 1;
+    const f = csvFields(lines[i]);
+    if (!f) throw new PriceFileError(name, line, 'a quoted field is not closed.');
+    if (f[0] === 'C') {
+      // The report header: C,<from>,<report>,<by>,<audience>,YYYY/MM/DD,HH:MM:SS,…
+      if (!fileTime && f.length > 6) fileTime = marketTime(`${f[5]} ${f[6]}`) ?? 0;
+      continue;
+    }
+    if (f[0] === 'I') {
+      if (f.length < 5) throw new PriceFileError(name, line, 'an I row must name its report, table, version and columns.');
+      table = `${f[1]}.${f[2]}`.toUpperCase();
+      columns = f.map((c) => c.toUpperCase());
+      if (table === 'DISPATCH.PRICE') {
+        const missing = ['SETTLEMENTDATE', 'REGIONID', 'RRP', 'INTERVENTION'].filter((c) => !columns?.includes(c));
+        if (missing.length)
+          throw new PriceFileError(name, line, `the DISPATCHPRICE table lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+        sawPriceTable = true;
+      }
+      continue;
+    }
+    if (f[0] !== 'D') throw new PriceFileError(name, line, 'a row of an MMS file must start with C, I or D.');
+    if (!columns) throw new PriceFileError(name, line, 'a D row comes before any I row naming its columns.');
+    if (`${f[1]}.${f[2]}`.toUpperCase() !== table) throw new PriceFileError(name, line, 'the D row is of another table than the I row before it.');
+    if (f.length !== columns.length) throw new PriceFileError(name, line, `the row has ${f.length} fields where its I row has ${columns.length}.`);
+    if (table !== 'DISPATCH.PRICE') continue;
+    const at = (c: string) => f[(columns as string[]).indexOf(c)];
+    if (!/^[01]$/.test(at('INTERVENTION'))) throw new PriceFileError(name, line, 'INTERVENTION is not 0 or 1.');
+    if (!isNemRegion(at('REGIONID'))) throw new PriceFileError(name, line, 'REGIONID is not a NEM region (NSW1, QLD1, VIC1, SA1 or TAS1).');
+    const end = intervalEnd(at('SETTLEMENTDATE'), 'SETTLEMENTDATE');
+    if (typeof end === 'string') throw new PriceFileError(name, line, end);
+    const problem = priceProblem(at('RRP'), cap);
+    if (problem) throw new PriceFileError(name, line, problem);
+    const changed = columns.includes('LASTCHANGED') && at('LASTCHANGED') !== '' ? marketTime(at('LASTCHANGED')) : fileTime;
+    if (changed === null) throw new PriceFileError(name, line, 'LASTCHANGED is not a date and time (YYYY/MM/DD HH:MM:SS).');
+    if (at('INTERVENTION') !== '0') continue;
+    keepNewest(kept, { region: at('REGIONID') as NemRegion, intervalStart: end - 300, rrp: Number(at('RRP')), publishedAt: changed });
+  }
+  if (!sawPriceTable) throw new PriceFileError(name, null, 'the file has no DISPATCHPRICE table (I,DISPATCH,PRICE rows).');
+  return { fileName: name, format: 'DISPATCHPRICE', prices: [...kept.values()] };
+}
