@@ -10,6 +10,7 @@ import { nodesModule } from './nodes/index.ts';
 import { notificationsModule } from './notifications/index.ts';
 import { passwordModule } from './password/index.ts';
 import { portalModule } from './portal/index.ts';
+import { supportModule } from './support/index.ts';
 import { usersModule } from './users/index.ts';
 import { vppsModule } from './vpps/index.ts';
 
@@ -29,6 +30,7 @@ export const FEATURES: readonly FeatureModule[] = [
   dashboardModule,
   vppsModule,
   eventsModule,
+  supportModule,
 ];
 
 /** Who calls: sessions are the auth area's, API keys the api-keys area's. */

@@ -7,6 +7,7 @@ import { portal } from './005-portal.ts';
 import { jobProgress } from './006-job-progress.ts';
 import { siteLabels } from './007-site-labels.ts';
 import { authHardening } from './008-auth-hardening.ts';
+import { support } from './011-support.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '006-job-progress': jobProgress,
   '007-site-labels': siteLabels,
   '008-auth-hardening': authHardening,
+  '011-support': support,
 };
