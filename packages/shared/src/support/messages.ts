@@ -13,7 +13,8 @@ export const SUPPORT_MESSAGES = {
   sentTitle: 'Request sent',
   frameTitle: 'Support contact form',
   openInNewWindow: 'Open the contact form in a new window',
-  frameHint: 'If the form does not show below, your browser or the help desk refuses to show it inside the console:',
+  frameHint: 'If the form does not show below, the help desk does not allow it inside the console: open it in a new window.',
+  intro: 'Ask our support team for help. They reply by email, and each request gets a reference to quote.',
   noRequests: 'You have not sent any support requests yet.',
 } as const;
 

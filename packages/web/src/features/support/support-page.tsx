@@ -1,5 +1,5 @@
-import { Center, Loader, Stack } from '@mantine/core';
-import { SUPPORT_PERMISSION } from '@vpp/shared';
+import { Center, Loader, Stack, Text } from '@mantine/core';
+import { SUPPORT_MESSAGES, SUPPORT_PERMISSION } from '@vpp/shared';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
@@ -26,7 +26,12 @@ export function SupportPage() {
         <SupportFormFrame url={settings.data.formUrl} />
       ) : (
         <Stack gap="xl">
-          <SupportForm account={account.data} />
+          <Stack gap="md">
+            <Text size="sm" c="dimmed">
+              {SUPPORT_MESSAGES.intro}
+            </Text>
+            <SupportForm account={account.data} />
+          </Stack>
           <Stack gap="sm">
             <SupportRequestsTable />
           </Stack>

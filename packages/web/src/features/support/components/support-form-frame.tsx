@@ -1,4 +1,4 @@
-import { Anchor, Box, Stack, Text } from '@mantine/core';
+import { Box, Button, Group, Stack, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { SUPPORT_MESSAGES } from '@vpp/shared';
 
@@ -10,12 +10,22 @@ import { SUPPORT_MESSAGES } from '@vpp/shared';
 export function SupportFormFrame(props: { url: string }) {
   return (
     <Stack gap="sm">
-      <Text size="sm">
-        {SUPPORT_MESSAGES.frameHint}{' '}
-        <Anchor href={props.url} target="_blank" rel="noopener noreferrer" inline>
-          {SUPPORT_MESSAGES.openInNewWindow} <IconExternalLink size={14} style={{ verticalAlign: 'middle' }} aria-hidden />
-        </Anchor>
-      </Text>
+      <Group justify="space-between" gap="sm">
+        <Text size="sm" c="dimmed">
+          {SUPPORT_MESSAGES.frameHint}
+        </Text>
+        <Button
+          component="a"
+          href={props.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          variant="default"
+          size="xs"
+          rightSection={<IconExternalLink size={14} aria-hidden />}
+        >
+          {SUPPORT_MESSAGES.openInNewWindow}
+        </Button>
+      </Group>
       <Box
         component="iframe"
         src={props.url}
