@@ -118,6 +118,13 @@ describeEachDatabase('support requests', (h) => {
     expect((await send(m.headers, { ...REQUEST, subject: 'Request 6' })).statusCode).toBe(200);
   });
 
+  it('keeps to the limit when requests arrive at once', async () => {
+    const m = await member();
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => send(m.headers, { ...REQUEST, subject: `At once ${i}` })));
+    expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect((await list(m.headers)).total).toBe(5);
+  });
+
   it('answers 403 without fleet.node.any or fleet.zendesk.edit, and opens to either', async () => {
     const without = await member(['fleet.powerstations.view', 'fleet.myReposit.users']);
     for (const [method, url] of [
