@@ -24,6 +24,8 @@ const SIDEBAR: { label: string; href: string; permission: PermissionRequirement 
   { label: 'Build and Edit', href: '/virtual-power-plants/manage?limit=10&offset=0', permission: permission('fleet.powerstations.any') },
   // Fleet Monitoring
   { label: 'Fleet Monitoring', href: '/fleet-monitoring/nodes?tab=LIST&limit=10&offset=0', permission: permission('fleet.node.any') },
+  // Support
+  { label: 'Support', href: '/support-issues?limit=10&offset=0', permission: { anyOf: [permission('fleet.node.any'), permission('fleet.zendesk.edit')] } },
   // My Reposit
   { label: 'Users', href: '/my-reposit/users?limit=10&offset=0', permission: permission('fleet.myReposit.users') },
 ];

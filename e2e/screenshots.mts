@@ -4,12 +4,13 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { launch, logIn, newPage } from './support/browser.ts';
-import { SMALL_FLEET, startServer } from './support/server.ts';
+import { startHelpDesk } from './support/help-desk.ts';
+import { NO_FLEET, SMALL_FLEET, startServer } from './support/server.ts';
 
 const out = process.argv[2] ?? '/tmp/vpp-screenshots';
 fs.mkdirSync(out, { recursive: true });
 // Transitions (the menu fades in over 150 ms) are finished before the picture is taken.
-const shoot = (p: Page, name: string) => p.screenshot({ path: `${out}/${name}.png`, animations: 'disabled' });
+const shoot = (p: Page, name: string, fullPage = false) => p.screenshot({ path: `${out}/${name}.png`, animations: 'disabled', fullPage });
 
 const srv = await startServer(SMALL_FLEET);
 const b = await launch();
@@ -58,7 +59,51 @@ try {
   await logIn(p3, 'newmfa');
   await p3.getByText('Set up two-factor').waitFor();
   await shoot(p3, 'mfa-setup');
+
+  // The support page: the console's own form, filled in, then after sending.
+  const s = await newPage(b, srv.url);
+  await s.goto('/');
+  await logIn(s, 'retailer');
+  await s.getByText('Welcome, Rita').waitFor({ timeout: 15000 });
+  await s.goto('/support-issues?limit=10&offset=0');
+  const form = s.getByRole('form', { name: 'Support request' });
+  await form.waitFor();
+  await s.getByText('You have not sent any support requests yet.').waitFor();
+  await shoot(s, 'support-form', true);
+  await form.getByRole('button', { name: 'Send Request' }).click();
+  await form.getByText('Enter a subject.').waitFor();
+  await shoot(s, 'support-form-invalid');
+  await form.getByRole('textbox', { name: 'Subject' }).fill('Battery not charging');
+  await form.getByRole('combobox', { name: 'Category' }).click();
+  await s.getByRole('option', { name: 'A node' }).click();
+  await form.getByRole('combobox', { name: 'Node' }).fill('RP');
+  await s.getByRole('option').first().waitFor();
+  await shoot(s, 'support-node-search');
+  await s.getByRole('option').first().click();
+  await form.getByRole('textbox', { name: 'Description' }).fill('The battery has stayed at 12% since yesterday morning, while the solar looks normal.');
+  await form.getByRole('button', { name: 'Send Request' }).click();
+  await s.getByRole('status').filter({ hasText: 'Request sent: SR-' }).waitFor();
+  await s.getByRole('table', { name: 'Your support requests' }).getByRole('row').nth(1).waitFor();
+  await shoot(s, 'support-sent', true);
 } finally {
   await b.close();
   await srv.stop();
+}
+
+// The support page framing a help desk's form (SUPPORT_FORM_URL), on a server of its own.
+const desk = await startHelpDesk();
+const framedSrv = await startServer({ ...NO_FLEET, SUPPORT_FORM_URL: desk.formUrl });
+const fb = await launch();
+try {
+  const f = await newPage(fb, framedSrv.url);
+  await f.goto('/');
+  await logIn(f, 'retailer');
+  await f.getByText('Welcome, Rita').waitFor({ timeout: 15000 });
+  await f.goto('/support-issues?limit=10&offset=0');
+  await f.frameLocator('iframe[title="Support contact form"]').getByRole('heading', { name: 'Help desk contact form' }).waitFor();
+  await shoot(f, 'support-framed');
+} finally {
+  await fb.close();
+  await framedSrv.stop();
+  await desk.stop();
 }

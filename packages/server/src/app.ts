@@ -86,6 +86,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
           ...(ctx.config.API_BASE_URL ? [ctx.config.API_BASE_URL] : []),
           ...(ctx.config.ANALYTICS_DOMAIN ? [new URL(ctx.config.ANALYTICS_URL).origin] : []),
         ],
+        // The support page frames the external contact form, and nothing else may be framed.
+        'frame-src': ["'self'", ...(ctx.config.SUPPORT_FORM_URL ? [new URL(ctx.config.SUPPORT_FORM_URL).origin] : [])],
         'upgrade-insecure-requests': null,
       },
     },

@@ -39,6 +39,12 @@ const schema = z.object({
   MAIL_FROM: z.string().default('VPP Console <no-reply@localhost>'),
   PUBLIC_URL: z.string().url().optional(),
   SUPPORT_EMAIL: z.string().email().default('support@localhost'),
+  SUPPORT_FORM_URL: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://')
+    .optional(),
+  SUPPORT_MAX_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
   RESET_TOKEN_TTL_S: seconds.default(3600),
   WELCOME_TOKEN_TTL_S: seconds.default(7 * 24 * 3600),
   WORKER: bool.default(true),

@@ -12,6 +12,7 @@ import { nodesModule } from './nodes/index.ts';
 import { notificationsModule } from './notifications/index.ts';
 import { passwordModule } from './password/index.ts';
 import { portalModule } from './portal/index.ts';
+import { supportModule } from './support/index.ts';
 import { usersModule } from './users/index.ts';
 import { vppsModule } from './vpps/index.ts';
 
@@ -33,6 +34,7 @@ export const FEATURES: readonly FeatureModule[] = [
   eventsModule,
   marketModule,
   dispatchesModule,
+  supportModule,
 ];
 
 /** Who calls: sessions are the auth area's, API keys the api-keys area's. */

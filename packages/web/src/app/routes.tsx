@@ -4,6 +4,7 @@ import { dashboardRoutes } from '../features/dashboard/routes.tsx';
 import { nodesRoutes } from '../features/nodes/routes.tsx';
 import { notificationsRoutes } from '../features/notifications/routes.tsx';
 import { passwordRoutes } from '../features/password/routes.tsx';
+import { supportRoutes } from '../features/support/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { vppsRoutes } from '../features/vpps/routes.tsx';
 import { type AreaRoute, RedirectWithId } from '../lib/routes.tsx';
@@ -22,6 +23,7 @@ export const ROUTES: AreaRoute[] = [
   ...nodesRoutes,
   ...vppsRoutes,
   ...passwordRoutes,
+  ...supportRoutes,
   // Old paths of areas still to come.
   { path: '/trading/dispatches', element: <Navigate to="/virtual-power-plants/dispatches" replace /> },
   { path: '/trading/dispatches/:id', element: <RedirectWithId to={(id) => `/virtual-power-plants/dispatches/${id}`} /> },

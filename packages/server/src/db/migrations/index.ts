@@ -9,6 +9,7 @@ import { siteLabels } from './007-site-labels.ts';
 import { authHardening } from './008-auth-hardening.ts';
 import { market } from './009-market.ts';
 import { dispatches } from './010-dispatches.ts';
+import { support } from './011-support.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '008-auth-hardening': authHardening,
   '009-market': market,
   '010-dispatches': dispatches,
+  '011-support': support,
 };
