@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEMO_ORGANISATIONS } from '@vpp/shared';
 import { z } from 'zod';
 import { CRASH_POINTS } from './platform/crash-points.ts';
 
@@ -59,6 +60,7 @@ const schema = z.object({
   SIM_SEED: z.coerce.number().int().default(42),
   PORTAL_URL: z.string().url().optional(),
   MARKET_PRICE_CAP: z.coerce.number().int().min(1000).max(1_000_000).default(20_300),
+  MARKET_IMPORT_ORGANISATION: z.string().trim().min(1).max(200).optional(),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
   CRASH_AT: z
     .string()
@@ -66,7 +68,15 @@ const schema = z.object({
     .optional(),
 });
 
-export type Config = z.infer<typeof schema> & { simulator: boolean; demo: boolean; dataDir: string; webDist: string; publicUrl: string };
+export type Config = z.infer<typeof schema> & {
+  simulator: boolean;
+  demo: boolean;
+  dataDir: string;
+  webDist: string;
+  publicUrl: string;
+  /** The organisation whose administrators may import market prices through the API; none: the command line only. */
+  marketImportOrganisation: string | null;
+};
 
 /** Reads and validates the settings; a bad value throws an error naming the setting. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -80,6 +90,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...c,
     demo: c.DEMO ?? !c.DATABASE_URL,
+    // Prices are every organisation's: in the demo the retailer runs the deployment.
+    marketImportOrganisation: c.MARKET_IMPORT_ORGANISATION ?? ((c.DEMO ?? !c.DATABASE_URL) ? DEMO_ORGANISATIONS[0].name : null),
     simulator: c.SIMULATOR ?? c.DEMO ?? !c.DATABASE_URL,
     dataDir: path.resolve(c.DATA_DIR),
     webDist: path.resolve(c.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),

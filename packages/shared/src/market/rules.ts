@@ -30,5 +30,7 @@ export const MARKET_MESSAGES = {
   multipleRegions: 'This Virtual Power Plant spans multiple NEM regions.',
   beyondForecast: 'Market price predictions are unavailable more than 2 days ahead.',
   fileTooLarge: 'The file is too large: the API takes files of at most 32 MB. Import larger ones with npm run prices:import.',
+  importOperatorOnly:
+    'Market prices are shared by every organisation of this deployment: only the administrators of its operating organisation can import them.',
   notAFile: 'Send the price file itself as the body (Content-Type application/octet-stream, application/zip or text/csv).',
 } as const;

@@ -175,6 +175,9 @@ export async function importPrices(ctx: Pick<AppContext, 'db'>, file: ParsedPric
 
 /** An administrator's upload: read whole (400 naming the line when malformed, nothing written), then stored. */
 export async function importPriceFile(ctx: AppContext, user: AuthUser, fileName: string, bytes: Uint8Array): Promise<ImportSummary> {
+  // Every organisation settles on these prices: one organisation's administrator must not move another's.
+  if (user.row.organisation_name !== ctx.config.marketImportOrganisation)
+    throw new ApiError(403, 'price_import_operator_only', MARKET_MESSAGES.importOperatorOnly);
   let parsed: ParsedPriceFile;
   try {
     parsed = parsePriceFile(fileName, bytes, ctx.config.MARKET_PRICE_CAP);
