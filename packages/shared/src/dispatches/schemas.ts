@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { epochSeconds, queryInt } from '../api/inputs.ts';
+import { powerstationPricesReply } from '../market/schemas.ts';
 import { DISPATCH_MESSAGES } from './messages.ts';
 import { DISPATCH_DEFAULT_DURATION_S, DISPATCH_STRATEGIES, LEAD_LAG, POWER_FACTOR_MAX, validPowerFactor } from './rules.ts';
 
@@ -83,6 +84,12 @@ export const predictionsSchema = z.object({
   /** The spec's warning for a day after today; null for today. */
   warning: z.string().nullable(),
   deployments: z.number(),
+  /**
+   * The VPP's region prices over the day (market.rrp, step 1800 s), as `GET /powerstation/{id}/prices`
+   * answers them; null for a caller who does not see market data, a VPP outside the NEM, or a day
+   * beyond the price forecast.
+   */
+  market: powerstationPricesReply.shape.market,
 });
 export type DispatchPredictions = z.infer<typeof predictionsSchema>;
 export const predictionsReply = z.object({ status: z.literal('OK'), data: predictionsSchema });

@@ -167,6 +167,26 @@ describeEachDatabase('dispatch constraints and predictions', (h) => {
     });
   });
 
+  describe('prices with the predictions', () => {
+    it("gives the day's region prices to a retailer, 48 half-hours, the same as the VPP's price series", async () => {
+      const data = (await get(`/api/powerstations/${fleet}/predictions?start=${hour}`)).json().data;
+      expect(data.market).toMatchObject({ region: 'NSW1', multipleRegions: false, step: 1800 });
+      expect(Object.keys(data.market.rrp)).toHaveLength(48);
+      const series = (await get(`/powerstation/${fleet}/prices?start=${hour}&end=${hour + 86400}`)).json().market;
+      expect(data.market.rrp).toEqual(series.rrp);
+    });
+
+    it('gives none to a NETWORK user without fleet.dispatches.marketTrader, nor for a day beyond the price forecast', async () => {
+      const networkVpp = (await get('/v2/powerstations', network)).json().result[0].id;
+      expect((await get(`/api/powerstations/${networkVpp}/predictions?start=${hour}`, network)).json().data.market).toBeNull();
+      const beyond = (await get(`/api/powerstations/${fleet}/predictions?start=${hour + 2 * 86400}`)).json().data;
+      expect(beyond.market).toBeNull();
+      // A day that ends within the 2-day forecast has its prices.
+      const tomorrow = (await get(`/api/powerstations/${fleet}/predictions?start=${hour + 86400}`)).json().data;
+      expect(tomorrow.market).not.toBeNull();
+    });
+  });
+
   describe('bad input, permissions and other organisations', () => {
     const refusals: [string, string][] = [
       ['constraints?duration=abc', 'duration must be a whole number from 1 to 604800.'],

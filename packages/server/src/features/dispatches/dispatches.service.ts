@@ -3,8 +3,8 @@ import {
   type DispatchConstraints,
   type DispatchPredictions,
   type DispatchStrategy,
-  hasAnyPermission,
   LEAD_LAG,
+  MARKET_FORECAST_S,
   POWER_FACTOR_MAX,
   POWER_FACTOR_MIN,
   POWER_FACTOR_STEP,
@@ -17,7 +17,11 @@ import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
+import { powerstationPrices, seesMarketData } from '../market/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
+
+const DAY_S = 86_400;
+
 import { type AllocNode, type ForecastNode, forecast, RESERVE_SHARE, STEP_S, sustainableKw } from './dispatches.engine.ts';
 import * as repo from './dispatches.repo.ts';
 
@@ -103,13 +107,9 @@ export async function constraints(
   };
 }
 
-/** Whether the caller sees market data (spec 3 §1, §6): RETAILER organisations and market traders. */
-const seesMarket = (user: AuthUser) => user.row.suborg_type === 'RETAILER' || hasAnyPermission(user.permissions, ['fleet.dispatches.marketTrader']);
-
 /**
- * The spec's warning for a prediction of a day after today (in the caller's time zone). Price
- * forecasts come with the market area; until it is wired in, a caller who sees market data is told
- * that price predictions are unavailable.
+ * The spec's warning for a prediction of a day after today (in the caller's time zone); a caller who
+ * sees market data is also told when the day is beyond the price forecast.
  */
 export function predictionWarning(dayStart: number, now: number, zone: string, marketVisible: boolean, pricesAvailable = false): string | null {
   const tomorrow = startOfPeriod(startOfPeriod(now, 'day', zone) + 36 * 3600, 'day', zone);
@@ -166,11 +166,16 @@ export async function predictions(
       ? { start: q.dispatchStart as number, duration: q.dispatchDuration as number, realPowerP, strategy: q.strategy ?? 'greedy' }
       : undefined,
   });
+  // The day's prices come with it for those who see market data, while the forecast reaches that far.
+  const marketVisible = seesMarketData(user);
+  const pricesAvailable = q.start + DAY_S <= now + MARKET_FORECAST_S;
+  const market = marketVisible && pricesAvailable ? (await powerstationPrices(ctx, user, id, { start: q.start, end: q.start + DAY_S })).market : null;
   return {
     interval: STEP_S,
     prediction: result.prediction,
     adjustedPrediction: result.adjustedPrediction,
-    warning: predictionWarning(q.start, now, user.row.timezone ?? DEFAULT_TIME_ZONE, seesMarket(user)),
+    warning: predictionWarning(q.start, now, user.row.timezone ?? DEFAULT_TIME_ZONE, marketVisible, pricesAvailable),
     deployments: nodes.length,
+    market,
   };
 }
