@@ -92,6 +92,25 @@ const MAKERS: Record<string, (h: Harness, org: { id: number; userId: number; aut
     return res.json().data.id;
   },
   user: async (_h, org) => org.userId,
+  dispatch: async (h, org) => {
+    // A reporting battery makes the VPP dispatchable.
+    const now = Math.floor(Date.now() / 1000);
+    await h.ctx.telemetry.ingest([{ nodeId: org.nodeId, ts: now - (now % 30) - 30, dt: 30, remaining: 10, soc: null }]);
+    const vpp = await h.app.inject({
+      method: 'POST',
+      url: '/api/powerstations',
+      headers: org.auth,
+      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
+    });
+    const startTime = now - (now % 3600) + 7200;
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/dispatch',
+      headers: org.auth,
+      payload: { powerstation: vpp.json().data.id, startTime, duration: 1800, realPowerP: -1, customerMessage: 'Their message' },
+    });
+    return res.json().data.id;
+  },
   notification: async (h, org) => {
     await notifyUser(h.ctx, org.userId, { summary: 'Their notification', body: 'Theirs alone.' });
     return (await h.app.inject({ method: 'GET', url: '/account/notifications', headers: org.auth })).json().data.notifications[0].id;
@@ -137,7 +156,8 @@ describeEachDatabase('another organisation’s records', (h) => {
     });
     expect(res.statusCode, res.body).toBe(404);
     expect(res.json().status).toBe('ERROR');
-    for (const secret of ['Their VPP', 'Their home', 'Their notification', 'Their key', 'Their Energy']) expect(res.body).not.toContain(secret);
+    for (const secret of ['Their VPP', 'Their home', 'Their notification', 'Their key', 'Their Energy', 'Their message'])
+      expect(res.body).not.toContain(secret);
   });
 
   it('left their records as they were', async () => {
@@ -149,6 +169,8 @@ describeEachDatabase('another organisation’s records', (h) => {
     expect(keys.json().data.keys.map((k: { keyName: string; status: string }) => [k.keyName, k.status])).toEqual([['Their key', 'VALID']]);
     const notes = await h().app.inject({ method: 'GET', url: '/account/notifications', headers: theirs.auth });
     expect(notes.json().data.unread).toBe(1);
+    const dispatch = await h().app.inject({ method: 'GET', url: `/api/dispatches/${ids.get('dispatch')}`, headers: theirs.auth });
+    expect(dispatch.json().data.cancelledAt).toBeNull();
   });
 });
 

@@ -29,4 +29,15 @@ export const DISPATCH_MESSAGES = {
   powerFactorBelowInverters: (min: number) => `The inverters cannot hold a power factor below ${min.toFixed(2)} at this power.`,
   predictionHorizon: 'Predictions reach at most 7 days ahead.',
   dispatchWithoutStart: 'dispatchStart and dispatchDuration are needed with dispatchRealPowerP.',
+  /** The spec names a standard default message without giving its words. */
+  defaultMessageText: 'Your battery is helping the grid during a GridCredits event. Thank you for taking part.',
+  startInPast: 'The dispatch cannot start in the past.',
+  startStep: 'startTime must be on a 5-minute step.',
+  durationStep: 'duration must be a whole number of 5-minute steps.',
+  powerStep: 'realPowerP must be on a 0.1 kW step.',
+  powerOutOfRange: (min: number, max: number) => `realPowerP must be from ${min} to ${max} kW for this duration.`,
+  leadLagRequired: 'Choose leading or lagging when power factor is less than 1.',
+  overlaps: (id: number) => `These nodes are already in dispatch ${id} at that time.`,
+  alreadyEnded: 'This dispatch has already ended.',
+  alreadyCancelled: 'This dispatch has already been cancelled.',
 } as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { epochSeconds, queryInt } from '../api/inputs.ts';
+import { okReply } from '../api/envelope.ts';
+import { bodyId, epochSeconds, MAX_EPOCH_S, pagingFields, queryInt } from '../api/inputs.ts';
 import { powerstationPricesReply } from '../market/schemas.ts';
 import { DISPATCH_MESSAGES } from './messages.ts';
 import { DISPATCH_DEFAULT_DURATION_S, DISPATCH_STRATEGIES, LEAD_LAG, POWER_FACTOR_MAX, validPowerFactor } from './rules.ts';
@@ -93,3 +94,116 @@ export const predictionsSchema = z.object({
 });
 export type DispatchPredictions = z.infer<typeof predictionsSchema>;
 export const predictionsReply = z.object({ status: z.literal('OK'), data: predictionsSchema });
+
+/** The longest customer message title and text the app shows. */
+export const DISPATCH_MESSAGE_LIMITS = { title: 100, text: 1000 } as const;
+
+/** `POST /dispatch` (spec 3 §7): the request; the rules of §4.1 and §5 are checked by the server against the VPP's constraints. */
+export const createDispatchBody = z.object({
+  powerstation: bodyId('powerstation'),
+  startTime: z
+    .number({ error: 'startTime must be epoch seconds.' })
+    .int('startTime must be epoch seconds.')
+    .min(0, 'startTime must be epoch seconds.')
+    .max(MAX_EPOCH_S, 'startTime must be epoch seconds.'),
+  duration: z
+    .number({ error: `duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.` })
+    .int(`duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.`)
+    .min(300, `duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.`)
+    .max(MAX_DISPATCH_DURATION_S, `duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.`),
+  realPowerP: z
+    .number({ error: `realPowerP must be a number from -${MAX_REQUEST_KW} to ${MAX_REQUEST_KW}.` })
+    .finite()
+    .min(-MAX_REQUEST_KW, `realPowerP must be a number from -${MAX_REQUEST_KW} to ${MAX_REQUEST_KW}.`)
+    .max(MAX_REQUEST_KW, `realPowerP must be a number from -${MAX_REQUEST_KW} to ${MAX_REQUEST_KW}.`),
+  powerFactor: z
+    .number({ error: DISPATCH_MESSAGES.powerFactorRange })
+    .refine((pf) => validPowerFactor(pf), DISPATCH_MESSAGES.powerFactorRange)
+    .nullable()
+    .optional(),
+  powerFactorLeadLag: z
+    .enum(LEAD_LAG, { error: `powerFactorLeadLag must be one of ${LEAD_LAG.join(', ')}.` })
+    .nullable()
+    .optional(),
+  customerMessage: z
+    .string({ error: 'customerMessage must be text.' })
+    .trim()
+    .max(DISPATCH_MESSAGE_LIMITS.text, `customerMessage must be at most ${DISPATCH_MESSAGE_LIMITS.text} characters.`)
+    .nullable()
+    .optional(),
+  messageTitle: z
+    .string({ error: 'messageTitle must be text.' })
+    .trim()
+    .max(DISPATCH_MESSAGE_LIMITS.title, `messageTitle must be at most ${DISPATCH_MESSAGE_LIMITS.title} characters.`)
+    .nullable()
+    .optional(),
+  strategy: z
+    .enum(DISPATCH_STRATEGIES, { error: `strategy must be one of ${DISPATCH_STRATEGIES.join(', ')}.` })
+    .nullable()
+    .optional(),
+});
+export type CreateDispatchBody = z.infer<typeof createDispatchBody>;
+export const createDispatchReply = okReply(z.object({ id: z.number() }));
+
+export const DISPATCH_STATES = ['UPCOMING', 'INPROGRESS', 'COMPLETED'] as const;
+
+/** A dispatch's request as it was made (spec 3 §3.1). */
+export const dispatchRequestSchema = z.object({
+  startTime: z.number(),
+  duration: z.number(),
+  realPowerP: z.number(),
+  powerFactor: z.number().nullable(),
+  powerFactorLeadLag: z.enum(LEAD_LAG).nullable(),
+  strategy: z.enum(DISPATCH_STRATEGIES),
+  /** The nodes given a share of it. */
+  deploymentsRequested: z.number(),
+});
+
+/** What the nodes deliver (kW and kWh, signed like the request). */
+export const dispatchResponseTotalsSchema = z.object({
+  realPowerP: z.number(),
+  rejectedRealPowerP: z.number(),
+  deliveredKwh: z.number(),
+  deploymentsResponded: z.number(),
+});
+
+/** One line of the audit: who created, changed or cancelled the event, and when. */
+export const eventAuditSchema = z.object({
+  action: z.enum(['CREATED', 'CHANGED', 'CANCELLED']),
+  at: z.number(),
+  /** The user's name; 'Unknown' for a user no longer in the organisation. */
+  by: z.string(),
+  detail: z.string().nullable(),
+});
+
+export const dispatchSummarySchema = z.object({
+  id: z.number(),
+  state: z.enum(DISPATCH_STATES),
+  /** Normal dispatches carry no reason (RERT and outages do). */
+  reason: z.string().nullable(),
+  triggered: z.boolean(),
+  /** The creator's name; 'Unknown' when the user is not found. */
+  createdBy: z.string(),
+  createdAt: z.number(),
+  cancelledAt: z.number().nullable(),
+  powerstation: z.object({ id: z.number(), name: z.string() }),
+  request: dispatchRequestSchema,
+  /** The message the customers' app shows; null for lockouts and power-factor-only dispatches. */
+  customerMessage: z.object({ title: z.string(), text: z.string() }).nullable(),
+});
+export type DispatchSummary = z.infer<typeof dispatchSummarySchema>;
+
+export const dispatchDetailSchema = dispatchSummarySchema.extend({
+  currentResponse: dispatchResponseTotalsSchema,
+  audit: z.array(eventAuditSchema),
+});
+export type DispatchDetail = z.infer<typeof dispatchDetailSchema>;
+
+export const dispatchListQuery = z.object(pagingFields(200, 10));
+export const dispatchListReply = okReply(z.object({ dispatches: z.array(dispatchSummarySchema), total: z.number() }));
+export const dispatchDetailReply = okReply(dispatchDetailSchema);
+
+/** Previous customer messages of the organisation, newest first, each once. */
+export const dispatchMessagesReply = okReply(
+  z.object({ messages: z.array(z.object({ customerMessage: z.string(), title: z.string(), createdAt: z.number() })) }),
+);

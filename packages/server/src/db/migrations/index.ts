@@ -10,6 +10,7 @@ import { authHardening } from './008-auth-hardening.ts';
 import { market } from './009-market.ts';
 import { dispatches } from './010-dispatches.ts';
 import { support } from './011-support.ts';
+import { dispatchEvents } from './012-dispatch-events.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '009-market': market,
   '010-dispatches': dispatches,
   '011-support': support,
+  '012-dispatch-events': dispatchEvents,
 };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type Database, readInIdPages } from '../../db/database.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 
@@ -78,4 +79,203 @@ function reporting(db: Database, ps: PowerstationRow, now: number, after: number
     .where('nodes.connection_offline', '=', 0)
     .where('l.ts', '>=', now - REPORTING_WINDOW_S)
     .where('nodes.id', '>', after);
+}
+
+/** The type of a dispatch's row in `events`. */
+export const DISPATCH_EVENT = 'DISPATCH';
+
+/** One dispatch: its event row, its request and its VPP's name. */
+export interface DispatchRow {
+  id: number;
+  organisation_id: number;
+  powerstation_id: number;
+  powerstation_name: string;
+  start_time: number;
+  duration: number;
+  cancelled_at: number | null;
+  created_at: number;
+  real_power_p: number;
+  power_factor: number | null;
+  power_factor_lead_lag: string | null;
+  strategy: string;
+  message_title: string | null;
+  customer_message: string | null;
+  created_by: number | null;
+  creator_given_name: string | null;
+  creator_surname: string | null;
+  orders_sent_at: number | null;
+  checked_at: number | null;
+  deployments: number;
+}
+
+function dispatchQuery(db: Database) {
+  return db
+    .selectFrom('events')
+    .innerJoin('dispatches as d', 'd.event_id', 'events.id')
+    .innerJoin('powerstations as ps', 'ps.id', 'events.powerstation_id')
+    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'd.created_by').onRef('u.organisation_id', '=', 'events.organisation_id'))
+    .select((eb) => [
+      'events.id',
+      'events.organisation_id',
+      'ps.id as powerstation_id',
+      'ps.name as powerstation_name',
+      'events.start_time',
+      'events.duration',
+      'events.cancelled_at',
+      'events.created_at',
+      'd.real_power_p',
+      'd.power_factor',
+      'd.power_factor_lead_lag',
+      'd.strategy',
+      'd.message_title',
+      'd.customer_message',
+      'd.created_by',
+      'u.given_name as creator_given_name',
+      'u.surname as creator_surname',
+      'd.orders_sent_at',
+      'd.checked_at',
+      eb
+        .selectFrom('dispatch_nodes as dn')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('dn.event_id', '=', 'events.id')
+        .where('dn.dropped_at', 'is', null)
+        .as('deployments'),
+    ])
+    .where('events.type', '=', DISPATCH_EVENT);
+}
+
+// PostgreSQL answers bigint and count columns as strings.
+const toRow = (r: Record<string, unknown>): DispatchRow =>
+  ({
+    ...r,
+    start_time: Number(r.start_time),
+    duration: Number(r.duration),
+    cancelled_at: r.cancelled_at === null ? null : Number(r.cancelled_at),
+    created_at: Number(r.created_at),
+    orders_sent_at: r.orders_sent_at === null ? null : Number(r.orders_sent_at),
+    checked_at: r.checked_at === null ? null : Number(r.checked_at),
+    deployments: Number(r.deployments ?? 0),
+  }) as DispatchRow;
+
+/** The organisation's dispatches, latest start first (then the longest), a page of them, and how many there are. */
+export async function listDispatches(db: Database, orgId: number, limit: number, offset: number) {
+  const rows = await dispatchQuery(db)
+    .where('events.organisation_id', '=', orgId)
+    .orderBy('events.start_time', 'desc')
+    .orderBy('events.duration', 'desc')
+    .orderBy('events.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const total = await db
+    .selectFrom('events')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .where('organisation_id', '=', orgId)
+    .where('type', '=', DISPATCH_EVENT)
+    .executeTakeFirstOrThrow();
+  return { rows: rows.map(toRow), total: Number(total.n) };
+}
+
+/** One dispatch of the organisation (any organisation when `orgId` is null: the engine's view). */
+export async function findDispatch(db: Database, orgId: number | null, id: number): Promise<DispatchRow | undefined> {
+  let q = dispatchQuery(db).where('events.id', '=', id);
+  if (orgId !== null) q = q.where('events.organisation_id', '=', orgId);
+  const row = await q.executeTakeFirst();
+  return row ? toRow(row) : undefined;
+}
+
+/** A dispatch not cancelled that has one of these nodes in its allocation and overlaps [start, end). */
+export async function overlapping(db: Database, nodeIds: readonly number[], start: number, end: number, exceptId = 0): Promise<number | undefined> {
+  for (let i = 0; i < nodeIds.length; i += 1000) {
+    const hit = await db
+      .selectFrom('dispatch_nodes as dn')
+      .innerJoin('events', 'events.id', 'dn.event_id')
+      .select('events.id')
+      .where('dn.node_id', 'in', nodeIds.slice(i, i + 1000))
+      .where('dn.dropped_at', 'is', null)
+      .where('events.cancelled_at', 'is', null)
+      .where('events.id', '!=', exceptId)
+      .where('events.start_time', '<', end)
+      .where(sql<number>`events.start_time + events.duration`, '>', start)
+      .orderBy('events.start_time')
+      .limit(1)
+      .executeTakeFirst();
+    if (hit) return hit.id;
+  }
+  return undefined;
+}
+
+/** A node's share and orders as stored. */
+export interface DispatchNodeInput {
+  nodeId: number;
+  shareKw: number;
+  intervals: { start: number; end: number; kw: number }[];
+}
+
+/** Replaces a dispatch's allocation (before its orders go out, a newer allocation supersedes the stored one). */
+export async function storeAllocation(db: Database, eventId: number, nodes: readonly DispatchNodeInput[]): Promise<void> {
+  await db.deleteFrom('dispatch_nodes').where('event_id', '=', eventId).execute();
+  for (let i = 0; i < nodes.length; i += 500)
+    await db
+      .insertInto('dispatch_nodes')
+      .values(
+        nodes.slice(i, i + 500).map((n) => ({
+          event_id: eventId,
+          node_id: n.nodeId,
+          share_kw: n.shareKw,
+          intervals: JSON.stringify(n.intervals),
+          orders_sent_at: null,
+          dropped_at: null,
+          message_sent_at: null,
+        })),
+      )
+      .execute();
+}
+
+/** Records who did what to an event, and when; never changed afterwards. */
+export async function audit(
+  db: Database,
+  eventId: number,
+  action: 'CREATED' | 'CHANGED' | 'CANCELLED',
+  userId: number | null,
+  at: number,
+  detail: string | null = null,
+) {
+  await db.insertInto('event_audit').values({ event_id: eventId, action, user_id: userId, at, detail }).execute();
+}
+
+/** An event's audit, oldest first, with the names of users still in the organisation. */
+export async function auditOf(db: Database, orgId: number, eventId: number) {
+  const rows = await db
+    .selectFrom('event_audit as a')
+    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'a.user_id').on('u.organisation_id', '=', orgId))
+    .select(['a.action', 'a.at', 'a.detail', 'u.given_name', 'u.surname'])
+    .where('a.event_id', '=', eventId)
+    .orderBy('a.id')
+    .execute();
+  return rows.map((r) => ({ ...r, at: Number(r.at) }));
+}
+
+/** The organisation's previous customer messages, newest first, each text once. */
+export async function previousMessages(db: Database, orgId: number, limit = 50) {
+  const rows = await db
+    .selectFrom('events')
+    .innerJoin('dispatches as d', 'd.event_id', 'events.id')
+    .select(['d.customer_message', 'd.message_title', 'events.created_at'])
+    .where('events.organisation_id', '=', orgId)
+    .where('d.customer_message', 'is not', null)
+    .orderBy('events.created_at', 'desc')
+    .orderBy('events.id', 'desc')
+    .limit(500)
+    .execute();
+  const seen = new Set<string>();
+  const out: { customerMessage: string; title: string; createdAt: number }[] = [];
+  for (const r of rows) {
+    const text = r.customer_message as string;
+    if (seen.has(text)) continue;
+    seen.add(text);
+    out.push({ customerMessage: text, title: r.message_title ?? '', createdAt: Number(r.created_at) });
+    if (out.length >= limit) break;
+  }
+  return out;
 }

@@ -22,7 +22,8 @@ import { requirePowerstation } from '../vpps/index.ts';
 
 const DAY_S = 86_400;
 
-import { type AllocNode, type ForecastNode, forecast, RESERVE_SHARE, STEP_S, sustainableKw } from './dispatches.engine.ts';
+import { type AllocNode, type ForecastNode, forecast, STEP_S, sustainableKw } from './dispatches.engine.ts';
+import { allocNode } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
 
 /** The zone of an account without one (as the alert digests assume). */
@@ -30,17 +31,6 @@ const DEFAULT_TIME_ZONE = 'Australia/Sydney';
 
 /** How far ahead a prediction may be asked: the weather forecast and the nodes' state say little beyond it. */
 export const PREDICTION_HORIZON_S = 7 * 86_400;
-
-/** A reporting battery as the allocation sees it now. */
-const allocNode = (r: repo.BatteryRow): AllocNode & { inverterKw: number } => ({
-  id: r.id,
-  maxKw: r.battery_kw,
-  usableKwh: r.battery_usable_kwh,
-  reserveKwh: r.battery_usable_kwh * RESERVE_SHARE,
-  // A reading without stored energy (a unit that has not reported it yet) offers nothing to discharge.
-  socKwh: Math.min(r.battery_usable_kwh, Math.max(0, r.remaining ?? 0)),
-  inverterKw: r.inverter_kw,
-});
 
 /**
  * The lowest power factor the inverters can hold while carrying `realPowerP`: each node carries its

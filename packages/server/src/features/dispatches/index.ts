@@ -1,8 +1,9 @@
 import { dispatchEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { dispatchesRoutes } from './dispatches.routes.ts';
+import './dispatches.tables.ts';
 
 export { type Allocation, type AllocNode, type AllocRequest, allocate, type NodeAllocation, type PowerInterval } from './dispatches.engine.ts';
 
-/** Dispatches: so far the constraints and predictions of a VPP, and the allocation the engine will send. */
+/** Dispatches: a VPP's constraints and predictions, the dispatches themselves and the engine that sends their orders. */
 export const dispatchesModule: FeatureModule = { name: 'dispatches', endpoints: [dispatchEndpoints], routes: dispatchesRoutes };

@@ -1,0 +1,171 @@
+import {
+  type CreateDispatchBody,
+  DISPATCH_MESSAGES,
+  DISPATCH_POWER_FACTOR,
+  DISPATCH_STRATEGY,
+  type DispatchDetail,
+  type DispatchSummary,
+  hasPermission,
+  onPowerStep,
+  onTimeStep,
+  POWER_FACTOR_MAX,
+  powerFactorSettable,
+} from '@vpp/shared';
+import { nowS } from '../../db/database.ts';
+import { cancelCommands } from '../../fleet/control.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/guard.ts';
+import { requirePowerstation } from '../vpps/index.ts';
+import { allocationFor, allocNode, commandSource, customerMessageOf } from './dispatches.orders.ts';
+import * as repo from './dispatches.repo.ts';
+import { measuredResponse } from './dispatches.response.ts';
+import { constraints } from './dispatches.service.ts';
+
+// Creating, reading and cancelling dispatches (spec 3 §4.1, §5, §7).
+
+const stateOf = (d: { start_time: number; duration: number }, now: number) =>
+  now < d.start_time ? ('UPCOMING' as const) : now < d.start_time + d.duration ? ('INPROGRESS' as const) : ('COMPLETED' as const);
+
+const nameOf = (given: string | null, surname: string | null) => (given === null ? 'Unknown' : `${given} ${surname ?? ''}`.trim());
+
+function summary(d: repo.DispatchRow, now: number): DispatchSummary {
+  return {
+    id: d.id,
+    state: stateOf(d, now),
+    reason: null,
+    triggered: false,
+    // The viewer holds a dispatch permission, which the creator rule of spec 3 §2.4 asks for.
+    createdBy: nameOf(d.creator_given_name, d.creator_surname),
+    createdAt: d.created_at,
+    cancelledAt: d.cancelled_at,
+    powerstation: { id: d.powerstation_id, name: d.powerstation_name },
+    request: {
+      startTime: d.start_time,
+      duration: d.duration,
+      realPowerP: d.real_power_p,
+      powerFactor: d.power_factor,
+      powerFactorLeadLag: d.power_factor_lead_lag as DispatchSummary['request']['powerFactorLeadLag'],
+      strategy: d.strategy as DispatchSummary['request']['strategy'],
+      deploymentsRequested: d.deployments,
+    },
+    customerMessage: customerMessageOf(d),
+  };
+}
+
+/**
+ * Checks a new dispatch against the rules of spec 3 §4.1 and §5 and the VPP's constraints now,
+ * allocates it from the batteries' state now and stores it with its allocation, message and audit.
+ * The engine re-allocates from the state of 24 hours before the start when it sends the orders.
+ */
+export async function createDispatch(ctx: AppContext, user: AuthUser, body: CreateDispatchBody): Promise<{ id: number }> {
+  const ps = await requirePowerstation(ctx, user, body.powerstation);
+  const now = nowS();
+  const powerFactor = body.powerFactor ?? null;
+  if (body.strategy != null && !hasPermission(user.permissions, DISPATCH_STRATEGY)) throw forbidden();
+  if (powerFactor !== null && powerFactor < POWER_FACTOR_MAX && !hasPermission(user.permissions, DISPATCH_POWER_FACTOR)) throw forbidden();
+  if (!onTimeStep(body.startTime)) throw badRequest(DISPATCH_MESSAGES.startStep);
+  if (body.duration % 300 !== 0) throw badRequest(DISPATCH_MESSAGES.durationStep);
+  if (body.startTime < now) throw badRequest(DISPATCH_MESSAGES.startInPast);
+  if (!onPowerStep(body.realPowerP)) throw badRequest(DISPATCH_MESSAGES.powerStep);
+  const c = await constraints(ctx, user, ps.id, { duration: body.duration, realPowerP: body.realPowerP, powerFactor: powerFactor ?? POWER_FACTOR_MAX });
+  if (!c.deploymentsAvailable) throw badRequest(DISPATCH_MESSAGES.noBatteryNodes);
+  if (body.realPowerP < c.realPowerPMin - 1e-9 || body.realPowerP > c.realPowerPMax + 1e-9)
+    throw badRequest(DISPATCH_MESSAGES.powerOutOfRange(c.realPowerPMin, c.realPowerPMax));
+  const leadLag = body.powerFactorLeadLag ?? null;
+  if (powerFactor !== null && powerFactor < POWER_FACTOR_MAX) {
+    if (!powerFactorSettable(body.realPowerP, c.realPowerAvailable)) throw badRequest(DISPATCH_MESSAGES.powerFactorWhenDischarging);
+    if (c.powerFactorConstraintMessage) throw badRequest(c.powerFactorConstraintMessage);
+    if (!leadLag) throw badRequest(DISPATCH_MESSAGES.leadLagRequired);
+  } else if (leadLag) throw badRequest(DISPATCH_MESSAGES.leadLagNeedsPowerFactor);
+  const strategy = body.strategy ?? 'greedy';
+  const nodes = (await repo.reportingBatteries(ctx.db, ps, now)).map(allocNode);
+  const allocation = allocationFor(nodes, body.startTime, body.duration, body.realPowerP, strategy);
+  const end = body.startTime + body.duration;
+  return ctx.db.transaction().execute(async (trx) => {
+    const other = await repo.overlapping(
+      trx,
+      allocation.map((a) => a.nodeId),
+      body.startTime,
+      end,
+    );
+    if (other !== undefined) throw badRequest(DISPATCH_MESSAGES.overlaps(other), 'dispatch_overlaps');
+    const { id } = await trx
+      .insertInto('events')
+      .values({
+        organisation_id: user.organisationId,
+        powerstation_id: ps.id,
+        type: repo.DISPATCH_EVENT,
+        start_time: body.startTime,
+        duration: body.duration,
+        cancelled_at: null,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const message = body.realPowerP === 0 ? null : body.customerMessage || null;
+    await trx
+      .insertInto('dispatches')
+      .values({
+        event_id: id,
+        real_power_p: body.realPowerP,
+        power_factor: powerFactor,
+        power_factor_lead_lag: powerFactor !== null && powerFactor < POWER_FACTOR_MAX ? leadLag : null,
+        strategy,
+        message_title: body.realPowerP === 0 ? null : body.messageTitle || DISPATCH_MESSAGES.defaultMessageTitle,
+        customer_message: message,
+        created_by: user.id,
+        orders_sent_at: null,
+        checked_at: null,
+      })
+      .execute();
+    await repo.storeAllocation(trx, id, allocation);
+    await repo.audit(trx, id, 'CREATED', user.id, now);
+    return { id };
+  });
+}
+
+/** The organisation's dispatches, a page of them. */
+export async function listDispatches(ctx: AppContext, user: AuthUser, q: { limit: number; offset: number }) {
+  const { rows, total } = await repo.listDispatches(ctx.db, user.organisationId, q.limit, q.offset);
+  const now = nowS();
+  return { dispatches: rows.map((r) => summary(r, now)), total };
+}
+
+/** A dispatch of the caller's organisation, or 404. */
+export async function requireDispatch(ctx: AppContext, user: AuthUser, id: number): Promise<repo.DispatchRow> {
+  const d = await repo.findDispatch(ctx.db, user.organisationId, id);
+  if (!d) throw notFound('dispatch');
+  return d;
+}
+
+/** A dispatch with its response so far and its audit. */
+export async function dispatchDetail(ctx: AppContext, user: AuthUser, id: number): Promise<DispatchDetail> {
+  const d = await requireDispatch(ctx, user, id);
+  const now = nowS();
+  const [audit, response] = await Promise.all([repo.auditOf(ctx.db, user.organisationId, id), measuredResponse(ctx, d, now)]);
+  return {
+    ...summary(d, now),
+    currentResponse: response.total,
+    audit: audit.map((a) => ({ action: a.action as 'CREATED', at: a.at, by: nameOf(a.given_name, a.surname), detail: a.detail })),
+  };
+}
+
+/** Cancels a dispatch that has not ended: its orders are withdrawn from the nodes and the audit says who. */
+export async function cancelDispatch(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
+  const d = await requireDispatch(ctx, user, id);
+  const now = nowS();
+  if (d.cancelled_at !== null) throw badRequest(DISPATCH_MESSAGES.alreadyCancelled);
+  if (d.start_time + d.duration <= now) throw badRequest(DISPATCH_MESSAGES.alreadyEnded);
+  await ctx.db.transaction().execute(async (trx) => {
+    const done = await trx.updateTable('events').set({ cancelled_at: now }).where('id', '=', id).where('cancelled_at', 'is', null).executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw badRequest(DISPATCH_MESSAGES.alreadyCancelled);
+    await cancelCommands(trx, commandSource(id), now);
+    await repo.audit(trx, id, 'CANCELLED', user.id, now);
+  });
+}
+
+/** The organisation's previous customer messages. */
+export async function previousMessages(ctx: AppContext, user: AuthUser) {
+  return { messages: await repo.previousMessages(ctx.db, user.organisationId) };
+}

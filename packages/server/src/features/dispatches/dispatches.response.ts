@@ -1,0 +1,99 @@
+import { sql } from 'kysely';
+import { commandResponses } from '../../fleet/control.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { STEP_S } from './dispatches.engine.ts';
+import { commandSource } from './dispatches.orders.ts';
+import type { DispatchRow } from './dispatches.repo.ts';
+
+/** What the nodes delivered in one 5-minute bucket (kW signed like the request, kWh). */
+export interface ResponsePoint {
+  realPowerP: number;
+  rejectedRealPowerP: number;
+  deliveredKwh: number;
+}
+
+export interface MeasuredResponse {
+  series: Map<number, ResponsePoint>;
+  total: { realPowerP: number; rejectedRealPowerP: number; deliveredKwh: number; deploymentsResponded: number };
+}
+
+const round3 = (v: number) => Math.round(v * 1000) / 1000 + 0;
+
+/**
+ * The response measured from telemetry (issue 11 item 4). Per 5-minute bucket of the event that has
+ * a rollup: delivered realPowerP is, over the nodes that accepted their orders, the battery's average
+ * power minus its baseline, the battery's average power in the 5 minutes before the start (measured,
+ * so it survives restarts and needs no forecast; a node without that bucket counts from 0).
+ * rejectedRealPowerP is what was ordered and not given: the whole order of a node that opted out or
+ * never received it, and the shortfall of one that gave less than ordered (its battery empty or
+ * full). deliveredKwh is Σ kW × 5/60. The total's powers are the latest measured bucket's; its energy
+ * is the sum so far.
+ */
+export async function measuredResponse(ctx: AppContext, d: DispatchRow, now: number): Promise<MeasuredResponse> {
+  const empty: MeasuredResponse = { series: new Map(), total: { realPowerP: 0, rejectedRealPowerP: 0, deliveredKwh: 0, deploymentsResponded: 0 } };
+  if (d.orders_sent_at === null) return empty;
+  const start = d.start_time;
+  const end = Math.min(d.start_time + d.duration, d.cancelled_at ?? Number.POSITIVE_INFINITY, now - (now % STEP_S));
+  const orders = await ctx.db.selectFrom('dispatch_nodes').select(['node_id', 'intervals']).where('event_id', '=', d.id).execute();
+  const answers = new Map<number, string>();
+  for (const r of await commandResponses(ctx.db, commandSource(d.id))) {
+    // A node answers all its orders at once; ACCEPTED wins over a later CANCELLED (a withdrawn remainder).
+    if (r.status === 'ACCEPTED' || !answers.has(r.node_id)) answers.set(r.node_id, r.status);
+  }
+  const ordered = new Map<number, { start: number; end: number; kw: number }[]>();
+  for (const o of orders) ordered.set(o.node_id, JSON.parse(o.intervals));
+  const nodeIds = [...ordered.keys()];
+  const power = new Map<number, Map<number, number>>();
+  for (let i = 0; i < nodeIds.length; i += 1000) {
+    const rows = await ctx.db
+      .selectFrom('tel_5m')
+      .select(['node_id', 'ts', sql<number | null>`battery_p / nullif(cov, 0)`.as('p')])
+      .where('node_id', 'in', nodeIds.slice(i, i + 1000))
+      .where('ts', '>=', start - STEP_S)
+      .where('ts', '<', end)
+      .execute();
+    for (const r of rows) {
+      if (r.p === null) continue;
+      const m = power.get(r.node_id) ?? new Map<number, number>();
+      m.set(Number(r.ts), Number(r.p));
+      power.set(r.node_id, m);
+    }
+  }
+  const series = new Map<number, ResponsePoint>();
+  const direction = Math.sign(d.real_power_p);
+  for (let ts = start; ts < end; ts += STEP_S) {
+    let delivered = 0;
+    let rejected = 0;
+    let measured = false;
+    for (const [nodeId, intervals] of ordered) {
+      const kw = intervals.find((iv) => iv.start <= ts && ts < iv.end)?.kw ?? 0;
+      const answer = answers.get(nodeId);
+      const p = power.get(nodeId)?.get(ts);
+      if (answer !== 'ACCEPTED') {
+        rejected += kw;
+        continue;
+      }
+      if (p === undefined) {
+        rejected += kw;
+        continue;
+      }
+      measured = true;
+      delivered += p - (power.get(nodeId)?.get(start - STEP_S) ?? 0);
+      // Less than ordered in the request's direction is a shortfall.
+      if (direction !== 0 && (kw - p) * direction > 0) rejected += kw - p;
+    }
+    if (measured) series.set(ts, { realPowerP: round3(delivered), rejectedRealPowerP: round3(rejected), deliveredKwh: round3((delivered * STEP_S) / 3600) });
+  }
+  const last = [...series.values()].at(-1);
+  let deliveredKwh = 0;
+  for (const p of series.values()) deliveredKwh += p.deliveredKwh;
+  return {
+    series,
+    total: {
+      realPowerP: last?.realPowerP ?? 0,
+      rejectedRealPowerP: last?.rejectedRealPowerP ?? 0,
+      deliveredKwh: round3(deliveredKwh),
+      deploymentsResponded: [...answers.values()].filter((a) => a === 'ACCEPTED').length,
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { Generated } from 'kysely';
+import type { Epoch } from '../../db/schema.ts';
+
+// This area's tables (migration 012); the augmentation adds them to the database's type.
+
+export interface DispatchTable {
+  event_id: number;
+  real_power_p: number;
+  power_factor: number | null;
+  power_factor_lead_lag: string | null;
+  strategy: string;
+  message_title: string | null;
+  customer_message: string | null;
+  created_by: number | null;
+  orders_sent_at: Epoch | null;
+  checked_at: Epoch | null;
+}
+
+export interface DispatchNodeTable {
+  event_id: number;
+  node_id: number;
+  share_kw: number;
+  intervals: string;
+  orders_sent_at: Epoch | null;
+  dropped_at: Epoch | null;
+  message_sent_at: Epoch | null;
+}
+
+export interface EventAuditTable {
+  id: Generated<number>;
+  event_id: number;
+  action: string;
+  user_id: number | null;
+  at: Epoch;
+  detail: string | null;
+}
+
+declare module '../../db/schema.ts' {
+  interface DB {
+    dispatches: DispatchTable;
+    dispatch_nodes: DispatchNodeTable;
+    event_audit: EventAuditTable;
+  }
+}
