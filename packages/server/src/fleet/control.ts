@@ -48,9 +48,14 @@ export async function sendCommands(db: Database, commands: readonly NewCommand[]
   }
 }
 
-/** Withdraws every command of a source that has not finished yet. */
-export async function cancelCommands(db: Database, source: string, at = nowS()): Promise<void> {
-  await db.updateTable('node_commands').set({ status: 'CANCELLED' }).where('source', '=', source).where('end_ts', '>', at).execute();
+/** Withdraws every command of a source that has not finished yet (only those of `nodeIds` when given). */
+export async function cancelCommands(db: Database, source: string, at = nowS(), nodeIds?: readonly number[]): Promise<void> {
+  if (nodeIds && !nodeIds.length) return;
+  for (let i = 0; i < (nodeIds?.length ?? 1); i += 1000) {
+    let q = db.updateTable('node_commands').set({ status: 'CANCELLED' }).where('source', '=', source).where('end_ts', '>', at);
+    if (nodeIds) q = q.where('node_id', 'in', nodeIds.slice(i, i + 1000));
+    await q.execute();
+  }
 }
 
 /** How each node answered a source's commands. */

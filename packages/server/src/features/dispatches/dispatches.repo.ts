@@ -279,3 +279,23 @@ export async function previousMessages(db: Database, orgId: number, limit = 50) 
   }
   return out;
 }
+
+/** Of these nodes, those another dispatch (not cancelled) holds during [start, end). */
+export async function busyNodes(db: Database, nodeIds: readonly number[], start: number, end: number, exceptId: number): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (let i = 0; i < nodeIds.length; i += 1000) {
+    const rows = await db
+      .selectFrom('dispatch_nodes as dn')
+      .innerJoin('events', 'events.id', 'dn.event_id')
+      .select('dn.node_id')
+      .where('dn.node_id', 'in', nodeIds.slice(i, i + 1000))
+      .where('dn.dropped_at', 'is', null)
+      .where('events.cancelled_at', 'is', null)
+      .where('events.id', '!=', exceptId)
+      .where('events.start_time', '<', end)
+      .where(sql<number>`events.start_time + events.duration`, '>', start)
+      .execute();
+    for (const r of rows) out.add(r.node_id);
+  }
+  return out;
+}
