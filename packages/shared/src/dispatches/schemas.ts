@@ -207,3 +207,36 @@ export const dispatchDetailReply = okReply(dispatchDetailSchema);
 export const dispatchMessagesReply = okReply(
   z.object({ messages: z.array(z.object({ customerMessage: z.string(), title: z.string(), createdAt: z.number() })) }),
 );
+
+/** `GET /api/dispatches/{id}/response`: measured per 5 minutes (keyed by bucket start) and in total. */
+export const dispatchResponseReply = okReply(
+  z.object({
+    interval: z.number(),
+    series: z.record(z.string(), z.object({ realPowerP: z.number(), rejectedRealPowerP: z.number(), deliveredKwh: z.number() })),
+    total: dispatchResponseTotalsSchema,
+  }),
+);
+
+/** `GET /api/dispatches/{id}/remainingcharge`: the dispatch's nodes' stored energy (kWh) per 5 minutes, from an hour before to an hour after. */
+export const dispatchRemainingChargeReply = okReply(z.object({ interval: z.number(), remainingCharge: z.record(z.string(), z.number().nullable()) }));
+
+export const DISPATCH_COST_TYPES = ['DISPATCH_NOT_STARTED', 'SETTLED', 'ESTIMATE'] as const;
+
+/**
+ * `GET /api/dispatches/{id}/cost` (spec 3 §3.3), AUD: before the start the forecast price of the
+ * request; from the start an estimate from the energy delivered so far at each 5-minute price.
+ * Charging at a positive price costs (positive), discharging earns (negative). buyPrice and
+ * sellPrice are the average prices ($/MWh) of the intervals that charged and that discharged;
+ * coverage is the share of responding nodes whose data is complete.
+ */
+export const dispatchCostReply = okReply(
+  z.object({
+    type: z.enum(DISPATCH_COST_TYPES),
+    cost: z.number().nullable(),
+    buyPrice: z.number().nullable(),
+    sellPrice: z.number().nullable(),
+    coverage: z.number().nullable(),
+    /** Why there is no cost (a VPP outside the NEM, a start beyond the price forecast); null otherwise. */
+    reason: z.string().nullable(),
+  }),
+);

@@ -178,6 +178,19 @@ describeEachDatabase('dispatches: create, list, detail, cancel', (h) => {
       expect((await post('/dispatch', body({ startTime: hour + 30 * 86400 }), noStrategy)).statusCode).toBe(200);
     });
 
+    it('answers every read of a dispatch with 400 for a bad id, 403 without the dispatch area, 404 for another organisation', async () => {
+      const id = (await post('/dispatch', body({ startTime: hour + 3 * 86400 }))).json().data.id;
+      const outsider = await h().bearer((await h().user(await h().org('RETAILER', 'Outsider'), { permissions: ['fleet.powerstations.any'] })).username);
+      for (const path of ['', '/prediction', '/remainingcharge', '/cost', '/response']) {
+        const bad = await get(`/api/dispatches/0${path}`);
+        expect(bad.statusCode, path).toBe(400);
+        expect(bad.json().data.message).toBe('The dispatch id must be a whole number from 1 to 2147483647.');
+        expect((await get(`/api/dispatches/${id}${path}`, outsider)).statusCode, path).toBe(403);
+        expect((await get(`/api/dispatches/${id}${path}`, other)).statusCode, path).toBe(404);
+        expect((await get(`/api/dispatches/${id}${path}`)).statusCode, path).toBe(200);
+      }
+    });
+
     it('answers 404 for another organisation’s VPP and dispatch, and lists none of them', async () => {
       const id = (await post('/dispatch', body({ startTime: hour + 40 * 86400 }))).json().data.id;
       expect((await post('/dispatch', body({ startTime: hour + 41 * 86400 }), other)).statusCode).toBe(404);

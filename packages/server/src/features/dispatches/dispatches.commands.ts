@@ -4,8 +4,10 @@ import {
   DISPATCH_POWER_FACTOR,
   DISPATCH_STRATEGY,
   type DispatchDetail,
+  type DispatchStrategy,
   type DispatchSummary,
   hasPermission,
+  type NemRegion,
   onPowerStep,
   onTimeStep,
   POWER_FACTOR_MAX,
@@ -16,11 +18,13 @@ import { cancelCommands } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
+import { dispatchPrice, regionPrices, requireMarketAccess } from '../market/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
+import { STEP_S } from './dispatches.engine.ts';
 import { allocationFor, allocNode, commandSource, customerMessageOf } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
 import { measuredResponse } from './dispatches.response.ts';
-import { constraints } from './dispatches.service.ts';
+import { constraints, predictions } from './dispatches.service.ts';
 
 // Creating, reading and cancelling dispatches (spec 3 §4.1, §5, §7).
 
@@ -143,7 +147,7 @@ export async function requireDispatch(ctx: AppContext, user: AuthUser, id: numbe
 export async function dispatchDetail(ctx: AppContext, user: AuthUser, id: number): Promise<DispatchDetail> {
   const d = await requireDispatch(ctx, user, id);
   const now = nowS();
-  const [audit, response] = await Promise.all([repo.auditOf(ctx.db, user.organisationId, id), measuredResponse(ctx, d, now)]);
+  const [audit, response] = await Promise.all([repo.auditOf(ctx.db, user.organisationId, id), measuredResponse(ctx, d)]);
   return {
     ...summary(d, now),
     currentResponse: response.total,
@@ -168,4 +172,70 @@ export async function cancelDispatch(ctx: AppContext, user: AuthUser, id: number
 /** The organisation's previous customer messages. */
 export async function previousMessages(ctx: AppContext, user: AuthUser) {
   return { messages: await repo.previousMessages(ctx.db, user.organisationId) };
+}
+
+/** The measured response of a dispatch, per 5 minutes and in total. */
+export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: number) {
+  const d = await requireDispatch(ctx, user, id);
+  const r = await measuredResponse(ctx, d);
+  return { interval: STEP_S, series: Object.fromEntries(r.series), total: r.total };
+}
+
+/** The forecast around the dispatch: from the hour before its start, with and without it. */
+export async function dispatchPrediction(ctx: AppContext, user: AuthUser, id: number) {
+  const d = await requireDispatch(ctx, user, id);
+  return predictions(ctx, user, d.powerstation_id, {
+    start: d.start_time - (d.start_time % 3600) - 3600,
+    dispatchStart: d.start_time,
+    dispatchDuration: d.duration,
+    dispatchRealPowerP: d.real_power_p,
+    strategy: d.strategy as DispatchStrategy,
+  });
+}
+
+/** Stored energy (kWh) of the dispatch's nodes per 5 minutes, from an hour before its start to an hour after its end (null where no node has reported). */
+export async function remainingCharge(ctx: AppContext, user: AuthUser, id: number) {
+  const d = await requireDispatch(ctx, user, id);
+  const from = d.start_time - 3600;
+  const to = d.start_time + d.duration + 3600;
+  const sums = await repo.remainingSums(ctx.db, d.id, from, to);
+  const out: Record<string, number | null> = {};
+  for (let ts = from; ts < to; ts += STEP_S) out[ts] = sums.get(ts) ?? null;
+  return { interval: STEP_S, remainingCharge: out };
+}
+
+const cents = (v: number) => Math.round(v * 100) / 100 + 0;
+const average = (v: number[]) => (v.length ? Math.round((v.reduce((a, b) => a + b, 0) / v.length) * 100) / 100 : null);
+
+/**
+ * The dispatch's cost (spec 3 §3.3), for those who see market data: before its start the forecast
+ * price of the request (as `GET /dispatch/price` answers it); from the start an ESTIMATE from the
+ * energy delivered so far at each interval's 5-minute price. Settlement (SETTLED) is not built yet.
+ */
+export async function dispatchCost(ctx: AppContext, user: AuthUser, id: number) {
+  requireMarketAccess(user);
+  const d = await requireDispatch(ctx, user, id);
+  const now = nowS();
+  const estimate = await dispatchPrice(
+    ctx,
+    user,
+    { powerstation: d.powerstation_id, startTime: d.start_time, duration: d.duration, realPowerP: d.real_power_p },
+    Math.min(now, d.start_time),
+  );
+  if (now < d.start_time)
+    return { type: 'DISPATCH_NOT_STARTED' as const, cost: estimate.dispatchPrice, buyPrice: null, sellPrice: null, coverage: null, reason: estimate.reason };
+  if (!estimate.region) return { type: 'ESTIMATE' as const, cost: null, buyPrice: null, sellPrice: null, coverage: null, reason: estimate.reason };
+  const r = await measuredResponse(ctx, d);
+  const prices = new Map((await regionPrices(ctx, estimate.region as NemRegion, d.start_time, d.start_time + d.duration, now)).map((p) => [p.start, p.rrp]));
+  let cost = 0;
+  const buy: number[] = [];
+  const sell: number[] = [];
+  for (const [ts, p] of r.series) {
+    const rrp = prices.get(ts);
+    if (rrp === undefined) continue;
+    cost += (p.deliveredKwh * rrp) / 1000;
+    if (p.realPowerP > 0) buy.push(rrp);
+    else if (p.realPowerP < 0) sell.push(rrp);
+  }
+  return { type: 'ESTIMATE' as const, cost: cents(cost), buyPrice: average(buy), sellPrice: average(sell), coverage: r.coverage, reason: null };
 }

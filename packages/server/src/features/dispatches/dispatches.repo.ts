@@ -299,3 +299,16 @@ export async function busyNodes(db: Database, nodeIds: readonly number[], start:
   }
   return out;
 }
+
+/** Per 5-minute bucket of [from, to), the summed stored energy (kWh) of a dispatch's nodes. */
+export async function remainingSums(db: Database, eventId: number, from: number, to: number): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('tel_5m')
+    .select(['ts', sql<number | null>`sum(remaining / nullif(cov, 0))`.as('kwh')])
+    .where('node_id', 'in', db.selectFrom('dispatch_nodes').select('node_id').where('event_id', '=', eventId))
+    .where('ts', '>=', from)
+    .where('ts', '<', to)
+    .groupBy('ts')
+    .execute();
+  return new Map(rows.filter((r) => r.kwh !== null).map((r) => [Number(r.ts), Math.round(Number(r.kwh) * 1000) / 1000]));
+}

@@ -15,6 +15,8 @@ export interface ResponsePoint {
 export interface MeasuredResponse {
   series: Map<number, ResponsePoint>;
   total: { realPowerP: number; rejectedRealPowerP: number; deliveredKwh: number; deploymentsResponded: number };
+  /** The share of responding nodes with a rollup in every measured bucket (1 when none responded). */
+  coverage: number;
 }
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000 + 0;
@@ -29,11 +31,12 @@ const round3 = (v: number) => Math.round(v * 1000) / 1000 + 0;
  * full). deliveredKwh is Σ kW × 5/60. The total's powers are the latest measured bucket's; its energy
  * is the sum so far.
  */
-export async function measuredResponse(ctx: AppContext, d: DispatchRow, now: number): Promise<MeasuredResponse> {
-  const empty: MeasuredResponse = { series: new Map(), total: { realPowerP: 0, rejectedRealPowerP: 0, deliveredKwh: 0, deploymentsResponded: 0 } };
+export async function measuredResponse(ctx: AppContext, d: DispatchRow): Promise<MeasuredResponse> {
+  const empty: MeasuredResponse = { series: new Map(), total: { realPowerP: 0, rejectedRealPowerP: 0, deliveredKwh: 0, deploymentsResponded: 0 }, coverage: 1 };
   if (d.orders_sent_at === null) return empty;
   const start = d.start_time;
-  const end = Math.min(d.start_time + d.duration, d.cancelled_at ?? Number.POSITIVE_INFINITY, now - (now % STEP_S));
+  // Buckets without rollups yet (still to come, or still filling with nothing stored) are not measured.
+  const end = Math.min(d.start_time + d.duration, d.cancelled_at ?? Number.POSITIVE_INFINITY);
   const orders = await ctx.db.selectFrom('dispatch_nodes').select(['node_id', 'intervals']).where('event_id', '=', d.id).execute();
   const answers = new Map<number, string>();
   for (const r of await commandResponses(ctx.db, commandSource(d.id))) {
@@ -60,6 +63,7 @@ export async function measuredResponse(ctx: AppContext, d: DispatchRow, now: num
     }
   }
   const series = new Map<number, ResponsePoint>();
+  const incomplete = new Set<number>();
   const direction = Math.sign(d.real_power_p);
   for (let ts = start; ts < end; ts += STEP_S) {
     let delivered = 0;
@@ -74,6 +78,7 @@ export async function measuredResponse(ctx: AppContext, d: DispatchRow, now: num
         continue;
       }
       if (p === undefined) {
+        incomplete.add(nodeId);
         rejected += kw;
         continue;
       }
@@ -87,13 +92,15 @@ export async function measuredResponse(ctx: AppContext, d: DispatchRow, now: num
   const last = [...series.values()].at(-1);
   let deliveredKwh = 0;
   for (const p of series.values()) deliveredKwh += p.deliveredKwh;
+  const responded = [...answers.values()].filter((a) => a === 'ACCEPTED').length;
   return {
     series,
+    coverage: responded ? Math.round(((responded - incomplete.size) / responded) * 1000) / 1000 : 1,
     total: {
       realPowerP: last?.realPowerP ?? 0,
       rejectedRealPowerP: last?.rejectedRealPowerP ?? 0,
       deliveredKwh: round3(deliveredKwh),
-      deploymentsResponded: [...answers.values()].filter((a) => a === 'ACCEPTED').length,
+      deploymentsResponded: responded,
     },
   };
 }

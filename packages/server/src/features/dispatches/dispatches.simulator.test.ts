@@ -1,0 +1,96 @@
+import { beforeAll, expect, it } from 'vitest';
+import { nowS } from '../../db/database.ts';
+import { FleetSimulator } from '../../fleet/simulator.ts';
+import { seedFleet } from '../../test/fleet.ts';
+import { describeEachDatabase } from '../../test/harness.ts';
+import { nodeReports } from '../nodes/index.ts';
+import { runDispatchEngine } from './dispatches.jobs.ts';
+
+// A discharge dispatched to a simulated fleet: the engine sends the orders, the simulator runs over
+// the event window and obeys them within its physics, and the response is measured from telemetry.
+describeEachDatabase('a dispatch delivered by the simulated fleet', (h) => {
+  let headers: { authorization: string };
+  let vpp: number;
+  let id: number;
+  let start: number;
+  let realPowerP: number;
+  const duration = 1800;
+
+  const get = (url: string) => h().app.inject({ method: 'GET', url, headers });
+
+  beforeAll(async () => {
+    const org = await h().org('RETAILER', 'Sunrise');
+    headers = await h().bearer((await h().user(org)).username);
+    const fleet = await seedFleet(h(), { retailer: org, count: 12, seed: 11 });
+    vpp = (await h().app.inject({ method: 'POST', url: '/api/powerstations', headers, payload: { type: 'STATIC', name: 'Fleet', nodes: fleet.ids } })).json()
+      .data.id;
+    const c = (await get(`/api/powerstations/${vpp}/constraints?duration=${duration}`)).json().data;
+    expect(c.deploymentsAvailable).toBeGreaterThan(0);
+    // Half of what the batteries can give for the whole event: within every battery's energy.
+    realPowerP = Math.ceil(c.realPowerPMin * 5) / 10;
+    start = Math.floor(nowS() / 300) * 300 + 600;
+    const res = await h().app.inject({ method: 'POST', url: '/dispatch', headers, payload: { powerstation: vpp, startTime: start, duration, realPowerP } });
+    expect(res.statusCode, res.body).toBe(200);
+    id = res.json().data.id;
+    expect((await runDispatchEngine(h().ctx, nowS())).sent).toEqual([id]);
+    const sim = new FleetSimulator(h().ctx.db, h().ctx.telemetry, { intervalS: 30, reports: nodeReports(h().ctx) });
+    await h().ctx.telemetry.ensurePartitions(fleet.to, start + 2 * duration);
+    await sim.load();
+    await sim.run(fleet.to, start + duration, 300);
+  });
+
+  it('delivers the discharge, and the response matches the telemetry within 2%', async () => {
+    const { db } = h().ctx;
+    const accepted = (await db.selectFrom('node_commands').select(['node_id', 'status']).where('source', '=', `dispatch:${id}`).execute())
+      .filter((c) => c.status === 'ACCEPTED')
+      .map((c) => c.node_id);
+    expect(accepted.length).toBeGreaterThan(0);
+    const orders = await db.selectFrom('dispatch_nodes').select(['node_id', 'intervals']).where('event_id', '=', id).execute();
+    // The history runs at 5 minutes, so the readings are the 5-minute rollups (time-weighted sums).
+    const rollups = await db
+      .selectFrom('tel_5m')
+      .select(['node_id', 'ts', 'battery_p', 'cov'])
+      .where('node_id', 'in', accepted)
+      .where('ts', '>=', start - 300)
+      .where('ts', '<', start + duration)
+      .execute();
+    // The telemetry's own account: each accepted battery's average power in a bucket less its average
+    // in the 5 minutes before the start.
+    const avg = (nodeId: number, from: number) => {
+      const r = rollups.find((x) => x.node_id === nodeId && Number(x.ts) === from);
+      return r ? Number(r.battery_p) / Number(r.cov) : undefined;
+    };
+    const response = (await get(`/api/dispatches/${id}/response`)).json().data;
+    expect(Object.keys(response.series)).toHaveLength(duration / 300);
+    let delivered = 0;
+    for (let ts = start; ts < start + duration; ts += 300) {
+      let measured = 0;
+      let ordered = 0;
+      let power = 0;
+      for (const n of accepted) {
+        const p = avg(n, ts) as number;
+        measured += p - (avg(n, start - 300) ?? 0);
+        power += p;
+        const iv = (JSON.parse(orders.find((o) => o.node_id === n)?.intervals ?? '[]') as { start: number; end: number; kw: number }[]).find(
+          (i) => i.start <= ts && ts < i.end,
+        );
+        ordered += iv?.kw ?? 0;
+      }
+      // The batteries gave what they were ordered: the simulator obeyed within its physics.
+      expect(Math.abs(power - ordered), `${ts}`).toBeLessThanOrEqual(Math.abs(ordered) * 0.02);
+      expect(Math.abs(response.series[ts].realPowerP - measured), `${ts}`).toBeLessThanOrEqual(Math.abs(measured) * 0.02 + 0.001);
+      delivered += (measured * 300) / 3600;
+    }
+    expect(Math.abs(response.total.deliveredKwh - delivered)).toBeLessThanOrEqual(Math.abs(delivered) * 0.02 + 0.001);
+    expect(response.total.deploymentsResponded).toBe(accepted.length);
+  });
+
+  it('answers the remaining charge falling through the event, and the cost before the start as the dispatch price', async () => {
+    const charge = (await get(`/api/dispatches/${id}/remainingcharge`)).json().data;
+    expect(charge.interval).toBe(300);
+    expect(charge.remainingCharge[start + duration - 300]).toBeLessThan(charge.remainingCharge[start - 300]);
+    const cost = (await get(`/api/dispatches/${id}/cost`)).json().data;
+    const price = (await get(`/dispatch/price?powerstation=${vpp}&startTime=${start}&duration=${duration}&realPowerP=${realPowerP}`)).json();
+    expect(cost).toEqual({ type: 'DISPATCH_NOT_STARTED', cost: price.dispatchPrice, buyPrice: null, sellPrice: null, coverage: null, reason: null });
+  });
+});
