@@ -48,11 +48,20 @@ export async function sendCommands(db: Database, commands: readonly NewCommand[]
   }
 }
 
-/** Withdraws every command of a source that has not finished yet (only those of `nodeIds` when given). */
+/**
+ * Withdraws every command of a source that has not finished yet (only those of `nodeIds` when given).
+ * An opted-out command keeps its answer; a withdrawn one keeps its `responded_at`, so a report can
+ * still tell that the device had accepted it.
+ */
 export async function cancelCommands(db: Database, source: string, at = nowS(), nodeIds?: readonly number[]): Promise<void> {
   if (nodeIds && !nodeIds.length) return;
   for (let i = 0; i < (nodeIds?.length ?? 1); i += 1000) {
-    let q = db.updateTable('node_commands').set({ status: 'CANCELLED' }).where('source', '=', source).where('end_ts', '>', at);
+    let q = db
+      .updateTable('node_commands')
+      .set({ status: 'CANCELLED' })
+      .where('source', '=', source)
+      .where('end_ts', '>', at)
+      .where('status', 'in', ['PENDING', 'ACCEPTED']);
     if (nodeIds) q = q.where('node_id', 'in', nodeIds.slice(i, i + 1000));
     await q.execute();
   }

@@ -40,8 +40,9 @@ export async function measuredResponse(ctx: AppContext, d: DispatchRow): Promise
   const orders = await ctx.db.selectFrom('dispatch_nodes').select(['node_id', 'intervals']).where('event_id', '=', d.id).execute();
   const answers = new Map<number, string>();
   for (const r of await commandResponses(ctx.db, commandSource(d.id))) {
-    // A node answers all its orders at once; ACCEPTED wins over a later CANCELLED (a withdrawn remainder).
-    if (r.status === 'ACCEPTED' || !answers.has(r.node_id)) answers.set(r.node_id, r.status);
+    // An order withdrawn after its device answered (a cancel, or a re-allocation replacing it) had been accepted.
+    const status = r.status === 'CANCELLED' && r.responded_at !== null ? 'ACCEPTED' : r.status;
+    if (status === 'ACCEPTED' || !answers.has(r.node_id)) answers.set(r.node_id, status);
   }
   const ordered = new Map<number, { start: number; end: number; kw: number }[]>();
   for (const o of orders) ordered.set(o.node_id, JSON.parse(o.intervals));

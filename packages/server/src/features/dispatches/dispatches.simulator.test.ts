@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
+import { cancelCommands } from '../../fleet/control.ts';
 import { FleetSimulator } from '../../fleet/simulator.ts';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
@@ -83,6 +84,12 @@ describeEachDatabase('a dispatch delivered by the simulated fleet', (h) => {
     }
     expect(Math.abs(response.total.deliveredKwh - delivered)).toBeLessThanOrEqual(Math.abs(delivered) * 0.02 + 0.001);
     expect(response.total.deploymentsResponded).toBe(accepted.length);
+  });
+
+  it('still counts a node whose accepted orders were later withdrawn as responded (a re-allocation replaces them)', async () => {
+    const before = (await get(`/api/dispatches/${id}/response`)).json().data.total;
+    await cancelCommands(h().ctx.db, `dispatch:${id}`, start + 900);
+    expect((await get(`/api/dispatches/${id}/response`)).json().data.total).toEqual(before);
   });
 
   it('answers the remaining charge falling through the event, and the cost before the start as the dispatch price', async () => {
