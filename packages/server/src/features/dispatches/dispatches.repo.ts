@@ -184,19 +184,24 @@ export async function findDispatch(db: Database, orgId: number | null, id: numbe
   return row ? toRow(row) : undefined;
 }
 
+/** Allocations of these nodes held by dispatches (not cancelled, not dropped, not `exceptId`) during [start, end). */
+function heldDuring(db: Database, nodeIds: readonly number[], start: number, end: number, exceptId: number) {
+  return db
+    .selectFrom('dispatch_nodes as dn')
+    .innerJoin('events', 'events.id', 'dn.event_id')
+    .where('dn.node_id', 'in', nodeIds)
+    .where('dn.dropped_at', 'is', null)
+    .where('events.cancelled_at', 'is', null)
+    .where('events.id', '!=', exceptId)
+    .where('events.start_time', '<', end)
+    .where(sql<number>`events.start_time + events.duration`, '>', start);
+}
+
 /** A dispatch not cancelled that has one of these nodes in its allocation and overlaps [start, end). */
 export async function overlapping(db: Database, nodeIds: readonly number[], start: number, end: number, exceptId = 0): Promise<number | undefined> {
   for (let i = 0; i < nodeIds.length; i += 1000) {
-    const hit = await db
-      .selectFrom('dispatch_nodes as dn')
-      .innerJoin('events', 'events.id', 'dn.event_id')
+    const hit = await heldDuring(db, nodeIds.slice(i, i + 1000), start, end, exceptId)
       .select('events.id')
-      .where('dn.node_id', 'in', nodeIds.slice(i, i + 1000))
-      .where('dn.dropped_at', 'is', null)
-      .where('events.cancelled_at', 'is', null)
-      .where('events.id', '!=', exceptId)
-      .where('events.start_time', '<', end)
-      .where(sql<number>`events.start_time + events.duration`, '>', start)
       .orderBy('events.start_time')
       .limit(1)
       .executeTakeFirst();
@@ -284,16 +289,8 @@ export async function previousMessages(db: Database, orgId: number, limit = 50) 
 export async function busyNodes(db: Database, nodeIds: readonly number[], start: number, end: number, exceptId: number): Promise<Set<number>> {
   const out = new Set<number>();
   for (let i = 0; i < nodeIds.length; i += 1000) {
-    const rows = await db
-      .selectFrom('dispatch_nodes as dn')
-      .innerJoin('events', 'events.id', 'dn.event_id')
+    const rows = await heldDuring(db, nodeIds.slice(i, i + 1000), start, end, exceptId)
       .select('dn.node_id')
-      .where('dn.node_id', 'in', nodeIds.slice(i, i + 1000))
-      .where('dn.dropped_at', 'is', null)
-      .where('events.cancelled_at', 'is', null)
-      .where('events.id', '!=', exceptId)
-      .where('events.start_time', '<', end)
-      .where(sql<number>`events.start_time + events.duration`, '>', start)
       .execute();
     for (const r of rows) out.add(r.node_id);
   }
