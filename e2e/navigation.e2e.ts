@@ -22,8 +22,17 @@ const SIDEBAR: { label: string; href: string; permission: PermissionRequirement 
   { label: 'Dashboard', href: '/', permission: null },
   // Virtual Power Plants
   { label: 'Build and Edit', href: '/virtual-power-plants/manage?limit=10&offset=0', permission: permission('fleet.powerstations.any') },
+  { label: 'Dispatches', href: '/virtual-power-plants/dispatches?limit=10&offset=0', permission: permission('fleet.dispatches.any') },
+  {
+    label: 'RERT Dispatches',
+    href: '/virtual-power-plants/rert-dispatches?limit=10&offset=0',
+    permission: { anyOf: [permission('fleet.rert.any'), permission('fleet.rert.dispatches.any')] },
+  },
+  { label: 'Grid Outages', href: '/virtual-power-plants/grid-outages', permission: permission('fleet.powerstations.gridOutages.any') },
   // Fleet Monitoring
   { label: 'Fleet Monitoring', href: '/fleet-monitoring/nodes?tab=LIST&limit=10&offset=0', permission: permission('fleet.node.any') },
+  // Ordering
+  { label: 'Kit Builder', href: '/ordering/kit-designer', permission: permission('fleet.kitDesigner') },
   // Support
   { label: 'Support', href: '/support-issues?limit=10&offset=0', permission: { anyOf: [permission('fleet.node.any'), permission('fleet.zendesk.edit')] } },
   // My Reposit

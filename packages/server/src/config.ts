@@ -61,7 +61,16 @@ const schema = z.object({
   PORTAL_URL: z.string().url().optional(),
   MARKET_PRICE_CAP: z.coerce.number().int().min(1000).max(1_000_000).default(20_300),
   MARKET_IMPORT_ORGANISATION: z.string().trim().min(1).max(200).optional(),
+  SETTLEMENT_DELAY_S: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86400)
+    .default(3600),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
+  // Test only: the clock runs CLOCK_RATE times faster than real time from CLOCK_ANCHOR (epoch seconds; default, the start).
+  CLOCK_RATE: z.coerce.number().int().min(1).max(3600).default(1),
+  CLOCK_ANCHOR: seconds.optional(),
   CRASH_AT: z
     .string()
     .regex(crashPoint, `must be <point>:<pass> or <point>:<pass>:<kind>, the point one of ${CRASH_POINTS.join(', ')}`)

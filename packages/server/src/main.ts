@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { openDatabase, setClock } from './db/database.ts';
 import { FEATURES, seedDemo } from './features/index.ts';
 import { nodeReports } from './features/nodes/index.ts';
 import { startFleet } from './fleet/fleet.ts';
@@ -20,6 +20,8 @@ async function main() {
   }
   // Only the crash tests set CRASH_AT: the process then kills itself at the point it names.
   armCrashPoint(config.CRASH_AT);
+  // Only tests set CLOCK_RATE: the clock (nowS) then runs fast, the same in every process given the same anchor.
+  if (config.CLOCK_RATE !== 1) setClock(config.CLOCK_RATE, config.CLOCK_ANCHOR ?? Math.floor(Date.now() / 1000));
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
   const ctx = await createContext(config, handle.db, handle.dialect);
   if (config.demo) await seedDemo(ctx);

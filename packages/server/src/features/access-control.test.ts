@@ -111,6 +111,41 @@ const MAKERS: Record<string, (h: Harness, org: { id: number; userId: number; aut
     });
     return res.json().data.id;
   },
+  'grid-outage': async (h, org) => {
+    const vpp = await h.app.inject({
+      method: 'POST',
+      url: '/api/powerstations',
+      headers: org.auth,
+      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/grid-outage',
+      headers: org.auth,
+      payload: { powerstation: vpp.json().data.id, startTime: now - (now % 3600) + 7200, customerMessage: 'Their message' },
+    });
+    return res.json().data.id;
+  },
+  'rert dispatch': async (h, org) => {
+    const now = Math.floor(Date.now() / 1000);
+    await h.ctx.telemetry.ingest([{ nodeId: org.nodeId, ts: now - (now % 30) - 30, dt: 30, remaining: 10, soc: null }]);
+    const vpp = await h.app.inject({
+      method: 'POST',
+      url: '/api/powerstations',
+      headers: org.auth,
+      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
+    });
+    // After the dispatch above: the same node is not in two events at once.
+    const startTime = now - (now % 3600) + 4 * 3600;
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/rert-dispatches',
+      headers: org.auth,
+      payload: { powerstation: vpp.json().data.id, startTime, duration: 1800, realPowerP: -1, customerMessage: 'Their message' },
+    });
+    return res.json().data.id;
+  },
   notification: async (h, org) => {
     await notifyUser(h.ctx, org.userId, { summary: 'Their notification', body: 'Theirs alone.' });
     return (await h.app.inject({ method: 'GET', url: '/account/notifications', headers: org.auth })).json().data.notifications[0].id;
@@ -171,6 +206,10 @@ describeEachDatabase('another organisation’s records', (h) => {
     expect(notes.json().data.unread).toBe(1);
     const dispatch = await h().app.inject({ method: 'GET', url: `/api/dispatches/${ids.get('dispatch')}`, headers: theirs.auth });
     expect(dispatch.json().data.cancelledAt).toBeNull();
+    const outage = await h().app.inject({ method: 'GET', url: `/grid-outage/${ids.get('grid-outage')}`, headers: theirs.auth });
+    expect(outage.json().data.cancelledAt).toBeNull();
+    const rert = await h().app.inject({ method: 'GET', url: `/api/rert-dispatches/${ids.get('rert dispatch')}`, headers: theirs.auth });
+    expect(rert.json().data).toMatchObject({ cancelledAt: null, request: { duration: 1800 } });
   });
 });
 

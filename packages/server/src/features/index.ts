@@ -7,11 +7,14 @@ import { authModule, sessionCaller } from './auth/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
 import { dispatchesModule } from './dispatches/index.ts';
 import { eventsModule } from './events/index.ts';
+import { kitDesignerModule } from './kit-designer/index.ts';
 import { marketModule } from './market/index.ts';
 import { nodesModule } from './nodes/index.ts';
 import { notificationsModule } from './notifications/index.ts';
+import { outagesModule } from './outages/index.ts';
 import { passwordModule } from './password/index.ts';
 import { portalModule } from './portal/index.ts';
+import { rertModule } from './rert/index.ts';
 import { supportModule } from './support/index.ts';
 import { usersModule } from './users/index.ts';
 import { vppsModule } from './vpps/index.ts';
@@ -34,7 +37,10 @@ export const FEATURES: readonly FeatureModule[] = [
   eventsModule,
   marketModule,
   dispatchesModule,
+  outagesModule,
+  rertModule,
   supportModule,
+  kitDesignerModule,
 ];
 
 /** Who calls: sessions are the auth area's, API keys the api-keys area's. */

@@ -11,6 +11,8 @@ const commandSpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('battery_power'), kw: z.number() }),
   z.object({ kind: z.literal('export_limit'), kw: z.number(), mode: z.enum(['net', 'gross']) }),
   z.object({ kind: z.literal('charge_full') }),
+  // A grid outage window: the device holds its battery as backup and islands the home while the grid is out.
+  z.object({ kind: z.literal('grid_outage') }),
 ]);
 export type CommandSpec = z.infer<typeof commandSpec>;
 

@@ -407,3 +407,38 @@ describe('the grid connection', () => {
     }
   });
 });
+
+describe('a grid outage window (islanded home)', () => {
+  const home: NodeModel = {
+    id: 7,
+    lat: -33.9,
+    lng: 151.2,
+    region: 'NSW1',
+    postcode: '2000',
+    timezone: 'Australia/Sydney',
+    phases: 1,
+    solarKw: 6.6,
+    inverterKw: 5,
+    batteryKwh: 13.5,
+    batteryKw: 5,
+    loadScale: 1,
+    submeterIds: [],
+  };
+  // 7 pm in Sydney: no sun, the evening peak.
+  const evening = Date.UTC(2026, 5, 1, 9, 0, 0) / 1000;
+  const window = [{ kind: 'grid_outage' as const, start: evening - 3600, end: evening + 3600 }];
+
+  it('reads 0 at the meter and runs the house from the battery while it has energy', () => {
+    const r = step(home, evening, 300, 10, window);
+    expect(r.gridKw).toBe(0);
+    expect(r.solarKw).toBe(0);
+    expect(r.houseKw).toBeGreaterThan(0);
+    expect(r.batteryKw).toBeCloseTo(-r.houseKw, 9);
+    expect(r.socKwh).toBeLessThan(10);
+  });
+
+  it('leaves the house dark once the battery is at its floor, still importing nothing', () => {
+    const r = step(home, evening, 300, 0, window);
+    expect(r).toMatchObject({ gridKw: 0, houseKw: 0, batteryKw: 0, socKwh: 0 });
+  });
+});

@@ -23,7 +23,9 @@ export interface NodeModel {
 export type Command =
   | { kind: 'battery_power'; start: number; end: number; kw: number }
   | { kind: 'export_limit'; start: number; end: number; kw: number; mode: 'net' | 'gross' }
-  | { kind: 'charge_full'; start: number; end: number };
+  | { kind: 'charge_full'; start: number; end: number }
+  /** The grid is out over the window: the home runs islanded on solar and battery (meter 0). */
+  | { kind: 'grid_outage'; start: number; end: number };
 
 /** Round-trip efficiency is split evenly between charge and discharge. */
 export const ONE_WAY_EFFICIENCY = 0.95;
@@ -134,6 +136,7 @@ export function step(n: NodeModel, ts: number, dt: number, socKwh: number, comma
   const house = houseLoadKw(n, ts);
   const active = commands.filter((c) => c.start <= ts && ts < c.end);
   const hours = dt / 3600;
+  if (active.some((c) => c.kind === 'grid_outage')) return islanded(n, sga, house, hours, socKwh);
 
   let target = sga - house;
   const power = active.find((c) => c.kind === 'battery_power');
@@ -161,6 +164,24 @@ export function step(n: NodeModel, ts: number, dt: number, socKwh: number, comma
   const grid = house + battery - solar;
   const socNext = socKwh + (battery > 0 ? battery * ONE_WAY_EFFICIENCY : battery / ONE_WAY_EFFICIENCY) * hours;
   return { solarKw: solar, sgaKw: sga, houseKw: house, batteryKw: battery, gridKw: grid, socKwh: Math.min(n.batteryKwh, Math.max(0, socNext)) };
+}
+
+/**
+ * A step with the grid out: nothing crosses the meter. The battery covers what the solar does not
+ * (within its power limit, down to its floor) and takes the surplus (within its room); the load the
+ * two cannot carry is not served (the house goes dark), and the solar they cannot use is curtailed.
+ */
+function islanded(n: NodeModel, sga: number, house: number, hours: number, socKwh: number): StepResult {
+  const hasBattery = n.batteryKwh > 0 && n.batteryKw > 0;
+  const maxCharge = hasBattery ? Math.min(n.batteryKw, Math.max(0, (n.batteryKwh - socKwh) / hours / ONE_WAY_EFFICIENCY)) : 0;
+  const maxDischarge = hasBattery ? Math.min(n.batteryKw, Math.max(0, (socKwh * ONE_WAY_EFFICIENCY) / hours)) : 0;
+  // (|| 0: no -0 in the readings.)
+  const battery = Math.max(-maxDischarge, Math.min(maxCharge, sga - house)) || 0;
+  // Served load and used solar balance the battery: house = solar - battery.
+  const served = Math.min(house, sga - battery) || 0;
+  const solar = served + battery;
+  const socNext = socKwh + (battery > 0 ? battery * ONE_WAY_EFFICIENCY : battery / ONE_WAY_EFFICIENCY) * hours;
+  return { solarKw: solar, sgaKw: sga, houseKw: served, batteryKw: battery, gridKw: 0, socKwh: Math.min(n.batteryKwh, Math.max(0, socNext)) };
 }
 
 /** Voltage at the connection point: the street's level, lifted by local export, lowered by import. */

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type Database, nowS } from '../db/database.ts';
+import { clockMs, type Database, nowS } from '../db/database.ts';
 import type { SimParams } from './builder.ts';
 import { type CommandAnswer, type CommandSpec, commandsFor } from './control.ts';
 import type { Sample } from './metrics.ts';
@@ -336,7 +336,7 @@ export class FleetSimulator {
         this.opts.log?.error({ err }, 'fleet simulator tick failed');
         await this.load().catch((e: unknown) => this.opts.log?.error({ err: e }, 'fleet simulator reload failed'));
       }
-      if (this.running) this.timer = setTimeout(loop, this.opts.intervalS * 1000);
+      if (this.running) this.timer = setTimeout(loop, clockMs(this.opts.intervalS));
     };
     this.timer = setTimeout(loop, 1000);
   }

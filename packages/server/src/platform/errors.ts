@@ -20,6 +20,8 @@ export const badRequest = (message: string, code = 'bad_request') => new ApiErro
 export const unauthorized = (code = 'unauthorized', message = 'Sign in to continue.') => new ApiError(401, code, message);
 export const forbidden = () => new ApiError(403, 'forbidden', MESSAGES.notAuthorized);
 export const notFound = (what: string) => new ApiError(404, 'not_found', `No such ${what}.`);
+/** The request is valid but the record's state does not allow it now (a RERT dispatch that has started). */
+export const conflict = (message: string, code = 'conflict') => new ApiError(409, code, message);
 export const tooManyRequests = (message: string) => new ApiError(429, 'too_many_requests', message);
 
 /** What the framework's own failures (unparseable body or URL, wrong media type, too large) answer. */

@@ -1,3 +1,4 @@
+import { buildOrder } from '@vpp/shared';
 import type { z } from 'zod';
 import { PASSWORD } from './harness.ts';
 
@@ -10,9 +11,11 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   start: String(now - 86400),
   end: String(now),
   interval: '300',
-  startTime: String(now + 3600),
-  duration: '3600',
-  realPowerP: '-5',
+  // Numbers (a query sends them as text): JSON bodies such as a RERT reschedule's take them as numbers.
+  startTime: now + 3600,
+  duration: 3600,
+  realPowerP: -5,
+  customerAppMessage: 'Cross-organisation message',
   powerstation: '1',
   delta_t: '300',
   id: '1',
@@ -24,6 +27,16 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   email: 'cross.organisation@example.test',
   permissions: [],
   password: Buffer.from(PASSWORD).toString('base64'),
+  // The kit designer: a single-phase site with no inverter systems, and the order it gives.
+  gridPhases: 1,
+  inverterSystems: {},
+  design: { gridPhases: 1, inverterSystems: {} },
+  order: buildOrder({ gridPhases: 1, inverterSystems: {} }, { inverterTypes: [], batteryTypes: [] }),
+  referenceNotes: 'Job 1',
+  // Grid outages.
+  outageReason: 'STORM',
+  contract_type: 'GRID_OUTAGE',
+  customerMessage: 'Cross-organisation message',
 };
 
 /** The keys a query or body schema names. */

@@ -1,5 +1,6 @@
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { fleetSeriesQuery, mapQuery, mapReply, seriesReply, totalsReply } from '../nodes/schemas.ts';
+import { tickerReply } from './ticker.ts';
 
 /** The dashboard's fleet-wide calls (spec 2 §7). */
 export const dashboardEndpoints = defineEndpoints('dashboard', {
@@ -25,5 +26,13 @@ export const dashboardEndpoints = defineEndpoints('dashboard', {
     permission: { anyOf: ['fleet.powerstations.data.view', 'fleet.node.any'] },
     query: fleetSeriesQuery,
     reply: seriesReply,
+  }),
+  ticker: endpoint({
+    method: 'GET',
+    path: '/ticker',
+    summary: "The ticker's events: the organisation's dispatches upcoming within 24 hours and in progress, with their text",
+    // Spec 2 §6 names no permission for the ticker: any signed-in user, who sees the events of the VPPs they may see.
+    permission: null,
+    reply: tickerReply,
   }),
 });

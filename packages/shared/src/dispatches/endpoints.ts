@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { statusReply } from '../api/envelope.ts';
 import { recordId } from '../api/inputs.ts';
+import { OUTAGE_EDIT } from '../outages/permissions.ts';
 import { vppIdParams } from '../vpps/endpoints.ts';
 import { DISPATCH_EDIT, DISPATCH_VIEW } from './permissions.ts';
 import {
@@ -108,8 +109,8 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
   cancel: endpoint({
     method: 'POST',
     path: '/dispatch/:id/cancel',
-    summary: "Cancel a dispatch that has not ended: its nodes' orders are withdrawn",
-    permission: DISPATCH_EDIT,
+    summary: "Cancel a dispatch that has not ended, or an upcoming or in-progress grid outage: its nodes' orders are withdrawn",
+    permission: { anyOf: [DISPATCH_EDIT, OUTAGE_EDIT] },
     params: dispatchIdParams,
     reply: statusReply,
   }),

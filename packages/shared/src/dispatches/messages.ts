@@ -31,6 +31,7 @@ export const DISPATCH_MESSAGES = {
   dispatchWithoutStart: 'dispatchStart and dispatchDuration are needed with dispatchRealPowerP.',
   /** The spec names a standard default message without giving its words. */
   defaultMessageText: 'Your battery is helping the grid during a GridCredits event. Thank you for taking part.',
+  fcasNotDispatchable: 'An FCAS Virtual Power Plant cannot be dispatched: choose a manual or automatic one.',
   startInPast: 'The dispatch cannot start in the past.',
   startStep: 'startTime must be on a 5-minute step.',
   durationStep: 'duration must be a whole number of 5-minute steps.',

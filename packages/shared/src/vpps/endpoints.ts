@@ -3,7 +3,7 @@ import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { statusReply } from '../api/envelope.ts';
 import { recordId } from '../api/inputs.ts';
 import { mapReply, nodeListReply, pagingQuery, seriesReply } from '../nodes/schemas.ts';
-import { VPP_DATA, VPP_EDIT, VPP_VIEW } from './permissions.ts';
+import { VPP_CHOICE, VPP_DATA, VPP_EDIT, VPP_VIEW } from './permissions.ts';
 import {
   latestQuery,
   latestReply,
@@ -30,6 +30,14 @@ export const vppEndpoints = defineEndpoints('vpps', {
     path: '/v2/powerstations',
     summary: "The organisation's VPPs with node counts and nameplate totals",
     permission: VIEW,
+    query: powerstationListQuery,
+    reply: powerstationListReply,
+  }),
+  choices: endpoint({
+    method: 'GET',
+    path: '/api/powerstations',
+    summary: "The organisation's VPPs to choose from when creating an event (as the list, for event creators without the VPP screens)",
+    permission: VPP_CHOICE,
     query: powerstationListQuery,
     reply: powerstationListReply,
   }),

@@ -5,3 +5,10 @@ export const VPP_VIEW = { anyOf: ['fleet.powerstations.any', 'fleet.powerstation
 export const VPP_EDIT = 'fleet.powerstations.edit' satisfies PermissionRequirement;
 export const VPP_DATA = 'fleet.powerstations.data.view' satisfies PermissionRequirement;
 export const NODE_VIEW = { anyOf: ['fleet.node.view', 'fleet.node.any'] } as const satisfies PermissionRequirement;
+/**
+ * Choosing a VPP for an event (spec 3 §7 'GET /api/powerstations (VPP choices)'): whoever sees VPPs,
+ * and whoever may create a dispatch, RERT dispatch or curtailment on one without seeing the VPP screens.
+ */
+export const VPP_CHOICE = {
+  anyOf: ['fleet.powerstations.any', 'fleet.powerstations.view', 'fleet.dispatches.edit', 'fleet.rert.dispatches.edit', 'fleet.curtailments.edit'],
+} as const satisfies PermissionRequirement;

@@ -1,13 +1,17 @@
 import { Navigate } from 'react-router';
 import { accountRoutes } from '../features/account/routes.tsx';
 import { dashboardRoutes } from '../features/dashboard/routes.tsx';
+import { dispatchesRoutes } from '../features/dispatches/routes.tsx';
+import { kitDesignerRoutes } from '../features/kit-designer/routes.tsx';
 import { nodesRoutes } from '../features/nodes/routes.tsx';
 import { notificationsRoutes } from '../features/notifications/routes.tsx';
+import { outagesRoutes } from '../features/outages/routes.tsx';
 import { passwordRoutes } from '../features/password/routes.tsx';
+import { rertRoutes } from '../features/rert/routes.tsx';
 import { supportRoutes } from '../features/support/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { vppsRoutes } from '../features/vpps/routes.tsx';
-import { type AreaRoute, RedirectWithId } from '../lib/routes.tsx';
+import type { AreaRoute } from '../lib/routes.tsx';
 import { LoginShell } from './login-shell.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 
@@ -22,11 +26,13 @@ export const ROUTES: AreaRoute[] = [
   ...usersRoutes,
   ...nodesRoutes,
   ...vppsRoutes,
+  ...dispatchesRoutes,
+  ...outagesRoutes,
+  ...rertRoutes,
   ...passwordRoutes,
+  ...kitDesignerRoutes,
   ...supportRoutes,
   // Old paths of areas still to come.
-  { path: '/trading/dispatches', element: <Navigate to="/virtual-power-plants/dispatches" replace /> },
-  { path: '/trading/dispatches/:id', element: <RedirectWithId to={(id) => `/virtual-power-plants/dispatches/${id}`} /> },
   { path: '/customers', element: <Navigate to="/customers/manage" replace /> },
   {
     path: '/password/*',

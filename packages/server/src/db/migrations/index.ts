@@ -11,6 +11,9 @@ import { market } from './009-market.ts';
 import { dispatches } from './010-dispatches.ts';
 import { support } from './011-support.ts';
 import { dispatchEvents } from './012-dispatch-events.ts';
+import { dispatchSettlements } from './013-dispatch-settlements.ts';
+import { kitDesigner } from './014-kit-designer.ts';
+import { gridOutages } from './016-grid-outages.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +29,7 @@ export const migrations: Record<string, Migration> = {
   '010-dispatches': dispatches,
   '011-support': support,
   '012-dispatch-events': dispatchEvents,
+  '013-dispatch-settlements': dispatchSettlements,
+  '014-kit-designer': kitDesigner,
+  '016-grid-outages': gridOutages,
 };

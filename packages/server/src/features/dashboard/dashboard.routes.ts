@@ -4,6 +4,7 @@ import { bucketTimes, buildSeries } from '../../fleet/series.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
+import { tickerDispatches } from '../dispatches/index.ts';
 import { deploymentCounts, mapNodes, presentMapNode } from '../nodes/index.ts';
 
 export function dashboardRoutes(app: App) {
@@ -29,4 +30,7 @@ export function dashboardRoutes(app: App) {
     const keys = bucketTimes(q.start, end, q.interval, zone, { localHours: false });
     return { status: 'OK' as const, series: buildSeries(keys, data, q.metrics, (m) => FLEET_METRIC_TO_COLUMN[m]) };
   });
+
+  // The ticker's DISPATCH events; the other types of spec 2 §3 come with the full ticker.
+  route(app, E.ticker, async (req) => ({ status: 'OK' as const, data: await tickerDispatches(app.ctx, caller(req)) }));
 }

@@ -136,10 +136,47 @@ describeEachDatabase('dispatches: create, list, detail, cancel', (h) => {
     });
   });
 
+  it("shows a dispatch among its VPP's upcoming events until it is cancelled (spec 2 §2)", async () => {
+    const id = (await post('/dispatch', body({ startTime: hour + 4 * 86400, realPowerP: 0 }))).json().data.id;
+    const events = async () => (await get(`/api/powerstations/${fleet}/events?status=INCOMPLETE`, viewer)).json().events as { id: number }[];
+    expect((await events()).find((e) => e.id === id)).toEqual({
+      id,
+      type: 'DISPATCH',
+      startTime: hour + 4 * 86400,
+      duration: 3600,
+      state: 'UPCOMING',
+      powerstation: { id: fleet, name: 'Fleet' },
+    });
+    expect((await get('/api/events?state=UPCOMING', viewer)).json().events.map((e: { id: number }) => e.id)).toContain(id);
+    expect((await get(`/api/powerstations/${fleet}/events?status=INCOMPLETE`, other)).statusCode).toBe(404);
+    expect((await post(`/dispatch/${id}/cancel`)).statusCode).toBe(200);
+    expect((await events()).map((e) => e.id)).not.toContain(id);
+  });
+
   it('refuses a dispatch on a VPP with no battery nodes with the spec’s text', async () => {
     const res = await post('/dispatch', body({ powerstation: solarOnly }));
     expect(res.statusCode).toBe(400);
     expect(res.json().data.message).toBe('The selected Virtual Power Plant has no dispatchable nodes.');
+  });
+
+  it('refuses a dispatch on an FCAS VPP, which is registered for frequency services', async () => {
+    const { db } = h().ctx;
+    const org = (await db.selectFrom('powerstations').select('organisation_id').where('id', '=', fleet).executeTakeFirstOrThrow()).organisation_id;
+    const t = nowS();
+    const fcas = (
+      await db
+        .insertInto('powerstations')
+        .values({ organisation_id: org, name: 'FCAS Raise', type: 'FCAS', state: null, duid: 'TESTVPP9', created_at: t, updated_at: t })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await db.insertInto('vpp_nodes').values({ powerstation_id: fcas, node_id: batteries[1] }).execute();
+    const res = await post('/dispatch', body({ powerstation: fcas }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().data.message).toBe(DISPATCH_MESSAGES.fcasNotDispatchable);
+    expect((await get('/api/dispatches?limit=100')).json().data.dispatches.filter((d: { powerstation: { id: number } }) => d.powerstation.id === fcas)).toEqual(
+      [],
+    );
   });
 
   describe('bad input', () => {
@@ -200,5 +237,22 @@ describeEachDatabase('dispatches: create, list, detail, cancel', (h) => {
       expect((await get('/dispatch/messages', other)).json().data.messages).toEqual([]);
       expect((await get(`/api/dispatches/${id}`)).json().data.cancelledAt).toBeNull();
     });
+  });
+
+  it('lets exactly one of concurrent dispatches on shared nodes through, the others refused naming it', async () => {
+    const at = hour + 5 * 86400;
+    // Six at once through two VPPs sharing a battery: each one's check and insert run before the next one's check.
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        post('/dispatch', body(i % 2 ? { powerstation: spare, startTime: at + 1800, realPowerP: -2 } : { startTime: at, realPowerP: -2 })),
+      ),
+    );
+    const ok = replies.filter((r) => r.statusCode === 200);
+    const refused = replies.filter((r) => r.statusCode !== 200);
+    expect(ok).toHaveLength(1);
+    expect(refused.map((r) => r.statusCode)).toEqual([400, 400, 400, 400, 400]);
+    const winner = ok[0].json().data.id;
+    for (const r of refused) expect(r.json().data.message).toBe(`These nodes are already in dispatch ${winner} at that time.`);
+    expect((await post(`/dispatch/${winner}/cancel`)).statusCode).toBe(200);
   });
 });

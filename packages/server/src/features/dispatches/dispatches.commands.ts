@@ -1,8 +1,10 @@
 import {
   type CreateDispatchBody,
+  DISPATCH_EDIT,
   DISPATCH_MESSAGES,
   DISPATCH_POWER_FACTOR,
   DISPATCH_STRATEGY,
+  DISPATCH_VIEW,
   type DispatchDetail,
   type DispatchStrategy,
   type DispatchSummary,
@@ -12,6 +14,11 @@ import {
   onTimeStep,
   POWER_FACTOR_MAX,
   powerFactorSettable,
+  satisfies,
+  TICKER_UPCOMING_S,
+  type TickerDispatchEvent,
+  tickerText,
+  VPP_VIEW,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
 import { cancelCommands } from '../../fleet/control.ts';
@@ -19,12 +26,14 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { dispatchPrice, regionPrices, requireMarketAccess } from '../market/index.ts';
+import { cancelOutage, isOutage } from '../outages/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
 import { allocationFor, allocNode, commandSource, customerMessageOf } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
 import { measuredResponse } from './dispatches.response.ts';
 import { constraints, predictions } from './dispatches.service.ts';
+import { findSettlement } from './dispatches.settlement.ts';
 
 // Creating, reading and cancelling dispatches (spec 3 §4.1, §5, §7).
 
@@ -37,7 +46,8 @@ function summary(d: repo.DispatchRow, now: number): DispatchSummary {
   return {
     id: d.id,
     state: stateOf(d, now),
-    reason: null,
+    // A RERT dispatch carries its kind as its reason (the list's Event column shows it).
+    reason: d.type === repo.RERT_EVENT ? 'RERT' : null,
     triggered: false,
     // The viewer holds a dispatch permission, which the creator rule of spec 3 §2.4 asks for.
     createdBy: nameOf(d.creator_given_name, d.creator_surname),
@@ -62,8 +72,9 @@ function summary(d: repo.DispatchRow, now: number): DispatchSummary {
  * allocates it from the batteries' state now and stores it with its allocation, message and audit.
  * The engine re-allocates from the state of 24 hours before the start when it sends the orders.
  */
-export async function createDispatch(ctx: AppContext, user: AuthUser, body: CreateDispatchBody): Promise<{ id: number }> {
+export async function createDispatch(ctx: AppContext, user: AuthUser, body: CreateDispatchBody, type = repo.DISPATCH_EVENT): Promise<{ id: number }> {
   const ps = await requirePowerstation(ctx, user, body.powerstation);
+  if (ps.type === 'FCAS') throw badRequest(DISPATCH_MESSAGES.fcasNotDispatchable);
   const now = nowS();
   const powerFactor = body.powerFactor ?? null;
   if (body.strategy != null && !hasPermission(user.permissions, DISPATCH_STRATEGY)) throw forbidden();
@@ -87,6 +98,12 @@ export async function createDispatch(ctx: AppContext, user: AuthUser, body: Crea
   const allocation = allocationFor(nodes, body.startTime, body.duration, body.realPowerP, strategy);
   const end = body.startTime + body.duration;
   return ctx.db.transaction().execute(async (trx) => {
+    // Two creates at once on shared nodes must not both pass the check: the second waits here.
+    if (ctx.dialect === 'postgres')
+      await repo.lockNodes(
+        trx,
+        allocation.map((a) => a.nodeId),
+      );
     const other = await repo.overlapping(
       trx,
       allocation.map((a) => a.nodeId),
@@ -99,7 +116,7 @@ export async function createDispatch(ctx: AppContext, user: AuthUser, body: Crea
       .values({
         organisation_id: user.organisationId,
         powerstation_id: ps.id,
-        type: repo.DISPATCH_EVENT,
+        type,
         start_time: body.startTime,
         duration: body.duration,
         cancelled_at: null,
@@ -130,22 +147,22 @@ export async function createDispatch(ctx: AppContext, user: AuthUser, body: Crea
 }
 
 /** The organisation's dispatches, a page of them. */
-export async function listDispatches(ctx: AppContext, user: AuthUser, q: { limit: number; offset: number }) {
-  const { rows, total } = await repo.listDispatches(ctx.db, user.organisationId, q.limit, q.offset);
+export async function listDispatches(ctx: AppContext, user: AuthUser, q: { limit: number; offset: number }, type = repo.DISPATCH_EVENT) {
+  const { rows, total } = await repo.listDispatches(ctx.db, user.organisationId, q.limit, q.offset, type);
   const now = nowS();
   return { dispatches: rows.map((r) => summary(r, now)), total };
 }
 
-/** A dispatch of the caller's organisation, or 404. */
-export async function requireDispatch(ctx: AppContext, user: AuthUser, id: number): Promise<repo.DispatchRow> {
-  const d = await repo.findDispatch(ctx.db, user.organisationId, id);
-  if (!d) throw notFound('dispatch');
+/** A dispatch (of this event type) of the caller's organisation, or 404. */
+export async function requireDispatch(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT): Promise<repo.DispatchRow> {
+  const d = await repo.findDispatch(ctx.db, user.organisationId, id, [type]);
+  if (!d) throw notFound(type === repo.RERT_EVENT ? 'RERT dispatch' : 'dispatch');
   return d;
 }
 
 /** A dispatch with its response so far and its audit. */
-export async function dispatchDetail(ctx: AppContext, user: AuthUser, id: number): Promise<DispatchDetail> {
-  const d = await requireDispatch(ctx, user, id);
+export async function dispatchDetail(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT): Promise<DispatchDetail> {
+  const d = await requireDispatch(ctx, user, id, type);
   const now = nowS();
   const [audit, response] = await Promise.all([repo.auditOf(ctx.db, user.organisationId, id), measuredResponse(ctx, d)]);
   return {
@@ -157,6 +174,9 @@ export async function dispatchDetail(ctx: AppContext, user: AuthUser, id: number
 
 /** Cancels a dispatch that has not ended: its orders are withdrawn from the nodes and the audit says who. */
 export async function cancelDispatch(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
+  // A grid outage is cancelled through the same call (spec 3 §7), with its own permission and rules.
+  if (await isOutage(ctx.db, user.organisationId, id)) return cancelOutage(ctx, user, id);
+  if (!hasPermission(user.permissions, DISPATCH_EDIT)) throw forbidden();
   const d = await requireDispatch(ctx, user, id);
   const now = nowS();
   if (d.cancelled_at !== null) throw badRequest(DISPATCH_MESSAGES.alreadyCancelled);
@@ -169,21 +189,45 @@ export async function cancelDispatch(ctx: AppContext, user: AuthUser, id: number
   });
 }
 
+/**
+ * The organisation's dispatches for the ticker: upcoming within TICKER_UPCOMING_S and in progress,
+ * not cancelled, soonest first, with the spec's words; none for a user who may see neither VPPs
+ * nor dispatches.
+ */
+export async function tickerDispatches(ctx: AppContext, user: AuthUser, now = nowS()): Promise<TickerDispatchEvent[]> {
+  if (!satisfies(user.permissions, VPP_VIEW) && !satisfies(user.permissions, DISPATCH_VIEW)) return [];
+  const rows = await repo.activeDispatches(ctx.db, user.organisationId, now, now + TICKER_UPCOMING_S);
+  return rows.map((d) => {
+    const state = now < d.start_time ? ('UPCOMING' as const) : ('INPROGRESS' as const);
+    const powerstation = { id: d.powerstation_id, name: d.powerstation_name };
+    return {
+      type: 'DISPATCH' as const,
+      id: d.id,
+      powerstation,
+      state,
+      realPowerP: d.real_power_p,
+      startTime: d.start_time,
+      duration: d.duration,
+      text: tickerText({ powerstation, state, realPowerP: d.real_power_p }),
+    };
+  });
+}
+
 /** The organisation's previous customer messages. */
-export async function previousMessages(ctx: AppContext, user: AuthUser) {
-  return { messages: await repo.previousMessages(ctx.db, user.organisationId) };
+export async function previousMessages(ctx: AppContext, user: AuthUser, type = repo.DISPATCH_EVENT) {
+  return { messages: await repo.previousMessages(ctx.db, user.organisationId, 50, type) };
 }
 
 /** The measured response of a dispatch, per 5 minutes and in total. */
-export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: number) {
-  const d = await requireDispatch(ctx, user, id);
+export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT) {
+  const d = await requireDispatch(ctx, user, id, type);
   const r = await measuredResponse(ctx, d);
   return { interval: STEP_S, series: Object.fromEntries(r.series), total: r.total };
 }
 
 /** The forecast around the dispatch: from the hour before its start, with and without it. */
-export async function dispatchPrediction(ctx: AppContext, user: AuthUser, id: number) {
-  const d = await requireDispatch(ctx, user, id);
+export async function dispatchPrediction(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT) {
+  const d = await requireDispatch(ctx, user, id, type);
   return predictions(ctx, user, d.powerstation_id, {
     start: d.start_time - (d.start_time % 3600) - 3600,
     dispatchStart: d.start_time,
@@ -194,8 +238,8 @@ export async function dispatchPrediction(ctx: AppContext, user: AuthUser, id: nu
 }
 
 /** Stored energy (kWh) of the dispatch's nodes per 5 minutes, from an hour before its start to an hour after its end (null where no node has reported). */
-export async function remainingCharge(ctx: AppContext, user: AuthUser, id: number) {
-  const d = await requireDispatch(ctx, user, id);
+export async function remainingCharge(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT) {
+  const d = await requireDispatch(ctx, user, id, type);
   const from = d.start_time - 3600;
   const to = d.start_time + d.duration + 3600;
   const sums = await repo.remainingSums(ctx.db, d.id, from, to);
@@ -205,16 +249,26 @@ export async function remainingCharge(ctx: AppContext, user: AuthUser, id: numbe
 }
 
 const cents = (v: number) => Math.round(v * 100) / 100 + 0;
-const average = (v: number[]) => (v.length ? Math.round((v.reduce((a, b) => a + b, 0) / v.length) * 100) / 100 : null);
 
 /**
  * The dispatch's cost (spec 3 §3.3), for those who see market data: before its start the forecast
  * price of the request (as `GET /dispatch/price` answers it); from the start an ESTIMATE from the
- * energy delivered so far at each interval's 5-minute price. Settlement (SETTLED) is not built yet.
+ * energy delivered so far at each interval's 5-minute price; once settled (SETTLEMENT_DELAY_S after
+ * the end), the SETTLED figures of each node's energy at its region's 5-minute prices.
  */
 export async function dispatchCost(ctx: AppContext, user: AuthUser, id: number) {
   requireMarketAccess(user);
   const d = await requireDispatch(ctx, user, id);
+  const settled = await findSettlement(ctx.db, id);
+  if (settled)
+    return {
+      type: 'SETTLED' as const,
+      cost: cents(settled.cost),
+      buyPrice: settled.buy_price === null ? null : cents(settled.buy_price),
+      sellPrice: settled.sell_price === null ? null : cents(settled.sell_price),
+      coverage: Math.round(settled.coverage * 1000) / 1000,
+      reason: null,
+    };
   const now = nowS();
   const estimate = await dispatchPrice(
     ctx,
@@ -227,15 +281,20 @@ export async function dispatchCost(ctx: AppContext, user: AuthUser, id: number) 
   if (!estimate.region) return { type: 'ESTIMATE' as const, cost: null, buyPrice: null, sellPrice: null, coverage: null, reason: estimate.reason };
   const r = await measuredResponse(ctx, d);
   const prices = new Map((await regionPrices(ctx, estimate.region as NemRegion, d.start_time, d.start_time + d.duration, now)).map((p) => [p.start, p.rrp]));
+  // Buy and sell prices weighted by the energy of each interval, as settlement weighs them.
   let cost = 0;
-  const buy: number[] = [];
-  const sell: number[] = [];
+  const buy = { kwh: 0, value: 0 };
+  const sell = { kwh: 0, value: 0 };
   for (const [ts, p] of r.series) {
     const rrp = prices.get(ts);
     if (rrp === undefined) continue;
     cost += (p.deliveredKwh * rrp) / 1000;
-    if (p.realPowerP > 0) buy.push(rrp);
-    else if (p.realPowerP < 0) sell.push(rrp);
+    const side = p.deliveredKwh > 0 ? buy : p.deliveredKwh < 0 ? sell : null;
+    if (side) {
+      side.kwh += Math.abs(p.deliveredKwh);
+      side.value += Math.abs(p.deliveredKwh) * rrp;
+    }
   }
-  return { type: 'ESTIMATE' as const, cost: cents(cost), buyPrice: average(buy), sellPrice: average(sell), coverage: r.coverage, reason: null };
+  const weighted = (w: { kwh: number; value: number }) => (w.kwh > 0 ? cents(w.value / w.kwh) : null);
+  return { type: 'ESTIMATE' as const, cost: cents(cost), buyPrice: weighted(buy), sellPrice: weighted(sell), coverage: r.coverage, reason: null };
 }

@@ -8,6 +8,7 @@ import { defineJob, type Recurring } from '../../platform/jobs.ts';
 import { STEP_S } from './dispatches.engine.ts';
 import { allocationFor, allocNode, commandSource, customerMessageOf } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
+import { queueDueSettlements } from './dispatches.settlement.ts';
 
 /** Nodes act on events only within this long before their start (spec 3 §1). */
 export const ORDER_LEAD_S = 86_400;
@@ -15,16 +16,17 @@ export const ORDER_LEAD_S = 86_400;
 /**
  * The dispatch engine, run every minute by the worker (a recurring job, so a restart resumes it):
  * it sends each dispatch's orders once it is within 24 hours of its start, and during the event,
- * once per 5 minutes, gives the share of nodes that stopped reporting to the others.
+ * once per 5 minutes, gives the share of nodes that stopped reporting to the others; after the end
+ * it queues the settlement.
  */
-export async function runDispatchEngine(ctx: AppContext, now = nowS()): Promise<{ sent: number[]; reallocated: number[] }> {
+export async function runDispatchEngine(ctx: AppContext, now = nowS()): Promise<{ sent: number[]; reallocated: number[]; settling: number[] }> {
   const sent: number[] = [];
   const reallocated: number[] = [];
   const due = await ctx.db
     .selectFrom('events')
     .innerJoin('dispatches as d', 'd.event_id', 'events.id')
     .select(['events.id', 'd.orders_sent_at', 'd.checked_at', 'events.start_time'])
-    .where('events.type', '=', repo.DISPATCH_EVENT)
+    .where('events.type', 'in', repo.ENGINE_EVENTS)
     .where('events.cancelled_at', 'is', null)
     .where('events.start_time', '<=', now + ORDER_LEAD_S)
     .where(sql<number>`events.start_time + events.duration`, '>', now)
@@ -38,11 +40,13 @@ export async function runDispatchEngine(ctx: AppContext, now = nowS()): Promise<
       if (await reallocate(ctx, row.id, now, bucket)) reallocated.push(row.id);
     }
   }
-  return { sent, reallocated };
+  // Dispatches that ended SETTLEMENT_DELAY_S ago get their settlement job.
+  const settling = await queueDueSettlements(ctx, now);
+  return { sent, reallocated, settling };
 }
 
 /** The orders of an allocation from `from` on, as battery_power commands. */
-function commandsOf(id: number, nodes: readonly repo.DispatchNodeInput[]): NewCommand[] {
+export function commandsOf(id: number, nodes: readonly repo.DispatchNodeInput[]): NewCommand[] {
   return nodes.flatMap((n) =>
     n.intervals.map((iv) => ({
       nodeId: n.nodeId,
@@ -75,7 +79,7 @@ async function candidates(db: Database, d: repo.DispatchRow, now: number) {
  * An event already under way (the server was down at its start) is allocated over what is left of it.
  */
 async function sendOrders(ctx: AppContext, id: number, now: number): Promise<boolean> {
-  const d = await repo.findDispatch(ctx.db, null, id);
+  const d = await repo.findDispatch(ctx.db, null, id, repo.ENGINE_EVENTS);
   if (!d || d.orders_sent_at !== null || d.cancelled_at !== null) return false;
   const nodes = await candidates(ctx.db, d, now);
   const end = d.start_time + d.duration;
@@ -109,7 +113,7 @@ async function sendOrders(ctx: AppContext, id: number, now: number): Promise<boo
  * customers got no message, and another dispatch may hold them.
  */
 async function reallocate(ctx: AppContext, id: number, now: number, bucket: number): Promise<boolean> {
-  const d = await repo.findDispatch(ctx.db, null, id);
+  const d = await repo.findDispatch(ctx.db, null, id, repo.ENGINE_EVENTS);
   if (!d || d.cancelled_at !== null) return false;
   const allocated = await ctx.db.selectFrom('dispatch_nodes').select('node_id').where('event_id', '=', id).where('dropped_at', 'is', null).execute();
   const ps = await ctx.db.selectFrom('powerstations').selectAll().where('id', '=', d.powerstation_id).executeTakeFirst();

@@ -83,11 +83,17 @@ function reporting(db: Database, ps: PowerstationRow, now: number, after: number
 
 /** The type of a dispatch's row in `events`. */
 export const DISPATCH_EVENT = 'DISPATCH';
+/** The type of a RERT dispatch's row: another kind of the same event, on the same engine. */
+export const RERT_EVENT = 'RERT';
+/** The event types the dispatch engine allocates, sends orders for and settles. */
+export const ENGINE_EVENTS: readonly string[] = [DISPATCH_EVENT, RERT_EVENT];
 
 /** One dispatch: its event row, its request and its VPP's name. */
 export interface DispatchRow {
   id: number;
   organisation_id: number;
+  /** The event's kind: DISPATCH or RERT. */
+  type: string;
   powerstation_id: number;
   powerstation_name: string;
   start_time: number;
@@ -108,7 +114,7 @@ export interface DispatchRow {
   deployments: number;
 }
 
-function dispatchQuery(db: Database) {
+function dispatchQuery(db: Database, types: readonly string[] = [DISPATCH_EVENT]) {
   return db
     .selectFrom('events')
     .innerJoin('dispatches as d', 'd.event_id', 'events.id')
@@ -117,6 +123,7 @@ function dispatchQuery(db: Database) {
     .select((eb) => [
       'events.id',
       'events.organisation_id',
+      'events.type',
       'ps.id as powerstation_id',
       'ps.name as powerstation_name',
       'events.start_time',
@@ -141,7 +148,7 @@ function dispatchQuery(db: Database) {
         .where('dn.dropped_at', 'is', null)
         .as('deployments'),
     ])
-    .where('events.type', '=', DISPATCH_EVENT);
+    .where('events.type', 'in', types);
 }
 
 // PostgreSQL answers bigint and count columns as strings.
@@ -158,8 +165,8 @@ const toRow = (r: Record<string, unknown>): DispatchRow =>
   }) as DispatchRow;
 
 /** The organisation's dispatches, latest start first (then the longest), a page of them, and how many there are. */
-export async function listDispatches(db: Database, orgId: number, limit: number, offset: number) {
-  const rows = await dispatchQuery(db)
+export async function listDispatches(db: Database, orgId: number, limit: number, offset: number, type = DISPATCH_EVENT) {
+  const rows = await dispatchQuery(db, [type])
     .where('events.organisation_id', '=', orgId)
     .orderBy('events.start_time', 'desc')
     .orderBy('events.duration', 'desc')
@@ -171,17 +178,36 @@ export async function listDispatches(db: Database, orgId: number, limit: number,
     .selectFrom('events')
     .select((e) => e.fn.countAll<number>().as('n'))
     .where('organisation_id', '=', orgId)
-    .where('type', '=', DISPATCH_EVENT)
+    .where('type', '=', type)
     .executeTakeFirstOrThrow();
   return { rows: rows.map(toRow), total: Number(total.n) };
 }
 
-/** One dispatch of the organisation (any organisation when `orgId` is null: the engine's view). */
-export async function findDispatch(db: Database, orgId: number | null, id: number): Promise<DispatchRow | undefined> {
-  let q = dispatchQuery(db).where('events.id', '=', id);
+/** One dispatch of the organisation (any organisation when `orgId` is null: the engine's view) of one of these event types. */
+export async function findDispatch(
+  db: Database,
+  orgId: number | null,
+  id: number,
+  types: readonly string[] = [DISPATCH_EVENT],
+): Promise<DispatchRow | undefined> {
+  let q = dispatchQuery(db, types).where('events.id', '=', id);
   if (orgId !== null) q = q.where('events.organisation_id', '=', orgId);
   const row = await q.executeTakeFirst();
   return row ? toRow(row) : undefined;
+}
+
+/** The organisation's dispatches not cancelled that are under way at `now` or start by `until`, soonest first. */
+export async function activeDispatches(db: Database, orgId: number, now: number, until: number): Promise<DispatchRow[]> {
+  const rows = await dispatchQuery(db)
+    .where('events.organisation_id', '=', orgId)
+    .where('events.cancelled_at', 'is', null)
+    .where('events.start_time', '<=', until)
+    .where(sql<number>`events.start_time + events.duration`, '>', now)
+    .orderBy('events.start_time')
+    .orderBy('events.id')
+    .limit(500)
+    .execute();
+  return rows.map(toRow);
 }
 
 /** Allocations of these nodes held by dispatches (not cancelled, not dropped, not `exceptId`) during [start, end). */
@@ -208,6 +234,24 @@ export async function overlapping(db: Database, nodeIds: readonly number[], star
     if (hit) return hit.id;
   }
   return undefined;
+}
+
+/**
+ * Locks these nodes' rows (PostgreSQL) until the transaction ends, in id order so that two
+ * transactions never wait on each other crosswise: a dispatch's overlap check and its insert then
+ * run one at a time for any two dispatches sharing a node. SQLite needs no lock: its one writer
+ * (and the one connection a process holds) already runs such transactions one after the other.
+ */
+export async function lockNodes(db: Database, nodeIds: readonly number[]): Promise<void> {
+  const ids = [...nodeIds].sort((a, b) => a - b);
+  for (let i = 0; i < ids.length; i += 1000)
+    await db
+      .selectFrom('nodes')
+      .select('id')
+      .where('id', 'in', ids.slice(i, i + 1000))
+      .orderBy('id')
+      .forUpdate()
+      .execute();
 }
 
 /** A node's share and orders as stored. */
@@ -262,12 +306,13 @@ export async function auditOf(db: Database, orgId: number, eventId: number) {
 }
 
 /** The organisation's previous customer messages, newest first, each text once. */
-export async function previousMessages(db: Database, orgId: number, limit = 50) {
+export async function previousMessages(db: Database, orgId: number, limit = 50, type = DISPATCH_EVENT) {
   const rows = await db
     .selectFrom('events')
     .innerJoin('dispatches as d', 'd.event_id', 'events.id')
     .select(['d.customer_message', 'd.message_title', 'events.created_at'])
     .where('events.organisation_id', '=', orgId)
+    .where('events.type', '=', type)
     .where('d.customer_message', 'is not', null)
     .orderBy('events.created_at', 'desc')
     .orderBy('events.id', 'desc')

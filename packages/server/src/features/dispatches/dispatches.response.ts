@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
 import { commandResponses } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { STEP_S } from './dispatches.engine.ts';
@@ -21,6 +22,25 @@ export interface MeasuredResponse {
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000 + 0;
 
+/** Each ordered node's answer to the dispatch's orders: ACCEPTED when it accepted any of them. */
+async function nodeAnswers(db: Database, id: number): Promise<Map<number, string>> {
+  const answers = new Map<number, string>();
+  for (const r of await commandResponses(db, commandSource(id))) {
+    // An order withdrawn after its device answered (a cancel, or a re-allocation replacing it) had been accepted.
+    const status = r.status === 'CANCELLED' && r.responded_at !== null ? 'ACCEPTED' : r.status;
+    if (status === 'ACCEPTED' || !answers.has(r.node_id)) answers.set(r.node_id, status);
+  }
+  return answers;
+}
+
+/** The nodes that responded to a dispatch (accepted its orders), in id order. */
+export async function respondingNodes(db: Database, id: number): Promise<number[]> {
+  return [...(await nodeAnswers(db, id))]
+    .filter(([, a]) => a === 'ACCEPTED')
+    .map(([n]) => n)
+    .sort((a, b) => a - b);
+}
+
 /**
  * The response measured from telemetry (issue 11 item 4). Per 5-minute bucket of the event that has
  * a rollup: delivered realPowerP is, over the nodes that accepted their orders, the battery's average
@@ -38,12 +58,7 @@ export async function measuredResponse(ctx: AppContext, d: DispatchRow): Promise
   // Buckets without rollups yet (still to come, or still filling with nothing stored) are not measured.
   const end = Math.min(d.start_time + d.duration, d.cancelled_at ?? Number.POSITIVE_INFINITY);
   const orders = await ctx.db.selectFrom('dispatch_nodes').select(['node_id', 'intervals']).where('event_id', '=', d.id).execute();
-  const answers = new Map<number, string>();
-  for (const r of await commandResponses(ctx.db, commandSource(d.id))) {
-    // An order withdrawn after its device answered (a cancel, or a re-allocation replacing it) had been accepted.
-    const status = r.status === 'CANCELLED' && r.responded_at !== null ? 'ACCEPTED' : r.status;
-    if (status === 'ACCEPTED' || !answers.has(r.node_id)) answers.set(r.node_id, status);
-  }
+  const answers = await nodeAnswers(ctx.db, d.id);
   const ordered = new Map<number, { start: number; end: number; kw: number }[]>();
   for (const o of orders) ordered.set(o.node_id, JSON.parse(o.intervals));
   const nodeIds = [...ordered.keys()];

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { Epoch } from '../../db/schema.ts';
 
-// This area's tables (migration 012); the augmentation adds them to the database's type.
+// This area's tables (migrations 012 and 013); the augmentation adds them to the database's type.
 
 export interface DispatchTable {
   event_id: number;
@@ -35,8 +35,37 @@ export interface EventAuditTable {
   detail: string | null;
 }
 
+export interface DispatchSettlementTable {
+  event_id: number;
+  settled_at: Epoch;
+  period_start: Epoch;
+  period_end: Epoch;
+  cost: number;
+  energy_kwh: number;
+  charged_kwh: number;
+  discharged_kwh: number;
+  unpriced_kwh: number;
+  buy_price: number | null;
+  sell_price: number | null;
+  nodes_responding: number;
+  nodes_complete: number;
+  coverage: number;
+}
+
+export interface DispatchSettlementNodeTable {
+  event_id: number;
+  node_id: number;
+  day_start: Epoch;
+  region: string | null;
+  delivered_kwh: number;
+  value: number | null;
+  complete: number;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
+    dispatch_settlements: DispatchSettlementTable;
+    dispatch_settlement_nodes: DispatchSettlementNodeTable;
     dispatches: DispatchTable;
     dispatch_nodes: DispatchNodeTable;
     event_audit: EventAuditTable;

@@ -2,8 +2,10 @@ import { dispatchEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { DISPATCH_ENGINE_RECURRING, dispatchEngineJob } from './dispatches.jobs.ts';
 import { dispatchesRoutes } from './dispatches.routes.ts';
+import { settleDispatchJob } from './dispatches.settlement.ts';
 import './dispatches.tables.ts';
 
+export { tickerDispatches } from './dispatches.commands.ts';
 export { type Allocation, type AllocNode, type AllocRequest, allocate, type NodeAllocation, type PowerInterval } from './dispatches.engine.ts';
 
 /** Dispatches: a VPP's constraints and predictions, the dispatches themselves and the engine that sends their orders. */
@@ -11,6 +13,19 @@ export const dispatchesModule: FeatureModule = {
   name: 'dispatches',
   endpoints: [dispatchEndpoints],
   routes: dispatchesRoutes,
-  jobs: [dispatchEngineJob],
+  jobs: [dispatchEngineJob, settleDispatchJob],
   recurring: [DISPATCH_ENGINE_RECURRING],
 };
+export {
+  createDispatch,
+  dispatchDetail,
+  dispatchPrediction,
+  dispatchResponse,
+  listDispatches,
+  previousMessages,
+  remainingCharge,
+  requireDispatch,
+} from './dispatches.commands.ts';
+export { commandsOf, ORDER_LEAD_S, runDispatchEngine } from './dispatches.jobs.ts';
+export { allocationFor, allocNode, commandSource } from './dispatches.orders.ts';
+export { audit, busyNodes, type DispatchRow, lockNodes, overlapping, RERT_EVENT, reportingBatteries, storeAllocation } from './dispatches.repo.ts';

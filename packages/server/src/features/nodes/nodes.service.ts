@@ -15,6 +15,7 @@ import {
   type SuborgType,
   startOfPeriod,
 } from '@vpp/shared';
+import { nowS } from '../../db/database.ts';
 import { METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
 import { bucketTimes, buildSeries, roundValue } from '../../fleet/series.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -149,11 +150,7 @@ export async function setSiteLabel(ctx: AppContext, user: AuthUser, id: number, 
  * Tells every organisation whose fleet holds the node that it went offline or came back. Only live
  * changes notify: outages replayed while history is backfilled are in the node's event log only.
  */
-export async function notifyNodeStatus(
-  ctx: AppContext,
-  change: { nodeId: number; ts: number; online: boolean },
-  now = Math.floor(Date.now() / 1000),
-): Promise<void> {
+export async function notifyNodeStatus(ctx: AppContext, change: { nodeId: number; ts: number; online: boolean }, now = nowS()): Promise<void> {
   if (now - change.ts > 900) return;
   const node = await ctx.db.selectFrom('nodes').select(['timezone', 'street', 'suburb', 'state']).where('id', '=', change.nodeId).executeTakeFirst();
   if (!node) return;

@@ -44,6 +44,7 @@ describeEachDatabase('virtual power plants', (h) => {
     const routes = (id: number) =>
       [
         ['GET', '/v2/powerstations'],
+        ['GET', '/api/powerstations'],
         ['GET', `/v2/powerstations/${id}`],
         ['POST', '/api/powerstations'],
         ['PUT', `/api/powerstations/${id}`],
@@ -95,6 +96,21 @@ describeEachDatabase('virtual power plants', (h) => {
         expect(res.json().data.message).toBe(MESSAGES.notAuthorized);
       }
       expect((await vpp(id)).name).toBe('Viewed');
+    });
+
+    it('offers the VPP choices of GET /api/powerstations to a dispatcher without the VPP screens, of their own organisation only', async () => {
+      const id = await create({ type: 'STATIC', name: 'Chosen', nodes: [nodes.bondi.id] });
+      await create({ type: 'STATIC', name: 'Not theirs', nodes: [nodes.foreign.id] }, otherHeaders);
+      const dispatcher = await h().bearer((await h().user(org, { permissions: ['fleet.dispatches.edit'] })).username);
+      expect((await call('GET', '/v2/powerstations', dispatcher)).statusCode).toBe(403);
+      const res = await call('GET', '/api/powerstations?limit=100&type=STATIC', dispatcher);
+      expect(res.statusCode, res.body).toBe(200);
+      const names = res.json().result.map((v: { name: string }) => v.name) as string[];
+      expect(names).toContain('Chosen');
+      expect(names).not.toContain('Not theirs');
+      expect(res.json().result.find((v: { id: number }) => v.id === id)).toEqual(
+        (await call('GET', '/v2/powerstations?limit=100&type=STATIC')).json().result.find((v: { id: number }) => v.id === id),
+      );
     });
 
     it("answers 404 for another organisation's VPP on every call, and changes nothing", async () => {

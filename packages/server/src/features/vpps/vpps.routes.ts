@@ -9,6 +9,7 @@ const ok = { status: 'OK' as const };
 
 export function vppsRoutes(app: App) {
   route(app, E.list, async (req) => service.listPowerstations(app.ctx, caller(req), req.query));
+  route(app, E.choices, async (req) => service.listPowerstations(app.ctx, caller(req), req.query));
   route(app, E.get, async (req) => service.getPowerstation(app.ctx, caller(req), req.params.id));
   route(app, E.create, async (req) => ({ ...ok, data: await service.createPowerstation(app.ctx, caller(req), req.body) }));
   route(app, E.update, async (req) => {

@@ -1,6 +1,6 @@
 import { localBucketStart } from '@vpp/shared';
 import { CompiledQuery, type Transaction } from 'kysely';
-import { bulkWriter, type Database, type DialectName } from '../../db/database.ts';
+import { bulkWriter, type Database, type DialectName, nowS } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
 import { ENERGY_COLUMNS, FLEET_COLUMNS, METRIC_COLUMNS, metricValues, type Sample } from '../metrics.ts';
@@ -171,7 +171,7 @@ export class TelemetryIngest {
    * Stores samples (and submeter readings) and brings every rollup up to date, in one transaction,
    * with `alongside` run in it last. Returns the samples stored.
    */
-  async ingest(samples: readonly Sample[], now = Math.floor(Date.now() / 1000), extras: IngestExtras = {}): Promise<number> {
+  async ingest(samples: readonly Sample[], now = nowS(), extras: IngestExtras = {}): Promise<number> {
     const { submeters = [], alongside } = extras;
     if (!samples.length && !submeters.length && !alongside) return 0;
     let ordered = true;

@@ -1,9 +1,9 @@
 import { CompiledQuery, sql } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import { type Database, nowS } from '../../db/database.ts';
 import './tables.ts';
 
 /** Deletes raw samples older than the retention period. */
-export async function pruneRaw(db: Database, retentionS: number, now = Math.floor(Date.now() / 1000)) {
+export async function pruneRaw(db: Database, retentionS: number, now = nowS()) {
   await db
     .deleteFrom('tel_raw')
     .where('ts', '<', now - retentionS)

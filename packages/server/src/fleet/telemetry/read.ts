@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import { type Database, nowS } from '../../db/database.ts';
 import type { FleetColumn, MetricColumn } from '../metrics.ts';
 import { localMidnight } from '../physics.ts';
 import './tables.ts';
@@ -69,7 +69,7 @@ export async function fleetSeries(
   end: number,
   interval: number,
   zone: string,
-  now = Math.floor(Date.now() / 1000),
+  now = nowS(),
 ): Promise<Map<number, Point>> {
   const table = interval === 3600 ? 'org_1h' : 'org_5m';
   const bucket = interval === 3600 ? 3600 : 300;

@@ -1,7 +1,7 @@
-import { Button, Center, Group, Loader, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Button, Center, Group, Loader, Menu, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconPencil, IconSearch } from '@tabler/icons-react';
-import { NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
+import { IconBolt, IconChevronDown, IconPencil, IconSearch } from '@tabler/icons-react';
+import { DISPATCH_EDIT, NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DataTable, pagingSearch } from '../../components/data-table.tsx';
@@ -9,6 +9,7 @@ import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { param, useSearchState } from '../../lib/search-state.ts';
+import { NewDispatchModal } from '../dispatches/index.ts';
 import { usePowerstation, usePowerstationMap, usePowerstationNodes } from './api.ts';
 import { DeleteVppButton } from './delete-vpp.tsx';
 import { VppEvents } from './vpp-events.tsx';
@@ -75,6 +76,35 @@ function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
   );
 }
 
+/**
+ * The 'Add New' event menu (spec 2 §2, spec 3 §2.3): Dispatch with fleet.dispatches.edit, opening
+ * the New Dispatch modal on this VPP. Curtailment joins it when curtailments exist; with no item
+ * the menu is not shown.
+ */
+function AddNewMenu({ id, fcas }: { id: number; fcas: boolean }) {
+  // An FCAS VPP is registered for frequency services, not dispatched (the server refuses it too).
+  const canDispatch = usePermission(DISPATCH_EDIT) && !fcas;
+  const [dispatching, setDispatching] = useState(false);
+  if (!canDispatch) return null;
+  return (
+    <>
+      <Menu position="bottom-end">
+        <Menu.Target>
+          <Button variant="light" rightSection={<IconChevronDown size={16} />}>
+            Add New
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item leftSection={<IconBolt size={16} />} onClick={() => setDispatching(true)}>
+            Dispatch
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <NewDispatchModal opened={dispatching} onClose={() => setDispatching(false)} powerstationId={id} />
+    </>
+  );
+}
+
 /** VPP detail (/virtual-power-plants/manage/{id}?tab=MAP|DEPLOYMENT_LIST&f&limit&offset): nameplate, events, map and node list. */
 export function VppDetailPage() {
   const id = Number(useParams().id);
@@ -90,12 +120,17 @@ export function VppDetailPage() {
       permission={VPP_VIEW}
       breadcrumb={[{ label: 'Virtual Power Plants' }, { label: 'Build and Edit', to: VPP_LIST_PATH }, { label: vpp.data?.name ?? `${id}` }]}
       actions={
-        editable && (
+        vpp.data && (
           <Group gap="xs">
-            <Button component={Link} to={vppEditPath(id)} leftSection={<IconPencil size={16} />}>
-              Edit
-            </Button>
-            <DeleteVppButton vpp={vpp.data} />
+            <AddNewMenu id={id} fcas={vpp.data.type === 'FCAS'} />
+            {editable && (
+              <>
+                <Button component={Link} to={vppEditPath(id)} leftSection={<IconPencil size={16} />}>
+                  Edit
+                </Button>
+                <DeleteVppButton vpp={vpp.data} />
+              </>
+            )}
           </Group>
         )
       }

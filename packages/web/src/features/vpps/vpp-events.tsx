@@ -1,16 +1,30 @@
-import { Badge, Center, Loader, Table, Text, Title } from '@mantine/core';
-import { formatDateTime, formatDuration, VPP_MESSAGES, type VppEvent } from '@vpp/shared';
+import { Anchor, Badge, Center, Loader, Table, Text, Title } from '@mantine/core';
+import { DISPATCH_VIEW, formatDateTime, formatDuration, OUTAGE_VIEW, RERT_VIEW, VPP_MESSAGES, type VppEvent } from '@vpp/shared';
+import { Link } from 'react-router';
 import { useAccount } from '../../lib/account.ts';
+import { usePermission } from '../../lib/permission-gate.tsx';
 import { usePowerstationEvents } from './api.ts';
 
 const STATE_LABELS: Record<VppEvent['state'], string> = { UPCOMING: 'Upcoming', INPROGRESS: 'In Progress', COMPLETED: 'Completed' };
 const TYPE_LABELS: Record<string, string> = { DISPATCH: 'Dispatch', CURTAILMENT: 'Curtailment', GRID_OUTAGE: 'Grid Outage', RERT: 'RERT' };
 
-/** Upcoming and in-progress events on a VPP, in the account's time zone, or the spec's empty text. */
+/** Where each kind of event has its detail page (an event's id is the same on every kind's calls). */
+const DETAIL_PATHS: Record<string, string> = {
+  DISPATCH: '/virtual-power-plants/dispatches',
+  RERT: '/virtual-power-plants/rert-dispatches',
+  GRID_OUTAGE: '/virtual-power-plants/grid-outages',
+};
+
+/** Upcoming and in-progress events on a VPP, in the account's time zone, or the spec's empty text; each links to its detail for those who may see it. */
 export function VppEvents({ id }: { id: number }) {
   const events = usePowerstationEvents(id);
   const { data: account } = useAccount();
   const zone = account?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const may: Record<string, boolean> = {
+    DISPATCH: usePermission(DISPATCH_VIEW),
+    RERT: usePermission(RERT_VIEW),
+    GRID_OUTAGE: usePermission(OUTAGE_VIEW),
+  };
   return (
     <section aria-label="Events">
       <Title order={2} size="h4" mb="xs">
@@ -33,7 +47,15 @@ export function VppEvents({ id }: { id: number }) {
           <Table.Tbody>
             {events.data.map((e) => (
               <Table.Tr key={e.id}>
-                <Table.Td>{TYPE_LABELS[e.type] ?? e.type}</Table.Td>
+                <Table.Td>
+                  {DETAIL_PATHS[e.type] && may[e.type] ? (
+                    <Anchor component={Link} to={`${DETAIL_PATHS[e.type]}/${e.id}`} size="sm">
+                      {TYPE_LABELS[e.type]}
+                    </Anchor>
+                  ) : (
+                    (TYPE_LABELS[e.type] ?? e.type)
+                  )}
+                </Table.Td>
                 <Table.Td>{formatDateTime(e.startTime, zone)}</Table.Td>
                 <Table.Td>{formatDuration(e.duration)}</Table.Td>
                 <Table.Td>

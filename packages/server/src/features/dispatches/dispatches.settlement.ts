@@ -1,0 +1,286 @@
+import { isNemRegion, type NemRegion, startOfPeriod } from '@vpp/shared';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { type Database, nowS } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { defineJob, enqueue } from '../../platform/jobs.ts';
+import { regionPrices } from '../market/index.ts';
+import { STEP_S } from './dispatches.engine.ts';
+import { ENGINE_EVENTS } from './dispatches.repo.ts';
+import { respondingNodes } from './dispatches.response.ts';
+
+// Settlement of a dispatch (issue 11 item 5): about an hour after it ends (SETTLEMENT_DELAY_S, so
+// that late telemetry has arrived), each responding node's delivered energy in each 5-minute
+// interval, measured as the response is, valued at that interval's 5-minute price of the node's
+// region, written once.
+
+/** The settled window of a dispatch: its start to its end, or to its cancel when cancelled earlier. */
+export const settledEnd = (e: { start_time: number; duration: number; cancelled_at: number | null }) =>
+  Math.max(e.start_time, Math.min(e.start_time + e.duration, e.cancelled_at ?? Number.POSITIVE_INFINITY));
+
+interface NodeDay {
+  nodeId: number;
+  dayStart: number;
+  region: string | null;
+  kwh: number;
+  value: number | null;
+}
+
+/** What a settlement writes, computed from telemetry and prices (nothing written yet). */
+export interface Settlement {
+  periodStart: number;
+  periodEnd: number;
+  cost: number;
+  energyKwh: number;
+  /** Priced energy charged and discharged (kWh, both positive); the unpriced (outside the NEM) apart, signed. */
+  chargedKwh: number;
+  dischargedKwh: number;
+  unpricedKwh: number;
+  buyPrice: number | null;
+  sellPrice: number | null;
+  nodesResponding: number;
+  nodesComplete: number;
+  coverage: number;
+  nodes: (NodeDay & { complete: boolean })[];
+}
+
+/**
+ * Computes a dispatch's settlement. Delivered power per node and interval is the battery's average
+ * power in the interval's 5-minute rollup less its average in the 5 minutes before the start (as
+ * the response measures it); energy = kW × 1/12 h, valued at price ($/MWh) ÷ 1000 per kWh. Only
+ * nodes with a full rollup (300 s of readings) for every interval count in the totals: coverage is
+ * their share of the responding nodes. Nodes outside the NEM deliver energy with no price.
+ */
+export async function computeSettlement(
+  ctx: AppContext,
+  e: { id: number; start_time: number; duration: number; cancelled_at: number | null; orders_sent_at: number | null },
+  now: number,
+): Promise<Settlement> {
+  const start = e.start_time;
+  const end = settledEnd(e);
+  const responding = e.orders_sent_at === null ? [] : await respondingNodes(ctx.db, e.id);
+  const buckets: number[] = [];
+  for (let ts = start; ts < end; ts += STEP_S) buckets.push(ts);
+  const facts = new Map<number, { region: string; timezone: string }>();
+  // Average power per node: index 0 the baseline bucket, then one per interval (NaN where missing or partial).
+  const power = new Map<number, Float64Array>();
+  for (let i = 0; i < responding.length; i += 1000) {
+    const ids = responding.slice(i, i + 1000);
+    for (const n of await ctx.db.selectFrom('nodes').select(['id', 'region', 'timezone']).where('id', 'in', ids).execute()) facts.set(n.id, n);
+    for (const id of ids) power.set(id, new Float64Array(buckets.length + 1).fill(Number.NaN));
+    if (!buckets.length) continue;
+    const rows = await ctx.db
+      .selectFrom('tel_5m')
+      .select(['node_id', 'ts', 'cov', sql<number | null>`battery_p / nullif(cov, 0)`.as('p')])
+      .where('node_id', 'in', ids)
+      .where('ts', '>=', start - STEP_S)
+      .where('ts', '<', end)
+      .execute();
+    for (const r of rows) {
+      if (r.p === null) continue;
+      const k = (Number(r.ts) - start) / STEP_S + 1;
+      // The baseline counts from any reading; an interval of the event only when fully covered.
+      if (k === 0 || Number(r.cov) >= STEP_S) (power.get(r.node_id) as Float64Array)[k] = Number(r.p);
+    }
+  }
+  const prices = new Map<string, Float64Array>();
+  for (const region of new Set([...facts.values()].map((f) => f.region))) {
+    if (!isNemRegion(region) || !buckets.length) continue;
+    const series = await regionPrices(ctx, region as NemRegion, start, end, now);
+    const a = new Float64Array(buckets.length).fill(Number.NaN);
+    for (const p of series) a[(p.start - start) / STEP_S] = p.rrp;
+    prices.set(region, a);
+  }
+  const days = new Map<string, number>();
+  const dayOf = (ts: number, zone: string) => {
+    const key = `${zone}:${ts}`;
+    let d = days.get(key);
+    if (d === undefined) {
+      d = startOfPeriod(ts, 'day', zone);
+      days.set(key, d);
+    }
+    return d;
+  };
+  const out: Settlement['nodes'] = [];
+  let cost = 0;
+  let charged = 0;
+  let discharged = 0;
+  let unpriced = 0;
+  let buyValue = 0;
+  let sellValue = 0;
+  let complete = 0;
+  for (const nodeId of responding) {
+    const f = facts.get(nodeId);
+    const p = power.get(nodeId) as Float64Array;
+    const rrp = f ? prices.get(f.region) : undefined;
+    const base = Number.isNaN(p[0]) ? 0 : p[0];
+    let full = true;
+    const perDay = new Map<number, NodeDay>();
+    for (let k = 0; k < buckets.length; k++) {
+      const avg = p[k + 1];
+      if (Number.isNaN(avg)) {
+        full = false;
+        continue;
+      }
+      const kwh = ((avg - base) * STEP_S) / 3600;
+      const price = rrp?.[k];
+      const value = price === undefined || Number.isNaN(price) ? null : (kwh * price) / 1000;
+      const day = dayOf(buckets[k], f?.timezone ?? 'Australia/Sydney');
+      const row = perDay.get(day) ?? { nodeId, dayStart: day, region: rrp ? (f?.region ?? null) : null, kwh: 0, value: rrp ? 0 : null };
+      row.kwh += kwh;
+      if (row.value !== null && value !== null) row.value += value;
+      perDay.set(day, row);
+    }
+    if (full) complete++;
+    for (const row of perDay.values()) out.push({ ...row, complete: full });
+    if (!full) continue;
+    for (let k = 0; k < buckets.length; k++) {
+      const kwh = ((p[k + 1] - base) * STEP_S) / 3600;
+      const price = rrp?.[k];
+      if (price === undefined || Number.isNaN(price)) {
+        unpriced += kwh;
+        continue;
+      }
+      cost += (kwh * price) / 1000;
+      if (kwh > 0) {
+        charged += kwh;
+        buyValue += kwh * price;
+      } else if (kwh < 0) {
+        discharged -= kwh;
+        sellValue -= kwh * price;
+      }
+    }
+  }
+  return {
+    periodStart: start,
+    periodEnd: end,
+    cost,
+    energyKwh: charged - discharged + unpriced,
+    chargedKwh: charged,
+    dischargedKwh: discharged,
+    unpricedKwh: unpriced,
+    buyPrice: charged > 0 ? buyValue / charged : null,
+    sellPrice: discharged > 0 ? sellValue / discharged : null,
+    nodesResponding: responding.length,
+    nodesComplete: complete,
+    coverage: responding.length ? complete / responding.length : 1,
+    nodes: out,
+  };
+}
+
+/** The dispatch's stored settlement, or undefined before it is settled. */
+export async function findSettlement(db: Database, id: number) {
+  const row = await db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirst();
+  return row ? { ...row, settled_at: Number(row.settled_at), period_start: Number(row.period_start), period_end: Number(row.period_end) } : undefined;
+}
+
+/**
+ * Settles a dispatch once it is due (SETTLEMENT_DELAY_S after its end or its cancel): computes the
+ * settlement and writes it in one transaction whose first insert is keyed by the dispatch, so a
+ * second run, a concurrent run (another worker) or a rerun after a crash writes nothing.
+ * Answers whether this call wrote it.
+ */
+export async function settleDispatch(ctx: AppContext, id: number, now = nowS()): Promise<boolean> {
+  const e = await ctx.db
+    .selectFrom('events')
+    .innerJoin('dispatches as d', 'd.event_id', 'events.id')
+    .select(['events.id', 'events.start_time', 'events.duration', 'events.cancelled_at', 'd.orders_sent_at'])
+    .where('events.id', '=', id)
+    .where('events.type', 'in', ENGINE_EVENTS)
+    .executeTakeFirst();
+  if (!e) return false;
+  const ev = {
+    id: e.id,
+    start_time: Number(e.start_time),
+    duration: Number(e.duration),
+    cancelled_at: e.cancelled_at === null ? null : Number(e.cancelled_at),
+    orders_sent_at: e.orders_sent_at === null ? null : Number(e.orders_sent_at),
+  };
+  if (settledEnd(ev) + ctx.config.SETTLEMENT_DELAY_S > now) return false;
+  if (await findSettlement(ctx.db, id)) return false;
+  const s = await computeSettlement(ctx, ev, now);
+  return ctx.db.transaction().execute(async (trx) => {
+    const written = await trx
+      .insertInto('dispatch_settlements')
+      .values({
+        event_id: id,
+        settled_at: now,
+        period_start: s.periodStart,
+        period_end: s.periodEnd,
+        cost: s.cost,
+        energy_kwh: s.energyKwh,
+        charged_kwh: s.chargedKwh,
+        discharged_kwh: s.dischargedKwh,
+        unpriced_kwh: s.unpricedKwh,
+        buy_price: s.buyPrice,
+        sell_price: s.sellPrice,
+        nodes_responding: s.nodesResponding,
+        nodes_complete: s.nodesComplete,
+        coverage: s.coverage,
+      })
+      .onConflict((oc) => oc.column('event_id').doNothing())
+      .returning('event_id')
+      .executeTakeFirst();
+    if (!written) return false;
+    for (let i = 0; i < s.nodes.length; i += 500)
+      await trx
+        .insertInto('dispatch_settlement_nodes')
+        .values(
+          s.nodes.slice(i, i + 500).map((n) => ({
+            event_id: id,
+            node_id: n.nodeId,
+            day_start: n.dayStart,
+            region: n.region,
+            delivered_kwh: n.kwh,
+            value: n.value,
+            complete: n.complete ? 1 : 0,
+          })),
+        )
+        .execute();
+    return true;
+  });
+}
+
+const SETTLE_KIND = 'dispatch-settle';
+
+/** Settles one dispatch; `at` is when it was found due (the run acts as at least then). */
+export const settleDispatchJob = defineJob(SETTLE_KIND, z.object({ id: z.number().int(), at: z.number() }), async (ctx, payload) => {
+  await settleDispatch(ctx, payload.id, Math.max(payload.at, nowS()));
+});
+
+/**
+ * Queues the settlement of every dispatch that is due and not settled (the engine asks every minute;
+ * the job's unique key queues each dispatch's once, whatever the number of processes).
+ */
+export async function queueDueSettlements(ctx: AppContext, now = nowS()): Promise<number[]> {
+  const delay = ctx.config.SETTLEMENT_DELAY_S;
+  const rows = await ctx.db
+    .selectFrom('events')
+    .innerJoin('dispatches as d', 'd.event_id', 'events.id')
+    .leftJoin('dispatch_settlements as s', 's.event_id', 'events.id')
+    .select('events.id')
+    .where('events.type', 'in', ENGINE_EVENTS)
+    .where('s.event_id', 'is', null)
+    // A dispatch whose settlement job is queued (or failed for good) is not asked again.
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('jobs')
+            .select('jobs.id')
+            .where('jobs.unique_key', '=', sql<string>`${`${SETTLE_KIND}:`} || events.id`),
+        ),
+      ),
+    )
+    .where(
+      sql<number>`case when events.cancelled_at is not null and events.cancelled_at < events.start_time + events.duration then events.cancelled_at else events.start_time + events.duration end`,
+      '<=',
+      now - delay,
+    )
+    .orderBy('events.id')
+    .limit(100)
+    .execute();
+  const queued: number[] = [];
+  for (const r of rows)
+    if ((await enqueue(ctx.db, settleDispatchJob.kind, { id: r.id, at: now }, { uniqueKey: `${settleDispatchJob.kind}:${r.id}` })) !== null) queued.push(r.id);
+  return queued;
+}

@@ -1,0 +1,138 @@
+import { type CreateRertBody, DISPATCH_MESSAGES, type DispatchStrategy, onTimeStep, RERT_MESSAGES, type RescheduleRertBody } from '@vpp/shared';
+import { type Database, nowS } from '../../db/database.ts';
+import { cancelCommands, sendCommands } from '../../fleet/control.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { crashPoint } from '../../platform/crash-points.ts';
+import { badRequest, conflict } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/guard.ts';
+import * as d from '../dispatches/index.ts';
+import { requirePowerstation } from '../vpps/index.ts';
+
+// RERT dispatches (spec 3 §2.5, §3.4, §4.2, §7): a dispatch event of type RERT, created, moved and
+// called off here; the dispatch engine sends its orders, measures and settles it like any dispatch.
+
+/**
+ * A RERT activation asks the reserve to deliver: a discharge, or (the flow's default power 0) a
+ * lockout. Checked and stored by the dispatch rules (§4.1, §5): no power factor, the standard title.
+ */
+export async function createRert(ctx: AppContext, user: AuthUser, body: CreateRertBody): Promise<{ id: number }> {
+  if (body.realPowerP > 0) throw badRequest(RERT_MESSAGES.dischargeOnly);
+  return d.createDispatch(ctx, user, { ...body, powerFactor: null, powerFactorLeadLag: null, messageTitle: null }, d.RERT_EVENT);
+}
+
+/** The event's row inside a transaction, locked until it ends on PostgreSQL (SQLite runs one writer at a time). */
+async function lockedEvent(trx: Database, ctx: AppContext, id: number) {
+  let q = trx
+    .selectFrom('events')
+    .innerJoin('dispatches', 'dispatches.event_id', 'events.id')
+    .select(['events.start_time', 'events.duration', 'events.cancelled_at', 'dispatches.orders_sent_at'])
+    .where('events.id', '=', id);
+  if (ctx.dialect === 'postgres') q = q.forUpdate();
+  const r = await q.executeTakeFirstOrThrow();
+  return {
+    start: Number(r.start_time),
+    duration: Number(r.duration),
+    cancelled: r.cancelled_at !== null,
+    ordersSent: r.orders_sent_at !== null,
+  };
+}
+
+/**
+ * Only an UPCOMING RERT dispatch changes: decided in the transaction that changes it, from the
+ * locked row and the clock read inside it, and held by the update's own condition
+ * (`start_time > now`), so a change racing the start either lands before it or is refused, never both.
+ */
+function requireUpcoming(e: { start: number; cancelled: boolean }, now: number) {
+  if (e.cancelled) throw conflict(RERT_MESSAGES.alreadyCancelled);
+  if (now >= e.start) throw conflict(RERT_MESSAGES.onlyUpcoming);
+}
+
+const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+
+/** Calls off an upcoming RERT dispatch: any orders sent are withdrawn and the audit says who. */
+export async function cancelRert(ctx: AppContext, user: AuthUser, id: number, clock: () => number = nowS): Promise<void> {
+  await d.requireDispatch(ctx, user, id, d.RERT_EVENT);
+  await ctx.db.transaction().execute(async (trx) => {
+    const e = await lockedEvent(trx, ctx, id);
+    const now = clock();
+    requireUpcoming(e, now);
+    const done = await trx
+      .updateTable('events')
+      .set({ cancelled_at: now })
+      .where('id', '=', id)
+      .where('cancelled_at', 'is', null)
+      .where('start_time', '>', now)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw conflict(RERT_MESSAGES.onlyUpcoming);
+    await cancelCommands(trx, d.commandSource(id), now);
+    await d.audit(trx, id, 'CANCELLED', user.id, now);
+  });
+}
+
+/**
+ * Moves an upcoming RERT dispatch to a new window (and optionally a new customer message). It is
+ * allocated again from the batteries' state now and, in one transaction with the move: the old
+ * orders are withdrawn, and nodes that had received the old window are sent the new one (when it is
+ * within the engine's 24-hour lead; otherwise the engine sends it when it is). The audit records the
+ * change.
+ */
+export async function rescheduleRert(
+  ctx: AppContext,
+  user: AuthUser,
+  id: number,
+  body: RescheduleRertBody,
+  clock: () => number = nowS,
+): Promise<{ id: number }> {
+  const row = await d.requireDispatch(ctx, user, id, d.RERT_EVENT);
+  if (!onTimeStep(body.startTime)) throw badRequest(DISPATCH_MESSAGES.startStep);
+  if (body.duration % 300 !== 0) throw badRequest(DISPATCH_MESSAGES.durationStep);
+  const checkedAt = clock();
+  if (body.startTime < checkedAt) throw badRequest(DISPATCH_MESSAGES.startInPast);
+  const ps = await requirePowerstation(ctx, user, row.powerstation_id);
+  const nodes = (await d.reportingBatteries(ctx.db, ps, checkedAt)).map(d.allocNode);
+  const strategy = row.strategy as DispatchStrategy;
+  const allocation = d.allocationFor(nodes, body.startTime, body.duration, row.real_power_p, strategy);
+  const ids = allocation.map((a) => a.nodeId);
+  const end = body.startTime + body.duration;
+  return ctx.db.transaction().execute(async (trx) => {
+    const e = await lockedEvent(trx, ctx, id);
+    const now = clock();
+    requireUpcoming(e, now);
+    if (ctx.dialect === 'postgres') await d.lockNodes(trx, ids);
+    const other = await d.overlapping(trx, ids, body.startTime, end, id);
+    if (other !== undefined) throw badRequest(DISPATCH_MESSAGES.overlaps(other), 'dispatch_overlaps');
+    const moved = await trx
+      .updateTable('events')
+      .set({ start_time: body.startTime, duration: body.duration })
+      .where('id', '=', id)
+      .where('cancelled_at', 'is', null)
+      .where('start_time', '>', now)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw conflict(RERT_MESSAGES.onlyUpcoming);
+    const message = row.real_power_p === 0 || body.customerAppMessage === undefined ? {} : { customer_message: body.customerAppMessage || null };
+    // Orders go out again now when the nodes had the old window and the new one is within the lead.
+    const sendNow = e.ordersSent && body.startTime <= now + d.ORDER_LEAD_S;
+    await trx
+      .updateTable('dispatches')
+      .set({ ...message, orders_sent_at: sendNow ? now : null, checked_at: null })
+      .where('event_id', '=', id)
+      .execute();
+    const source = d.commandSource(id);
+    await cancelCommands(trx, source, now);
+    await d.storeAllocation(trx, id, allocation);
+    // The crash tests' kill -9 between the old orders' withdrawal and the new ones.
+    crashPoint('rert-reschedule');
+    if (sendNow) {
+      await sendCommands(trx, d.commandsOf(id, allocation));
+      const hasMessage = row.real_power_p !== 0;
+      await trx
+        .updateTable('dispatch_nodes')
+        .set({ orders_sent_at: now, message_sent_at: hasMessage ? now : null })
+        .where('event_id', '=', id)
+        .execute();
+    }
+    const detail = `Rescheduled from ${iso(e.start)} for ${e.duration / 60} min to ${iso(body.startTime)} for ${body.duration / 60} min.`;
+    await d.audit(trx, id, 'CHANGED', user.id, now, detail);
+    return { id };
+  });
+}

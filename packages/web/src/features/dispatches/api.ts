@@ -1,0 +1,122 @@
+import { keepPreviousData, type Query, useMutation, useQuery } from '@tanstack/react-query';
+import { DISPATCH_MESSAGES, dispatchEndpoints as E, type Endpoint, MESSAGES, type ReplyOf } from '@vpp/shared';
+import { queryClient } from '../../lib/query-client.ts';
+import { ApiError, call } from '../../lib/request.ts';
+import { toast } from '../../lib/toasts.ts';
+import { DISPATCH_SCREEN_TEXTS, detailRefreshMs, REFRESH_SLOW_MS } from './dispatch-format.ts';
+
+/** Query keys of the dispatch area: all start with ['dispatches'], which a new dispatch invalidates (the New Dispatch modal's contract). */
+export const dispatchKeys = {
+  all: ['dispatches'] as const,
+  list: (q: { limit: number; offset: number }) => ['dispatches', 'list', q] as const,
+  detail: (id: number, area = 'dispatches') => [area, id, 'detail'] as const,
+  part: (id: number, part: 'prediction' | 'response' | 'remainingCharge' | 'cost', area = 'dispatches') => [area, id, part] as const,
+};
+
+/**
+ * The calls behind an event's detail page: a dispatch's, or another kind's of the same event (RERT),
+ * each under its own query-key area.
+ */
+export interface EventSource {
+  area: string;
+  detail: typeof E.detail | Endpoint;
+  prediction: Endpoint;
+  response: Endpoint;
+  remainingCharge: Endpoint;
+  /** Only dispatches answer a cost. */
+  cost?: Endpoint;
+  loadFailed: string;
+}
+
+export const DISPATCH_SOURCE: EventSource = {
+  area: 'dispatches',
+  detail: E.detail,
+  prediction: E.prediction,
+  response: E.response,
+  remainingCharge: E.remainingCharge,
+  cost: E.cost,
+  loadFailed: DISPATCH_MESSAGES.loadFailed,
+};
+
+/** The list refreshes every 5 minutes (spec 3 §2.2). */
+export function useDispatches(q: { limit: number; offset: number }) {
+  return useQuery({
+    queryKey: dispatchKeys.list(q),
+    queryFn: () => call(E.list, { query: q }, { errorToast: DISPATCH_SCREEN_TEXTS.listFailed }),
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_SLOW_MS,
+  });
+}
+
+/** A 404 (no such dispatch, or another organisation's): the page says so once, without a toast. */
+export const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
+
+/**
+ * Calls one of a dispatch's endpoints: a 404 is left to the page; any other failure toasts the
+ * call's text of spec 3 §8 (the request layer toasts 401 and 403 its own way).
+ */
+async function callDispatch<EP extends Endpoint>(e: EP, id: number, failed: string): Promise<ReplyOf<EP>> {
+  try {
+    return await call(e, { params: { id } } as never, { quiet: true });
+  } catch (err) {
+    if (err instanceof ApiError && ![401, 403, 404].includes(err.status)) {
+      toast('error', failed, MESSAGES.tryAgainLater);
+      // An ERROR reply's own words too, when they say something the user can act on (spec 3 §4).
+      if (err.status >= 400 && err.status < 500) toast('error', err.message);
+    }
+    throw err;
+  }
+}
+
+type DetailReply = ReplyOf<typeof E.detail>;
+
+/**
+ * A dispatch, refreshed by the periods of spec 3 §4 (2 s while new, 8 s while in progress, otherwise
+ * 5 minutes); a dispatch that is not found stops refreshing.
+ */
+export function useDispatch(id: number, source: EventSource = DISPATCH_SOURCE) {
+  return useQuery({
+    queryKey: dispatchKeys.detail(id, source.area),
+    queryFn: () => callDispatch(source.detail as typeof E.detail, id, source.loadFailed),
+    refetchInterval: (q: Query<DetailReply>) => (isNotFound(q.state.error) ? false : q.state.data ? detailRefreshMs(q.state.data.data, Date.now()) : false),
+    retry: false,
+  });
+}
+
+/** One part of a dispatch's detail, fetched once the dispatch is known and refreshed with it. */
+function useDispatchPart<EP extends Endpoint>(
+  id: number,
+  part: 'prediction' | 'response' | 'remainingCharge' | 'cost',
+  e: EP,
+  failed: string,
+  refreshMs: number | false,
+  enabled: boolean,
+  area: string,
+) {
+  return useQuery({
+    queryKey: dispatchKeys.part(id, part, area),
+    queryFn: () => callDispatch(e, id, failed),
+    refetchInterval: refreshMs,
+    enabled,
+  });
+}
+
+// The parts answer the same replies whichever kind of event asks (the RERT endpoints reuse the dispatch schemas).
+export const useDispatchPrediction = (id: number, refreshMs: number | false, enabled: boolean, s: EventSource = DISPATCH_SOURCE) =>
+  useDispatchPart(id, 'prediction', s.prediction as typeof E.prediction, DISPATCH_MESSAGES.predictionFailed, refreshMs, enabled, s.area);
+export const useDispatchResponse = (id: number, refreshMs: number | false, enabled: boolean, s: EventSource = DISPATCH_SOURCE) =>
+  useDispatchPart(id, 'response', s.response as typeof E.response, DISPATCH_MESSAGES.responseFailed, refreshMs, enabled, s.area);
+export const useDispatchRemainingCharge = (id: number, refreshMs: number | false, enabled: boolean, s: EventSource = DISPATCH_SOURCE) =>
+  useDispatchPart(id, 'remainingCharge', s.remainingCharge as typeof E.remainingCharge, DISPATCH_MESSAGES.remainingChargeFailed, refreshMs, enabled, s.area);
+/** Only for those who see market data (spec 3 §1): the server refuses the others; a kind without a cost asks nothing. */
+export const useDispatchCost = (id: number, refreshMs: number | false, enabled: boolean, s: EventSource = DISPATCH_SOURCE) =>
+  useDispatchPart(id, 'cost', (s.cost ?? E.cost) as typeof E.cost, DISPATCH_MESSAGES.costFailed, refreshMs, enabled && !!s.cost, s.area);
+
+/** Cancels a dispatch that has not ended; every dispatch query is refreshed after. */
+export function useCancelDispatch() {
+  return useMutation({
+    mutationFn: (id: number) =>
+      call(E.cancel, { params: { id } }, { errorToast: DISPATCH_SCREEN_TEXTS.cancelFailed, success: { title: DISPATCH_SCREEN_TEXTS.cancelled } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: dispatchKeys.all }),
+  });
+}

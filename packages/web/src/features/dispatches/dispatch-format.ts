@@ -1,0 +1,109 @@
+import { type DispatchSummary, powerScale } from '@vpp/shared';
+
+/** Texts of the dispatch screens that spec 3 §8 does not give (and the list's own, which it does). */
+export const DISPATCH_SCREEN_TEXTS = {
+  listFailed: 'Failed to load trade requests.',
+  noDispatches: 'No dispatches have been found for this search criteria',
+  notFound: 'This dispatch could not be found. It may have been removed, or it belongs to another organisation.',
+  backToList: 'Back to Dispatches',
+  // The spec's question for cancelling a RERT dispatch (spec 3 §2.5), word for word: the same act on a dispatch asks the same.
+  cancelConfirm: 'Are you sure want to cancel this dispatch?',
+  cancelled: 'Dispatch successfully cancelled.',
+  cancelFailed: 'Failed to cancel Dispatch.',
+  partialSettlement: (percentMissing: string) =>
+    `Partial settlement: ${percentMissing}% of nodes are not included in this cost because their data is incomplete.`,
+} as const;
+
+/** The list and detail path of a dispatch (spec 3 §2.1). */
+export const DISPATCH_LIST_PATH = '/virtual-power-plants/dispatches?limit=10&offset=0';
+export const dispatchPath = (id: number) => `/virtual-power-plants/dispatches/${id}`;
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+function zoneParts(epochS: number, timeZone: string) {
+  const parts = new Intl.DateTimeFormat('en-AU', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(epochS * 1000));
+  const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+  return { year: n('year'), month: n('month'), day: n('day'), hour: n('hour'), minute: n('minute') };
+}
+
+/**
+ * A dispatch start as spec 3 §2.2 shows it, in the user's zone: 'D MMMM, h:mm a' within the current
+ * year ('24 November, 3:05 pm'), 'D MMM YY, h:mm a' otherwise ('3 Jan 25, 9:00 am'). Month names
+ * are written out here: ICU's short September is 'Sept' in en-AU.
+ */
+export function formatDispatchStart(epochS: number, timeZone: string, nowS: number): string {
+  const t = zoneParts(epochS, timeZone);
+  const h12 = t.hour % 12 === 0 ? 12 : t.hour % 12;
+  const time = `${h12}:${String(t.minute).padStart(2, '0')} ${t.hour < 12 ? 'am' : 'pm'}`;
+  const month = MONTHS[t.month - 1];
+  if (t.year === zoneParts(nowS, timeZone).year) return `${t.day} ${month}, ${time}`;
+  return `${t.day} ${month.slice(0, 3)} ${String(t.year % 100).padStart(2, '0')}, ${time}`;
+}
+
+/** The state as users read it (spec 3 §4: INPROGRESS is 'In Progress'); a cancelled dispatch says so. */
+export function dispatchStatusLabel(d: Pick<DispatchSummary, 'state' | 'cancelledAt'>): string {
+  if (d.cancelledAt !== null) return 'Cancelled';
+  return { UPCOMING: 'Upcoming', INPROGRESS: 'In Progress', COMPLETED: 'Completed' }[d.state];
+}
+
+/** What the request asks of the batteries, by the sign of its power (spec 3 §3.1). */
+export const requestKind = (realPowerP: number) => (realPowerP > 0 ? 'Charge' : realPowerP < 0 ? 'Discharge' : 'Lockout');
+
+/** The Event cell's first line: the reason (RERT and outages carry one), or the kind of event. */
+export const eventLabel = (d: Pick<DispatchSummary, 'reason'>) => d.reason ?? 'Dispatch';
+
+export const REFRESH_FAST_MS = 2_000;
+export const REFRESH_IN_PROGRESS_MS = 8_000;
+export const REFRESH_SLOW_MS = 5 * 60_000;
+
+/**
+ * How often the detail refreshes (spec 3 §4): every 2 s while created under 60 s ago, every 8 s while
+ * in progress, otherwise every 5 minutes; an upcoming dispatch is also fetched again as it starts, so
+ * that the page turns to In Progress on time. A cancelled dispatch is no longer in progress.
+ */
+export function detailRefreshMs(d: Pick<DispatchSummary, 'createdAt' | 'cancelledAt' | 'request'>, nowMs: number): number {
+  const now = nowMs / 1000;
+  if (now - d.createdAt < 60) return REFRESH_FAST_MS;
+  if (d.cancelledAt !== null) return REFRESH_SLOW_MS;
+  const { startTime, duration } = d.request;
+  if (now >= startTime && now < startTime + duration) return REFRESH_IN_PROGRESS_MS;
+  if (now < startTime) return Math.min(REFRESH_SLOW_MS, Math.max(REFRESH_FAST_MS, Math.ceil((startTime - now) * 1000) + 500));
+  return REFRESH_SLOW_MS;
+}
+
+/** The graphs' y-domain padding: 22% of the span (spec 3 §9). */
+export const GRAPH_Y_PAD = 0.22;
+/** A tick every 30 minutes (spec 3 §9). */
+export const GRAPH_TICK_S = 1800;
+
+/** The unit and factor of a graph's axis: kW or kWh, MW or MWh when a value exceeds 1000 (spec 3 §9). */
+export function graphScale(values: readonly (number | null)[], energy: boolean): { unit: string; factor: number } {
+  const maxAbs = values.reduce<number>((m, v) => (v === null ? m : Math.max(m, Math.abs(v))), 0);
+  const { unit, factor } = powerScale(maxAbs);
+  return { unit: energy ? `${unit}h` : unit, factor };
+}
+
+/** A value in AUD with 2 decimals ('$1,234.50', '-$12.00'). */
+export const formatAud = (v: number) => `${v < 0 ? '-' : ''}$${Math.abs(v).toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** A price in $/MWh with 2 decimals. */
+export const formatPrice = (v: number) => `${formatAud(v)}/MWh`;
+
+/** The heading of the cost section by its type (spec 3 §3.3, §4). */
+export const COST_TYPE_LABELS = { DISPATCH_NOT_STARTED: 'Not started (forecast)', ESTIMATE: 'Estimated', SETTLED: 'Settled' } as const;
+
+/** The percent of nodes left out of a partial settlement, or null when coverage is complete (spec 3 §4). */
+export function percentNotIncluded(coverage: number | null): string | null {
+  if (coverage === null || coverage >= 1) return null;
+  // One decimal, and never '0' for a coverage just short of complete.
+  const missing = Math.max(0.1, Math.round((1 - Math.max(0, coverage)) * 1000) / 10);
+  return Number.isInteger(missing) ? String(missing) : missing.toFixed(1);
+}

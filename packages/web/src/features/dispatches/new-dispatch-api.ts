@@ -1,0 +1,123 @@
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import {
+  type CreateDispatchBody,
+  DISPATCH_MESSAGES,
+  dispatchEndpoints,
+  MESSAGES,
+  marketEndpoints,
+  POWER_FACTOR_MAX,
+  VPP_MESSAGES,
+  vppEndpoints,
+} from '@vpp/shared';
+import { queryClient } from '../../lib/query-client.ts';
+import { ApiError, call } from '../../lib/request.ts';
+import { toast } from '../../lib/toasts.ts';
+
+/** Query keys of the New Dispatch modal: all under ['dispatches'], so a new dispatch invalidates them with the list. */
+export const newDispatchKeys = {
+  all: ['dispatches'] as const,
+  powerstations: ['dispatches', 'new', 'powerstations'] as const,
+  constraints: (id: number, q: object) => ['dispatches', 'new', 'constraints', id, q] as const,
+  predictions: (id: number, q: object) => ['dispatches', 'new', 'predictions', id, q] as const,
+  price: (q: object) => ['dispatches', 'new', 'price', q] as const,
+  messages: ['dispatches', 'messages'] as const,
+};
+
+/** The VPPs a dispatch can go to (FCAS VPPs answer the market's contingency events, not manual dispatches). */
+export function useDispatchPowerstations(enabled: boolean) {
+  return useQuery({
+    queryKey: newDispatchKeys.powerstations,
+    queryFn: async () =>
+      (await call(vppEndpoints.choices, { query: { limit: 1000, offset: 0, type: 'STATIC,DYNAMIC' } }, { errorToast: VPP_MESSAGES.loadFailed })).result,
+    enabled,
+  });
+}
+
+export interface ConstraintsArgs {
+  duration: number;
+  realPowerP: number;
+  powerFactor: number | null;
+}
+
+/** What the VPP can do for the dispatch being drawn up; the previous answer stays shown while the next loads. */
+export function useDispatchConstraints(id: number | null, q: ConstraintsArgs) {
+  const query = { duration: q.duration, realPowerP: q.realPowerP, powerFactor: q.powerFactor ?? POWER_FACTOR_MAX };
+  return useQuery({
+    queryKey: newDispatchKeys.constraints(id ?? 0, query),
+    queryFn: async () =>
+      (await call(dispatchEndpoints.constraints, { params: { id: id ?? 0 }, query }, { errorToast: DISPATCH_MESSAGES.constraintsFailed })).data,
+    enabled: id !== null,
+    placeholderData: (prev, prevQuery) => (prevQuery?.queryKey[3] === id ? prev : undefined),
+  });
+}
+
+export interface PredictionsArgs {
+  start: number;
+  dispatchStart: number;
+  dispatchDuration: number;
+  dispatchRealPowerP: number;
+  strategy?: 'greedy' | 'uniform';
+}
+
+/** The VPP's day from `start`, without and with the dispatch. */
+export function useDispatchPredictions(id: number | null, q: PredictionsArgs) {
+  return useQuery({
+    queryKey: newDispatchKeys.predictions(id ?? 0, q),
+    queryFn: async () =>
+      (await call(dispatchEndpoints.predictions, { params: { id: id ?? 0 }, query: q }, { errorToast: DISPATCH_MESSAGES.predictionFailed })).data,
+    enabled: id !== null,
+    // Keep the graph while a new power or window loads; another VPP or day starts from empty.
+    placeholderData: (prev, prevQuery) =>
+      prevQuery?.queryKey[3] === id && (prevQuery?.queryKey[4] as PredictionsArgs | undefined)?.start === q.start ? prev : undefined,
+  });
+}
+
+export interface PriceArgs {
+  powerstation: number;
+  startTime: number;
+  duration: number;
+  realPowerP: number;
+  powerFactor?: number;
+}
+
+/** The dispatch's cost and sell price at the forecast prices; only asked for by users who see market data. */
+export function useDispatchPrice(q: PriceArgs | null) {
+  return useQuery({
+    queryKey: newDispatchKeys.price(q ?? {}),
+    // The view shows the spec's price warnings in place of the prices: no toast.
+    queryFn: () => call(marketEndpoints.dispatchPrice, { query: q as PriceArgs }, { quiet: true }),
+    enabled: q !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The organisation's previous customer messages, newest first. */
+export function useDispatchMessages(enabled: boolean) {
+  return useQuery({
+    queryKey: newDispatchKeys.messages,
+    queryFn: async () => (await call(dispatchEndpoints.messages, {}, { errorToast: DISPATCH_MESSAGES.messagesFailed })).data.messages,
+    enabled,
+  });
+}
+
+/**
+ * Executes the dispatch. A refusal the user can act on (a 4xx ERROR reply) shows the server's
+ * data.message; any other failure 'Failed to execute Dispatch.'; success the spec's toast, and every
+ * dispatch query is refreshed.
+ */
+export function useCreateDispatch() {
+  return useMutation({
+    mutationFn: async (body: CreateDispatchBody) => (await call(dispatchEndpoints.create, { body }, { quiet: true })).data,
+    onSuccess: () => {
+      toast('success', DISPATCH_MESSAGES.executed);
+      return queryClient.invalidateQueries({ queryKey: newDispatchKeys.all });
+    },
+    onError: (err) => {
+      // The request layer has already shown 'Not Authorized' for a 403.
+      if (err instanceof ApiError && err.status === 403) return;
+      const replied = err instanceof ApiError && (err.body as { status?: string } | null)?.status === 'ERROR' && err.status < 500;
+      if (replied) toast('error', err.message);
+      else toast('error', DISPATCH_MESSAGES.executeFailed, MESSAGES.tryAgainLater);
+    },
+  });
+}

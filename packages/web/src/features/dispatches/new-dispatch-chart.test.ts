@@ -1,0 +1,61 @@
+import type { DispatchPredictions, PredictionPoint } from '@vpp/shared';
+import { describe, expect, it } from 'vitest';
+import { predictionSeries } from './new-dispatch-chart.tsx';
+
+const point = (meterPower: number | null, soc: number | null = null): PredictionPoint => ({
+  solarPower: null,
+  housePower: null,
+  batteryPower: null,
+  meterPower,
+  remainingCharge: null,
+  soc,
+});
+
+const predictions = (patch: Partial<DispatchPredictions>): DispatchPredictions => ({
+  interval: 300,
+  prediction: {},
+  adjustedPrediction: null,
+  warning: null,
+  deployments: 3,
+  market: null,
+  ...patch,
+});
+
+describe('the prediction graph series (spec 3 §9)', () => {
+  it('draws the prediction and the prediction with the dispatch in kW, and charge on the right without prices', () => {
+    const s = predictionSeries(
+      predictions({
+        prediction: { 1800: point(2, 50), 0: point(null), 2100: point(-3, 40) },
+        adjustedPrediction: { 1800: point(1, 45), 2100: point(-8, 30) },
+      }),
+    );
+    expect(s?.x).toEqual([0, 1800, 2100]);
+    expect(s?.unit).toBe('kW');
+    expect(s?.secondaryUnit).toBe('%');
+    expect(s?.series.map((x) => x.label)).toEqual(['Prediction', 'With dispatch', 'State of charge']);
+    expect(s?.series[0].values).toEqual([null, 2, -3]);
+    expect(s?.series[1].values).toEqual([null, 1, -8]);
+    expect(s?.series[2].values).toEqual([null, 45, 30]);
+  });
+
+  it('switches the whole power axis to MW when a value passes 1000 kW', () => {
+    const s = predictionSeries(predictions({ prediction: { 0: point(-1500), 300: point(200) } }));
+    expect(s?.unit).toBe('MW');
+    expect(s?.series[0].values).toEqual([-1.5, 0.2]);
+  });
+
+  it('draws the 30-minute price on the right, each 5-minute point in its half hour', () => {
+    const s = predictionSeries(
+      predictions({
+        prediction: { 1800: point(1), 2100: point(1), 3600: point(1) },
+        market: { region: 'NSW1', multipleRegions: false, step: 1800, rrp: { 1800: 95.5, 3600: 120 } },
+      }),
+    );
+    expect(s?.secondaryUnit).toBe('$/MWh');
+    expect(s?.series[2]).toMatchObject({ label: 'Price', values: [95.5, 95.5, 120] });
+  });
+
+  it('has nothing to draw for a day without any value', () => {
+    expect(predictionSeries(predictions({ prediction: { 0: point(null) } }))).toBeNull();
+  });
+});

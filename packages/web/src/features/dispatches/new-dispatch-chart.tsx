@@ -1,0 +1,113 @@
+import { Alert, Box, Center, Stack, Text } from '@mantine/core';
+import { DISPATCH_MESSAGES, type DispatchPredictions, endOfPeriod, MARKET_SERIES_STEP_S, powerScale } from '@vpp/shared';
+import { memo, useMemo } from 'react';
+import { DelayedLoader } from '../../components/delayed-loader.tsx';
+import { type ChartSeries, TimeSeriesChart } from '../../components/time-series-chart.tsx';
+import { GRAPH_TICK_S, GRAPH_Y_PAD } from './dispatch-format.ts';
+
+/** Spec 3 §9: the y-domain is padded 22%. */
+/** Half-hour stripes: 48 over a day (spec 3 §9). */
+const STRIPES = 48;
+
+export interface PredictionSeries {
+  x: number[];
+  series: ChartSeries[];
+  unit: string;
+  secondaryUnit?: string;
+}
+
+/**
+ * The prediction graph's series: the VPP's grid power as predicted and with the dispatch applied
+ * (kW, or MW when a value passes 1000), and on the right the region's price ($/MWh, 30-minute steps)
+ * when the reply carries it, otherwise the batteries' charge with the dispatch (%). null when the day
+ * holds no value at all.
+ */
+export function predictionSeries(p: DispatchPredictions): PredictionSeries | null {
+  const x = Object.keys(p.prediction)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const grid = x.map((t) => p.prediction[t]?.meterPower ?? null);
+  const adjusted = x.map((t) => p.adjustedPrediction?.[t]?.meterPower ?? null);
+  const values = [...grid, ...adjusted].filter((v): v is number => v !== null);
+  if (!values.length) return null;
+  const scale = powerScale(Math.max(...values.map(Math.abs)));
+  const scaled = (vs: (number | null)[]) => vs.map((v) => (v === null ? null : v * scale.factor));
+  const series: ChartSeries[] = [
+    { label: 'Prediction', values: scaled(grid), color: '#868e96', axis: 'y' },
+    { label: 'With dispatch', values: scaled(adjusted), color: '#1c7ed6', axis: 'y' },
+  ];
+  const rrp = p.market?.rrp;
+  if (rrp) {
+    const price = x.map((t) => rrp[t - (t % MARKET_SERIES_STEP_S)] ?? null);
+    series.push({ label: 'Price', values: price, color: '#f08c00', axis: 'y2', dash: [4, 4] });
+    return { x, series, unit: scale.unit, secondaryUnit: '$/MWh' };
+  }
+  const soc = x.map((t) => (p.adjustedPrediction ?? p.prediction)[t]?.soc ?? null);
+  series.push({ label: 'State of charge', values: soc, color: '#2f9e44', axis: 'y2', dash: [4, 4] });
+  return { x, series, unit: scale.unit, secondaryUnit: '%' };
+}
+
+/**
+ * The prediction graph of the New Dispatch modal (spec 3 §2.3, §9): the day from `dayStart`, the
+ * dispatch window shaded, and a drag across it choosing a new window.
+ */
+export const NewDispatchChart = memo(function NewDispatchChart(props: {
+  data: DispatchPredictions | undefined;
+  loading: boolean;
+  dayStart: number;
+  zone: string;
+  /** The dispatch window, epoch seconds. */
+  from: number;
+  to: number;
+  onSelect: (from: number, to: number) => void;
+}) {
+  const { data, loading, dayStart, zone, from, to, onSelect } = props;
+  const drawn = useMemo(() => (data ? predictionSeries(data) : null), [data]);
+  const end = endOfPeriod(dayStart, 'day', zone);
+  const highlight = useMemo((): [number, number] => [from, to], [from, to]);
+  return (
+    <Stack gap={4}>
+      {data?.warning && (
+        <Alert color="yellow" variant="light" p="xs">
+          {data.warning}
+        </Alert>
+      )}
+      {data?.market?.multipleRegions && (
+        <Alert color="yellow" variant="light" p="xs">
+          {DISPATCH_MESSAGES.multipleRegions}
+        </Alert>
+      )}
+      <Box pos="relative" mih={230}>
+        {drawn ? (
+          <TimeSeriesChart
+            label="Dispatch prediction"
+            x={drawn.x}
+            series={drawn.series}
+            timeZone={zone}
+            start={dayStart}
+            end={end}
+            stripes={STRIPES}
+            unit={drawn.unit}
+            secondaryUnit={drawn.secondaryUnit}
+            height={230}
+            yPad={GRAPH_Y_PAD}
+            tickEvery={GRAPH_TICK_S}
+            highlight={highlight}
+            onSelect={onSelect}
+          />
+        ) : loading ? (
+          <DelayedLoader minHeight={230} label="Loading prediction" />
+        ) : (
+          <Center mih={230}>
+            <Text c="dimmed">{DISPATCH_MESSAGES.noGraphData}</Text>
+          </Center>
+        )}
+      </Box>
+      {drawn && (
+        <Text size="xs" c="dimmed">
+          Drag across the graph to choose the dispatch window.
+        </Text>
+      )}
+    </Stack>
+  );
+});

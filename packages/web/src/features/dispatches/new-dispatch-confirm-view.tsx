@@ -1,0 +1,64 @@
+import { Button, Group, Stack, Table, Text } from '@mantine/core';
+import { DISPATCH_MESSAGES, type DispatchPriceReply, formatDateTime, formatDuration } from '@vpp/shared';
+import { createBody, type DispatchDraft, type DraftPermissions, powerLabel } from './new-dispatch-form.ts';
+import { NewDispatchPrices } from './new-dispatch-prices.tsx';
+
+const STRATEGY_LABELS = { greedy: 'Greedy', uniform: 'Uniform' } as const;
+
+/** The confirmation view (spec 3 §2.3): what will be sent, read-only, its prices, Back and Execute. */
+export function NewDispatchConfirmView(props: {
+  draft: DispatchDraft;
+  can: DraftPermissions;
+  vppName: string;
+  zone: string;
+  prices: { show: boolean; data: DispatchPriceReply | undefined; failed: boolean; loading: boolean };
+  executing: boolean;
+  onBack: () => void;
+  onExecute: () => void;
+  /** The question and the button that sends (another kind's, or a reschedule's). */
+  question?: string;
+  executeLabel?: string;
+}) {
+  const { draft: d, can, zone } = props;
+  const body = createBody(d, can);
+  const rows: [string, string][] = [
+    ['Virtual Power Plant', props.vppName],
+    ['Start', formatDateTime(d.startTime, zone)],
+    ['End', formatDateTime(d.startTime + d.duration, zone)],
+    ['Duration', formatDuration(d.duration)],
+    ['Power', powerLabel(d.realPowerP)],
+  ];
+  if (body.strategy && d.realPowerP !== 0) rows.push(['Strategy', STRATEGY_LABELS[body.strategy]]);
+  if (body.powerFactor !== null && body.powerFactor !== undefined)
+    rows.push([
+      'Power factor',
+      `${body.powerFactor.toFixed(2)}${body.powerFactorLeadLag ? ` ${body.powerFactorLeadLag === 'LEADING' ? 'leading' : 'lagging'}` : ''}`,
+    ]);
+  rows.push(['Customer message', body.customerMessage ? `${body.messageTitle}: ${body.customerMessage}` : 'None (no message is sent for this dispatch)']);
+  return (
+    <Stack>
+      <Table aria-label="Dispatch summary" variant="vertical" layout="fixed" withTableBorder>
+        <Table.Tbody>
+          {rows.map(([k, v]) => (
+            <Table.Tr key={k}>
+              <Table.Th w="38%" maw={180}>
+                {k}
+              </Table.Th>
+              <Table.Td style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{v}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {props.prices.show && <NewDispatchPrices data={props.prices.data} failed={props.prices.failed} loading={props.prices.loading} />}
+      <Text fw={600}>{props.question ?? DISPATCH_MESSAGES.confirm}</Text>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={props.onBack} disabled={props.executing}>
+          Back
+        </Button>
+        <Button color="red" onClick={props.onExecute} loading={props.executing}>
+          {props.executeLabel ?? 'Execute'}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,95 @@
+import { Box, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { DISPATCH_MESSAGE_LIMITS, formatDateTime } from '@vpp/shared';
+import { useState } from 'react';
+import type { CustomerMessage } from './new-dispatch-form.ts';
+
+/** How the customer's phone shows the message: the app's notification card. */
+export function PhonePreview({ message }: { message: CustomerMessage }) {
+  return (
+    <Box
+      aria-label="Phone preview"
+      role="figure"
+      w={{ base: 200, sm: 230 }}
+      h={{ base: 320, sm: 420 }}
+      p={10}
+      mx="auto"
+      style={{ borderRadius: 32, background: '#212529', boxShadow: '0 4px 16px rgba(0,0,0,0.2)' }}
+    >
+      <Box h="100%" p="sm" style={{ borderRadius: 24, background: 'linear-gradient(180deg, #d0ebff 0%, #e7f5ff 100%)', overflow: 'hidden' }}>
+        <Text ta="center" size="xs" c="dark.4" mb="md">
+          GridCredits
+        </Text>
+        <Paper p="xs" radius="md" shadow="xs">
+          <Text size="sm" fw={700} lineClamp={2}>
+            {message.title || ' '}
+          </Text>
+          <Text size="xs" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} lineClamp={12}>
+            {message.text}
+          </Text>
+        </Paper>
+      </Box>
+    </Box>
+  );
+}
+
+/**
+ * The customer message view (spec 3 §2.3): title and text with a phone preview and the previous
+ * messages to start from. Cancel drops the edit; Save Message keeps it.
+ */
+export function NewDispatchMessageView(props: {
+  message: CustomerMessage;
+  previous: readonly { title: string; customerMessage: string; createdAt: number }[];
+  zone: string;
+  onCancel: () => void;
+  onSave: (message: CustomerMessage) => void;
+}) {
+  const [edit, setEdit] = useState(props.message);
+  const [picked, setPicked] = useState<string | null>(null);
+  return (
+    <Stack>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+        <Stack gap="sm">
+          <Select
+            label="Previous messages"
+            placeholder={props.previous.length ? 'Choose a previous message' : 'No previous messages'}
+            disabled={!props.previous.length}
+            data={props.previous.map((m, i) => ({
+              value: String(i),
+              label: `${formatDateTime(m.createdAt, props.zone)}: ${m.title} — ${m.customerMessage.slice(0, 60)}${m.customerMessage.length > 60 ? '…' : ''}`,
+            }))}
+            value={picked}
+            onChange={(v) => {
+              setPicked(v);
+              const m = v === null ? undefined : props.previous[Number(v)];
+              if (m) setEdit({ title: m.title, text: m.customerMessage });
+            }}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <TextInput
+            label="Title"
+            value={edit.title}
+            maxLength={DISPATCH_MESSAGE_LIMITS.title}
+            onChange={(e) => setEdit({ ...edit, title: e.currentTarget.value })}
+          />
+          <Textarea
+            label="Message"
+            value={edit.text}
+            autosize
+            minRows={6}
+            maxRows={12}
+            maxLength={DISPATCH_MESSAGE_LIMITS.text}
+            description={`${edit.text.length}/${DISPATCH_MESSAGE_LIMITS.text} characters`}
+            onChange={(e) => setEdit({ ...edit, text: e.currentTarget.value })}
+          />
+        </Stack>
+        <PhonePreview message={edit} />
+      </SimpleGrid>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={props.onCancel}>
+          Cancel
+        </Button>
+        <Button onClick={() => props.onSave(edit)}>Save Message</Button>
+      </Group>
+    </Stack>
+  );
+}

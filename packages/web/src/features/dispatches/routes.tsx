@@ -1,0 +1,23 @@
+import { Navigate } from 'react-router';
+import { type AreaRoute, lazyPage, RedirectWithId } from '../../lib/routes.tsx';
+
+export const dispatchesRoutes: AreaRoute[] = [
+  {
+    path: '/virtual-power-plants/dispatches',
+    page: lazyPage(
+      () => import('./dispatch-list-page.tsx'),
+      (m) => m.DispatchListPage,
+    ),
+    nav: { group: 'Virtual Power Plants', label: 'Dispatches', search: 'limit=10&offset=0', permission: 'fleet.dispatches.any', order: 1 },
+  },
+  {
+    path: '/virtual-power-plants/dispatches/:id',
+    page: lazyPage(
+      () => import('./dispatch-detail-page.tsx'),
+      (m) => m.DispatchDetailPage,
+    ),
+  },
+  // The old paths (spec 3 §2.1).
+  { path: '/trading/dispatches', element: <Navigate to="/virtual-power-plants/dispatches" replace /> },
+  { path: '/trading/dispatches/:id', element: <RedirectWithId to={(id) => `/virtual-power-plants/dispatches/${id}`} /> },
+];

@@ -1,0 +1,1 @@
+export { kitDesignerRoutes } from './routes.tsx';

@@ -1,0 +1,13 @@
+import { KIT_DESIGNER_PERMISSION } from '@vpp/shared';
+import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
+
+export const kitDesignerRoutes: AreaRoute[] = [
+  {
+    path: '/ordering/kit-designer',
+    page: lazyPage(
+      () => import('./kit-designer-page.tsx'),
+      (m) => m.KitDesignerPage,
+    ),
+    nav: { group: 'Ordering', label: 'Kit Builder', permission: KIT_DESIGNER_PERMISSION, order: 0 },
+  },
+];

@@ -1,0 +1,73 @@
+import { type Query, useMutation, useQuery } from '@tanstack/react-query';
+import { type CreateOutageBody, dispatchEndpoints, outageEndpoints as E, MESSAGES, OUTAGE_MESSAGES, type ReplyOf } from '@vpp/shared';
+import { queryClient } from '../../lib/query-client.ts';
+import { ApiError, call } from '../../lib/request.ts';
+import { toast } from '../../lib/toasts.ts';
+import { REFRESH_SLOW_MS } from '../dispatches/index.ts';
+import { outageRefreshMs } from './outage-format.ts';
+
+export const outageKeys = {
+  all: ['grid-outages'] as const,
+  list: ['grid-outages', 'list'] as const,
+  detail: (id: number) => ['grid-outages', id, 'detail'] as const,
+  response: (id: number) => ['grid-outages', id, 'response'] as const,
+};
+
+/** The list reloads every 5 minutes (spec 3 §2.6). */
+export function useOutages() {
+  return useQuery({
+    queryKey: outageKeys.list,
+    queryFn: () => call(E.list, { query: { contract_type: 'GRID_OUTAGE' } }, { errorToast: OUTAGE_MESSAGES.loadListFailed }),
+    refetchInterval: REFRESH_SLOW_MS,
+  });
+}
+
+export const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
+
+/** A 404 is left to the page; other failures toast the call's text (spec 3 §8). */
+async function quietly<T>(f: () => Promise<T>, failed: string): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    if (err instanceof ApiError && ![401, 403, 404].includes(err.status)) toast('error', failed, MESSAGES.tryAgainLater);
+    throw err;
+  }
+}
+
+type DetailReply = ReplyOf<typeof E.detail>;
+
+/** An outage, refreshed by the periods of spec 3 §4. */
+export function useOutage(id: number) {
+  return useQuery({
+    queryKey: outageKeys.detail(id),
+    queryFn: () => quietly(() => call(E.detail, { params: { id } }, { quiet: true }), OUTAGE_MESSAGES.loadFailed),
+    refetchInterval: (q: Query<DetailReply>) => (isNotFound(q.state.error) ? false : q.state.data ? outageRefreshMs(q.state.data.data, Date.now()) : false),
+    retry: false,
+  });
+}
+
+export function useOutageResponse(id: number, refreshMs: number | false, enabled: boolean) {
+  return useQuery({
+    queryKey: outageKeys.response(id),
+    queryFn: () => quietly(() => call(E.response, { params: { id } }, { quiet: true }), OUTAGE_MESSAGES.loadResponseFailed),
+    refetchInterval: refreshMs,
+    enabled,
+  });
+}
+
+export function useCreateOutage() {
+  return useMutation({
+    mutationFn: (body: CreateOutageBody) =>
+      call(E.create, { body }, { errorToast: OUTAGE_MESSAGES.executeFailed, success: { title: OUTAGE_MESSAGES.executed } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: outageKeys.all }),
+  });
+}
+
+/** Cancels through the dispatches' cancel call (spec 3 §7). */
+export function useCancelOutage() {
+  return useMutation({
+    mutationFn: (id: number) =>
+      call(dispatchEndpoints.cancel, { params: { id } }, { errorToast: OUTAGE_MESSAGES.cancelFailed, success: { title: OUTAGE_MESSAGES.cancelled } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: outageKeys.all }),
+  });
+}

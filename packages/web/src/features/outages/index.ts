@@ -1,0 +1,3 @@
+// The grid outages area as other areas see it.
+
+export { outagesRoutes } from './routes.tsx';

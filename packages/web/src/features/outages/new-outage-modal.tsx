@@ -1,0 +1,181 @@
+import { Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
+import { epochToLocalDate, formatDuration, OUTAGE_REASON_LABELS, OUTAGE_REASONS, type OutageReason, startOfPeriod } from '@vpp/shared';
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useAccount, useTimeZone } from '../../lib/account.ts';
+import { earliestStart, endTimesAfter, PhonePreview, startTimesOfDay, useDispatchPowerstations } from '../dispatches/index.ts';
+import { useCreateOutage } from './api.ts';
+import { createOutageBody, initialOutageDraft, messageOf, type OutageDraft, withEnd, withStartDate } from './new-outage-form.ts';
+import { outagePath } from './outage-format.ts';
+
+const nowS = () => Math.floor(Date.now() / 1000);
+const timeFormat = (zone: string) => new Intl.DateTimeFormat('en-AU', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+/** The message-edit sub-view: title and text with the phone preview; Cancel drops the edit, Save Message keeps it. */
+function MessageView(props: { message: { title: string; text: string }; onCancel: () => void; onSave: (m: { title: string; text: string }) => void }) {
+  const [edit, setEdit] = useState(props.message);
+  return (
+    <Stack>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+        <Stack gap="sm">
+          <TextInput label="Title" value={edit.title} maxLength={100} onChange={(e) => setEdit({ ...edit, title: e.currentTarget.value })} />
+          <Textarea
+            label="Message"
+            value={edit.text}
+            autosize
+            minRows={6}
+            maxRows={12}
+            maxLength={1000}
+            description={`${edit.text.length}/1000 characters`}
+            onChange={(e) => setEdit({ ...edit, text: e.currentTarget.value })}
+          />
+        </Stack>
+        <PhonePreview message={edit} />
+      </SimpleGrid>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={props.onCancel}>
+          Cancel
+        </Button>
+        <Button onClick={() => props.onSave(edit)}>Save Message</Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * The New Grid Outage modal (spec 3 §2.6): VPP, start date and time, end time, reason and an
+ * optional customer app message (its own sub-view). Execute creates it, toasts, and opens its detail.
+ */
+export function NewOutageModal(props: { opened: boolean; onClose: () => void }) {
+  const { opened, onClose } = props;
+  const zone = useTimeZone();
+  const organisation = useAccount().data?.suborg_name ?? '';
+  const navigate = useNavigate();
+  const fullScreen = useMediaQuery('(max-width: 48em)');
+  const [draft, setDraft] = useState<OutageDraft>(() => initialOutageDraft(nowS(), zone));
+  const [editing, setEditing] = useState(false);
+  const powerstations = useDispatchPowerstations(opened);
+  const create = useCreateOutage();
+
+  useEffect(() => {
+    if (!opened) return;
+    setEditing(false);
+    setDraft(initialOutageDraft(nowS(), zone));
+  }, [opened, zone]);
+
+  const fmt = useMemo(() => timeFormat(zone), [zone]);
+  const earliest = earliestStart(nowS());
+  const dayStart = startOfPeriod(draft.startTime, 'day', zone);
+  const startOptions = useMemo(
+    () => startTimesOfDay(dayStart, zone).map((t) => ({ value: String(t), label: fmt.format(t * 1000), disabled: t < earliest })),
+    [dayStart, zone, fmt, earliest],
+  );
+  const end = draft.startTime + draft.duration;
+  const endOptions = useMemo(() => {
+    const startDate = epochToLocalDate(draft.startTime, zone);
+    return endTimesAfter(draft.startTime).map((t) => ({
+      value: String(t),
+      label: `${fmt.format(t * 1000)}${epochToLocalDate(t, zone) === startDate ? '' : ' (next day)'}`,
+    }));
+  }, [draft.startTime, zone, fmt]);
+  const message = messageOf(draft, organisation);
+  const today = epochToLocalDate(nowS(), zone);
+
+  const execute = () =>
+    create.mutateAsync(createOutageBody(draft)).then(
+      (res) => {
+        onClose();
+        navigate(outagePath(res.data.id));
+      },
+      () => undefined,
+    );
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={editing ? 'Customer App Message' : 'New Grid Outage'} size="xl" fullScreen={fullScreen}>
+      {editing ? (
+        <MessageView
+          message={message}
+          onCancel={() => setEditing(false)}
+          onSave={(m) => {
+            setDraft((d) => ({ ...d, message: m }));
+            setEditing(false);
+          }}
+        />
+      ) : (
+        <Stack gap="md">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <Select
+              label="Virtual Power Plant"
+              placeholder={powerstations.isLoading ? 'Loading…' : 'Choose a Virtual Power Plant'}
+              searchable
+              data={(powerstations.data ?? []).map((v) => ({ value: String(v.id), label: v.name }))}
+              value={draft.powerstation === null ? null : String(draft.powerstation)}
+              onChange={(v) => setDraft((d) => ({ ...d, powerstation: v === null ? null : Number(v) }))}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <Select
+              label="Reason"
+              data={OUTAGE_REASONS.map((r) => ({ value: r, label: OUTAGE_REASON_LABELS[r] }))}
+              value={draft.reason}
+              allowDeselect={false}
+              onChange={(v) => v && setDraft((d) => ({ ...d, reason: v as OutageReason }))}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <DatePickerInput
+              label="Start date"
+              valueFormat="DD/MM/YYYY"
+              value={epochToLocalDate(draft.startTime, zone)}
+              minDate={today}
+              onChange={(v) => v && setDraft((d) => withStartDate(d, String(v).slice(0, 10), zone, nowS()))}
+              popoverProps={{ withinPortal: true }}
+            />
+            <Select
+              label="Start time"
+              searchable
+              data={startOptions}
+              value={String(draft.startTime)}
+              onChange={(v) => v && setDraft((d) => ({ ...d, startTime: Math.max(Number(v), earliestStart(nowS())) }))}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <Select
+              label="End time"
+              searchable
+              data={endOptions}
+              value={String(end)}
+              onChange={(v) => v && setDraft((d) => withEnd(d, Number(v)))}
+              description={`Duration ${formatDuration(draft.duration)}`}
+              inputWrapperOrder={['label', 'input', 'description']}
+              comboboxProps={{ withinPortal: true }}
+            />
+          </SimpleGrid>
+          <Paper withBorder p="sm" aria-label="Customer app message">
+            <Group justify="space-between" align="flex-start" wrap="nowrap">
+              <div>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                  Customer app message (optional)
+                </Text>
+                <Text fw={600} size="sm">
+                  {message.title}
+                </Text>
+                <Text size="sm">{message.text}</Text>
+              </div>
+              <Button variant="light" style={{ flexShrink: 0 }} onClick={() => setEditing(true)}>
+                Edit Message
+              </Button>
+            </Group>
+          </Paper>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button onClick={execute} disabled={draft.powerstation === null || draft.startTime < earliest} loading={create.isPending}>
+              Execute
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

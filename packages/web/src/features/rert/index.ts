@@ -1,0 +1,3 @@
+// The RERT area as other areas see it.
+
+export { rertRoutes } from './routes.tsx';

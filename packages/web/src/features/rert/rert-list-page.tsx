@@ -1,0 +1,22 @@
+import { RERT_EDIT, RERT_VIEW } from '@vpp/shared';
+import { type EventListConfig, EventListView } from '../dispatches/index.ts';
+import { useRertDispatches } from './api.ts';
+import { RertDispatchModal } from './rert-dispatch-modal.tsx';
+import { RERT_TEXTS, rertPath } from './rert-format.ts';
+
+const RERT_LIST: EventListConfig = {
+  title: 'RERT Dispatches',
+  viewPermission: RERT_VIEW,
+  editPermission: RERT_EDIT,
+  newLabel: 'New RERT Dispatch',
+  useList: useRertDispatches,
+  path: rertPath,
+  empty: RERT_TEXTS.noDispatches,
+  numbered: true,
+  newModal: (props) => <RertDispatchModal {...props} />,
+};
+
+/** RERT list (/virtual-power-plants/rert-dispatches?limit&offset, spec 3 §2.5): latest start first, refreshed every 5 minutes. */
+export function RertListPage() {
+  return <EventListView config={RERT_LIST} />;
+}
