@@ -265,3 +265,53 @@ describeEachDatabase('fleet simulator', (h) => {
     expect(offline).toBeGreaterThan(0);
   });
 });
+
+// A unit first simulated at the very step its schedule takes it offline was never heard: its going quiet is no
+// outage, or the log would hold a NODE_OFFLINE that no NODE_ONLINE ever closes (seen when a test's history
+// happened to begin at such a step).
+describeEachDatabase('fleet simulator, history beginning as a unit goes quiet', (h) => {
+  it('logs no outage for the unit that was not yet heard, and logs the next one it has', async () => {
+    const { db, telemetry } = h().ctx;
+    const now = Math.floor(nowS() / STEP) * STEP;
+    const org = await h().org();
+    await buildFleet(db, { count: 200, seed: 5, owners: { retailers: [org], networks: new Map(), installers: [] }, historyDays: 30, now });
+    const rows = await db.selectFrom('nodes').select(['id', 'unit_state', 'commissioned_at', 'sim_json']).orderBy('id').execute();
+    const at = (r: (typeof rows)[number], ts: number) =>
+      reporting(
+        {
+          model: { id: r.id } as NodeModel,
+          params: JSON.parse(r.sim_json) as SimParams,
+          commissionedAt: r.commissioned_at === null ? null : Number(r.commissioned_at),
+        },
+        ts,
+      );
+    // A commissioned unit and the first step of an outage in the last 20 days, with another outage after it.
+    let found: { id: number; quiet: number; back: number; next: number } | undefined;
+    for (const r of rows) {
+      if (r.unit_state !== 'COMMISSIONED' || JSON.parse(r.sim_json).awaitingContact || JSON.parse(r.sim_json).offlineSince !== undefined) continue;
+      const starts: number[] = [];
+      for (let ts = now - 20 * DAY; ts <= now; ts += STEP) if (at(r, ts - STEP) && !at(r, ts)) starts.push(ts);
+      if (starts.length >= 2 && Number(r.commissioned_at) < starts[0] - STEP) {
+        let back = starts[0];
+        while (!at(r, back)) back += STEP;
+        found = { id: r.id, quiet: starts[0], back, next: starts[1] };
+        break;
+      }
+    }
+    expect(found, 'a unit with two outages in 20 days').toBeDefined();
+    const f = found as NonNullable<typeof found>;
+    await telemetry.ensurePartitions(f.quiet - DAY, now + DAY);
+    const sim = new FleetSimulator(db, telemetry, { intervalS: 30, reports: nodeReports(h().ctx) });
+    await sim.load();
+    await sim.run(f.quiet, f.next + STEP, STEP, (id) => id === f.id);
+    const events = await db
+      .selectFrom('node_events')
+      .select(['ts', 'event_type'])
+      .where('node_id', '=', f.id)
+      .where('event_type', 'in', ['NODE_OFFLINE', 'NODE_ONLINE'])
+      .orderBy('ts')
+      .orderBy('id')
+      .execute();
+    expect(events.map((e) => [Number(e.ts), e.event_type])).toEqual([[f.next, 'NODE_OFFLINE']]);
+  }, 60_000);
+});

@@ -252,8 +252,10 @@ export class FleetSimulator {
   }
 
   private transition(n: SimNode, ts: number, up: boolean, changes: ConnectivityChange[]) {
-    // No outage to report before commissioning, while awaiting contact, or at a unit's first report since commissioning.
-    if (n.commissionedAt === null || ts < n.commissionedAt || n.params.awaitingContact || (up && (n.lastContact ?? 0) < n.commissionedAt)) {
+    // No outage to report before commissioning, while awaiting contact, or before the unit's first report since
+    // commissioning: a unit first simulated just as its schedule takes it offline was never heard, so neither its
+    // going quiet nor its first report is an outage (the going quiet alone would leave an outage that never ends).
+    if (n.commissionedAt === null || ts < n.commissionedAt || n.params.awaitingContact || (n.lastContact ?? 0) < n.commissionedAt) {
       n.online = up;
       return;
     }
