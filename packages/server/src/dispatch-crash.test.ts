@@ -1,15 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { DEMO_PASSWORD, loginReply } from '@vpp/shared';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from './test/free-port.ts';
+import { DIALECTS, serverProcess, waitFor } from './test/server-process.ts';
 
 /**
  * kill -9 of the server during a dispatch (issue 11, Bad input and faults): the real server in a
@@ -19,201 +9,94 @@ import { freePort } from './test/free-port.ts';
  * The orders stay in force (not sent again, not withdrawn), the response carries on to the end, and
  * the settlement counts each node's energy in every interval exactly once, as the telemetry holds it.
  */
-const pgUrl = process.env.TEST_DATABASE_URL;
-const main = path.join(import.meta.dirname, 'main.ts');
 const RATE = 60;
 const DURATION = 900;
-/** How long any one condition may take to come true on a busy two-core machine (real time). */
-const DEADLINE_MS = 40_000;
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>): Promise<T> {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe.skipIf(dialect === 'postgres' && !pgUrl)(`a dispatch across a kill -9 of the server [${dialect}]`, () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-dispatch-crash-'));
-    const schema = `dcrash_${randomBytes(5).toString('hex')}`;
+for (const { dialect, skip } of DIALECTS) {
+  describe.skipIf(skip)(`a dispatch across a kill -9 of the server [${dialect}]`, () => {
     const anchor = Math.floor(Date.now() / 1000);
     /** The servers' clock, read here the same way. */
     const clock = () => Math.floor(anchor + (Date.now() / 1000 - anchor) * RATE);
-    let child: ChildProcess | undefined;
-
-    async function startServer(): Promise<string> {
-      const port = await freePort();
-      const proc = spawn(process.execPath, ['--import', 'tsx', main], {
-        env: {
-          ...process.env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          DEMO: 'true',
-          LOG_LEVEL: 'error',
-          CAPTCHA_COST: '200',
-          DATABASE_URL: dialect === 'postgres' ? pgUrl : '',
-          DATABASE_SCHEMA: dialect === 'postgres' ? schema : '',
-          SIM_NODES: '16',
-          SIM_HISTORY_DAYS: '1',
-          SIM_INTERVAL_S: '30',
-          CLOCK_RATE: String(RATE),
-          CLOCK_ANCHOR: String(anchor),
-          // A lease of 5 clock minutes is 5 real seconds.
-          JOB_LEASE_S: '300',
-          SETTLEMENT_DELAY_S: '300',
-          CRASH_AT: '',
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
-      child = proc;
-      const url = `http://127.0.0.1:${port}`;
-      await waitFor('the server to answer', async () => {
-        if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`the server exited (${proc.exitCode ?? proc.signalCode})`);
-        return fetch(`${url}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-      });
-      return url;
-    }
-
-    async function kill(): Promise<NodeJS.Signals | number | null> {
-      const proc = child as ChildProcess;
-      const exited = new Promise<NodeJS.Signals | number | null>((resolve) => proc.once('exit', (code, signal) => resolve(signal ?? code)));
-      proc.kill('SIGKILL');
-      child = undefined;
-      return exited;
-    }
-
-    /** Reads the server's database from outside the process. */
-    async function query<T>(text: string): Promise<T[]> {
-      if (dialect === 'sqlite') {
-        const db = new DatabaseSync(path.join(dataDir, 'console.db'));
-        try {
-          db.exec('PRAGMA busy_timeout = 5000');
-          return db.prepare(text).all() as T[];
-        } finally {
-          db.close();
-        }
-      }
-      const c = new pg.Client({ connectionString: pgUrl, options: `-c search_path=${schema}` });
-      await c.connect();
-      try {
-        return (await c.query(text)).rows.map((r) =>
-          Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v])),
-        ) as T[];
-      } finally {
-        await c.end();
-      }
-    }
-
-    async function signIn(url: string) {
-      const challenge = (await (await fetch(`${url}/auth/captcha/challenge`)).json()) as Parameters<typeof solveChallenge>[0]['challenge'];
-      const solution = await solveChallenge({ challenge, deriveKey });
-      const res = await fetch(`${url}/auth/login/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          username: 'retailer',
-          password: DEMO_PASSWORD,
-          captchaToken: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'),
-        }),
-      });
-      expect(res.status).toBe(200);
-      return { authorization: `Bearer ${loginReply.parse(await res.json()).access_token}`, 'content-type': 'application/json' };
-    }
-
-    const call = async <T>(url: string, headers: Record<string, string>, body?: object): Promise<T> => {
-      const res = await fetch(url, { method: body ? 'POST' : 'GET', headers, body: body ? JSON.stringify(body) : undefined });
-      const text = await res.text();
-      expect(res.status, `${url}: ${text}`).toBe(200);
-      return JSON.parse(text) as T;
-    };
-
-    afterAll(async () => {
-      if (child) await kill();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      if (dialect === 'postgres') {
-        const c = new pg.Client({ connectionString: pgUrl });
-        await c.connect();
-        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await c.end();
-      }
+    const srv = serverProcess(dialect, 'dcrash', {
+      SIM_NODES: '16',
+      SIM_HISTORY_DAYS: '1',
+      SIM_INTERVAL_S: '30',
+      CLOCK_RATE: String(RATE),
+      CLOCK_ANCHOR: String(anchor),
+      // A lease of 5 clock minutes is 5 real seconds.
+      JOB_LEASE_S: '300',
+      SETTLEMENT_DELAY_S: '300',
     });
+    afterAll(() => srv.cleanup());
 
     it('keeps the orders, carries the response on and settles every interval once', { timeout: 120_000 }, async () => {
-      let url = await startServer();
-      let headers = await signIn(url);
+      let url = (await srv.start()).url;
+      let headers = await srv.signIn(url);
       // The fleet reports live (the history is in), so its batteries count as reporting.
       await waitFor('the fleet to report live', async () => {
-        const [r] = await query<{ ts: number | null }>('select min(ts) as ts from sim_state');
+        const [r] = await srv.query<{ ts: number | null }>('select min(ts) as ts from sim_state');
         return (r?.ts ?? 0) >= clock() - 120;
       });
-      const nodes = (await call<{ deployments: { id: number }[] }>(`${url}/v2/nodes?limit=100&offset=0`, headers)).deployments.map((d) => d.id);
-      const vpp = (await call<{ data: { id: number } }>(`${url}/api/powerstations`, headers, { type: 'STATIC', name: 'Crash fleet', nodes })).data.id;
-      const c = (await call<{ data: { realPowerPMin: number } }>(`${url}/api/powerstations/${vpp}/constraints?duration=${DURATION}`, headers)).data;
+      const nodes = (await srv.call<{ deployments: { id: number }[] }>(`${url}/v2/nodes?limit=100&offset=0`, headers)).deployments.map((d) => d.id);
+      const vpp = (await srv.call<{ data: { id: number } }>(`${url}/api/powerstations`, headers, { type: 'STATIC', name: 'Crash fleet', nodes })).data.id;
+      const c = (await srv.call<{ data: { realPowerPMin: number } }>(`${url}/api/powerstations/${vpp}/constraints?duration=${DURATION}`, headers)).data;
       expect(c.realPowerPMin).toBeLessThan(0);
       const realPowerP = Math.ceil(c.realPowerPMin * 5) / 10;
       const now = clock();
       const start = now - (now % 300) + 600;
       const end = start + DURATION;
-      const id = (await call<{ data: { id: number } }>(`${url}/dispatch`, headers, { powerstation: vpp, startTime: start, duration: DURATION, realPowerP }))
+      const id = (await srv.call<{ data: { id: number } }>(`${url}/dispatch`, headers, { powerstation: vpp, startTime: start, duration: DURATION, realPowerP }))
         .data.id;
       const source = `'dispatch:${id}'`;
 
       type Command = { id: number; node_id: number; start_ts: number; end_ts: number; params: string; status: string };
-      const commands = () => query<Command>(`select id, node_id, start_ts, end_ts, params, status from node_commands where source = ${source} order by id`);
+      const commands = () => srv.query<Command>(`select id, node_id, start_ts, end_ts, params, status from node_commands where source = ${source} order by id`);
       // Orders out, the devices have answered, and the first interval is measured.
       await waitFor('the orders to be accepted', async () => (await commands()).some((x) => x.status === 'ACCEPTED'));
       await waitFor('the first interval to be measured', async () => {
-        const [r] = await query<{ ts: number | null }>('select min(ts) as ts from sim_state');
+        const [r] = await srv.query<{ ts: number | null }>('select min(ts) as ts from sim_state');
         if ((r?.ts ?? 0) < start + 300) return false;
-        const res = await call<{ data: { series: Record<string, unknown> } }>(`${url}/api/dispatches/${id}/response`, headers);
+        const res = await srv.call<{ data: { series: Record<string, unknown> } }>(`${url}/api/dispatches/${id}/response`, headers);
         return String(start) in res.data.series;
       });
-      const [sent] = await query<{ orders_sent_at: number }>(`select orders_sent_at from dispatches where event_id = ${id}`);
+      const [sent] = await srv.query<{ orders_sent_at: number }>(`select orders_sent_at from dispatches where event_id = ${id}`);
       const before = await commands();
-      expect(await kill()).toBe('SIGKILL');
+      expect(await srv.kill()).toBe('SIGKILL');
       // Killed during the event.
       expect(clock()).toBeLessThan(end);
 
-      url = await startServer();
-      headers = await signIn(url);
+      url = (await srv.start()).url;
+      headers = await srv.signIn(url);
       const [settlement] = await waitFor('the settlement', async () => {
-        const rows = await query<{ cost: number; energy_kwh: number; coverage: number; nodes_responding: number; nodes_complete: number }>(
+        const rows = await srv.query<{ cost: number; energy_kwh: number; coverage: number; nodes_responding: number; nodes_complete: number }>(
           `select cost, energy_kwh, coverage, nodes_responding, nodes_complete from dispatch_settlements where event_id = ${id}`,
         );
         return rows.length > 0 && rows;
       });
 
       // The orders: sent once, before the kill; none sent again, withdrawn or dropped after it.
-      expect(await query<{ orders_sent_at: number }>(`select orders_sent_at from dispatches where event_id = ${id}`)).toEqual([sent]);
+      expect(await srv.query<{ orders_sent_at: number }>(`select orders_sent_at from dispatches where event_id = ${id}`)).toEqual([sent]);
       const after = await commands();
       expect(after.map(({ status: _, ...x }) => x)).toEqual(before.map(({ status: _, ...x }) => x));
       expect(after.filter((x) => x.status === 'CANCELLED' || x.status === 'PENDING')).toEqual([]);
-      expect(await query(`select node_id from dispatch_nodes where event_id = ${id} and dropped_at is not null`)).toEqual([]);
+      expect(await srv.query(`select node_id from dispatch_nodes where event_id = ${id} and dropped_at is not null`)).toEqual([]);
       const responding = [...new Set(after.filter((x) => x.status === 'ACCEPTED').map((x) => x.node_id))].sort((a, b) => a - b);
       expect(responding.length).toBeGreaterThan(0);
 
       // The response carried on: every interval of the event measured.
-      const response = await call<{
+      const response = await srv.call<{
         data: { series: Record<string, { deliveredKwh: number }>; total: { deliveredKwh: number; deploymentsResponded: number } };
       }>(`${url}/api/dispatches/${id}/response`, headers);
       expect(Object.keys(response.data.series).map(Number)).toEqual([start, start + 300, start + 600]);
       expect(response.data.total.deploymentsResponded).toBe(responding.length);
 
       // Every node's every interval holds its 300 seconds exactly once, and the settlement is the telemetry's energy.
-      const rollups = await query<{ node_id: number; ts: number; cov: number; p: number }>(
+      const rollups = await srv.query<{ node_id: number; ts: number; cov: number; p: number }>(
         `select node_id, ts, cov, battery_p / cov as p from tel_5m where node_id in (${responding.join(',')}) and ts >= ${start - 300} and ts < ${end} order by node_id, ts`,
       );
       const within = rollups.filter((r) => r.ts >= start);
       expect(within.map((r) => r.cov)).toEqual(responding.flatMap(() => [300, 300, 300]));
-      const perNode = await query<{ node_id: number; kwh: number; complete: number }>(
+      const perNode = await srv.query<{ node_id: number; kwh: number; complete: number }>(
         `select node_id, sum(delivered_kwh) as kwh, min(complete) as complete from dispatch_settlement_nodes where event_id = ${id} group by node_id order by node_id`,
       );
       expect(perNode.map((r) => [r.node_id, r.complete])).toEqual(responding.map((n) => [n, 1]));
@@ -229,7 +112,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       // A discharge was delivered, and the response's energy is the settlement's.
       expect(settlement.energy_kwh).toBeLessThan(0);
       expect(response.data.total.deliveredKwh).toBeCloseTo(total, 2);
-      await kill();
+      await srv.kill();
     });
   });
 }

@@ -1,0 +1,156 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { DEMO_PASSWORD, loginReply } from '@vpp/shared';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import pg from 'pg';
+import { expect } from 'vitest';
+import { freePort } from './free-port.ts';
+
+/** How long any one condition may take to come true on a busy two-core machine (real time). */
+const DEADLINE_MS = 45_000;
+
+/** Polls `check` until it answers something other than undefined or false; fails after the deadline. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false): Promise<T> {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface RunningServer {
+  url: string;
+  child: ChildProcess;
+  /** How the process ended: its signal, or its exit code. */
+  exited: Promise<NodeJS.Signals | number | null>;
+}
+
+export type Headers = Record<string, string>;
+
+/**
+ * The real server (main.ts) in a child process on its own data (a temporary DATA_DIR, and on
+ * PostgreSQL its own schema), for the tests that kill it with SIGKILL at chosen points (CRASH_AT)
+ * and start it again on the same data, as after a power cut. `env` is every start's settings (a
+ * demo fleet, its size and clock); each start may add more, such as the crash point.
+ */
+export function serverProcess(dialect: Dialect, name: string, env: Record<string, string>) {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `vpp-${name}-`));
+  const schema = `${name.replace(/\W/g, '_')}_${randomBytes(5).toString('hex')}`;
+  const main = path.join(import.meta.dirname, '..', 'main.ts');
+  let current: RunningServer | undefined;
+
+  async function start(more: Record<string, string> = {}): Promise<RunningServer> {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', main], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DEMO: 'true',
+        LOG_LEVEL: 'error',
+        CAPTCHA_COST: '200',
+        DATABASE_URL: dialect === 'postgres' ? pgUrl : '',
+        DATABASE_SCHEMA: dialect === 'postgres' ? schema : '',
+        CRASH_AT: '',
+        ...env,
+        ...more,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+    const url = `http://127.0.0.1:${port}`;
+    current = { url, child, exited };
+    await waitFor('the server to answer', async () => {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited (${child.exitCode ?? child.signalCode})`);
+      return fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    });
+    return current;
+  }
+
+  /** Ends the running server: SIGKILL (a power cut) or SIGTERM (a shutdown). Answers how it ended. */
+  async function end(signal: 'SIGKILL' | 'SIGTERM'): Promise<NodeJS.Signals | number | null> {
+    const s = current;
+    current = undefined;
+    if (!s) return null;
+    if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill(signal);
+    return s.exited;
+  }
+
+  /** Reads the server's database from outside the process, as an operator would after a crash. */
+  async function query<T>(text: string): Promise<T[]> {
+    if (dialect === 'sqlite') {
+      const db = new DatabaseSync(path.join(dataDir, 'console.db'));
+      try {
+        db.exec('PRAGMA busy_timeout = 5000');
+        return db.prepare(text).all() as T[];
+      } finally {
+        db.close();
+      }
+    }
+    const c = new pg.Client({ connectionString: pgUrl, options: `-c search_path=${schema}` });
+    await c.connect();
+    try {
+      // PostgreSQL answers bigint and numeric as strings; the tests compare numbers.
+      return (await c.query(text)).rows.map((r) =>
+        Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v])),
+      ) as T[];
+    } finally {
+      await c.end();
+    }
+  }
+
+  /** Signs a demo user in through the captcha and the login, as the console does. */
+  async function signIn(url: string, username = 'retailer'): Promise<Headers> {
+    const challenge = (await (await fetch(`${url}/auth/captcha/challenge`)).json()) as Parameters<typeof solveChallenge>[0]['challenge'];
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const res = await fetch(`${url}/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password: DEMO_PASSWORD, captchaToken: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64') }),
+    });
+    expect(res.status).toBe(200);
+    return { authorization: `Bearer ${loginReply.parse(await res.json()).access_token}`, 'content-type': 'application/json' };
+  }
+
+  /** A GET, or a POST when there is a body, that must answer 200; its JSON. */
+  async function call<T>(url: string, headers: Headers, body?: object): Promise<T> {
+    const res = await fetch(url, { method: body ? 'POST' : 'GET', headers, body: body ? JSON.stringify(body) : undefined });
+    const text = await res.text();
+    expect(res.status, `${url}: ${text}`).toBe(200);
+    return JSON.parse(text) as T;
+  }
+
+  /** Stops the server and removes its data: for afterAll. */
+  async function cleanup() {
+    await end('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (dialect === 'postgres') {
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await c.end();
+    }
+  }
+
+  return { dataDir, start, kill: () => end('SIGKILL'), stop: () => end('SIGTERM'), query, signIn, call, cleanup, current: () => current };
+}
+
+/** The dialects to run a server-process test on: PostgreSQL only when TEST_DATABASE_URL is set. */
+export const DIALECTS: { dialect: Dialect; skip: boolean }[] = [
+  { dialect: 'sqlite', skip: false },
+  { dialect: 'postgres', skip: !process.env.TEST_DATABASE_URL },
+];
