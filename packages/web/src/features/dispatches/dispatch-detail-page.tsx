@@ -1,5 +1,5 @@
-import { Alert, Button, Center, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconArrowLeft, IconX } from '@tabler/icons-react';
+import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import {
   canSeeMarketData,
   DISPATCH_EDIT,
@@ -11,9 +11,11 @@ import {
   formatPower,
   type PermissionRequirement,
 } from '@vpp/shared';
-import { type ReactNode, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import type { ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
+import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
@@ -172,55 +174,6 @@ function AuditSection({ d, zone, nowS, showNames }: { d: DispatchDetail; zone: s
   );
 }
 
-function CancelButton({ id }: { id: number }) {
-  const [opened, setOpened] = useState(false);
-  const navigate = useNavigate();
-  const cancel = useCancelDispatch();
-  return (
-    <>
-      <Button color="red" variant="light" leftSection={<IconX size={16} />} onClick={() => setOpened(true)}>
-        Cancel Dispatch
-      </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title="Cancel Dispatch">
-        <Text>{DISPATCH_SCREEN_TEXTS.cancelConfirm}</Text>
-        <Group justify="flex-end" mt="lg">
-          <Button variant="default" onClick={() => setOpened(false)}>
-            Back
-          </Button>
-          <Button
-            color="red"
-            loading={cancel.isPending}
-            // mutateAsync: the refreshed dispatch, now cancelled, unmounts this button before mutate's own callbacks would run.
-            onClick={() =>
-              cancel
-                .mutateAsync(id)
-                .then(() => navigate(DISPATCH_LIST_PATH))
-                .catch(() => setOpened(false))
-            }
-          >
-            Cancel Dispatch
-          </Button>
-        </Group>
-      </Modal>
-    </>
-  );
-}
-
-function NotFound({ text, listPath, backLabel }: { text: string; listPath: string; backLabel: string }) {
-  return (
-    <Center py="xl">
-      <Stack align="center" gap="md">
-        <Text c="dimmed" ta="center" maw={520}>
-          {text}
-        </Text>
-        <Button component={Link} to={listPath} leftSection={<IconArrowLeft size={16} />}>
-          {backLabel}
-        </Button>
-      </Stack>
-    </Center>
-  );
-}
-
 /** What differs between the detail pages of the kinds of dispatch event (a dispatch, a RERT dispatch). */
 export interface EventDetailConfig {
   source: EventSource;
@@ -300,7 +253,19 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
 function DispatchActions({ d, nowS }: { d: DispatchDetail; nowS: number }) {
   const canEdit = usePermission(DISPATCH_EDIT);
   const open = d.cancelledAt === null && nowS < d.request.startTime + d.request.duration;
-  return canEdit && open ? <CancelButton id={d.id} /> : null;
+  const cancel = useCancelDispatch();
+  const navigate = useNavigate();
+  if (!canEdit || !open) return null;
+  return (
+    <ConfirmButton
+      label="Cancel Dispatch"
+      title="Cancel Dispatch"
+      question={DISPATCH_SCREEN_TEXTS.cancelConfirm}
+      confirmLabel="Cancel Dispatch"
+      // The refreshed dispatch, now cancelled, unmounts this button before mutate's own callbacks would run.
+      onConfirm={() => cancel.mutateAsync(d.id).then(() => navigate(DISPATCH_LIST_PATH))}
+    />
+  );
 }
 
 const DISPATCH_DETAIL: EventDetailConfig = {

@@ -1,9 +1,9 @@
-import { Anchor, Button, Center, Group, Modal, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { IconArrowLeft, IconX } from '@tabler/icons-react';
+import { Anchor, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { formatDuration, type GridOutage, OUTAGE_EDIT, OUTAGE_MESSAGES, OUTAGE_VIEW, type PermissionRequirement } from '@vpp/shared';
-import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
+import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
@@ -22,54 +22,6 @@ const SEES_CREATOR: PermissionRequirement = {
     'fleet.powerstations.gridOutages.any',
   ],
 };
-
-function CancelButton({ id }: { id: number }) {
-  const [opened, setOpened] = useState(false);
-  const navigate = useNavigate();
-  const cancel = useCancelOutage();
-  return (
-    <>
-      <Button color="red" variant="light" leftSection={<IconX size={16} />} onClick={() => setOpened(true)}>
-        Cancel
-      </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title="Cancel Grid Outage">
-        <Text>{OUTAGE_MESSAGES.cancelConfirm}</Text>
-        <Group justify="flex-end" mt="lg">
-          <Button variant="default" onClick={() => setOpened(false)}>
-            Back
-          </Button>
-          <Button
-            color="red"
-            loading={cancel.isPending}
-            onClick={() =>
-              cancel
-                .mutateAsync(id)
-                .then(() => navigate(OUTAGE_LIST_PATH))
-                .catch(() => setOpened(false))
-            }
-          >
-            Cancel Grid Outage
-          </Button>
-        </Group>
-      </Modal>
-    </>
-  );
-}
-
-function NotFound() {
-  return (
-    <Center py="xl">
-      <Stack align="center" gap="md">
-        <Text c="dimmed" ta="center" maw={520}>
-          {OUTAGE_SCREEN_TEXTS.notFound}
-        </Text>
-        <Button component={Link} to={OUTAGE_LIST_PATH} leftSection={<IconArrowLeft size={16} />}>
-          {OUTAGE_SCREEN_TEXTS.backToList}
-        </Button>
-      </Stack>
-    </Center>
-  );
-}
 
 function ResponseSection({ response, zone, nowS }: { response: ReturnType<typeof useOutageResponse>; zone: string; nowS: number }) {
   const r = response.data?.data;
@@ -155,10 +107,10 @@ export function OutageDetailPage() {
       title={title}
       permission={OUTAGE_VIEW}
       breadcrumb={[{ label: 'Virtual Power Plants' }, { label: 'Grid Outages', to: OUTAGE_LIST_PATH }, { label: `${id}` }]}
-      actions={canEdit && open && <CancelButton id={id} />}
+      actions={canEdit && open && <CancelOutage id={id} />}
     >
       {detail.isLoading && <DelayedLoader minHeight={200} />}
-      {notFound && <NotFound />}
+      {notFound && <NotFound text={OUTAGE_SCREEN_TEXTS.notFound} listPath={OUTAGE_LIST_PATH} backLabel={OUTAGE_SCREEN_TEXTS.backToList} />}
       {o && !notFound && (
         <Stack gap="md">
           <Group gap="md" align="center">
@@ -179,5 +131,19 @@ export function OutageDetailPage() {
         </Stack>
       )}
     </PageLayout>
+  );
+}
+
+function CancelOutage({ id }: { id: number }) {
+  const navigate = useNavigate();
+  const cancel = useCancelOutage();
+  return (
+    <ConfirmButton
+      label="Cancel"
+      title="Cancel Grid Outage"
+      question={OUTAGE_MESSAGES.cancelConfirm}
+      confirmLabel="Cancel Grid Outage"
+      onConfirm={() => cancel.mutateAsync(id).then(() => navigate(OUTAGE_LIST_PATH))}
+    />
   );
 }
