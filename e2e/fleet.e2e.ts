@@ -71,6 +71,27 @@ describe('fleet monitoring', () => {
     expect(back.get('date')).not.toBe(weekOf);
   });
 
+  it('says once in the page that a node is not there, with a way back, and stops asking for it', async () => {
+    const page = await app.page();
+    // The page's timers run on a clock the test moves: 30 seconds of refreshes pass without waiting for them.
+    await page.clock.install();
+    await signIn(page, 'retailer', 'Rita');
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/nodes/99999')) asked.push(r.url());
+    });
+    await page.goto('/fleet-monitoring/nodes/99999');
+    await shown(page.getByText("This node could not be found. It may have been removed, or it is not in your organisation's fleet."));
+    await shown(page.getByRole('heading', { name: 'Node not found' }));
+    await page.clock.runFor(30_000);
+    expect(asked).toHaveLength(1);
+    // No toast: the page has said it.
+    expect(await page.getByText('Failed to load data for this node.').count()).toBe(0);
+    expect(await page.getByText('No such node.').count()).toBe(0);
+    await page.getByRole('link', { name: 'Back to Fleet Monitoring' }).click();
+    await page.waitForURL(/\/fleet-monitoring\/nodes\?limit=10&offset=0/);
+  });
+
   it('only logs a console warning for an unknown period or secondary axis in the URL, and shows the defaults', async () => {
     const page = await app.page();
     const warnings: string[] = [];

@@ -187,12 +187,38 @@ describe('an expired session', () => {
 describe('the request layer', () => {
   it("shows 'Not Authorized' / 'You do not have the required permissions to perform this action.' on a 403", async () => {
     const page = await app.page();
+    // The browser is told the operator may manage users (the account reply altered on its way in),
+    // so the users page mounts and asks; the server, which decides, refuses.
+    await page.route(
+      (url) => url.pathname === '/account',
+      async (route) => {
+        const res = await route.fetch();
+        const body = (await res.json()) as { data: { permissions: string[] } };
+        body.data.permissions.push('fleet.myReposit.users');
+        await route.fulfill({ response: res, json: body });
+      },
+    );
     await signIn(page, 'operator', 'Oscar');
-    // The users page asks the server for the organisation's users, which operator may not list.
     const refused = page.waitForResponse((r) => r.url().includes('/api/users') && r.status() === 403);
     await page.goto('/my-reposit/users');
     await refused;
     await shown(page.getByText('Not Authorized', { exact: true }));
     await shown(page.getByText('You do not have the required permissions to perform this action.').first());
+  });
+
+  it('refuses a page the user may not open in the page, without calling the server for it (so no toast)', async () => {
+    const page = await app.page();
+    await signIn(page, 'operator', 'Oscar');
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/users')) calls.push(r.url());
+    });
+    await page.goto('/my-reposit/users');
+    await shown(page.getByRole('heading', { name: 'Users' }));
+    await shown(page.getByText('You do not have the required permissions to perform this action.'));
+    // The sidebar and the bell have loaded what they load: the page is settled.
+    await page.waitForLoadState('networkidle');
+    expect(calls).toEqual([]);
+    expect(await page.getByText('Not Authorized', { exact: true }).count()).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import { createBrowserRouter } from 'react-router';
 import { DelayedLoader } from '../components/delayed-loader.tsx';
 import type { AreaRoute } from '../lib/routes.tsx';
 import { LoginShell } from './login-shell.tsx';
+import { PageGuard } from './page-guard.tsx';
 import { Root } from './root.tsx';
 import { ROUTES } from './routes.tsx';
 
@@ -10,6 +11,13 @@ import { ROUTES } from './routes.tsx';
 function elementOf(r: AreaRoute) {
   if (!r.page) return r.element;
   const Page = r.page;
+  if (!r.public && r.permission) {
+    return (
+      <PageGuard permission={r.permission} title={r.title ?? r.nav?.label ?? ''}>
+        <Page />
+      </PageGuard>
+    );
+  }
   if (!r.public) return <Page />;
   return (
     <LoginShell>

@@ -31,6 +31,11 @@ export interface RequestOptions<S extends z.ZodType | undefined> {
   errorToast?: string;
   /** Do not toast the server's ERROR message: the caller shows it where it belongs (a form field). */
   quiet?: boolean;
+  /**
+   * A 404 is the page's to say (a detail page whose record is not there, or not the caller's): no
+   * toast for it. Pair with `refreshUnlessNotFound` so the page stops asking.
+   */
+  notFoundInPage?: boolean;
 }
 
 /**
@@ -72,6 +77,7 @@ export async function request<S extends z.ZodType | undefined = undefined>(
     toast('warning', MESSAGES.notAuthorizedTitle, MESSAGES.notAuthorized);
     throw new ApiError(403, 'forbidden', MESSAGES.notAuthorized, body);
   }
+  if (res.status === 404 && opts.notFoundInPage) throw new ApiError(404, err?.error ?? null, message, body);
   if (res.status >= 400 || err?.status === 'ERROR') {
     if (opts.errorToast) toast('error', opts.errorToast, MESSAGES.tryAgainLater);
     // The server's own words too, when they say what the user can change (a 4xx), unless the
@@ -85,7 +91,22 @@ export async function request<S extends z.ZodType | undefined = undefined>(
 }
 
 /** How a call is made beyond its contract: toasts, quietness, and (rarely) leaving the bearer out. */
-export type CallOptions = Pick<RequestOptions<undefined>, 'success' | 'errorToast' | 'quiet' | 'auth'>;
+export type CallOptions = Pick<RequestOptions<undefined>, 'success' | 'errorToast' | 'quiet' | 'auth' | 'notFoundInPage'>;
+
+/** A 404: no such record, or another organisation's. */
+export const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
+
+/**
+ * A query's refetchInterval that stops once the record answered 404 (the page then says so, once,
+ * instead of asking again every period): `every` is a period, or one read from the data.
+ */
+export function refreshUnlessNotFound<D>(every: number | ((data: D) => number | false)) {
+  return (q: { state: { error: unknown; data: D | undefined } }): number | false => {
+    if (isNotFound(q.state.error)) return false;
+    if (typeof every === 'number') return every;
+    return q.state.data === undefined ? false : every(q.state.data);
+  };
+}
 
 /**
  * Calls one endpoint of the shared contract: method and path from its definition, path parameters

@@ -36,6 +36,13 @@ export interface AreaRoute {
   element?: ReactNode;
   nav?: NavEntry;
   public?: boolean;
+  /**
+   * Who may open a signed-in page (null: every signed-in user); every page route says. Without it
+   * the page is refused before it mounts, so none of its calls is made (no 'Not Authorized' toast
+   * beside the refusal); `title` heads the refusal (default: the sidebar label).
+   */
+  permission?: PermissionRequirement | null;
+  title?: string;
 }
 
 /** A page loaded when first shown: `load` imports the page's module, `pick` names its export. */

@@ -6,6 +6,6 @@ const DashboardPage = lazyPage(
 );
 
 export const dashboardRoutes: AreaRoute[] = [
-  { path: '/', page: DashboardPage, nav: { group: 'Dashboard', label: 'Dashboard', permission: null, order: 0 } },
-  { path: '/index.html', page: DashboardPage },
+  { path: '/', page: DashboardPage, permission: null, nav: { group: 'Dashboard', label: 'Dashboard', permission: null, order: 0 } },
+  { path: '/index.html', page: DashboardPage, permission: null },
 ];

@@ -1,8 +1,7 @@
-import { keepPreviousData, type Query, useMutation, useQuery } from '@tanstack/react-query';
-import { DISPATCH_MESSAGES, dispatchEndpoints as E, type Endpoint, MESSAGES, type ReplyOf } from '@vpp/shared';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { DISPATCH_MESSAGES, dispatchEndpoints as E, type Endpoint, type ReplyOf } from '@vpp/shared';
 import { queryClient } from '../../lib/query-client.ts';
-import { ApiError, call } from '../../lib/request.ts';
-import { toast } from '../../lib/toasts.ts';
+import { call, refreshUnlessNotFound } from '../../lib/request.ts';
 import { DISPATCH_SCREEN_TEXTS, detailRefreshMs, REFRESH_SLOW_MS } from './dispatch-format.ts';
 
 /** Query keys of the dispatch area: all start with ['dispatches'], which a new dispatch invalidates (the New Dispatch modal's contract). */
@@ -48,25 +47,13 @@ export function useDispatches(q: { limit: number; offset: number }) {
   });
 }
 
-/** A 404 (no such dispatch, or another organisation's): the page says so once, without a toast. */
-export const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
-
 /**
- * Calls one of a dispatch's endpoints: a 404 is left to the page; any other failure toasts the
- * call's text of spec 3 §8 (the request layer toasts 401 and 403 its own way).
+ * Calls one of a dispatch's endpoints: a 404 (no such dispatch, or another organisation's) is left
+ * to the page; any other failure toasts the call's text of spec 3 §8, and an ERROR reply's own words
+ * when they say something the user can act on (spec 3 §4).
  */
-async function callDispatch<EP extends Endpoint>(e: EP, id: number, failed: string): Promise<ReplyOf<EP>> {
-  try {
-    return await call(e, { params: { id } } as never, { quiet: true });
-  } catch (err) {
-    if (err instanceof ApiError && ![401, 403, 404].includes(err.status)) {
-      toast('error', failed, MESSAGES.tryAgainLater);
-      // An ERROR reply's own words too, when they say something the user can act on (spec 3 §4).
-      if (err.status >= 400 && err.status < 500) toast('error', err.message);
-    }
-    throw err;
-  }
-}
+const callDispatch = <EP extends Endpoint>(e: EP, id: number, failed: string): Promise<ReplyOf<EP>> =>
+  call(e, { params: { id } } as never, { errorToast: failed, notFoundInPage: true });
 
 type DetailReply = ReplyOf<typeof E.detail>;
 
@@ -78,7 +65,7 @@ export function useDispatch(id: number, source: EventSource = DISPATCH_SOURCE) {
   return useQuery({
     queryKey: dispatchKeys.detail(id, source.area),
     queryFn: () => callDispatch(source.detail as typeof E.detail, id, source.loadFailed),
-    refetchInterval: (q: Query<DetailReply>) => (isNotFound(q.state.error) ? false : q.state.data ? detailRefreshMs(q.state.data.data, Date.now()) : false),
+    refetchInterval: refreshUnlessNotFound<DetailReply>((d) => detailRefreshMs(d.data, Date.now())),
     retry: false,
   });
 }

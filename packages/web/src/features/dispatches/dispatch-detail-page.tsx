@@ -19,10 +19,10 @@ import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
+import { isNotFound } from '../../lib/request.ts';
 import {
   DISPATCH_SOURCE,
   type EventSource,
-  isNotFound,
   useCancelDispatch,
   useDispatch,
   useDispatchCost,

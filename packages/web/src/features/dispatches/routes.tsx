@@ -1,9 +1,11 @@
+import { DISPATCH_VIEW } from '@vpp/shared';
 import { Navigate } from 'react-router';
 import { type AreaRoute, lazyPage, RedirectWithId } from '../../lib/routes.tsx';
 
 export const dispatchesRoutes: AreaRoute[] = [
   {
     path: '/virtual-power-plants/dispatches',
+    permission: DISPATCH_VIEW,
     page: lazyPage(
       () => import('./dispatch-list-page.tsx'),
       (m) => m.DispatchListPage,
@@ -12,6 +14,8 @@ export const dispatchesRoutes: AreaRoute[] = [
   },
   {
     path: '/virtual-power-plants/dispatches/:id',
+    permission: DISPATCH_VIEW,
+    title: 'Dispatch',
     page: lazyPage(
       () => import('./dispatch-detail-page.tsx'),
       (m) => m.DispatchDetailPage,

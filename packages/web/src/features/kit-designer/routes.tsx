@@ -4,6 +4,7 @@ import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 export const kitDesignerRoutes: AreaRoute[] = [
   {
     path: '/ordering/kit-designer',
+    permission: KIT_DESIGNER_PERMISSION,
     page: lazyPage(
       () => import('./kit-designer-page.tsx'),
       (m) => m.KitDesignerPage,

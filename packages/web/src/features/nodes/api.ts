@@ -1,10 +1,12 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { dashboardEndpoints, nodeEndpoints as E, type NodeListQuery, type NodeMetric, type NodeStatus, portalEndpoints } from '@vpp/shared';
 import { queryClient } from '../../lib/query-client.ts';
-import { call } from '../../lib/request.ts';
+import { call, refreshUnlessNotFound } from '../../lib/request.ts';
 
 /** Node detail data refreshes every 10 s (spec 2 §4). */
 export const NODE_REFRESH_MS = 10_000;
+/** The page's words for a node that is not there, or not in the caller's fleet. */
+export const NODE_NOT_FOUND = "This node could not be found. It may have been removed, or it is not in your organisation's fleet.";
 /** The toast of spec 2 §8 for any failed load of one node's detail or data. */
 const NODE_DATA_ERROR = 'Failed to load data for this node.';
 
@@ -38,8 +40,8 @@ export function useFleetMap(q: { f?: string; status?: NodeStatus }, enabled: boo
 export const nodeDetailQueryOptions = (id: number) =>
   queryOptions({
     queryKey: nodeKeys.detail(id),
-    queryFn: async () => (await call(E.detail, { params: { id } }, { errorToast: NODE_DATA_ERROR })).data,
-    refetchInterval: NODE_REFRESH_MS,
+    queryFn: async () => (await call(E.detail, { params: { id } }, { errorToast: NODE_DATA_ERROR, notFoundInPage: true })).data,
+    refetchInterval: refreshUnlessNotFound(NODE_REFRESH_MS),
   });
 export const useNodeDetail = (id: number) => useQuery(nodeDetailQueryOptions(id));
 

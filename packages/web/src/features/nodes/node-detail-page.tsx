@@ -5,10 +5,12 @@ import { useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
 import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
+import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
+import { isNotFound } from '../../lib/request.ts';
 import { param, useSearchState } from '../../lib/search-state.ts';
-import { useNodeDetail } from './api.ts';
+import { NODE_NOT_FOUND, useNodeDetail } from './api.ts';
 import { EventLogTab } from './event-log-tab.tsx';
 import { SiteLabel } from './site-label.tsx';
 import { SystemComponentsTab } from './system-components-tab.tsx';
@@ -17,6 +19,7 @@ import { SystemComponentsTab } from './system-components-tab.tsx';
 const MonitoringTab = lazy(async () => ({ default: (await import('./monitoring-tab.tsx')).MonitoringTab }));
 const LocationTab = lazy(async () => ({ default: (await import('./location-tab.tsx')).LocationTab }));
 
+const FLEET_LIST = '/fleet-monitoring/nodes?limit=10&offset=0';
 const TABS = ['MONITORING', 'SYSTEM_COMPONENTS', 'LOCATION', 'EVENT_LOG'] as const;
 const nodeDetailSearch = z.object({ tab: param.oneOf(TABS, 'MONITORING') });
 
@@ -26,20 +29,17 @@ export function NodeDetailPage() {
   const navigate = useNavigate();
   const [{ tab }, setSearch] = useSearchState(nodeDetailSearch);
   const node = useNodeDetail(id);
-  const title = node.data ? (node.data.siteLabel ?? `Node ${id}`) : `Node ${id}`;
+  const title = node.data ? (node.data.siteLabel ?? `Node ${id}`) : isNotFound(node.error) ? 'Node not found' : `Node ${id}`;
   const canViewData = usePermission('fleet.node.data.view');
 
   return (
-    <PageLayout
-      title={title}
-      permission="fleet.node.any"
-      breadcrumb={[{ label: 'Fleet Monitoring', to: '/fleet-monitoring/nodes?limit=10&offset=0' }, { label: `Node ${id}` }]}
-    >
+    <PageLayout title={title} permission="fleet.node.any" breadcrumb={[{ label: 'Fleet Monitoring', to: FLEET_LIST }, { label: `Node ${id}` }]}>
       <Anchor component="button" onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/fleet-monitoring/nodes'))} size="sm" w="fit-content">
         <Group gap={4}>
           <IconArrowLeft size={14} /> Go Back
         </Group>
       </Anchor>
+      {isNotFound(node.error) && <NotFound text={NODE_NOT_FOUND} listPath={FLEET_LIST} backLabel="Back to Fleet Monitoring" />}
       {node.data && (
         <Stack gap="md">
           <Group gap="md">

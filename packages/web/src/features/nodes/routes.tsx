@@ -7,6 +7,7 @@ export const nodesRoutes: AreaRoute[] = [
   { path: '/fleet-monitoring', element: <Navigate to="/fleet-monitoring/nodes" replace /> },
   {
     path: '/fleet-monitoring/nodes',
+    permission: 'fleet.node.any',
     page: lazyPage(
       () => import('./fleet-monitoring-page.tsx'),
       (m) => m.FleetMonitoringPage,
@@ -15,6 +16,8 @@ export const nodesRoutes: AreaRoute[] = [
   },
   {
     path: '/fleet-monitoring/nodes/:id',
+    permission: 'fleet.node.any',
+    title: 'Node',
     page: lazyPage(
       () => import('./node-detail-page.tsx'),
       (m) => m.NodeDetailPage,

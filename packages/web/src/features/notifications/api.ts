@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack
 import { notificationEndpoints as E, NOTIFICATION_FIRST_FETCH_MS, NOTIFICATION_MESSAGES, NOTIFICATION_POLL_MS } from '@vpp/shared';
 import { useEffect, useState } from 'react';
 import { queryClient } from '../../lib/query-client.ts';
-import { call } from '../../lib/request.ts';
+import { call, isNotFound } from '../../lib/request.ts';
 
 export const notificationsKeys = {
   all: ['notifications'] as const,
@@ -39,9 +39,13 @@ export function useNotifications(page: { limit: number; offset: number }) {
 export const notificationQueryOptions = (id: number) =>
   queryOptions({
     queryKey: notificationsKeys.one(id),
-    queryFn: async () => (await call(E.get, { params: { id } }, { errorToast: NOTIFICATION_MESSAGES.oneFailed })).data,
+    queryFn: async () => (await call(E.get, { params: { id } }, { errorToast: NOTIFICATION_MESSAGES.oneFailed, notFoundInPage: true })).data,
   });
 export const useNotification = (id: number) => useQuery({ ...notificationQueryOptions(id), enabled: Number.isInteger(id) && id > 0 });
+/** The page's words for a notification that is not there, or not the caller's. */
+export const NOTIFICATION_NOT_FOUND = 'This notification could not be found. It may have been removed, or it was sent to someone else.';
+/** No such notification: the server said so, or the address names none (not a number). */
+export const notificationMissing = (id: number, q: { error: unknown }) => !(Number.isInteger(id) && id > 0) || isNotFound(q.error);
 
 const refresh = () => queryClient.invalidateQueries({ queryKey: notificationsKeys.all });
 

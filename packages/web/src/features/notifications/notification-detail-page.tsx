@@ -3,9 +3,10 @@ import { NOTIFICATION_AUTO_READ_MS, notificationDateLabel } from '@vpp/shared';
 import { useEffect, useRef } from 'react';
 import Markdown from 'react-markdown';
 import { Link, useParams } from 'react-router';
+import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
-import { useMarkRead, useMarkUnread, useNotification } from './api.ts';
+import { NOTIFICATION_NOT_FOUND, notificationMissing, useMarkRead, useMarkUnread, useNotification } from './api.ts';
 
 /**
  * /user/notifications/{id}: the summary and the markdown body (raw HTML in it is not rendered).
@@ -42,7 +43,8 @@ export function NotificationDetailPage() {
         )
       }
     >
-      {notification.isPending && (
+      {notificationMissing(id, notification) && <NotFound text={NOTIFICATION_NOT_FOUND} listPath="/user/notifications" backLabel="Back to Notifications" />}
+      {notification.isPending && !notificationMissing(id, notification) && (
         <Center py="xl">
           <Loader aria-label="Loading" />
         </Center>

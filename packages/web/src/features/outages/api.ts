@@ -1,8 +1,7 @@
-import { type Query, useMutation, useQuery } from '@tanstack/react-query';
-import { type CreateOutageBody, dispatchEndpoints, outageEndpoints as E, MESSAGES, OUTAGE_MESSAGES, type ReplyOf } from '@vpp/shared';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type CreateOutageBody, dispatchEndpoints, outageEndpoints as E, OUTAGE_MESSAGES, type ReplyOf } from '@vpp/shared';
 import { queryClient } from '../../lib/query-client.ts';
-import { ApiError, call } from '../../lib/request.ts';
-import { toast } from '../../lib/toasts.ts';
+import { call, refreshUnlessNotFound } from '../../lib/request.ts';
 import { REFRESH_SLOW_MS } from '../dispatches/index.ts';
 import { outageRefreshMs } from './outage-format.ts';
 
@@ -22,26 +21,14 @@ export function useOutages() {
   });
 }
 
-export const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
-
-/** A 404 is left to the page; other failures toast the call's text (spec 3 §8). */
-async function quietly<T>(f: () => Promise<T>, failed: string): Promise<T> {
-  try {
-    return await f();
-  } catch (err) {
-    if (err instanceof ApiError && ![401, 403, 404].includes(err.status)) toast('error', failed, MESSAGES.tryAgainLater);
-    throw err;
-  }
-}
-
 type DetailReply = ReplyOf<typeof E.detail>;
 
 /** An outage, refreshed by the periods of spec 3 §4. */
 export function useOutage(id: number) {
   return useQuery({
     queryKey: outageKeys.detail(id),
-    queryFn: () => quietly(() => call(E.detail, { params: { id } }, { quiet: true }), OUTAGE_MESSAGES.loadFailed),
-    refetchInterval: (q: Query<DetailReply>) => (isNotFound(q.state.error) ? false : q.state.data ? outageRefreshMs(q.state.data.data, Date.now()) : false),
+    queryFn: () => call(E.detail, { params: { id } }, { errorToast: OUTAGE_MESSAGES.loadFailed, notFoundInPage: true }),
+    refetchInterval: refreshUnlessNotFound<DetailReply>((d) => outageRefreshMs(d.data, Date.now())),
     retry: false,
   });
 }
@@ -49,7 +36,7 @@ export function useOutage(id: number) {
 export function useOutageResponse(id: number, refreshMs: number | false, enabled: boolean) {
   return useQuery({
     queryKey: outageKeys.response(id),
-    queryFn: () => quietly(() => call(E.response, { params: { id } }, { quiet: true }), OUTAGE_MESSAGES.loadResponseFailed),
+    queryFn: () => call(E.response, { params: { id } }, { errorToast: OUTAGE_MESSAGES.loadResponseFailed, notFoundInPage: true }),
     refetchInterval: refreshMs,
     enabled,
   });

@@ -7,8 +7,9 @@ import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
+import { isNotFound } from '../../lib/request.ts';
 import { DispatchStatusBadge, Figure, formatDispatchStart, Section } from '../dispatches/index.ts';
-import { isNotFound, useCancelOutage, useOutage, useOutageResponse } from './api.ts';
+import { useCancelOutage, useOutage, useOutageResponse } from './api.ts';
 import { nodePath, OUTAGE_LIST_PATH, OUTAGE_SCREEN_TEXTS, outageRefreshMs, outageSummary, outageTitle } from './outage-format.ts';
 
 /** Who may read the creator's name (spec 3 §2.4), as on a dispatch. */

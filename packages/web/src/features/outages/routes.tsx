@@ -1,8 +1,10 @@
+import { OUTAGE_VIEW } from '@vpp/shared';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 
 export const outagesRoutes: AreaRoute[] = [
   {
     path: '/virtual-power-plants/grid-outages',
+    permission: OUTAGE_VIEW,
     page: lazyPage(
       () => import('./outage-list-page.tsx'),
       (m) => m.OutageListPage,
@@ -11,6 +13,8 @@ export const outagesRoutes: AreaRoute[] = [
   },
   {
     path: '/virtual-power-plants/grid-outages/:id',
+    permission: OUTAGE_VIEW,
+    title: 'Grid Outage',
     page: lazyPage(
       () => import('./outage-detail-page.tsx'),
       (m) => m.OutageDetailPage,

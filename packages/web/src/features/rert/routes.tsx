@@ -1,9 +1,11 @@
+import { RERT_VIEW } from '@vpp/shared';
 import type { AreaRoute } from '../../lib/routes.tsx';
 import { lazyPage } from '../../lib/routes.tsx';
 
 export const rertRoutes: AreaRoute[] = [
   {
     path: '/virtual-power-plants/rert-dispatches',
+    permission: RERT_VIEW,
     page: lazyPage(
       () => import('./rert-list-page.tsx'),
       (m) => m.RertListPage,
@@ -18,6 +20,8 @@ export const rertRoutes: AreaRoute[] = [
   },
   {
     path: '/virtual-power-plants/rert-dispatches/:id',
+    permission: RERT_VIEW,
+    title: 'RERT Dispatch',
     page: lazyPage(
       () => import('./rert-detail-page.tsx'),
       (m) => m.RertDetailPage,

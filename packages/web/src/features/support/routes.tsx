@@ -4,6 +4,7 @@ import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 export const supportRoutes: AreaRoute[] = [
   {
     path: '/support-issues',
+    permission: SUPPORT_PERMISSION,
     page: lazyPage(
       () => import('./support-page.tsx'),
       (m) => m.SupportPage,

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack
 import { userEndpoints as E, USER_MESSAGES, type UserBody } from '@vpp/shared';
 import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
-import { call } from '../../lib/request.ts';
+import { call, isNotFound } from '../../lib/request.ts';
 
 export const usersKeys = {
   all: ['users'] as const,
@@ -22,9 +22,13 @@ export const useUsers = (page: { limit: number; offset: number }) => useQuery(us
 export const userQueryOptions = (id: number) =>
   queryOptions({
     queryKey: usersKeys.one(id),
-    queryFn: async () => (await call(E.get, { params: { id } }, { errorToast: USER_MESSAGES.userFailed })).data,
+    queryFn: async () => (await call(E.get, { params: { id } }, { errorToast: USER_MESSAGES.userFailed, notFoundInPage: true })).data,
   });
 export const useUser = (id: number) => useQuery({ ...userQueryOptions(id), enabled: Number.isInteger(id) && id > 0 });
+/** The page's words for a user who is not there, or not in the caller's organisation. */
+export const USER_NOT_FOUND = 'This user could not be found. They may have been removed, or they are not in your organisation.';
+/** No such user: the server said so, or the address names none (not a number). */
+export const userMissing = (id: number, q: { error: unknown }) => !(Number.isInteger(id) && id > 0) || isNotFound(q.error);
 
 export const availablePermissionsQueryOptions = queryOptions({
   queryKey: usersKeys.permissions,

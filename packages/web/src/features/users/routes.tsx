@@ -3,6 +3,7 @@ import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 export const usersRoutes: AreaRoute[] = [
   {
     path: '/my-reposit/users',
+    permission: 'fleet.myReposit.users',
     page: lazyPage(
       () => import('./user-list-page.tsx'),
       (m) => m.UserListPage,
@@ -11,6 +12,8 @@ export const usersRoutes: AreaRoute[] = [
   },
   {
     path: '/my-reposit/users/new',
+    permission: 'fleet.myReposit.users',
+    title: 'New User',
     page: lazyPage(
       () => import('./user-create-page.tsx'),
       (m) => m.UserCreatePage,
@@ -18,6 +21,8 @@ export const usersRoutes: AreaRoute[] = [
   },
   {
     path: '/my-reposit/users/:id',
+    permission: 'fleet.myReposit.users',
+    title: 'User',
     page: lazyPage(
       () => import('./user-detail-page.tsx'),
       (m) => m.UserDetailPage,
@@ -25,6 +30,8 @@ export const usersRoutes: AreaRoute[] = [
   },
   {
     path: '/my-reposit/users/:id/edit',
+    permission: 'fleet.myReposit.users',
+    title: 'Edit User',
     page: lazyPage(
       () => import('./user-edit-page.tsx'),
       (m) => m.UserEditPage,

@@ -1,9 +1,10 @@
 import { Alert, Button, Card, Center, List, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { normalizePermission, outrankedUserMessage, outrankingPermission, PERMISSIONS } from '@vpp/shared';
 import { Link, useParams } from 'react-router';
+import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount } from '../../lib/account.ts';
-import { useUser } from './api.ts';
+import { USER_NOT_FOUND, userMissing, useUser } from './api.ts';
 import { USERS_BREADCRUMB, USERS_PERMISSION } from './user-list-page.tsx';
 
 const label = (name: string) => PERMISSIONS.find((p) => normalizePermission(p.name) === normalizePermission(name))?.displayName ?? name;
@@ -30,7 +31,8 @@ export function UserDetailPage() {
         )
       }
     >
-      {user.isPending && (
+      {userMissing(id, user) && <NotFound text={USER_NOT_FOUND} listPath={USERS_BREADCRUMB[1].to as string} backLabel="Back to Users" />}
+      {user.isPending && !userMissing(id, user) && (
         <Center py="xl">
           <Loader aria-label="Loading" />
         </Center>

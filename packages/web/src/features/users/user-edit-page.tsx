@@ -2,11 +2,12 @@ import { Alert, Center, Loader } from '@mantine/core';
 import { outrankedUserMessage, outrankingPermission, USER_MESSAGES } from '@vpp/shared';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount } from '../../lib/account.ts';
 import { ApiError } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';
-import { useUpdateUser, useUser } from './api.ts';
+import { USER_NOT_FOUND, userMissing, useUpdateUser, useUser } from './api.ts';
 import { UserForm } from './user-form.tsx';
 import { USERS_BREADCRUMB, USERS_PERMISSION } from './user-list-page.tsx';
 
@@ -27,7 +28,8 @@ export function UserEditPage() {
       breadcrumb={[...USERS_BREADCRUMB, { label: name, to: `/my-reposit/users/${id}` }, { label: 'Edit' }]}
       permission={USERS_PERMISSION}
     >
-      {user.isPending && (
+      {userMissing(id, user) && <NotFound text={USER_NOT_FOUND} listPath={USERS_BREADCRUMB[1].to as string} backLabel="Back to Users" />}
+      {user.isPending && !userMissing(id, user) && (
         <Center py="xl">
           <Loader aria-label="Loading" />
         </Center>

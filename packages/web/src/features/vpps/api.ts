@@ -37,8 +37,10 @@ export function usePowerstations(q: { limit: number; offset: number; type: VppTy
 export const powerstationQueryOptions = (id: number) =>
   queryOptions({
     queryKey: vppKeys.detail(id),
-    queryFn: () => call(E.get, { params: { id } }, { errorToast: VPP_MESSAGES.loadFailed }),
+    queryFn: () => call(E.get, { params: { id } }, { errorToast: VPP_MESSAGES.loadFailed, notFoundInPage: true }),
   });
+/** The page's words for a VPP that is not there, or another organisation's. */
+export const VPP_NOT_FOUND = 'This Virtual Power Plant could not be found. It may have been deleted, or it belongs to another organisation.';
 export const usePowerstation = (id: number) => useQuery(powerstationQueryOptions(id));
 
 /** Upcoming and in-progress events of a VPP. */

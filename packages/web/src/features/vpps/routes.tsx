@@ -1,8 +1,11 @@
+import { VPP_EDIT, VPP_VIEW } from '@vpp/shared';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 
 export const vppsRoutes: AreaRoute[] = [
   {
     path: '/virtual-power-plants/manage',
+    permission: VPP_VIEW,
+    title: 'Virtual Power Plants',
     page: lazyPage(
       () => import('./vpp-list-page.tsx'),
       (m) => m.VppListPage,
@@ -11,6 +14,8 @@ export const vppsRoutes: AreaRoute[] = [
   },
   {
     path: '/virtual-power-plants/manage/new',
+    permission: VPP_EDIT,
+    title: 'New Virtual Power Plant',
     page: lazyPage(
       () => import('./vpp-create-page.tsx'),
       (m) => m.VppCreatePage,
@@ -18,6 +23,8 @@ export const vppsRoutes: AreaRoute[] = [
   },
   {
     path: '/virtual-power-plants/manage/:id',
+    permission: VPP_VIEW,
+    title: 'Virtual Power Plant',
     page: lazyPage(
       () => import('./vpp-detail-page.tsx'),
       (m) => m.VppDetailPage,
@@ -25,6 +32,8 @@ export const vppsRoutes: AreaRoute[] = [
   },
   {
     path: '/virtual-power-plants/manage/:id/edit',
+    permission: VPP_EDIT,
+    title: 'Edit Virtual Power Plant',
     page: lazyPage(
       () => import('./vpp-edit-page.tsx'),
       (m) => m.VppEditPage,

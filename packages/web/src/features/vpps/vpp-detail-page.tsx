@@ -6,11 +6,13 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
+import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
+import { isNotFound } from '../../lib/request.ts';
 import { param, useSearchState } from '../../lib/search-state.ts';
 import { NewDispatchModal } from '../dispatches/index.ts';
-import { usePowerstation, usePowerstationMap, usePowerstationNodes } from './api.ts';
+import { usePowerstation, usePowerstationMap, usePowerstationNodes, VPP_NOT_FOUND } from './api.ts';
 import { DeleteVppButton } from './delete-vpp.tsx';
 import { VppEvents } from './vpp-events.tsx';
 import { NameplateSummary, VppRule } from './vpp-nameplate.tsx';
@@ -140,7 +142,7 @@ export function VppDetailPage() {
           <Loader aria-label="Loading" />
         </Center>
       )}
-      {vpp.isError && <Text c="dimmed">{vpp.error.message}</Text>}
+      {isNotFound(vpp.error) && <NotFound text={VPP_NOT_FOUND} listPath={VPP_LIST_PATH} backLabel="Back to Virtual Power Plants" />}
       {vpp.data && (
         <Stack gap="lg">
           <VppRule vpp={vpp.data} />

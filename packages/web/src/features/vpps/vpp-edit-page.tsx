@@ -4,11 +4,13 @@ import { NODE_VIEW, type Powerstation, storedVppKind, VPP_EDIT, VPP_MESSAGES } f
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { pagingSearch } from '../../components/data-table.tsx';
+import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
+import { isNotFound } from '../../lib/request.ts';
 import { param, useSearchState } from '../../lib/search-state.ts';
 import { toast } from '../../lib/toasts.ts';
-import { usePatchPowerstation, usePowerstation, useUpdatePowerstation } from './api.ts';
+import { usePatchPowerstation, usePowerstation, useUpdatePowerstation, VPP_NOT_FOUND } from './api.ts';
 import { NodeInclusion } from './node-inclusion.tsx';
 import { bodyOf, checkVppForm, EMPTY_VPP_FORM, FilterPreview, VppFormFields, type VppFormValues } from './vpp-form.tsx';
 import { VPP_LIST_PATH, vppMapPath } from './vpp-paths.ts';
@@ -70,7 +72,7 @@ export function VppEditPage() {
           <Loader aria-label="Loading" />
         </Center>
       )}
-      {vpp.isError && <Text c="dimmed">{vpp.error.message}</Text>}
+      {isNotFound(vpp.error) && <NotFound text={VPP_NOT_FOUND} listPath={VPP_LIST_PATH} backLabel="Back to Virtual Power Plants" />}
       {vpp.data?.type === 'FCAS' && <Text>{VPP_MESSAGES.fcasNotEditable}</Text>}
       {vpp.data && vpp.data.type !== 'FCAS' && form.initialized && (
         <Stack gap="xl">
