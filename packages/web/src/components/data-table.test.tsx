@@ -37,6 +37,15 @@ describe('DataTable', () => {
     expect(router.state.location.search).toBe('?limit=10&offset=20');
   });
 
+  it('moves an offset past the end to the last page, replacing the address (never an inverted range)', async () => {
+    const { router } = renderScreen(<PagedList />, { url: '/nodes?limit=10&offset=290' });
+    expect(await screen.findByText('Node 25')).toBeInTheDocument();
+    expect(screen.getByText('21-25 of 25 items')).toBeInTheDocument();
+    expect(screen.queryByText('No nodes')).not.toBeInTheDocument();
+    expect(router.state.location.search).toBe('?limit=10&offset=20');
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
   it('falls back to 10 rows from the start for a page size or offset the spec does not allow', () => {
     renderScreen(<PagedList />, { url: '/nodes?limit=13&offset=-20' });
     expect(screen.getByText('1-10 of 25 items')).toBeInTheDocument();

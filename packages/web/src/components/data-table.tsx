@@ -1,7 +1,7 @@
 import { Center, Group, Loader, Pagination, Select, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@vpp/shared';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { z } from 'zod';
 import { useSearchState } from '../lib/search-state.ts';
 
@@ -11,6 +11,12 @@ export interface Column<T> {
   render: (row: T) => ReactNode;
   width?: number | string;
 }
+
+/**
+ * Moves a table to a page: `replace` when the table corrects a page it cannot show (past the end), so
+ * that Back does not return to it.
+ */
+export type OnPage = (limit: number, offset: number, replace?: boolean) => void;
 
 /** `limit` (one of the spec's page sizes, default 10) and `offset` (a whole number, default 0) in the query string (spec 1 §9). */
 export const pagingSearch = z.object({
@@ -28,9 +34,9 @@ export const pagingSearch = z.object({
 });
 
 /** The list's page from the URL, so that each page can be linked, and a setter that keeps the rest of the query. */
-export function usePaging(): { limit: number; offset: number; setPage: (limit: number, offset: number) => void } {
+export function usePaging(): { limit: number; offset: number; setPage: OnPage } {
   const [{ limit, offset }, set] = useSearchState(pagingSearch);
-  return { limit, offset, setPage: (l, o) => set({ limit: l, offset: o }) };
+  return { limit, offset, setPage: (l, o, replace) => set({ limit: l, offset: o }, { replace }) };
 }
 
 /**
@@ -44,7 +50,7 @@ export function DataTable<T>(props: {
   total: number;
   limit: number;
   offset: number;
-  onPage: (limit: number, offset: number) => void;
+  onPage: OnPage;
   onRowClick?: (row: T) => void;
   empty: string;
   loading?: boolean;
@@ -54,7 +60,15 @@ export function DataTable<T>(props: {
   const large = useMediaQuery('(min-width: 100em)');
   const siblings = small ? 1 : large ? 3 : 2;
   const pages = Math.max(1, Math.ceil(props.total / props.limit));
-  const page = Math.floor(props.offset / props.limit) + 1;
+  // An offset past the end (an old link, or rows removed meanwhile) moves to the last page: never an inverted range.
+  const last = (pages - 1) * props.limit;
+  const beyond = props.rows !== undefined && !props.loading && props.offset > last;
+  const offset = Math.min(props.offset, last);
+  const page = Math.floor(offset / props.limit) + 1;
+  const { onPage, limit } = props;
+  useEffect(() => {
+    if (beyond) onPage(limit, last, true);
+  }, [beyond, onPage, limit, last]);
   if (props.loading && !props.rows) {
     return (
       <Center py="xl">
@@ -90,7 +104,7 @@ export function DataTable<T>(props: {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {props.rows && props.rows.length === 0 && (
+      {props.rows && props.rows.length === 0 && !beyond && (
         <Text c="dimmed" ta="center" py="lg">
           {props.empty}
         </Text>
@@ -98,7 +112,7 @@ export function DataTable<T>(props: {
       {props.total > 0 && (
         <Group justify="space-between" mt="sm">
           <Text size="sm" c="dimmed">
-            {`${props.offset + 1}-${Math.min(props.total, props.offset + props.limit)} of ${props.total} items`}
+            {`${offset + 1}-${Math.min(props.total, offset + props.limit)} of ${props.total} items`}
           </Text>
           <Group gap="sm">
             <Pagination

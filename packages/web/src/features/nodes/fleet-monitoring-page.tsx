@@ -24,7 +24,7 @@ const fleetSearch = pagingSearch.extend({ tab: param.oneOf(['LIST', 'MAP'], 'LIS
 export function FleetMonitoringPage() {
   const navigate = useNavigate();
   const [{ tab, f, status, limit, offset }, setQuery] = useSearchState(fleetSearch);
-  const setPage = (l: number, o: number) => setQuery({ limit: l, offset: o });
+  const setPage = (l: number, o: number, replace?: boolean) => setQuery({ limit: l, offset: o }, { replace });
   const mapHeight = useMapHeight();
   const [search, setSearch] = useState(f);
 

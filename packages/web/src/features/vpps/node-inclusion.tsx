@@ -131,7 +131,7 @@ export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolea
         total={nodes.data?.total ?? 0}
         limit={limit}
         offset={offset}
-        onPage={(l, o) => set({ limit: l, offset: o })}
+        onPage={(l, o, replace) => set({ limit: l, offset: o }, { replace })}
         empty={filtered ? VPP_MESSAGES.noNodesForFilter : includedOnly ? VPP_MESSAGES.noNodes : 'No nodes have been found for this search criteria'}
         loading={nodes.isLoading}
       />

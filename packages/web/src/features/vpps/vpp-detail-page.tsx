@@ -51,7 +51,7 @@ function NodeList({ id, linkNodes }: { id: number; linkNodes: boolean }) {
         total={nodes.data?.total ?? 0}
         limit={limit}
         offset={offset}
-        onPage={(l, o) => set({ limit: l, offset: o })}
+        onPage={(l, o, replace) => set({ limit: l, offset: o }, { replace })}
         onRowClick={linkNodes ? (n) => navigate(`/fleet-monitoring/nodes/${n.id}`) : undefined}
         empty={f ? VPP_MESSAGES.noNodesForFilter : VPP_MESSAGES.noNodes}
         loading={nodes.isLoading}

@@ -97,7 +97,7 @@ export function VppEditPage() {
               f={f || undefined}
               limit={limit}
               offset={offset}
-              onPage={(l, o) => setSearch({ limit: l, offset: o })}
+              onPage={(l, o, replace) => setSearch({ limit: l, offset: o }, { replace })}
               linkNodes={linkNodes}
             />
           )}

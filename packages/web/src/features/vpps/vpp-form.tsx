@@ -11,7 +11,7 @@ import {
   type VppKind,
   vppFieldErrors,
 } from '@vpp/shared';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type OnPage } from '../../components/data-table.tsx';
 import { useFilterPreview } from './api.ts';
 import { NameplateSummary } from './vpp-nameplate.tsx';
 import { nodeColumns } from './vpp-node-columns.tsx';
@@ -78,7 +78,7 @@ export function FilterPreview(props: {
   f?: string;
   limit: number;
   offset: number;
-  onPage: (limit: number, offset: number) => void;
+  onPage: OnPage;
   linkNodes: boolean;
 }) {
   const [values] = useDebouncedValue(props.values, 300);
