@@ -2,7 +2,7 @@
 // the "this was not me" link.
 import { PASSWORD_MESSAGES } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { shown, signIn, useApp } from './support/fixtures.ts';
+import { eventually, shown, signIn, useApp } from './support/fixtures.ts';
 import { linkTo, waitForMail } from './support/mail.ts';
 import { NO_FLEET } from './support/server.ts';
 
@@ -14,6 +14,7 @@ describe('forgot password', () => {
     await page.goto('/');
     await (await shown(page.getByRole('link', { name: "I've forgotten my password" }))).click();
     await page.waitForURL('**/password/forgot');
+    await eventually(() => page.title()).toBe('Forgot Password | VPP Console');
     await page.getByRole('button', { name: 'Send Password Reset' }).click();
     await shown(page.getByText(PASSWORD_MESSAGES.emailRequired));
     await page.getByLabel('Email').fill('operator@example.com');
@@ -23,6 +24,8 @@ describe('forgot password', () => {
     const mail = await waitForMail(app, 'operator@example.com', /Reset your VPP Console password/);
     const link = linkTo(mail, '/password/reset');
     await page.goto(link);
+    await shown(page.getByRole('heading', { name: 'Reset your password' }));
+    await eventually(() => page.title()).toBe('Reset Password | VPP Console');
     await page.getByLabel('New password', { exact: true }).fill('Wattle-Sunset-77');
     await page.getByLabel('Confirm new password').fill('Wattle-Sunset-78');
     await page.getByRole('button', { name: 'Reset Password' }).click();
@@ -47,6 +50,7 @@ describe('forgot password', () => {
     const mail = await waitForMail(app, 'newmfa@example.com', /Reset your VPP Console password/);
     await page.goto(linkTo(mail, '/password/reset/disavow'));
     await shown(page.getByText(PASSWORD_MESSAGES.disavowed));
+    await eventually(() => page.title()).toBe('Password Reset Deactivated | VPP Console');
     const support = await waitForMail(app, 'support@localhost', /Password link disavowed: newmfa@example.com/);
     expect(support.text).toContain('have been deactivated');
     await page.goto(linkTo(mail, '/password/reset'));

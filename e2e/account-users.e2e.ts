@@ -62,6 +62,9 @@ describe('organisation users', () => {
     const mail = await waitForMail(app, 'mark@example.com', /Your new VPP Console account/);
     const page = await app.page();
     await page.goto(linkTo(mail, '/password/reset'));
+    // A first password, not a reset: the page says so, and names itself.
+    await shown(page.getByRole('heading', { name: 'Set your password' }));
+    await eventually(() => page.title()).toBe('Set Password | VPP Console');
     await page.getByLabel('New password', { exact: true }).fill('Wattle-Sunset-77');
     await page.getByLabel('Confirm new password').fill('Wattle-Sunset-77');
     await page.getByRole('button', { name: 'Reset Password' }).click();

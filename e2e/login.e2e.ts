@@ -37,6 +37,29 @@ describe('logging in', () => {
     expect(await page.getByText(SESSION_EXPIRED).count()).toBe(0);
   });
 
+  it('checks empty fields in the browser, one message each, and sends nothing (the solved captcha stays)', async () => {
+    const page = await app.page();
+    await page.goto('/');
+    await shown(loginHeading(page));
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/auth/login')) sent.push(r.url());
+    });
+    const button = page.getByRole('button', { name: 'Log In' });
+    await page.locator('altcha-widget').getByText("I'm not a robot").click();
+    await button.and(page.locator(':enabled')).waitFor({ timeout: 30_000 });
+    await button.click();
+    await shown(page.getByText('Enter your username or email.'));
+    await shown(page.getByText('Enter your password.'));
+    expect(sent).toEqual([]);
+    // Still solved: filling the fields is all it takes.
+    await page.getByLabel('Username or email').fill('retailer');
+    expect(await page.getByText('Enter your username or email.').count()).toBe(0);
+    await page.getByLabel('Password', { exact: true }).fill('Solar-Battery-42');
+    await button.click();
+    await shown(page.getByRole('heading', { name: 'Welcome, Rita' }));
+  });
+
   it('says so when the password is wrong, and asks for the captcha again', async () => {
     const page = await app.page();
     await page.goto('/');

@@ -48,7 +48,11 @@ export type MessageReply = z.infer<typeof messageReply>;
 
 export const tokenQuery = z.object({ token: z.string({ error: PASSWORD_MESSAGES.linkMissing }).min(1, PASSWORD_MESSAGES.linkMissing).max(200) });
 
-export const verifyTokenReply = z.object({ status: z.literal('OK'), valid: z.boolean() });
+/**
+ * Whether a password link still works, and (when it does) what it is for: 'welcome' for a new user's
+ * first password, so the page says 'Set your password' rather than 'Reset your password'.
+ */
+export const verifyTokenReply = z.object({ status: z.literal('OK'), valid: z.boolean(), purpose: z.enum(['reset', 'welcome']).nullable() });
 export type VerifyTokenReply = z.infer<typeof verifyTokenReply>;
 
 /** The reset (and set-password) form: the rules, then the confirmation. */

@@ -5,13 +5,14 @@ import { type ReactNode, useEffect, useState } from 'react';
 const BACKGROUNDS = ['dawn', 'noon', 'dusk', 'night'];
 
 /**
- * The shell of signed-out pages: a random background picture, the logo, and a panel. It sets the
- * document title (its effect runs after the page's, so the page names itself through `title`).
+ * The shell of signed-out pages: a random background picture, the logo, and a panel. With `title`
+ * it names the document; without, the page in the panel names it (the password pages, whose title
+ * depends on their link).
  */
-export function LoginShell({ children, title = 'Log in' }: { children: ReactNode; title?: string }) {
+export function LoginShell({ children, title }: { children: ReactNode; title?: string }) {
   const [background] = useState(() => BACKGROUNDS[Math.floor(Math.random() * BACKGROUNDS.length)]);
   useEffect(() => {
-    document.title = `${title} | ${APP_TITLE}`;
+    if (title) document.title = `${title} | ${APP_TITLE}`;
   }, [title]);
   return (
     <Box

@@ -36,7 +36,7 @@ export function Root() {
   }
   if (loginStatus !== 'LOGGED_IN') {
     return (
-      <LoginShell>
+      <LoginShell title="Log in">
         <div onFocusCapture={preloadMainShell}>
           <LoginPanel />
         </div>

@@ -92,8 +92,8 @@ describeEachDatabase('password flows', (h) => {
 
   it('verifies a live link, and not a made-up one', async () => {
     const { token } = await resetToken();
-    expect(await verify(token)).toEqual({ status: 'OK', valid: true });
-    expect(await verify('made-up')).toEqual({ status: 'OK', valid: false });
+    expect(await verify(token)).toEqual({ status: 'OK', valid: true, purpose: 'reset' });
+    expect(await verify('made-up')).toEqual({ status: 'OK', valid: false, purpose: null });
     const none = await h().app.inject({ method: 'GET', url: '/password/change/verify_token' });
     expect(none.statusCode).toBe(400);
     expect(none.json().data.message).toBe(PASSWORD_MESSAGES.linkMissing);
@@ -115,7 +115,7 @@ describeEachDatabase('password flows', (h) => {
     const again = await post(`/password/change?token=${token}`, { password: 'Another-Pass-99', confirmPassword: 'Another-Pass-99' });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ error: 'invalid_token', data: { message: PASSWORD_MESSAGES.linkInvalid } });
-    expect(await verify(token)).toEqual({ status: 'OK', valid: false });
+    expect(await verify(token)).toEqual({ status: 'OK', valid: false, purpose: null });
   });
 
   it('forgets the remembered browsers of the account when the password is reset', async () => {
@@ -141,7 +141,7 @@ describeEachDatabase('password flows', (h) => {
     const mails = await mailTo(h().ctx, first.email);
     const second = linkIn(mails.at(-1)!, '/password/reset').searchParams.get('token')!;
     expect((await post(`/password/change?token=${second}`, { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD })).statusCode).toBe(200);
-    expect(await verify(first.token)).toEqual({ status: 'OK', valid: false });
+    expect(await verify(first.token)).toEqual({ status: 'OK', valid: false, purpose: null });
   });
 
   it('refuses a link that has expired', async () => {
@@ -151,7 +151,7 @@ describeEachDatabase('password flows', (h) => {
       .set({ expires_at: nowS() - 1 })
       .where('token_hash', '=', hashToken(token))
       .execute();
-    expect(await verify(token)).toEqual({ status: 'OK', valid: false });
+    expect(await verify(token)).toEqual({ status: 'OK', valid: false, purpose: null });
     const res = await post(`/password/change?token=${token}`, { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
     expect(res.statusCode).toBe(400);
     expect(res.json().data.message).toBe(PASSWORD_MESSAGES.linkInvalid);
@@ -171,7 +171,7 @@ describeEachDatabase('password flows', (h) => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().data.message).toBe(message);
     }
-    expect(await verify(token)).toEqual({ status: 'OK', valid: true });
+    expect(await verify(token)).toEqual({ status: 'OK', valid: true, purpose: 'reset' });
     expect((await login(h(), username, PASSWORD)).statusCode).toBe(200);
   });
 
@@ -180,7 +180,7 @@ describeEachDatabase('password flows', (h) => {
     const res = await post(`/password/reset/disavow?token=${token}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'OK', message: PASSWORD_MESSAGES.disavowed });
-    expect(await verify(token)).toEqual({ status: 'OK', valid: false });
+    expect(await verify(token)).toEqual({ status: 'OK', valid: false, purpose: null });
     const use = await post(`/password/change?token=${token}`, { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
     expect(use.statusCode).toBe(400);
     expect(use.json().data.message).toBe(PASSWORD_MESSAGES.linkInvalid);

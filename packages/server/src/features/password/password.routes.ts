@@ -10,7 +10,7 @@ export function passwordRoutes(app: App) {
   });
   route(app, E.verifyToken, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    return { status: 'OK' as const, valid: await service.verifyToken(app.ctx, req.query.token) };
+    return { status: 'OK' as const, ...(await service.verifyToken(app.ctx, req.query.token)) };
   });
   route(app, E.change, async (req) => {
     await service.changePassword(app.ctx, req.query.token, req.body.password);

@@ -97,8 +97,10 @@ async function liveToken(ctx: AppContext, token: string) {
   return user?.active ? row : null;
 }
 
-export async function verifyToken(ctx: AppContext, token: string): Promise<boolean> {
-  return (await liveToken(ctx, token)) !== null;
+/** Whether a link still works, and what it was sent for (null when it does not work). */
+export async function verifyToken(ctx: AppContext, token: string): Promise<{ valid: boolean; purpose: 'reset' | 'welcome' | null }> {
+  const row = await liveToken(ctx, token);
+  return { valid: row !== null, purpose: row?.purpose ?? null };
 }
 
 /**

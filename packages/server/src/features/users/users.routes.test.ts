@@ -154,6 +154,8 @@ describeEachDatabase('organisation users', (h) => {
     expect(mail.subject).toBe('Your new VPP Console account');
     expect(mail.text).toContain('within 7 days');
     const token = linkIn(mail, '/password/reset').searchParams.get('token');
+    // The link is a first password's: the page says 'Set your password'.
+    expect((await call('GET', `/password/change/verify_token?token=${token}`)).json()).toEqual({ status: 'OK', valid: true, purpose: 'welcome' });
     const set = await call('POST', `/password/change?token=${token}`, undefined, { password: 'Wattle-Sunset-77', confirmPassword: 'Wattle-Sunset-77' });
     expect(set.statusCode).toBe(200);
     const login = await call('POST', '/auth/login/', undefined, {

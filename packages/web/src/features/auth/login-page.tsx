@@ -23,6 +23,12 @@ export function LoginPanel() {
   return <LoginForm />;
 }
 
+/** The login form's own checks, before anything is sent. */
+export const LOGIN_FIELD_MESSAGES = {
+  usernameRequired: 'Enter your username or email.',
+  passwordRequired: 'Enter your password.',
+};
+
 function LoginForm() {
   const s = useSession();
   const login = useLogin();
@@ -31,10 +37,15 @@ function LoginForm() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [captchaToken, setCaptchaToken] = useState<string | null>(null);
+  const [missing, setMissing] = useState({ username: false, password: false });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!captchaToken) return;
+    // Each empty field says so, and nothing is sent: the solved captcha stays for the next try.
+    const empty = { username: username.trim() === '', password: password === '' };
+    setMissing(empty);
+    if (empty.username || empty.password) return;
     login.mutate({ username: username.trim(), password, captchaToken }, { onSettled: () => captcha.current?.reset() });
   };
 
@@ -47,8 +58,26 @@ function LoginForm() {
         {s.sessionExpired && <Alert color="yellow">{MESSAGES.sessionExpired}</Alert>}
         {s.loginStatus === 'BAD_AUTH' && <Alert color="red">{MESSAGES.loginFailed}</Alert>}
         {s.loginStatus === 'ERROR' && s.message && <Alert color="red">{s.message}</Alert>}
-        <TextInput label="Username or email" autoComplete="username" value={username} onChange={(e) => setUsername(e.currentTarget.value)} />
-        <PasswordInput label="Password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+        <TextInput
+          label="Username or email"
+          autoComplete="username"
+          value={username}
+          error={missing.username && LOGIN_FIELD_MESSAGES.usernameRequired}
+          onChange={(e) => {
+            setUsername(e.currentTarget.value);
+            setMissing((m) => ({ ...m, username: false }));
+          }}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          value={password}
+          error={missing.password && LOGIN_FIELD_MESSAGES.passwordRequired}
+          onChange={(e) => {
+            setPassword(e.currentTarget.value);
+            setMissing((m) => ({ ...m, password: false }));
+          }}
+        />
         <Captcha ref={captcha} onToken={setCaptchaToken} login={username.trim()} />
         <Button type="submit" disabled={!captchaToken} loading={login.isPending}>
           Log In

@@ -14,9 +14,11 @@ export type ResetStatus = 'FETCHING' | 'OK' | 'ERROR' | 'PASSWORD_RESET' | 'CHAN
 
 /** /password/reset?token=: verify the link, then the new password and its confirmation. */
 export function ResetPasswordPage() {
-  useDocumentTitle(`Reset Password | ${APP_TITLE}`);
   const token = useResetToken();
   const verify = useVerifyToken(token);
+  // A new user's link sets a first password (spec 1 §1: every page its own title).
+  const first = verify.data?.purpose === 'welcome';
+  useDocumentTitle(`${first ? 'Set Password' : 'Reset Password'} | ${APP_TITLE}`);
   const change = useChangePassword(token);
   const form = useForm({ initialValues: { password: '', confirmPassword: '' }, validate: schemaResolver(changePasswordBody, { sync: true }) });
 
@@ -59,7 +61,7 @@ export function ResetPasswordPage() {
     body = (
       <form onSubmit={form.onSubmit((values) => change.mutate(values))} aria-label="Reset password" noValidate>
         <Stack gap="sm">
-          <Text size="sm">Choose a new password for your account.</Text>
+          <Text size="sm">{first ? 'Choose a password for your new account.' : 'Choose a new password for your account.'}</Text>
           {status === 'FAILED' && <Alert color="red">{failureText(change.error as Error)}</Alert>}
           <PasswordInput label="New password" autoComplete="new-password" {...form.getInputProps('password')} />
           <PasswordRequirements password={form.values.password} />
@@ -75,7 +77,7 @@ export function ResetPasswordPage() {
   return (
     <Stack gap="sm">
       <Title order={2} size="h3">
-        Reset your password
+        {first ? 'Set your password' : 'Reset your password'}
       </Title>
       {body}
       <Anchor component={Link} to="/" size="sm">
