@@ -142,6 +142,35 @@ describe('editing VPPs', () => {
     await shown(page.getByText('No nodes have been added to this virtual power plant.'));
   });
 
+  it('shows one success toast for several toggles, and asks before including every matching node, with the count', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    const rita = await app.api('retailer');
+    const id = await rita.createVpp({ type: 'STATIC', name: 'E2E Include All' });
+    await page.goto(vppEditPath(id));
+    const table = page.getByRole('table', { name: 'Nodes' });
+    await shown(table.getByRole('row').nth(2));
+    for (const n of [1, 2]) {
+      const row = table.getByRole('row').nth(n);
+      const nodeId = Number(await row.getByRole('cell').nth(1).textContent());
+      await row.getByRole('switch', { name: `Include node ${nodeId}` }).click({ force: true });
+      await eventually(async () => (await rita.call(vppEndpoints.get, { params: { id } })).nodes).toBe(n);
+    }
+    await shown(page.getByText('Virtual Power Plant successfully updated.'));
+    expect(await page.getByText('Virtual Power Plant successfully updated.').count()).toBe(1);
+
+    const fleet = (await rita.call(nodeEndpoints.list, { query: { limit: 10, offset: 0 } })).total;
+    await page.getByRole('button', { name: 'Include all matching' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Include all matching' });
+    await shown(dialog.getByText(`Include all ${fleet} nodes of the fleet in this Virtual Power Plant?`));
+    await dialog.getByRole('button', { name: 'Back' }).click();
+    await gone(dialog);
+    expect((await rita.call(vppEndpoints.get, { params: { id } })).nodes).toBe(2);
+    await page.getByRole('button', { name: 'Include all matching' }).click();
+    await dialog.getByRole('button', { name: 'Include all' }).click();
+    await eventually(async () => (await rita.call(vppEndpoints.get, { params: { id } })).nodes).toBe(fleet);
+  });
+
   it('leaves the edit screen for the map tab after a rename-only patch', async () => {
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');

@@ -1,7 +1,7 @@
 import { type CallArgs, type Endpoint, endpointUrl, MESSAGES, type ReplyOf } from '@vpp/shared';
 import type { z } from 'zod';
 import { session } from './session.ts';
-import { toast } from './toasts.ts';
+import { clearToasts, toast } from './toasts.ts';
 
 /** Where the API answers: the same origin unless the build names another. */
 export const API_BASE = (import.meta.env.VITE_API_BASE_URL as string | undefined) ?? '';
@@ -48,19 +48,24 @@ export async function request<S extends z.ZodType | undefined = undefined>(
   opts: RequestOptions<S> = {},
 ): Promise<S extends z.ZodType ? z.infer<S> : unknown> {
   const token = opts.auth === false ? null : session.token();
+  // An action (anything but a read) tried again clears the toasts its last try left: no stale error
+  // beside the success that follows. Its toasts carry its name, and the same toast is not stacked.
+  const method = opts.method ?? 'GET';
+  const group = method === 'GET' ? '' : `${method} ${path.split('?')[0]}`;
+  if (group) clearToasts(group);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   let res: Response;
   try {
     res = await fetch(`${API_BASE}${path}`, {
-      method: opts.method ?? 'GET',
+      method,
       headers,
       credentials: 'include',
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
   } catch (err) {
-    if (opts.errorToast) toast('error', opts.errorToast, MESSAGES.tryAgainLater);
+    if (opts.errorToast) toast('error', opts.errorToast, MESSAGES.tryAgainLater, group);
     throw new ApiError(0, 'network', 'The server could not be reached.', err);
   }
   const body: unknown = res.status === 204 ? null : await res.json().catch(() => null);
@@ -79,13 +84,13 @@ export async function request<S extends z.ZodType | undefined = undefined>(
   }
   if (res.status === 404 && opts.notFoundInPage) throw new ApiError(404, err?.error ?? null, message, body);
   if (res.status >= 400 || err?.status === 'ERROR') {
-    if (opts.errorToast) toast('error', opts.errorToast, MESSAGES.tryAgainLater);
+    if (opts.errorToast) toast('error', opts.errorToast, MESSAGES.tryAgainLater, group);
     // The server's own words too, when they say what the user can change (a 4xx), unless the
     // caller shows them on a form field; after the call's toast a 5xx adds nothing to it.
-    if (err?.status === 'ERROR' && !opts.quiet && (!opts.errorToast || res.status < 500)) toast('error', message);
+    if (err?.status === 'ERROR' && !opts.quiet && (!opts.errorToast || res.status < 500)) toast('error', message, undefined, group);
     throw new ApiError(res.status, err?.error ?? null, message, body);
   }
-  if (opts.success) toast('success', opts.success.title, opts.success.message);
+  if (opts.success) toast('success', opts.success.title, opts.success.message, group);
   if (body === null || !opts.schema) return body as never;
   return opts.schema.parse(body) as never;
 }

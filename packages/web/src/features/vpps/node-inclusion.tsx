@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { type Node, VPP_MESSAGES } from '@vpp/shared';
@@ -33,6 +33,13 @@ export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolea
     offset,
   });
   const patch = usePatchPowerstation(id);
+  // Including every matching node asks first, with how many that is (the whole fleet when unfiltered).
+  const [confirming, setConfirming] = useState(false);
+  const matching = usePowerstationNodes(
+    id,
+    { f: f || undefined, address_filter: addressFilter || undefined, include_unused_deployments: true, limit: 10, offset: 0 },
+    confirming,
+  );
   const [pending, setPending] = useState<number | null>(null);
 
   const toggle = (node: Node, include: boolean) => {
@@ -100,7 +107,7 @@ export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolea
         <Button
           variant="light"
           size="xs"
-          onClick={() => bulk('add')}
+          onClick={() => setConfirming(true)}
           loading={patch.isPending && patch.variables?.bulk && patch.variables.body.nodes?.method === 'add'}
         >
           Include all matching
@@ -118,6 +125,27 @@ export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolea
           {filtered ? 'Every node of the fleet matching the search and address filter.' : 'Every node of the fleet.'}
         </Text>
       </Group>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Include all matching">
+        <Text>
+          {matching.data
+            ? `Include all ${matching.data.total} ${matching.data.total === 1 ? 'node' : 'nodes'} ${filtered ? 'of the fleet matching the search and address filter' : 'of the fleet'} in this Virtual Power Plant?`
+            : 'Counting the matching nodes…'}
+        </Text>
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={() => setConfirming(false)}>
+            Back
+          </Button>
+          <Button
+            disabled={!matching.data}
+            onClick={() => {
+              setConfirming(false);
+              bulk('add');
+            }}
+          >
+            Include all
+          </Button>
+        </Group>
+      </Modal>
       {bulkError && (
         <Alert color="red" title={VPP_MESSAGES.updateFailed} withCloseButton onClose={() => setBulkError(null)}>
           {bulkError}
