@@ -12,6 +12,9 @@ export default defineConfig({
           include: ['packages/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['packages/web/src/test/setup.ts'],
+          // Screen tests type and click through whole flows in jsdom: on two busy cores one takes
+          // several seconds (the 5 s default failed them under load, not for a fault).
+          testTimeout: 30_000,
         },
       },
       { test: { name: 'e2e', include: ['e2e/**/*.e2e.ts'], testTimeout: 90_000, hookTimeout: 180_000, fileParallelism: false } },

@@ -33,10 +33,7 @@ for (const { dialect, skip } of DIALECTS) {
       let url = (await srv.start()).url;
       let headers = await srv.signIn(url);
       // The fleet reports live (the history is in), so its batteries count as reporting.
-      await waitFor('the fleet to report live', async () => {
-        const [r] = await srv.query<{ ts: number | null }>('select min(ts) as ts from sim_state');
-        return (r?.ts ?? 0) >= clock() - 120;
-      });
+      await srv.fleetLive(clock);
       const nodes = (await srv.call<{ deployments: { id: number }[] }>(`${url}/v2/nodes?limit=100&offset=0`, headers)).deployments.map((d) => d.id);
       const vpp = (await srv.call<{ data: { id: number } }>(`${url}/api/powerstations`, headers, { type: 'STATIC', name: 'Crash fleet', nodes })).data.id;
       const c = (await srv.call<{ data: { realPowerPMin: number } }>(`${url}/api/powerstations/${vpp}/constraints?duration=${DURATION}`, headers)).data;

@@ -32,10 +32,7 @@ for (const { dialect, skip } of DIALECTS) {
     it('leaves every node with the event’s one window, and the reschedule asked again moves them all', { timeout: 120_000 }, async () => {
       let url = (await srv.start({ CRASH_AT: 'rert-reschedule:1' })).url;
       let headers = await srv.signIn(url);
-      await waitFor('the fleet to report live', async () => {
-        const [r] = await srv.query<{ ts: number | null }>('select min(ts) as ts from sim_state');
-        return (r?.ts ?? 0) >= clock() - 120;
-      });
+      await srv.fleetLive(clock);
       const nodes = (await srv.call<{ deployments: { id: number }[] }>(`${url}/v2/nodes?limit=100&offset=0`, headers)).deployments.map((d) => d.id);
       const vpp = (await srv.call<{ data: { id: number } }>(`${url}/api/powerstations`, headers, { type: 'STATIC', name: 'Crash fleet', nodes })).data.id;
       const c = (await srv.call<{ data: { realPowerPMin: number } }>(`${url}/api/powerstations/${vpp}/constraints?duration=1800`, headers)).data;
@@ -92,6 +89,8 @@ for (const { dialect, skip } of DIALECTS) {
       // Restarted on the same data, the reschedule asked again: every node holds the new window, none the old.
       url = (await srv.start()).url;
       headers = await srv.signIn(url);
+      // The fleet reports again (the simulator has caught up), so its batteries are there to allocate.
+      await srv.fleetLive(clock);
       await srv.call(`${url}/api/rert-dispatches/${id}/reschedule`, headers, { startTime: moved, duration: 1800 });
       const afterMove = await live();
       expect(afterMove.length).toBeGreaterThan(0);

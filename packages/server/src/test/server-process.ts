@@ -134,6 +134,17 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
     return JSON.parse(text) as T;
   }
 
+  /**
+   * Waits until every simulated node has reported within the last two minutes of `clock` (the
+   * server's clock): the fleet is live, so its batteries count as available to an allocation.
+   */
+  async function fleetLive(clock: () => number) {
+    await waitFor('the fleet to report live', async () => {
+      const [r] = await query<{ ts: number | null }>('select min(ts) as ts from sim_state');
+      return (r?.ts ?? 0) >= clock() - 120;
+    });
+  }
+
   /** Stops the server and removes its data: for afterAll. */
   async function cleanup() {
     await end('SIGTERM');
@@ -146,7 +157,7 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
     }
   }
 
-  return { dataDir, start, kill: () => end('SIGKILL'), stop: () => end('SIGTERM'), query, signIn, call, cleanup, current: () => current };
+  return { dataDir, start, kill: () => end('SIGKILL'), stop: () => end('SIGTERM'), query, signIn, call, fleetLive, cleanup, current: () => current };
 }
 
 /** The dialects to run a server-process test on: PostgreSQL only when TEST_DATABASE_URL is set. */
