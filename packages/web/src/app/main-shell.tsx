@@ -100,7 +100,7 @@ function UserMenu() {
   return (
     <Menu opened={opened} onChange={setOpened} position="bottom-end" width={240} trigger="click" closeOnItemClick>
       <Menu.Target>
-        <UnstyledButton ref={target} aria-label="User menu" onBlur={closeOnBlur}>
+        <UnstyledButton ref={target} aria-label={`${account?.name ?? ''} user menu`.trim()} onBlur={closeOnBlur}>
           <Group gap={6}>
             <Text size="sm" fw={500}>
               {account?.name}

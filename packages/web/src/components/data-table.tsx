@@ -18,6 +18,9 @@ export interface Column<T> {
  */
 export type OnPage = (limit: number, offset: number, replace?: boolean) => void;
 
+/** The pager's arrows say where they go (they show only an icon). */
+const PAGER_LABELS = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
+
 /** `limit` (one of the spec's page sizes, default 10) and `offset` (a whole number, default 0) in the query string (spec 1 §9). */
 export const pagingSearch = z.object({
   limit: z
@@ -121,6 +124,7 @@ export function DataTable<T>(props: {
               siblings={siblings}
               boundaries={1}
               onChange={(p) => props.onPage(props.limit, (p - 1) * props.limit)}
+              getControlProps={(control) => ({ 'aria-label': PAGER_LABELS[control] })}
               size="sm"
             />
             <Select

@@ -1,6 +1,8 @@
 import { Badge } from '@mantine/core';
 import { formatDateTime, type Node } from '@vpp/shared';
-import { STATUS_COLOURS } from './node-map-types.ts';
+
+/** Theme colours, so the badge's text is darkened to read at AA on its tint (the map's hex colours are for markers). */
+const BADGE_COLOURS: Record<Node['displayStatus'], string> = { ONLINE: 'green', OFFLINE: 'red', AWAITING_CONTACT: 'orange', NOT_COMMISSIONED: 'gray' };
 
 /** Display status of spec 2 §4: Online, Offline with the last contact date, Awaiting Contact, Not Commissioned. */
 export function NodeStatusBadge({ node, timeZone }: { node: Pick<Node, 'displayStatus' | 'status'>; timeZone: string }) {
@@ -14,7 +16,8 @@ export function NodeStatusBadge({ node, timeZone }: { node: Pick<Node, 'displayS
           ? 'Awaiting Contact'
           : 'Not Commissioned';
   return (
-    <Badge color={STATUS_COLOURS[s]} variant="light" tt="none">
+    // Shown whole: a long status ('Offline since 21/11/2026 14:05') wraps rather than being cut off.
+    <Badge color={BADGE_COLOURS[s]} variant="light" tt="none" h="auto" maw="100%" styles={{ label: { whiteSpace: 'normal', overflow: 'visible' } }}>
       {label}
     </Badge>
   );

@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import type { Account } from '@vpp/shared';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cssVariablesResolver, theme } from '../app/theme.ts';
 import { accountQueryOptions } from '../lib/account.ts';
 import { queryClient } from '../lib/query-client.ts';
 
@@ -39,7 +40,7 @@ export function renderScreen(ui: ReactNode, opts: { url?: string; path?: string;
   const user = userEvent.setup();
   const result = render(
     // env="test": no transitions and no portals, so that menus and option lists are found at once.
-    <MantineProvider env="test">
+    <MantineProvider env="test" theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

@@ -21,7 +21,8 @@ export function PeriodPicker({ s, zone }: { s: MonitoringSettings; zone: string 
           <IconChevronLeft size={16} />
         </ActionIcon>
         <DatePickerInput
-          aria-label="Date"
+          // The name holds the date it shows (WCAG 2.5.3: the visible text is part of the name).
+          aria-label={`Date ${s.date.split('-').reverse().join('/')}`}
           valueFormat="DD/MM/YYYY"
           value={s.date}
           minDate={s.period === 'week' ? startOfPeriodDate(s.firstDay, 'week', zone) : s.firstDay}
