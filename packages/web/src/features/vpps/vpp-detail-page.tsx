@@ -1,14 +1,16 @@
 import { Button, Center, Group, Loader, Menu, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconBolt, IconChevronDown, IconPencil, IconSearch } from '@tabler/icons-react';
-import { DISPATCH_EDIT, NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
+import { IconBolt, IconChevronDown, IconPencil, IconPlus, IconSearch, IconSunOff } from '@tabler/icons-react';
+import { CURTAILMENT_EDIT, CURTAILMENT_MESSAGES, CURTAILMENT_VIEW, DISPATCH_EDIT, NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { param, useSearchState } from '../../lib/search-state.ts';
+import { NewCurtailmentModal, NewSetpointModal, SetpointTable, useVppSetpoints } from '../curtailments/index.ts';
 import { NewDispatchModal } from '../dispatches/index.ts';
 import { usePowerstation, usePowerstationMap, usePowerstationNodes } from './api.ts';
 import { DeleteVppButton } from './delete-vpp.tsx';
@@ -17,7 +19,7 @@ import { NameplateSummary, VppRule } from './vpp-nameplate.tsx';
 import { nodeColumns } from './vpp-node-columns.tsx';
 import { VPP_LIST_PATH, vppEditPath } from './vpp-paths.ts';
 
-const TABS = ['MAP', 'DEPLOYMENT_LIST'] as const;
+const TABS = ['MAP', 'DEPLOYMENT_LIST', 'SETPOINT_LIST'] as const;
 const vppDetailSearch = pagingSearch.extend({ tab: param.oneOf(TABS, 'MAP'), f: param.text() });
 
 /** The VPP's nodes, searched (f) and paged in the URL. */
@@ -76,16 +78,51 @@ function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
   );
 }
 
+/** The VPP's default setpoints (spec 2 §2: the Default Setpoints tab), paged in the URL; New Default Setpoint on this VPP for those who may edit. */
+function VppSetpoints({ id }: { id: number }) {
+  const [{ limit, offset }, set] = useSearchState(vppDetailSearch);
+  const setpoints = useVppSetpoints(id, { limit, offset });
+  const zone = useTimeZone();
+  const canEdit = usePermission(CURTAILMENT_EDIT);
+  const [creating, setCreating] = useState(false);
+  return (
+    <Stack gap="sm">
+      {canEdit && (
+        <Group justify="flex-end">
+          <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            {CURTAILMENT_MESSAGES.newSetpoint}
+          </Button>
+        </Group>
+      )}
+      <SetpointTable
+        zone={zone}
+        nowS={(setpoints.dataUpdatedAt || Date.now()) / 1000}
+        withVpp={false}
+        page={{
+          rows: setpoints.data?.setpoints,
+          total: setpoints.data?.total ?? 0,
+          loading: setpoints.isLoading,
+          limit,
+          offset,
+          onPage: (l, o) => set({ limit: l, offset: o }),
+        }}
+      />
+      {canEdit && <NewSetpointModal opened={creating} onClose={() => setCreating(false)} powerstationId={id} />}
+    </Stack>
+  );
+}
+
 /**
- * The 'Add New' event menu (spec 2 §2, spec 3 §2.3): Dispatch with fleet.dispatches.edit, opening
- * the New Dispatch modal on this VPP. Curtailment joins it when curtailments exist; with no item
- * the menu is not shown.
+ * The 'Add New' event menu (spec 2 §2, spec 3 §2.3): Dispatch with fleet.dispatches.edit and
+ * Curtailment with fleet.curtailments.edit, each opening its modal on this VPP; with no item the
+ * menu is not shown.
  */
 function AddNewMenu({ id, fcas }: { id: number; fcas: boolean }) {
-  // An FCAS VPP is registered for frequency services, not dispatched (the server refuses it too).
+  // An FCAS VPP is registered for frequency services, not dispatched or curtailed (the server refuses it too).
   const canDispatch = usePermission(DISPATCH_EDIT) && !fcas;
-  const [dispatching, setDispatching] = useState(false);
-  if (!canDispatch) return null;
+  const canCurtail = usePermission(CURTAILMENT_EDIT) && !fcas;
+  const [opened, setOpened] = useState<'dispatch' | 'curtailment' | null>(null);
+  if (!canDispatch && !canCurtail) return null;
   return (
     <>
       <Menu position="bottom-end">
@@ -95,23 +132,34 @@ function AddNewMenu({ id, fcas }: { id: number; fcas: boolean }) {
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Item leftSection={<IconBolt size={16} />} onClick={() => setDispatching(true)}>
-            Dispatch
-          </Menu.Item>
+          {canDispatch && (
+            <Menu.Item leftSection={<IconBolt size={16} />} onClick={() => setOpened('dispatch')}>
+              Dispatch
+            </Menu.Item>
+          )}
+          {canCurtail && (
+            <Menu.Item leftSection={<IconSunOff size={16} />} onClick={() => setOpened('curtailment')}>
+              Curtailment
+            </Menu.Item>
+          )}
         </Menu.Dropdown>
       </Menu>
-      <NewDispatchModal opened={dispatching} onClose={() => setDispatching(false)} powerstationId={id} />
+      {canDispatch && <NewDispatchModal opened={opened === 'dispatch'} onClose={() => setOpened(null)} powerstationId={id} />}
+      {canCurtail && <NewCurtailmentModal opened={opened === 'curtailment'} onClose={() => setOpened(null)} powerstationId={id} />}
     </>
   );
 }
 
-/** VPP detail (/virtual-power-plants/manage/{id}?tab=MAP|DEPLOYMENT_LIST&f&limit&offset): nameplate, events, map and node list. */
+/** VPP detail (/virtual-power-plants/manage/{id}?tab=MAP|DEPLOYMENT_LIST|SETPOINT_LIST&f&limit&offset): nameplate, events, map, node list and default setpoints. */
 export function VppDetailPage() {
   const id = Number(useParams().id);
   const [{ tab, limit }, set] = useSearchState(vppDetailSearch);
   const vpp = usePowerstation(id);
   const canEdit = usePermission(VPP_EDIT);
   const linkNodes = usePermission(NODE_VIEW);
+  const seesSetpoints = usePermission(CURTAILMENT_VIEW);
+  // The Default Setpoints tab needs fleet.curtailments.any (spec 2 §2): without it a linked SETPOINT_LIST opens the map.
+  const shownTab = tab === 'SETPOINT_LIST' && !seesSetpoints ? 'MAP' : tab;
   const editable = canEdit && vpp.data && vpp.data.type !== 'FCAS';
 
   return (
@@ -146,10 +194,11 @@ export function VppDetailPage() {
           <VppRule vpp={vpp.data} />
           <NameplateSummary namePlate={vpp.data.namePlate} />
           <VppEvents id={id} />
-          <Tabs value={tab} onChange={(v) => set({ tab: (v ?? 'MAP') as (typeof TABS)[number], f: null, offset: 0, limit })} keepMounted={false}>
+          <Tabs value={shownTab} onChange={(v) => set({ tab: (v ?? 'MAP') as (typeof TABS)[number], f: null, offset: 0, limit })} keepMounted={false}>
             <Tabs.List>
               <Tabs.Tab value="MAP">Map</Tabs.Tab>
               <Tabs.Tab value="DEPLOYMENT_LIST">List</Tabs.Tab>
+              {seesSetpoints && <Tabs.Tab value="SETPOINT_LIST">Default Setpoints</Tabs.Tab>}
             </Tabs.List>
             <Tabs.Panel value="MAP" pt="md">
               <VppMap id={id} linkNodes={linkNodes} />
@@ -157,6 +206,11 @@ export function VppDetailPage() {
             <Tabs.Panel value="DEPLOYMENT_LIST" pt="md">
               <NodeList id={id} linkNodes={linkNodes} />
             </Tabs.Panel>
+            {seesSetpoints && (
+              <Tabs.Panel value="SETPOINT_LIST" pt="md">
+                <VppSetpoints id={id} />
+              </Tabs.Panel>
+            )}
           </Tabs>
         </Stack>
       )}
