@@ -46,15 +46,16 @@ export interface ExportLimit {
 }
 
 /**
- * The cap (kW) a node obeys in a mode at `ts` among its active limits, or null for none: event
- * limits override standing ones, and among those that apply the most restrictive wins.
+ * The cap (kW) a node obeys in a mode at `ts` among its active limits, or null for none. As in
+ * CSIP-AUS, while any event limit (DERControl) is active the standing ones (DefaultDERControl) are
+ * set aside whatever their mode; among the limits that apply, the most restrictive wins.
  */
 export function effectiveLimit(n: Pick<NodeModel, 'inverterKw'>, active: readonly Command[], mode: 'net' | 'gross', ts: number): number | null {
-  const limits = active.filter((c): c is ExportLimit => c.kind === 'export_limit' && c.mode === mode);
-  const events = limits.filter((c) => !c.standing);
-  const apply = events.length ? events : limits;
+  const limits = active.filter((c): c is ExportLimit => c.kind === 'export_limit');
+  const event = limits.some((c) => !c.standing);
   let cap: number | null = null;
-  for (const c of apply) {
+  for (const c of limits) {
+    if (c.mode !== mode || (event && c.standing)) continue;
     let kw = Math.max(0, c.kw);
     if (c.standing && c.rampS && c.rampS > 0 && ts < c.start + c.rampS) {
       const from = Math.max(0, c.rampFromKw ?? n.inverterKw);
