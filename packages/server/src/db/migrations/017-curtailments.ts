@@ -27,7 +27,8 @@ export const curtailments: Migration = {
       .execute();
     await withId(db, db.schema.createTable('curtailment_setpoints'))
       .addColumn('organisation_id', 'integer', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
-      .addColumn('powerstation_id', 'integer', (c) => c.notNull().references('powerstations.id').onDelete('cascade'))
+      // Null once the VPP is deleted: the engine then ends the setpoint's standing limits.
+      .addColumn('powerstation_id', 'integer', (c) => c.references('powerstations.id').onDelete('set null'))
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('created_by', 'integer')
       .addColumn('ramp_duration', 'integer', (c) => c.notNull())

@@ -251,6 +251,28 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
     });
   });
 
+  it("ends a deleted VPP's setpoint limits, and lists its setpoints no more", async () => {
+    const own = [(await node(h(), [org])).id, (await node(h(), [org])).id];
+    await report(own);
+    const doomed = (await post('/api/powerstations', { type: 'STATIC', name: 'Doomed', nodes: own })).json().data.id;
+    const id = (await post('/api/curtailments/setpoint', { powerstation: doomed, meterRealPowerP: -2 })).json().data.id;
+    await runCurtailmentEngine(h().ctx, nowS());
+    const inForce = () =>
+      h()
+        .ctx.db.selectFrom('node_commands')
+        .select('id')
+        .where('source', '=', setpointSource(id))
+        .where('end_ts', '>', nowS())
+        .where('status', '!=', 'CANCELLED')
+        .execute();
+    expect((await inForce()).length).toBe(4);
+    expect((await h().app.inject({ method: 'DELETE', url: `/api/powerstations/${doomed}`, headers })).statusCode).toBe(200);
+    await runCurtailmentEngine(h().ctx, nowS());
+    expect(await inForce()).toEqual([]);
+    const all = (await get('/api/curtailments/setpoints?limit=200')).json().data.setpoints as { id: number }[];
+    expect(all.map((s) => s.id)).not.toContain(id);
+  });
+
   describe('permissions and organisations', () => {
     it('lets a viewer see but not create or cancel; others without the permission see nothing', async () => {
       const id = await create();

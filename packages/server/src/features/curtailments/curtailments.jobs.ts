@@ -204,6 +204,14 @@ export async function runCurtailmentEngine(
       if (await recheckCurtailment(ctx, row.id, now, bucket)) out.resplit.push(row.id);
     }
   }
+  // A deleted VPP's setpoints: their standing limits end (once; later runs find nothing in force).
+  const orphans = await ctx.db
+    .selectFrom('curtailment_setpoints')
+    .select('id')
+    .where('powerstation_id', 'is', null)
+    .where('orders_sent_at', 'is not', null)
+    .execute();
+  for (const o of orphans) await endCommands(ctx.db, setpointSource(o.id), now);
   for (const s of await activeSetpoints(ctx.db)) {
     if (s.orders_sent_at === null) {
       if (await sendSetpoint(ctx, s, now)) out.setpointsSent.push(s.id);

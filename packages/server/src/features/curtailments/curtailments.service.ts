@@ -465,7 +465,8 @@ function setpointQuery(db: Database, orgId: number) {
         .end()
         .as('inactive'),
     ])
-    .where('s.organisation_id', '=', orgId);
+    .where('s.organisation_id', '=', orgId)
+    .where('s.powerstation_id', 'is not', null);
 }
 
 /** Setpoints newest first; within the same creation time the ACTIVE one first. */
@@ -474,7 +475,8 @@ async function pageSetpoints(ctx: AppContext, user: AuthUser, q: { limit: number
   let count = ctx.db
     .selectFrom('curtailment_setpoints')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organisation_id', '=', user.organisationId);
+    .where('organisation_id', '=', user.organisationId)
+    .where('powerstation_id', 'is not', null);
   if (powerstationId !== undefined) {
     rows = rows.where('s.powerstation_id', '=', powerstationId);
     count = count.where('powerstation_id', '=', powerstationId);
@@ -485,7 +487,7 @@ async function pageSetpoints(ctx: AppContext, user: AuthUser, q: { limit: number
   ]);
   const setpoints: CurtailmentSetpoint[] = list.map((r) => ({
     id: r.id,
-    powerstation: r.powerstation_id,
+    powerstation: r.powerstation_id as number,
     powerstationName: r.powerstation_name ?? CURTAILMENT_MESSAGES.unknownVpp,
     created_at: Number(r.created_at),
     status: Number(r.inactive) === 1 ? 'INACTIVE' : 'ACTIVE',

@@ -17,7 +17,7 @@ export interface CurtailmentTable {
 export interface CurtailmentSetpointTable {
   id: Generated<number>;
   organisation_id: number;
-  powerstation_id: number;
+  powerstation_id: number | null;
   created_at: Epoch;
   created_by: number | null;
   ramp_duration: number;
