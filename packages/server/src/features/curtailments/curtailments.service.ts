@@ -355,14 +355,16 @@ export async function curtailmentResponse(ctx: AppContext, user: AuthUser, id: n
 /**
  * The VPP's curtailable nodes' solar and meter power expected with no curtailment over a window (an
  * hour either side), from the weather forecast: the dispatch engine's forecast of each reporting
- * node from its state now (its sun, the region's clouds, its household and its battery).
+ * node (its sun, the region's clouds, its household and its battery). A window already begun is
+ * forecast from its start, so the detail can set what was expected beside what was measured; its
+ * batteries then start from their stored energy now (their state at the start is not kept).
  */
 async function predict(ctx: AppContext, user: AuthUser, ps: PowerstationRow, start: number, duration: number): Promise<CurtailmentPrediction> {
   const now = nowS();
   if (start > now + PREDICTION_HORIZON_S) throw badRequest(CURTAILMENT_MESSAGES.predictionHorizon);
   const nodes = (await reportingNodes(ctx.db, ps, now)).filter((r) => r.solar_kw > 0 && r.inverter_kw > 0).map(toForecastNode);
   const windowStart = start - 3600 - (start % STEP_S);
-  const f = forecast(nodes, { from: now - (now % STEP_S), dayStart: windowStart, end: start + duration + 3600 });
+  const f = forecast(nodes, { from: Math.min(now - (now % STEP_S), windowStart), dayStart: windowStart, end: start + duration + 3600 });
   const solarPower: Record<string, number | null> = {};
   const meterPower: Record<string, number | null> = {};
   for (const [ts, p] of Object.entries(f.prediction)) {

@@ -210,6 +210,9 @@ describeEachDatabase('curtailments and a default setpoint obeyed by the simulate
     expect(res.meterPower[T]).toBeCloseTo(sum(rows, 'meter'), 2);
     expect(res.solarPower[T]).toBeCloseTo(sum(rows, 'solar'), 2);
     expect(res.deploymentsReporting[T]).toBe(rows.length);
+    // What was expected with no curtailment, beside what was measured: the curtailment took solar away.
+    const p = (await h().app.inject({ method: 'GET', url: `/api/curtailments/${net.id}/prediction`, headers: hdrs })).json().data;
+    for (let ts = T; ts < T + 3600; ts += 300) expect(p.solarPower[ts], `${ts}`).toBeGreaterThan(res.solarPower[ts]);
   });
 
   afterAll(() => {
