@@ -95,7 +95,8 @@ const kwSeries = z.record(z.string(), z.number().nullable());
 
 /**
  * The VPP's solar and meter power (kW) expected with no curtailment, from the weather forecast
- * (spec 3 §3.6), per `interval` seconds from an hour before the start to an hour after the end.
+ * (spec 3 §3.6), per `interval` seconds from an hour before the start to an hour after the end (a
+ * window already begun included, so the detail can draw it beside the measured response).
  */
 export const curtailmentPredictionSchema = z.object({
   interval: z.number(),
