@@ -70,6 +70,8 @@ function server(replies: Record<string, Reply | ((body: unknown) => Reply)>) {
   });
   return calls;
 }
+/** A refusal the user can act on, in the server's words. */
+const REFUSAL = M.belowConstraint(-12.5);
 const failing: Reply = { status: 500, body: { status: 'ERROR', data: { message: 'Internal error' } } };
 
 afterEach(() => {
@@ -245,12 +247,12 @@ describe('New Curtailment modal', () => {
   });
 
   it("shows the server's refusal and stays; 'Failed to execute Curtailment.' when the server fails", async () => {
-    newServer({ create: { status: 400, body: { status: 'ERROR', data: { message: M.overlaps(3) } } } });
+    newServer({ create: { status: 400, body: { status: 'ERROR', data: { message: REFUSAL } } } });
     const { user, router } = open();
     await setLimit('-5');
     await user.click(await screen.findByRole('button', { name: 'Confirm' }));
     await user.click(screen.getByRole('button', { name: 'Execute' }));
-    expect(await screen.findByText(M.overlaps(3))).toBeInTheDocument();
+    expect(await screen.findByText(REFUSAL)).toBeInTheDocument();
     expect(screen.queryByText('Failed to execute Curtailment.')).toBeNull();
     expect(router.state.location.pathname).toBe('/virtual-power-plants/feed-in-management');
 
