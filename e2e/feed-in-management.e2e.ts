@@ -59,7 +59,9 @@ describe('Feed-In Management', () => {
 
     // Not triggered: titled by its VPP.
     await shown(page.getByRole('heading', { name: vpp.name, level: 1 }));
-    await shown(page.getByText(`Net ${kw.toFixed(1)} kW`));
+    const request = page.getByRole('region', { name: 'Request' });
+    await shown(request.getByText(`${kw.toFixed(1)} kW`, { exact: true }));
+    await shown(request.getByText('Net', { exact: true }));
     await shown(page.getByRole('img', { name: 'Curtailment solar and meter power' }));
     await shown(page.getByText(/^\d+ of \d+ nodes accepted$/));
     const nodes = await shown(page.getByRole('table', { name: 'Curtailment nodes' }));

@@ -1,4 +1,4 @@
-import { Anchor, Button, Center, Group, Modal, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Box, Button, Center, Group, Modal, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { IconArrowLeft, IconX } from '@tabler/icons-react';
 import {
   CURTAILMENT_DETAIL_REFRESH_MS,
@@ -32,7 +32,7 @@ import {
   useCurtailmentResponse,
 } from './api.ts';
 import { CurtailmentChart } from './curtailment-chart.tsx';
-import { cancellable, curtailmentPath, FEED_IN_LIST_PATH, limitLabel } from './curtailment-form.ts';
+import { cancellable, curtailmentPath, FEED_IN_LIST_PATH } from './curtailment-form.ts';
 
 /** Texts of the detail that spec 3 does not give. */
 export const DETAIL_TEXTS = {
@@ -83,7 +83,7 @@ function RequestSection({ c, zone, nowS }: { c: CurtailmentDetail; zone: string;
         <Figure label="Start">{formatDispatchStart(r.startTime, zone, nowS)}</Figure>
         <Figure label="End">{formatDispatchStart(r.startTime + r.duration, zone, nowS)}</Figure>
         <Figure label="Duration">{formatDuration(r.duration)}</Figure>
-        <Figure label="Limit">{limitLabel(c)}</Figure>
+        <Figure label="Limit">{formatPower(r.realPowerP, 1)}</Figure>
         <Figure label="Component">{curtailmentComponentLabel(c.component)}</Figure>
         <Figure label="Nodes requested">{r.deploymentsRequested}</Figure>
       </SimpleGrid>
@@ -130,32 +130,36 @@ function EventsPanel({ id, zone, nowS }: { id: number; zone: string; nowS: numbe
       {events.isLoading ? (
         <DelayedLoader label="Loading events" />
       ) : events.data?.length ? (
-        <Table aria-label="Curtailment events">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Event</Table.Th>
-              <Table.Th>Start</Table.Th>
-              <Table.Th>Duration</Table.Th>
-              <Table.Th>State</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {events.data.map((e) => (
-              <Table.Tr key={e.id} fw={e.id === id ? 600 : undefined}>
-                <Table.Td>
-                  <Anchor component={Link} to={curtailmentPath(e.id)} size="sm">
-                    {e.powerstation?.name ?? M.unknownVpp}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{formatDispatchStart(e.startTime, zone, nowS)}</Table.Td>
-                <Table.Td>{formatDuration(e.duration)}</Table.Td>
-                <Table.Td>
-                  <DispatchStatusBadge dispatch={{ state: e.state, cancelledAt: null }} />
-                </Table.Td>
+        <Table.ScrollContainer minWidth={520}>
+          <Table aria-label="Curtailment events">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Event</Table.Th>
+                <Table.Th>Start</Table.Th>
+                <Table.Th>Duration</Table.Th>
+                <Table.Th>State</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {events.data.map((e) => (
+                <Table.Tr key={e.id} fw={e.id === id ? 600 : undefined}>
+                  <Table.Td>
+                    <Anchor component={Link} to={curtailmentPath(e.id)} size="sm">
+                      {e.powerstation?.name ?? M.unknownVpp}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{formatDispatchStart(e.startTime, zone, nowS)}</Table.Td>
+                  <Table.Td>{formatDuration(e.duration)}</Table.Td>
+                  <Table.Td>
+                    <Box miw="max-content">
+                      <DispatchStatusBadge dispatch={{ state: e.state, cancelledAt: null }} />
+                    </Box>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       ) : (
         <Text c="dimmed" size="sm">
           {events.isError ? '' : DETAIL_TEXTS.noEvents}

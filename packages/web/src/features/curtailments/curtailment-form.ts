@@ -6,6 +6,7 @@ import {
   type CurtailmentComponent,
   type CurtailmentConstraint,
   type CurtailmentSummary,
+  curtailmentComponentLabel,
   DISPATCH_TIME_STEP_S,
   defaultDispatchStart,
   endOfPeriod,
@@ -104,12 +105,8 @@ export function createCurtailmentBody(d: CurtailmentDraft): CreateCurtailmentBod
   return { powerstation: d.powerstation, startTime: d.startTime, duration: d.duration, realPowerP: d.realPowerP, component: d.component };
 }
 
-/** How a limit reads in summaries: 'Net 5.0 kW' (export at the meters) or 'Gross 5.0 kW' (solar generation). */
-export const limitLabel = (c: { component: string; request: { realPowerP: number } } | CurtailmentDraft) => {
-  const kw = 'request' in c ? c.request.realPowerP : c.realPowerP;
-  return `${componentWord(c.component)} ${kw.toFixed(1)} kW`;
-};
-const componentWord = (component: string) => (component === 'solar' ? 'Gross' : 'Net');
+/** How a limit reads in the confirmation: 'Net -5.0 kW' (export at the meters) or 'Gross -5.0 kW' (solar generation). */
+export const limitLabel = (d: Pick<CurtailmentDraft, 'component' | 'realPowerP'>) => `${curtailmentComponentLabel(d.component)} ${d.realPowerP.toFixed(1)} kW`;
 
 /** Cancel is offered while the curtailment is upcoming or in progress (spec 3 §4) and not already cancelled. */
 export const cancellable = (c: Pick<CurtailmentSummary, 'state' | 'cancelledAt'>) =>

@@ -373,7 +373,9 @@ describe('curtailment detail', () => {
     expect(screen.getByText('3 of 4 nodes accepted')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Nodes accepted' })).toHaveAttribute('aria-valuenow', '75');
     expect(screen.getByText('Accepted power').nextSibling).toHaveTextContent('4.8 kW');
-    expect(screen.getByText('Net -5.0 kW')).toBeInTheDocument();
+    const request = screen.getByRole('region', { name: 'Request' });
+    expect(within(request).getByText('Limit').nextSibling).toHaveTextContent('-5.0 kW');
+    expect(within(request).getByText('Component').nextSibling).toHaveTextContent('Net');
     expect(await screen.findByRole('img', { name: 'Curtailment solar and meter power' })).toBeInTheDocument();
     const events = await screen.findByRole('table', { name: 'Curtailment events' });
     expect(within(events).getAllByRole('row')).toHaveLength(2);

@@ -1,4 +1,4 @@
-import { Badge, Stack, Text } from '@mantine/core';
+import { Badge, Box, Stack, Text } from '@mantine/core';
 import { CURTAILMENT_MESSAGES, type CurtailmentSetpoint, type CurtailmentSummary, curtailmentComponentLabel, formatDuration, formatPower } from '@vpp/shared';
 import { useNavigate } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
@@ -44,7 +44,15 @@ function curtailmentColumns(zone: string, nowS: number): Column<CurtailmentSumma
         </Stack>
       ),
     },
-    { key: 'status', header: 'Status', render: (c) => <DispatchStatusBadge dispatch={c} /> },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (c) => (
+        <Box miw="max-content">
+          <DispatchStatusBadge dispatch={c} />
+        </Box>
+      ),
+    },
   ];
 }
 
@@ -94,7 +102,8 @@ function setpointColumns(zone: string, nowS: number, withVpp: boolean): Column<C
       key: 'status',
       header: 'Status',
       render: (s) => (
-        <Badge variant="light" color={s.status === 'ACTIVE' ? 'green' : 'gray'} tt="none">
+        // At its full width: a narrow screen scrolls the table rather than cut the word.
+        <Badge variant="light" color={s.status === 'ACTIVE' ? 'green' : 'gray'} tt="none" style={{ minWidth: 'max-content' }}>
           {STATUS_LABELS[s.status]}
         </Badge>
       ),

@@ -37,38 +37,40 @@ export function VppEvents({ id }: { id: number }) {
           <Loader size="sm" aria-label="Loading events" />
         </Center>
       ) : events.data?.length ? (
-        <Table striped aria-label="Upcoming and in-progress events">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Event</Table.Th>
-              <Table.Th>Start</Table.Th>
-              <Table.Th>Duration</Table.Th>
-              <Table.Th>State</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {events.data.map((e) => (
-              <Table.Tr key={e.id}>
-                <Table.Td>
-                  {DETAIL_PATHS[e.type] && may[e.type] ? (
-                    <Anchor component={Link} to={`${DETAIL_PATHS[e.type]}/${e.id}`} size="sm">
-                      {TYPE_LABELS[e.type]}
-                    </Anchor>
-                  ) : (
-                    (TYPE_LABELS[e.type] ?? e.type)
-                  )}
-                </Table.Td>
-                <Table.Td>{formatDateTime(e.startTime, zone)}</Table.Td>
-                <Table.Td>{formatDuration(e.duration)}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={e.state === 'INPROGRESS' ? 'green' : 'blue'} tt="none">
-                    {STATE_LABELS[e.state]}
-                  </Badge>
-                </Table.Td>
+        <Table.ScrollContainer minWidth={520}>
+          <Table striped aria-label="Upcoming and in-progress events">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Event</Table.Th>
+                <Table.Th>Start</Table.Th>
+                <Table.Th>Duration</Table.Th>
+                <Table.Th>State</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {events.data.map((e) => (
+                <Table.Tr key={e.id}>
+                  <Table.Td>
+                    {DETAIL_PATHS[e.type] && may[e.type] ? (
+                      <Anchor component={Link} to={`${DETAIL_PATHS[e.type]}/${e.id}`} size="sm">
+                        {TYPE_LABELS[e.type]}
+                      </Anchor>
+                    ) : (
+                      (TYPE_LABELS[e.type] ?? e.type)
+                    )}
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(e.startTime, zone)}</Table.Td>
+                  <Table.Td>{formatDuration(e.duration)}</Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={e.state === 'INPROGRESS' ? 'green' : 'blue'} tt="none">
+                      {STATE_LABELS[e.state]}
+                    </Badge>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       ) : (
         <Text c="dimmed">{events.isError ? '' : VPP_MESSAGES.noEvents}</Text>
       )}
