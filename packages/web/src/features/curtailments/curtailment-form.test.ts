@@ -1,5 +1,6 @@
 import { CURTAILMENT_MESSAGES } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
+import { inProgress } from './api.ts';
 import {
   confirmBlocker,
   createCurtailmentBody,
@@ -82,5 +83,16 @@ describe('the New Curtailment Setpoint rules (spec 3 §3.7, §5)', () => {
       meterRealPowerP: -5,
       inverterRealPowerP: -2,
     });
+  });
+});
+
+describe('the detail refresh (spec 3 §4: every 8 s while in progress)', () => {
+  it('counts a curtailment in progress between its start and its end, unless cancelled', () => {
+    const c = { cancelledAt: null, request: { startTime: NOW, duration: 3600 } };
+    expect(inProgress(c, (NOW - 1) * 1000)).toBe(false);
+    expect(inProgress(c, NOW * 1000)).toBe(true);
+    expect(inProgress(c, (NOW + 3599) * 1000)).toBe(true);
+    expect(inProgress(c, (NOW + 3600) * 1000)).toBe(false);
+    expect(inProgress({ ...c, cancelledAt: NOW + 60 }, (NOW + 120) * 1000)).toBe(false);
   });
 });
