@@ -137,17 +137,16 @@ async function storeShares(db: Database, source: string, shares: ReadonlyMap<num
   for (let i = 0; i < entries.length; i += 1000) {
     const chunk = entries.slice(i, i + 1000);
     await db
-      .deleteFrom('limit_nodes')
-      .where('source', '=', source)
-      .where(
-        'node_id',
-        'in',
-        chunk.map(([id]) => id),
-      )
-      .execute();
-    await db
       .insertInto('limit_nodes')
       .values(chunk.map(([id, s]) => ({ source, node_id: id, net_kw: s.net, gross_kw: s.gross, orders_sent_at: at, dropped_at: null })))
+      .onConflict((oc) =>
+        oc.columns(['source', 'node_id']).doUpdateSet((eb) => ({
+          net_kw: eb.ref('excluded.net_kw'),
+          gross_kw: eb.ref('excluded.gross_kw'),
+          orders_sent_at: eb.ref('excluded.orders_sent_at'),
+          dropped_at: null,
+        })),
+      )
       .execute();
   }
 }
