@@ -43,6 +43,7 @@ export const CURTAILMENT_MESSAGES = {
   powerStep: 'realPowerP must be on a 0.1 kW step.',
   belowConstraint: (min: number) => `realPowerP must be from ${min} to 0 kW: the Virtual Power Plant cannot export more than ${-min} kW.`,
   notCancellable: 'Only an upcoming or in-progress curtailment can be cancelled.',
+  overlaps: (id: number) => `The Virtual Power Plant already has curtailment ${id} at that time.`,
   predictionHorizon: 'Predictions reach at most 7 days ahead.',
 } as const;
 

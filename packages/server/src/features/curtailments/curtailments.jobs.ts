@@ -6,7 +6,7 @@ import { endCommands } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { defineJob, type Recurring } from '../../platform/jobs.ts';
 import { ORDER_LEAD_S, STEP_S } from '../dispatches/index.ts';
-import { heldShares, type LimitPlan, reportingCurtailable, resplit, STANDING_END, sendLimits } from './curtailments.limits.ts';
+import { heldShares, type LimitPlan, reportingCurtailable, resplit, type Shares, STANDING_END, sendLimits } from './curtailments.limits.ts';
 import { type CurtailmentRow, curtailmentSource, findCurtailment, setpointSource } from './curtailments.service.ts';
 
 /** A curtailment's per-node limits as orders: net (grid) or gross (solar), over its window. */
@@ -23,16 +23,15 @@ function curtailmentPlan(c: CurtailmentRow): LimitPlan {
 }
 
 /** The node history's line for a node's limit. */
-function describe(c: CurtailmentRow, shares: ReadonlyMap<number, { net: number | null; gross: number | null }>, nodeId: number): string {
+function describe(c: CurtailmentRow, shares: Shares, nodeId: number): string {
   const s = shares.get(nodeId);
   return c.component === 'grid'
     ? `Export at the meter limited to ${s?.net ?? 0} kW by curtailment ${c.id}.`
     : `Solar output limited to ${s?.gross ?? 0} kW by curtailment ${c.id}.`;
 }
 
-async function logNodes(db: Database, c: CurtailmentRow, nodeIds: readonly number[], from: number) {
+async function logNodes(db: Database, c: CurtailmentRow, nodeIds: readonly number[], shares: Shares, from: number) {
   if (!nodeIds.length) return;
-  const shares = await heldShares(db, curtailmentSource(c.id));
   const end = c.start_time + c.duration;
   for (let i = 0; i < nodeIds.length; i += 1000)
     await db
@@ -68,8 +67,8 @@ async function sendCurtailment(ctx: AppContext, id: number, now: number): Promis
       .where('orders_sent_at', 'is', null)
       .executeTakeFirst();
     if (Number(mark.numUpdatedRows) !== 1) return false;
-    const sent = await sendLimits(trx, curtailmentPlan(c), nodes, from);
-    await logNodes(trx, c, sent, from);
+    const shares = await sendLimits(trx, curtailmentPlan(c), nodes, from);
+    await logNodes(trx, c, [...shares.keys()], shares, from);
     return true;
   });
 }
@@ -88,8 +87,8 @@ async function recheckCurtailment(ctx: AppContext, id: number, now: number, buck
       .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', bucket)]))
       .executeTakeFirst();
     if (Number(mark.numUpdatedRows) !== 1) return false;
-    const { added, dropped } = await resplit(trx, curtailmentPlan(c), nodes, now);
-    await logNodes(trx, c, added, now);
+    const { added, dropped, shares } = await resplit(trx, curtailmentPlan(c), nodes, now);
+    await logNodes(trx, c, added, shares, now);
     return added.length > 0 || dropped.length > 0;
   });
 }

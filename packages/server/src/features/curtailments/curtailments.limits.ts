@@ -115,23 +115,20 @@ function sharesOf(plan: LimitPlan, nodes: readonly CurtailableNode[]) {
   return new Map(nodes.map((n) => [n.id, { net: net?.get(n.id) ?? null, gross: gross?.get(n.id) ?? null }]));
 }
 
+/** Each node's shares of a plan's limits, kW. */
+export type Shares = ReadonlyMap<number, { net: number | null; gross: number | null }>;
+
 /**
  * Sends a plan's per-node limits to `nodes` from `from` (the first time: with the ramp) and records
- * them; nodes recorded before and not among `nodes` are marked dropped. Returns the nodes sent to.
+ * them; nodes recorded before and not among `nodes` are marked dropped. Returns the shares sent.
  */
-export async function sendLimits(db: Database, plan: LimitPlan, nodes: readonly CurtailableNode[], from: number): Promise<number[]> {
+export async function sendLimits(db: Database, plan: LimitPlan, nodes: readonly CurtailableNode[], from: number): Promise<Shares> {
   const shares = sharesOf(plan, nodes);
-  const ids = nodes.map((n) => n.id);
-  for (let i = 0; i < ids.length; i += 1000)
-    await db
-      .deleteFrom('limit_nodes')
-      .where('source', '=', plan.source)
-      .where('node_id', 'in', ids.slice(i, i + 1000))
-      .execute();
+  // Every node recorded so far is dropped, then those sent to are recorded afresh.
   await db.updateTable('limit_nodes').set({ dropped_at: from }).where('source', '=', plan.source).where('dropped_at', 'is', null).execute();
   await storeShares(db, plan.source, shares, from);
   await sendCommands(db, commandsOf(plan, shares, from, true));
-  return ids;
+  return shares;
 }
 
 /** Records nodes' shares (replacing their earlier rows, a dropped node's included). */
@@ -140,17 +137,16 @@ async function storeShares(db: Database, source: string, shares: ReadonlyMap<num
   for (let i = 0; i < entries.length; i += 1000) {
     const chunk = entries.slice(i, i + 1000);
     await db
-      .deleteFrom('limit_nodes')
-      .where('source', '=', source)
-      .where(
-        'node_id',
-        'in',
-        chunk.map(([id]) => id),
-      )
-      .execute();
-    await db
       .insertInto('limit_nodes')
       .values(chunk.map(([id, s]) => ({ source, node_id: id, net_kw: s.net, gross_kw: s.gross, orders_sent_at: at, dropped_at: null })))
+      .onConflict((oc) =>
+        oc.columns(['source', 'node_id']).doUpdateSet((eb) => ({
+          net_kw: eb.ref('excluded.net_kw'),
+          gross_kw: eb.ref('excluded.gross_kw'),
+          orders_sent_at: eb.ref('excluded.orders_sent_at'),
+          dropped_at: null,
+        })),
+      )
       .execute();
   }
 }
@@ -166,7 +162,7 @@ export async function resplit(
   plan: LimitPlan,
   reporting: readonly CurtailableNode[],
   now: number,
-): Promise<{ added: number[]; dropped: number[] }> {
+): Promise<{ added: number[]; dropped: number[]; shares: Shares }> {
   const held = await db
     .selectFrom('limit_nodes')
     .select(['node_id', 'net_kw', 'gross_kw'])
@@ -177,7 +173,7 @@ export async function resplit(
   const reportingIds = new Set(reporting.map((n) => n.id));
   const dropped = held.filter((h) => !reportingIds.has(h.node_id)).map((h) => h.node_id);
   const added = reporting.filter((n) => !heldIds.has(n.id)).map((n) => n.id);
-  if (!dropped.length && !added.length) return { added, dropped };
+  if (!dropped.length && !added.length) return { added, dropped, shares: new Map() };
   await endCommands(db, plan.source, now, dropped);
   for (let i = 0; i < dropped.length; i += 1000)
     await db
@@ -186,7 +182,7 @@ export async function resplit(
       .where('source', '=', plan.source)
       .where('node_id', 'in', dropped.slice(i, i + 1000))
       .execute();
-  if (!reporting.length) return { added, dropped };
+  if (!reporting.length) return { added, dropped, shares: new Map() };
   const shares = sharesOf(plan, reporting);
   const before = new Map(held.map((h) => [h.node_id, { net: h.net_kw, gross: h.gross_kw }]));
   // Only the nodes whose share changed get new orders.
@@ -199,7 +195,7 @@ export async function resplit(
   );
   await storeShares(db, plan.source, changed, now);
   await sendCommands(db, commandsOf(plan, changed, now, false));
-  return { added, dropped };
+  return { added, dropped, shares };
 }
 
 /** Each node's current shares of a source (the nodes not dropped). */
