@@ -1,8 +1,7 @@
-// The curtailments area as other areas see it: the VPP detail's Default Setpoints tab and 'Add New' menu.
+// The curtailments area as other areas see it: the VPP detail's Default Setpoints tab and the 'Add New'
+// menu's New Curtailment modal (both loaded when first shown: import this module dynamically).
 
-export { useVppSetpoints } from './api.ts';
-export { curtailmentPath, FEED_IN_PATH } from './curtailment-form.ts';
-export { SetpointTable } from './curtailment-tables.tsx';
+export { FEED_IN_PATH } from './curtailment-form.ts';
 export { NewCurtailmentModal } from './new-curtailment-modal.tsx';
-export { NewSetpointModal } from './new-setpoint-modal.tsx';
 export { curtailmentsRoutes } from './routes.tsx';
+export { VppSetpointsTab } from './vpp-setpoints-tab.tsx';

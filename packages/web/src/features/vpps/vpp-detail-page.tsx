@@ -1,17 +1,14 @@
 import { Button, Center, Group, Loader, Menu, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconBolt, IconChevronDown, IconPencil, IconPlus, IconSearch, IconSunOff } from '@tabler/icons-react';
-import { CURTAILMENT_EDIT, CURTAILMENT_MESSAGES, CURTAILMENT_VIEW, DISPATCH_EDIT, NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
-import { useState } from 'react';
+import { IconBolt, IconChevronDown, IconPencil, IconSearch, IconSunOff } from '@tabler/icons-react';
+import { CURTAILMENT_EDIT, CURTAILMENT_VIEW, DISPATCH_EDIT, NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
-import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { param, useSearchState } from '../../lib/search-state.ts';
-import { NewCurtailmentModal, NewSetpointModal, SetpointTable, useVppSetpoints } from '../curtailments/index.ts';
-import { NewDispatchModal } from '../dispatches/index.ts';
 import { usePowerstation, usePowerstationMap, usePowerstationNodes } from './api.ts';
 import { DeleteVppButton } from './delete-vpp.tsx';
 import { VppEvents } from './vpp-events.tsx';
@@ -20,6 +17,11 @@ import { nodeColumns } from './vpp-node-columns.tsx';
 import { VPP_LIST_PATH, vppEditPath } from './vpp-paths.ts';
 
 const TABS = ['MAP', 'DEPLOYMENT_LIST', 'SETPOINT_LIST'] as const;
+
+// The other areas' parts load when first shown: the modals on their first opening, the setpoints with their tab.
+const NewDispatchModal = lazy(() => import('../dispatches/index.ts').then((m) => ({ default: m.NewDispatchModal })));
+const NewCurtailmentModal = lazy(() => import('../curtailments/index.ts').then((m) => ({ default: m.NewCurtailmentModal })));
+const VppSetpointsTab = lazy(() => import('../curtailments/index.ts').then((m) => ({ default: m.VppSetpointsTab })));
 const vppDetailSearch = pagingSearch.extend({ tab: param.oneOf(TABS, 'MAP'), f: param.text() });
 
 /** The VPP's nodes, searched (f) and paged in the URL. */
@@ -78,40 +80,6 @@ function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
   );
 }
 
-/** The VPP's default setpoints (spec 2 §2: the Default Setpoints tab), paged in the URL; New Default Setpoint on this VPP for those who may edit. */
-function VppSetpoints({ id }: { id: number }) {
-  const [{ limit, offset }, set] = useSearchState(vppDetailSearch);
-  const setpoints = useVppSetpoints(id, { limit, offset });
-  const zone = useTimeZone();
-  const canEdit = usePermission(CURTAILMENT_EDIT);
-  const [creating, setCreating] = useState(false);
-  return (
-    <Stack gap="sm">
-      {canEdit && (
-        <Group justify="flex-end">
-          <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-            {CURTAILMENT_MESSAGES.newSetpoint}
-          </Button>
-        </Group>
-      )}
-      <SetpointTable
-        zone={zone}
-        nowS={(setpoints.dataUpdatedAt || Date.now()) / 1000}
-        withVpp={false}
-        page={{
-          rows: setpoints.data?.setpoints,
-          total: setpoints.data?.total ?? 0,
-          loading: setpoints.isLoading,
-          limit,
-          offset,
-          onPage: (l, o) => set({ limit: l, offset: o }),
-        }}
-      />
-      {canEdit && <NewSetpointModal opened={creating} onClose={() => setCreating(false)} powerstationId={id} />}
-    </Stack>
-  );
-}
-
 /**
  * The 'Add New' event menu (spec 2 §2, spec 3 §2.3): Dispatch with fleet.dispatches.edit and
  * Curtailment with fleet.curtailments.edit, each opening its modal on this VPP; with no item the
@@ -122,6 +90,12 @@ function AddNewMenu({ id, fcas }: { id: number; fcas: boolean }) {
   const canDispatch = usePermission(DISPATCH_EDIT) && !fcas;
   const canCurtail = usePermission(CURTAILMENT_EDIT) && !fcas;
   const [opened, setOpened] = useState<'dispatch' | 'curtailment' | null>(null);
+  // A modal stays mounted once opened, so that it closes with its transition.
+  const [used, setUsed] = useState({ dispatch: false, curtailment: false });
+  const open = (which: 'dispatch' | 'curtailment') => {
+    setUsed((u) => ({ ...u, [which]: true }));
+    setOpened(which);
+  };
   if (!canDispatch && !canCurtail) return null;
   return (
     <>
@@ -133,19 +107,21 @@ function AddNewMenu({ id, fcas }: { id: number; fcas: boolean }) {
         </Menu.Target>
         <Menu.Dropdown>
           {canDispatch && (
-            <Menu.Item leftSection={<IconBolt size={16} />} onClick={() => setOpened('dispatch')}>
+            <Menu.Item leftSection={<IconBolt size={16} />} onClick={() => open('dispatch')}>
               Dispatch
             </Menu.Item>
           )}
           {canCurtail && (
-            <Menu.Item leftSection={<IconSunOff size={16} />} onClick={() => setOpened('curtailment')}>
+            <Menu.Item leftSection={<IconSunOff size={16} />} onClick={() => open('curtailment')}>
               Curtailment
             </Menu.Item>
           )}
         </Menu.Dropdown>
       </Menu>
-      {canDispatch && <NewDispatchModal opened={opened === 'dispatch'} onClose={() => setOpened(null)} powerstationId={id} />}
-      {canCurtail && <NewCurtailmentModal opened={opened === 'curtailment'} onClose={() => setOpened(null)} powerstationId={id} />}
+      <Suspense fallback={null}>
+        {canDispatch && used.dispatch && <NewDispatchModal opened={opened === 'dispatch'} onClose={() => setOpened(null)} powerstationId={id} />}
+        {canCurtail && used.curtailment && <NewCurtailmentModal opened={opened === 'curtailment'} onClose={() => setOpened(null)} powerstationId={id} />}
+      </Suspense>
     </>
   );
 }
@@ -208,7 +184,9 @@ export function VppDetailPage() {
             </Tabs.Panel>
             {seesSetpoints && (
               <Tabs.Panel value="SETPOINT_LIST" pt="md">
-                <VppSetpoints id={id} />
+                <Suspense fallback={<Loader aria-label="Loading" />}>
+                  <VppSetpointsTab id={id} />
+                </Suspense>
               </Tabs.Panel>
             )}
           </Tabs>
