@@ -15,6 +15,7 @@ import pg from 'pg';
 import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
+import { runCurtailmentEngine } from '../packages/server/src/features/curtailments/curtailments.jobs.ts';
 import { runDispatchEngine } from '../packages/server/src/features/dispatches/dispatches.jobs.ts';
 import { settleDispatch } from '../packages/server/src/features/dispatches/dispatches.settlement.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
@@ -235,6 +236,43 @@ log(
   `  orders to ${dispatchOrderedNodes} nodes in ${dispatchOrdersMs} ms; 4-hour settlement of ${settled.nodes_responding} nodes (${settled.nodes_complete} complete) in ${settlement4hMs} ms`,
 );
 
+// Curtailments (issue 13) on the VPP of 10,000 nodes above: the New Curtailment modal's constraint
+// and 4-hour prediction, the engine sending a net curtailment's per-node limits to every reporting
+// curtailable node (one transaction: limits, commands, node history), and the first page of its
+// node table.
+const curtailmentConstraintP50Ms = await measure(() => `/api/constraints/curtailments?powerstation=${dispatchVppId}`);
+const curtailmentPredictionP50Ms = await measure(() => `/curtailment/prediction?powerstation=${dispatchVppId}&startTime=${dispatchStart}&duration=14400`);
+const curtailLimit = (await (await fetch(`${base}/api/constraints/curtailments?powerstation=${dispatchVppId}`, { headers })).json()) as {
+  data: { constraint: number };
+};
+const curtailed = await fetch(`${base}/api/curtailments`, {
+  method: 'POST',
+  headers: { ...headers, 'content-type': 'application/json' },
+  body: JSON.stringify({
+    powerstation: dispatchVppId,
+    startTime: dispatchStart,
+    realPowerP: Math.ceil(curtailLimit.data.constraint * 5) / 10,
+    component: 'grid',
+  }),
+});
+if (!curtailed.ok) throw new Error(`POST /api/curtailments: ${curtailed.status} ${await curtailed.text()}`);
+const benchCurtailment = ((await curtailed.json()) as { data: { id: number } }).data.id;
+t = performance.now();
+const curtailEngine = await runCurtailmentEngine(ctx, now);
+const curtailmentLimitsMs = r1(performance.now() - t);
+if (!curtailEngine.sent.includes(benchCurtailment)) throw new Error('The engine sent no limits for the bench curtailment.');
+const curtailmentLimitedNodes = Number(
+  (
+    await handle.db
+      .selectFrom('node_commands')
+      .select((eb) => eb.fn.count<number>('node_id').distinct().as('n'))
+      .where('source', '=', `curtailment:${benchCurtailment}`)
+      .executeTakeFirstOrThrow()
+  ).n,
+);
+const curtailmentNodesP50Ms = await measure(() => `/curtailment/${benchCurtailment}/nodes?limit=10&offset=0`);
+log(`  curtailment limits to ${curtailmentLimitedNodes} nodes in ${curtailmentLimitsMs} ms`);
+
 // The largest requests the API allows, each timed while /healthz is asked every 10 ms: how long the
 // request takes, the slowest health check meanwhile and the longest the event loop was held.
 const vpp = await fetch(`${base}/api/powerstations`, {
@@ -331,6 +369,11 @@ const results = {
   dispatchPriceP50Ms,
   dispatchOrderedNodes,
   dispatchOrdersMs,
+  curtailmentConstraintP50Ms,
+  curtailmentPredictionP50Ms,
+  curtailmentLimitedNodes,
+  curtailmentLimitsMs,
+  curtailmentNodesP50Ms,
   settlement4hNodes: Number(settled.nodes_responding),
   settlement4hMs,
   vppPricesP50Ms,
@@ -351,6 +394,10 @@ const targets: Record<string, string> = {
   dispatchPriceP50Ms: '≤ 50',
   dispatchOrdersMs: '≤ 1000',
   settlement4hMs: '≤ 2000',
+  curtailmentConstraintP50Ms: '≤ 50',
+  curtailmentPredictionP50Ms: '≤ 200',
+  curtailmentLimitsMs: '≤ 1000',
+  curtailmentNodesP50Ms: '≤ 50',
 };
 // biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
 console.table(

@@ -29,6 +29,11 @@ const SIDEBAR: { label: string; href: string; permission: PermissionRequirement 
     permission: { anyOf: [permission('fleet.rert.any'), permission('fleet.rert.dispatches.any')] },
   },
   { label: 'Grid Outages', href: '/virtual-power-plants/grid-outages', permission: permission('fleet.powerstations.gridOutages.any') },
+  {
+    label: 'Feed-In Management',
+    href: '/virtual-power-plants/feed-in-management?tab=CURTAILMENT_LIST&limit=10&offset=0',
+    permission: permission('fleet.curtailments.any'),
+  },
   // Fleet Monitoring
   { label: 'Fleet Monitoring', href: '/fleet-monitoring/nodes?tab=LIST&limit=10&offset=0', permission: permission('fleet.node.any') },
   // Ordering

@@ -127,6 +127,22 @@ const MAKERS: Record<string, (h: Harness, org: { id: number; userId: number; aut
     });
     return res.json().data.id;
   },
+  curtailment: async (h, org) => {
+    const vpp = await h.app.inject({
+      method: 'POST',
+      url: '/api/powerstations',
+      headers: org.auth,
+      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/curtailments',
+      headers: org.auth,
+      payload: { powerstation: vpp.json().data.id, startTime: now - (now % 3600) + 7200, realPowerP: -1 },
+    });
+    return res.json().data.id;
+  },
   'rert dispatch': async (h, org) => {
     const now = Math.floor(Date.now() / 1000);
     await h.ctx.telemetry.ingest([{ nodeId: org.nodeId, ts: now - (now % 30) - 30, dt: 30, remaining: 10, soc: null }]);

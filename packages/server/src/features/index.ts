@@ -4,6 +4,7 @@ import type { DemoSeed, FeatureModule } from '../platform/module.ts';
 import { accountModule } from './account/index.ts';
 import { apiKeyCaller, apiKeysModule, isApiKey } from './api-keys/index.ts';
 import { authModule, sessionCaller } from './auth/index.ts';
+import { curtailmentsModule } from './curtailments/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
 import { dispatchesModule } from './dispatches/index.ts';
 import { eventsModule } from './events/index.ts';
@@ -38,6 +39,7 @@ export const FEATURES: readonly FeatureModule[] = [
   marketModule,
   dispatchesModule,
   outagesModule,
+  curtailmentsModule,
   rertModule,
   supportModule,
   kitDesignerModule,

@@ -9,7 +9,15 @@ import type { Command } from './physics.ts';
  */
 const commandSpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('battery_power'), kw: z.number() }),
-  z.object({ kind: z.literal('export_limit'), kw: z.number(), mode: z.enum(['net', 'gross']) }),
+  // CSIP-AUS limits (see physics.ts ExportLimit): net = opModExpLimW, gross = opModGenLimW; standing = DefaultDERControl.
+  z.object({
+    kind: z.literal('export_limit'),
+    kw: z.number(),
+    mode: z.enum(['net', 'gross']),
+    standing: z.boolean().optional(),
+    rampS: z.number().optional(),
+    rampFromKw: z.number().nullable().optional(),
+  }),
   z.object({ kind: z.literal('charge_full') }),
   // A grid outage window: the device holds its battery as backup and islands the home while the grid is out.
   z.object({ kind: z.literal('grid_outage') }),
@@ -66,6 +74,37 @@ export async function cancelCommands(db: Database, source: string, at = nowS(), 
       .where('status', 'in', ['PENDING', 'ACCEPTED']);
     if (nodeIds) q = q.where('node_id', 'in', nodeIds.slice(i, i + 1000));
     await q.execute();
+  }
+}
+
+/**
+ * Ends a source's commands at `at` (only those of `nodeIds` when given): one under way stops there
+ * (what it did before stands), one still to come is withdrawn. Used where an order is replaced from
+ * now on rather than called off, as a re-split limit or a default setpoint superseded by a newer one.
+ */
+export async function endCommands(db: Database, source: string, at: number, nodeIds?: readonly number[]): Promise<void> {
+  if (nodeIds && !nodeIds.length) return;
+  for (let i = 0; i < (nodeIds?.length ?? 1); i += 1000) {
+    const chunk = nodeIds?.slice(i, i + 1000);
+    let future = db
+      .updateTable('node_commands')
+      .set({ status: 'CANCELLED' })
+      .where('source', '=', source)
+      .where('start_ts', '>=', at)
+      .where('status', 'in', ['PENDING', 'ACCEPTED']);
+    let current = db
+      .updateTable('node_commands')
+      .set({ end_ts: at })
+      .where('source', '=', source)
+      .where('start_ts', '<', at)
+      .where('end_ts', '>', at)
+      .where('status', 'in', ['PENDING', 'ACCEPTED']);
+    if (chunk) {
+      future = future.where('node_id', 'in', chunk);
+      current = current.where('node_id', 'in', chunk);
+    }
+    await future.execute();
+    await current.execute();
   }
 }
 

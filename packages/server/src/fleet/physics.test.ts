@@ -363,6 +363,57 @@ describe('commands', () => {
     expect(steps.every((s) => s.r.sgaKw > 2)).toBe(true);
   });
 
+  it('lets the most restrictive of several limits win, and an event limit set the standing ones aside (CSIP-AUS)', () => {
+    const n = model(sydney, { batteryKwh: 0, batteryKw: 0, solarKw: 13, inverterKw: 10 });
+    const end = middayStart + 2 * 3600;
+    const standing: Command[] = [
+      { kind: 'export_limit', start: middayStart - 3600, end, kw: 1, mode: 'gross', standing: true },
+      { kind: 'export_limit', start: middayStart - 3600, end, kw: 3, mode: 'gross', standing: true },
+    ];
+    for (const { r } of simulate(n, middayStart, 3600, 0, standing)) expect(r.solarKw).toBeCloseTo(Math.min(r.sgaKw, 1), 9);
+    // A net event: the standing gross limits no longer apply, only the event's export limit.
+    const event: Command = { kind: 'export_limit', start: middayStart, end, kw: 2, mode: 'net' };
+    let above = 0;
+    for (const { r } of simulate(n, middayStart, 3600, 0, [...standing, event])) {
+      expect(-r.gridKw).toBeLessThanOrEqual(2 + 1e-9);
+      if (r.solarKw > 1 + 1e-6) above++;
+    }
+    expect(above).toBeGreaterThan(0);
+  });
+
+  it('ramps a standing limit linearly from its previous value over its ramp duration (setGradW)', () => {
+    const n = model(sydney, { batteryKwh: 0, batteryKw: 0, solarKw: 13, inverterKw: 10 });
+    const cmd: Command = {
+      kind: 'export_limit',
+      start: middayStart,
+      end: middayStart + 7200,
+      kw: 1,
+      mode: 'gross',
+      standing: true,
+      rampS: 1800,
+      rampFromKw: 7,
+    };
+    for (const { ts, r } of simulate(n, middayStart, 3600, 0, [cmd])) {
+      const cap = ts >= middayStart + 1800 ? 1 : 7 + (1 - 7) * ((ts - middayStart) / 1800);
+      expect(r.solarKw, `${ts}`).toBeCloseTo(Math.min(r.sgaKw, cap), 9);
+    }
+  });
+
+  it('under a net limit charges the battery with the surplus first, curtailing solar only when it is full or at its power limit', () => {
+    const n = model(sydney, { batteryKwh: 9.6, batteryKw: 2, solarKw: 10, inverterKw: 10, loadScale: 0.6 });
+    const cmd: Command = { kind: 'export_limit', start: middayStart, end: middayStart + 4 * 3600, kw: 0.5, mode: 'net' };
+    let curtailed = 0;
+    for (const { r } of simulate(n, middayStart, 4 * 3600, 2, [cmd])) {
+      expect(-r.gridKw).toBeLessThanOrEqual(0.5 + 1e-9);
+      expect(r.solarKw + r.gridKw - r.batteryKw).toBeCloseTo(r.houseKw, 9);
+      if (r.solarKw < r.sgaKw - 1e-9) {
+        curtailed++;
+        expect(r.batteryKw >= 2 - 1e-9 || r.socKwh >= 9.6 - 1e-9).toBe(true);
+      }
+    }
+    expect(curtailed).toBeGreaterThan(0);
+  });
+
   it('charges at full power until full on charge_full, from the grid at night', () => {
     const n = model(sydney, { batteryKwh: 12.8, batteryKw: 6.4 });
     const cmd: Command = { kind: 'charge_full', start: night, end: night + 3 * 3600 };

@@ -22,10 +22,49 @@ export interface NodeModel {
 /** An order the node obeys for a time: battery power, an export limit, or charging to full. */
 export type Command =
   | { kind: 'battery_power'; start: number; end: number; kw: number }
-  | { kind: 'export_limit'; start: number; end: number; kw: number; mode: 'net' | 'gross' }
+  | ExportLimit
   | { kind: 'charge_full'; start: number; end: number }
   /** The grid is out over the window: the home runs islanded on solar and battery (meter 0). */
   | { kind: 'grid_outage'; start: number; end: number };
+
+/**
+ * A limit on a node modelled on CSIP-AUS (IEEE 2030.5 for Australia): `net` is opModExpLimW, the
+ * export at the meter; `gross` is opModGenLimW, the inverter's output. kW, 0 or more. A `standing`
+ * limit is the DefaultDERControl: it applies whenever no event limit (a DERControl) of the same mode
+ * is active, and moves to its value linearly over `rampS` seconds from its start (setGradW), from
+ * `rampFromKw` (the previous default's value; null: from no limit, the inverter's rating).
+ */
+export interface ExportLimit {
+  kind: 'export_limit';
+  start: number;
+  end: number;
+  kw: number;
+  mode: 'net' | 'gross';
+  standing?: boolean;
+  rampS?: number;
+  rampFromKw?: number | null;
+}
+
+/**
+ * The cap (kW) a node obeys in a mode at `ts` among its active limits, or null for none. As in
+ * CSIP-AUS, while any event limit (DERControl) is active the standing ones (DefaultDERControl) are
+ * set aside whatever their mode; among the limits that apply, the most restrictive wins.
+ */
+export function effectiveLimit(n: Pick<NodeModel, 'inverterKw'>, active: readonly Command[], mode: 'net' | 'gross', ts: number): number | null {
+  const limits = active.filter((c): c is ExportLimit => c.kind === 'export_limit');
+  const event = limits.some((c) => !c.standing);
+  let cap: number | null = null;
+  for (const c of limits) {
+    if (c.mode !== mode || (event && c.standing)) continue;
+    let kw = Math.max(0, c.kw);
+    if (c.standing && c.rampS && c.rampS > 0 && ts < c.start + c.rampS) {
+      const from = Math.max(0, c.rampFromKw ?? n.inverterKw);
+      kw = from + (kw - from) * Math.max(0, (ts - c.start) / c.rampS);
+    }
+    cap = cap === null ? kw : Math.min(cap, kw);
+  }
+  return cap;
+}
 
 /** Round-trip efficiency is split evenly between charge and discharge. */
 export const ONE_WAY_EFFICIENCY = 0.95;
@@ -138,7 +177,10 @@ export function step(n: NodeModel, ts: number, dt: number, socKwh: number, comma
   const hours = dt / 3600;
   if (active.some((c) => c.kind === 'grid_outage')) return islanded(n, sga, house, hours, socKwh);
 
-  let target = sga - house;
+  // A gross limit caps the inverter's solar output before anything else sees it.
+  const grossCap = effectiveLimit(n, active, 'gross', ts);
+  const solarCapped = grossCap === null ? sga : Math.min(sga, grossCap);
+  let target = solarCapped - house;
   const power = active.find((c) => c.kind === 'battery_power');
   if (power) target = power.kw;
   else if (active.some((c) => c.kind === 'charge_full')) target = n.batteryKw;
@@ -148,18 +190,16 @@ export function step(n: NodeModel, ts: number, dt: number, socKwh: number, comma
   const maxDischarge = Math.min(n.batteryKw, Math.max(0, (socKwh * ONE_WAY_EFFICIENCY) / hours));
   let battery = Math.max(-maxDischarge, Math.min(maxCharge, target));
 
-  let solar = sga;
-  const limit = active.find((c) => c.kind === 'export_limit');
-  if (limit && limit.kind === 'export_limit') {
-    const cap = Math.max(0, limit.kw);
-    if (limit.mode === 'gross') solar = Math.min(solar, cap);
-    else {
-      const exportKw = solar - house - battery;
-      if (exportKw > cap) solar = Math.max(0, solar - (exportKw - cap));
-      // The limit is on the connection: with no solar left to curtail, a commanded discharge is held back too.
-      const still = solar - house - battery;
-      if (still > cap) battery += still - cap;
-    }
+  let solar = solarCapped;
+  // A net limit: the battery has already soaked up what it can of the surplus (self-consumption
+  // charges it first); the solar that would still be exported beyond the limit is curtailed.
+  const cap = effectiveLimit(n, active, 'net', ts);
+  if (cap !== null) {
+    const exportKw = solar - house - battery;
+    if (exportKw > cap) solar = Math.max(0, solar - (exportKw - cap));
+    // The limit is on the connection: with no solar left to curtail, a commanded discharge is held back too.
+    const still = solar - house - battery;
+    if (still > cap) battery += still - cap;
   }
   const grid = house + battery - solar;
   const socNext = socKwh + (battery > 0 ? battery * ONE_WAY_EFFICIENCY : battery / ONE_WAY_EFFICIENCY) * hours;

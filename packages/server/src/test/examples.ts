@@ -37,6 +37,11 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   outageReason: 'STORM',
   contract_type: 'GRID_OUTAGE',
   customerMessage: 'Cross-organisation message',
+  // Curtailments and default setpoints.
+  component: 'grid',
+  rampDuration: 120,
+  meterRealPowerP: -1,
+  inverterRealPowerP: -1,
 };
 
 /** The keys a query or body schema names. */

@@ -1,5 +1,6 @@
 import { Navigate } from 'react-router';
 import { accountRoutes } from '../features/account/routes.tsx';
+import { curtailmentsRoutes } from '../features/curtailments/routes.tsx';
 import { dashboardRoutes } from '../features/dashboard/routes.tsx';
 import { dispatchesRoutes } from '../features/dispatches/routes.tsx';
 import { kitDesignerRoutes } from '../features/kit-designer/routes.tsx';
@@ -29,6 +30,7 @@ export const ROUTES: AreaRoute[] = [
   ...dispatchesRoutes,
   ...outagesRoutes,
   ...rertRoutes,
+  ...curtailmentsRoutes,
   ...passwordRoutes,
   ...kitDesignerRoutes,
   ...supportRoutes,

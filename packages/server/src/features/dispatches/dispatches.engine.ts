@@ -156,8 +156,9 @@ export interface ForecastNode {
 export interface ForecastRequest {
   /** When the nodes' state is known (a 5-minute boundary): the forecast runs from here. */
   from: number;
-  /** The day shown: buckets of [dayStart, dayStart + 86400) at STEP_S. */
+  /** The day shown: buckets of [dayStart, dayStart + 86400) at STEP_S (to `end` when given). */
   dayStart: number;
+  end?: number;
   dispatch?: AllocRequest & { strategy: DispatchStrategy };
 }
 
@@ -198,7 +199,7 @@ const cellOf = (n: ForecastNode) => `${n.region}|${Math.round((n.lat + 50) * 10)
  * computed once, so a VPP of 10,000 nodes forecasts in tens of milliseconds.
  */
 export function forecast(nodes: readonly ForecastNode[], req: ForecastRequest): Forecast {
-  const dayEnd = req.dayStart + 86_400;
+  const dayEnd = req.end ?? req.dayStart + 86_400;
   const from = req.from;
   const count = Math.max(0, Math.ceil((dayEnd - from) / STEP_S));
   const times = Float64Array.from({ length: count }, (_, k) => from + k * STEP_S);

@@ -27,7 +27,7 @@ import { allocNode } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
 
 /** The zone of an account without one (as the alert digests assume). */
-const DEFAULT_TIME_ZONE = 'Australia/Sydney';
+export const DEFAULT_TIME_ZONE = 'Australia/Sydney';
 
 /** How far ahead a prediction may be asked: the weather forecast and the nodes' state say little beyond it. */
 export const PREDICTION_HORIZON_S = 7 * 86_400;
@@ -117,6 +117,23 @@ function loadScaleOf(simJson: string): number {
   }
 }
 
+/** A reporting node as the forecast models it, from its state now. */
+export function toForecastNode(r: repo.NodeStateRow): ForecastNode {
+  return {
+    id: r.id,
+    lat: r.lat,
+    lng: r.lng,
+    region: r.region,
+    timezone: r.timezone,
+    solarKw: r.solar_kw,
+    inverterKw: r.inverter_kw,
+    usableKwh: r.battery_usable_kwh,
+    batteryKw: r.battery_kw,
+    loadScale: loadScaleOf(r.sim_json),
+    socKwh: Math.min(r.battery_usable_kwh, Math.max(0, r.remaining ?? 0)),
+  };
+}
+
 /**
  * The VPP's forecast day from `start` (24 hours at 5 minutes), and with a dispatch given, the same
  * with the dispatch applied through the engine's allocation.
@@ -133,20 +150,7 @@ export async function predictions(
   const hasDispatch = q.dispatchStart !== undefined && q.dispatchDuration !== undefined;
   if (!hasDispatch && (q.dispatchRealPowerP !== undefined || q.dispatchStart !== undefined || q.dispatchDuration !== undefined))
     throw badRequest(DISPATCH_MESSAGES.dispatchWithoutStart);
-  const rows = await repo.reportingNodes(ctx.db, ps, now);
-  const nodes: ForecastNode[] = rows.map((r) => ({
-    id: r.id,
-    lat: r.lat,
-    lng: r.lng,
-    region: r.region,
-    timezone: r.timezone,
-    solarKw: r.solar_kw,
-    inverterKw: r.inverter_kw,
-    usableKwh: r.battery_usable_kwh,
-    batteryKw: r.battery_kw,
-    loadScale: loadScaleOf(r.sim_json),
-    socKwh: Math.min(r.battery_usable_kwh, Math.max(0, r.remaining ?? 0)),
-  }));
+  const nodes = (await repo.reportingNodes(ctx.db, ps, now)).map(toForecastNode);
   const realPowerP = q.dispatchRealPowerP ?? 0;
   if (hasDispatch && realPowerP !== 0 && !nodes.some((n) => n.usableKwh > 0 && n.batteryKw > 0)) throw badRequest(DISPATCH_MESSAGES.noBatteryNodes);
   const result = forecast(nodes, {

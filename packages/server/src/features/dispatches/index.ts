@@ -6,7 +6,18 @@ import { settleDispatchJob } from './dispatches.settlement.ts';
 import './dispatches.tables.ts';
 
 export { tickerDispatches } from './dispatches.commands.ts';
-export { type Allocation, type AllocNode, type AllocRequest, allocate, type NodeAllocation, type PowerInterval } from './dispatches.engine.ts';
+export {
+  type Allocation,
+  type AllocNode,
+  type AllocRequest,
+  allocate,
+  type ForecastNode,
+  forecast,
+  type NodeAllocation,
+  type PowerInterval,
+  STEP_S,
+} from './dispatches.engine.ts';
+export { DEFAULT_TIME_ZONE, PREDICTION_HORIZON_S, predictionWarning, toForecastNode } from './dispatches.service.ts';
 
 /** Dispatches: a VPP's constraints and predictions, the dispatches themselves and the engine that sends their orders. */
 export const dispatchesModule: FeatureModule = {
@@ -28,4 +39,16 @@ export {
 } from './dispatches.commands.ts';
 export { commandsOf, ORDER_LEAD_S, runDispatchEngine } from './dispatches.jobs.ts';
 export { allocationFor, allocNode, commandSource } from './dispatches.orders.ts';
-export { audit, busyNodes, type DispatchRow, lockNodes, overlapping, RERT_EVENT, reportingBatteries, storeAllocation } from './dispatches.repo.ts';
+export {
+  audit,
+  auditOf,
+  busyNodes,
+  type DispatchRow,
+  lockNodes,
+  overlapping,
+  REPORTING_WINDOW_S,
+  RERT_EVENT,
+  reportingBatteries,
+  reportingNodes,
+  storeAllocation,
+} from './dispatches.repo.ts';

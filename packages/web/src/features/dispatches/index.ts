@@ -3,7 +3,7 @@
 // What the other event kinds (RERT, grid outages) reuse: the detail page's parts, the modal's views and rules.
 export { DISPATCH_SOURCE, type EventSource } from './api.ts';
 export { type EventDetailConfig, EventDetailView, Figure, Section } from './dispatch-detail-page.tsx';
-export { eventLabel, formatDispatchStart, REFRESH_FAST_MS, REFRESH_SLOW_MS, requestKind } from './dispatch-format.ts';
+export { eventLabel, formatDispatchStart, GRAPH_TICK_S, GRAPH_Y_PAD, graphScale, REFRESH_FAST_MS, REFRESH_SLOW_MS, requestKind } from './dispatch-format.ts';
 export { type EventListConfig, EventListView } from './dispatch-list-page.tsx';
 export { DispatchStatusBadge } from './dispatch-status-badge.tsx';
 export { useDispatchConstraints, useDispatchPowerstations, useDispatchPredictions } from './new-dispatch-api.ts';

@@ -1,8 +1,8 @@
 import { Button, Center, Group, Loader, Menu, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconBolt, IconChevronDown, IconPencil, IconSearch } from '@tabler/icons-react';
-import { DISPATCH_EDIT, NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
-import { useState } from 'react';
+import { IconBolt, IconChevronDown, IconPencil, IconSearch, IconSunOff } from '@tabler/icons-react';
+import { CURTAILMENT_EDIT, CURTAILMENT_VIEW, DISPATCH_EDIT, NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
@@ -11,7 +11,6 @@ import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound } from '../../lib/request.ts';
 import { param, useSearchState } from '../../lib/search-state.ts';
-import { NewDispatchModal } from '../dispatches/index.ts';
 import { usePowerstation, usePowerstationMap, usePowerstationNodes, VPP_NOT_FOUND } from './api.ts';
 import { DeleteVppButton } from './delete-vpp.tsx';
 import { VppEvents } from './vpp-events.tsx';
@@ -19,7 +18,12 @@ import { NameplateSummary, VppRule } from './vpp-nameplate.tsx';
 import { nodeColumns } from './vpp-node-columns.tsx';
 import { VPP_LIST_PATH, vppEditPath } from './vpp-paths.ts';
 
-const TABS = ['MAP', 'DEPLOYMENT_LIST'] as const;
+const TABS = ['MAP', 'DEPLOYMENT_LIST', 'SETPOINT_LIST'] as const;
+
+// The other areas' parts load when first shown: the modals on their first opening, the setpoints with their tab.
+const NewDispatchModal = lazy(() => import('../dispatches/index.ts').then((m) => ({ default: m.NewDispatchModal })));
+const NewCurtailmentModal = lazy(() => import('../curtailments/index.ts').then((m) => ({ default: m.NewCurtailmentModal })));
+const VppSetpointsTab = lazy(() => import('../curtailments/index.ts').then((m) => ({ default: m.VppSetpointsTab })));
 const vppDetailSearch = pagingSearch.extend({ tab: param.oneOf(TABS, 'MAP'), f: param.text() });
 
 /** The VPP's nodes, searched (f) and paged in the URL. */
@@ -79,15 +83,22 @@ function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
 }
 
 /**
- * The 'Add New' event menu (spec 2 §2, spec 3 §2.3): Dispatch with fleet.dispatches.edit, opening
- * the New Dispatch modal on this VPP. Curtailment joins it when curtailments exist; with no item
- * the menu is not shown.
+ * The 'Add New' event menu (spec 2 §2, spec 3 §2.3): Dispatch with fleet.dispatches.edit and
+ * Curtailment with fleet.curtailments.edit, each opening its modal on this VPP; with no item the
+ * menu is not shown.
  */
 function AddNewMenu({ id, fcas }: { id: number; fcas: boolean }) {
-  // An FCAS VPP is registered for frequency services, not dispatched (the server refuses it too).
+  // An FCAS VPP is registered for frequency services, not dispatched or curtailed (the server refuses it too).
   const canDispatch = usePermission(DISPATCH_EDIT) && !fcas;
-  const [dispatching, setDispatching] = useState(false);
-  if (!canDispatch) return null;
+  const canCurtail = usePermission(CURTAILMENT_EDIT) && !fcas;
+  const [opened, setOpened] = useState<'dispatch' | 'curtailment' | null>(null);
+  // A modal stays mounted once opened, so that it closes with its transition.
+  const [used, setUsed] = useState({ dispatch: false, curtailment: false });
+  const open = (which: 'dispatch' | 'curtailment') => {
+    setUsed((u) => ({ ...u, [which]: true }));
+    setOpened(which);
+  };
+  if (!canDispatch && !canCurtail) return null;
   return (
     <>
       <Menu position="bottom-end">
@@ -97,23 +108,36 @@ function AddNewMenu({ id, fcas }: { id: number; fcas: boolean }) {
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Item leftSection={<IconBolt size={16} />} onClick={() => setDispatching(true)}>
-            Dispatch
-          </Menu.Item>
+          {canDispatch && (
+            <Menu.Item leftSection={<IconBolt size={16} />} onClick={() => open('dispatch')}>
+              Dispatch
+            </Menu.Item>
+          )}
+          {canCurtail && (
+            <Menu.Item leftSection={<IconSunOff size={16} />} onClick={() => open('curtailment')}>
+              Curtailment
+            </Menu.Item>
+          )}
         </Menu.Dropdown>
       </Menu>
-      <NewDispatchModal opened={dispatching} onClose={() => setDispatching(false)} powerstationId={id} />
+      <Suspense fallback={null}>
+        {canDispatch && used.dispatch && <NewDispatchModal opened={opened === 'dispatch'} onClose={() => setOpened(null)} powerstationId={id} />}
+        {canCurtail && used.curtailment && <NewCurtailmentModal opened={opened === 'curtailment'} onClose={() => setOpened(null)} powerstationId={id} />}
+      </Suspense>
     </>
   );
 }
 
-/** VPP detail (/virtual-power-plants/manage/{id}?tab=MAP|DEPLOYMENT_LIST&f&limit&offset): nameplate, events, map and node list. */
+/** VPP detail (/virtual-power-plants/manage/{id}?tab=MAP|DEPLOYMENT_LIST|SETPOINT_LIST&f&limit&offset): nameplate, events, map, node list and default setpoints. */
 export function VppDetailPage() {
   const id = Number(useParams().id);
   const [{ tab, limit }, set] = useSearchState(vppDetailSearch);
   const vpp = usePowerstation(id);
   const canEdit = usePermission(VPP_EDIT);
   const linkNodes = usePermission(NODE_VIEW);
+  const seesSetpoints = usePermission(CURTAILMENT_VIEW);
+  // The Default Setpoints tab needs fleet.curtailments.any (spec 2 §2): without it a linked SETPOINT_LIST opens the map.
+  const shownTab = tab === 'SETPOINT_LIST' && !seesSetpoints ? 'MAP' : tab;
   const editable = canEdit && vpp.data && vpp.data.type !== 'FCAS';
 
   return (
@@ -148,10 +172,11 @@ export function VppDetailPage() {
           <VppRule vpp={vpp.data} />
           <NameplateSummary namePlate={vpp.data.namePlate} />
           <VppEvents id={id} />
-          <Tabs value={tab} onChange={(v) => set({ tab: (v ?? 'MAP') as (typeof TABS)[number], f: null, offset: 0, limit })} keepMounted={false}>
+          <Tabs value={shownTab} onChange={(v) => set({ tab: (v ?? 'MAP') as (typeof TABS)[number], f: null, offset: 0, limit })} keepMounted={false}>
             <Tabs.List>
               <Tabs.Tab value="MAP">Map</Tabs.Tab>
               <Tabs.Tab value="DEPLOYMENT_LIST">List</Tabs.Tab>
+              {seesSetpoints && <Tabs.Tab value="SETPOINT_LIST">Default Setpoints</Tabs.Tab>}
             </Tabs.List>
             <Tabs.Panel value="MAP" pt="md">
               <VppMap id={id} linkNodes={linkNodes} />
@@ -159,6 +184,13 @@ export function VppDetailPage() {
             <Tabs.Panel value="DEPLOYMENT_LIST" pt="md">
               <NodeList id={id} linkNodes={linkNodes} />
             </Tabs.Panel>
+            {seesSetpoints && (
+              <Tabs.Panel value="SETPOINT_LIST" pt="md">
+                <Suspense fallback={<Loader aria-label="Loading" />}>
+                  <VppSetpointsTab id={id} />
+                </Suspense>
+              </Tabs.Panel>
+            )}
           </Tabs>
         </Stack>
       )}

@@ -16,17 +16,17 @@ function renderEvents(permissions: string[]) {
 
 describe("a VPP's events", () => {
   it('links each kind of event to its detail page for those who may see that kind', async () => {
-    renderEvents(['fleet.powerstations.any', 'fleet.dispatches.any', 'fleet.rert.any', 'fleet.powerstations.gridOutages.any']);
+    renderEvents(['fleet.powerstations.any', 'fleet.dispatches.any', 'fleet.rert.any', 'fleet.powerstations.gridOutages.any', 'fleet.curtailments.any']);
     expect(await screen.findByRole('link', { name: 'Dispatch' })).toHaveAttribute('href', '/virtual-power-plants/dispatches/1');
     expect(screen.getByRole('link', { name: 'RERT' })).toHaveAttribute('href', '/virtual-power-plants/rert-dispatches/2');
     expect(screen.getByRole('link', { name: 'Grid Outage' })).toHaveAttribute('href', '/virtual-power-plants/grid-outages/3');
-    // Curtailments have no detail page yet: a label, not a link.
-    expect(screen.getByText('Curtailment').closest('a')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Curtailment' })).toHaveAttribute('href', '/virtual-power-plants/feed-in-management/4');
   });
 
   it('names an event without a link when the user may not open its kind', async () => {
     renderEvents(['fleet.powerstations.view']);
     expect(await screen.findByText('RERT')).toBeInTheDocument();
+    expect(screen.getByText('Curtailment')).toBeInTheDocument();
     expect(screen.queryAllByRole('link')).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { Anchor, Badge, Center, Loader, Table, Text, Title } from '@mantine/core';
-import { DISPATCH_VIEW, formatDateTime, formatDuration, OUTAGE_VIEW, RERT_VIEW, VPP_MESSAGES, type VppEvent } from '@vpp/shared';
+import { CURTAILMENT_VIEW, DISPATCH_VIEW, formatDateTime, formatDuration, OUTAGE_VIEW, RERT_VIEW, VPP_MESSAGES, type VppEvent } from '@vpp/shared';
 import { Link } from 'react-router';
 import { useAccount } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
@@ -13,6 +13,7 @@ const DETAIL_PATHS: Record<string, string> = {
   DISPATCH: '/virtual-power-plants/dispatches',
   RERT: '/virtual-power-plants/rert-dispatches',
   GRID_OUTAGE: '/virtual-power-plants/grid-outages',
+  CURTAILMENT: '/virtual-power-plants/feed-in-management',
 };
 
 /** Upcoming and in-progress events on a VPP, in the account's time zone, or the spec's empty text; each links to its detail for those who may see it. */
@@ -24,6 +25,7 @@ export function VppEvents({ id }: { id: number }) {
     DISPATCH: usePermission(DISPATCH_VIEW),
     RERT: usePermission(RERT_VIEW),
     GRID_OUTAGE: usePermission(OUTAGE_VIEW),
+    CURTAILMENT: usePermission(CURTAILMENT_VIEW),
   };
   return (
     <section aria-label="Events">
@@ -35,38 +37,40 @@ export function VppEvents({ id }: { id: number }) {
           <Loader size="sm" aria-label="Loading events" />
         </Center>
       ) : events.data?.length ? (
-        <Table striped aria-label="Upcoming and in-progress events">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Event</Table.Th>
-              <Table.Th>Start</Table.Th>
-              <Table.Th>Duration</Table.Th>
-              <Table.Th>State</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {events.data.map((e) => (
-              <Table.Tr key={e.id}>
-                <Table.Td>
-                  {DETAIL_PATHS[e.type] && may[e.type] ? (
-                    <Anchor component={Link} to={`${DETAIL_PATHS[e.type]}/${e.id}`} size="sm">
-                      {TYPE_LABELS[e.type]}
-                    </Anchor>
-                  ) : (
-                    (TYPE_LABELS[e.type] ?? e.type)
-                  )}
-                </Table.Td>
-                <Table.Td>{formatDateTime(e.startTime, zone)}</Table.Td>
-                <Table.Td>{formatDuration(e.duration)}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={e.state === 'INPROGRESS' ? 'green' : 'blue'} tt="none">
-                    {STATE_LABELS[e.state]}
-                  </Badge>
-                </Table.Td>
+        <Table.ScrollContainer minWidth={520}>
+          <Table striped aria-label="Upcoming and in-progress events">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Event</Table.Th>
+                <Table.Th>Start</Table.Th>
+                <Table.Th>Duration</Table.Th>
+                <Table.Th>State</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {events.data.map((e) => (
+                <Table.Tr key={e.id}>
+                  <Table.Td>
+                    {DETAIL_PATHS[e.type] && may[e.type] ? (
+                      <Anchor component={Link} to={`${DETAIL_PATHS[e.type]}/${e.id}`} size="sm">
+                        {TYPE_LABELS[e.type]}
+                      </Anchor>
+                    ) : (
+                      (TYPE_LABELS[e.type] ?? e.type)
+                    )}
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(e.startTime, zone)}</Table.Td>
+                  <Table.Td>{formatDuration(e.duration)}</Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={e.state === 'INPROGRESS' ? 'green' : 'blue'} tt="none">
+                      {STATE_LABELS[e.state]}
+                    </Badge>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       ) : (
         <Text c="dimmed">{events.isError ? '' : VPP_MESSAGES.noEvents}</Text>
       )}

@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { nowS } from '../../db/database.ts';
+import { FleetSimulator } from '../../fleet/simulator.ts';
+import { seedFleet } from '../../test/fleet.ts';
+import { describeEachDatabase } from '../../test/harness.ts';
+import { nodeReports } from '../nodes/index.ts';
+import { runCurtailmentEngine } from './curtailments.jobs.ts';
+import { curtailmentSource, setpointSource } from './curtailments.service.ts';
+
+/**
+ * A small sunny fleet obeying curtailments and a default setpoint at midday in eastern Australia
+ * (02:00 UTC is noon there, whatever the hour the suite runs): the engine runs every 5 minutes with
+ * an explicit now, the simulator steps the nodes at 5 minutes between its runs, and the limits are
+ * checked against the 5-minute rollups.
+ *
+ * T0 = T - 2 h: a default setpoint limits the VPP's solar (gross) to 10% of what it can put out,
+ * ramping over 30 minutes. [T, T + 1 h): a net curtailment holds the export to 10% (the setpoint is
+ * set aside for its window). [T + 1 h, T + 1.5 h): the setpoint is back. [T + 1.5 h, T + 2.5 h): a
+ * gross curtailment holds the solar to 20%.
+ */
+describeEachDatabase('curtailments and a default setpoint obeyed by the simulated fleet', (h) => {
+  let headers: { authorization: string };
+  let org: number;
+  let T: number;
+  let T0: number;
+  let capacity: number;
+  let net: { id: number; limit: number };
+  let gross: { id: number; limit: number };
+  let setpoint: { id: number; limit: number };
+  let equipment: Map<number, { batteryKw: number; usableKwh: number; inverterKw: number }>;
+  type Rollup = { nodeId: number; solar: number; sga: number; meter: number; battery: number; remaining: number | null };
+  const buckets = new Map<number, Rollup[]>();
+
+  const post = (url: string, payload: object) => h().app.inject({ method: 'POST', url, headers, payload });
+
+  /** The nodes whose limits of `source` covered the whole bucket. */
+  async function holders(source: string, ts: number): Promise<Set<number>> {
+    const rows = await h()
+      .ctx.db.selectFrom('node_commands')
+      .select('node_id')
+      .where('source', '=', source)
+      .where('start_ts', '<=', ts)
+      .where('end_ts', '>=', ts + 300)
+      .where('status', '=', 'ACCEPTED')
+      .execute();
+    return new Set(rows.map((r) => r.node_id));
+  }
+
+  const sum = (rows: Rollup[], key: 'solar' | 'sga' | 'meter') => rows.reduce((a, r) => a + r[key], 0);
+
+  beforeAll(async () => {
+    org = await h().org('RETAILER', 'Sunny Feed-In');
+    headers = await h().bearer((await h().user(org)).username);
+    const fleet = await seedFleet(h(), { retailer: org, count: 12, seed: 23 });
+    const vpp = (await post('/api/powerstations', { type: 'STATIC', name: 'Sunny', nodes: fleet.ids })).json().data.id as number;
+    const c = (await h().app.inject({ method: 'GET', url: `/api/constraints/curtailments?powerstation=${vpp}`, headers })).json().data;
+    expect(c.deploymentsCurtailable).toBeGreaterThan(5);
+    capacity = -c.constraint;
+    const now = nowS();
+    T = Math.floor(now / 86400) * 86400 + 2 * 3600;
+    while (T - 2 * 3600 < now + 600) T += 86400;
+    T0 = T - 2 * 3600;
+
+    const sp = -Math.max(1, Math.round(capacity * 0.1));
+    const spRes = await post('/api/curtailments/setpoint', {
+      powerstation: vpp,
+      rampDuration: 1800,
+      inverterRealPowerP: sp,
+      meterRealPowerP: -Math.ceil(capacity),
+    });
+    expect(spRes.statusCode, spRes.body).toBe(200);
+    setpoint = { id: spRes.json().data.id, limit: -sp };
+    const netKw = Math.round(capacity) / 10;
+    const a = await post('/api/curtailments', { powerstation: vpp, startTime: T, duration: 3600, realPowerP: -netKw, component: 'grid' });
+    expect(a.statusCode, a.body).toBe(200);
+    net = { id: a.json().data.id, limit: netKw };
+    const grossKw = Math.round(capacity * 2) / 10;
+    const b = await post('/api/curtailments', { powerstation: vpp, startTime: T + 5400, duration: 3600, realPowerP: -grossKw, component: 'solar' });
+    expect(b.statusCode, b.body).toBe(200);
+    gross = { id: b.json().data.id, limit: grossKw };
+
+    const nodes = await h().ctx.db.selectFrom('nodes').select(['id', 'battery_kw', 'battery_usable_kwh', 'inverter_kw']).where('id', 'in', fleet.ids).execute();
+    equipment = new Map(nodes.map((n) => [n.id, { batteryKw: n.battery_kw, usableKwh: n.battery_usable_kwh, inverterKw: n.inverter_kw }]));
+
+    const { db, telemetry } = h().ctx;
+    await telemetry.ensurePartitions(fleet.to, T + 2 * 86400);
+    const sim = new FleetSimulator(db, telemetry, { intervalS: 30, reports: nodeReports(h().ctx) });
+    await sim.load();
+    await sim.run(fleet.to, T0 - 300, 300);
+    // Every 5 minutes: the engine with the clock at the bucket, then the fleet through the bucket.
+    for (let ts = T0; ts < T + 9000; ts += 300) {
+      const run = await runCurtailmentEngine(h().ctx, ts);
+      if (ts === T0) {
+        // Both curtailments are within 24 hours of their start: their limits go out now, to take effect at their start.
+        expect(run.setpointsSent).toEqual([setpoint.id]);
+        expect(run.sent.sort()).toEqual([net.id, gross.id].sort());
+      }
+      await sim.run(ts, ts, 300);
+    }
+    const rows = await db
+      .selectFrom('tel_5m')
+      .select(['node_id', 'ts', 'cov', 'solar_p', 'sga_p', 'meter_p', 'battery_p', 'remaining'])
+      .where('node_id', 'in', fleet.ids)
+      .where('ts', '>=', T0)
+      .where('ts', '<', T + 9000)
+      .execute();
+    for (const r of rows) {
+      const cov = Number(r.cov);
+      if (!(cov > 0)) continue;
+      const list = buckets.get(Number(r.ts)) ?? [];
+      list.push({
+        nodeId: r.node_id,
+        solar: Number(r.solar_p) / cov,
+        sga: Number(r.sga_p) / cov,
+        meter: Number(r.meter_p) / cov,
+        battery: Number(r.battery_p) / cov,
+        remaining: r.remaining === null ? null : Number(r.remaining) / cov,
+      });
+      buckets.set(Number(r.ts), list);
+    }
+  });
+
+  it('holds the summed export of a net curtailment within its limit, the batteries soaking the surplus before the solar is curtailed', async () => {
+    let curtailedBuckets = 0;
+    for (let ts = T; ts < T + 3600; ts += 300) {
+      const held = await holders(curtailmentSource(net.id), ts);
+      const rows = (buckets.get(ts) ?? []).filter((r) => held.has(r.nodeId));
+      expect(rows.length, `${ts}`).toBeGreaterThan(5);
+      const exported = -sum(rows, 'meter');
+      expect(exported, `${ts}`).toBeLessThanOrEqual(net.limit * 1.02 + 1e-6);
+      if (sum(rows, 'sga') - sum(rows, 'solar') > 0.1) curtailedBuckets++;
+      for (const r of rows) {
+        // House = solar + grid - battery: the energy balance holds under the limit.
+        const e = equipment.get(r.nodeId) as { batteryKw: number; usableKwh: number };
+        if (r.solar < r.sga - 1e-6 && e.usableKwh > 0 && e.batteryKw > 0) {
+          const full = r.remaining !== null && r.remaining >= e.usableKwh - 1e-6;
+          expect(r.battery >= e.batteryKw - 1e-6 || full, `node ${r.nodeId} at ${ts}: curtailed while its battery had room`).toBe(true);
+        }
+      }
+    }
+    // Noon sun: the limit binds through the window.
+    expect(curtailedBuckets).toBeGreaterThanOrEqual(10);
+  });
+
+  it('holds the summed solar of a gross curtailment within its limit', async () => {
+    let curtailedBuckets = 0;
+    for (let ts = T + 5400; ts < T + 9000; ts += 300) {
+      const held = await holders(curtailmentSource(gross.id), ts);
+      const rows = (buckets.get(ts) ?? []).filter((r) => held.has(r.nodeId));
+      expect(rows.length, `${ts}`).toBeGreaterThan(5);
+      expect(sum(rows, 'solar'), `${ts}`).toBeLessThanOrEqual(gross.limit * 1.02 + 1e-6);
+      if (sum(rows, 'sga') - sum(rows, 'solar') > 0.1) curtailedBuckets++;
+    }
+    expect(curtailedBuckets).toBeGreaterThanOrEqual(10);
+  });
+
+  it("ramps the setpoint's gross limit down over its ramp duration, then holds the VPP's solar within it", async () => {
+    let aboveDuringRamp = 0;
+    for (let ts = T0; ts < T0 + 3600; ts += 300) {
+      const held = await holders(setpointSource(setpoint.id), ts);
+      const rows = (buckets.get(ts) ?? []).filter((r) => held.has(r.nodeId));
+      for (const r of rows) {
+        const e = equipment.get(r.nodeId) as { inverterKw: number };
+        const share = (await h()
+          .ctx.db.selectFrom('limit_nodes')
+          .select('gross_kw')
+          .where('source', '=', setpointSource(setpoint.id))
+          .where('node_id', '=', r.nodeId)
+          .executeTakeFirst()) as { gross_kw: number };
+        // Linear from the inverter's rating (no limit before) to the share, as the physics steps it.
+        const cap = ts >= T0 + 1800 ? share.gross_kw : e.inverterKw + (share.gross_kw - e.inverterKw) * ((ts - T0) / 1800);
+        expect(r.solar, `node ${r.nodeId} at ${ts}`).toBeLessThanOrEqual(cap + 1e-6);
+        if (ts < T0 + 1800 && r.solar > share.gross_kw + 0.05) aboveDuringRamp++;
+      }
+      if (ts >= T0 + 1800) expect(sum(rows, 'solar'), `${ts}`).toBeLessThanOrEqual(setpoint.limit * 1.02 + 1e-6);
+    }
+    expect(aboveDuringRamp).toBeGreaterThan(0);
+  });
+
+  it('sets the setpoint aside for a curtailment window and brings it back after', async () => {
+    let overridden = 0;
+    for (let ts = T; ts < T + 3600; ts += 300) {
+      const rows = buckets.get(ts) ?? [];
+      if (sum(rows, 'solar') > setpoint.limit * 1.05) overridden++;
+    }
+    // Under the net curtailment the VPP's solar runs above the setpoint's gross limit: the event rules.
+    expect(overridden).toBeGreaterThanOrEqual(10);
+    for (let ts = T + 3600; ts < T + 5400; ts += 300) {
+      const held = await holders(setpointSource(setpoint.id), ts);
+      const rows = (buckets.get(ts) ?? []).filter((r) => held.has(r.nodeId));
+      expect(rows.length).toBeGreaterThan(5);
+      expect(sum(rows, 'solar'), `${ts}`).toBeLessThanOrEqual(setpoint.limit * 1.02 + 1e-6);
+    }
+  });
+
+  it('answers the response from telemetry: accepted nodes, and solar and meter power per 5 minutes', async () => {
+    // The clock after both windows (only Date moves: the simulation above already ran them).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime((T + 9000) * 1000);
+    const hdrs = await h().bearer((await h().user(org)).username);
+    const res = (await h().app.inject({ method: 'GET', url: `/api/curtailments/${net.id}/response`, headers: hdrs })).json().data;
+    const detail = (await h().app.inject({ method: 'GET', url: `/api/curtailments/${net.id}`, headers: hdrs })).json().data;
+    expect(detail.state).toBe('COMPLETED');
+    expect(detail.currentResponse.meterPower).toBe(res.meterPower[T + 3300]);
+    expect(Object.keys(res.solarPower)).toHaveLength((3600 + 7200) / 300);
+    expect(res.deploymentsAccepted).toBeGreaterThan(5);
+    const nodes = await h().ctx.db.selectFrom('limit_nodes').select('node_id').where('source', '=', curtailmentSource(net.id)).execute();
+    const mine = new Set(nodes.map((n) => n.node_id));
+    const rows = (buckets.get(T) ?? []).filter((r) => mine.has(r.nodeId));
+    expect(res.meterPower[T]).toBeCloseTo(sum(rows, 'meter'), 2);
+    expect(res.solarPower[T]).toBeCloseTo(sum(rows, 'solar'), 2);
+    expect(res.deploymentsReporting[T]).toBe(rows.length);
+    // What was expected with no curtailment, beside what was measured: the curtailment took solar away.
+    const p = (await h().app.inject({ method: 'GET', url: `/api/curtailments/${net.id}/prediction`, headers: hdrs })).json().data;
+    for (let ts = T; ts < T + 3600; ts += 300) expect(p.solarPower[ts], `${ts}`).toBeGreaterThan(res.solarPower[ts]);
+  });
+
+  afterAll(() => {
+    vi.useRealTimers();
+  });
+});

@@ -1,0 +1,16 @@
+import { curtailmentEndpoints } from '@vpp/shared';
+import type { FeatureModule } from '../../platform/module.ts';
+import { CURTAILMENT_ENGINE_RECURRING, curtailmentEngineJob } from './curtailments.jobs.ts';
+import { curtailmentsRoutes } from './curtailments.routes.ts';
+import './curtailments.tables.ts';
+
+export { runCurtailmentEngine } from './curtailments.jobs.ts';
+
+/** Curtailments and default setpoints: limits on a VPP's export or solar, split into per-node CSIP-AUS limits by the engine. */
+export const curtailmentsModule: FeatureModule = {
+  name: 'curtailments',
+  endpoints: [curtailmentEndpoints],
+  routes: curtailmentsRoutes,
+  jobs: [curtailmentEngineJob],
+  recurring: [CURTAILMENT_ENGINE_RECURRING],
+};

@@ -1,0 +1,262 @@
+import { Anchor, Box, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import {
+  CURTAILMENT_DETAIL_REFRESH_MS,
+  CURTAILMENT_EDIT,
+  CURTAILMENT_NODES_REFRESH_MS,
+  CURTAILMENT_VIEW,
+  type CurtailmentDetail,
+  curtailmentComponentLabel,
+  curtailmentTitle,
+  formatDuration,
+  formatPower,
+  CURTAILMENT_MESSAGES as M,
+  NODE_VIEW,
+} from '@vpp/shared';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { DelayedLoader } from '../../components/delayed-loader.tsx';
+import { NotFound } from '../../components/not-found.tsx';
+import { PageLayout } from '../../components/page-layout.tsx';
+import { useTimeZone } from '../../lib/account.ts';
+import { usePermission } from '../../lib/permission-gate.tsx';
+import { isNotFound } from '../../lib/request.ts';
+import { DispatchStatusBadge, Figure, formatDispatchStart, Section } from '../dispatches/index.ts';
+import {
+  inProgress,
+  useCancelCurtailment,
+  useCurtailment,
+  useCurtailmentEvents,
+  useCurtailmentNodes,
+  useCurtailmentPrediction,
+  useCurtailmentResponse,
+} from './api.ts';
+import { CurtailmentChart } from './curtailment-chart.tsx';
+import { cancellable, curtailmentPath, FEED_IN_LIST_PATH } from './curtailment-form.ts';
+
+/** Texts of the detail that spec 3 does not give. */
+export const DETAIL_TEXTS = {
+  notFound: 'This curtailment could not be found. It may have been removed, or it belongs to another organisation.',
+  backToList: 'Back to Feed-In Management',
+  noEvents: 'There are no upcoming or in-progress curtailments.',
+  noNodes: 'No nodes take part in this curtailment.',
+} as const;
+
+function CancelButton({ id }: { id: number }) {
+  const navigate = useNavigate();
+  const cancel = useCancelCurtailment();
+  return (
+    <ConfirmButton
+      label="Cancel"
+      title="Cancel Curtailment"
+      question={M.cancelConfirm}
+      confirmLabel="Cancel Curtailment"
+      onConfirm={() => cancel.mutateAsync(id).then(() => navigate(FEED_IN_LIST_PATH))}
+    />
+  );
+}
+
+function RequestSection({ c, zone, nowS }: { c: CurtailmentDetail; zone: string; nowS: number }) {
+  const r = c.request;
+  return (
+    <Section title="Request">
+      <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md">
+        <Figure label="Start">{formatDispatchStart(r.startTime, zone, nowS)}</Figure>
+        <Figure label="End">{formatDispatchStart(r.startTime + r.duration, zone, nowS)}</Figure>
+        <Figure label="Duration">{formatDuration(r.duration)}</Figure>
+        <Figure label="Limit">{formatPower(r.realPowerP, 1)}</Figure>
+        <Figure label="Component">{curtailmentComponentLabel(c.component)}</Figure>
+        <Figure label="Nodes requested">{r.deploymentsRequested}</Figure>
+      </SimpleGrid>
+    </Section>
+  );
+}
+
+/**
+ * Node progress and accepted power (spec 3 §2.7): the nodes whose devices accepted their share of
+ * the limit, and the power the VPP now holds under it (its export at the meters for a net limit, its
+ * solar for a gross one), with the other measured figure beside it.
+ */
+function ResponseSection({ c }: { c: CurtailmentDetail }) {
+  const r = c.currentResponse;
+  const requested = c.request.deploymentsRequested;
+  const share = requested ? (100 * r.deploymentsAccepted) / requested : 0;
+  const gross = c.component === 'solar';
+  const accepted = gross ? r.solarPower : r.meterPower === null ? null : Math.max(0, -r.meterPower);
+  return (
+    <Section title="Response">
+      <Stack gap="sm">
+        <Text size="sm">
+          {r.deploymentsAccepted} of {requested} nodes accepted
+        </Text>
+        <Progress value={share} aria-label="Nodes accepted" size="lg" />
+        <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md">
+          <Figure label="Accepted power">{formatPower(accepted, 1)}</Figure>
+          <Figure label="Solar power">{formatPower(r.solarPower, 1)}</Figure>
+          <Figure label="Meter power">{formatPower(r.meterPower, 1)}</Figure>
+        </SimpleGrid>
+        <Text size="xs" c="dimmed">
+          {gross ? 'Accepted power is the solar generation of the nodes now.' : 'Accepted power is the export at the nodes’ meters now.'}
+        </Text>
+      </Stack>
+    </Section>
+  );
+}
+
+/** The events panel (spec 3 §2.7): upcoming and in-progress curtailments of the organisation, each linking to its detail. */
+function EventsPanel({ id, zone, nowS }: { id: number; zone: string; nowS: number }) {
+  const events = useCurtailmentEvents(true);
+  return (
+    <Section title="Curtailment Events">
+      {events.isLoading ? (
+        <DelayedLoader label="Loading events" />
+      ) : events.data?.length ? (
+        <Table.ScrollContainer minWidth={520}>
+          <Table aria-label="Curtailment events">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Event</Table.Th>
+                <Table.Th>Start</Table.Th>
+                <Table.Th>Duration</Table.Th>
+                <Table.Th>State</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {events.data.map((e) => (
+                <Table.Tr key={e.id} fw={e.id === id ? 600 : undefined}>
+                  <Table.Td>
+                    <Anchor component={Link} to={curtailmentPath(e.id)} size="sm">
+                      {e.powerstation?.name ?? M.unknownVpp}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{formatDispatchStart(e.startTime, zone, nowS)}</Table.Td>
+                  <Table.Td>{formatDuration(e.duration)}</Table.Td>
+                  <Table.Td>
+                    <Box miw="max-content">
+                      <DispatchStatusBadge dispatch={{ state: e.state, cancelledAt: null }} />
+                    </Box>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : (
+        <Text c="dimmed" size="sm">
+          {events.isError ? '' : DETAIL_TEXTS.noEvents}
+        </Text>
+      )}
+    </Section>
+  );
+}
+
+type NodeRow = { id: number; nmi: string | null; serialNumber: string; address: string | null; responded: boolean };
+
+/** The curtailment's nodes (spec 3 §2.7), refreshed every 15 s; a node links to its page for those who may see it. */
+function NodeTable({ id, enabled }: { id: number; enabled: boolean }) {
+  const [page, setPage] = useState({ limit: 10, offset: 0 });
+  const nodes = useCurtailmentNodes(id, page, enabled);
+  const linkNodes = usePermission(NODE_VIEW);
+  const columns: Column<NodeRow>[] = [
+    {
+      key: 'id',
+      header: 'Node',
+      render: (n) =>
+        linkNodes ? (
+          <Anchor component={Link} to={`/fleet-monitoring/nodes/${n.id}`} size="sm">
+            {n.id}
+          </Anchor>
+        ) : (
+          n.id
+        ),
+    },
+    { key: 'nmi', header: 'NMI', render: (n) => n.nmi ?? '–' },
+    { key: 'serial', header: 'Serial Number', render: (n) => n.serialNumber },
+    { key: 'address', header: 'Address', render: (n) => n.address ?? '–' },
+    { key: 'responded', header: 'Responded', render: (n) => (n.responded ? 'Yes' : 'No') },
+  ];
+  return (
+    <Section title="Nodes">
+      <DataTable
+        label="Curtailment nodes"
+        columns={columns}
+        rows={nodes.data?.nodes}
+        rowKey={(n) => n.id}
+        total={nodes.data?.total ?? 0}
+        limit={page.limit}
+        offset={page.offset}
+        onPage={(limit, offset) => setPage({ limit, offset })}
+        empty={DETAIL_TEXTS.noNodes}
+        loading={nodes.isLoading}
+      />
+      <Text size="xs" c="dimmed" mt="xs">
+        Refreshed every {CURTAILMENT_NODES_REFRESH_MS / 1000} seconds.
+      </Text>
+    </Section>
+  );
+}
+
+/**
+ * Curtailment detail (/virtual-power-plants/feed-in-management/{id}, spec 3 §2.7): titled by its
+ * reason when triggered, otherwise its VPP ('Unknown' when not found); the request, node progress
+ * and accepted power, the graph of solar and meter power predicted and measured with the limit,
+ * the CURTAILMENT events panel, the node table; Cancel while upcoming or in progress. Refreshed
+ * every 8 s while in progress.
+ */
+export function CurtailmentDetailPage() {
+  const id = Number(useParams().id);
+  const zone = useTimeZone();
+  const detail = useCurtailment(id);
+  const c = detail.data?.data;
+  const nowS = (detail.dataUpdatedAt || Date.now()) / 1000;
+  const loaded = !!c && !detail.isError;
+  const refresh = c && inProgress(c, Date.now()) ? CURTAILMENT_DETAIL_REFRESH_MS : false;
+  const response = useCurtailmentResponse(id, refresh, loaded);
+  const prediction = useCurtailmentPrediction(id, loaded);
+  const canEdit = usePermission(CURTAILMENT_EDIT);
+  const notFound = isNotFound(detail.error);
+  const title = notFound ? 'Curtailment not found' : c ? curtailmentTitle(c) : 'Curtailment';
+
+  return (
+    <PageLayout
+      title={title}
+      permission={CURTAILMENT_VIEW}
+      breadcrumb={[{ label: 'Virtual Power Plants' }, { label: M.title, to: FEED_IN_LIST_PATH }, { label: `${id}` }]}
+      actions={canEdit && c && !notFound && cancellable(c) && <CancelButton id={id} />}
+    >
+      {detail.isLoading && <DelayedLoader minHeight={200} />}
+      {notFound && <NotFound text={DETAIL_TEXTS.notFound} listPath={FEED_IN_LIST_PATH} backLabel={DETAIL_TEXTS.backToList} />}
+      {c && !notFound && (
+        <Stack gap="md">
+          <Group gap="md" align="center">
+            <DispatchStatusBadge dispatch={c} />
+            <Text fw={500}>Curtailment {c.id}</Text>
+            {c.triggered && <Text c="dimmed">{c.powerstation?.name ?? M.unknownVpp}</Text>}
+            <Text c="dimmed">Created by {c.createdBy}</Text>
+          </Group>
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+            <RequestSection c={c} zone={zone} nowS={nowS} />
+            <ResponseSection c={c} />
+          </SimpleGrid>
+          <Section title="Solar and Meter Power">
+            <CurtailmentChart
+              label="Curtailment solar and meter power"
+              data={{ predicted: prediction.data, measured: response.data }}
+              loading={prediction.isLoading || response.isLoading}
+              zone={zone}
+              component={c.component}
+              realPowerP={c.request.realPowerP}
+              startTime={c.request.startTime}
+              duration={c.request.duration}
+              step={response.data?.interval ?? prediction.data?.interval ?? 300}
+              height={320}
+            />
+          </Section>
+          <EventsPanel id={id} zone={zone} nowS={nowS} />
+          <NodeTable id={id} enabled={loaded} />
+        </Stack>
+      )}
+    </PageLayout>
+  );
+}

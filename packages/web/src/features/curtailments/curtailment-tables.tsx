@@ -1,0 +1,137 @@
+import { Badge, Box, Stack, Text } from '@mantine/core';
+import { CURTAILMENT_MESSAGES, type CurtailmentSetpoint, type CurtailmentSummary, curtailmentComponentLabel, formatDuration, formatPower } from '@vpp/shared';
+import { useNavigate } from 'react-router';
+import { type Column, DataTable, type OnPage } from '../../components/data-table.tsx';
+import { DispatchStatusBadge, formatDispatchStart } from '../dispatches/index.ts';
+import { curtailmentPath } from './curtailment-form.ts';
+
+interface Page<T> {
+  rows: T[] | undefined;
+  total: number;
+  loading: boolean;
+  limit: number;
+  offset: number;
+  onPage: OnPage;
+}
+
+function curtailmentColumns(zone: string, nowS: number): Column<CurtailmentSummary>[] {
+  return [
+    {
+      key: 'event',
+      header: 'Event',
+      render: (c) => (
+        <Stack gap={0}>
+          <Text size="sm" fw={500}>
+            {c.triggered && c.reason ? c.reason : 'Curtailment'}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {c.powerstation?.name ?? CURTAILMENT_MESSAGES.unknownVpp}
+          </Text>
+        </Stack>
+      ),
+    },
+    { key: 'start', header: 'Start', render: (c) => formatDispatchStart(c.request.startTime, zone, nowS) },
+    { key: 'duration', header: 'Duration', render: (c) => formatDuration(c.request.duration) },
+    {
+      key: 'request',
+      header: 'Request',
+      render: (c) => (
+        <Stack gap={0}>
+          <Text size="sm">{formatPower(c.request.realPowerP, 1)}</Text>
+          <Text size="xs" c="dimmed">
+            {curtailmentComponentLabel(c.component)}
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (c) => (
+        <Box miw="max-content">
+          <DispatchStatusBadge dispatch={c} />
+        </Box>
+      ),
+    },
+  ];
+}
+
+/** The curtailment table of spec 3 §2.7: Event, Start, Duration, Request (kW, Net or Gross), Status; a row opens its detail. */
+export function CurtailmentTable({ page, zone, nowS }: { page: Page<CurtailmentSummary>; zone: string; nowS: number }) {
+  const navigate = useNavigate();
+  return (
+    <DataTable
+      label="Curtailments"
+      columns={curtailmentColumns(zone, nowS)}
+      rows={page.rows}
+      rowKey={(c) => c.id}
+      total={page.total}
+      limit={page.limit}
+      offset={page.offset}
+      onPage={page.onPage}
+      onRowClick={(c) => navigate(curtailmentPath(c.id))}
+      empty={CURTAILMENT_MESSAGES.empty}
+      loading={page.loading}
+    />
+  );
+}
+
+/** Spec 3 §3.7 statuses as read: Active, Inactive. */
+const STATUS_LABELS = { ACTIVE: 'Active', INACTIVE: 'Inactive' } as const;
+
+function setpointColumns(zone: string, nowS: number, withVpp: boolean): Column<CurtailmentSetpoint>[] {
+  return [
+    {
+      key: 'setpoint',
+      header: 'Setpoint',
+      render: (s) => (
+        <Stack gap={0}>
+          <Text size="sm" fw={500}>
+            Setpoint {s.id}
+          </Text>
+          {withVpp && (
+            <Text size="xs" c="dimmed">
+              {s.powerstationName}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    { key: 'created', header: 'Created At', render: (s) => formatDispatchStart(s.created_at, zone, nowS) },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (s) => (
+        // At its full width: a narrow screen scrolls the table rather than cut the word.
+        <Badge variant="light" color={s.status === 'ACTIVE' ? 'green' : 'gray'} tt="none" style={{ minWidth: 'max-content' }}>
+          {STATUS_LABELS[s.status]}
+        </Badge>
+      ),
+    },
+    { key: 'ramp', header: 'Ramp Duration', render: (s) => `${s.ramp_duration} s` },
+    { key: 'gross', header: 'Gross VPP Limit (kW)', render: (s) => s.solar_limit },
+    { key: 'net', header: 'Net VPP Limit (kW)', render: (s) => s.grid_limit },
+  ];
+}
+
+/**
+ * The setpoint table of spec 3 §2.7: Setpoint, Created At, Status, Ramp Duration, Gross and Net VPP
+ * Limit (kW); newest first, ACTIVE first within the same creation time (the server's order). On a
+ * VPP's own tab the VPP's name is left out.
+ */
+export function SetpointTable({ page, zone, nowS, withVpp = true }: { page: Page<CurtailmentSetpoint>; zone: string; nowS: number; withVpp?: boolean }) {
+  return (
+    <DataTable
+      label="Default Setpoints"
+      columns={setpointColumns(zone, nowS, withVpp)}
+      rows={page.rows}
+      rowKey={(s) => s.id}
+      total={page.total}
+      limit={page.limit}
+      offset={page.offset}
+      onPage={page.onPage}
+      empty={CURTAILMENT_MESSAGES.emptySetpoints}
+      loading={page.loading}
+    />
+  );
+}
