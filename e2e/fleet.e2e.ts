@@ -92,6 +92,21 @@ describe('fleet monitoring', () => {
     await page.waitForURL(/\/fleet-monitoring\/nodes\?limit=10&offset=0/);
   });
 
+  it('opens a node from the fleet list with the keyboard alone: Tab to its row, Enter', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    await page.goto('/fleet-monitoring/nodes?tab=LIST&limit=10&offset=0');
+    const first = page.getByRole('table', { name: 'Nodes' }).getByRole('row').nth(1);
+    await shown(first);
+    const focusedRow = () => page.evaluate(() => document.activeElement?.tagName === 'TR' && document.activeElement.closest('tbody') !== null);
+    // Through the header, the sidebar and the page's controls to the first row of the list.
+    for (let i = 0; i < 80 && !(await focusedRow()); i++) await page.keyboard.press('Tab');
+    expect(await focusedRow()).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/fleet-monitoring\/nodes\/\d+/);
+    await shown(page.getByRole('tab', { name: 'Monitoring' }));
+  });
+
   it('only logs a console warning for an unknown period or secondary axis in the URL, and shows the defaults', async () => {
     const page = await app.page();
     const warnings: string[] = [];

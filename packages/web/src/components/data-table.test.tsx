@@ -46,6 +46,29 @@ describe('DataTable', () => {
     expect(router.state.historyAction).toBe('REPLACE');
   });
 
+  it('opens a row from the keyboard: Tab reaches it, Enter opens it', async () => {
+    const opened: number[] = [];
+    const { user } = renderScreen(
+      <DataTable
+        label="Nodes"
+        columns={columns}
+        rows={rows.slice(0, 3)}
+        rowKey={(r) => r.id}
+        total={3}
+        limit={10}
+        offset={0}
+        onPage={() => undefined}
+        onRowClick={(r) => opened.push(r.id)}
+        empty="No nodes"
+      />,
+    );
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('Node 1');
+    await user.tab();
+    await user.keyboard('{Enter}');
+    expect(opened).toEqual([2]);
+  });
+
   it('falls back to 10 rows from the start for a page size or offset the spec does not allow', () => {
     renderScreen(<PagedList />, { url: '/nodes?limit=13&offset=-20' });
     expect(screen.getByText('1-10 of 25 items')).toBeInTheDocument();

@@ -97,6 +97,15 @@ export function DataTable<T>(props: {
               <Table.Tr
                 key={props.rowKey(row)}
                 onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}
+                // A row that opens something is reached with Tab and opened with Enter, as a link is (WCAG 2.1.1).
+                tabIndex={props.onRowClick ? 0 : undefined}
+                onKeyDown={
+                  props.onRowClick
+                    ? (e) => {
+                        if (e.key === 'Enter' && e.target === e.currentTarget) props.onRowClick?.(row);
+                      }
+                    : undefined
+                }
                 style={props.onRowClick ? { cursor: 'pointer' } : undefined}
               >
                 {props.columns.map((c) => (
