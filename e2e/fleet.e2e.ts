@@ -107,6 +107,28 @@ describe('fleet monitoring', () => {
     await shown(page.getByRole('tab', { name: 'Monitoring' }));
   });
 
+  it('keeps the chosen day through Week and Month and back to Day', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    const rita = await app.api('retailer');
+    const { deployments } = await rita.call(nodeEndpoints.list, { query: { limit: 1, offset: 0 } });
+    await page.goto(`/fleet-monitoring/nodes/${deployments[0].id}`);
+    await page.waitForURL(/period=day/);
+    const dateOf = () => new URL(page.url()).searchParams.get('date');
+    const today = dateOf();
+    // The day before: a day that is not the first of its week or month on most days of the year.
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.waitForURL((u) => u.searchParams.get('date') !== today);
+    const chosen = dateOf();
+    for (const period of ['Week', 'Month'] as const) {
+      await page.locator('label', { hasText: new RegExp(`^${period}$`) }).click();
+      await page.waitForURL((u) => u.searchParams.get('period') === period.toLowerCase());
+    }
+    await page.locator('label', { hasText: /^Day$/ }).click();
+    await page.waitForURL((u) => u.searchParams.get('period') === 'day');
+    expect(dateOf()).toBe(chosen);
+  });
+
   it('only logs a console warning for an unknown period or secondary axis in the URL, and shows the defaults', async () => {
     const page = await app.page();
     const warnings: string[] = [];

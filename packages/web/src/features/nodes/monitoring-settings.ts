@@ -1,5 +1,5 @@
 import { endOfPeriod, epochToLocalDate, localDateToEpoch, type NodeDetail, type Period, startOfPeriod } from '@vpp/shared';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { param, searchValue, useSearchState } from '../../lib/search-state.ts';
@@ -60,6 +60,20 @@ export function useMonitoringSettings(node: NodeDetail): MonitoringSettings {
   const start = startOfPeriod(localDateToEpoch(clamped, zone), q.period, zone);
   const end = endOfPeriod(start, q.period, zone);
   const date = epochToLocalDate(start, zone);
+  // The day the user last chose (a day in view, the picker, the arrows): a week or month view starts
+  // on its period's first day, and coming back to Day lands on this day again, not on that first day.
+  const chosen = useRef(clamped);
+  const setSettings: MonitoringSettings['set'] = (patch) => {
+    if (patch.date) chosen.current = patch.date;
+    else if (patch.period && patch.period !== q.period) {
+      const at = localDateToEpoch(chosen.current, zone);
+      // The chosen day while it lies in the period shown; otherwise the period's first day.
+      if (!(at >= start && at < end)) chosen.current = date;
+      set({ ...patch, date: chosen.current });
+      return;
+    }
+    set(patch);
+  };
   const on = Object.fromEntries(TOGGLES.map((t) => [t.key, q[t.key] && (t.key !== 'sga' || canSga)])) as Record<Toggle, boolean>;
   const secondary: Secondary = q.secondaryYAxis;
   const split = q.splitByPhase;
@@ -83,5 +97,5 @@ export function useMonitoringSettings(node: NodeDetail): MonitoringSettings {
     if (stale) set(normal, { replace: true });
   }, [stale, normalKey]);
 
-  return { period: q.period, date, start, end, today, firstDay, on, secondary, split, phases: split && node.phases === 3, submeters, canSga, set };
+  return { period: q.period, date, start, end, today, firstDay, on, secondary, split, phases: split && node.phases === 3, submeters, canSga, set: setSettings };
 }
