@@ -48,6 +48,7 @@ export * from './outages/permissions.ts';
 export * from './outages/schemas.ts';
 export * from './password/endpoints.ts';
 export * from './permissions/registry.ts';
+export * from './plans/constants.ts';
 export * from './plans/endpoints.ts';
 export * from './plans/messages.ts';
 export * from './plans/rules.ts';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { networkOfNmi } from '../customers/networks.ts';
+import { PLAN_TYPES } from './constants.ts';
 import { PLAN_MESSAGES as M } from './messages.ts';
-import { formatTimeInput, PLAN_TYPES, periodMinutes, planStructure, validatePlan } from './rules.ts';
+import { formatTimeInput, periodMinutes, planStructure, validatePlan } from './rules.ts';
 import { type PlanFormValues, savePlanBody } from './schemas.ts';
 
 const form = (over: Partial<PlanFormValues> = {}): PlanFormValues =>

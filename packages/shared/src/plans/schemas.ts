@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
 import { boundedList, MAX_ID, pagingFields } from '../api/inputs.ts';
-import { PLAN_DAYS, PLAN_SORTS, PLAN_TYPES, RESET_PERIODS, SORT_ORDERS } from './rules.ts';
+import { PLAN_DAYS, PLAN_SORTS, PLAN_TYPES, RESET_PERIODS, SORT_ORDERS } from './constants.ts';
 
 /*
  * The plan model of spec 3 §3.9, kept mappable to the Consumer Data Right's Energy Plan Detail

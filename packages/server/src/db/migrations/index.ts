@@ -14,6 +14,7 @@ import { dispatchEvents } from './012-dispatch-events.ts';
 import { dispatchSettlements } from './013-dispatch-settlements.ts';
 import { kitDesigner } from './014-kit-designer.ts';
 import { gridOutages } from './016-grid-outages.ts';
+import { customersPlans } from './018-customers-plans.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '013-dispatch-settlements': dispatchSettlements,
   '014-kit-designer': kitDesigner,
   '016-grid-outages': gridOutages,
+  '018-customers-plans': customersPlans,
 };
