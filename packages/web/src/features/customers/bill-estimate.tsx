@@ -2,7 +2,7 @@ import { Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/co
 import { type BillEstimate, type BillLine, CUSTOMER_MESSAGES, RATE_DECIMALS } from '@vpp/shared';
 import { formatCents, formatMonth } from './customer-format.ts';
 
-const quantity = (l: BillLine) => (l.unit === '%' ? `${l.quantity} %` : `${Number(l.quantity.toFixed(3))} ${l.unit}`);
+const quantity = (l: BillLine) => (l.unit === '%' ? `${l.quantity} %` : `${Number(l.quantity.toFixed(2))} ${l.unit}`);
 /** A line's rate: $ per unit with 4 decimals (spec 3 §9), a discount as its percent. */
 const rate = (l: BillLine) => (l.unit === '%' ? '' : `$${l.rate.toFixed(RATE_DECIMALS)}/${l.unit === 'days' ? 'day' : l.unit === 'kW' ? 'kW/day' : l.unit}`);
 
@@ -24,34 +24,35 @@ function MonthBill({ title, bill }: { title: string; bill: BillEstimate | null }
               bill.peakDemandKw === null ? '' : ` · peak demand ${bill.peakDemandKw.toFixed(2)} kW`
             } · metered data for ${Math.round(bill.coverage * 100)} % of the month${bill.partial ? ' so far' : ''}`}
           </Text>
-          <Table.ScrollContainer minWidth={420}>
-            <Table aria-label={`${title} lines`}>
-              <Table.Tbody>
-                {bill.lines.map((l) => (
-                  <Table.Tr key={`${l.kind}-${l.label}`}>
-                    <Table.Td>{l.label}</Table.Td>
-                    <Table.Td>{quantity(l)}</Table.Td>
-                    <Table.Td>{rate(l)}</Table.Td>
-                    <Table.Td ta="right">{formatCents(l.amountCents)}</Table.Td>
-                  </Table.Tr>
-                ))}
-                <Table.Tr>
-                  <Table.Th colSpan={3}>Subtotal (excl. GST)</Table.Th>
-                  <Table.Td ta="right">{formatCents(bill.subtotalCents)}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th colSpan={3}>GST (10 %)</Table.Th>
-                  <Table.Td ta="right">{formatCents(bill.gstCents)}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th colSpan={3}>Total (incl. GST)</Table.Th>
-                  <Table.Td ta="right" fw={700}>
-                    {formatCents(bill.totalCents)}
+          <Table aria-label={`${title} lines`}>
+            <Table.Tbody>
+              {bill.lines.map((l) => (
+                <Table.Tr key={`${l.kind}-${l.label}`}>
+                  <Table.Td>
+                    <Text size="sm">{l.label}</Text>
+                    <Text size="xs" c="dimmed">
+                      {l.unit === '%' ? quantity(l) : `${quantity(l)} × ${rate(l)}`}
+                    </Text>
                   </Table.Td>
+                  <Table.Td ta="right">{formatCents(l.amountCents)}</Table.Td>
                 </Table.Tr>
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+              ))}
+              <Table.Tr>
+                <Table.Th>Subtotal (excl. GST)</Table.Th>
+                <Table.Td ta="right">{formatCents(bill.subtotalCents)}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>GST (10 %)</Table.Th>
+                <Table.Td ta="right">{formatCents(bill.gstCents)}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>Total (incl. GST)</Table.Th>
+                <Table.Td ta="right" fw={700}>
+                  {formatCents(bill.totalCents)}
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
         </Stack>
       )}
     </Paper>

@@ -17,10 +17,10 @@ import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { Figure, Section } from '../dispatches/index.ts';
-import { planPath } from '../plans/index.ts';
+import { formatIsoDate, planPath } from '../plans/index.ts';
 import { isNotFound, useBillEstimate, useCustomer, useCustomerPlan } from './api.ts';
 import { BillEstimateView } from './bill-estimate.tsx';
-import { CUSTOMER_LIST_PATH, capabilityLabel, formatIsoDate, installAddress } from './customer-format.ts';
+import { CUSTOMER_LIST_PATH, capabilityLabel, installAddress } from './customer-format.ts';
 
 const INSTALLATION_LABELS: Record<InstallationStatus, string> = {
   COMMISSIONED: 'Commissioned',

@@ -195,8 +195,8 @@ describe('the customer detail', () => {
 
     const last = await screen.findByRole('region', { name: 'Last month' });
     expect(last).toHaveTextContent('October 2026');
-    expect(last).toHaveTextContent('Peak100 kWh$0.4500/kWh$45.00');
-    expect(last).toHaveTextContent('Feed-in credit120 kWh$0.0500/kWh-$6.00');
+    expect(last).toHaveTextContent('Peak100 kWh × $0.4500/kWh$45.00');
+    expect(last).toHaveTextContent('Feed-in credit120 kWh × $0.0500/kWh-$6.00');
     expect(last).toHaveTextContent('Subtotal (excl. GST)$73.10');
     expect(last).toHaveTextContent('GST (10 %)$7.91');
     expect(last).toHaveTextContent('Total (incl. GST)$81.01');

@@ -1,19 +1,19 @@
 import { CUSTOMER_VIEW } from '@vpp/shared';
+import { Navigate } from 'react-router';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
-
-const customerList = lazyPage(
-  () => import('./customer-list-page.tsx'),
-  (m) => m.CustomerListPage,
-);
+import { CUSTOMER_LIST_PATH } from './customer-format.ts';
 
 export const customersRoutes: AreaRoute[] = [
   {
     path: '/customers/manage',
-    page: customerList,
+    page: lazyPage(
+      () => import('./customer-list-page.tsx'),
+      (m) => m.CustomerListPage,
+    ),
     nav: { group: 'Customers', label: 'Customers', search: 'limit=10&offset=0', permission: CUSTOMER_VIEW, order: 0 },
   },
-  // Both paths are the list (spec 3 §2.1).
-  { path: '/customers', page: customerList },
+  // Both paths are the list (spec 3 §2.1): the old one redirects, replacing itself in the history.
+  { path: '/customers', element: <Navigate to={CUSTOMER_LIST_PATH} replace /> },
   {
     path: '/customers/manage/:nmi',
     page: lazyPage(

@@ -7,7 +7,7 @@ import { type Crumb, PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound, usePlanByCode, usePlanSave } from './api.ts';
 import { bodyOf, PlanForm, planFormOf } from './plan-form.tsx';
-import { PLAN_LIST_PATH, PLANS_BREADCRUMB, planEditPath, planPath } from './plan-paths.ts';
+import { formatIsoDate, PLAN_LIST_PATH, PLANS_BREADCRUMB, planEditPath, planPath } from './plan-paths.ts';
 
 /** The plan of the route's code (React Router hands it decoded), with the loading and not-found states. */
 function PlanLoader(props: {
@@ -57,8 +57,8 @@ function Versions({ plan }: { plan: Plan }) {
         <Table.Tbody>
           {plan.versions.map((v) => (
             <Table.Tr key={v.startDate}>
-              <Table.Td>{v.startDate}</Table.Td>
-              <Table.Td>{v.endDate ?? ''}</Table.Td>
+              <Table.Td>{formatIsoDate(v.startDate)}</Table.Td>
+              <Table.Td>{v.endDate ? formatIsoDate(v.endDate) : ''}</Table.Td>
               <Table.Td>{v.latest ? 'Current' : ''}</Table.Td>
             </Table.Tr>
           ))}

@@ -179,6 +179,7 @@ function RateList(props: { form: UseFormReturnType<PlanFormState>; listKey: List
   const onsetUnit = demand ? 'kW' : 'kWh';
   const priceUnit = demand ? `$/${DEMAND_UNIT}` : RATE_UNIT;
   const noun = demand ? 'Demand rate' : 'Rate';
+  const Noun = demand ? 'Demand Rate' : 'Rate';
   const labels = [...new Set(list.map((r) => (r.label ?? '').trim()).filter(Boolean))];
 
   const setLabel = (i: number, label: string) =>
@@ -237,7 +238,7 @@ function RateList(props: { form: UseFormReturnType<PlanFormState>; listKey: List
                     form.clearErrors();
                   }}
                 >
-                  Remove {noun}
+                  Remove {Noun}
                 </Button>
               )}
             </Group>
@@ -286,7 +287,7 @@ function RateList(props: { form: UseFormReturnType<PlanFormState>; listKey: List
       {!readOnly && canAddRates && (
         <Group>
           <Button variant="default" leftSection={<IconPlus size={16} />} onClick={addRate}>
-            Add {noun}
+            Add {Noun}
           </Button>
         </Group>
       )}
@@ -320,15 +321,25 @@ function RateList(props: { form: UseFormReturnType<PlanFormState>; listKey: List
                     </ActionIcon>
                   )}
                 </Group>
-                <Chip.Group multiple value={p.applicableDays} onChange={(days) => form.setFieldValue(`${at}.applicableDays`, days as PlanDay[])}>
+                {readOnly ? (
                   <Group gap={6} mt="xs" role="group" aria-label="Days">
-                    {PLAN_DAYS.map((d) => (
-                      <Chip key={d} value={d} size="xs" disabled={readOnly}>
+                    {PLAN_DAYS.filter((d) => p.applicableDays.includes(d)).map((d) => (
+                      <Badge key={d} variant="outline" color="gray">
                         {DAY_LABELS[d]}
-                      </Chip>
+                      </Badge>
                     ))}
                   </Group>
-                </Chip.Group>
+                ) : (
+                  <Chip.Group multiple value={p.applicableDays} onChange={(days) => form.setFieldValue(`${at}.applicableDays`, days as PlanDay[])}>
+                    <Group gap={6} mt="xs" role="group" aria-label="Days">
+                      {PLAN_DAYS.map((d) => (
+                        <Chip key={d} value={d} size="xs">
+                          {DAY_LABELS[d]}
+                        </Chip>
+                      ))}
+                    </Group>
+                  </Chip.Group>
+                )}
                 <FieldError message={form.errors[`${at}.applicableDays`]} />
               </Paper>
             );

@@ -5,3 +5,6 @@ export const planPath = (planCode: string) => `${PLAN_LIST_PATH}/${encodeURIComp
 export const planEditPath = (planCode: string) => `${planPath(planCode)}/edit`;
 /** The breadcrumb's group for the plan screens (spec 1 §2: plans sit in the Customers group). */
 export const PLANS_BREADCRUMB = { label: 'Customers' };
+
+/** YYYY-MM-DD as dd/MM/yyyy (spec 3 §9's date format). */
+export const formatIsoDate = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}`;
