@@ -46,7 +46,7 @@ function Versions({ plan }: { plan: Plan }) {
       <Title order={2} size="h4" mb="sm">
         Versions
       </Title>
-      <Table aria-label="Plan versions" w="fit-content" miw={360}>
+      <Table aria-label="Plan versions" maw={480}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>From</Table.Th>
