@@ -136,6 +136,10 @@ describe('the plan form', { timeout: 30_000 }, () => {
     expect(within(rates).getAllByRole('textbox', { name: /Onset/ })).toHaveLength(2);
     expect(within(rates).queryAllByRole('group', { name: /^Period \d$/ })).toHaveLength(0);
     expect(screen.getByRole('combobox', { name: /Reset Period/ })).toBeInTheDocument();
+    await user.click(within(rates).getByRole('button', { name: 'Add Block' }));
+    expect(within(rates).getAllByRole('textbox', { name: /Onset/ })).toHaveLength(3);
+    await user.click(within(rates).getByRole('button', { name: 'Remove block 2' }));
+    expect(within(rates).getAllByRole('textbox', { name: /Onset/ })).toHaveLength(2);
 
     await chooseType(user, 'Time of Use Demand');
     expect(within(rates).getAllByRole('group', { name: /^Rate \d$/ })).toHaveLength(2);
