@@ -26,7 +26,7 @@ import {
   type SavePlanBody,
   validatePlan,
 } from '@vpp/shared';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { toast } from '../../lib/toasts.ts';
 import { useOperationalNetworks } from './api.ts';
 
@@ -373,6 +373,11 @@ export function PlanForm(props: {
   const readOnly = props.mode === 'view';
   const form = useForm<PlanFormState>({ initialValues: props.initial });
   const [top, setTop] = useState<string[]>([]);
+  const topRef = useRef<HTMLDivElement>(null);
+  // The form is long: a refusal with messages at the top brings them into view.
+  useEffect(() => {
+    if (top.length) topRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }, [top]);
   const networks = useOperationalNetworks();
   const type = form.values.tariffType;
   const refusedTitle = props.mode === 'create' ? PLAN_MESSAGES.newPlanErrors : PLAN_MESSAGES.planErrors;
@@ -396,7 +401,7 @@ export function PlanForm(props: {
     <form onSubmit={submit} noValidate aria-label={props.mode === 'create' ? 'New Plan' : 'Plan'}>
       <Stack gap="md">
         {top.length > 0 && (
-          <Alert color="red" title={refusedTitle} role="alert" aria-label={refusedTitle}>
+          <Alert ref={topRef} color="red" title={refusedTitle} role="alert" aria-label={refusedTitle}>
             <Stack gap={2}>
               {top.map((m) => (
                 <Text size="sm" key={m}>
