@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { ALL_FLEET_NODES, DEMO_PASSWORD, endOfPeriod, PERMISSIONS, startOfPeriod } from '@vpp/shared';
+import { ALL_FLEET_NODES, DEMO_PASSWORD, endOfPeriod, OPERATIONAL_NETWORKS, PERMISSIONS, startOfPeriod } from '@vpp/shared';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { sql } from 'kysely';
@@ -16,6 +16,7 @@ import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
 import { runCurtailmentEngine } from '../packages/server/src/features/curtailments/curtailments.jobs.ts';
+import { enrolDemoCustomers } from '../packages/server/src/features/customers/index.ts';
 import { runDispatchEngine } from '../packages/server/src/features/dispatches/dispatches.jobs.ts';
 import { settleDispatch } from '../packages/server/src/features/dispatches/dispatches.settlement.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
@@ -151,6 +152,70 @@ const fleetDaySeriesP50Ms = await measure(() => `/api/data?id=${ALL_FLEET_NODES}
 const terms = ['sungrow', 'newtown', 'nccc', 'rp2000', 'byd', 'bondi', 'residence', '4810'];
 let k = 0;
 const listSearchP50Ms = await measure(() => `/v2/nodes?f=${terms[k++ % terms.length]}&limit=10&offset=0`);
+
+// Customers and plans (issue 14): every node of the fleet is a customer (agreements and a plan of
+// its network, as the demo enrols them); the list's first page for a search, and the bill
+// estimate of a customer with a month and more of metered 5-minute data (the call prices this
+// month so far and the whole of last month).
+for (const network of OPERATIONAL_NETWORKS) {
+  for (const [type, rates] of [
+    ['FLAT_RATE', [{ label: 'Base Rate', isBaseRate: true, blocks: [{ onset: '0', price: '0.28' }], periods: [] }]],
+    [
+      'TOU',
+      [
+        { label: 'Base Rate', isBaseRate: true, blocks: [{ onset: '0', price: '0.22' }], periods: [] },
+        {
+          label: 'Peak',
+          blocks: [{ onset: '0', price: '0.52' }],
+          periods: [{ startTime: '15:00', endTime: '21:00', applicableDays: ['MON', 'TUE', 'WED', 'THU', 'FRI'], rate: 'Peak' }],
+        },
+      ],
+    ],
+  ] as const) {
+    const res = await fetch(`${base}/contracts/plan`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: `Bench ${type} ${network.name}`,
+        planCode: `BENCH-${type}-${network.uid}`,
+        tariffType: type,
+        operationalNetworkUid: network.uid,
+        startDate: '2020-01-01',
+        dailyCharge: '1.05',
+        feedInTariff: '0.05',
+        rates,
+      }),
+    });
+    if (!res.ok) throw new Error(`POST /contracts/plan: ${res.status} ${await res.text()}`);
+  }
+}
+t = performance.now();
+await enrolDemoCustomers(handle.db, built, now);
+log(`  ${NODES} customers enrolled in ${r1((performance.now() - t) / 1000)} s`);
+if (handle.dialect === 'postgres') await sql`analyze customer_agreements, customer_plans, plans`.execute(handle.db);
+const customerTerms = ['nccc', 'newtown', 'street', 'qb00', 'bondi', '2042', 'road', 'sandy'];
+let ck = 0;
+const customerListSearchP50Ms = await measure(() => `/contracts/customer?search=${customerTerms[ck++ % customerTerms.length]}&limit=10&offset=0`);
+// Two months of 5-minute import and export for 20 customers on plans.
+const billed = (
+  await handle.db
+    .selectFrom('customer_plans as cp')
+    .innerJoin('nodes', 'nodes.id', 'cp.node_id')
+    .select(['nodes.id', 'nodes.nmi'])
+    .where('cp.organisation_id', '=', org)
+    .orderBy('nodes.id')
+    .limit(20)
+    .execute()
+).map((r) => ({ id: r.id, nmi: r.nmi }));
+const billFrom = to - 62 * 86400;
+await ctx.telemetry.ensurePartitions(billFrom - 86400, now + 40 * 86400);
+for (const b of billed) {
+  const readings = [];
+  for (let ts = billFrom; ts < from; ts += 300) readings.push({ nodeId: b.id, ts, dt: 300, meter_p: Math.sin(ts / 7200) * 3 + 0.5 });
+  await ctx.telemetry.ingest(readings, now);
+}
+let bk = 0;
+const customerBillEstimateP50Ms = await measure(() => `/contracts/customer/${billed[bk++ % billed.length].nmi}/bill-estimate`);
 
 // The New Dispatch modal's calls on a VPP of 10,000 nodes (or the whole fleet when smaller): the
 // constraints for the default 4 hours, and the day's predictions with a discharge applied.
@@ -363,6 +428,8 @@ const results = {
   nodeMonthP50Ms,
   fleetDaySeriesP50Ms,
   listSearchP50Ms,
+  customerListSearchP50Ms,
+  customerBillEstimateP50Ms,
   dispatchVppNodes: dispatchNodes.length,
   dispatchConstraintsP50Ms,
   dispatchPredictionsP50Ms,
@@ -389,6 +456,8 @@ const targets: Record<string, string> = {
   nodeMonthP50Ms: '≤ 20',
   fleetDaySeriesP50Ms: '≤ 100',
   listSearchP50Ms: '≤ 50',
+  customerListSearchP50Ms: '≤ 50',
+  customerBillEstimateP50Ms: '≤ 50',
   dispatchConstraintsP50Ms: '≤ 50',
   dispatchPredictionsP50Ms: '≤ 200',
   dispatchPriceP50Ms: '≤ 50',

@@ -40,6 +40,13 @@ const SIDEBAR: { label: string; href: string; permission: PermissionRequirement 
   { label: 'Kit Builder', href: '/ordering/kit-designer', permission: permission('fleet.kitDesigner') },
   // Support
   { label: 'Support', href: '/support-issues?limit=10&offset=0', permission: { anyOf: [permission('fleet.node.any'), permission('fleet.zendesk.edit')] } },
+  // Customers
+  {
+    label: 'Customers',
+    href: '/customers/manage?limit=10&offset=0',
+    permission: { anyOf: [permission('fleet.customerInformation.any'), permission('fleet.customerInformation.contracts.any')] },
+  },
+  { label: 'Plans', href: '/customers/plans?limit=10&offset=0', permission: permission('fleet.customerInformation.plans.any') },
   // My Reposit
   { label: 'Users', href: '/my-reposit/users?limit=10&offset=0', permission: permission('fleet.myReposit.users') },
 ];

@@ -56,7 +56,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
   app.decorate('ctx', ctx);
 
   app.setErrorHandler((err, req, reply) => {
-    if (err instanceof ApiError) return reply.code(err.statusCode).send(errorBody(err.code, err.message));
+    if (err instanceof ApiError) return reply.code(err.statusCode).send(errorBody(err.code, err.message, err.details));
     if (hasZodFastifySchemaValidationErrors(err)) {
       // The schemas carry the spec's own texts (spec 1 §8), which the client shows as they come.
       const message = [...new Set(err.validation.map((v) => v.message ?? 'Invalid input.'))].join(' ');

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, setClock } from './db/database.ts';
+import { enrolDemoCustomers } from './features/customers/index.ts';
 import { FEATURES, seedDemo } from './features/index.ts';
 import { nodeReports } from './features/nodes/index.ts';
 import { startFleet } from './fleet/fleet.ts';
@@ -48,11 +49,15 @@ async function main() {
   // The simulated fleet: built and backfilled on first start (the console answers meanwhile), then
   // reporting live. SIMULATOR=false turns it off.
   if (config.simulator) {
-    fleet = await startFleet(
-      ctx,
-      app.log,
-      nodeReports(ctx, (err) => app.log.error({ err }, 'node status notification failed')),
-    );
+    const reports = nodeReports(ctx, (err) => app.log.error({ err }, 'node status notification failed'));
+    // The demo's homes become its organisations' customers as they join (agreements, plans).
+    const joined = config.demo
+      ? async (ids: readonly number[]) => {
+          await reports.joined(ids);
+          await enrolDemoCustomers(ctx.db, ids);
+        }
+      : reports.joined;
+    fleet = await startFleet(ctx, app.log, { ...reports, joined });
   }
 }
 

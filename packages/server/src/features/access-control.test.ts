@@ -80,7 +80,7 @@ const resourceOf = (e: Endpoint): string | null => {
 };
 
 /** Makes one record of each kind in an organisation, through the product's own calls; answers its id. */
-const MAKERS: Record<string, (h: Harness, org: { id: number; userId: number; auth: { authorization: string }; nodeId: number }) => Promise<number>> = {
+const MAKERS: Record<string, (h: Harness, org: { id: number; userId: number; auth: { authorization: string }; nodeId: number }) => Promise<number | string>> = {
   node: async (_h, org) => org.nodeId,
   powerstation: async (h, org) => {
     const res = await h.app.inject({
@@ -166,6 +166,27 @@ const MAKERS: Record<string, (h: Harness, org: { id: number; userId: number; aut
     await notifyUser(h.ctx, org.userId, { summary: 'Their notification', body: 'Theirs alone.' });
     return (await h.app.inject({ method: 'GET', url: '/account/notifications', headers: org.auth })).json().data.notifications[0].id;
   },
+  // A customer's id is its NMI: their home's.
+  customer: async (h, org) => (await h.ctx.db.selectFrom('nodes').select('nmi').where('id', '=', org.nodeId).executeTakeFirstOrThrow()).nmi,
+  plan: async (h, org) => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/contracts/plan',
+      headers: org.auth,
+      payload: {
+        name: 'Their plan',
+        planCode: 'THEIRS-1',
+        tariffType: 'FLAT_RATE',
+        operationalNetworkUid: 'ausgrid',
+        startDate: '2026-01-01',
+        dailyCharge: '1',
+        feedInTariff: '0.05',
+        description: 'Their message',
+        rates: [{ label: 'Base Rate', isBaseRate: true, blocks: [{ onset: '0', price: '0.25' }], periods: [] }],
+      },
+    });
+    return res.json().data.uid;
+  },
   'api-key': async (h, org) => {
     const password = Buffer.from(PASSWORD).toString('base64');
     const res = await h.app.inject({ method: 'POST', url: `/account/api-keys?password=${password}`, headers: org.auth, payload: { keyName: 'Their key' } });
@@ -177,7 +198,7 @@ const MAKERS: Record<string, (h: Harness, org: { id: number; userId: number; aut
 // another organisation, holding every permission, on this organisation's record: 404, never the
 // record's data, and nothing changes.
 describeEachDatabase('another organisation’s records', (h) => {
-  const ids = new Map<string, number>();
+  const ids = new Map<string, number | string>();
   let theirs: { id: number; userId: number; auth: { authorization: string }; nodeId: number };
   let ours: { authorization: string };
   beforeAll(async () => {
@@ -207,7 +228,7 @@ describeEachDatabase('another organisation’s records', (h) => {
     });
     expect(res.statusCode, res.body).toBe(404);
     expect(res.json().status).toBe('ERROR');
-    for (const secret of ['Their VPP', 'Their home', 'Their notification', 'Their key', 'Their Energy', 'Their message'])
+    for (const secret of ['Their VPP', 'Their home', 'Their notification', 'Their key', 'Their Energy', 'Their message', 'Their plan', 'THEIRS-1'])
       expect(res.body).not.toContain(secret);
   });
 
@@ -226,6 +247,8 @@ describeEachDatabase('another organisation’s records', (h) => {
     expect(outage.json().data.cancelledAt).toBeNull();
     const rert = await h().app.inject({ method: 'GET', url: `/api/rert-dispatches/${ids.get('rert dispatch')}`, headers: theirs.auth });
     expect(rert.json().data).toMatchObject({ cancelledAt: null, request: { duration: 1800 } });
+    const plan = await h().app.inject({ method: 'GET', url: `/contracts/plan/${ids.get('plan')}`, headers: theirs.auth });
+    expect(plan.json().data).toMatchObject({ name: 'Their plan', planCode: 'THEIRS-1', versions: [expect.objectContaining({ startDate: '2026-01-01' })] });
   });
 });
 

@@ -5,6 +5,7 @@ import { accountModule } from './account/index.ts';
 import { apiKeyCaller, apiKeysModule, isApiKey } from './api-keys/index.ts';
 import { authModule, sessionCaller } from './auth/index.ts';
 import { curtailmentsModule } from './curtailments/index.ts';
+import { customersModule } from './customers/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
 import { dispatchesModule } from './dispatches/index.ts';
 import { eventsModule } from './events/index.ts';
@@ -14,6 +15,7 @@ import { nodesModule } from './nodes/index.ts';
 import { notificationsModule } from './notifications/index.ts';
 import { outagesModule } from './outages/index.ts';
 import { passwordModule } from './password/index.ts';
+import { plansModule } from './plans/index.ts';
 import { portalModule } from './portal/index.ts';
 import { rertModule } from './rert/index.ts';
 import { supportModule } from './support/index.ts';
@@ -43,6 +45,8 @@ export const FEATURES: readonly FeatureModule[] = [
   rertModule,
   supportModule,
   kitDesignerModule,
+  plansModule,
+  customersModule,
 ];
 
 /** Who calls: sessions are the auth area's, API keys the api-keys area's. */

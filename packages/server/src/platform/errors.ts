@@ -6,15 +6,21 @@ export class ApiError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
+    /** A form's refusals, carried in the reply's `data` beside the message (the plan form). */
+    readonly details?: { errors?: Record<string, string>; non_field_errors?: string[] },
   ) {
     super(message);
   }
 }
 
 /** The JSON body of every failure (`status: 'ERROR'`, the code, and `data.message` for toasts). */
-export function errorBody(code: string, message: string) {
-  return { status: 'ERROR' as const, error: code, message, data: { message } };
+export function errorBody(code: string, message: string, details?: ApiError['details']) {
+  return { status: 'ERROR' as const, error: code, message, data: { message, ...details } };
 }
+
+/** A 400 refusing a form: its message, the messages by field path and those of no one field. */
+export const formRefused = (message: string, details: { errors: Record<string, string>; non_field_errors: string[] }) =>
+  new ApiError(400, 'bad_request', message, details);
 
 export const badRequest = (message: string, code = 'bad_request') => new ApiError(400, code, message);
 export const unauthorized = (code = 'unauthorized', message = 'Sign in to continue.') => new ApiError(401, code, message);

@@ -5,7 +5,13 @@ export const errorReplySchema = z.object({
   status: z.literal('ERROR'),
   error: z.string(),
   message: z.string(),
-  data: z.object({ message: z.string() }),
+  data: z.object({
+    message: z.string(),
+    /** A form's refusals by field path (`rates.0.blocks.1.price`), where the form has fields (the plan form). */
+    errors: z.record(z.string(), z.string()).optional(),
+    /** A form's refusals that belong to no one field (overlapping periods). */
+    non_field_errors: z.array(z.string()).optional(),
+  }),
 });
 export type ErrorReply = z.infer<typeof errorReplySchema>;
 

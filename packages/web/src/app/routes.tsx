@@ -1,6 +1,6 @@
-import { Navigate } from 'react-router';
 import { accountRoutes } from '../features/account/routes.tsx';
 import { curtailmentsRoutes } from '../features/curtailments/routes.tsx';
+import { customersRoutes } from '../features/customers/routes.tsx';
 import { dashboardRoutes } from '../features/dashboard/routes.tsx';
 import { dispatchesRoutes } from '../features/dispatches/routes.tsx';
 import { kitDesignerRoutes } from '../features/kit-designer/routes.tsx';
@@ -8,6 +8,7 @@ import { nodesRoutes } from '../features/nodes/routes.tsx';
 import { notificationsRoutes } from '../features/notifications/routes.tsx';
 import { outagesRoutes } from '../features/outages/routes.tsx';
 import { passwordRoutes } from '../features/password/routes.tsx';
+import { plansRoutes } from '../features/plans/routes.tsx';
 import { rertRoutes } from '../features/rert/routes.tsx';
 import { supportRoutes } from '../features/support/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
@@ -34,8 +35,8 @@ export const ROUTES: AreaRoute[] = [
   ...passwordRoutes,
   ...kitDesignerRoutes,
   ...supportRoutes,
-  // Old paths of areas still to come.
-  { path: '/customers', element: <Navigate to="/customers/manage" replace /> },
+  ...customersRoutes,
+  ...plansRoutes,
   {
     path: '/password/*',
     element: (

@@ -15,6 +15,7 @@ import { dispatchSettlements } from './013-dispatch-settlements.ts';
 import { kitDesigner } from './014-kit-designer.ts';
 import { gridOutages } from './016-grid-outages.ts';
 import { curtailments } from './017-curtailments.ts';
+import { customersPlans } from './018-customers-plans.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '014-kit-designer': kitDesigner,
   '016-grid-outages': gridOutages,
   '017-curtailments': curtailments,
+  '018-customers-plans': customersPlans,
 };

@@ -1,0 +1,78 @@
+import { Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { type BillEstimate, type BillLine, CUSTOMER_MESSAGES, RATE_DECIMALS } from '@vpp/shared';
+import { formatCents, formatMonth } from './customer-format.ts';
+
+const quantity = (l: BillLine) => (l.unit === '%' ? `${l.quantity} %` : `${Number(l.quantity.toFixed(2))} ${l.unit}`);
+/** A line's rate: $ per unit with 4 decimals (spec 3 §9), a discount as its percent. */
+const rate = (l: BillLine) => (l.unit === '%' ? '' : `$${l.rate.toFixed(RATE_DECIMALS)}/${l.unit === 'days' ? 'day' : l.unit === 'kW' ? 'kW/day' : l.unit}`);
+
+/** One month's bill: its lines, the subtotal, GST shown separately, and the total; how much of the month had meter data. */
+function MonthBill({ title, bill }: { title: string; bill: BillEstimate | null }) {
+  return (
+    <Paper withBorder p="sm" component="section" aria-label={title}>
+      <Title order={3} size="h5">
+        {title}
+      </Title>
+      {!bill ? (
+        <Text c="dimmed" size="sm" mt="xs">
+          {CUSTOMER_MESSAGES.billNoData}
+        </Text>
+      ) : (
+        <Stack gap="xs" mt={4}>
+          <Text size="xs" c="dimmed">
+            {`${formatMonth(bill.month)}${bill.partial ? ' so far' : ''} · ${bill.importKwh.toFixed(1)} kWh imported, ${bill.exportKwh.toFixed(1)} kWh exported${
+              bill.peakDemandKw === null ? '' : ` · peak demand ${bill.peakDemandKw.toFixed(2)} kW`
+            } · metered data for ${Math.round(bill.coverage * 100)} % of the month${bill.partial ? ' so far' : ''}`}
+          </Text>
+          <Table aria-label={`${title} lines`}>
+            <Table.Tbody>
+              {bill.lines.map((l) => (
+                <Table.Tr key={`${l.kind}-${l.label}`}>
+                  <Table.Td>
+                    <Text size="sm">{l.label}</Text>
+                    <Text size="xs" c="dimmed">
+                      {l.unit === '%' ? quantity(l) : `${quantity(l)} × ${rate(l)}`}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="right">{formatCents(l.amountCents)}</Table.Td>
+                </Table.Tr>
+              ))}
+              <Table.Tr>
+                <Table.Th>Subtotal (excl. GST)</Table.Th>
+                <Table.Td ta="right">{formatCents(bill.subtotalCents)}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>GST (10 %)</Table.Th>
+                <Table.Td ta="right">{formatCents(bill.gstCents)}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>Total (incl. GST)</Table.Th>
+                <Table.Td ta="right" fw={700}>
+                  {formatCents(bill.totalCents)}
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+        </Stack>
+      )}
+    </Paper>
+  );
+}
+
+/** The bill estimate of the customer detail: this month so far and last month, under the customer's plan. */
+export function BillEstimateView({ current, last }: { current: BillEstimate | null; last: BillEstimate | null }) {
+  return (
+    <Stack gap="xs">
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <MonthBill title="This month" bill={current} />
+        <MonthBill title="Last month" bill={last} />
+      </SimpleGrid>
+      <Group>
+        <Text size="xs" c="dimmed">
+          Estimated from the meter's 5-minute import and export in the customer's local time. Plan prices exclude GST; GST applies to charges, not to feed-in
+          credits.
+        </Text>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,3 @@
+// The customers area as other areas see it.
+
+export { customersRoutes } from './routes.tsx';
