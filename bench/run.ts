@@ -214,8 +214,15 @@ for (const b of billed) {
   for (let ts = billFrom; ts < from; ts += 300) readings.push({ nodeId: b.id, ts, dt: 300, meter_p: Math.sin(ts / 7200) * 3 + 0.5 });
   await ctx.telemetry.ingest(readings, now);
 }
+// A figure for an empty estimate would measure nothing: the last month must be priced from its data.
+const sample = (await (await fetch(`${base}/contracts/customer/${billed[0].nmi}/bill-estimate`, { headers })).json()) as {
+  data: { last: { coverage: number; lines: unknown[] } | null };
+};
+if (!sample.data.last || sample.data.last.coverage < 0.9 || !sample.data.last.lines.length)
+  throw new Error(`The bench bill estimate priced no month: ${JSON.stringify(sample.data)}`);
 let bk = 0;
 const customerBillEstimateP50Ms = await measure(() => `/contracts/customer/${billed[bk++ % billed.length].nmi}/bill-estimate`);
+log(`  customer search, first page p50 ${customerListSearchP50Ms} ms; bill estimate p50 ${customerBillEstimateP50Ms} ms`);
 
 // The New Dispatch modal's calls on a VPP of 10,000 nodes (or the whole fleet when smaller): the
 // constraints for the default 4 hours, and the day's predictions with a discharge applied.
@@ -362,6 +369,7 @@ const largest: [string, string][] = [
 ];
 const loopHeld: Record<string, { requestMs: number; slowestHealthzMs: number; eventLoopMaxMs: number; replyKB: number }> = {};
 for (const [name, url] of largest) {
+  log(`  ${name}…`);
   const delay = monitorEventLoopDelay({ resolution: 5 });
   let slowest = 0;
   let running = true;

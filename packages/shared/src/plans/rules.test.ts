@@ -184,6 +184,30 @@ describe('plan validation (spec 3 §5)', () => {
     expect(validatePlan(form({ tariffType: 'FLAT_RATE' })).errors).toMatchObject({ 'rates.0.periods': M.periodsNotForType });
   });
 
+  it('answers the structure’s own messages: rates, blocks, periods, labels, dates and discount', () => {
+    expect(validatePlan(form({ rates: [] })).non_field_errors).toEqual([M.rateMissing]);
+    expect(validatePlan(form({ startDate: '2026-02-30', discount: '120' })).errors).toEqual({ startDate: M.dateFormat, discount: M.discountRange });
+    const [baseRate, peakRate] = form().rates;
+    expect(validatePlan(form({ rates: [baseRate, { ...peakRate, blocks: [], periods: [] }] })).errors).toEqual({
+      'rates.1.blocks': M.blockMissing,
+      'rates.1.periods': M.periodMissing,
+    });
+    // The renamed rate's period still names 'Peak', which no rate is now.
+    expect(validatePlan(form({ rates: [baseRate, { ...peakRate, label: 'Base Rate' }] })).errors).toEqual({
+      'rates.1.label': M.duplicateLabel,
+      'rates.1.periods.0.rate': M.unknownRate,
+    });
+    const twoBlocks = {
+      ...peakRate,
+      blocks: [
+        { onset: '0', price: '0.4' },
+        { onset: '10', price: '0.5' },
+      ],
+    };
+    expect(validatePlan(form({ rates: [baseRate, twoBlocks] })).errors).toEqual({ 'rates.1.blocks': M.blocksNotForType });
+    expect(validatePlan(form({ tariffType: 'TOU_BLOCK', resetPeriod: 'WEEKLY', rates: [baseRate, twoBlocks] })).errors).toEqual({});
+  });
+
   it('reads an end of 23:59 as midnight', () => {
     expect(periodMinutes('21:00', '23:59')).toEqual([1260, 1440]);
   });

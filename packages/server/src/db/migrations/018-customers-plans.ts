@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import { withId } from './helpers.ts';
 
 /**
@@ -56,6 +56,8 @@ export const customersPlans: Migration = {
     await db.schema.createIndex('customer_plans_org_node').on('customer_plans').columns(['organisation_id', 'node_id', 'end_date']).execute();
     // Customers are found by NMI (the web names them by it).
     await db.schema.createIndex('nodes_nmi').on('nodes').column('nmi').execute();
+    // The commissioned homes, for counting those under an agreement without reading node rows.
+    await db.schema.createIndex('nodes_commissioned').on('nodes').column('id').where(sql.ref('unit_state'), '=', 'COMMISSIONED').execute();
     await db.schema.createIndex('customer_plans_plan').on('customer_plans').columns(['plan_id', 'end_date']).execute();
   },
 };

@@ -175,6 +175,27 @@ describeEachDatabase('customers', (h) => {
     expect(net.json().data.message).toBe(C.planRetailerOnly);
   });
 
+  it('puts a customer only on a plan of its network', async () => {
+    const plan = await h().app.inject({
+      method: 'POST',
+      url: '/contracts/plan',
+      headers: auth.retailer,
+      payload: {
+        name: 'Queensland Flat',
+        planCode: 'QLD-FLAT',
+        tariffType: 'FLAT_RATE',
+        operationalNetworkUid: 'energex',
+        startDate: '2026-01-01',
+        dailyCharge: '1',
+        feedInTariff: '0.05',
+        rates: [{ label: 'Base Rate', isBaseRate: true, blocks: [{ onset: '0', price: '0.25' }], periods: [] }],
+      },
+    });
+    await expect(assignPlan(h().ctx.db, retailer, homes.noBattery.id, plan.json().data.uid, '2026-02-01')).rejects.toThrow(
+      C.planNetworkMismatch('Energex', 'Ausgrid'),
+    );
+  });
+
   it('answers 404 for an NMI outside the fleet, 403 without the permission, 400 for a malformed NMI', async () => {
     expect((await get(`/contracts/customer/${homes.noBattery.nmi}`, 'network')).statusCode).toBe(404);
     expect((await get('/contracts/customer/NCCC0000000')).statusCode).toBe(404);

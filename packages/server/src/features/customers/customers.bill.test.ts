@@ -3,6 +3,7 @@ import type { PlanPrices, PlanRate } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
 import { estimateBill, type MeteredInterval, monthWindow, type PriceSegment, toCents, usageStart } from './customers.bill.ts';
 import { isPublicHoliday } from './customers.holidays.ts';
+import { segmentsOf } from './customers.service.ts';
 
 // Hand-worked bills, one per plan type (issue 14, item 6). Brisbane keeps one offset all year
 // (UTC+10), so each bucket's local time is plain; the DST case is in Sydney.
@@ -196,6 +197,31 @@ describe('the bill estimate', () => {
       ['DAILY', 'Daily charge (from 2026-03-15)', 1870],
     ]);
     expect(b.versions).toEqual(['2026-01-01', '2026-03-15']);
+  });
+
+  it('cuts the plans a customer held by their versions', () => {
+    const { startDate: _a, ...v1 } = prices({});
+    const { startDate: _b, ...v2 } = prices({ dailyCharge: 1.2 });
+    const { startDate: _c, ...other } = prices({ dailyCharge: 0.9 });
+    const versions = new Map([
+      [
+        1,
+        [
+          { start_date: '2025-01-01', prices: v1 },
+          { start_date: '2026-03-15', prices: v2 },
+        ],
+      ],
+      [2, [{ start_date: '2025-06-01', prices: other }]],
+    ]);
+    const held = [
+      { plan_id: 1, start_date: '2026-02-01', end_date: '2026-03-20' },
+      { plan_id: 2, start_date: '2026-03-20', end_date: null },
+    ];
+    expect(segmentsOf(held, versions).map((s) => [s.startDate, s.endDate, s.prices.dailyCharge, s.prices.startDate])).toEqual([
+      ['2026-02-01', '2026-03-15', 1, '2025-01-01'],
+      ['2026-03-15', '2026-03-20', 1.2, '2026-03-15'],
+      ['2026-03-20', null, 0.9, '2025-06-01'],
+    ]);
   });
 
   it('reads local time across the end of daylight saving (Sydney, 5 April 2026)', () => {

@@ -329,7 +329,7 @@ export function estimateBill(input: BillInput): BillEstimate {
     subtotalCents,
     gstCents,
     totalCents: subtotalCents + gstCents,
-    versions: used.map((t) => t.segment.startDate),
+    versions: [...new Set(used.map((t) => t.segment.prices.startDate))],
   };
 }
 

@@ -1,7 +1,8 @@
-import { type Capability, NO_CAPABILITIES } from '@vpp/shared';
+import { type Capability, CUSTOMER_MESSAGES, NO_CAPABILITIES, networkOfNmi, operationalNetwork } from '@vpp/shared';
 import { type ExpressionBuilder, sql } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import { type Database, nowS } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+import { badRequest } from '../../platform/errors.ts';
 import { fleetNodes, searchMatches } from '../nodes/index.ts';
 
 // The SQL of customers: the nodes of the organisation's fleet with its agreement and plan for each.
@@ -42,8 +43,14 @@ export interface CustomerFilters {
   capabilities?: (Capability | typeof NO_CAPABILITIES)[];
 }
 
+/**
+ * The fleet's nodes matching the filters, joined to agreements and plans only when a filter needs
+ * them: a page and its total are read over tens of thousands of customers, and each join costs a
+ * lookup per row.
+ */
 function filtered(db: Database, orgId: number, f: CustomerFilters): CustomerQuery {
-  let q = customers(db, orgId);
+  const joined = f.tariff !== undefined || !!f.capabilities?.length;
+  let q = joined ? customers(db, orgId) : (fleetNodes(db, orgId) as unknown as CustomerQuery);
   if (f.search?.trim()) q = q.where(searchMatches(f.search));
   if (f.tariff !== undefined) q = q.where('cp.plan_id', '=', f.tariff);
   for (const c of f.capabilities ?? []) q = q.where((eb) => (c === NO_CAPABILITIES ? holdsNone(eb as never) : holds(eb as never, c)));
@@ -92,40 +99,70 @@ export async function listCustomers(
   offset: number,
 ): Promise<{ rows: CustomerRow[]; total: number }> {
   const base = filtered(db, orgId, f);
-  // One scan gives the page's ids and (a window count over ids alone) the total; the rows are then read by id.
-  const ids = await base
-    .select(['nodes.id', sql<number>`count(*) over ()`.as('total_count')])
-    .orderBy('nodes.nmi')
-    .orderBy('nodes.id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  const total = ids.length ? Number(ids[0].total_count) : Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const unfiltered = !f.search?.trim() && f.tariff === undefined && !f.capabilities?.length;
+  const page = base.select('nodes.id').orderBy('nodes.nmi').orderBy('nodes.id').limit(limit).offset(offset);
+  let ids: number[];
+  let total: number;
+  if (unfiltered) {
+    // The whole fleet: its size from the membership index alone, the page apart.
+    const count = db
+      .selectFrom('fleet_members')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organisation_id', '=', orgId);
+    const [rows, n] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
+    ids = rows.map((r) => r.id);
+    total = Number(n.n);
+  } else {
+    // One scan of the matches gives the page's ids and (a window count) the total.
+    const rows = await page.select(sql<number>`count(*) over ()`.as('total_count')).execute();
+    ids = rows.map((r) => r.id);
+    total = rows.length ? Number(rows[0].total_count) : Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  }
   if (!ids.length) return { rows: [], total };
-  const rows = await withColumns(customers(db, orgId))
-    .where(
-      'nodes.id',
-      'in',
-      ids.map((r) => r.id),
-    )
-    .orderBy('nodes.nmi')
-    .orderBy('nodes.id')
-    .execute();
+  const rows = await withColumns(customers(db, orgId)).where('nodes.id', 'in', ids).orderBy('nodes.nmi').orderBy('nodes.id').execute();
   return { rows, total };
 }
 
-/** Customers of the fleet holding no capability now (the list's warning banner). */
-export async function countWithoutCapabilities(db: Database, orgId: number): Promise<number> {
-  const r = await customers(db, orgId)
-    .where((eb) => holdsNone(eb as never))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+/**
+ * The banner's count spans the whole fleet and every page of the list shows it: it is read at most
+ * once a minute per organisation and database, and again after an agreement is signed here.
+ */
+const BANNER_TTL_S = 60;
+const bannerCounts = new WeakMap<Database, Map<number, { at: number; n: number }>>();
+
+/** Customers of the fleet holding no capability now (the list's warning banner): the fleet less those commissioned under an agreement. */
+export async function countWithoutCapabilities(db: Database, orgId: number, now = nowS()): Promise<number> {
+  let byOrg = bannerCounts.get(db);
+  if (!byOrg) {
+    byOrg = new Map();
+    bannerCounts.set(db, byOrg);
+  }
+  const hit = byOrg.get(orgId);
+  if (hit && now - hit.at < BANNER_TTL_S && hit.at <= now) return hit.n;
+  const [fleet, capable] = await Promise.all([
+    db
+      .selectFrom('fleet_members')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organisation_id', '=', orgId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('customer_agreements as ca')
+      .innerJoin('nodes', (j) => j.onRef('nodes.id', '=', 'ca.node_id').on('nodes.unit_state', '=', 'COMMISSIONED'))
+      .innerJoin('fleet_members as fm', (j) => j.onRef('fm.node_id', '=', 'ca.node_id').on('fm.organisation_id', '=', orgId))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('ca.organisation_id', '=', orgId)
+      .where('ca.ended_date', 'is', null)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const n = Number(fleet.n) - Number(capable.n);
+  byOrg.set(orgId, { at: now, n });
+  return n;
 }
 
 /** The organisation's customer with this NMI (the latest node holding it); undefined when not in its fleet. */
 export async function findCustomer(db: Database, orgId: number, nmi: string): Promise<CustomerRow | undefined> {
-  return withColumns(customers(db, orgId)).where(sql<boolean>`upper(nodes.nmi) = ${nmi.toUpperCase()}`).orderBy('nodes.id', 'desc').executeTakeFirst();
+  // NMIs are stored in capitals: the index on them finds the home.
+  return withColumns(customers(db, orgId)).where('nodes.nmi', '=', nmi.toUpperCase()).orderBy('nodes.id', 'desc').executeTakeFirst();
 }
 
 /** Every agreement of the customer with the organisation, oldest first. */
@@ -170,8 +207,26 @@ export async function meteredIntervals(db: Database, nodeId: number, start: numb
   return rows.map((r) => ({ ts: Number(r.ts), importKwh: Number(r.import_e ?? 0), exportKwh: Number(r.export_e ?? 0) }));
 }
 
-/** Puts a customer on a plan from a date: the plan it held ends that day. */
+/**
+ * Puts a customer on a plan from a date: the plan it held ends that day. The plan must be for the
+ * home's distribution network (from its NMI and state), otherwise a 400 says which.
+ */
 export async function assignPlan(db: Database, orgId: number, nodeId: number, planId: number, startDate: string) {
+  const home = await db.selectFrom('nodes').select(['nmi', 'state']).where('id', '=', nodeId).executeTakeFirstOrThrow();
+  const plan = await db
+    .selectFrom('plans')
+    .select('operational_network_uid')
+    .where('id', '=', planId)
+    .where('organisation_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  const network = networkOfNmi(home.nmi, home.state);
+  if (network?.uid !== plan.operational_network_uid)
+    throw badRequest(
+      CUSTOMER_MESSAGES.planNetworkMismatch(
+        operationalNetwork(plan.operational_network_uid)?.name ?? plan.operational_network_uid,
+        network?.name ?? 'no known network',
+      ),
+    );
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('customer_plans')
@@ -189,6 +244,7 @@ export async function assignPlan(db: Database, orgId: number, nodeId: number, pl
 
 /** Records a customer's agreement from a date: the agreement it had ends that day. */
 export async function signAgreement(db: Database, orgId: number, nodeId: number, version: number, signedDate: string) {
+  bannerCounts.get(db)?.delete(orgId);
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('customer_agreements')

@@ -103,6 +103,11 @@ describeEachDatabase('plans', (h) => {
     expect(res.json().data.uid).toBe(saved.uid);
     expect((await get(`/contracts/plan/code/${encodeURIComponent('home / saver 1')}`)).json().data.uid).toBe(saved.uid);
     expect((await get(`/contracts/plan/code/${encodeURIComponent('NOPE/1')}`)).statusCode).toBe(404);
+    // Another organisation's code is not found, and says nothing of the plan.
+    const other = await h().bearer((await h().user(await h().org('RETAILER'))).username);
+    const theirs = await get(`/contracts/plan/code/${encodeURIComponent('HOME / SAVER 1')}`, other);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.body).not.toContain('Coded plan');
   });
 
   it('answers every message of the form per field, and changes nothing', async () => {
