@@ -123,7 +123,7 @@ describe('Feed-In Management', () => {
       .getByRole('row')
       .filter({ hasText: `Setpoint ${setpoints[0].id}` });
     await shown(row);
-    await shown(row.getByText('Active'));
+    await shown(row.getByText('ACTIVE'));
     expect(await row.getByRole('cell').nth(4).textContent()).toBe('-8');
     expect(await row.getByRole('cell').nth(5).textContent()).toBe('-3');
   });

@@ -14,6 +14,10 @@ export const CURTAILMENT_MESSAGES = {
   noVpp: 'You must create a Virtual Power Plant before you can curtail.',
   noVppSetpoint: 'You must create a Virtual Power Plant before you can set a default setpoint.',
   noCurtailableNodes: 'The selected Virtual Power Plant has no curtailable nodes.',
+  /** Ours: an FCAS VPP is the market's, not the operator's to limit (as it cannot be dispatched). */
+  /** Ours: the spec's default gross limit of 0 stops all solar generation; the setpoint modal says so. */
+  grossZero: "A gross limit of 0 kW holds the Virtual Power Plant's solar generation at 0 kW until a newer setpoint replaces it.",
+  fcasNotCurtailable: 'An FCAS Virtual Power Plant cannot be curtailed or given a default setpoint: choose a manual or automatic one.',
   futurePredictions: 'Predictions for future dates are likely to be inaccurate.',
 
   loadListFailed: 'Failed to load curtailments.',
@@ -41,7 +45,7 @@ export const CURTAILMENT_MESSAGES = {
   startStep: 'startTime must be on a 5-minute step.',
   durationStep: 'duration must be a whole number of 5-minute steps.',
   powerStep: 'realPowerP must be on a 0.1 kW step.',
-  belowConstraint: (min: number) => `realPowerP must be from ${min} to 0 kW: the Virtual Power Plant cannot export more than ${-min} kW.`,
+  belowConstraint: (min: number) => `realPowerP must be from ${min} to 0 kW: the Virtual Power Plant's solar cannot give more than ${-min} kW.`,
   notCancellable: 'Only an upcoming or in-progress curtailment can be cancelled.',
   overlaps: (id: number) => `The Virtual Power Plant already has curtailment ${id} at that time.`,
   predictionHorizon: 'Predictions reach at most 7 days ahead.',

@@ -110,6 +110,30 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
     expect((await get('/api/curtailments')).json().data.total).toBe(before);
   });
 
+  it('refuses a curtailment or a setpoint on an FCAS VPP, which is registered for frequency services', async () => {
+    const { db } = h().ctx;
+    const t = nowS();
+    const fcas = (
+      await db
+        .insertInto('powerstations')
+        .values({ organisation_id: org, name: 'FCAS Raise', type: 'FCAS', state: null, duid: 'TESTVPP8', created_at: t, updated_at: t })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await db.insertInto('vpp_nodes').values({ powerstation_id: fcas, node_id: nodes[0] }).execute();
+    const before = (await get('/api/curtailments')).json().data.total;
+    for (const [url, payload] of [
+      ['/api/curtailments', { powerstation: fcas, startTime: start(), realPowerP: -1 }],
+      ['/api/curtailments/setpoint', { powerstation: fcas, meterRealPowerP: -1, inverterRealPowerP: -1 }],
+    ] as const) {
+      const res = await post(url, payload);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().data.message).toBe(CURTAILMENT_MESSAGES.fcasNotCurtailable);
+    }
+    expect((await get('/api/curtailments')).json().data.total).toBe(before);
+    expect((await get(`/api/curtailments/setpoints/powerstation/${fcas}`)).json().data.total).toBe(0);
+  });
+
   it('sends per-node limits within 24 hours of the start, splitting the VPP limit by capacity, and logs them in the node history', async () => {
     const id = await create({ realPowerP: -6, component: 'solar' });
     await report(nodes);

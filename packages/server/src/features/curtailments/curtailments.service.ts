@@ -160,6 +160,7 @@ const onStep = (kw: number) => Math.abs(Math.round(kw * 10) - kw * 10) < 1e-6;
 export async function createCurtailment(ctx: AppContext, user: AuthUser, raw: CreateCurtailmentBody): Promise<{ id: number }> {
   const body = createCurtailmentBody.parse(raw);
   const ps = await requirePowerstation(ctx, user, body.powerstation);
+  if (ps.type === 'FCAS') throw badRequest(CURTAILMENT_MESSAGES.fcasNotCurtailable);
   const now = nowS();
   if (body.startTime % STEP_S !== 0) throw badRequest(CURTAILMENT_MESSAGES.startStep);
   if (body.duration % STEP_S !== 0) throw badRequest(CURTAILMENT_MESSAGES.durationStep);
@@ -511,6 +512,7 @@ export async function vppSetpoints(ctx: AppContext, user: AuthUser, id: number, 
 export async function createSetpoint(ctx: AppContext, user: AuthUser, raw: CreateSetpointBody): Promise<{ id: number }> {
   const body = createSetpointBody.parse(raw);
   const ps = await requirePowerstation(ctx, user, body.powerstation);
+  if (ps.type === 'FCAS') throw badRequest(CURTAILMENT_MESSAGES.fcasNotCurtailable);
   const { id } = await ctx.db
     .insertInto('curtailment_setpoints')
     .values({

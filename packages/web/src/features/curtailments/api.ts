@@ -68,12 +68,21 @@ export function useVppSetpoints(id: number, q: { limit: number; offset: number }
 
 type DetailReply = ReplyOf<typeof E.detail>;
 
-/** A curtailment, refreshed every 8 s while in progress (spec 3 §4); otherwise it is read once. */
+/**
+ * A curtailment, refreshed every 8 s while in progress (spec 3 §4). An upcoming one is read again
+ * when it starts (at most every 5 minutes), so a detail left open begins its 8 s refresh; a finished
+ * one is read once.
+ */
 export function useCurtailment(id: number) {
   return useQuery({
     queryKey: curtailmentKeys.detail(id),
     queryFn: () => quietly(E.detail, { params: { id } }, CURTAILMENT_MESSAGES.loadFailed),
-    refetchInterval: refreshUnlessNotFound<DetailReply>((d) => (inProgress(d.data, Date.now()) ? CURTAILMENT_DETAIL_REFRESH_MS : false)),
+    refetchInterval: refreshUnlessNotFound<DetailReply>((d) => {
+      const now = Date.now();
+      if (inProgress(d.data, now)) return CURTAILMENT_DETAIL_REFRESH_MS;
+      const untilStart = d.data.request.startTime * 1000 - now;
+      return d.data.cancelledAt === null && untilStart > 0 ? Math.min(Math.max(untilStart, 1000), 300_000) : false;
+    }),
     retry: false,
   });
 }

@@ -126,11 +126,11 @@ describe('Feed-In Management', () => {
         .map((h) => h.textContent),
     ).toEqual(['Setpoint', 'Created At', 'Status', 'Ramp Duration', 'Gross VPP Limit (kW)', 'Net VPP Limit (kW)']);
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows[0]).toHaveTextContent('Active');
+    expect(rows[0]).toHaveTextContent('ACTIVE');
     expect(rows[0]).toHaveTextContent('120 s');
     expect(within(rows[0]).getAllByRole('cell')[4]).toHaveTextContent('-10');
     expect(within(rows[0]).getAllByRole('cell')[5]).toHaveTextContent('-3');
-    expect(rows[1]).toHaveTextContent('Inactive');
+    expect(rows[1]).toHaveTextContent('INACTIVE');
   });
 
   it("says 'No curtailment setpoints found.' for an empty setpoint list", async () => {
@@ -290,6 +290,8 @@ describe('New Curtailment Setpoint modal', () => {
     expect(ramp).toHaveValue('120 s');
     expect(gross).toHaveValue('0');
     expect(net).toHaveValue('0');
+    // The default gross limit stops all solar: the modal says so while it stands.
+    expect(screen.getByText(M.grossZero)).toBeInTheDocument();
     await user.clear(net);
     await user.type(net, '5');
     expect(net).not.toHaveValue('5');
@@ -298,6 +300,7 @@ describe('New Curtailment Setpoint modal', () => {
     expect(net).toHaveValue('-4');
     await user.clear(gross);
     await user.type(gross, '-9');
+    expect(screen.queryByText(M.grossZero)).not.toBeInTheDocument();
     const reload = vi.spyOn(queryClient, 'invalidateQueries');
     await user.click(screen.getByRole('button', { name: 'Create Setpoint' }));
     expect(await screen.findByText('Setpoint successfully created')).toBeInTheDocument();

@@ -76,9 +76,6 @@ export function CurtailmentTable({ page, zone, nowS }: { page: Page<CurtailmentS
   );
 }
 
-/** Spec 3 §3.7 statuses as read: Active, Inactive. */
-const STATUS_LABELS = { ACTIVE: 'Active', INACTIVE: 'Inactive' } as const;
-
 function setpointColumns(zone: string, nowS: number, withVpp: boolean): Column<CurtailmentSetpoint>[] {
   return [
     {
@@ -104,7 +101,7 @@ function setpointColumns(zone: string, nowS: number, withVpp: boolean): Column<C
       render: (s) => (
         // At its full width: a narrow screen scrolls the table rather than cut the word.
         <Badge variant="light" color={s.status === 'ACTIVE' ? 'green' : 'gray'} tt="none" style={{ minWidth: 'max-content' }}>
-          {STATUS_LABELS[s.status]}
+          {s.status}
         </Badge>
       ),
     },

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { CURTAILMENT_MESSAGES as M } from '@vpp/shared';
+import { CURTAILMENT_MESSAGES as M, SETPOINT_MAX_RAMP_S } from '@vpp/shared';
 import { useEffect, useState } from 'react';
 import { useDispatchPowerstations } from '../dispatches/index.ts';
 import { useCreateSetpoint } from './api.ts';
@@ -49,6 +49,7 @@ export function NewSetpointModal(props: { opened: boolean; onClose: () => void; 
           description="Seconds over which the nodes move to the new limits."
           suffix=" s"
           min={0}
+          max={SETPOINT_MAX_RAMP_S}
           allowNegative={false}
           allowDecimal={false}
           value={draft.rampDuration}
@@ -74,6 +75,7 @@ export function NewSetpointModal(props: { opened: boolean; onClose: () => void; 
             onChange={(v) => setDraft((d) => withSetpointLimit(d, 'meterRealPowerP', v))}
           />
         </SimpleGrid>
+        {draft.inverterRealPowerP === 0 && <Alert color="yellow">{M.grossZero}</Alert>}
         <Text size="xs" c="dimmed">
           The newest setpoint of a Virtual Power Plant is active; a curtailment overrides it for its window.
         </Text>
