@@ -13,7 +13,7 @@ async function vppWithBatteries(): Promise<{ id: number; name: string }> {
   const { result } = await rita.call(vppEndpoints.list, { query: { limit: 100, offset: 0, type: 'STATIC,DYNAMIC' } });
   for (const v of result) {
     const c = await rita.call(dispatchEndpoints.constraints, { params: { id: v.id }, query: {} });
-    if (c.data.realPowerPMin <= -1) return v;
+    if (c.data.realPowerPMin < 0) return v;
   }
   throw new Error('no demo VPP has a battery that can discharge');
 }

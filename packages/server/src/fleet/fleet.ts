@@ -27,7 +27,7 @@ async function demoOwners(ctx: AppContext): Promise<FleetOwners> {
  * SIM_INTERVAL_S: readings to the telemetry store, connectivity to `reports` (the console's side).
  */
 export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, reports: FleetReports) {
-  const { SIM_NODES, SIM_HISTORY_DAYS, SIM_INTERVAL_S, SIM_SEED } = ctx.config;
+  const { SIM_NODES, SIM_HISTORY_DAYS, SIM_INTERVAL_S, SIM_SEED, SIM_BACKUP_RESERVE } = ctx.config;
   const now = nowS();
   const existing = await ctx.db.selectFrom('nodes').select('id').limit(1).executeTakeFirst();
   if (!existing && SIM_NODES > 0) {
@@ -36,7 +36,7 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, report
     log.info(`Built a simulated fleet of ${SIM_NODES} nodes`);
   }
   await ctx.telemetry.ensurePartitions(now - (SIM_HISTORY_DAYS + 1) * 86400, now + 62 * 86400);
-  const sim = new FleetSimulator(ctx.db, ctx.telemetry, { intervalS: SIM_INTERVAL_S, log, reports });
+  const sim = new FleetSimulator(ctx.db, ctx.telemetry, { intervalS: SIM_INTERVAL_S, log, reports, backupReserve: SIM_BACKUP_RESERVE });
   await sim.load();
   let stopped = false;
   const maintenance = setInterval(() => {

@@ -276,6 +276,23 @@ describe('commands', () => {
     expect(steps.at(-1)?.r.socKwh).toBeCloseTo(0, 9);
   });
 
+  it('keeps the backup reserve through the night on its own use, and gives it up to an order', () => {
+    const n = model(sydney, { batteryKwh: 10, batteryKw: 5, backupReserveKwh: 2 });
+    // A night on its own: the battery covers the home down to its reserve, then the grid does.
+    const own = simulate(n, night, 5 * 3600, 2.5);
+    for (const { r } of own) {
+      expect(r.socKwh).toBeGreaterThanOrEqual(2 - 1e-9);
+      expect(r.houseKw).toBeCloseTo(r.solarKw + r.gridKw - r.batteryKw, 9);
+    }
+    expect(own.at(-1)?.r.socKwh).toBeCloseTo(2, 9);
+    expect(own.at(-1)?.r.gridKw).toBeGreaterThan(0);
+    // An order to discharge goes below it, to empty.
+    const cmd: Command = { kind: 'battery_power', start: night, end: night + 4 * 3600, kw: -3 };
+    const ordered = simulate(n, night, 4 * 3600, 2, [cmd]);
+    expect(ordered[0].r.batteryKw).toBeCloseTo(-3, 9);
+    expect(ordered.at(-1)?.r.socKwh).toBeCloseTo(0, 9);
+  });
+
   it('clamps a command beyond the battery power to its limit', () => {
     const n = model(sydney, { batteryKwh: 12.8, batteryKw: 4.8 });
     const charge = simulate(n, night, 3600, 0, [{ kind: 'battery_power', start: night, end: night + 3600, kw: 8 }]);

@@ -14,6 +14,11 @@ export interface NodeModel {
   inverterKw: number;
   batteryKwh: number;
   batteryKw: number;
+  /**
+   * The backup reserve the household keeps (kWh): its own use (self-consumption) stops there, as a
+   * home battery's 'backup reserve' setting does; orders (a dispatch) and an outage may go below it.
+   */
+  backupReserveKwh?: number;
   /** Scales the household's consumption (0.6 small flat to 1.8 large family). */
   loadScale: number;
   submeterIds: number[];
@@ -187,7 +192,8 @@ export function step(n: NodeModel, ts: number, dt: number, socKwh: number, comma
   if (n.batteryKwh <= 0) target = 0;
 
   const maxCharge = Math.min(n.batteryKw, Math.max(0, (n.batteryKwh - socKwh) / hours / ONE_WAY_EFFICIENCY));
-  const maxDischarge = Math.min(n.batteryKw, Math.max(0, (socKwh * ONE_WAY_EFFICIENCY) / hours));
+  const floor = power ? 0 : (n.backupReserveKwh ?? 0);
+  const maxDischarge = Math.min(n.batteryKw, Math.max(0, ((socKwh - floor) * ONE_WAY_EFFICIENCY) / hours));
   let battery = Math.max(-maxDischarge, Math.min(maxCharge, target));
 
   let solar = solarCapped;

@@ -115,7 +115,8 @@ export class FleetSimulator {
   constructor(
     private readonly db: Database,
     private readonly store: TelemetryStore,
-    private readonly opts: { intervalS: number; log?: FastifyBaseLogger; reports: FleetReports },
+    /** `backupReserve`: the share of each battery the households keep for themselves (0 by default). */
+    private readonly opts: { intervalS: number; log?: FastifyBaseLogger; reports: FleetReports; backupReserve?: number },
   ) {}
 
   /** Loads the nodes and their last simulated state. */
@@ -160,6 +161,7 @@ export class FleetSimulator {
           solarKw: r.solar_kw,
           inverterKw: r.inverter_kw,
           batteryKwh: r.battery_usable_kwh,
+          backupReserveKwh: r.battery_usable_kwh * (this.opts.backupReserve ?? 0),
           batteryKw: r.battery_kw,
           loadScale: (JSON.parse(r.sim_json) as SimParams).loadScale,
           submeterIds: (this.submeters.get(r.id) ?? []).map((s) => s.id),
