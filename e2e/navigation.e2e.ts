@@ -103,6 +103,22 @@ describe('the sidebar', () => {
   });
 });
 
+describe('the header on a phone', () => {
+  it('holds the bell and the user menu on its one line at 390 px', async () => {
+    const page = await app.page({ viewport: { width: 390, height: 844 } });
+    await signIn(page, 'retailer', 'Rita');
+    const header = await shown(page.locator('header'));
+    const bar = await header.boundingBox();
+    for (const control of [page.getByRole('link', { name: /Unread/ }), page.getByRole('button', { name: /user menu/ })]) {
+      const box = await (await shown(control)).boundingBox();
+      if (!bar || !box) throw new Error('no layout');
+      expect(box.y).toBeGreaterThanOrEqual(bar.y);
+      expect(box.y + box.height).toBeLessThanOrEqual(bar.y + bar.height);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+  });
+});
+
 describe('the 404 page', () => {
   it('answers an unknown path with the message and a way back to the dashboard', async () => {
     const page = await app.page();

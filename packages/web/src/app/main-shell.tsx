@@ -18,19 +18,20 @@ export function MainShell({ children }: { children: ReactNode }) {
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
-          <Group gap="sm">
+        {/* One line at any width: on a phone the app's name gives way to its logo, and a long user name is cut with an ellipsis. */}
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Anchor component={Link} to="/" underline="never" c="inherit">
-              <Group gap="xs">
+            <Anchor component={Link} to="/" underline="never" c="inherit" aria-label={APP_TITLE}>
+              <Group gap="xs" wrap="nowrap">
                 <Image src="/logo.svg" alt="" w={30} h={30} />
-                <Title order={2} size="h4">
+                <Title order={2} size="h4" visibleFrom="sm">
                   {APP_TITLE}
                 </Title>
               </Group>
             </Anchor>
           </Group>
-          <Group gap="sm">
+          <Group gap="sm" wrap="nowrap">
             <NotificationBell />
             <UserMenu />
           </Group>
@@ -101,8 +102,8 @@ function UserMenu() {
     <Menu opened={opened} onChange={setOpened} position="bottom-end" width={240} trigger="click" closeOnItemClick>
       <Menu.Target>
         <UnstyledButton ref={target} aria-label={`${account?.name ?? ''} user menu`.trim()} onBlur={closeOnBlur}>
-          <Group gap={6}>
-            <Text size="sm" fw={500}>
+          <Group gap={6} wrap="nowrap">
+            <Text size="sm" fw={500} truncate="end" maw={{ base: 110, sm: 240 }}>
               {account?.name}
             </Text>
             <IconChevronDown size={14} />
