@@ -29,7 +29,8 @@ export function NodeDetailPage() {
   const navigate = useNavigate();
   const [{ tab }, setSearch] = useSearchState(nodeDetailSearch);
   const node = useNodeDetail(id);
-  const title = node.data ? (node.data.siteLabel ?? `Node ${id}`) : isNotFound(node.error) ? 'Node not found' : `Node ${id}`;
+  // The site label shows once, under the title, where it is edited (the title names the node).
+  const title = isNotFound(node.error) ? 'Node not found' : `Node ${id}`;
   const canViewData = usePermission('fleet.node.data.view');
 
   return (

@@ -34,6 +34,7 @@ export function UserCreatePage() {
     <PageLayout title="New User" breadcrumb={[...USERS_BREADCRUMB, { label: 'New User' }]} permission={USERS_PERMISSION}>
       <UserForm
         submitLabel="Create User"
+        cancelTo={USERS_BREADCRUMB[1].to as string}
         busy={create.isPending}
         serverError={serverError}
         onSubmit={(values) => {

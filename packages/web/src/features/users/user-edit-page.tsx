@@ -43,6 +43,7 @@ export function UserEditPage() {
         <UserForm
           user={user.data}
           submitLabel="Save"
+          cancelTo={`/my-reposit/users/${id}`}
           busy={update.isPending}
           serverError={serverError}
           onSubmit={(values) => {

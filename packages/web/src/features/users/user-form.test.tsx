@@ -15,13 +15,24 @@ const GRANTABLE = [
 function renderForm(props: Partial<Parameters<typeof UserForm>[0]> = {}) {
   queryClient.setQueryData(availablePermissionsQueryOptions.queryKey, GRANTABLE as never);
   const onSubmit = vi.fn();
-  const screenApi = renderScreen(<UserForm submitLabel="Create User" busy={false} serverError={null} onSubmit={onSubmit} {...props} />, {
-    account: testAccount([ADMINISTRATOR]),
-  });
+  const screenApi = renderScreen(
+    <UserForm submitLabel="Create User" busy={false} serverError={null} cancelTo="/my-reposit/users" onSubmit={onSubmit} {...props} />,
+    {
+      account: testAccount([ADMINISTRATOR]),
+    },
+  );
   return { ...screenApi, onSubmit };
 }
 
 describe('UserForm', () => {
+  it('groups the permission toggles by area and offers Cancel back to where the user came from', () => {
+    renderForm();
+    expect(screen.getByRole('group', { name: 'Account' })).toHaveTextContent('Administrator');
+    expect(screen.getByRole('group', { name: 'Account' })).toHaveTextContent('Users');
+    expect(screen.getByRole('group', { name: 'Fleet' })).toHaveTextContent('Fleet Monitoring');
+    expect(screen.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', '/my-reposit/users');
+  });
+
   it("shows the spec's messages for a missing given name, surname and email, and does not submit", async () => {
     const { user, onSubmit } = renderForm();
     await user.click(screen.getByRole('button', { name: 'Create User' }));

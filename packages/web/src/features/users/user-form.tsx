@@ -1,14 +1,24 @@
-import { Alert, Button, Group, Loader, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Fieldset, Group, Loader, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { ADMINISTRATOR, normalizePermission, type OrgUser, USER_MESSAGES, type UserBody, userBody } from '@vpp/shared';
+import { Link } from 'react-router';
 import { useAccount } from '../../lib/account.ts';
 import { useAvailablePermissions } from './api.ts';
+import { groupByArea } from './permission-areas.ts';
 
 /**
  * The user form: given name, surname, email and a toggle per permission the editor may grant.
  * Nobody may switch off their own administrator permission.
  */
-export function UserForm(props: { user?: OrgUser; submitLabel: string; busy: boolean; serverError: string | null; onSubmit: (values: UserBody) => void }) {
+export function UserForm(props: {
+  user?: OrgUser;
+  submitLabel: string;
+  busy: boolean;
+  serverError: string | null;
+  /** Where Cancel leads: the user's page, or the list for a new user. */
+  cancelTo: string;
+  onSubmit: (values: UserBody) => void;
+}) {
   const { data: account } = useAccount();
   const available = useAvailablePermissions();
   const form = useForm({
@@ -43,22 +53,27 @@ export function UserForm(props: { user?: OrgUser; submitLabel: string; busy: boo
           Permissions
         </Title>
         {available.isPending && <Loader size="sm" aria-label="Loading permissions" />}
-        <Stack gap="xs">
-          {available.data?.map((p) => {
-            const lockedOn =
-              isSelf && normalizePermission(p.name) === ADMINISTRATOR && props.user?.permissions.some((x) => normalizePermission(x) === ADMINISTRATOR);
-            return (
-              <Switch
-                key={p.name}
-                label={p.displayName}
-                description={lockedOn ? USER_MESSAGES.selfAdministrator : `${p.description} (${p.name})`}
-                checked={held.has(normalizePermission(p.name))}
-                disabled={lockedOn}
-                onChange={(e) => toggle(p.name, e.currentTarget.checked)}
-              />
-            );
-          })}
-        </Stack>
+        {/* Grouped by the area each opens (Account, Fleet, Virtual Power Plants, Dispatch, Customers, Billing…). */}
+        {groupByArea(available.data ?? []).map((g) => (
+          <Fieldset key={g.area} legend={g.area} variant="unstyled">
+            <Stack gap="xs">
+              {g.permissions.map((p) => {
+                const lockedOn =
+                  isSelf && normalizePermission(p.name) === ADMINISTRATOR && props.user?.permissions.some((x) => normalizePermission(x) === ADMINISTRATOR);
+                return (
+                  <Switch
+                    key={p.name}
+                    label={p.displayName}
+                    description={lockedOn ? USER_MESSAGES.selfAdministrator : `${p.description} (${p.name})`}
+                    checked={held.has(normalizePermission(p.name))}
+                    disabled={lockedOn}
+                    onChange={(e) => toggle(p.name, e.currentTarget.checked)}
+                  />
+                );
+              })}
+            </Stack>
+          </Fieldset>
+        ))}
         {others.length > 0 && (
           <Text size="sm" c="dimmed">
             Also holds, and only someone who holds them can change: {others.join(', ')}
@@ -72,6 +87,9 @@ export function UserForm(props: { user?: OrgUser; submitLabel: string; busy: boo
         <Group>
           <Button type="submit" loading={props.busy}>
             {props.submitLabel}
+          </Button>
+          <Button component={Link} to={props.cancelTo} variant="default">
+            Cancel
           </Button>
         </Group>
       </Stack>

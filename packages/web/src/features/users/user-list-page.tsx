@@ -1,9 +1,12 @@
-import { Anchor, Badge, Button, Text } from '@mantine/core';
-import { ADMINISTRATOR, DEFAULT_PAGE_SIZE, normalizePermission, type OrgUser, USER_MESSAGES } from '@vpp/shared';
+import { Anchor, Badge, Button, Text, Tooltip } from '@mantine/core';
+import { ADMINISTRATOR, DEFAULT_PAGE_SIZE, normalizePermission, type OrgUser, PERMISSIONS, USER_MESSAGES } from '@vpp/shared';
 import { Link } from 'react-router';
 import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useUsers } from './api.ts';
+
+/** A permission's display name (its name when the registry does not know it). */
+const permissionLabel = (name: string) => PERMISSIONS.find((p) => normalizePermission(p.name) === normalizePermission(name))?.displayName ?? name;
 
 export const USERS_PERMISSION = 'fleet.myReposit.users';
 export const USERS_BREADCRUMB = [{ label: 'My Reposit' }, { label: 'Users', to: `/my-reposit/users?limit=${DEFAULT_PAGE_SIZE}&offset=0` }];
@@ -26,7 +29,12 @@ const columns: Column<OrgUser>[] = [
       u.permissions.some((p) => normalizePermission(p) === ADMINISTRATOR) ? (
         <Badge variant="light">Administrator</Badge>
       ) : (
-        <Text size="sm">{u.permissions.length}</Text>
+        // The count says what it counts, and names them on hover or focus.
+        <Tooltip label={u.permissions.map(permissionLabel).join(', ') || 'None'} multiline maw={360} withArrow>
+          <Text size="sm" tabIndex={0} w="fit-content">
+            {u.permissions.length} {u.permissions.length === 1 ? 'permission' : 'permissions'}
+          </Text>
+        </Tooltip>
       ),
   },
 ];
