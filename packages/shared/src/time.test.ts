@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endOfPeriod, localMidnights, PERIOD_INTERVAL_S, periodOfInterval, startOfPeriod } from './time.ts';
+import { endOfPeriod, localMidnights, PERIOD_INTERVAL_S, periodOfInterval, startOfPeriod, zoneLabel } from './time.ts';
 
 const SYDNEY = 'Australia/Sydney';
 /** Epoch seconds of a UTC wall time. */
@@ -122,5 +122,17 @@ describe('graph intervals', () => {
     expect(periodOfInterval(3600)).toBe('week');
     expect(periodOfInterval(86400)).toBe('month');
     expect(periodOfInterval(30)).toBeNull();
+  });
+});
+
+describe('zoneLabel', () => {
+  it('names a zone by its abbreviation at the moment and its place', () => {
+    const january = Date.UTC(2026, 0, 15) / 1000;
+    const july = Date.UTC(2026, 6, 15) / 1000;
+    expect(zoneLabel('Australia/Brisbane', january)).toBe('AEST (Brisbane)');
+    expect(zoneLabel('Australia/Sydney', january)).toBe('AEDT (Sydney)');
+    expect(zoneLabel('Australia/Sydney', july)).toBe('AEST (Sydney)');
+    expect(zoneLabel('Australia/Perth', july)).toBe('AWST (Perth)');
+    expect(zoneLabel('Australia/Adelaide', january)).toBe('ACDT (Adelaide)');
   });
 });

@@ -71,3 +71,15 @@ export function shiftPeriod(startS: number, period: Period, by: number, zone: st
   if (period === 'week') return epoch(addWeeks(d, by));
   return epoch(addMonths(d, by));
 }
+
+/**
+ * A zone as a person reads it at a moment: its abbreviation there and then, and its place, e.g.
+ * 'AEST (Brisbane)', 'ACDT (Adelaide)'. Shown wherever times are in a zone other than the user's.
+ */
+export function zoneLabel(zone: string, atS: number): string {
+  const abbr = new Intl.DateTimeFormat('en-AU', { timeZone: zone, timeZoneName: 'short' })
+    .formatToParts(new Date(atS * 1000))
+    .find((p) => p.type === 'timeZoneName')?.value;
+  const place = zone.split('/').at(-1)?.replace(/_/g, ' ') ?? zone;
+  return abbr ? `${abbr} (${place})` : place;
+}

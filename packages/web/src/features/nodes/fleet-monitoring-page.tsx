@@ -71,7 +71,7 @@ export function FleetMonitoringPage() {
               setSearch(e.currentTarget.value);
               applySearch(e.currentTarget.value);
             }}
-            w={420}
+            w={480}
             maw="100%"
           />
           <Select

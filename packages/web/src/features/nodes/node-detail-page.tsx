@@ -1,5 +1,6 @@
 import { Anchor, Group, Stack, Tabs, Text } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
+import { zoneLabel } from '@vpp/shared';
 import { lazy, Suspense } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
@@ -7,6 +8,7 @@ import { DelayedLoader } from '../../components/delayed-loader.tsx';
 import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound } from '../../lib/request.ts';
 import { param, useSearchState } from '../../lib/search-state.ts';
@@ -32,6 +34,8 @@ export function NodeDetailPage() {
   // The site label shows once, under the title, where it is edited (the title names the node).
   const title = isNotFound(node.error) ? 'Node not found' : `Node ${id}`;
   const canViewData = usePermission('fleet.node.data.view');
+  // The graph, the event log and 'Offline since' are in the node's zone: said when the user's differs.
+  const userZone = useTimeZone();
 
   return (
     <PageLayout title={title} permission="fleet.node.any" breadcrumb={[{ label: 'Fleet Monitoring', to: FLEET_LIST }, { label: `Node ${id}` }]}>
@@ -50,6 +54,11 @@ export function NodeDetailPage() {
               {node.data.address.text}
             </Text>
           </Group>
+          {node.data.timezone !== userZone && (
+            <Text size="sm" c="dimmed">
+              {`Times on this page are the node's local time, ${zoneLabel(node.data.timezone, Date.now() / 1000)}; yours is ${zoneLabel(userZone, Date.now() / 1000)}.`}
+            </Text>
+          )}
           {/* Only the tab changes: the graph settings and paging stay, so going back to Monitoring keeps them. */}
           <Tabs value={tab} onChange={(v) => setSearch({ tab: !v || v === 'MONITORING' ? null : (v as (typeof TABS)[number]) })} keepMounted={false}>
             <Tabs.List>

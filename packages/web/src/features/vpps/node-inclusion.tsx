@@ -82,7 +82,7 @@ export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolea
             setSearch(e.currentTarget.value);
             applySearch({ f: e.currentTarget.value, address });
           }}
-          w={360}
+          w={480}
           maw="100%"
         />
         <TextInput

@@ -44,7 +44,7 @@ function NodeList({ id, linkNodes }: { id: number; linkNodes: boolean }) {
           setSearch(e.currentTarget.value);
           applySearch(e.currentTarget.value);
         }}
-        w={420}
+        w={480}
         maw="100%"
       />
       <DataTable
