@@ -19,6 +19,8 @@ export const PLAN_MESSAGES = {
   networkRequired: 'Please enter a network.',
   startDateRequired: 'Please enter commencement date.',
   planCodeRequired: 'Please enter a plan code.',
+  /** Ours: the code names the plan's page (/customers/plans/{planCode}); these would name another page or none. */
+  planCodeReserved: 'This plan code cannot name a page: choose another (not "new", "." or "..").',
   resetPeriodRequired: 'Please enter a reset period.',
   duplicateName: 'This plan name already exists. Each plan must have a unique name.',
   /** "Duplicate code gives a similar message" (spec 3 §5): these are its words. */

@@ -83,6 +83,11 @@ describe('plan validation (spec 3 §5)', () => {
     });
   });
 
+  it('refuses a plan code that would name another page or none', () => {
+    for (const code of ['new', 'New', '.', '..']) expect(validatePlan(form({ planCode: code })).errors.planCode, code).toBe(M.planCodeReserved);
+    expect(validatePlan(form({ planCode: 'NEW-1' })).errors.planCode).toBeUndefined();
+  });
+
   it('refuses what is not a dollar value, a number or a time', () => {
     const r = validatePlan(
       form({

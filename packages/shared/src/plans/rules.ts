@@ -139,6 +139,7 @@ export function validatePlan(v: PlanFormValues): PlanErrors & { prices: PlanPric
 
   if (blank(v.name)) add('name', M.nameRequired);
   if (blank(v.planCode)) add('planCode', M.planCodeRequired);
+  else if (/^(new|\.+)$/i.test(String(v.planCode).trim())) add('planCode', M.planCodeReserved);
   if (!v.tariffType) add('tariffType', M.typeRequired);
   if (blank(v.operationalNetworkUid)) add('operationalNetworkUid', M.networkRequired);
   else if (!operationalNetwork(String(v.operationalNetworkUid))) add('operationalNetworkUid', M.unknownNetwork);

@@ -22,7 +22,7 @@ type Eb = ExpressionBuilder<
 
 /** Held now (see customers.capabilities.ts): commissioned, under an agreement, with the hardware the capability needs. */
 function holds(eb: Eb, c: Capability) {
-  const base = eb.and([eb('nodes.unit_state', '=', 'COMMISSIONED'), eb('ca.version', 'is not', null)]);
+  const base = eb.and([eb('nodes.unit_state', '=', 'COMMISSIONED'), eb('nodes.commissioned_at', 'is not', null), eb('ca.version', 'is not', null)]);
   switch (c) {
     case 'FEED_IN_CURTAILMENT':
       return base;
@@ -147,7 +147,7 @@ export async function countWithoutCapabilities(db: Database, orgId: number, now 
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('customer_agreements as ca')
-      .innerJoin('nodes', (j) => j.onRef('nodes.id', '=', 'ca.node_id').on('nodes.unit_state', '=', 'COMMISSIONED'))
+      .innerJoin('nodes', (j) => j.onRef('nodes.id', '=', 'ca.node_id').on('nodes.unit_state', '=', 'COMMISSIONED').on('nodes.commissioned_at', 'is not', null))
       .innerJoin('fleet_members as fm', (j) => j.onRef('fm.node_id', '=', 'ca.node_id').on('fm.organisation_id', '=', orgId))
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('ca.organisation_id', '=', orgId)

@@ -251,6 +251,12 @@ describeEachDatabase('plans', (h) => {
     // A correction from the latest version's own date changes it in place.
     const corrected = (await put(plan.uid, { ...rise, dailyCharge: '1.25' })).json().data;
     expect(corrected.versions.map((v: { dailyCharge: number }) => v.dailyCharge)).toEqual([1.1, 1.25]);
+    // The same prices from a later date change nothing: the latest keeps its start.
+    const same = (await put(plan.uid, { ...rise, dailyCharge: '1.25', startDate: '2026-09-01' })).json().data;
+    expect(same.versions.map((v: { startDate: string; dailyCharge: number }) => [v.startDate, v.dailyCharge])).toEqual([
+      ['2026-01-01', 1.1],
+      ['2026-07-01', 1.25],
+    ]);
     // A date not after the previous version's is refused.
     const early = await put(plan.uid, { ...rise, startDate: '2025-12-01', dailyCharge: '1.3' });
     expect(early.statusCode).toBe(400);

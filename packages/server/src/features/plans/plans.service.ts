@@ -118,10 +118,14 @@ export async function createPlan(ctx: AppContext, user: AuthUser, body: PlanForm
   return planDetail(ctx, user, { id });
 }
 
+/** JSON with every object's keys sorted: two price sets compare equal however their keys were stored. */
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+
 const samePrices = (a: PlanPrices, b: PlanPrices) => {
   const { startDate: _a, ...x } = a;
   const { startDate: _b, ...y } = b;
-  return JSON.stringify(x) === JSON.stringify(y);
+  return canonical(x) === canonical(y);
 };
 
 /**
@@ -134,6 +138,9 @@ export function nextVersions(current: readonly PlanPrices[], edit: PlanPrices): 
   const latest = current[current.length - 1];
   const earlier = current.slice(0, -1);
   if (edit.startDate > latest.startDate && !samePrices(edit, latest)) return { versions: [...current, edit] };
+  // The same prices from a later date change nothing: the latest keeps its own start (moving it would
+  // leave the days between without prices).
+  if (edit.startDate > latest.startDate) return { versions: [...current] };
   const previous = earlier[earlier.length - 1];
   if (previous && edit.startDate <= previous.startDate) return { error: PLAN_MESSAGES.startBeforePreviousVersion(previous.startDate) };
   return { versions: [...earlier, edit] };

@@ -218,7 +218,8 @@ function RateList(props: { form: UseFormReturnType<PlanFormState>; listKey: List
               <TextInput
                 label="Label"
                 withAsterisk={!readOnly}
-                readOnly={readOnly}
+                // The base rate keeps its name (spec 3 §4.4: the first rate is 'Base Rate').
+                readOnly={readOnly || r.isBaseRate}
                 maxLength={100}
                 {...form.getInputProps(`${at}.label`)}
                 onChange={(e) => setLabel(i, e.currentTarget.value)}
