@@ -120,7 +120,9 @@ export async function createPlan(ctx: AppContext, user: AuthUser, body: PlanForm
 
 /** JSON with every object's keys sorted: two price sets compare equal however their keys were stored. */
 const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+  JSON.stringify(v, (_k, x) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x,
+  );
 
 const samePrices = (a: PlanPrices, b: PlanPrices) => {
   const { startDate: _a, ...x } = a;
