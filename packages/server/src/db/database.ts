@@ -44,12 +44,21 @@ export const bulkWriter = (db: Database): BulkWriter | undefined => bulkWriters.
 const CHECKPOINTER = `
 const { DatabaseSync } = require('node:sqlite');
 const { parentPort, workerData } = require('node:worker_threads');
-const db = new DatabaseSync(workerData.file);
-db.exec('PRAGMA busy_timeout = 1000');
-const timer = setInterval(() => {
-  try { db.exec('PRAGMA wal_checkpoint(PASSIVE)'); } catch {}
-}, workerData.everyMs);
-parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
+let db = null;
+try {
+  db = new DatabaseSync(workerData.file);
+  db.exec('PRAGMA busy_timeout = 1000');
+} catch {
+  // The database was closed (and its file removed) before this thread started: nothing to do.
+  db = null;
+}
+if (db === null) parentPort.close();
+else {
+  const timer = setInterval(() => {
+    try { db.exec('PRAGMA wal_checkpoint(PASSIVE)'); } catch {}
+  }, workerData.everyMs);
+  parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
+}
 `;
 
 /** Kysely's SqliteDialect over the built-in node:sqlite, with prepared statements cached by SQL text. */
@@ -64,6 +73,8 @@ function nodeSqliteDialect(file: string, onOpen: (bulk: BulkWriter) => void): Sq
       );
       const checkpointer = new Worker(CHECKPOINTER, { eval: true, workerData: { file, everyMs: 1000 } });
       checkpointer.unref();
+      // Checkpointing is housekeeping: a thread that cannot do it must never take the process down.
+      checkpointer.on('error', () => undefined);
       const cache = new Map<string, ReturnType<DatabaseSync['prepare']>>();
       const prepared = (text: string) => {
         let stmt = cache.get(text);

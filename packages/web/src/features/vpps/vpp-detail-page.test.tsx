@@ -73,7 +73,7 @@ describe("the VPP detail's curtailment parts", () => {
     const { user } = renderScreen(<VppDetailPage />, { ...at('SETPOINT_LIST'), account: EDITOR });
     expect(await screen.findByRole('tab', { name: 'Default Setpoints', selected: true })).toBeInTheDocument();
     const table = await screen.findByRole('table', { name: 'Default Setpoints' });
-    expect(within(table).getAllByRole('row')[1]).toHaveTextContent('Active');
+    expect(within(table).getAllByRole('row')[1]).toHaveTextContent('ACTIVE');
     expect(calls.find((c) => c.path === '/api/curtailments/setpoints/powerstation/7')?.query.toString()).toBe('limit=10&offset=0');
     expect(screen.getByRole('button', { name: 'New Default Setpoint' })).toBeInTheDocument();
 
