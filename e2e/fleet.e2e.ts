@@ -191,6 +191,19 @@ describe('fleet monitoring', () => {
     const map = await shown(page.getByRole('region', { name: 'Fleet map' }));
     await eventually(() => map.getAttribute('data-node-count')).toBe(String(online.deployments.length));
     await shown(page.getByRole('textbox', { name: 'Status' }).or(page.getByRole('combobox', { name: 'Status' })));
+    // The legend gives the status colours; screen readers hear the count and where the nodes are listed.
+    const legend = map.getByRole('list', { name: 'Legend' });
+    await eventually(() => legend.getByRole('listitem').allTextContents()).toEqual(['Online', 'Offline', 'Awaiting Contact', 'Not Commissioned']);
+    await eventually(() => map.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? null)).toBe(
+      `Shows ${online.deployments.length} nodes, coloured by status. The list view (View List) lists them.`,
+    );
+    // At 1440×900 the whole map, its attribution included, is in the window.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const attribution = await shown(map.getByText('Coastline: Natural Earth'));
+    await eventually(async () => {
+      const [m, a] = [await map.boundingBox(), await attribution.boundingBox()];
+      return m && a && m.y + m.height <= 900 && a.y + a.height <= 900;
+    }).toBe(true);
 
     await page.goto('/fleet-monitoring/nodes?tab=MAP&f=no%20such%20node%20anywhere');
     await shown(page.getByText('No nodes have been found for this search criteria'));

@@ -6,7 +6,7 @@ import * as maplibregl from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { useEffect, useRef } from 'react';
 import { useMeta } from '../lib/meta.ts';
-import { type NodeMapProps, STATUS_COLOURS } from './node-map-types.ts';
+import { frameFor, type NodeMapProps, nodeFeatures, STATUS_COLOURS } from './node-map-types.ts';
 import { STATE_BORDERS } from './state-borders.ts';
 
 // The worker is bundled as its own asset; MapLibre would otherwise look for it beside the app bundle.
@@ -93,6 +93,49 @@ export default function NodeMapCanvas(props: NodeMapProps) {
         const id = e.features?.[0]?.properties.id;
         if (id !== undefined) onSelect.current?.(Number(id));
       });
+      // The node's site label (or address) while the pointer is over it.
+      const hover = new maplibregl.Popup({ closeButton: false, closeOnClick: false, offset: 10, className: 'node-map-hover' });
+      m.on('mousemove', 'node', (e) => {
+        const f = e.features?.[0];
+        if (!f) return;
+        hover
+          .setLngLat((f.geometry as GeoJSON.Point).coordinates as [number, number])
+          .setText(String(f.properties.label))
+          .addTo(m);
+      });
+      m.on('mouseleave', 'node', () => hover.remove());
+      // Cluster counts as HTML labels over the cluster circles: the shipped style has no glyphs for a
+      // symbol layer. The labels follow the clusters drawn, and let clicks through to the circles.
+      const counts = new Map<number, maplibregl.Marker>();
+      m.on('render', () => {
+        const shown = new Set<number>();
+        for (const f of m.querySourceFeatures('nodes')) {
+          if (!f.properties.cluster) continue;
+          const id = f.properties.cluster_id as number;
+          if (shown.has(id)) continue;
+          shown.add(id);
+          const [lng, lat] = (f.geometry as GeoJSON.Point).coordinates;
+          let marker = counts.get(id);
+          if (!marker) {
+            const el = document.createElement('div');
+            el.setAttribute('aria-hidden', 'true');
+            el.style.cssText = 'pointer-events:none;font:600 12px/1 system-ui,sans-serif;color:#fff;text-shadow:0 0 2px #000';
+            marker = new maplibregl.Marker({ element: el }).setLngLat([lng, lat]).addTo(m);
+            counts.set(id, marker);
+          }
+          // A cluster id may stand for another cluster after new data: its place and count follow it.
+          const at = marker.getLngLat();
+          if (at.lng !== lng || at.lat !== lat) marker.setLngLat([lng, lat]);
+          const text = String(f.properties.point_count_abbreviated);
+          if (marker.getElement().textContent !== text) marker.getElement().textContent = text;
+        }
+        for (const [id, marker] of counts) {
+          if (!shown.has(id)) {
+            marker.remove();
+            counts.delete(id);
+          }
+        }
+      });
       for (const layer of ['clusters', 'node']) {
         m.on('mouseenter', layer, () => {
           m.getCanvas().style.cursor = 'pointer';
@@ -115,23 +158,13 @@ export default function NodeMapCanvas(props: NodeMapProps) {
       const m = map.current;
       if (!m) return;
       const source = m.getSource('nodes') as GeoJSONSource | undefined;
-      source?.setData({
-        type: 'FeatureCollection',
-        features: props.nodes.map((n) => ({
-          type: 'Feature',
-          properties: { id: n.id, status: n.displayStatus, label: n.siteLabel ?? '' },
-          geometry: { type: 'Point', coordinates: [n.lng, n.lat] },
-        })),
-      });
+      source?.setData(nodeFeatures(props.nodes));
       const view = `${props.zoom ?? ''}:${props.nodes.map((n) => `${n.lng},${n.lat}`).join(';')}`;
       if (view === framed.current) return;
       framed.current = view;
-      if (props.nodes.length === 1 && props.zoom) m.jumpTo({ center: [props.nodes[0].lng, props.nodes[0].lat], zoom: props.zoom });
-      else if (props.nodes.length > 1) {
-        const b = new maplibregl.LngLatBounds();
-        for (const n of props.nodes) b.extend([n.lng, n.lat]);
-        m.fitBounds(b, { padding: 40, maxZoom: 12, duration: 0 });
-      }
+      const frame = frameFor(props.nodes, props.zoom, Boolean(tileUrl));
+      if (frame?.kind === 'centre') m.jumpTo({ center: frame.centre, zoom: frame.zoom });
+      else if (frame?.kind === 'bounds') m.fitBounds(frame.bounds, { padding: 40, maxZoom: frame.maxZoom, duration: 0 });
     };
     if (map.current) update();
     else {
@@ -143,17 +176,7 @@ export default function NodeMapCanvas(props: NodeMapProps) {
       }, 100);
       return () => clearInterval(t);
     }
-  }, [props.nodes, props.zoom]);
+  }, [props.nodes, props.zoom, tileUrl]);
 
-  return (
-    <Box
-      ref={container}
-      h={props.height}
-      w="100%"
-      style={{ borderRadius: 8, overflow: 'hidden' }}
-      aria-label={props.label ?? 'Map of nodes'}
-      role="region"
-      data-node-count={props.nodes.length}
-    />
-  );
+  return <Box ref={container} h="100%" w="100%" />;
 }

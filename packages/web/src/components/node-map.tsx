@@ -1,11 +1,11 @@
-import { Box } from '@mantine/core';
+import { Box, Group, Paper, Text, VisuallyHidden } from '@mantine/core';
 import { useViewportSize } from '@mantine/hooks';
-import { lazy, Suspense } from 'react';
-import type { NodeMapProps } from './node-map-types.ts';
+import { lazy, Suspense, useId, useLayoutEffect, useRef, useState } from 'react';
+import { fittedHeight, MAP_LEGEND, mapDescription, type NodeMapProps, nodeLabel, STATUS_LABELS } from './node-map-types.ts';
 
-export { type MapNode, type NodeMapProps, STATUS_COLOURS } from './node-map-types.ts';
+export { type MapNode, type NodeMapProps, STATUS_COLOURS, STATUS_LABELS } from './node-map-types.ts';
 
-/** Map height of spec 2 §9: the window height minus 220, at least 500. */
+/** Map height of spec 2 §9: the window height minus 220, at least 500 (NodeMap makes it fit the window below its top). */
 export function useMapHeight(): number {
   const { height } = useViewportSize();
   return Math.max(500, height - 220);
@@ -15,15 +15,65 @@ export function useMapHeight(): number {
 const NodeMapCanvas = lazy(() => import('./node-map-canvas.tsx'));
 
 /**
- * Nodes on a MapLibre map, clustered so that thousands stay smooth; a click on a node calls
- * `onSelect`, a click on a cluster zooms into it. With one node and `zoom`, the map centres on it;
- * it frames the nodes again only when their coordinates change. While MapLibre loads, an empty box
- * of the map's size holds its place.
+ * Nodes on a MapLibre map, clustered (with counts) so that thousands stay smooth; a click on a node
+ * calls `onSelect`, a click on a cluster zooms into it, a hover shows the node's label. The map
+ * frames its nodes again only when their coordinates change. A legend gives the status colours. For
+ * screen readers the map is a region named by `label` and described by its node count and, with
+ * `listedBy`, where the nodes are listed; without it, a visually hidden list names its nodes.
+ * While MapLibre loads, an empty box of the map's size holds its place.
  */
 export function NodeMap(props: NodeMapProps) {
+  const descriptionId = useId();
+  const label = props.label ?? 'Map of nodes';
+  const box = useRef<HTMLDivElement>(null);
+  const { height: viewport } = useViewportSize();
+  // Where the map starts on the page, measured after each render (the same value does not render again).
+  const [top, setTop] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    if (box.current) setTop(Math.round(box.current.getBoundingClientRect().top + window.scrollY));
+  });
   return (
-    <Suspense fallback={<Box h={props.height} w="100%" style={{ borderRadius: 8 }} />}>
-      <NodeMapCanvas {...props} />
-    </Suspense>
+    <Box
+      ref={box}
+      pos="relative"
+      h={fittedHeight(props.height, viewport, top)}
+      w="100%"
+      role="region"
+      aria-label={label}
+      aria-describedby={descriptionId}
+      data-node-count={props.nodes.length}
+      style={{ borderRadius: 8, overflow: 'hidden' }}
+    >
+      <VisuallyHidden id={descriptionId}>{mapDescription(props.nodes.length, props.listedBy)}</VisuallyHidden>
+      {!props.listedBy && props.nodes.length > 0 && (
+        <VisuallyHidden>
+          <ul aria-label={`Nodes on the ${label.toLowerCase()}`}>
+            {props.nodes.map((n) => (
+              <li key={n.id}>{`${nodeLabel(n)}: ${STATUS_LABELS[n.displayStatus]}`}</li>
+            ))}
+          </ul>
+        </VisuallyHidden>
+      )}
+      <Suspense fallback={null}>
+        <NodeMapCanvas {...props} />
+      </Suspense>
+      <MapLegend />
+    </Box>
+  );
+}
+
+/** The status colours, over the map's bottom-left corner (the attribution keeps the bottom right). */
+export function MapLegend() {
+  return (
+    <Paper pos="absolute" left={8} bottom={8} px={8} py={4} shadow="xs" withBorder style={{ zIndex: 1, opacity: 0.95 }}>
+      <Box component="ul" aria-label="Legend" m={0} p={0} style={{ listStyle: 'none' }}>
+        {MAP_LEGEND.map((e) => (
+          <Group component="li" key={e.status} gap={6} wrap="nowrap">
+            <Box w={10} h={10} bg={e.colour} style={{ borderRadius: '50%', border: '1px solid #fff', flex: 'none' }} aria-hidden />
+            <Text size="xs">{e.label}</Text>
+          </Group>
+        ))}
+      </Box>
+    </Paper>
   );
 }

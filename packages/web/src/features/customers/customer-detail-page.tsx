@@ -13,6 +13,7 @@ import {
 import { type ReactNode, useMemo } from 'react';
 import { Link, useParams } from 'react-router';
 import { NodeMap } from '../../components/node-map.tsx';
+import { coordinates } from '../../components/node-map-types.ts';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount } from '../../lib/account.ts';
@@ -53,9 +54,10 @@ function Rows({ rows, label }: { rows: [string, ReactNode][]; label: string }) {
 
 /** The location panel: the install address and the home on the app's map. */
 function LocationSection({ c }: { c: CustomerDetail }) {
+  const address = installAddress(c);
   const nodes = useMemo(
-    () => [{ id: c.deploymentUid, lat: c.lat, lng: c.long, displayStatus: MAP_STATUS[c.installationStatus], siteLabel: c.nmi }],
-    [c.deploymentUid, c.lat, c.long, c.installationStatus, c.nmi],
+    () => [{ id: c.deploymentUid, lat: c.lat, lng: c.long, displayStatus: MAP_STATUS[c.installationStatus], siteLabel: c.nmi, address }],
+    [c.deploymentUid, c.lat, c.long, c.installationStatus, c.nmi, address],
   );
   return (
     <Section title="Location">
@@ -63,7 +65,8 @@ function LocationSection({ c }: { c: CustomerDetail }) {
         label="Location"
         rows={[
           ['NMI', c.nmi],
-          ['Install Address', installAddress(c)],
+          ['Install Address', address],
+          ['Coordinates', coordinates(c.lat, c.long)],
         ]}
       />
       <NodeMap nodes={nodes} zoom={13} height={320} label="Customer location" />

@@ -5,18 +5,11 @@ import { NODE_STATUSES, type Node } from '@vpp/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
-import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
+import { NodeMap, STATUS_LABELS, useMapHeight } from '../../components/node-map.tsx';
 import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { param, useSearchState } from '../../lib/search-state.ts';
 import { useFleetMap, useNodeList } from './api.ts';
-
-const STATUS_LABELS: Record<string, string> = {
-  ONLINE: 'Online',
-  OFFLINE: 'Offline',
-  AWAITING_CONTACT: 'Awaiting Contact',
-  NOT_COMMISSIONED: 'Not Commissioned',
-};
 
 const fleetSearch = pagingSearch.extend({ tab: param.oneOf(['LIST', 'MAP'], 'LIST'), f: param.text(), status: param.oneOf(['', ...NODE_STATUSES], '') });
 
@@ -103,7 +96,7 @@ export function FleetMonitoringPage() {
       ) : (
         <Stack gap="xs">
           {map.data?.deployments.length === 0 && <Text c="dimmed">No nodes have been found for this search criteria</Text>}
-          <NodeMap nodes={map.data?.deployments ?? []} onSelect={open} height={mapHeight} label="Fleet map" />
+          <NodeMap nodes={map.data?.deployments ?? []} onSelect={open} height={mapHeight} label="Fleet map" listedBy="the list view (View List)" />
         </Stack>
       )}
     </PageLayout>

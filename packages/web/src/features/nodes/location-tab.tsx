@@ -1,18 +1,19 @@
-import { Stack, Table } from '@mantine/core';
+import { Box, Flex, Table } from '@mantine/core';
 import type { NodeDetail } from '@vpp/shared';
 import { useMemo } from 'react';
 import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
+import { coordinates } from '../../components/node-map-types.ts';
 
-/** The Location tab: NMI, network and install address, and the node on the map. */
+/** The Location tab: NMI, network, install address and coordinates beside the node on the map. */
 export function LocationTab({ node }: { node: NodeDetail }) {
   const height = useMapHeight();
   const { id, displayStatus, siteLabel } = node;
-  const { lat, lng } = node.address;
+  const { lat, lng, text: address } = node.address;
   // The detail refetches every 10 s: the map gets a new point only when something it shows changes.
-  const nodes = useMemo(() => [{ id, lat, lng, displayStatus, siteLabel }], [id, lat, lng, displayStatus, siteLabel]);
+  const nodes = useMemo(() => [{ id, lat, lng, displayStatus, siteLabel, address }], [id, lat, lng, displayStatus, siteLabel, address]);
   return (
-    <Stack gap="md">
-      <Table w="fit-content" withRowBorders={false}>
+    <Flex gap="md" direction={{ base: 'column', md: 'row' }} align="flex-start">
+      <Table w={{ base: '100%', md: 320 }} style={{ flex: 'none' }} withRowBorders={false}>
         <Table.Tbody>
           <Table.Tr>
             <Table.Th>NMI</Table.Th>
@@ -26,11 +27,17 @@ export function LocationTab({ node }: { node: NodeDetail }) {
           )}
           <Table.Tr>
             <Table.Th>Install address</Table.Th>
-            <Table.Td>{node.address.text}</Table.Td>
+            <Table.Td>{address}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>Coordinates</Table.Th>
+            <Table.Td>{coordinates(lat, lng)}</Table.Td>
           </Table.Tr>
         </Table.Tbody>
       </Table>
-      <NodeMap nodes={nodes} zoom={13} height={height} label="Node location" />
-    </Stack>
+      <Box flex={1} w="100%" miw={0}>
+        <NodeMap nodes={nodes} zoom={13} height={height} label="Node location" />
+      </Box>
+    </Flex>
   );
 }

@@ -77,7 +77,13 @@ function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
   return (
     <Stack gap="xs">
       {map.data?.length === 0 && <Text c="dimmed">{VPP_MESSAGES.noNodes}</Text>}
-      <NodeMap nodes={map.data ?? []} height={height} label="VPP map" onSelect={linkNodes ? (n) => navigate(`/fleet-monitoring/nodes/${n}`) : undefined} />
+      <NodeMap
+        nodes={map.data ?? []}
+        height={height}
+        label="VPP map"
+        listedBy="the List tab"
+        onSelect={linkNodes ? (n) => navigate(`/fleet-monitoring/nodes/${n}`) : undefined}
+      />
     </Stack>
   );
 }
