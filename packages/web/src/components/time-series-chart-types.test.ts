@@ -16,13 +16,20 @@ describe('chartTable', () => {
     });
     expect(table.head).toEqual(['Time', 'Grid (kW)', 'State of charge (%)']);
     expect(table.rows).toEqual([
-      ['15/11, 08:15', '1.23', '80.00'],
-      ['15/11, 08:20', '–', '80.00'],
+      { ts: 1700000100, cells: ['15/11, 08:15', '1.23', '80.00'] },
+      { ts: 1700000400, cells: ['15/11, 08:20', '–', '80.00'] },
     ]);
   });
 
-  it('has no rows without data', () => {
+  it('has no rows without data, and leaves out times at which no series has a value', () => {
     expect(chartTable({ x: [], series: [], timeZone: 'UTC', unit: 'kW' })).toEqual({ head: ['Time'], rows: [] });
+    const table = chartTable({
+      x: [0, 300, 600],
+      timeZone: 'UTC',
+      unit: 'kWh',
+      series: [{ label: 'Remaining charge', values: [null, 5, null], color: '#000', axis: 'y' }],
+    });
+    expect(table.rows).toEqual([{ ts: 300, cells: ['01/01, 00:05', '5.00'] }]);
   });
 });
 

@@ -50,13 +50,19 @@ export function tooltipTime(ts: number, timeZone: string): string {
   );
 }
 
-/** The data table under a chart: a header per column (time, then each series with its unit) and a row per time, values to 2 decimals as in the tooltips. */
-export function chartTable(p: Pick<TimeSeriesChartProps, 'x' | 'series' | 'timeZone' | 'unit' | 'secondaryUnit'>): { head: string[]; rows: string[][] } {
+/** The data table under a chart: a header per column (time, then each series with its unit) and a row per time with a value, values to 2 decimals as in the tooltips. */
+export function chartTable(p: Pick<TimeSeriesChartProps, 'x' | 'series' | 'timeZone' | 'unit' | 'secondaryUnit'>): {
+  head: string[];
+  rows: { ts: number; cells: string[] }[];
+} {
   const unitOf = (s: ChartSeries) => (s.axis === 'y' ? p.unit : (p.secondaryUnit ?? ''));
   const head = ['Time', ...p.series.map((s) => (unitOf(s) ? `${s.label} (${unitOf(s)})` : s.label))];
-  const rows = p.x.map((ts, i) => [
-    tooltipTime(ts, p.timeZone),
-    ...p.series.map((s) => (s.values[i] === null || s.values[i] === undefined ? '–' : (s.values[i] as number).toFixed(2))),
-  ]);
+  const valueAt = (s: ChartSeries, i: number) => s.values[i] ?? null;
+  // A time at which no series has a value (before the data starts, after it ends) is left out.
+  const rows = p.x.flatMap((ts, i) =>
+    p.series.every((s) => valueAt(s, i) === null)
+      ? []
+      : [{ ts, cells: [tooltipTime(ts, p.timeZone), ...p.series.map((s) => valueAt(s, i)?.toFixed(2) ?? '–')] }],
+  );
   return { head, rows };
 }

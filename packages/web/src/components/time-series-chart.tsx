@@ -23,9 +23,9 @@ function ChartDataTable(props: TimeSeriesChartProps) {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {rows.map((r, i) => (
-            <Table.Tr key={props.x[i]}>
-              {r.map((c, j) =>
+          {rows.map((r) => (
+            <Table.Tr key={r.ts}>
+              {r.cells.map((c, j) =>
                 j === 0 ? (
                   <Table.Th key={head[j]} scope="row" fw="normal">
                     {c}

@@ -40,6 +40,11 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
       <SeriesToggles s={s} node={node} />
       <AxisOptions s={s} node={node} />
       <Paper withBorder p="sm">
+        {chart.omitted !== null && !chart.empty && (
+          <Text size="sm" c="dimmed" mb={4}>
+            {`Today (${epochToLocalDate(chart.omitted, zone).split('-').reverse().slice(0, 2).join('/')}) is not over yet: its partial day is shaded and not plotted.`}
+          </Text>
+        )}
         {chart.empty && !series.isLoading ? (
           <Text c="dimmed" ta="center" py={120}>
             No data to display on the graph
@@ -54,15 +59,10 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
             end={end}
             // A month is striped by its days (local midnights), so the bands stay on the day ticks in 31-day months.
             stripes={s.period === 'month' ? localMidnights(start, end, zone) : STRIPES[s.period]}
-            highlight={chart.omitted === null ? undefined : [chart.omitted, end]}
+            highlight={chart.omitted === null ? undefined : [chart.omitted, chart.omitted + 86400]}
             unit={chart.unit}
             secondaryUnit={SECONDARY[s.secondary].unit}
           />
-        )}
-        {chart.omitted !== null && !chart.empty && (
-          <Text size="sm" c="dimmed" mt={4}>
-            {`Today (${epochToLocalDate(chart.omitted, zone).split('-').reverse().slice(0, 2).join('/')}) is not over yet: its partial day is shaded and not plotted.`}
-          </Text>
         )}
       </Paper>
       <EnergySummary summary={summary.data?.summary} />
