@@ -61,7 +61,8 @@ export default function TimeSeriesChartCanvas(props: TimeSeriesChartProps) {
     const opts: uPlot.Options = {
       width,
       height,
-      padding: narrow ? [5, 4, 50, 4] : [5, 30, 50, 30],
+      // Without a right axis the last time label needs room to the right.
+      padding: narrow ? [5, props.secondaryUnit ? 4 : 18, 50, 4] : [5, 30, 50, 30],
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), props.timeZone),
       scales: {
         x: { time: true, range: [start, end] },
