@@ -3,7 +3,7 @@ import { Box } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
-import { padRange, type TimeSeriesChartProps } from './time-series-chart-types.ts';
+import { padRange, stripeEdges, type TimeSeriesChartProps, tooltipTime } from './time-series-chart-types.ts';
 
 function axisLabel(ts: number, timeZone: string, dates: boolean): string {
   return new Intl.DateTimeFormat(
@@ -19,6 +19,7 @@ function axisLabel(ts: number, timeZone: string, dates: boolean): string {
  */
 function shapeOf(p: TimeSeriesChartProps): string {
   return JSON.stringify([
+    p.label,
     p.timeZone,
     p.start,
     p.end,
@@ -31,6 +32,9 @@ function shapeOf(p: TimeSeriesChartProps): string {
     p.series.map((s) => [s.label, s.color, s.axis, s.dash]),
   ]);
 }
+
+/** Below this width (px) the chart is laid out for a phone. */
+const NARROW = 520;
 
 const dataOf = (p: TimeSeriesChartProps) => [p.x, ...p.series.map((s) => s.values)] as uPlot.AlignedData;
 
@@ -50,10 +54,15 @@ export default function TimeSeriesChartCanvas(props: TimeSeriesChartProps) {
     if (!holder.current || width === 0) return;
     const props = live.current;
     const { start, end, stripes } = props;
+    // On a phone the plot takes the width: the axes are narrower, in a smaller font, and the side
+    // padding shrinks (spec 2 §9's 30 px on each side would leave the plot a third of the screen).
+    const narrow = width < NARROW;
+    const yAxis = narrow ? { size: 36, labelSize: 14, font: '10px system-ui, sans-serif', labelFont: '11px system-ui, sans-serif' } : { size: 55 };
     const opts: uPlot.Options = {
       width,
       height,
-      padding: [5, 30, 50, 30],
+      // Without a right axis the last time label needs room to the right.
+      padding: narrow ? [5, props.secondaryUnit ? 4 : 18, 50, 4] : [5, 30, 50, 30],
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), props.timeZone),
       scales: {
         x: { time: true, range: [start, end] },
@@ -66,6 +75,7 @@ export default function TimeSeriesChartCanvas(props: TimeSeriesChartProps) {
         {
           stroke: '#495057',
           grid: { stroke: '#f1f3f5' },
+          ...(narrow ? { font: yAxis.font } : {}),
           // en-AU labels in the node's zone: times within a day or two, dates beyond, and then
           // ticks only at whole days (local midnights), so that no date is printed twice.
           values: (_u, splits) => {
@@ -81,22 +91,12 @@ export default function TimeSeriesChartCanvas(props: TimeSeriesChartProps) {
               ? { incrs: [86400, 2 * 86400, 3 * 86400, 7 * 86400, 14 * 86400] }
               : {}),
         },
-        { scale: 'y', label: props.unit, stroke: '#495057', grid: { stroke: '#f1f3f5' }, size: 55 },
-        ...(props.secondaryUnit ? [{ scale: 'y2', side: 1 as const, label: props.secondaryUnit, stroke: '#868e96', grid: { show: false }, size: 55 }] : []),
+        { scale: 'y', label: props.unit, stroke: '#495057', grid: { stroke: '#f1f3f5' }, ...yAxis },
+        ...(props.secondaryUnit ? [{ scale: 'y2', side: 1 as const, label: props.secondaryUnit, stroke: '#868e96', grid: { show: false }, ...yAxis }] : []),
       ],
       series: [
         {
-          value: (_u: uPlot, ts: number | null) =>
-            ts === null
-              ? '–'
-              : new Intl.DateTimeFormat('en-AU', {
-                  timeZone: props.timeZone,
-                  day: '2-digit',
-                  month: '2-digit',
-                  hour: '2-digit',
-                  minute: '2-digit',
-                  hourCycle: 'h23',
-                }).format(new Date(ts * 1000)),
+          value: (_u: uPlot, ts: number | null) => (ts === null ? '–' : tooltipTime(ts, props.timeZone)),
         },
         ...props.series.map((s) => ({
           label: s.label,
@@ -113,12 +113,12 @@ export default function TimeSeriesChartCanvas(props: TimeSeriesChartProps) {
         drawClear: [
           (u) => {
             const ctx = u.ctx;
-            const w = (end - start) / stripes;
+            const edges = stripeEdges(stripes, start, end);
             ctx.save();
             ctx.fillStyle = 'rgba(233, 236, 239, 0.45)';
-            for (let i = 1; i < stripes; i += 2) {
-              const x0 = u.valToPos(start + i * w, 'x', true);
-              const x1 = u.valToPos(start + (i + 1) * w, 'x', true);
+            for (let i = 1; i < edges.length - 1; i += 2) {
+              const x0 = u.valToPos(edges[i], 'x', true);
+              const x1 = u.valToPos(edges[i + 1], 'x', true);
               ctx.fillRect(x0, u.bbox.top, x1 - x0, u.bbox.height);
             }
             const highlight = live.current.highlight;
@@ -163,6 +163,7 @@ export default function TimeSeriesChartCanvas(props: TimeSeriesChartProps) {
   }, [hFrom, hTo]);
 
   return (
+    // The plot is one named image (its text alternative is the data table under it, see TimeSeriesChart).
     <Box ref={ref} w="100%" aria-label={props.label} role="img">
       <div ref={holder} />
     </Box>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildMonitoringChart, type GraphSettings, metricsToFetch } from './monitoring-chart.ts';
+import { buildMonitoringChart, type GraphSettings, metricsToFetch, PHASE_COLOURS, SUBMETER_COLOURS, submeterLabels } from './monitoring-chart.ts';
+import { offeredToggles, secondaryChoicesFor } from './monitoring-settings.ts';
 
 const defaults: GraphSettings = {
   on: { house: true, grid: true, solar: true, sga: false, battery: true, system: false },
@@ -70,6 +71,18 @@ describe('buildMonitoringChart', () => {
     expect(chart.lines.map((l) => l.label)).toEqual(['Grid phase A', 'Grid phase B', 'Grid phase C', 'State of charge']);
   });
 
+  it('draws split voltage as three lines in three distinct phase colours, named for the legend', () => {
+    const chart = buildMonitoringChart(settings({ phases: true, secondary: 'voltage' }, { house: false, grid: false, solar: false, battery: false }), {
+      '1700000300': { meterVoltageA: 240, meterVoltageB: 241, meterVoltageC: 239 },
+    });
+    expect(chart.lines.map((l) => [l.label, l.axis, l.color, l.values[0]])).toEqual([
+      ['Voltage A', 'y2', '#e03131', 240],
+      ['Voltage B', 'y2', '#343a40', 241],
+      ['Voltage C', 'y2', '#1864ab', 239],
+    ]);
+    expect(new Set(PHASE_COLOURS).size).toBe(3);
+  });
+
   it('names each secondary line when the axis has several (reactive power of the meter and of the solar)', () => {
     const chart = buildMonitoringChart(settings({ secondary: 'reactive_power' }, { house: false, grid: false, solar: false, battery: false }), {
       '1700000300': { meterReactivePower: 1, solarReactivePower: 2 },
@@ -88,6 +101,30 @@ describe('buildMonitoringChart', () => {
     ]);
   });
 
+  it('gives the two submeters distinct colours', () => {
+    const chart = buildMonitoringChart(settings({}, { house: false, grid: false, solar: false, battery: false }), data, [
+      { name: 'Hot water (meter 11)', data: undefined },
+      { name: 'Hot water (meter 12)', data: undefined },
+    ]);
+    expect(chart.lines.slice(0, 2).map((l) => l.color)).toEqual([...SUBMETER_COLOURS]);
+    expect(SUBMETER_COLOURS[0]).not.toBe(SUBMETER_COLOURS[1]);
+  });
+
+  it('leaves out a partial day (today in a month view) and says where it starts, instead of drawing a false cliff', () => {
+    const month = {
+      '1700000000': { housePower: 1, solarPower: 2, batteryPower: 0.5, soc: 50 },
+      '1700086400': { housePower: 9, solarPower: 0, batteryPower: -3, soc: 20 },
+    };
+    const chart = buildMonitoringChart(settings({}, { system: true }), month, [{ name: 'Pool pump', data: { '1700086400': { p: 4, q: 0 } } }], 1700086400);
+    expect(chart.x).toEqual([1700000000, 1700086400]);
+    expect(chart.omitted).toBe(1700086400);
+    for (const l of chart.lines) expect(l.values[1]).toBeNull();
+    expect(chart.lines.find((l) => l.label === 'House')?.values[0]).toBe(1);
+    expect(chart.lines.find((l) => l.label === 'System')?.values[0]).toBe(1.5);
+    expect(chart.empty).toBe(false);
+    expect(buildMonitoringChart(settings(), month).omitted).toBeNull();
+  });
+
   it('switches the power axis to MW above 1000 kW, scaling only the power lines', () => {
     const chart = buildMonitoringChart(settings({}, { house: false, solar: false, battery: false }), {
       '1700000300': { meterPower: 2500, soc: 60 },
@@ -100,5 +137,26 @@ describe('buildMonitoringChart', () => {
   it('is empty with no data, or when every value is missing', () => {
     expect(buildMonitoringChart(settings(), undefined).empty).toBe(true);
     expect(buildMonitoringChart(settings(), { '1700000300': { housePower: null } }).empty).toBe(true);
+  });
+});
+
+describe('submeterLabels', () => {
+  it('adds the meter id only to names that several submeters share', () => {
+    expect([
+      ...submeterLabels([
+        { id: 11, name: 'Hot water' },
+        { id: 12, name: 'Hot water' },
+        { id: 13, name: 'Pool pump' },
+      ]).values(),
+    ]).toEqual(['Hot water (meter 11)', 'Hot water (meter 12)', 'Pool pump']);
+  });
+});
+
+describe('a node without a battery', () => {
+  it('offers no Battery series and no state-of-charge axis, with voltage as the default axis', () => {
+    expect(offeredToggles({ hasBattery: false }, false)).toEqual(['house', 'grid', 'solar', 'system']);
+    expect(offeredToggles({ hasBattery: true }, true)).toEqual(['house', 'grid', 'solar', 'sga', 'battery', 'system']);
+    expect(secondaryChoicesFor({ hasBattery: false })).toEqual(['voltage', 'frequency', 'reactive_power']);
+    expect(secondaryChoicesFor({ hasBattery: true })[0]).toBe('state_of_charge');
   });
 });

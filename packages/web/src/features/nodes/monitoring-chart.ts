@@ -26,7 +26,11 @@ export const TOGGLES = [
 ] as const;
 export type Toggle = (typeof TOGGLES)[number]['key'];
 
-const PHASE_COLOURS = ['#e03131', '#f76707', '#c2255c'];
+/** Phases A, B and C in the Australian phase colours (red, white drawn near black, blue): grid power solid, voltage dashed. */
+export const PHASE_COLOURS = ['#e03131', '#343a40', '#1864ab'] as const;
+/** The two submeters that may be shown at once, in the order chosen. */
+export const SUBMETER_COLOURS = ['#0c8599', '#d6336c'] as const;
+const SECONDARY_COLOURS = ['#868e96', '#ae3ec9'] as const;
 const PHASE_POWER = ['meterPowerA', 'meterPowerB', 'meterPowerC'] as const;
 const TOGGLE_METRIC: Record<Exclude<Toggle, 'system'>, NodeMetric> = {
   house: 'housePower',
@@ -73,6 +77,8 @@ export interface MonitoringChart {
   unit: 'kW' | 'MW';
   /** No timestamps, or not one value in any line. */
   empty: boolean;
+  /** The first timestamp left out as a partial period (today in a month view), or null. */
+  omitted: number | null;
 }
 
 /**
@@ -83,12 +89,16 @@ export function buildMonitoringChart(
   settings: GraphSettings,
   data: SeriesData | undefined,
   submeters: { name: string; data: SubmeterData | undefined }[] = [],
+  /** Buckets from this time on are partial (today in a month view): their values are left out rather than drawn as whole days. */
+  partialFrom?: number,
 ): MonitoringChart {
   const series = data ?? {};
   const x = Object.keys(series)
     .map(Number)
     .sort((a, b) => a - b);
-  const col = (m: NodeMetric) => x.map((t) => series[t]?.[m] ?? null);
+  const kept = (t: number) => partialFrom === undefined || t < partialFrom;
+  const omitted = x.find((t) => !kept(t)) ?? null;
+  const col = (m: NodeMetric) => x.map((t) => (kept(t) ? (series[t]?.[m] ?? null) : null));
   const lines: ChartSeries[] = [];
   for (const t of TOGGLES) {
     if (!settings.on[t.key]) continue;
@@ -101,6 +111,7 @@ export function buildMonitoringChart(
     const values =
       t.key === 'system'
         ? x.map((ts) => {
+            if (!kept(ts)) return null;
             const s = series[ts]?.solarPower;
             const b = series[ts]?.batteryPower;
             return s === null || s === undefined || b === null || b === undefined ? null : s - b;
@@ -110,7 +121,7 @@ export function buildMonitoringChart(
   }
   submeters.forEach((sub, i) => {
     const d = sub.data ?? {};
-    lines.push({ label: sub.name, values: x.map((t) => d[t]?.p ?? null), color: i ? '#0c8599' : '#15aabf', axis: 'y', dash: [4, 3] });
+    lines.push({ label: sub.name, values: x.map((t) => (kept(t) ? (d[t]?.p ?? null) : null)), color: SUBMETER_COLOURS[i % 2], axis: 'y', dash: [4, 3] });
   });
   const secondary = secondaryMetrics(settings);
   for (const [i, m] of secondary.entries()) {
@@ -120,7 +131,8 @@ export function buildMonitoringChart(
           ? `${SECONDARY[settings.secondary].label} ${m.replace(/^meter(Voltage|ReactivePower)|^solarReactivePower/, (s) => (s.startsWith('solar') ? 'solar' : ''))}`.trim()
           : SECONDARY[settings.secondary].label,
       values: col(m),
-      color: ['#868e96', '#adb5bd', '#495057'][i],
+      // Phase voltages in their phase colours; otherwise grey, and a second line (solar reactive power) in grape.
+      color: secondary.length === 3 ? PHASE_COLOURS[i] : SECONDARY_COLOURS[i],
       axis: 'y2',
       dash: [2, 2],
     });
@@ -128,6 +140,13 @@ export function buildMonitoringChart(
   const maxAbs = Math.max(0, ...lines.filter((l) => l.axis === 'y').flatMap((l) => l.values.map((v) => Math.abs(v ?? 0))));
   const scale = powerScale(maxAbs);
   for (const l of lines) if (l.axis === 'y' && scale.factor !== 1) l.values = l.values.map((v) => (v === null ? null : v * scale.factor));
-  const empty = x.length === 0 || lines.every((l) => l.values.every((v) => v === null));
-  return { x, lines, unit: scale.unit, empty };
+  const empty = x.length === 0 || (omitted === null && lines.every((l) => l.values.every((v) => v === null)));
+  return { x, lines, unit: scale.unit, empty, omitted };
+}
+
+/** The submeters' names as shown: a name that several of the node's submeters share gets the meter id too ("Hot water (meter 12)"). */
+export function submeterLabels(subMeters: { id: number; name: string }[]): Map<number, string> {
+  const count = new Map<string, number>();
+  for (const m of subMeters) count.set(m.name, (count.get(m.name) ?? 0) + 1);
+  return new Map(subMeters.map((m) => [m.id, (count.get(m.name) ?? 0) > 1 ? `${m.name} (meter ${m.id})` : m.name]));
 }

@@ -2,7 +2,7 @@ import { ActionIcon, Checkbox, Chip, Group, SegmentedControl, Select } from '@ma
 import { DatePickerInput } from '@mantine/dates';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { endOfPeriod, epochToLocalDate, localDateToEpoch, type NodeDetail, shiftPeriod } from '@vpp/shared';
-import { SECONDARY, SECONDARY_KEYS, TOGGLES } from './monitoring-chart.ts';
+import { SECONDARY, SUBMETER_COLOURS, submeterLabels, TOGGLES } from './monitoring-chart.ts';
 import { type MonitoringSettings, startOfPeriodDate } from './monitoring-settings.ts';
 
 /** Previous and next period, the date picker (Mondays only for a week) and the period switch. */
@@ -55,11 +55,15 @@ export function PeriodPicker({ s, zone }: { s: MonitoringSettings; zone: string 
   );
 }
 
-/** A chip per series (SGA only with its permission) and per submeter (at most two shown at once). */
+/**
+ * A chip per series the node offers (SGA only with its permission, Battery only with a battery) and
+ * per submeter (at most two shown at once, each chip in its line's colour; shared names carry the meter id).
+ */
 export function SeriesToggles({ s, node }: { s: MonitoringSettings; node: NodeDetail }) {
+  const labels = submeterLabels(node.subMeters);
   return (
     <Group gap="xs">
-      {TOGGLES.filter((t) => t.key !== 'sga' || s.canSga).map((t) => (
+      {TOGGLES.filter((t) => s.offered.includes(t.key)).map((t) => (
         <Chip key={t.key} checked={s.on[t.key]} onChange={(c) => s.set({ [t.key]: c })} color={t.color} size="sm">
           {t.label}
         </Chip>
@@ -68,11 +72,11 @@ export function SeriesToggles({ s, node }: { s: MonitoringSettings; node: NodeDe
         <Chip
           key={sm.id}
           size="sm"
-          color="cyan"
+          color={SUBMETER_COLOURS[Math.max(0, s.submeters.indexOf(sm.id))]}
           checked={s.submeters.includes(sm.id)}
           onChange={(c) => s.set({ submeters: (c ? [...s.submeters, sm.id] : s.submeters.filter((id) => id !== sm.id)).slice(-2) })}
         >
-          {sm.name}
+          {labels.get(sm.id)}
         </Chip>
       ))}
     </Group>
@@ -85,7 +89,7 @@ export function AxisOptions({ s, node }: { s: MonitoringSettings; node: NodeDeta
     <Group gap="lg">
       <Select
         label="Secondary axis"
-        data={SECONDARY_KEYS.map((k) => ({ value: k, label: SECONDARY[k].label }))}
+        data={s.secondaryChoices.map((k) => ({ value: k, label: SECONDARY[k].label }))}
         value={s.secondary}
         onChange={(v) => v && s.set({ secondaryYAxis: v as MonitoringSettings['secondary'] })}
         allowDeselect={false}

@@ -24,6 +24,16 @@ export const monitoringSearch = z.object({
 });
 type MonitoringSearch = z.output<typeof monitoringSearch>;
 
+/** The series toggles a node offers: no Battery without a battery, SGA only with its permission. */
+export function offeredToggles(node: Pick<NodeDetail, 'hasBattery'>, canSga: boolean): Toggle[] {
+  return TOGGLES.map((t) => t.key).filter((k) => (k !== 'battery' || node.hasBattery) && (k !== 'sga' || canSga));
+}
+
+/** The secondary axis choices a node offers, its default first: without a battery, no state of charge (voltage is the default). */
+export function secondaryChoicesFor(node: Pick<NodeDetail, 'hasBattery'>): Secondary[] {
+  return node.hasBattery ? [...SECONDARY_KEYS] : SECONDARY_KEYS.filter((k) => k !== 'state_of_charge');
+}
+
 /** The day a period starting on `date` starts on (a week starts on Monday), as yyyy-MM-dd. */
 export function startOfPeriodDate(date: string, period: Period, zone: string): string {
   return epochToLocalDate(startOfPeriod(localDateToEpoch(date, zone), period, zone), zone);
@@ -41,6 +51,9 @@ export interface MonitoringSettings extends GraphSettings {
   /** The submeters shown (at most two, each one of the node's). */
   submeters: number[];
   canSga: boolean;
+  /** The series toggles and secondary axes this node offers (see offeredToggles, secondaryChoicesFor). */
+  offered: Toggle[];
+  secondaryChoices: Secondary[];
   set: (patch: Partial<{ [K in keyof MonitoringSearch]: MonitoringSearch[K] | null }>) => void;
 }
 
@@ -74,8 +87,11 @@ export function useMonitoringSettings(node: NodeDetail): MonitoringSettings {
     }
     set(patch);
   };
-  const on = Object.fromEntries(TOGGLES.map((t) => [t.key, q[t.key] && (t.key !== 'sga' || canSga)])) as Record<Toggle, boolean>;
-  const secondary: Secondary = q.secondaryYAxis;
+  const offered = offeredToggles(node, canSga);
+  const on = Object.fromEntries(TOGGLES.map((t) => [t.key, q[t.key] && offered.includes(t.key)])) as Record<Toggle, boolean>;
+  // A node without a battery has no state of charge: its axis is not offered, and voltage is the default.
+  const secondaryChoices = secondaryChoicesFor(node);
+  const secondary: Secondary = secondaryChoices.includes(q.secondaryYAxis) ? q.secondaryYAxis : secondaryChoices[0];
   const split = q.splitByPhase;
   const submeters = q.submeters.filter((id) => node.subMeters.some((s) => s.id === id));
 
@@ -86,7 +102,8 @@ export function useMonitoringSettings(node: NodeDetail): MonitoringSettings {
     if (periodParam !== null && periodParam !== q.period) console.warn(`Unknown period "${periodParam}": showing ${q.period}.`);
   }, [periodParam, q.period]);
   useEffect(() => {
-    if (secondaryParam !== null && secondaryParam !== secondary) console.warn(`Unknown secondary axis "${secondaryParam}": showing ${secondary}.`);
+    if (secondaryParam !== null && !(SECONDARY_KEYS as readonly string[]).includes(secondaryParam))
+      console.warn(`Unknown secondary axis "${secondaryParam}": showing ${secondary}.`);
   }, [secondaryParam, secondary]);
 
   const normal: Partial<MonitoringSearch> = { date, period: q.period, ...on, secondaryYAxis: secondary, splitByPhase: split, submeters };
@@ -97,5 +114,21 @@ export function useMonitoringSettings(node: NodeDetail): MonitoringSettings {
     if (stale) set(normal, { replace: true });
   }, [stale, normalKey]);
 
-  return { period: q.period, date, start, end, today, firstDay, on, secondary, split, phases: split && node.phases === 3, submeters, canSga, set: setSettings };
+  return {
+    offered,
+    secondaryChoices,
+    period: q.period,
+    date,
+    start,
+    end,
+    today,
+    firstDay,
+    on,
+    secondary,
+    split,
+    phases: split && node.phases === 3,
+    submeters,
+    canSga,
+    set: setSettings,
+  };
 }

@@ -1,10 +1,10 @@
 import { Paper, Stack, Text } from '@mantine/core';
-import { type NodeDetail, PERIOD_INTERVAL_S } from '@vpp/shared';
+import { epochToLocalDate, localDateToEpoch, localMidnights, type NodeDetail, PERIOD_INTERVAL_S } from '@vpp/shared';
 import { useMemo } from 'react';
 import { TimeSeriesChart } from '../../components/time-series-chart.tsx';
 import { useNodeSeries, useNodeSummary, useSubmeterSeries } from './api.ts';
 import { EnergySummary } from './energy-summary.tsx';
-import { buildMonitoringChart, metricsToFetch, SECONDARY, STRIPES } from './monitoring-chart.ts';
+import { buildMonitoringChart, metricsToFetch, SECONDARY, STRIPES, submeterLabels } from './monitoring-chart.ts';
 import { AxisOptions, PeriodPicker, SeriesToggles } from './monitoring-controls.tsx';
 import { useMonitoringSettings } from './monitoring-settings.ts';
 
@@ -22,12 +22,16 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
   const sub0 = useSubmeterSeries(node.id, submeters[0] ?? 0, start, end, interval, submeters.length > 0);
   const sub1 = useSubmeterSeries(node.id, submeters[1] ?? 0, start, end, interval, submeters.length > 1);
 
-  const settingsKey = JSON.stringify([s.on, s.secondary, s.phases, submeters]);
+  // In a month view today is a partial day: left out (and marked), not drawn as a whole day's average.
+  const todayStart = localDateToEpoch(s.today, zone);
+  const partialFrom = s.period === 'month' && todayStart >= start && todayStart < end ? todayStart : undefined;
+  const settingsKey = JSON.stringify([s.on, s.secondary, s.phases, submeters, partialFrom]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed from the fetched data and the settings (through their key)
   const chart = useMemo(() => {
     const subData = [sub0.data, sub1.data];
-    const subs = submeters.map((id, i) => ({ name: node.subMeters.find((m) => m.id === id)?.name ?? `Submeter ${id}`, data: subData[i] }));
-    return buildMonitoringChart(s, series.data, subs);
+    const labels = submeterLabels(node.subMeters);
+    const subs = submeters.map((id, i) => ({ name: labels.get(id) ?? `Submeter ${id}`, data: subData[i] }));
+    return buildMonitoringChart(s, series.data, subs, partialFrom);
   }, [series.data, sub0.data, sub1.data, settingsKey, node.subMeters]);
 
   return (
@@ -36,6 +40,11 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
       <SeriesToggles s={s} node={node} />
       <AxisOptions s={s} node={node} />
       <Paper withBorder p="sm">
+        {chart.omitted !== null && !chart.empty && (
+          <Text size="sm" c="dimmed" mb={4}>
+            {`Today (${epochToLocalDate(chart.omitted, zone).split('-').reverse().slice(0, 2).join('/')}) is not over yet: its partial day is shaded and not plotted.`}
+          </Text>
+        )}
         {chart.empty && !series.isLoading ? (
           <Text c="dimmed" ta="center" py={120}>
             No data to display on the graph
@@ -48,7 +57,9 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
             timeZone={zone}
             start={start}
             end={end}
-            stripes={STRIPES[s.period]}
+            // A month is striped by its days (local midnights), so the bands stay on the day ticks in 31-day months.
+            stripes={s.period === 'month' ? localMidnights(start, end, zone) : STRIPES[s.period]}
+            highlight={chart.omitted === null ? undefined : [chart.omitted, chart.omitted + 86400]}
             unit={chart.unit}
             secondaryUnit={SECONDARY[s.secondary].unit}
           />
