@@ -34,7 +34,7 @@ export const curtailmentKeys = {
  * left to the page; any other failure toasts the call's text of spec 3 §8, and a 4xx ERROR reply's
  * own words too (spec 3 §4).
  */
-const quietly = <EP extends Endpoint>(e: EP, args: object, failed: string): Promise<ReplyOf<EP>> =>
+const callCurtailment = <EP extends Endpoint>(e: EP, args: object, failed: string): Promise<ReplyOf<EP>> =>
   call(e, args as never, { errorToast: failed, notFoundInPage: true });
 
 /** A page of the organisation's curtailments, latest start first. */
@@ -76,7 +76,7 @@ type DetailReply = ReplyOf<typeof E.detail>;
 export function useCurtailment(id: number) {
   return useQuery({
     queryKey: curtailmentKeys.detail(id),
-    queryFn: () => quietly(E.detail, { params: { id } }, CURTAILMENT_MESSAGES.loadFailed),
+    queryFn: () => callCurtailment(E.detail, { params: { id } }, CURTAILMENT_MESSAGES.loadFailed),
     refetchInterval: refreshUnlessNotFound<DetailReply>((d) => {
       const now = Date.now();
       if (inProgress(d.data, now)) return CURTAILMENT_DETAIL_REFRESH_MS;
@@ -97,7 +97,7 @@ export function inProgress(c: { cancelledAt: number | null; request: { startTime
 export function useCurtailmentResponse(id: number, refreshMs: number | false, enabled: boolean) {
   return useQuery({
     queryKey: curtailmentKeys.part(id, 'response'),
-    queryFn: async () => (await quietly(E.response, { params: { id } }, CURTAILMENT_MESSAGES.responseFailed)).data,
+    queryFn: async () => (await callCurtailment(E.response, { params: { id } }, CURTAILMENT_MESSAGES.responseFailed)).data,
     refetchInterval: refreshMs,
     enabled,
   });
@@ -107,7 +107,7 @@ export function useCurtailmentResponse(id: number, refreshMs: number | false, en
 export function useCurtailmentPrediction(id: number, enabled: boolean) {
   return useQuery({
     queryKey: curtailmentKeys.part(id, 'prediction'),
-    queryFn: async () => (await quietly(E.prediction, { params: { id } }, CURTAILMENT_MESSAGES.predictionFailed)).data,
+    queryFn: async () => (await callCurtailment(E.prediction, { params: { id } }, CURTAILMENT_MESSAGES.predictionFailed)).data,
     enabled,
   });
 }
@@ -116,7 +116,7 @@ export function useCurtailmentPrediction(id: number, enabled: boolean) {
 export function useCurtailmentNodes(id: number, q: { limit: number; offset: number }, enabled: boolean) {
   return useQuery({
     queryKey: curtailmentKeys.part(id, 'nodes', q),
-    queryFn: async () => (await quietly(E.nodes, { params: { id }, query: q }, CURTAILMENT_MESSAGES.nodesFailed)).data,
+    queryFn: async () => (await callCurtailment(E.nodes, { params: { id }, query: q }, CURTAILMENT_MESSAGES.nodesFailed)).data,
     refetchInterval: CURTAILMENT_NODES_REFRESH_MS,
     placeholderData: keepPreviousData,
     enabled,
