@@ -53,6 +53,18 @@ export function pagingFields(maxLimit = MAX_LIST, defaultLimit = 10) {
   };
 }
 
+/** Sort directions of every sortable list. */
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/** `sort` (one of the list's keys, default `initial`) and `order` (asc or desc, default asc) of a sortable list. */
+export function sortFields<const K extends readonly [string, ...string[]]>(keys: K, initial: K[number]) {
+  return {
+    sort: z.enum(keys, { error: `sort must be one of ${keys.join(', ')}.` }).default(initial as never),
+    order: z.enum(SORT_ORDERS, { error: 'order must be asc or desc.' }).default('asc'),
+  };
+}
+
 /** A list in a request body with its maximum size, named in the message. */
 export function boundedList<T extends z.ZodType>(item: T, field: string, max = MAX_LIST) {
   return z.array(item, { error: `${field} must be a list.` }).max(max, `${field} can hold at most ${max} items.`);

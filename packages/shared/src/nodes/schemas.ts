@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { epochSeconds, pagingFields, recordId, refineSeriesRange } from '../api/inputs.ts';
+import { epochSeconds, pagingFields, recordId, refineSeriesRange, sortFields } from '../api/inputs.ts';
 import { AUSTRALIAN_STATES } from '../constants.ts';
 
 /**
@@ -119,8 +119,13 @@ export type Nameplate = z.infer<typeof nameplateSchema>;
 const boolString = z.enum(['true', 'false']).transform((v) => v === 'true');
 export const pagingQuery = z.object(pagingFields());
 
+/** What the fleet list sorts by (issue 10 item 14): node id (default), site label, display status, last contact. */
+export const NODE_SORTS = ['id', 'siteLabel', 'status', 'lastContact'] as const;
+export type NodeSort = (typeof NODE_SORTS)[number];
+
 /** `postcodes` is comma-separated; the value NULL stands for an empty list (spec 2 §5). */
 export const nodeListQuery = pagingQuery.extend({
+  ...sortFields(NODE_SORTS, 'id'),
   f: z.string().trim().max(200).optional(),
   state: z.enum(AUSTRALIAN_STATES, { error: `state must be one of ${AUSTRALIAN_STATES.join(', ')}.` }).optional(),
   postcodes: z

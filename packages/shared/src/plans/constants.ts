@@ -17,4 +17,3 @@ export const PLAN_DAYS = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN', 'PUBL
 export type PlanDay = (typeof PLAN_DAYS)[number];
 export const PLAN_SORTS = ['name', 'type', 'network', 'customers'] as const;
 export type PlanSort = (typeof PLAN_SORTS)[number];
-export const SORT_ORDERS = ['asc', 'desc'] as const;

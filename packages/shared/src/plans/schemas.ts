@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
-import { boundedList, MAX_ID, pagingFields } from '../api/inputs.ts';
-import { PLAN_DAYS, PLAN_SORTS, PLAN_TYPES, RESET_PERIODS, SORT_ORDERS } from './constants.ts';
+import { boundedList, MAX_ID, pagingFields, sortFields } from '../api/inputs.ts';
+import { PLAN_DAYS, PLAN_SORTS, PLAN_TYPES, RESET_PERIODS } from './constants.ts';
 
 /*
  * The plan model of spec 3 §3.9, kept mappable to the Consumer Data Right's Energy Plan Detail
@@ -159,8 +159,7 @@ export const planListQuery = z.object({
   tariffType: z.enum(PLAN_TYPES, { error: `tariffType must be one of ${PLAN_TYPES.join(', ')}.` }).optional(),
   /** Part of the plan's name or code, any case. */
   search: z.string().max(200, 'search must be at most 200 characters.').optional(),
-  sort: z.enum(PLAN_SORTS, { error: `sort must be one of ${PLAN_SORTS.join(', ')}.` }).default('name'),
-  order: z.enum(SORT_ORDERS, { error: 'order must be asc or desc.' }).default('asc'),
+  ...sortFields(PLAN_SORTS, 'name'),
   ...pagingFields(200),
 });
 export type PlanListQuery = z.input<typeof planListQuery>;

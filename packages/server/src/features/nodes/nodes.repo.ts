@@ -44,16 +44,32 @@ function statusCondition(eb: any, status: NodeStatus) {
   return eb.and([commissioned, eb('nodes.connection_offline', '=', 1), eb('nodes.last_contact', 'is', null)]);
 }
 
+/** The display status as a rank, in the order of NODE_STATUSES: online, offline, awaiting contact, not commissioned. */
+const STATUS_RANK = sql<number>`case when nodes.unit_state != 'COMMISSIONED' then 3 when nodes.connection_offline = 0 then 0 when nodes.last_contact is not null then 1 else 2 end`;
+
+/**
+ * Orders a fleet query by the list's sort: site labels without case, nodes with no label or no
+ * contact last in either direction (both databases alike), and the node id breaking ties so that
+ * pages never overlap.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the fleet query's builder type is generic over its selection
+function sorted<Q extends { orderBy: (...a: any[]) => Q }>(query: Q, q: Pick<NodeListQuery, 'sort' | 'order'>): Q {
+  const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
+  let out = query;
+  if (q.sort === 'siteLabel') out = out.orderBy(sql`fm.site_label is null`).orderBy(sql`lower(fm.site_label) ${dir}`);
+  else if (q.sort === 'lastContact') out = out.orderBy(sql`nodes.last_contact is null`).orderBy(sql`nodes.last_contact ${dir}`);
+  else if (q.sort === 'status') out = out.orderBy(sql`${STATUS_RANK} ${dir}`);
+  return out.orderBy('nodes.id', q.sort === 'id' && q.order === 'desc' ? 'desc' : 'asc');
+}
+
 /** A page of the fleet's nodes matching the filters, the total, and the nameplate totals when asked. */
 export async function listNodes(db: Database, orgId: number, q: NodeListQuery): Promise<{ rows: NodeRow[]; total: number; nameplate?: Nameplate }> {
   const base = filtered(db, orgId, q);
-  const page = () => base.selectAll('nodes').select('fm.site_label').orderBy('nodes.id').limit(q.limit).offset(q.offset);
+  const page = () => sorted(base.selectAll('nodes').select('fm.site_label'), q).limit(q.limit).offset(q.offset);
   if (!q.nameplate) {
     // One scan gives the page's ids and, through a window count over ids alone (not whole rows),
     // the total; the page's rows are then read by id. A page past the end needs a count.
-    const ids = await base
-      .select(['nodes.id', sql<number>`count(*) over ()`.as('total_count')])
-      .orderBy('nodes.id')
+    const ids = await sorted(base.select(['nodes.id', sql<number>`count(*) over ()`.as('total_count')]), q)
       .limit(q.limit)
       .offset(q.offset)
       .execute();
@@ -62,17 +78,16 @@ export async function listNodes(db: Database, orgId: number, q: NodeListQuery): 
       : q.offset > 0
         ? Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
         : 0;
+    // The page's rows, read by id, in the order the sorted scan gave.
+    const order = new Map(ids.map((r, i) => [r.id, i]));
     const rows = ids.length
-      ? await fleetNodes(db, orgId)
-          .selectAll('nodes')
-          .select('fm.site_label')
-          .where(
-            'nodes.id',
-            'in',
-            ids.map((r) => r.id),
-          )
-          .orderBy('nodes.id')
-          .execute()
+      ? (
+          await fleetNodes(db, orgId)
+            .selectAll('nodes')
+            .select('fm.site_label')
+            .where('nodes.id', 'in', [...order.keys()])
+            .execute()
+        ).sort((a, b) => (order.get(a.id) as number) - (order.get(b.id) as number))
       : [];
     return { rows, total };
   }

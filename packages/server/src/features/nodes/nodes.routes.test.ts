@@ -1,4 +1,14 @@
-import { AUSTRALIAN_STATES, endOfPeriod, MESSAGES, NODE_METRICS, NODE_STATUSES, nodeStatus, OPERATOR_PERMISSIONS, startOfPeriod } from '@vpp/shared';
+import {
+  AUSTRALIAN_STATES,
+  endOfPeriod,
+  MESSAGES,
+  NODE_METRICS,
+  NODE_SORTS,
+  NODE_STATUSES,
+  nodeStatus,
+  OPERATOR_PERMISSIONS,
+  startOfPeriod,
+} from '@vpp/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
@@ -282,6 +292,59 @@ describeEachDatabase('node routes', (h) => {
     const res = await get('/v2/nodes?status=SLEEPING', admin);
     expect(res.statusCode).toBe(400);
     expect(res.json().data.message).toBe(`status must be one of ${NODE_STATUSES.join(', ')}.`);
+  });
+
+  it('sorts by node, site label, status or last contact, both ways, in pages that never overlap', async () => {
+    const { db } = h().ctx;
+    const labels = ['banksia', 'Acacia', 'wattle', 'Grevillea', 'acacia grove', 'Boronia'];
+    for (const [i, label] of labels.entries()) await post(`/api/nodes/${fleet[i * 4].id}/sitelabel`, { siteLabel: label }, admin);
+    // Contact times that differ, and a node never heard from.
+    const contacted = [3, 7, 11, 15, 19].map((i) => fleet[i]);
+    for (const [i, n] of contacted.entries())
+      await db
+        .updateTable('nodes')
+        .set({ last_contact: i === 0 ? null : to - i * 997 })
+        .where('id', '=', n.id)
+        .execute();
+    const rows = await db
+      .selectFrom('nodes')
+      .innerJoin('fleet_members as fm', 'fm.node_id', 'nodes.id')
+      .selectAll('nodes')
+      .select('fm.site_label')
+      .where('fm.organisation_id', '=', retailerOrg)
+      .execute();
+    const rank = (r: NodeRow) => NODE_STATUSES.indexOf(status(r));
+    // Labels and contact times first in either direction, then the rest; the node id breaks ties.
+    const byKey = {
+      id: () => 0,
+      siteLabel: (a: NodeRow, b: NodeRow, d: number) =>
+        a.site_label === null || b.site_label === null
+          ? Number(a.site_label === null) - Number(b.site_label === null)
+          : d * (a.site_label.toLowerCase() < b.site_label.toLowerCase() ? -1 : a.site_label.toLowerCase() > b.site_label.toLowerCase() ? 1 : 0),
+      status: (a: NodeRow, b: NodeRow, d: number) => d * (rank(a) - rank(b)),
+      lastContact: (a: NodeRow, b: NodeRow, d: number) =>
+        a.last_contact === null || b.last_contact === null
+          ? Number(a.last_contact === null) - Number(b.last_contact === null)
+          : d * (Number(a.last_contact) - Number(b.last_contact)),
+    };
+    expect(new Set(rows.map((r) => r.last_contact)).size).toBeGreaterThan(1);
+    for (const sort of NODE_SORTS) {
+      for (const order of ['asc', 'desc'] as const) {
+        const d = order === 'asc' ? 1 : -1;
+        const expected = [...rows].sort((a, b) => byKey[sort](a, b, d) || (sort === 'id' ? d : 1) * (a.id - b.id)).map((r) => r.id);
+        const got: number[] = [];
+        for (let offset = 0; offset < rows.length; offset += 7) {
+          const res = await get(`/v2/nodes?limit=7&offset=${offset}&sort=${sort}&order=${order}`, admin);
+          expect(res.statusCode, res.body).toBe(200);
+          got.push(...res.json().deployments.map((n: { id: number }) => n.id));
+        }
+        expect(got, `${sort} ${order}`).toEqual(expected);
+      }
+    }
+    expect((await get('/v2/nodes?sort=address', admin)).json().data.message).toBe(`sort must be one of ${NODE_SORTS.join(', ')}.`);
+    expect((await get('/v2/nodes?order=up', admin)).json().data.message).toBe('order must be asc or desc.');
+    for (const [i] of labels.entries()) await post(`/api/nodes/${fleet[i * 4].id}/sitelabel`, { siteLabel: '' }, admin);
+    for (const n of contacted) await db.updateTable('nodes').set({ last_contact: n.last_contact }).where('id', '=', n.id).execute();
   });
 
   it('answers nameplate totals of the filtered nodes', async () => {

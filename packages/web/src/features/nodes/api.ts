@@ -1,5 +1,14 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { dashboardEndpoints, nodeEndpoints as E, type NodeListQuery, type NodeMetric, type NodeStatus, portalEndpoints } from '@vpp/shared';
+import {
+  dashboardEndpoints,
+  nodeEndpoints as E,
+  type NodeListQuery,
+  type NodeMetric,
+  type NodeSort,
+  type NodeStatus,
+  portalEndpoints,
+  type SortOrder,
+} from '@vpp/shared';
 import { queryClient } from '../../lib/query-client.ts';
 import { call, refreshUnlessNotFound } from '../../lib/request.ts';
 
@@ -21,7 +30,7 @@ export const nodeKeys = {
   submeter: (id: number, sub: number, start: number, end: number) => ['nodes', id, 'submeter', sub, start, end] as const,
 };
 
-export function useNodeList(q: { f?: string; status?: NodeStatus; limit: number; offset: number }) {
+export function useNodeList(q: { f?: string; status?: NodeStatus; sort?: NodeSort; order?: SortOrder; limit: number; offset: number }) {
   return useQuery({
     queryKey: nodeKeys.list(q),
     queryFn: () => call(E.list, { query: q }, { errorToast: 'Failed to load fleet management data.' }),

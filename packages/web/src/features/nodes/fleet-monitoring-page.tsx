@@ -1,22 +1,32 @@
 import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconList, IconMap, IconSearch } from '@tabler/icons-react';
-import { NODE_STATUSES, type Node } from '@vpp/shared';
+import { formatDateTime, NODE_SORTS, NODE_STATUSES, type Node, SORT_ORDERS } from '@vpp/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { NodeMap, STATUS_LABELS, useMapHeight } from '../../components/node-map.tsx';
 import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { sortHeaders } from '../../components/sort-header.tsx';
 import { param, useSearchState } from '../../lib/search-state.ts';
 import { useFleetMap, useNodeList } from './api.ts';
 
-const fleetSearch = pagingSearch.extend({ tab: param.oneOf(['LIST', 'MAP'], 'LIST'), f: param.text(), status: param.oneOf(['', ...NODE_STATUSES], '') });
+const fleetSearch = pagingSearch.extend({
+  tab: param.oneOf(['LIST', 'MAP'], 'LIST'),
+  f: param.text(),
+  status: param.oneOf(['', ...NODE_STATUSES], ''),
+  sort: param.oneOf(NODE_SORTS, 'id'),
+  order: param.oneOf(SORT_ORDERS, 'asc'),
+});
 
-/** Fleet monitoring (/fleet-monitoring/nodes): the fleet as a list or a map; tab, f, limit, offset and status live in the URL. */
+/**
+ * Fleet monitoring (/fleet-monitoring/nodes): the fleet as a list or a map; tab, f, limit, offset,
+ * status and the list's sort (node, site label, status or last contact; issue 10 item 14) live in the URL.
+ */
 export function FleetMonitoringPage() {
   const navigate = useNavigate();
-  const [{ tab, f, status, limit, offset }, setQuery] = useSearchState(fleetSearch);
+  const [{ tab, f, status, sort, order, limit, offset }, setQuery] = useSearchState(fleetSearch);
   const setPage = (l: number, o: number, replace?: boolean) => setQuery({ limit: l, offset: o }, { replace });
   const mapHeight = useMapHeight();
   const [search, setSearch] = useState(f);
@@ -24,19 +34,25 @@ export function FleetMonitoringPage() {
   // Searching waits 500 ms after the last key (spec 2 §4) and starts again at the first page.
   const applySearch = useDebouncedCallback((value: string) => setQuery({ f: value.trim(), offset: 0 }), 500);
 
-  const list = useNodeList({ f: f || undefined, status: status || undefined, limit, offset });
+  const list = useNodeList({ f: f || undefined, status: status || undefined, sort, order, limit, offset });
   const map = useFleetMap({ f: f || undefined, status: status || undefined }, tab === 'MAP');
   const open = (id: number) => navigate(`/fleet-monitoring/nodes/${id}`);
 
+  const header = sortHeaders(sort, order, (s, o) => setQuery({ sort: s, order: o, offset: 0 }));
   const columns: Column<Node>[] = [
-    { key: 'id', header: 'Node', render: (n) => n.id, width: 80 },
-    { key: 'label', header: 'Site label', render: (n) => n.siteLabel ?? '' },
+    { key: 'id', header: header('Node', 'id'), render: (n) => n.id, width: 90 },
+    { key: 'label', header: header('Site label', 'siteLabel'), render: (n) => n.siteLabel ?? '' },
     { key: 'address', header: 'Address', render: (n) => n.address.text },
     { key: 'nmi', header: 'NMI', render: (n) => n.network.nmi },
     { key: 'serial', header: 'Serial number', render: (n) => n.system.reposit.serialNumber },
     { key: 'inverter', header: 'Inverter', render: (n) => n.system.inverter.map((i) => i.brand).join(', ') },
     { key: 'battery', header: 'Battery', render: (n) => n.system.battery.map((b) => b.brand).join(', ') || 'None' },
-    { key: 'status', header: 'Status', render: (n) => <NodeStatusBadge node={n} timeZone={n.timezone} /> },
+    { key: 'status', header: header('Status', 'status'), render: (n) => <NodeStatusBadge node={n} timeZone={n.timezone} /> },
+    {
+      key: 'contact',
+      header: header('Last contact', 'lastContact'),
+      render: (n) => (n.status.ping.lastTimestamp ? formatDateTime(n.status.ping.lastTimestamp, n.timezone) : ''),
+    },
   ];
 
   return (

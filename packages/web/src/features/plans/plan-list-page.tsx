@@ -1,11 +1,12 @@
-import { Button, Group, Select, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconArrowDown, IconArrowsSort, IconArrowUp, IconPlus, IconSearch } from '@tabler/icons-react';
-import { PLAN_EDIT, PLAN_MESSAGES, PLAN_SORTS, PLAN_TYPE_LABELS, PLAN_TYPES, PLAN_VIEW, type PlanSort, type PlanSummary, SORT_ORDERS } from '@vpp/shared';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { PLAN_EDIT, PLAN_MESSAGES, PLAN_SORTS, PLAN_TYPE_LABELS, PLAN_TYPES, PLAN_VIEW, type PlanSummary, SORT_ORDERS } from '@vpp/shared';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { sortHeaders } from '../../components/sort-header.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { param, useSearchState } from '../../lib/search-state.ts';
 import { useOperationalNetworks, usePlans } from './api.ts';
@@ -19,31 +20,6 @@ export const planListSearch = pagingSearch.extend({
   sort: param.oneOf(PLAN_SORTS, 'name'),
   order: param.oneOf(SORT_ORDERS, 'asc'),
 });
-
-/** A column header that sorts by its key: a first click ascending, the next descending. */
-function SortHeader(props: {
-  label: string;
-  sort: PlanSort;
-  current: PlanSort;
-  order: 'asc' | 'desc';
-  onSort: (sort: PlanSort, order: 'asc' | 'desc') => void;
-}) {
-  const active = props.sort === props.current;
-  const Icon = !active ? IconArrowsSort : props.order === 'asc' ? IconArrowUp : IconArrowDown;
-  return (
-    <UnstyledButton
-      onClick={() => props.onSort(props.sort, active && props.order === 'asc' ? 'desc' : 'asc')}
-      aria-label={`Sort by ${props.label}${active ? (props.order === 'asc' ? ', ascending' : ', descending') : ''}`}
-      fw={700}
-      fz="sm"
-    >
-      <Group gap={4} wrap="nowrap">
-        {props.label}
-        <Icon size={14} />
-      </Group>
-    </UnstyledButton>
-  );
-}
 
 /** Plan list (/customers/plans, spec 3 §2.9): Name (with code), Network, Plan Type, Customers; filtered, sorted and paged from the URL. */
 export function PlanListPage() {
@@ -62,8 +38,7 @@ export function PlanListPage() {
     limit: q.limit,
     offset: q.offset,
   });
-  const onSort = (sort: PlanSort, order: 'asc' | 'desc') => setQuery({ sort, order, offset: 0 });
-  const header = (label: string, sort: PlanSort) => <SortHeader label={label} sort={sort} current={q.sort} order={q.order} onSort={onSort} />;
+  const header = sortHeaders(q.sort, q.order, (sort, order) => setQuery({ sort, order, offset: 0 }));
 
   const columns: Column<PlanSummary>[] = [
     {
