@@ -92,4 +92,26 @@ describe('DataTable', () => {
     expect(screen.getByText('No nodes')).toBeInTheDocument();
     expect(screen.queryByText(/items$/)).not.toBeInTheDocument();
   });
+
+  it('shows placeholder rows, announced as loading, while the first page loads: no empty text, no table yet', () => {
+    renderScreen(
+      <DataTable
+        label="Nodes"
+        columns={columns}
+        rows={undefined}
+        rowKey={(r) => r.id}
+        total={0}
+        limit={10}
+        offset={0}
+        onPage={() => undefined}
+        empty="No nodes"
+        loading
+      />,
+    );
+    const status = screen.getByRole('status', { name: 'Loading Nodes' });
+    expect(status).toHaveAttribute('aria-busy', 'true');
+    expect(status.querySelectorAll('.mantine-Skeleton-root')).toHaveLength(11);
+    expect(screen.queryByText('No nodes')).not.toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
 });

@@ -1,9 +1,10 @@
-import { Center, Group, Loader, Pagination, Select, Table, Text } from '@mantine/core';
+import { Group, Pagination, Select, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@vpp/shared';
 import { type ReactNode, useEffect } from 'react';
 import { z } from 'zod';
 import { useSearchState } from '../lib/search-state.ts';
+import { LoadingSkeleton } from './loading-skeleton.tsx';
 
 export interface Column<T> {
   key: string;
@@ -73,11 +74,7 @@ export function DataTable<T>(props: {
     if (beyond) onPage(limit, last, true);
   }, [beyond, onPage, limit, last]);
   if (props.loading && !props.rows) {
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading" />
-      </Center>
-    );
+    return <LoadingSkeleton variant="table" rows={Math.min(props.limit, 10)} label={props.label ? `Loading ${props.label}` : 'Loading'} />;
   }
   return (
     <>

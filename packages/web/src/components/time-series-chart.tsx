@@ -1,5 +1,6 @@
 import { Box, Button, ScrollArea, Table } from '@mantine/core';
 import { lazy, Suspense, useId, useState } from 'react';
+import { LoadingSkeleton } from './loading-skeleton.tsx';
 import { chartTable, type TimeSeriesChartProps } from './time-series-chart-types.ts';
 
 export type { ChartSeries, TimeSeriesChartProps } from './time-series-chart-types.ts';
@@ -54,7 +55,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
   const tableId = useId();
   return (
     <Box>
-      <Suspense fallback={<Box h={props.height ?? 380} w="100%" />}>
+      <Suspense fallback={<LoadingSkeleton variant="chart" height={props.height ?? 380} label={`Loading ${props.label}`} />}>
         <TimeSeriesChartCanvas {...props} />
       </Suspense>
       <Button variant="subtle" size="compact-sm" mt={4} aria-expanded={table} aria-controls={tableId} onClick={() => setTable((t) => !t)}>

@@ -17,6 +17,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
@@ -225,7 +226,7 @@ export function CurtailmentDetailPage() {
       breadcrumb={[{ label: 'Virtual Power Plants' }, { label: M.title, to: FEED_IN_LIST_PATH }, { label: `${id}` }]}
       actions={canEdit && c && !notFound && cancellable(c) && <CancelButton id={id} />}
     >
-      {detail.isLoading && <DelayedLoader minHeight={200} />}
+      {detail.isLoading && <LoadingSkeleton />}
       {notFound && <NotFound text={DETAIL_TEXTS.notFound} listPath={FEED_IN_LIST_PATH} backLabel={DETAIL_TEXTS.backToList} />}
       {c && !notFound && (
         <Stack gap="md">

@@ -1,4 +1,4 @@
-import { Anchor, Button, Center, Loader, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import {
   CUSTOMER_MESSAGES,
   CUSTOMER_VIEW,
@@ -12,6 +12,7 @@ import {
 } from '@vpp/shared';
 import { type ReactNode, useMemo } from 'react';
 import { Link, useParams } from 'react-router';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NodeMap } from '../../components/node-map.tsx';
 import { coordinates } from '../../components/node-map-types.ts';
 import { NotFound } from '../../components/not-found.tsx';
@@ -141,7 +142,7 @@ function PlanSection({ nmi }: { nmi: string }) {
   return (
     <>
       <Section title="Current Plan">
-        {plan.isLoading && <Loader size="sm" aria-label="Loading" />}
+        {plan.isLoading && <LoadingSkeleton variant="lines" rows={2} />}
         {plan.isError && <Text c="dimmed">{CUSTOMER_MESSAGES.planFailed}</Text>}
         {plan.data && !p && <Text c="dimmed">{CUSTOMER_MESSAGES.noPlan}</Text>}
         {p && (
@@ -168,7 +169,7 @@ function PlanSection({ nmi }: { nmi: string }) {
       </Section>
       {p && (
         <Section title="Bill Estimate">
-          {bill.isLoading && <Loader size="sm" aria-label="Loading" />}
+          {bill.isLoading && <LoadingSkeleton variant="lines" rows={3} />}
           {bill.isError && <Text c="dimmed">{CUSTOMER_MESSAGES.billFailed}</Text>}
           {bill.data && <BillEstimateView current={bill.data.current} last={bill.data.last} />}
         </Section>
@@ -225,11 +226,7 @@ export function CustomerDetailPage() {
       permission={CUSTOMER_VIEW}
       breadcrumb={[{ label: 'Customers' }, { label: 'Manage', to: CUSTOMER_LIST_PATH }, { label: nmi }]}
     >
-      {customer.isLoading && (
-        <Center py="xl">
-          <Loader aria-label="Loading" />
-        </Center>
-      )}
+      {customer.isLoading && <LoadingSkeleton />}
       {isNotFound(customer.error) && <NotFound text={CUSTOMER_MESSAGES.notFound} listPath={CUSTOMER_LIST_PATH} backLabel="Back to Customers" />}
       {customer.isError && !isNotFound(customer.error) && <Text c="dimmed">{CUSTOMER_MESSAGES.detailFailed}</Text>}
       {c && (

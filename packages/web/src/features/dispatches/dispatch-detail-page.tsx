@@ -15,6 +15,7 @@ import type { ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
@@ -218,7 +219,7 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
       breadcrumb={[{ label: 'Virtual Power Plants' }, { label: config.listLabel, to: config.listPath }, { label: `${id}` }]}
       actions={d && !notFound && config.actions(d, nowS)}
     >
-      {detail.isLoading && <DelayedLoader minHeight={200} />}
+      {detail.isLoading && <LoadingSkeleton />}
       {notFound && <NotFound text={config.notFound} listPath={config.listPath} backLabel={config.backToList} />}
       {d && !notFound && (
         <Stack gap="md">

@@ -9,6 +9,7 @@ import { NodeMap, STATUS_LABELS, useMapHeight } from '../../components/node-map.
 import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { sortHeaders } from '../../components/sort-header.tsx';
+import { useTimeZone } from '../../lib/account.ts';
 import { param, useSearchState } from '../../lib/search-state.ts';
 import { useFleetMap, useNodeList } from './api.ts';
 
@@ -38,6 +39,7 @@ export function FleetMonitoringPage() {
   const map = useFleetMap({ f: f || undefined, status: status || undefined }, tab === 'MAP');
   const open = (id: number) => navigate(`/fleet-monitoring/nodes/${id}`);
 
+  const userZone = useTimeZone();
   const header = sortHeaders(sort, order, (s, o) => setQuery({ sort: s, order: o, offset: 0 }));
   const columns: Column<Node>[] = [
     { key: 'id', header: header('Node', 'id'), render: (n) => n.id, width: 90 },

@@ -1,6 +1,7 @@
 import { Paper, Stack, Text } from '@mantine/core';
 import { epochToLocalDate, localDateToEpoch, localMidnights, type NodeDetail, PERIOD_INTERVAL_S } from '@vpp/shared';
 import { useMemo } from 'react';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { TimeSeriesChart } from '../../components/time-series-chart.tsx';
 import { useNodeSeries, useNodeSummary, useSubmeterSeries } from './api.ts';
 import { EnergySummary } from './energy-summary.tsx';
@@ -45,7 +46,10 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
             {`Today (${epochToLocalDate(chart.omitted, zone).split('-').reverse().slice(0, 2).join('/')}) is not over yet: its partial day is shaded and not plotted.`}
           </Text>
         )}
-        {chart.empty && !series.isLoading ? (
+        {/* While the first series loads, the chart's place is a skeleton, not empty axes that read as 'no data'. */}
+        {series.isLoading ? (
+          <LoadingSkeleton variant="chart" height={380} label="Loading graph" />
+        ) : chart.empty ? (
           <Text c="dimmed" ta="center" py={120}>
             No data to display on the graph
           </Text>

@@ -4,7 +4,7 @@ import { zoneLabel } from '@vpp/shared';
 import { lazy, Suspense } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
-import { DelayedLoader } from '../../components/delayed-loader.tsx';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
@@ -44,6 +44,7 @@ export function NodeDetailPage() {
           <IconArrowLeft size={14} /> Go Back
         </Group>
       </Anchor>
+      {node.isPending && <LoadingSkeleton />}
       {isNotFound(node.error) && <NotFound text={NODE_NOT_FOUND} listPath={FLEET_LIST} backLabel="Back to Fleet Monitoring" />}
       {node.data && (
         <Stack gap="md">
@@ -69,7 +70,7 @@ export function NodeDetailPage() {
             </Tabs.List>
             <Tabs.Panel value="MONITORING" pt="md">
               {canViewData ? (
-                <Suspense fallback={<DelayedLoader minHeight={200} />}>
+                <Suspense fallback={<LoadingSkeleton variant="chart" height={380} label="Loading graph" />}>
                   <MonitoringTab node={node.data} />
                 </Suspense>
               ) : (
@@ -80,7 +81,7 @@ export function NodeDetailPage() {
               <SystemComponentsTab node={node.data} />
             </Tabs.Panel>
             <Tabs.Panel value="LOCATION" pt="md">
-              <Suspense fallback={<DelayedLoader minHeight={200} />}>
+              <Suspense fallback={<LoadingSkeleton variant="chart" height={400} label="Loading map" />}>
                 <LocationTab node={node.data} />
               </Suspense>
             </Tabs.Panel>

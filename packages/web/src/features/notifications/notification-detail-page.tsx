@@ -1,8 +1,9 @@
-import { Anchor, Button, Card, Center, Loader, Stack, Text, Typography } from '@mantine/core';
+import { Anchor, Button, Card, Stack, Text, Typography } from '@mantine/core';
 import { NOTIFICATION_AUTO_READ_MS, notificationDateLabel } from '@vpp/shared';
 import { useEffect, useRef } from 'react';
 import Markdown from 'react-markdown';
 import { Link, useParams } from 'react-router';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
@@ -44,11 +45,7 @@ export function NotificationDetailPage() {
       }
     >
       {notificationMissing(id, notification) && <NotFound text={NOTIFICATION_NOT_FOUND} listPath="/user/notifications" backLabel="Back to Notifications" />}
-      {notification.isPending && !notificationMissing(id, notification) && (
-        <Center py="xl">
-          <Loader aria-label="Loading" />
-        </Center>
-      )}
+      {notification.isPending && !notificationMissing(id, notification) && <LoadingSkeleton variant="lines" />}
       {n && (
         <Card withBorder padding="lg" maw={860}>
           <Stack gap="sm">

@@ -3,6 +3,7 @@ import { formatDuration, type GridOutage, OUTAGE_EDIT, OUTAGE_MESSAGES, OUTAGE_V
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
@@ -110,7 +111,7 @@ export function OutageDetailPage() {
       breadcrumb={[{ label: 'Virtual Power Plants' }, { label: 'Grid Outages', to: OUTAGE_LIST_PATH }, { label: `${id}` }]}
       actions={canEdit && open && <CancelOutage id={id} />}
     >
-      {detail.isLoading && <DelayedLoader minHeight={200} />}
+      {detail.isLoading && <LoadingSkeleton />}
       {notFound && <NotFound text={OUTAGE_SCREEN_TEXTS.notFound} listPath={OUTAGE_LIST_PATH} backLabel={OUTAGE_SCREEN_TEXTS.backToList} />}
       {o && !notFound && (
         <Stack gap="md">

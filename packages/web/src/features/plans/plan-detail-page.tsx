@@ -1,8 +1,9 @@
-import { Button, Center, Loader, Paper, Table, Text, Title } from '@mantine/core';
+import { Button, Paper, Table, Text, Title } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { PLAN_EDIT, PLAN_MESSAGES, PLAN_VIEW, type Plan } from '@vpp/shared';
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { type Crumb, PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
@@ -30,11 +31,7 @@ function PlanLoader(props: {
       breadcrumb={crumbs}
       actions={plan.data && props.actions?.(plan.data)}
     >
-      {plan.isLoading && (
-        <Center py="xl">
-          <Loader aria-label="Loading" />
-        </Center>
-      )}
+      {plan.isLoading && <LoadingSkeleton />}
       {isNotFound(plan.error) && <NotFound text={PLAN_MESSAGES.notFound} listPath={PLAN_LIST_PATH} backLabel="Back to Plans" />}
       {plan.isError && !isNotFound(plan.error) && <Text c="dimmed">{PLAN_MESSAGES.loadFailed}</Text>}
       {plan.data && props.children(plan.data)}

@@ -1,5 +1,6 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { SUPPORT_MESSAGES, SUPPORT_PERMISSION } from '@vpp/shared';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
@@ -19,9 +20,7 @@ export function SupportPage() {
   return (
     <PageLayout title="Support" permission={SUPPORT_PERMISSION}>
       {!allowed ? null : !settings.data || !account.data ? (
-        <Center py="xl">
-          <Loader aria-label="Loading" />
-        </Center>
+        <LoadingSkeleton variant="lines" />
       ) : settings.data.formUrl ? (
         <SupportFormFrame url={settings.data.formUrl} />
       ) : (

@@ -1,6 +1,7 @@
-import { Alert, Button, Card, Center, List, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { normalizePermission, outrankedUserMessage, outrankingPermission, PERMISSIONS } from '@vpp/shared';
 import { Link, useParams } from 'react-router';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount } from '../../lib/account.ts';
@@ -32,11 +33,7 @@ export function UserDetailPage() {
       }
     >
       {userMissing(id, user) && <NotFound text={USER_NOT_FOUND} listPath={USERS_BREADCRUMB[1].to as string} backLabel="Back to Users" />}
-      {user.isPending && !userMissing(id, user) && (
-        <Center py="xl">
-          <Loader aria-label="Loading" />
-        </Center>
-      )}
+      {user.isPending && !userMissing(id, user) && <LoadingSkeleton variant="lines" />}
       {outranking && (
         <Alert color="gray" mb="md" maw={720}>
           {outrankedUserMessage(outranking)}

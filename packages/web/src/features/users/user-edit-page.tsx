@@ -1,7 +1,8 @@
-import { Alert, Center, Loader } from '@mantine/core';
+import { Alert } from '@mantine/core';
 import { outrankedUserMessage, outrankingPermission, USER_MESSAGES } from '@vpp/shared';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount } from '../../lib/account.ts';
@@ -29,11 +30,7 @@ export function UserEditPage() {
       permission={USERS_PERMISSION}
     >
       {userMissing(id, user) && <NotFound text={USER_NOT_FOUND} listPath={USERS_BREADCRUMB[1].to as string} backLabel="Back to Users" />}
-      {user.isPending && !userMissing(id, user) && (
-        <Center py="xl">
-          <Loader aria-label="Loading" />
-        </Center>
-      )}
+      {user.isPending && !userMissing(id, user) && <LoadingSkeleton variant="lines" />}
       {outranking && (
         <Alert color="red" maw={720}>
           {outrankedUserMessage(outranking)}

@@ -1,10 +1,11 @@
-import { Button, Center, Group, Loader, Menu, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Button, Group, Menu, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconBolt, IconChevronDown, IconPencil, IconSearch, IconSunOff } from '@tabler/icons-react';
 import { CURTAILMENT_EDIT, CURTAILMENT_VIEW, DISPATCH_EDIT, NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DataTable, pagingSearch } from '../../components/data-table.tsx';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
@@ -68,12 +69,7 @@ function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
   const map = usePowerstationMap(id, true);
   const navigate = useNavigate();
   const height = useMapHeight();
-  if (map.isLoading)
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading map" />
-      </Center>
-    );
+  if (map.isLoading) return <LoadingSkeleton variant="chart" height={500} label="Loading map" />;
   return (
     <Stack gap="xs">
       {map.data?.length === 0 && <Text c="dimmed">{VPP_MESSAGES.noNodes}</Text>}
@@ -167,11 +163,7 @@ export function VppDetailPage() {
         )
       }
     >
-      {vpp.isLoading && (
-        <Center py="xl">
-          <Loader aria-label="Loading" />
-        </Center>
-      )}
+      {vpp.isLoading && <LoadingSkeleton />}
       {isNotFound(vpp.error) && <NotFound text={VPP_NOT_FOUND} listPath={VPP_LIST_PATH} backLabel="Back to Virtual Power Plants" />}
       {vpp.data && (
         <Stack gap="lg">
@@ -192,7 +184,7 @@ export function VppDetailPage() {
             </Tabs.Panel>
             {seesSetpoints && (
               <Tabs.Panel value="SETPOINT_LIST" pt="md">
-                <Suspense fallback={<Loader aria-label="Loading" />}>
+                <Suspense fallback={<LoadingSkeleton variant="table" />}>
                   <VppSetpointsTab id={id} />
                 </Suspense>
               </Tabs.Panel>

@@ -1,9 +1,10 @@
-import { Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { NODE_VIEW, type Powerstation, storedVppKind, VPP_EDIT, VPP_MESSAGES } from '@vpp/shared';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { pagingSearch } from '../../components/data-table.tsx';
+import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
@@ -67,11 +68,7 @@ export function VppEditPage() {
         { label: 'Edit' },
       ]}
     >
-      {vpp.isLoading && (
-        <Center py="xl">
-          <Loader aria-label="Loading" />
-        </Center>
-      )}
+      {vpp.isLoading && <LoadingSkeleton variant="lines" />}
       {isNotFound(vpp.error) && <NotFound text={VPP_NOT_FOUND} listPath={VPP_LIST_PATH} backLabel="Back to Virtual Power Plants" />}
       {vpp.data?.type === 'FCAS' && <Text>{VPP_MESSAGES.fcasNotEditable}</Text>}
       {vpp.data && vpp.data.type !== 'FCAS' && form.initialized && (
