@@ -1,20 +1,11 @@
-import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Select, SimpleGrid, Slider, Stack, Table, Text } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
+import { Alert, Button, Group, Modal, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import {
-  CURTAILMENT_POWER_STEP_KW,
-  type CurtailmentComponent,
-  type CurtailmentConstraint,
-  epochToLocalDate,
-  formatDateTime,
-  formatDuration,
-  CURTAILMENT_MESSAGES as M,
-  startOfPeriod,
-} from '@vpp/shared';
+import { CURTAILMENT_POWER_STEP_KW, type CurtailmentComponent, formatDateTime, formatDuration, CURTAILMENT_MESSAGES as M } from '@vpp/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { PowerControl } from '../../components/power-control.tsx';
 import { useTimeZone } from '../../lib/account.ts';
-import { earliestStart, endTimesAfter, REFRESH_DEBOUNCE_MS, startTimesOfDay, useDispatchPowerstations } from '../dispatches/index.ts';
+import { EventWindowFields, PowerstationSelect, REFRESH_DEBOUNCE_MS, useDispatchPowerstations } from '../dispatches/index.ts';
 import { useCreateCurtailment, useCurtailmentConstraint, useNewCurtailmentPrediction } from './api.ts';
 import { CurtailmentChart } from './curtailment-chart.tsx';
 import {
@@ -36,77 +27,6 @@ import {
 /** How far ahead a curtailment can be drawn up: the server predicts at most 7 days ahead. */
 const MAX_DAYS_AHEAD = 7;
 const nowS = () => Math.floor(Date.now() / 1000);
-const timeFormat = (zone: string) => new Intl.DateTimeFormat('en-AU', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
-/** The real power slider (spec 3 §5: maximum 0, step 0.1, minimum the constraint) and the number input beside it. */
-function LimitControl(props: { draft: CurtailmentDraft; c: CurtailmentConstraint | undefined; disabled: boolean; onChange: (kw: number) => void }) {
-  const { draft, c } = props;
-  const { min, max } = powerBounds(c);
-  const [text, setText] = useState<string | number>(draft.realPowerP);
-  useEffect(() => setText(draft.realPowerP), [draft.realPowerP]);
-  const disabled = props.disabled || min === max;
-  return (
-    <Stack gap={4}>
-      <Text size="sm" fw={500}>
-        Real power (kW)
-      </Text>
-      <Group align="flex-start" wrap="nowrap" gap="md">
-        <Slider
-          thumbLabel="Real power (kW)"
-          style={{ flex: 1 }}
-          mt={8}
-          mb={24}
-          mx={24}
-          min={min}
-          // A VPP that cannot be curtailed still draws a slider, held at 0.
-          max={min === max ? max + CURTAILMENT_POWER_STEP_KW : max}
-          step={CURTAILMENT_POWER_STEP_KW}
-          precision={1}
-          value={draft.realPowerP}
-          disabled={disabled}
-          marks={
-            disabled
-              ? []
-              : [
-                  { value: min, label: `${min} kW` },
-                  { value: max, label: `${max} kW` },
-                ]
-          }
-          label={(v) => `${v.toFixed(1)} kW`}
-          onChange={props.onChange}
-        />
-        <NumberInput
-          aria-label="Real power"
-          w={120}
-          suffix=" kW"
-          step={CURTAILMENT_POWER_STEP_KW}
-          decimalScale={1}
-          min={min}
-          max={max}
-          clampBehavior="blur"
-          value={text}
-          disabled={disabled}
-          onChange={setText}
-          onBlur={() => props.onChange(Number(text) || 0)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') props.onChange(Number(text) || 0);
-          }}
-        />
-      </Group>
-      <Text size="xs" c="dimmed">
-        {draft.component === 'solar'
-          ? `The VPP's solar generation is held to at most ${Math.abs(draft.realPowerP).toFixed(1)} kW.`
-          : `The VPP's export at the meters is held to at most ${Math.abs(draft.realPowerP).toFixed(1)} kW.`}
-      </Text>
-    </Stack>
-  );
-}
 
 /**
  * The New Curtailment modal (spec 3 §2.7, §4.3, §5): the VPP, the window, Net or Gross, the limit
@@ -144,26 +64,7 @@ export function NewCurtailmentModal(props: { opened: boolean; onClose: () => voi
   const blocker = confirmBlocker(draft, c, vppCount, nowS());
   const vppName = powerstations.data?.find((v) => v.id === draft.powerstation)?.name ?? '';
 
-  const fmt = useMemo(() => timeFormat(zone), [zone]);
-  const today = epochToLocalDate(nowS(), zone);
-  const earliest = earliestStart(nowS());
-  const startDate = epochToLocalDate(draft.startTime, zone);
-  const startOptions = useMemo(() => {
-    return startTimesOfDay(startOfPeriod(draft.startTime, 'day', zone), zone).map((t) => ({
-      value: String(t),
-      label: fmt.format(t * 1000),
-      disabled: t < earliest,
-    }));
-  }, [draft.startTime, zone, fmt, earliest]);
   const end = draft.startTime + draft.duration;
-  const endOptions = useMemo(
-    () =>
-      endTimesAfter(draft.startTime).map((t) => ({
-        value: String(t),
-        label: `${fmt.format(t * 1000)}${epochToLocalDate(t, zone) === startDate ? '' : ' (next day)'}`,
-      })),
-    [draft.startTime, zone, fmt, startDate],
-  );
 
   const execute = () =>
     create.mutateAsync(createCurtailmentBody(draft)).then(
@@ -187,41 +88,20 @@ export function NewCurtailmentModal(props: { opened: boolean; onClose: () => voi
         <Stack gap="md">
           {unavailable && <Alert color="yellow">{unavailable}</Alert>}
           <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
-            <Select
-              label="Virtual Power Plant"
-              placeholder={powerstations.isLoading ? 'Loading…' : 'Choose a Virtual Power Plant'}
-              searchable
-              data={(powerstations.data ?? []).map((v) => ({ value: String(v.id), label: v.name }))}
-              value={draft.powerstation === null ? null : String(draft.powerstation)}
-              onChange={(v) => setDraft((d) => withPowerstation(d, v === null ? null : Number(v)))}
-              comboboxProps={{ withinPortal: true }}
+            <PowerstationSelect
+              powerstations={{ data: powerstations.data, loading: powerstations.isLoading }}
+              value={draft.powerstation}
+              onChange={(id) => setDraft((d) => withPowerstation(d, id))}
             />
-            <DatePickerInput
-              label="Start date"
-              valueFormat="DD/MM/YYYY"
-              value={startDate}
-              minDate={today}
-              maxDate={addDays(today, MAX_DAYS_AHEAD)}
-              onChange={(v) => v && setDraft((d) => withStartDate(d, String(v).slice(0, 10), zone, nowS()))}
-              popoverProps={{ withinPortal: true }}
-            />
-            <Select
-              label="Start time"
-              searchable
-              data={startOptions}
-              value={String(draft.startTime)}
-              onChange={(v) => v && setDraft((d) => withStartTime(d, Number(v), zone, nowS()))}
-              comboboxProps={{ withinPortal: true }}
-            />
-            <Select
-              label="End time"
-              searchable
-              data={endOptions}
-              value={String(end)}
-              onChange={(v) => v && setDraft((d) => withEnd(d, Number(v)))}
-              description={`Duration ${formatDuration(draft.duration)}`}
-              inputWrapperOrder={['label', 'input', 'description']}
-              comboboxProps={{ withinPortal: true }}
+            <EventWindowFields
+              startTime={draft.startTime}
+              duration={draft.duration}
+              zone={zone}
+              nowS={nowS()}
+              maxDaysAhead={MAX_DAYS_AHEAD}
+              onStartDate={(date) => setDraft((d) => withStartDate(d, date, zone, nowS()))}
+              onStartTime={(t) => setDraft((d) => withStartTime(d, t, zone, nowS()))}
+              onEnd={(t) => setDraft((d) => withEnd(d, t))}
             />
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
@@ -243,7 +123,22 @@ export function NewCurtailmentModal(props: { opened: boolean; onClose: () => voi
                 {draft.component === 'solar' ? 'Gross limits the solar generation of the nodes.' : 'Net limits the export at the nodes’ meters.'}
               </Text>
             </Stack>
-            <LimitControl draft={draft} c={c} disabled={!c || !!unavailable} onChange={(kw) => setDraft((d) => withLimit(d, kw, c))} />
+            {/* Spec 3 §5: maximum 0, step 0.1, minimum the constraint. */}
+            <PowerControl
+              label="Real power (kW)"
+              inputLabel="Real power"
+              value={draft.realPowerP}
+              {...powerBounds(c)}
+              step={CURTAILMENT_POWER_STEP_KW}
+              disabled={!c || !!unavailable}
+              onSlide={(kw) => setDraft((d) => withLimit(d, kw, c))}
+              onType={(kw) => setDraft((d) => withLimit(d, kw, c))}
+              hint={
+                draft.component === 'solar'
+                  ? `The VPP's solar generation is held to at most ${Math.abs(draft.realPowerP).toFixed(1)} kW.`
+                  : `The VPP's export at the meters is held to at most ${Math.abs(draft.realPowerP).toFixed(1)} kW.`
+              }
+            />
           </SimpleGrid>
           {draft.powerstation !== null && (
             <CurtailmentChart

@@ -6,6 +6,7 @@ export { type EventDetailConfig, EventDetailView, Figure, Section } from './disp
 export { eventLabel, formatDispatchStart, GRAPH_TICK_S, GRAPH_Y_PAD, graphScale, REFRESH_FAST_MS, REFRESH_SLOW_MS, requestKind } from './dispatch-format.ts';
 export { type EventListConfig, EventListView } from './dispatch-list-page.tsx';
 export { DispatchStatusBadge } from './dispatch-status-badge.tsx';
+export { EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';
 export { useDispatchConstraints, useDispatchPowerstations, useDispatchPredictions } from './new-dispatch-api.ts';
 export { NewDispatchConfirmView } from './new-dispatch-confirm-view.tsx';
 export { NewDispatchEditView } from './new-dispatch-edit-view.tsx';

@@ -1,5 +1,4 @@
-import { Alert, Anchor, Button, Group, NumberInput, Paper, SegmentedControl, Select, SimpleGrid, Slider, Stack, Text } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
+import { Alert, Anchor, Button, Group, Paper, SegmentedControl, SimpleGrid, Slider, Stack, Text } from '@mantine/core';
 import {
   DISPATCH_MESSAGES,
   DISPATCH_POWER_STEP_KW,
@@ -7,28 +6,25 @@ import {
   type DispatchPredictions,
   type DispatchPriceReply,
   type DispatchStrategy,
-  epochToLocalDate,
-  formatDuration,
   type LeadLag,
   POWER_FACTOR_MAX,
   POWER_FACTOR_MIN,
   POWER_FACTOR_STEP,
   snapSlider,
 } from '@vpp/shared';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback } from 'react';
+import { PowerControl } from '../../components/power-control.tsx';
+import { EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';
 import { NewDispatchChart } from './new-dispatch-chart.tsx';
 import {
   brushSelection,
   confirmBlocker,
   type DispatchDraft,
   type DraftPermissions,
-  earliestStart,
-  endTimesAfter,
   graphStart,
   leadLagEditable,
   messageApplies,
   powerFactorEditable,
-  startTimesOfDay,
   strategyShown,
   withEnd,
   withPower,
@@ -40,15 +36,6 @@ import { NewDispatchPrices } from './new-dispatch-prices.tsx';
 
 /** How far ahead a dispatch can be drawn up: the server predicts at most 7 days ahead. */
 const MAX_DAYS_AHEAD = 7;
-
-const timeFormat = (zone: string) => new Intl.DateTimeFormat('en-AU', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-
-/** yyyy-MM-dd `days` after a yyyy-MM-dd date (calendar arithmetic, no zone involved). */
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 export interface EditViewProps {
   draft: DispatchDraft;
@@ -68,73 +55,6 @@ export interface EditViewProps {
   locked?: boolean;
   /** What the power's sign means, under the slider. */
   powerHint?: string;
-}
-
-/** The power slider (with its 4% snaps) and the number input beside it. */
-function PowerControl({
-  draft,
-  update,
-  c,
-  locked,
-  hint,
-}: {
-  draft: DispatchDraft;
-  update: EditViewProps['update'];
-  c: DispatchConstraints | undefined;
-  locked: boolean;
-  hint: string;
-}) {
-  const min = c?.realPowerPMin ?? 0;
-  const max = c?.realPowerPMax ?? 0;
-  const [text, setText] = useState<string | number>(draft.realPowerP);
-  useEffect(() => setText(draft.realPowerP), [draft.realPowerP]);
-  const disabled = locked || !c || (min === 0 && max === 0);
-  const marks = [{ value: min, label: `${min} kW` }, ...(min < 0 && max > 0 ? [{ value: 0, label: '0' }] : []), { value: max, label: `${max} kW` }];
-  return (
-    <Stack gap={4}>
-      <Text size="sm" fw={500} id="dispatch-power-label">
-        Power (kW)
-      </Text>
-      <Group align="flex-start" wrap="nowrap" gap="md">
-        <Slider
-          thumbLabel="Power (kW)"
-          style={{ flex: 1 }}
-          mt={8}
-          mb={24}
-          mx={24}
-          min={min}
-          max={max === min ? min + DISPATCH_POWER_STEP_KW : max}
-          step={DISPATCH_POWER_STEP_KW}
-          precision={1}
-          value={draft.realPowerP}
-          disabled={disabled}
-          marks={disabled ? [] : marks}
-          label={(v) => `${v.toFixed(1)} kW`}
-          onChange={(v) => update((d) => withPower(d, snapSlider(v, min, max), c))}
-        />
-        <NumberInput
-          aria-label="Power"
-          w={120}
-          suffix=" kW"
-          step={DISPATCH_POWER_STEP_KW}
-          decimalScale={1}
-          min={min}
-          max={max}
-          clampBehavior="blur"
-          value={text}
-          disabled={disabled}
-          onChange={setText}
-          onBlur={() => update((d) => withPower(d, Number(text) || 0, c))}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') update((d) => withPower(d, Number(text) || 0, c));
-          }}
-        />
-      </Group>
-      <Text size="xs" c="dimmed">
-        {hint}
-      </Text>
-    </Stack>
-  );
 }
 
 /** The power factor slider and lead/lag choice, for users with fleet.dispatches.powerFactor. */
@@ -197,22 +117,8 @@ function PowerFactorControl({ draft, update, c }: { draft: DispatchDraft; update
 export function NewDispatchEditView(p: EditViewProps) {
   const { draft, update, can, zone, nowS } = p;
   const c = p.constraints;
-  const fmt = useMemo(() => timeFormat(zone), [zone]);
   const dayStart = graphStart(draft, zone);
-  const today = epochToLocalDate(nowS, zone);
-  const earliest = earliestStart(nowS);
-  const startOptions = useMemo(
-    () => startTimesOfDay(dayStart, zone).map((t) => ({ value: String(t), label: fmt.format(t * 1000), disabled: t < earliest })),
-    [dayStart, zone, fmt, earliest],
-  );
   const end = draft.startTime + draft.duration;
-  const endOptions = useMemo(() => {
-    const startDate = epochToLocalDate(draft.startTime, zone);
-    return endTimesAfter(draft.startTime).map((t) => ({
-      value: String(t),
-      label: `${fmt.format(t * 1000)}${epochToLocalDate(t, zone) === startDate ? '' : ' (next day)'}`,
-    }));
-  }, [draft.startTime, zone, fmt]);
   const onSelect = useCallback(
     (from: number, to: number) => {
       const w = brushSelection(from, to, Date.now() / 1000);
@@ -227,42 +133,16 @@ export function NewDispatchEditView(p: EditViewProps) {
     <Stack gap="md">
       {noVpps && <Alert color="yellow">{DISPATCH_MESSAGES.noVpp}</Alert>}
       <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
-        <Select
-          label="Virtual Power Plant"
-          placeholder={p.powerstations.loading ? 'Loading…' : 'Choose a Virtual Power Plant'}
-          searchable
-          data={(p.powerstations.data ?? []).map((v) => ({ value: String(v.id), label: v.name }))}
-          value={draft.powerstation === null ? null : String(draft.powerstation)}
-          disabled={p.locked}
-          onChange={(v) => p.onPowerstation(v === null ? null : Number(v))}
-          comboboxProps={{ withinPortal: true }}
-        />
-        <DatePickerInput
-          label="Start date"
-          valueFormat="DD/MM/YYYY"
-          value={epochToLocalDate(draft.startTime, zone)}
-          minDate={today}
-          maxDate={addDays(today, MAX_DAYS_AHEAD)}
-          onChange={(v) => v && update((d) => withStartDate(d, String(v).slice(0, 10), zone, Date.now() / 1000))}
-          popoverProps={{ withinPortal: true }}
-        />
-        <Select
-          label="Start time"
-          searchable
-          data={startOptions}
-          value={String(draft.startTime)}
-          onChange={(v) => v && update((d) => withStartTime(d, Number(v), zone, Date.now() / 1000))}
-          comboboxProps={{ withinPortal: true }}
-        />
-        <Select
-          label="End time"
-          searchable
-          data={endOptions}
-          value={String(end)}
-          onChange={(v) => v && update((d) => withEnd(d, Number(v)))}
-          description={`Duration ${formatDuration(draft.duration)}`}
-          inputWrapperOrder={['label', 'input', 'description']}
-          comboboxProps={{ withinPortal: true }}
+        <PowerstationSelect powerstations={p.powerstations} value={draft.powerstation} disabled={p.locked} onChange={p.onPowerstation} />
+        <EventWindowFields
+          startTime={draft.startTime}
+          duration={draft.duration}
+          zone={zone}
+          nowS={nowS}
+          maxDaysAhead={MAX_DAYS_AHEAD}
+          onStartDate={(date) => update((d) => withStartDate(d, date, zone, Date.now() / 1000))}
+          onStartTime={(t) => update((d) => withStartTime(d, t, zone, Date.now() / 1000))}
+          onEnd={(t) => update((d) => withEnd(d, t))}
         />
       </SimpleGrid>
 
@@ -274,11 +154,19 @@ export function NewDispatchEditView(p: EditViewProps) {
 
       <SimpleGrid cols={{ base: 1, md: can.powerFactor ? 2 : 1 }} spacing="lg">
         <Stack gap="xs">
+          {/* The slider snaps to its ends and to 0 within 4% of the range; a typed value is taken as typed. */}
           <PowerControl
-            draft={draft}
-            update={update}
-            c={c}
-            locked={!!p.locked}
+            label="Power (kW)"
+            inputLabel="Power"
+            labelId="dispatch-power-label"
+            value={draft.realPowerP}
+            min={c?.realPowerPMin ?? 0}
+            max={c?.realPowerPMax ?? 0}
+            step={DISPATCH_POWER_STEP_KW}
+            markZero
+            disabled={!!p.locked || !c}
+            onSlide={(v) => update((d) => withPower(d, snapSlider(v, c?.realPowerPMin ?? 0, c?.realPowerPMax ?? 0), c))}
+            onType={(v) => update((d) => withPower(d, v, c))}
             hint={p.powerHint ?? 'Positive charges the batteries, negative discharges them, 0 locks them out.'}
           />
           {strategyShown(draft, can) && !p.locked && (

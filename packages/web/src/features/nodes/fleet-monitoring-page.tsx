@@ -53,7 +53,8 @@ export function FleetMonitoringPage() {
     {
       key: 'contact',
       header: header('Last contact', 'lastContact'),
-      render: (n) => (n.status.ping.lastTimestamp ? formatDateTime(n.status.ping.lastTimestamp, n.timezone) : ''),
+      // In the user's zone, one zone down the column, so that the sorted times read in order.
+      render: (n) => (n.status.ping.lastTimestamp ? formatDateTime(n.status.ping.lastTimestamp, userZone) : ''),
     },
   ];
 

@@ -1,17 +1,15 @@
 import { Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
-import { epochToLocalDate, formatDuration, OUTAGE_REASON_LABELS, OUTAGE_REASONS, type OutageReason, startOfPeriod } from '@vpp/shared';
-import { useEffect, useMemo, useState } from 'react';
+import { OUTAGE_REASON_LABELS, OUTAGE_REASONS, type OutageReason } from '@vpp/shared';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
-import { earliestStart, endTimesAfter, PhonePreview, startTimesOfDay, useDispatchPowerstations } from '../dispatches/index.ts';
+import { EventWindowFields, earliestStart, PhonePreview, PowerstationSelect, useDispatchPowerstations } from '../dispatches/index.ts';
 import { useCreateOutage } from './api.ts';
 import { createOutageBody, initialOutageDraft, messageOf, type OutageDraft, withEnd, withStartDate } from './new-outage-form.ts';
 import { outagePath } from './outage-format.ts';
 
 const nowS = () => Math.floor(Date.now() / 1000);
-const timeFormat = (zone: string) => new Intl.DateTimeFormat('en-AU', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 /** The message-edit sub-view: title and text with the phone preview; Cancel drops the edit, Save Message keeps it. */
 function MessageView(props: { message: { title: string; text: string }; onCancel: () => void; onSave: (m: { title: string; text: string }) => void }) {
@@ -65,23 +63,9 @@ export function NewOutageModal(props: { opened: boolean; onClose: () => void }) 
     setDraft(initialOutageDraft(nowS(), zone));
   }, [opened, zone]);
 
-  const fmt = useMemo(() => timeFormat(zone), [zone]);
-  const earliest = earliestStart(nowS());
-  const dayStart = startOfPeriod(draft.startTime, 'day', zone);
-  const startOptions = useMemo(
-    () => startTimesOfDay(dayStart, zone).map((t) => ({ value: String(t), label: fmt.format(t * 1000), disabled: t < earliest })),
-    [dayStart, zone, fmt, earliest],
-  );
-  const end = draft.startTime + draft.duration;
-  const endOptions = useMemo(() => {
-    const startDate = epochToLocalDate(draft.startTime, zone);
-    return endTimesAfter(draft.startTime).map((t) => ({
-      value: String(t),
-      label: `${fmt.format(t * 1000)}${epochToLocalDate(t, zone) === startDate ? '' : ' (next day)'}`,
-    }));
-  }, [draft.startTime, zone, fmt]);
   const message = messageOf(draft, organisation);
-  const today = epochToLocalDate(nowS(), zone);
+
+  const earliest = earliestStart(nowS());
 
   const execute = () =>
     create.mutateAsync(createOutageBody(draft)).then(
@@ -106,14 +90,10 @@ export function NewOutageModal(props: { opened: boolean; onClose: () => void }) 
       ) : (
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <Select
-              label="Virtual Power Plant"
-              placeholder={powerstations.isLoading ? 'Loading…' : 'Choose a Virtual Power Plant'}
-              searchable
-              data={(powerstations.data ?? []).map((v) => ({ value: String(v.id), label: v.name }))}
-              value={draft.powerstation === null ? null : String(draft.powerstation)}
-              onChange={(v) => setDraft((d) => ({ ...d, powerstation: v === null ? null : Number(v) }))}
-              comboboxProps={{ withinPortal: true }}
+            <PowerstationSelect
+              powerstations={{ data: powerstations.data, loading: powerstations.isLoading }}
+              value={draft.powerstation}
+              onChange={(id) => setDraft((d) => ({ ...d, powerstation: id }))}
             />
             <Select
               label="Reason"
@@ -123,31 +103,14 @@ export function NewOutageModal(props: { opened: boolean; onClose: () => void }) 
               onChange={(v) => v && setDraft((d) => ({ ...d, reason: v as OutageReason }))}
               comboboxProps={{ withinPortal: true }}
             />
-            <DatePickerInput
-              label="Start date"
-              valueFormat="DD/MM/YYYY"
-              value={epochToLocalDate(draft.startTime, zone)}
-              minDate={today}
-              onChange={(v) => v && setDraft((d) => withStartDate(d, String(v).slice(0, 10), zone, nowS()))}
-              popoverProps={{ withinPortal: true }}
-            />
-            <Select
-              label="Start time"
-              searchable
-              data={startOptions}
-              value={String(draft.startTime)}
-              onChange={(v) => v && setDraft((d) => ({ ...d, startTime: Math.max(Number(v), earliestStart(nowS())) }))}
-              comboboxProps={{ withinPortal: true }}
-            />
-            <Select
-              label="End time"
-              searchable
-              data={endOptions}
-              value={String(end)}
-              onChange={(v) => v && setDraft((d) => withEnd(d, Number(v)))}
-              description={`Duration ${formatDuration(draft.duration)}`}
-              inputWrapperOrder={['label', 'input', 'description']}
-              comboboxProps={{ withinPortal: true }}
+            <EventWindowFields
+              startTime={draft.startTime}
+              duration={draft.duration}
+              zone={zone}
+              nowS={nowS()}
+              onStartDate={(date) => setDraft((d) => withStartDate(d, date, zone, nowS()))}
+              onStartTime={(t) => setDraft((d) => ({ ...d, startTime: Math.max(t, earliestStart(nowS())) }))}
+              onEnd={(t) => setDraft((d) => withEnd(d, t))}
             />
           </SimpleGrid>
           <Paper withBorder p="sm" aria-label="Customer app message">
