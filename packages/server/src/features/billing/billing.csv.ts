@@ -5,8 +5,9 @@ import { aud, itemPages, shownType, summaryPages } from './billing.service.ts';
 
 /**
  * CSV as spreadsheets read it: a header row, RFC 4180 quoting (fields with a comma, quote or line
- * break quoted, quotes doubled, CRLF between records), and formula injection escaped (a field
- * starting with =, +, -, @, tab or carriage return gets a leading quote).
+ * break quoted, quotes doubled, CRLF between records), and formula injection escaped (a text field
+ * starting with =, +, -, @, tab or carriage return gets a leading quote). Numbers are written as
+ * numbers, so a negative credit stays a number in a spreadsheet.
  */
 const csv = (columns: string[]) => stringify({ header: true, columns, record_delimiter: 'windows', escape_formulas: true, cast: { number: (n) => String(n) } });
 
@@ -32,7 +33,7 @@ export const SUMMARY_CSV_COLUMNS = ['nmi', 'events', 'amount', 'cost'];
 export function eventsCsv(db: Database, orgId: number, start: string, end: string): Readable {
   return stream(
     itemPages(db, orgId, start, end),
-    (r) => [r.nmi, r.day, Number(r.ts), shownType(r.type), round(r.amount, 4), round(r.rate, 4), aud(Number(r.cost_cents)).toFixed(2)],
+    (r) => [r.nmi, r.day, Number(r.ts), shownType(r.type), round(r.amount, 4), round(r.rate, 4), aud(Number(r.cost_cents))],
     EVENTS_CSV_COLUMNS,
   );
 }
@@ -41,7 +42,7 @@ export function eventsCsv(db: Database, orgId: number, start: string, end: strin
 export function summaryCsv(db: Database, orgId: number, start: string, end: string): Readable {
   return stream(
     summaryPages(db, orgId, start, end),
-    (r) => [r.nmi, Number(r.events), round(Number(r.amount), 4), aud(Number(r.cents)).toFixed(2)],
+    (r) => [r.nmi, Number(r.events), round(Number(r.amount), 4), aud(Number(r.cents))],
     SUMMARY_CSV_COLUMNS,
   );
 }
