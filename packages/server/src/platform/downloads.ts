@@ -125,7 +125,9 @@ export const DOWNLOAD_TOKEN_TTL_S = 60;
  */
 export function downloadPathOf(url: string): string {
   const u = new URL(url, 'http://download.invalid');
-  const params = [...u.searchParams.entries()].filter(([k]) => k !== 'token').sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  const params = [...u.searchParams.entries()]
+    .filter(([k]) => k !== 'token')
+    .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
   const q = new URLSearchParams(params).toString();
   return q ? `${u.pathname}?${q}` : u.pathname;
 }
@@ -146,10 +148,21 @@ export async function issueDownloadToken(
   const path = downloadPathOf(grant.path);
   const expiresAt = now + DOWNLOAD_TOKEN_TTL_S;
   // Spent and expired tokens are of no use to anyone: each issue clears those of a minute ago.
-  await db.deleteFrom('download_tokens').where('expires_at', '<', now - DOWNLOAD_TOKEN_TTL_S).execute();
+  await db
+    .deleteFrom('download_tokens')
+    .where('expires_at', '<', now - DOWNLOAD_TOKEN_TTL_S)
+    .execute();
   await db
     .insertInto('download_tokens')
-    .values({ token_hash: hashToken(token), user_id: grant.userId, organisation_id: grant.organisationId, path, expires_at: expiresAt, used_at: null, created_at: now })
+    .values({
+      token_hash: hashToken(token),
+      user_id: grant.userId,
+      organisation_id: grant.organisationId,
+      path,
+      expires_at: expiresAt,
+      used_at: null,
+      created_at: now,
+    })
     .execute();
   return { token, expiresAt, path };
 }

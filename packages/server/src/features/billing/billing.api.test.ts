@@ -183,7 +183,11 @@ describeEachDatabase('billing API', (h) => {
     expect((await get(`${path}&token=made-up`, {})).statusCode).toBe(401);
     // Expired: a token past its 60 s.
     const late = (await issue(path)).json().data;
-    await h().ctx.db.updateTable('download_tokens').set({ expires_at: nowS() - 1 }).where('used_at', 'is', null).execute();
+    await h()
+      .ctx.db.updateTable('download_tokens')
+      .set({ expires_at: nowS() - 1 })
+      .where('used_at', 'is', null)
+      .execute();
     expect((await get(late.url, {})).statusCode).toBe(401);
     // Not for the session's other routes: a token on a JSON route is no credential.
     const json = (await issue(path)).json().data;
@@ -195,7 +199,7 @@ describeEachDatabase('billing API', (h) => {
     // Bound to the organisation's data: another organisation's token opens its own items only.
     const theirs = (await issue(path, outsider)).json().data;
     const theirCsv = await get(theirs.url, {});
-    expect(parse(theirCsv.body, { columns: true }).map((r: { nmi: string }) => r.nmi)).toEqual(['4102000009']);
+    expect((parse(theirCsv.body, { columns: true }) as { nmi: string }[]).map((r) => r.nmi)).toEqual(['4102000009']);
   });
 
   it('issues each month’s tax invoice once, lists it, renders its PDF and lets an administrator mark it paid', async () => {
@@ -241,7 +245,8 @@ describeEachDatabase('billing API', (h) => {
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.headers['content-disposition']).toBe(`attachment; filename="${inv.downloadURL.split('/').pop()}"`);
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.rawPayload)), { mergePages: true });
-    for (const s of ['Tax invoice', '51 824 753 556', 'GST (10%)', '$3.00', '$33.00', 'Sunrise Energy', inv.number, 'VPP Console Pty Ltd']) expect(text).toContain(s);
+    for (const s of ['Tax invoice', '51 824 753 556', 'GST (10%)', '$3.00', '$33.00', 'Sunrise Energy', inv.number, 'VPP Console Pty Ltd'])
+      expect(text).toContain(s);
 
     // With a download token instead of the session.
     const tok = (await h().app.inject({ method: 'POST', url: '/billing/download-token', headers: viewer, payload: { path: inv.downloadURL } })).json().data;

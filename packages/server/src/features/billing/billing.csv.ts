@@ -40,9 +40,5 @@ export function eventsCsv(db: Database, orgId: number, start: string, end: strin
 
 /** The summary of [start, end] per customer: nmi, events, amount (kWh), cost (AUD). */
 export function summaryCsv(db: Database, orgId: number, start: string, end: string): Readable {
-  return stream(
-    summaryPages(db, orgId, start, end),
-    (r) => [r.nmi, Number(r.events), round(Number(r.amount), 4), aud(Number(r.cents))],
-    SUMMARY_CSV_COLUMNS,
-  );
+  return stream(summaryPages(db, orgId, start, end), (r) => [r.nmi, Number(r.events), round(Number(r.amount), 4), aud(Number(r.cents))], SUMMARY_CSV_COLUMNS);
 }

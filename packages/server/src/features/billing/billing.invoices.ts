@@ -131,7 +131,8 @@ export async function queueDueInvoices(ctx: AppContext, now = nowS()): Promise<n
     .execute();
   let queued = 0;
   for (const o of orgs)
-    if ((await enqueue(ctx.db, issueInvoiceJob.kind, { organisationId: o.id, period }, { uniqueKey: `${issueInvoiceJob.kind}:${o.id}:${period}` })) !== null) queued++;
+    if ((await enqueue(ctx.db, issueInvoiceJob.kind, { organisationId: o.id, period }, { uniqueKey: `${issueInvoiceJob.kind}:${o.id}:${period}` })) !== null)
+      queued++;
   return queued;
 }
 
@@ -155,7 +156,12 @@ const toInvoice = (r: InvoiceRow) => ({
 const INVOICE_COLUMNS = ['id', 'number', 'issue_date', 'period', 'total_cents', 'gst_cents', 'paid'] as const;
 
 export async function listInvoices(ctx: AppContext, user: AuthUser) {
-  const rows = await ctx.db.selectFrom('invoices').select(INVOICE_COLUMNS).where('organisation_id', '=', user.organisationId).orderBy('period', 'desc').execute();
+  const rows = await ctx.db
+    .selectFrom('invoices')
+    .select(INVOICE_COLUMNS)
+    .where('organisation_id', '=', user.organisationId)
+    .orderBy('period', 'desc')
+    .execute();
   return { invoices: rows.map(toInvoice) };
 }
 

@@ -33,7 +33,18 @@ export const shownType = (type: string) => (type.trim() ? type : BILLING_MESSAGE
 const inRange = (db: Database, orgId: number, start: string, end: string) =>
   db.selectFrom('billing_items').where('organisation_id', '=', orgId).where('day', '>=', start).where('day', '<=', end);
 
-type ItemRow = { id: number; nmi: string; day: string; ts: number | string; type: string; amount: number; rate: number; cost_cents: number | string; event_kind: string; event_id: number };
+type ItemRow = {
+  id: number;
+  nmi: string;
+  day: string;
+  ts: number | string;
+  type: string;
+  amount: number;
+  rate: number;
+  cost_cents: number | string;
+  event_kind: string;
+  event_id: number;
+};
 const toItem = (r: ItemRow): BillingItem => ({
   id: r.id,
   nmi: r.nmi,
@@ -52,11 +63,7 @@ const ITEM_COLUMNS = ['id', 'nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost_
 export async function listItems(ctx: AppContext, user: AuthUser, q: { start: string; end: string; limit: number; offset: number }) {
   checkRange(user, q);
   const totals = await inRange(ctx.db, user.organisationId, q.start, q.end)
-    .select([
-      sql<number>`count(*)`.as('total'),
-      sql<number | null>`sum(cost_cents)`.as('cents'),
-      sql<number>`count(distinct event_id)`.as('events'),
-    ])
+    .select([sql<number>`count(*)`.as('total'), sql<number | null>`sum(cost_cents)`.as('cents'), sql<number>`count(distinct event_id)`.as('events')])
     .executeTakeFirstOrThrow();
   const rows = await inRange(ctx.db, user.organisationId, q.start, q.end)
     .select(ITEM_COLUMNS)

@@ -33,7 +33,12 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
   const end = start + duration;
 
   const create = async () => {
-    const res = await h().app.inject({ method: 'POST', url: '/dispatch', headers, payload: { powerstation: vpp, startTime: start, duration, realPowerP: -10 } });
+    const res = await h().app.inject({
+      method: 'POST',
+      url: '/dispatch',
+      headers,
+      payload: { powerstation: vpp, startTime: start, duration, realPowerP: -10 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().data.id as number;
     expect((await runDispatchEngine(h().ctx, now)).sent).toContain(id);
@@ -63,7 +68,9 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
       [0, -2, -2, -2],
     ];
     const samples = power.flatMap((ps, k) =>
-      ps.flatMap((p, i) => (p === null ? [] : [{ nodeId: ids[k], ts: start - 300 + i * 300, dt: k === 4 && i === 2 ? 150 : 300, battery_p: p, remaining: 13 }])),
+      ps.flatMap((p, i) =>
+        p === null ? [] : [{ nodeId: ids[k], ts: start - 300 + i * 300, dt: k === 4 && i === 2 ? 150 : 300, battery_p: p, remaining: 13 }],
+      ),
     );
     await telemetry.ingest(samples);
     await db
@@ -108,11 +115,7 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     // A rerun (another worker, a job after a crash) writes nothing.
     expect(await settleDispatch(h().ctx, id, end + 7200)).toBe(false);
     expect(await items(id)).toEqual(written);
-    const [{ n }] = await h()
-      .ctx.db.selectFrom('billing_items')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('event_id', '=', id)
-      .execute();
+    const [{ n }] = await h().ctx.db.selectFrom('billing_items').select(sql<number>`count(*)`.as('n')).where('event_id', '=', id).execute();
     expect(Number(n)).toBe(written.length);
   });
 });

@@ -5,6 +5,7 @@ import { dispatchesRoutes } from './dispatches.routes.ts';
 import { settleDispatchJob } from './dispatches.settlement.ts';
 
 export { settleDispatch } from './dispatches.settlement.ts';
+
 import './dispatches.tables.ts';
 
 export { tickerDispatches } from './dispatches.commands.ts';
