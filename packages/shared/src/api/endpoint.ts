@@ -27,6 +27,11 @@ export interface Endpoint {
   reply?: z.ZodType;
   /** Left out of the OpenAPI document (pages and redirects rather than API calls). */
   hidden?: boolean;
+  /**
+   * A file the browser opens as a link (CSV, PDF): besides the bearer, the route accepts `?token=`, a
+   * single-use download token bound to the user, the organisation and this exact path and query.
+   */
+  download?: boolean;
 }
 
 /** Keeps an endpoint's literal types (path, method, schemas) for the server's and browser's typing. */
