@@ -1,7 +1,29 @@
+import { BILLING_MESSAGES } from '@vpp/shared';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { expect, it } from 'vitest';
-import { CSV_OPTIONS, csvRecords } from './billing.csv.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '../../test/harness.ts';
+import { CSV_OPTIONS, csvRecords, EVENTS_CSV_COLUMNS, eventsCsv } from './billing.csv.ts';
+
+/** Text fields that need csv-stringify's care: formulas (ASCII and full-width), quotes, commas, line breaks, blank. */
+const NASTY = [
+  'Spot Price',
+  '',
+  '   ',
+  '=HYPERLINK("http://x","y")',
+  'a, "quoted"\nline',
+  '+61 2 9999 9999',
+  '-cmd',
+  '@SUM(A1)',
+  '\tTab',
+  '\rCR',
+  '\uFF1D1+1',
+  '\uFF20x',
+  'RERT',
+  'plain "quote"',
+  'ends with,',
+  'Ünïcode café',
+];
 
 it('writes records exactly as csv-stringify does: RFC 4180 quoting, CRLF, formulas escaped, numbers as numbers', () => {
   const rows: unknown[][] = [
@@ -14,6 +36,8 @@ it('writes records exactly as csv-stringify does: RFC 4180 quoting, CRLF, formul
     ['4102000007', '2025-03-11', 1741651200, '@SUM(A1)', 0, 0, 0],
     ['4102000008', '2025-03-11', 1741651200, '\tTab', 0, 0, 0],
     ['4102000009', '2025-03-11', 1741651200, 'RERT', 1e-7, 123456.789, 1234567.89],
+    ['4102000010', '2025-03-11', 1741651200, 'lone\nfeed', 0, 0, 0],
+    ['4102000011', '2025-03-11', 1741651200, '\rCR', 0, 0, 0],
   ];
   const ours = csvRecords(rows);
   expect(ours).toBe(stringify(rows, CSV_OPTIONS));
@@ -21,6 +45,80 @@ it('writes records exactly as csv-stringify does: RFC 4180 quoting, CRLF, formul
   expect(back[2][3]).toBe('\'=HYPERLINK("http://x","y")');
   expect(back[3][3]).toBe('a, "quoted"\nline');
   expect(back[1][6]).toBe('-0.15');
-  expect(back.map((r) => r[3].charAt(0))).toEqual(['S', '', "'", 'a', "'", "'", "'", "'", 'R']);
+  expect(back.map((r) => r[3].charAt(0))).toEqual(['S', '', "'", 'a', "'", "'", "'", "'", 'R', 'l', "'"]);
+  // A lone line feed or carriage return is quoted (RFC 4180): the file does not split there.
+  expect(back[9][3]).toBe('lone\nfeed');
+  expect(back[10][3]).toBe("'\rCR");
   expect(ours.split('\r\n')).toHaveLength(rows.length + 1);
+});
+
+describeEachDatabase('events CSV written by the database', (h) => {
+  let org: number;
+  const day = '2025-05-06';
+  const ts = Date.parse(`${day}T08:00:00Z`) / 1000;
+  const rows = NASTY.flatMap((type, i) => [
+    { nmi: `41020000${String(i).padStart(2, '0')}`, type, amount: 1.25 + i, rate: 0.3125, cents: 39 + i * 31 },
+    { nmi: NASTY[(i + 3) % NASTY.length], type: 'Spot Price', amount: 0.5, rate: 0.2, cents: -15 - i },
+  ]);
+
+  beforeAll(async () => {
+    org = await h().org('RETAILER');
+    const { db } = h().ctx;
+    const ev = await db
+      .insertInto('events')
+      .values({ organisation_id: org, powerstation_id: null, type: 'DISPATCH', start_time: ts, duration: 3600, cancelled_at: null, created_at: ts })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('billing_items')
+      .values(
+        rows.map((r) => ({
+          organisation_id: org,
+          event_id: ev.id,
+          event_kind: 'dispatch',
+          nmi: r.nmi,
+          day,
+          ts,
+          type: r.type,
+          amount: r.amount,
+          rate: r.rate,
+          cost_cents: r.cents,
+          created_at: 1,
+        })),
+      )
+      .execute();
+  });
+
+  const read = async (size?: number) => {
+    let out = '';
+    for await (const chunk of eventsCsv(h().ctx.db, h().ctx.dialect, org, day, day, size)) out += chunk;
+    return out;
+  };
+
+  it('escapes and quotes each text field as csv-stringify does, numbers to fixed decimals, in pages that join seamlessly', async () => {
+    // The expected file: each text field as csv-stringify writes it alone, numbers to 4, 4 and 2 decimals.
+    const field = (v: string) => stringify([[v]], CSV_OPTIONS).slice(0, -2);
+    const shown = (t: string) => (t.trim() ? t : BILLING_MESSAGES.supportRequest);
+    const expected =
+      stringify([EVENTS_CSV_COLUMNS], CSV_OPTIONS) +
+      rows
+        .map((r) => [field(r.nmi), day, ts, field(shown(r.type)), r.amount.toFixed(4), r.rate.toFixed(4), (r.cents / 100).toFixed(2)].join(','))
+        .map((l) => `${l}\r\n`)
+        .join('');
+    expect(await read()).toBe(expected);
+    // Pages of 3 (a page boundary inside the day, and a last page of fewer) write the same file.
+    expect(await read(3)).toBe(expected);
+    const back = parse(expected, { columns: true }) as Record<string, string>[];
+    expect(back).toHaveLength(rows.length);
+    expect(back[2].type).toBe(BILLING_MESSAGES.supportRequest);
+    expect(back[6].type).toBe('\'=HYPERLINK("http://x","y")');
+    expect(back[8].type).toBe('a, "quoted"\nline');
+    expect(back[1].cost).toBe('-0.15');
+  });
+
+  it('writes only the header for a range with no items', async () => {
+    let out = '';
+    for await (const chunk of eventsCsv(h().ctx.db, h().ctx.dialect, org, '2025-05-07', '2025-05-09')) out += chunk;
+    expect(out).toBe('nmi,day,ts,type,amount,rate,cost\r\n');
+  });
 });

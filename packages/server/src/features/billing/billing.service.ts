@@ -140,31 +140,6 @@ export function datesOf(start: string, end: string): string[] {
   return out;
 }
 
-/**
- * Keyset pages of the organisation's items in [start, end], day by day and by id within a day: each
- * page is one seek in the (organisation_id, day, id) index, so the events CSV reads a month of a large
- * fleet in linear time without holding the file.
- */
-export async function* itemPages(db: Database, orgId: number, start: string, end: string, size = 10_000): AsyncGenerator<ItemRow[]> {
-  for (const day of datesOf(start, end)) {
-    let after = 0;
-    for (;;) {
-      const rows = await db
-        .selectFrom('billing_items')
-        .select(ITEM_COLUMNS)
-        .where('organisation_id', '=', orgId)
-        .where('day', '=', day)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(size)
-        .execute();
-      if (rows.length) yield rows;
-      if (rows.length < size) break;
-      after = rows[rows.length - 1].id;
-    }
-  }
-}
-
 /** Keyset pages of the range's summary per customer (NMI order): the summary CSV. */
 export async function* summaryPages(db: Database, orgId: number, start: string, end: string, size = 20000) {
   let after: string | null = null;
