@@ -109,6 +109,9 @@ describe('the GridCredits monthly summary', () => {
 
     await user.click(rows[1]);
     expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/gridcredits/billing/search?start=2026-02-01&end=2026-02-28');
+    // This month's transactions are searched up to today.
+    await user.click(within(screen.getByRole('table', { name: 'Monthly summary' })).getAllByRole('row')[1]);
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/gridcredits/billing/search?start=2026-03-01&end=2026-03-15');
   });
 
   it('offers Search Transactions, and says when there are no credits', async () => {

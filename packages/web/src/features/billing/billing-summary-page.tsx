@@ -1,10 +1,11 @@
 import { Button, Group, SegmentedControl, Stack, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { BILLING_INTERVALS, BILLING_MESSAGES, type BillingInterval, type BillingMonth, GRIDCREDITS_VIEW } from '@vpp/shared';
+import { BILLING_INTERVALS, BILLING_MESSAGES, type BillingInterval, type BillingMonth, epochToLocalDate, GRIDCREDITS_VIEW } from '@vpp/shared';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { useTimeZone } from '../../lib/account.ts';
 import { param, useSearchState } from '../../lib/search-state.ts';
 import { useBillingCustomers, useBillingMonthly } from './api.ts';
 import { billingSearchPath, formatAud, formatDay, formatMonth } from './billing-format.ts';
@@ -37,6 +38,7 @@ const MONTH_COLUMNS: Column<BillingMonth>[] = [
 export function BillingSummaryPage() {
   const [q, setQuery] = useSearchState(summarySearch);
   const navigate = useNavigate();
+  const today = epochToLocalDate(Date.now() / 1000, useTimeZone());
   const monthly = useBillingMonthly();
   const customers = useBillingCustomers(q.interval);
   const months = monthly.data;
@@ -64,7 +66,8 @@ export function BillingSummaryPage() {
         limit={q.limit}
         offset={q.offset}
         onPage={(limit, offset, replace) => setQuery({ limit, offset }, { replace })}
-        onRowClick={(m) => navigate(billingSearchPath({ start: m.start, end: m.end }))}
+        // This month's search ends today: no date after today is searched.
+        onRowClick={(m) => navigate(billingSearchPath({ start: m.start, end: m.end < today ? m.end : today }))}
         empty={BILLING_MESSAGES.noTransactions}
         loading={monthly.isLoading}
       />
