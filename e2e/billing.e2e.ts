@@ -72,16 +72,18 @@ describe('grid-credit billing', () => {
 
 describe('invoices', () => {
   it('opens an invoice PDF in a new tab', async () => {
+    const rita = await app.api('retailer');
+    const [latest] = (await rita.call(billingEndpoints.invoices, {})).data.invoices;
+    if (!latest) throw new Error('the demo has no invoice');
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Invoices', exact: true }).click();
     await reachPath(page, '/my-reposit/billing?limit=10&offset=0');
     const table = await shown(page.getByRole('table', { name: 'Invoices' }));
-    const first = table.getByRole('row').nth(1);
-    await shown(first);
-    const number = (await first.getByRole('cell').nth(1).textContent()) ?? '';
+    const first = await shown(table.getByRole('row').nth(1));
+    await shown(first.getByText(latest.number));
     const pdf = page.context().waitForEvent('response', { predicate: (r) => /\/invoices\/\d+\/[^/]+\.pdf\?token=/.test(r.url()), timeout: 15_000 });
-    await first.getByRole('button', { name: `Download ${number}` }).click();
+    await first.getByRole('button', { name: `Download ${latest.number}` }).click();
     const res = await pdf;
     expect(res.status()).toBe(200);
     expect(res.headers()['content-type']).toMatch(/^application\/pdf/);

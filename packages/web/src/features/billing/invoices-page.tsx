@@ -1,4 +1,4 @@
-import { Badge, Button, Switch } from '@mantine/core';
+import { Badge, Button, Stack, Switch, Text } from '@mantine/core';
 import { IconFileTypePdf } from '@tabler/icons-react';
 import { BILLING_MESSAGES, INVOICES_MARK_PAID, INVOICES_VIEW, type Invoice } from '@vpp/shared';
 import { useState } from 'react';
@@ -48,14 +48,24 @@ function PaidCell({ invoice, editable }: { invoice: Invoice; editable: boolean }
   );
 }
 
-/** The invoices page (/my-reposit/billing, spec 3 §2.10): date, invoice, total in AUD, paid, and the PDF. */
+/** The invoices page (/my-reposit/billing, spec 3 §2.10): date (with the invoice number), total in AUD, paid, and the PDF. */
 export function InvoicesPage() {
   const { limit, offset, setPage } = usePaging();
   const invoices = useInvoices();
   const editable = usePermission(INVOICES_MARK_PAID);
   const columns: Column<Invoice>[] = [
-    { key: 'date', header: 'Date', render: (i) => formatDay(i.date) },
-    { key: 'number', header: 'Invoice', render: (i) => i.number },
+    {
+      key: 'date',
+      header: 'Date',
+      render: (i) => (
+        <Stack gap={0}>
+          <Text size="sm">{formatDay(i.date)}</Text>
+          <Text size="xs" c="dimmed">
+            {i.number}
+          </Text>
+        </Stack>
+      ),
+    },
     { key: 'total', header: 'Total (AUD)', render: (i) => formatAud(i.total) },
     { key: 'paid', header: 'Paid', render: (i) => <PaidCell invoice={i} editable={editable} /> },
     { key: 'download', header: 'Download', render: (i) => <PdfButton invoice={i} /> },
@@ -73,6 +83,8 @@ export function InvoicesPage() {
         onPage={setPage}
         empty={BILLING_MESSAGES.noInvoices}
         loading={invoices.isLoading}
+        // Four narrow columns fit a phone.
+        minWidth={340}
       />
     </PageLayout>
   );
