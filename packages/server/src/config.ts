@@ -9,6 +9,17 @@ const seconds = z.coerce.number().int().positive();
 const crashPoint = new RegExp(`^(${CRASH_POINTS.join('|')}):[1-9][0-9]*(:[a-z.-]+)?$`);
 
 /** Every setting, read from the environment once; the README's table lists the same names. */
+/**
+ * The ABN check (the ATO's rule): subtract 1 from the first digit, weight the 11 digits by
+ * 10, 1, 3, 5, …, 19, and the sum must be a multiple of 89.
+ */
+export function isValidAbn(abn: string): boolean {
+  if (!/^\d{11}$/.test(abn)) return false;
+  const weights = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+  const sum = [...abn].reduce((a, ch, i) => a + (Number(ch) - (i === 0 ? 1 : 0)) * weights[i], 0);
+  return sum % 89 === 0;
+}
+
 const schema = z.object({
   PORT: port.default(8080),
   HOST: z.string().default('0.0.0.0'),
@@ -69,6 +80,16 @@ const schema = z.object({
     .min(0)
     .max(7 * 86400)
     .default(3600),
+  /** Billing (issue 15): the platform's monthly fee per node under management and per dispatch run, integer cents excluding GST. */
+  BILLING_NODE_FEE_CENTS: z.coerce.number().int().min(0).max(100_000_000).default(250),
+  BILLING_DISPATCH_FEE_CENTS: z.coerce.number().int().min(0).max(100_000_000).default(1500),
+  /** The supplier on the tax invoices, and its ABN (11 digits, checked by the ABN's mod-89 rule). */
+  BILLING_SUPPLIER_NAME: z.string().trim().min(1).max(200).default('VPP Console Pty Ltd'),
+  BILLING_SUPPLIER_ABN: z
+    .string()
+    .transform((v) => v.replace(/\s+/g, ''))
+    .refine(isValidAbn, 'must be an ABN: 11 digits passing the mod-89 check')
+    .default('51824753556'),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
   // Test only: the clock runs CLOCK_RATE times faster than real time from CLOCK_ANCHOR (epoch seconds; default, the start).
   CLOCK_RATE: z.coerce.number().int().min(1).max(3600).default(1),

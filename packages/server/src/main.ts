@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, setClock } from './db/database.ts';
+import { seedDemoInvoices } from './features/billing/index.ts';
 import { enrolDemoCustomers } from './features/customers/index.ts';
 import { FEATURES, seedDemo } from './features/index.ts';
 import { nodeReports } from './features/nodes/index.ts';
@@ -55,6 +56,8 @@ async function main() {
       ? async (ids: readonly number[]) => {
           await reports.joined(ids);
           await enrolDemoCustomers(ctx.db, ids);
+          // The platform's invoices of the past months, now that the nodes under management exist.
+          await seedDemoInvoices(ctx);
         }
       : reports.joined;
     fleet = await startFleet(ctx, app.log, { ...reports, joined });

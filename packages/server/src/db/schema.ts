@@ -167,6 +167,18 @@ export interface UsedTokenTable {
   used_at: Epoch;
 }
 
+/** A single-use download token (migration 019): only its SHA-256 is stored. */
+export interface DownloadTokenTable {
+  token_hash: string;
+  user_id: number;
+  organisation_id: number;
+  /** The exact path and query (the token left out) it opens. */
+  path: string;
+  expires_at: Epoch;
+  used_at: Epoch | null;
+  created_at: Epoch;
+}
+
 export interface DB {
   organisations: OrganisationTable;
   users: UserTable;
@@ -183,6 +195,7 @@ export interface DB {
   tel_latest: TelLatestTable;
   jobs: JobTable;
   used_tokens: UsedTokenTable;
+  download_tokens: DownloadTokenTable;
 }
 
 export type UserRow = Selectable<UserTable>;

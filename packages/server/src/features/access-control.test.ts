@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { exampleFor } from '../test/examples.ts';
 import { node } from '../test/factories.ts';
 import { describeEachDatabase, type Harness, PASSWORD } from '../test/harness.ts';
+import { issueInvoice } from './billing/index.ts';
 import { FEATURES } from './index.ts';
 import { notifyUser } from './notifications/index.ts';
 
@@ -187,6 +188,8 @@ const MAKERS: Record<string, (h: Harness, org: { id: number; userId: number; aut
     });
     return res.json().data.uid;
   },
+  // The platform's invoice of a past month to their organisation, as the monthly job issues it.
+  invoice: async (h, org) => (await issueInvoice(h.ctx, org.id, '2025-01')) as number,
   'api-key': async (h, org) => {
     const password = Buffer.from(PASSWORD).toString('base64');
     const res = await h.app.inject({ method: 'POST', url: `/account/api-keys?password=${password}`, headers: org.auth, payload: { keyName: 'Their key' } });
@@ -222,7 +225,7 @@ describeEachDatabase('another organisation’s records', (h) => {
     const body = exampleFor(e.body);
     const res = await h().app.inject({
       method: e.method,
-      url: endpointUrl(e, { params: { id }, query: exampleFor(e.query) }),
+      url: endpointUrl(e, { params: { ...exampleFor(e.params), id }, query: exampleFor(e.query) }),
       headers: ours,
       ...(e.body ? { payload: body } : {}),
     });

@@ -3,7 +3,8 @@ import type { Authenticator } from '../platform/guard.ts';
 import type { DemoSeed, FeatureModule } from '../platform/module.ts';
 import { accountModule } from './account/index.ts';
 import { apiKeyCaller, apiKeysModule, isApiKey } from './api-keys/index.ts';
-import { authModule, sessionCaller } from './auth/index.ts';
+import { authModule, callerOf, sessionCaller } from './auth/index.ts';
+import { billingModule } from './billing/index.ts';
 import { curtailmentsModule } from './curtailments/index.ts';
 import { customersModule } from './customers/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
@@ -47,10 +48,16 @@ export const FEATURES: readonly FeatureModule[] = [
   kitDesignerModule,
   plansModule,
   customersModule,
+  billingModule,
 ];
 
 /** Who calls: sessions are the auth area's, API keys the api-keys area's. */
-export const AUTHENTICATOR: Authenticator = { isApiKey, apiKey: apiKeyCaller, session: sessionCaller };
+export const AUTHENTICATOR: Authenticator = {
+  isApiKey,
+  apiKey: apiKeyCaller,
+  session: sessionCaller,
+  downloadUser: (ctx, userId) => callerOf(ctx, userId, 'done', { kind: 'download' }),
+};
 
 /** Creates the demo on a database's first start; a database that has organisations is left alone. */
 export async function seedDemo(ctx: AppContext): Promise<void> {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -114,4 +114,74 @@ export function localFileStore(root: string): FileStore {
       await fsp.rm(resolve(name), { force: true });
     },
   };
+}
+
+/** How long a single-use download token works (issue 15: within a minute). */
+export const DOWNLOAD_TOKEN_TTL_S = 60;
+
+/**
+ * The form of a download's path and query a token is bound to: the path as requested, the query's
+ * parameters sorted, `token` left out. The browser's link and the server's request reduce to the same.
+ */
+export function downloadPathOf(url: string): string {
+  const u = new URL(url, 'http://download.invalid');
+  const params = [...u.searchParams.entries()]
+    .filter(([k]) => k !== 'token')
+    .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  const q = new URLSearchParams(params).toString();
+  return q ? `${u.pathname}?${q}` : u.pathname;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * A random single-use token for one download: bound to the user, their organisation and the exact
+ * path and query, working once within DOWNLOAD_TOKEN_TTL_S. Only its SHA-256 is stored, in the
+ * database, so any server process (and a restarted one) can redeem it. The session never goes in a URL.
+ */
+export async function issueDownloadToken(
+  db: Database,
+  grant: { userId: number; organisationId: number; path: string },
+  now = nowS(),
+): Promise<{ token: string; expiresAt: number; path: string }> {
+  const token = randomBytes(32).toString('base64url');
+  const path = downloadPathOf(grant.path);
+  const expiresAt = now + DOWNLOAD_TOKEN_TTL_S;
+  // Spent and expired tokens are of no use to anyone: each issue clears those of a minute ago.
+  await db
+    .deleteFrom('download_tokens')
+    .where('expires_at', '<', now - DOWNLOAD_TOKEN_TTL_S)
+    .execute();
+  await db
+    .insertInto('download_tokens')
+    .values({
+      token_hash: hashToken(token),
+      user_id: grant.userId,
+      organisation_id: grant.organisationId,
+      path,
+      expires_at: expiresAt,
+      used_at: null,
+      created_at: now,
+    })
+    .execute();
+  return { token, expiresAt, path };
+}
+
+/**
+ * Spends a download token presented for `requestUrl`: one statement marks it used only if it is
+ * unused, unexpired and for this exact path and query, so two processes cannot both spend it.
+ * Answers its user and organisation, or a 401 (used, expired, for another download, or unknown).
+ */
+export async function redeemDownloadToken(db: Database, token: string, requestUrl: string, now = nowS()): Promise<{ userId: number; organisationId: number }> {
+  const row = await db
+    .updateTable('download_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', hashToken(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('path', '=', downloadPathOf(requestUrl))
+    .returning(['user_id', 'organisation_id'])
+    .executeTakeFirst();
+  if (!row) throw new ApiError(401, 'download_link_invalid', DOWNLOAD_LINK_MESSAGE);
+  return { userId: row.user_id, organisationId: row.organisation_id };
 }

@@ -2,6 +2,7 @@ import { API_KEY_MESSAGES, type PermissionRequirement, type SuborgType, satisfie
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/schema.ts';
 import type { AppContext } from './context.ts';
+import { DOWNLOAD_LINK_MESSAGE, redeemDownloadToken } from './downloads.ts';
 import { ApiError, forbidden, unauthorized } from './errors.ts';
 
 /** A user's row with their organisation's name and type: what the guard loads for every call. */
@@ -22,7 +23,11 @@ export interface AuthUser {
    * key, `permissions` are the key's scopes that its owner still holds, and `ownerPermissions` the
    * owner's own (to tell a missing scope from a missing permission).
    */
-  via: { kind: 'session'; tokenId: string; expiresAt: number } | { kind: 'api-key'; keyId: number; ownerPermissions: string[] };
+  via:
+    | { kind: 'session'; tokenId: string; expiresAt: number }
+    | { kind: 'api-key'; keyId: number; ownerPermissions: string[] }
+    // A single-use download token (?token=) on a route that takes one: one file, once.
+    | { kind: 'download' };
 }
 
 /**
@@ -35,6 +40,8 @@ export interface Authenticator {
   apiKey(ctx: AppContext, key: string, address: string): Promise<AuthUser>;
   /** The caller of a session's bearer access token; throws 401 when the session is over. */
   session(ctx: AppContext, token: string, auth: 'user' | 'mfa' | 'session'): Promise<AuthUser>;
+  /** The caller a redeemed download token stands for (their permissions as they are now); null for an inactive user. */
+  downloadUser(ctx: AppContext, userId: number): Promise<AuthUser | null>;
 }
 
 declare module 'fastify' {
@@ -46,6 +53,8 @@ declare module 'fastify' {
     auth?: 'public' | 'mfa' | 'session';
     /** The permission the route needs; null for any signed-in caller. Every guarded route declares it. */
     permission?: PermissionRequirement | null;
+    /** The route is a file opened as a link: it takes a single-use download token (`?token=`) in place of the bearer. */
+    download?: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -73,7 +82,7 @@ export async function guard(app: FastifyInstance, authenticator: Authenticator) 
   });
 
   app.addHook('onRequest', async (req) => {
-    const { auth, permission } = req.routeOptions.config;
+    const { auth, permission, download } = req.routeOptions.config;
     if (auth === 'public') return;
     const header = req.headers.authorization ?? '';
     const bearer = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
@@ -85,6 +94,12 @@ export async function guard(app: FastifyInstance, authenticator: Authenticator) 
       // Refused before the key is even looked up: account security is never delegated to a key.
       if (auth === 'session' || auth === 'mfa') throw new ApiError(403, 'session_required', API_KEY_MESSAGES.sessionRequired);
       req.user = await authenticator.apiKey(app.ctx, apiKey, req.ip);
+    } else if (!bearer && download && typeof (req.query as Record<string, unknown>)?.token === 'string') {
+      // A link the browser opened: the token is spent here, for this exact path and query, whatever follows.
+      const grant = await redeemDownloadToken(app.ctx.db, (req.query as { token: string }).token, req.url);
+      const user = await authenticator.downloadUser(app.ctx, grant.userId);
+      if (!user || user.organisationId !== grant.organisationId) throw new ApiError(401, 'download_link_invalid', DOWNLOAD_LINK_MESSAGE);
+      req.user = user;
     } else {
       if (!bearer) throw unauthorized('unauthorized', 'Sign in to continue.');
       req.user = await authenticator.session(app.ctx, bearer, auth ?? 'user');

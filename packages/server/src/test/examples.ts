@@ -42,6 +42,10 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   rampDuration: 120,
   meterRealPowerP: -1,
   inverterRealPowerP: -1,
+  // Billing: an invoice's PDF file name, the paid flag, a download token's path.
+  filename: 'tax-invoice-INV-202501-0001.pdf',
+  paid: true,
+  path: '/billing/events/csv?start=2025-01-01&end=2025-01-31',
 };
 
 /** The keys a query or body schema names. */

@@ -3,10 +3,12 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { crashPoint } from '../../platform/crash-points.ts';
 import { defineJob, enqueue } from '../../platform/jobs.ts';
+import { writeGridCredits } from '../billing/index.ts';
 import { regionPrices } from '../market/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
-import { ENGINE_EVENTS } from './dispatches.repo.ts';
+import { ENGINE_EVENTS, RERT_EVENT } from './dispatches.repo.ts';
 import { respondingNodes } from './dispatches.response.ts';
 
 // Settlement of a dispatch (issue 11 item 5): about an hour after it ends (SETTLEMENT_DELAY_S, so
@@ -184,7 +186,7 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
   const e = await ctx.db
     .selectFrom('events')
     .innerJoin('dispatches as d', 'd.event_id', 'events.id')
-    .select(['events.id', 'events.start_time', 'events.duration', 'events.cancelled_at', 'd.orders_sent_at'])
+    .select(['events.id', 'events.organisation_id', 'events.type', 'events.start_time', 'events.duration', 'events.cancelled_at', 'd.orders_sent_at'])
     .where('events.id', '=', id)
     .where('events.type', 'in', ENGINE_EVENTS)
     .executeTakeFirst();
@@ -237,6 +239,17 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
           })),
         )
         .execute();
+    // The grid credits of the customers, in the same transaction: written with the settlement or not at all.
+    crashPoint('settlement', 'dispatch');
+    await writeGridCredits(trx, {
+      organisationId: e.organisation_id,
+      eventId: id,
+      kind: e.type === RERT_EVENT ? 'rert' : 'dispatch',
+      type: e.type === RERT_EVENT ? 'RERT' : 'Spot Price',
+      startTime: s.periodStart,
+      settledValue: s.cost,
+      nodes: s.nodes.filter((n) => n.complete).map((n) => ({ nodeId: n.nodeId, dayStart: n.dayStart, kwh: n.kwh, value: n.value })),
+    });
     return true;
   });
 }

@@ -3,6 +3,9 @@ import type { FeatureModule } from '../../platform/module.ts';
 import { DISPATCH_ENGINE_RECURRING, dispatchEngineJob } from './dispatches.jobs.ts';
 import { dispatchesRoutes } from './dispatches.routes.ts';
 import { settleDispatchJob } from './dispatches.settlement.ts';
+
+export { settleDispatch } from './dispatches.settlement.ts';
+
 import './dispatches.tables.ts';
 
 export { tickerDispatches } from './dispatches.commands.ts';

@@ -1,0 +1,189 @@
+import { BILLING_MESSAGES, epochToLocalDate, localDateToEpoch } from '@vpp/shared';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { type Database, nowS } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/guard.ts';
+import { defineJob, enqueue, type Recurring } from '../../platform/jobs.ts';
+import { aud, BILLING_DEFAULT_ZONE } from './billing.service.ts';
+
+// Tax invoices of the platform to each organisation (issue 15 item 3): issued once a month for the
+// month before, stored once with their lines and never changed (but for the paid flag).
+//
+// Choices where the issue is silent: months are Australia/Sydney calendar months (the supplier's);
+// the nodes under management are the organisation's fleet's commissioned nodes commissioned before
+// the month's end, billed as one line (count × the per-node fee); the dispatches run are the
+// organisation's dispatches and RERT dispatches that started within the month and were not cancelled
+// before their start, one line (count × the per-dispatch fee). GST is 10 % of the lines' sum, rounded
+// once per invoice to the cent, half up.
+
+export const INVOICE_ZONE = BILLING_DEFAULT_ZONE;
+const ENGINE_EVENT_TYPES = ['DISPATCH', 'RERT'];
+
+/** GST on a subtotal in cents: 10 %, rounded half up to the cent, once per invoice. */
+export const gstOf = (subtotalCents: number) => Math.floor((subtotalCents + 5) / 10);
+
+/** The month after a YYYY-MM month. */
+export function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+}
+/** The month before. */
+export function previousMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+}
+const monthName = (month: string) => new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-AU', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+export const invoiceNumber = (orgId: number, period: string) => `INV-${period.replace('-', '')}-${String(orgId).padStart(4, '0')}`;
+/** The PDF's file name (without .pdf) of an invoice. */
+export const invoiceFilename = (number: string) => `tax-invoice-${number}`;
+export const invoiceUrl = (id: number, number: string) => `/invoices/${id}/${invoiceFilename(number)}.pdf`;
+
+/**
+ * Issues an organisation's invoice for a month, once: a second call (another worker, a rerun after
+ * a crash) finds the (organisation, period) key taken and writes nothing. Answers the invoice id.
+ */
+export async function issueInvoice(ctx: AppContext, orgId: number, period: string, now = nowS()): Promise<number | null> {
+  const existing = await ctx.db.selectFrom('invoices').select('id').where('organisation_id', '=', orgId).where('period', '=', period).executeTakeFirst();
+  if (existing) return existing.id;
+  const org = await ctx.db.selectFrom('organisations').select(['id', 'name']).where('id', '=', orgId).executeTakeFirst();
+  if (!org) return null;
+  const from = localDateToEpoch(`${period}-01`, INVOICE_ZONE);
+  const to = localDateToEpoch(`${nextMonth(period)}-01`, INVOICE_ZONE);
+  const nodes = await ctx.db
+    .selectFrom('fleet_members as fm')
+    .innerJoin('nodes as n', 'n.id', 'fm.node_id')
+    .where('fm.organisation_id', '=', orgId)
+    .where('n.unit_state', '=', 'COMMISSIONED')
+    .where((eb) => eb.or([eb('n.commissioned_at', 'is', null), eb('n.commissioned_at', '<', to)]))
+    .select(sql<number>`count(distinct n.id)`.as('n'))
+    .executeTakeFirstOrThrow();
+  const dispatches = await ctx.db
+    .selectFrom('events')
+    .where('organisation_id', '=', orgId)
+    .where('type', 'in', ENGINE_EVENT_TYPES)
+    .where('start_time', '>=', from)
+    .where('start_time', '<', to)
+    .where((eb) => eb.or([eb('cancelled_at', 'is', null), eb('cancelled_at', '>', eb.ref('start_time'))]))
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
+  const { BILLING_NODE_FEE_CENTS: nodeFee, BILLING_DISPATCH_FEE_CENTS: dispatchFee } = ctx.config;
+  const label = monthName(period);
+  const lines = [
+    { description: `Nodes under management, ${label}`, quantity: Number(nodes.n), unit_cents: nodeFee },
+    { description: `Dispatches run, ${label}`, quantity: Number(dispatches.n), unit_cents: dispatchFee },
+  ].map((l, position) => ({ ...l, position, amount_cents: l.quantity * l.unit_cents }));
+  const subtotal = lines.reduce((a, l) => a + l.amount_cents, 0);
+  const gst = gstOf(subtotal);
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('invoices')
+      .values({
+        organisation_id: orgId,
+        number: invoiceNumber(orgId, period),
+        period,
+        // Issued on the first day of the following month (the monthly job's day), whenever it runs.
+        issue_date: `${nextMonth(period)}-01`,
+        supplier_name: ctx.config.BILLING_SUPPLIER_NAME,
+        supplier_abn: ctx.config.BILLING_SUPPLIER_ABN,
+        recipient_name: org.name,
+        subtotal_cents: subtotal,
+        gst_cents: gst,
+        total_cents: subtotal + gst,
+        paid: 0,
+        paid_at: null,
+        paid_by: null,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.columns(['organisation_id', 'period']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) return null;
+    await trx
+      .insertInto('invoice_lines')
+      .values(lines.map((l) => ({ invoice_id: row.id, ...l })))
+      .execute();
+    return row.id;
+  });
+}
+
+/** One invoice's issue, as a durable job. */
+export const issueInvoiceJob = defineJob(
+  'billing-invoice',
+  z.object({ organisationId: z.number().int(), period: z.string().regex(/^\d{4}-\d{2}$/) }),
+  async (ctx, p) => {
+    await issueInvoice(ctx, p.organisationId, p.period);
+  },
+);
+
+/** Queues last month's invoice of every organisation that existed then and has none (the unique key queues each once). */
+export async function queueDueInvoices(ctx: AppContext, now = nowS()): Promise<number> {
+  const period = previousMonth(epochToLocalDate(now, INVOICE_ZONE).slice(0, 7));
+  const end = localDateToEpoch(`${nextMonth(period)}-01`, INVOICE_ZONE);
+  const orgs = await ctx.db
+    .selectFrom('organisations as o')
+    .leftJoin('invoices as i', (j) => j.onRef('i.organisation_id', '=', 'o.id').on('i.period', '=', period))
+    .where('i.id', 'is', null)
+    .where('o.created_at', '<', end)
+    .select('o.id')
+    .execute();
+  let queued = 0;
+  for (const o of orgs)
+    if ((await enqueue(ctx.db, issueInvoiceJob.kind, { organisationId: o.id, period }, { uniqueKey: `${issueInvoiceJob.kind}:${o.id}:${period}` })) !== null)
+      queued++;
+  return queued;
+}
+
+/** Checks every day whether last month's invoices are out (a month has no fixed length; a day is enough). */
+export const invoicesDueJob = defineJob('billing-invoices-due', z.object({ at: z.number() }), async (ctx) => {
+  await queueDueInvoices(ctx);
+});
+export const INVOICES_DUE_RECURRING: Recurring = { kind: invoicesDueJob.kind, periodS: 86_400 };
+
+type InvoiceRow = { id: number; number: string; issue_date: string; period: string; total_cents: number | string; gst_cents: number | string; paid: number };
+const toInvoice = (r: InvoiceRow) => ({
+  id: r.id,
+  number: r.number,
+  date: r.issue_date,
+  period: r.period,
+  total: aud(Number(r.total_cents)),
+  gst: aud(Number(r.gst_cents)),
+  paid: Number(r.paid) === 1,
+  downloadURL: invoiceUrl(r.id, r.number),
+});
+const INVOICE_COLUMNS = ['id', 'number', 'issue_date', 'period', 'total_cents', 'gst_cents', 'paid'] as const;
+
+export async function listInvoices(ctx: AppContext, user: AuthUser) {
+  const rows = await ctx.db
+    .selectFrom('invoices')
+    .select(INVOICE_COLUMNS)
+    .where('organisation_id', '=', user.organisationId)
+    .orderBy('period', 'desc')
+    .execute();
+  return { invoices: rows.map(toInvoice) };
+}
+
+const notFound = () => new ApiError(404, 'not_found', BILLING_MESSAGES.invoiceNotFound);
+
+/** The caller's organisation's invoice, or 404 (another organisation's included). */
+export async function requireInvoice(db: Database, user: AuthUser, id: number) {
+  const row = await db.selectFrom('invoices').selectAll().where('id', '=', id).where('organisation_id', '=', user.organisationId).executeTakeFirst();
+  if (!row) throw notFound();
+  const lines = await db.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', id).orderBy('position').execute();
+  return { ...row, lines };
+}
+
+/** Sets the paid flag (the only thing about an invoice that ever changes). */
+export async function setPaid(ctx: AppContext, user: AuthUser, id: number, paid: boolean, now = nowS()) {
+  await requireInvoice(ctx.db, user, id);
+  await ctx.db
+    .updateTable('invoices')
+    .set({ paid: paid ? 1 : 0, paid_at: paid ? now : null, paid_by: paid ? user.id : null })
+    .where('id', '=', id)
+    .where('organisation_id', '=', user.organisationId)
+    .execute();
+  const row = await ctx.db.selectFrom('invoices').select(INVOICE_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
+  return toInvoice(row);
+}

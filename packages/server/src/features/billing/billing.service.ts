@@ -1,0 +1,172 @@
+import { BILLING_MESSAGES, type BillingInterval, type BillingItem, epochToLocalDate, isIsoDate } from '@vpp/shared';
+import { sql } from 'kysely';
+import { type Database, nowS } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { badRequest } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/guard.ts';
+
+/** The time zone of a caller without one set (the console's default, spec 1). */
+export const BILLING_DEFAULT_ZONE = 'Australia/Sydney';
+
+/** The caller's today, YYYY-MM-DD in their time zone. */
+export const todayOf = (user: AuthUser, now = nowS()) => epochToLocalDate(now, user.row.timezone ?? BILLING_DEFAULT_ZONE);
+
+/**
+ * Refuses a range the schema let through but the caller's calendar does not: a date after their
+ * today. (Malformed dates and a start after the end are the schema's 400s.)
+ */
+export function checkRange(user: AuthUser, q: { start: string; end: string }, now = nowS()): void {
+  if (!isIsoDate(q.start)) throw badRequest(BILLING_MESSAGES.dateFormat('start'));
+  if (!isIsoDate(q.end)) throw badRequest(BILLING_MESSAGES.dateFormat('end'));
+  if (q.start > q.end) throw badRequest(BILLING_MESSAGES.startAfterEnd);
+  const today = todayOf(user, now);
+  if (q.start > today) throw badRequest(BILLING_MESSAGES.afterToday('start'));
+  if (q.end > today) throw badRequest(BILLING_MESSAGES.afterToday('end'));
+}
+
+/** AUD from integer cents, exactly to 2 decimals. */
+export const aud = (cents: number) => Number((Number(cents) / 100).toFixed(2));
+
+/** A line item's type as shown: blank is a support request (spec 3 §3.10). */
+export const shownType = (type: string) => (type.trim() ? type : BILLING_MESSAGES.supportRequest);
+
+const inRange = (db: Database, orgId: number, start: string, end: string) =>
+  db.selectFrom('billing_items').where('organisation_id', '=', orgId).where('day', '>=', start).where('day', '<=', end);
+
+type ItemRow = {
+  id: number;
+  nmi: string;
+  day: string;
+  ts: number | string;
+  type: string;
+  amount: number;
+  rate: number;
+  cost_cents: number | string;
+  event_kind: string;
+  event_id: number;
+};
+const toItem = (r: ItemRow): BillingItem => ({
+  id: r.id,
+  nmi: r.nmi,
+  day: r.day,
+  ts: Number(r.ts),
+  type: shownType(r.type),
+  amount: r.amount,
+  rate: r.rate,
+  cost: aud(Number(r.cost_cents)),
+  eventKind: r.event_kind as BillingItem['eventKind'],
+  eventId: r.event_id,
+});
+const ITEM_COLUMNS = ['id', 'nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost_cents', 'event_kind', 'event_id'] as const;
+
+/** GET /billing/items: a page of the organisation's line items in [start, end], by day then NMI; with the range's totals. */
+export async function listItems(ctx: AppContext, user: AuthUser, q: { start: string; end: string; limit: number; offset: number }) {
+  checkRange(user, q);
+  const totals = await inRange(ctx.db, user.organisationId, q.start, q.end)
+    .select([sql<number>`count(*)`.as('total'), sql<number | null>`sum(cost_cents)`.as('cents'), sql<number>`count(distinct event_id)`.as('events')])
+    .executeTakeFirstOrThrow();
+  const rows = await inRange(ctx.db, user.organisationId, q.start, q.end)
+    .select(ITEM_COLUMNS)
+    .orderBy('day')
+    .orderBy('nmi')
+    .orderBy('id')
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+  return { items: rows.map(toItem), total: Number(totals.total), totalCost: aud(Number(totals.cents ?? 0)), eventCount: Number(totals.events) };
+}
+
+/** GET /billing/customers: distinct customers (NMIs) credited per interval of their items' local days. */
+export async function customerCounts(ctx: AppContext, user: AuthUser, interval: BillingInterval) {
+  const bucket =
+    interval === 'day'
+      ? sql<string>`day`
+      : interval === 'month'
+        ? sql<string>`substr(day, 1, 7) || '-01'`
+        : ctx.dialect === 'postgres'
+          ? sql<string>`to_char(date_trunc('week', day::date), 'YYYY-MM-DD')`
+          : sql<string>`date(day, '-6 days', 'weekday 1')`;
+  const rows = await ctx.db
+    .selectFrom('billing_items')
+    .where('organisation_id', '=', user.organisationId)
+    .select([bucket.as('date'), sql<number>`count(distinct nmi)`.as('customers')])
+    .groupBy(bucket)
+    .orderBy(bucket, 'desc')
+    .execute();
+  return { interval, items: rows.map((r) => ({ date: r.date, customerCount: Number(r.customers) })) };
+}
+
+/** The last day of a YYYY-MM month, YYYY-MM-DD. */
+export function monthEnd(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return `${month}-${String(last).padStart(2, '0')}`;
+}
+
+/** GET /billing/monthly: the organisation's credits by month of their local days, latest first. */
+export async function monthly(ctx: AppContext, user: AuthUser) {
+  const month = sql<string>`substr(day, 1, 7)`;
+  const rows = await ctx.db
+    .selectFrom('billing_items')
+    .where('organisation_id', '=', user.organisationId)
+    .select([
+      month.as('month'),
+      sql<number>`sum(cost_cents)`.as('cents'),
+      sql<number>`count(*)`.as('count'),
+      sql<number>`count(distinct event_id)`.as('events'),
+      sql<number>`count(distinct nmi)`.as('customers'),
+    ])
+    .groupBy(month)
+    .orderBy(month, 'desc')
+    .execute();
+  return {
+    months: rows.map((r) => ({
+      date: r.month,
+      start: `${r.month}-01`,
+      end: monthEnd(r.month),
+      value: aud(Number(r.cents)),
+      count: Number(r.count),
+      eventCount: Number(r.events),
+      customerCount: Number(r.customers),
+    })),
+  };
+}
+
+/** Keyset pages of the organisation's items in [start, end] by (day, id): the events CSV reads them without holding the file. */
+export async function* itemPages(db: Database, orgId: number, start: string, end: string, size = 5000): AsyncGenerator<ItemRow[]> {
+  let after: { day: string; id: number } | null = null;
+  for (;;) {
+    let q = inRange(db, orgId, start, end).select(ITEM_COLUMNS);
+    if (after) {
+      const a: { day: string; id: number } = after;
+      q = q.where((eb) => eb.or([eb('day', '>', a.day), eb.and([eb('day', '=', a.day), eb('id', '>', a.id)])]));
+    }
+    const rows = await q.orderBy('day').orderBy('id').limit(size).execute();
+    if (!rows.length) return;
+    yield rows;
+    if (rows.length < size) return;
+    const last = rows[rows.length - 1];
+    after = { day: last.day, id: last.id };
+  }
+}
+
+/** Keyset pages of the range's summary per customer (NMI order): the summary CSV. */
+export async function* summaryPages(db: Database, orgId: number, start: string, end: string, size = 20000) {
+  let after: string | null = null;
+  for (;;) {
+    let q = inRange(db, orgId, start, end);
+    if (after !== null) q = q.where('nmi', '>', after);
+    const rows = await q
+      .select(['nmi', sql<number>`count(distinct event_id)`.as('events'), sql<number>`sum(amount)`.as('amount'), sql<number>`sum(cost_cents)`.as('cents')])
+      .groupBy('nmi')
+      .orderBy('nmi')
+      .limit(size)
+      .execute();
+    if (!rows.length) return;
+    yield rows;
+    if (rows.length < size) return;
+    after = rows[rows.length - 1].nmi;
+  }
+}
+
+export type { ItemRow };

@@ -1,0 +1,121 @@
+import { PERMISSIONS } from '@vpp/shared';
+import { sql } from 'kysely';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { nowS } from '../../db/database.ts';
+import { armCrashPoint } from '../../platform/crash-points.ts';
+import { node } from '../../test/factories.ts';
+import { describeEachDatabase } from '../../test/harness.ts';
+import { runDispatchEngine, settleDispatch } from '../dispatches/index.ts';
+import { allocateCents, toCents } from './billing.credits.ts';
+
+describe('largest-remainder rounding', () => {
+  it('rounds to whole cents that sum exactly to the target, the missing cents to the largest remainders', () => {
+    expect(allocateCents([10.45, 20.4, 30.15], 61)).toEqual([11, 20, 30]);
+    expect(allocateCents([33.3333, 33.3333, 33.3334], 100)).toEqual([33, 33, 34]);
+    expect(allocateCents([-10.7, -20.6], -31)).toEqual([-11, -20]);
+    expect(allocateCents([], 0)).toEqual([]);
+    expect(() => allocateCents([1.2], 5)).toThrow();
+    expect([toCents(1.005 + 1e-12), toCents(-1.0833333), toCents(-0.001)]).toEqual([101, -108, 0]);
+  });
+});
+
+// The settlement of dispatches.settlement.test.ts, from known prices and rollups: nodes A and B
+// complete and priced (NSW1), C outside the NEM (no price), D and E incomplete. Settled cost
+// −1.083333 AUD: the customers are credited 108 cents between A (46.67) and B (61.67).
+describeEachDatabase('grid credits of a settled dispatch', (h) => {
+  let headers: { authorization: string };
+  let org: number;
+  let vpp: number;
+  let ids: number[];
+  const now = nowS();
+  const start = now - (now % 300) + 600;
+  const duration = 900;
+  const end = start + duration;
+
+  const create = async () => {
+    const res = await h().app.inject({
+      method: 'POST',
+      url: '/dispatch',
+      headers,
+      payload: { powerstation: vpp, startTime: start, duration, realPowerP: -10 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().data.id as number;
+    expect((await runDispatchEngine(h().ctx, now)).sent).toContain(id);
+    await h().ctx.db.updateTable('node_commands').set({ status: 'ACCEPTED', responded_at: now }).where('source', '=', `dispatch:${id}`).execute();
+    // The next dispatch on the same nodes must not overlap: this one is over (cancelled at its end).
+    return id;
+  };
+  const items = (id: number) => h().ctx.db.selectFrom('billing_items').selectAll().where('event_id', '=', id).orderBy('nmi').orderBy('day').execute();
+
+  beforeAll(async () => {
+    org = await h().org('RETAILER', 'Sunrise');
+    headers = await h().bearer((await h().user(org, { permissions: PERMISSIONS.map((p) => p.name) })).username);
+    const { db, telemetry } = h().ctx;
+    await telemetry.ensurePartitions(now - 86400, now + 86400);
+    ids = [];
+    for (const region of ['NSW1', 'NSW1', 'WEM', 'NSW1', 'NSW1']) {
+      const n = await node(h(), [org], { region });
+      await telemetry.ingest([{ nodeId: n.id, ts: now - (now % 30) - 30, dt: 30, remaining: 13, soc: null }]);
+      ids.push(n.id);
+    }
+    vpp = (await h().app.inject({ method: 'POST', url: '/api/powerstations', headers, payload: { type: 'STATIC', name: 'Fleet', nodes: ids } })).json().data.id;
+    const power: (number | null)[][] = [
+      [0.5, -1.5, -1.5, -1.5],
+      [-0.3, -2.3, -2.3, 0.7],
+      [0, -2, -2, -2],
+      [0, -2, null, -2],
+      [0, -2, -2, -2],
+    ];
+    const samples = power.flatMap((ps, k) =>
+      ps.flatMap((p, i) =>
+        p === null ? [] : [{ nodeId: ids[k], ts: start - 300 + i * 300, dt: k === 4 && i === 2 ? 150 : 300, battery_p: p, remaining: 13 }],
+      ),
+    );
+    await telemetry.ingest(samples);
+    await db
+      .insertInto('market_prices')
+      .values([1000, 2400, -600].map((rrp, i) => ({ region: 'NSW1', interval_start: start + i * 300, rrp, source: 'AEMO' as const, published_at: now })))
+      .execute();
+  });
+
+  afterEach(() => armCrashPoint(undefined));
+
+  it('writes one credit per NMI per local day, summing exactly to the settled value, once; none if the settlement crashes', async () => {
+    const id = await create();
+    // The settlement crashes after its rows, before the grid credits: the transaction leaves nothing.
+    armCrashPoint('settlement:1', () => {
+      throw new Error('killed');
+    });
+    await expect(settleDispatch(h().ctx, id, end + 3600)).rejects.toThrow('killed');
+    armCrashPoint(undefined);
+    expect(await h().ctx.db.selectFrom('dispatch_settlements').select('event_id').where('event_id', '=', id).execute()).toEqual([]);
+    expect(await items(id)).toEqual([]);
+
+    expect(await settleDispatch(h().ctx, id, end + 3600)).toBe(true);
+    const settlement = await h().ctx.db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirstOrThrow();
+    const written = await items(id);
+    // A and B only (C has no price, D and E are incomplete); one per local day the event touched.
+    const nmis = await h().ctx.db.selectFrom('nodes').select(['id', 'nmi']).where('id', 'in', ids).execute();
+    const nmiOf = (i: number) => nmis.find((n) => n.id === ids[i])?.nmi;
+    expect(new Set(written.map((r) => r.nmi))).toEqual(new Set([nmiOf(0), nmiOf(1)]));
+    expect(written.every((r) => r.type === 'Spot Price' && r.event_kind === 'dispatch' && r.organisation_id === org)).toBe(true);
+    // Exactly the settled value, credited to the customers (the settlement's cost is what the VPP paid: negative, an earning).
+    const cents = written.reduce((a, r) => a + Number(r.cost_cents), 0);
+    expect(cents).toBe(toCents(-settlement.cost));
+    expect(cents).toBe(108);
+    // A gave 0.5 kWh for 46.67 ¢, B gave 0.25 kWh net for 61.67 ¢.
+    const byNmi = (nmi: string | undefined) => written.filter((r) => r.nmi === nmi);
+    const sum = (rows: typeof written, f: (r: (typeof written)[number]) => number) => rows.reduce((a, r) => a + f(r), 0);
+    expect(sum(byNmi(nmiOf(0)), (r) => r.amount)).toBeCloseTo(0.5, 9);
+    expect(sum(byNmi(nmiOf(1)), (r) => r.amount)).toBeCloseTo(1 / 6 + 1 / 6 - 1 / 12, 9);
+    expect(Math.abs(sum(byNmi(nmiOf(0)), (r) => Number(r.cost_cents)) - 46.67)).toBeLessThan(1);
+    for (const r of written) if (Math.abs(r.amount) > 1e-9) expect(r.rate * r.amount * 100).toBeCloseTo(Number(r.cost_cents), -0.5);
+
+    // A rerun (another worker, a job after a crash) writes nothing.
+    expect(await settleDispatch(h().ctx, id, end + 7200)).toBe(false);
+    expect(await items(id)).toEqual(written);
+    const [{ n }] = await h().ctx.db.selectFrom('billing_items').select(sql<number>`count(*)`.as('n')).where('event_id', '=', id).execute();
+    expect(Number(n)).toBe(written.length);
+  });
+});

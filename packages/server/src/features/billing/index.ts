@@ -1,0 +1,18 @@
+import { billingEndpoints } from '@vpp/shared';
+import type { FeatureModule } from '../../platform/module.ts';
+import { INVOICES_DUE_RECURRING, invoicesDueJob, issueInvoiceJob } from './billing.invoices.ts';
+import { billingRoutes } from './billing.routes.ts';
+import './billing.tables.ts';
+
+export { allocateCents, type SettledEvent, type SettledNodeDay, writeGridCredits } from './billing.credits.ts';
+export { issueInvoice, queueDueInvoices } from './billing.invoices.ts';
+export { seedDemoInvoices } from './billing.seed.ts';
+
+/** Billing: grid-credit line items from settled events, their CSV downloads, and the platform's monthly tax invoices. */
+export const billingModule: FeatureModule = {
+  name: 'billing',
+  endpoints: [billingEndpoints],
+  routes: billingRoutes,
+  jobs: [issueInvoiceJob, invoicesDueJob],
+  recurring: [INVOICES_DUE_RECURRING],
+};
