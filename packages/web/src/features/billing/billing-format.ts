@@ -40,5 +40,11 @@ export function monthEnd(day: string): string {
 /** The Events CSV of a search: its line items from start to end. */
 export const eventsCsvPath = (start: string, end: string) => endpointUrl(E.eventsCsv, { query: { start, end } });
 
-/** The Summary CSV of a search: from the start's month start to the end's month end (spec 3 §7). */
-export const summaryCsvPath = (start: string, end: string) => endpointUrl(E.monthCsv, { query: { start: monthStart(start), end: monthEnd(end) } });
+/**
+ * The Summary CSV of a search: from the start's month start to the end's month end (spec 3 §7), this
+ * month's ending today (the server refuses a date after today, and nothing is credited after it).
+ */
+export function summaryCsvPath(start: string, end: string, today: string): string {
+  const last = monthEnd(end);
+  return endpointUrl(E.monthCsv, { query: { start: monthStart(start), end: last < today ? last : today } });
+}

@@ -201,6 +201,20 @@ describe('the transaction search', () => {
     expect(clicked.every((href) => !href.includes('Bearer') && href.includes('token=once'))).toBe(true);
   });
 
+  it("ends this month's Summary CSV today, not after it", async () => {
+    const api = stubFetch({
+      '/billing/items': itemsReply([item({ day: '2026-03-02' })], 1),
+      '/billing/download-token': { status: 'OK', data: { token: 'once', expiresAt: 0, url: '/billing/month/csv?token=once' } },
+    });
+    vi.stubGlobal('fetch', api.fetch);
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const { user } = renderScreen(<BillingSearchPage />, { url: '/gridcredits/billing/search?start=2026-03-02&end=2026-03-14', account: VIEWER });
+    await user.click(await screen.findByRole('button', { name: 'Summary CSV' }));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.url === '/billing/download-token')?.body).toEqual({ path: '/billing/month/csv?start=2026-03-01&end=2026-03-15' }),
+    );
+  });
+
   it('starts at this month so far, searches the chosen range, and puts it in the URL', async () => {
     const api = stubFetch({ '/billing/items': itemsReply([], 0) });
     vi.stubGlobal('fetch', api.fetch);

@@ -118,7 +118,7 @@ export function BillingSearchPage() {
               </Text>
               <Group gap="sm">
                 <DownloadButton label="Events CSV" path={eventsCsvPath(q.start, q.end)} />
-                <DownloadButton label="Summary CSV" path={summaryCsvPath(q.start, q.end)} />
+                <DownloadButton label="Summary CSV" path={summaryCsvPath(q.start, q.end, today)} />
               </Group>
             </Group>
           )}
