@@ -66,34 +66,20 @@ export function useSetInvoicePaid() {
 }
 
 /**
- * Opens a download (a CSV, or an invoice PDF in a new tab) without putting the session's token in a
- * URL: the server gives a single-use token for this exact path and query, valid a minute, and the
- * link is opened with it. A new tab is opened at once, while the click still counts as the user's
- * (a pop-up blocker lets it through), and sent to the link when the token arrives.
+ * Starts a download (a CSV, an invoice PDF: the server sends each as an attachment) without putting
+ * the session's token in a URL: the server gives a single-use token for this exact path and query,
+ * valid a minute, and a link to the file with it is followed at once. Following a link to an
+ * attachment saves the file and leaves the page as it is.
  */
-export async function openDownload(path: string, opts: { newTab?: boolean } = {}): Promise<void> {
-  const tab = opts.newTab ? window.open('', '_blank') : null;
+export async function openDownload(path: string): Promise<void> {
   let url: string;
   try {
     url = (await call(E.downloadToken, { body: { path } }, { errorToast: BILLING_MESSAGES.downloadFailed })).data.url;
   } catch {
-    tab?.close();
     return;
   }
-  const href = `${API_BASE}${url}`;
-  if (tab) {
-    tab.opener = null;
-    tab.location.href = href;
-    return;
-  }
-  if (opts.newTab) {
-    // The browser refused the tab: open the file here.
-    window.location.assign(href);
-    return;
-  }
-  // A file the server sends as an attachment: following a link to it downloads it and leaves the page as it is.
   const a = document.createElement('a');
-  a.href = href;
+  a.href = `${API_BASE}${url}`;
   a.rel = 'noopener';
   a.style.display = 'none';
   document.body.append(a);

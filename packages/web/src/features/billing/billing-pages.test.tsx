@@ -309,31 +309,29 @@ describe('the invoices', () => {
     expect(await screen.findByText('No invoices.')).toBeInTheDocument();
   });
 
-  it('opens the PDF in a new tab through a single-use link', async () => {
+  it('downloads the PDF through a single-use link', async () => {
     const api = stubFetch({
       '/billing/invoices': { status: 'OK', data: { invoices: [invoice()] } },
       '/billing/download-token': { status: 'OK', data: { token: 'once', expiresAt: 0, url: '/invoices/12/INV-000012.pdf?token=once' } },
     });
     vi.stubGlobal('fetch', api.fetch);
-    const tab = { opener: {} as unknown, location: { href: '' }, close: vi.fn() };
-    const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.getAttribute('href') ?? '');
+    });
     const { user } = renderScreen(<InvoicesPage />, { url: '/my-reposit/billing', account: INVOICE_VIEWER });
     await user.click(await screen.findByRole('button', { name: 'Download INV-000012' }));
-    await waitFor(() => expect(tab.location.href).toBe('/invoices/12/INV-000012.pdf?token=once'));
-    expect(open).toHaveBeenCalledWith('', '_blank');
-    expect(tab.opener).toBeNull();
-    expect(api.calls.find((c) => c.url === '/billing/download-token')?.body).toEqual({ path: '/invoices/12/INV-000012.pdf' });
+    await waitFor(() => expect(clicked).toEqual(['/invoices/12/INV-000012.pdf?token=once']));
+    expect(api.calls.find((c) => c.url === '/billing/download-token')).toMatchObject({ method: 'POST', body: { path: '/invoices/12/INV-000012.pdf' } });
   });
 
-  it('closes the new tab and toasts when no link could be made', async () => {
+  it('toasts when no link could be made, and follows none', async () => {
     vi.stubGlobal('fetch', stubFetch({ '/billing/invoices': { status: 'OK', data: { invoices: [invoice()] } } }).fetch);
-    const tab = { opener: {} as unknown, location: { href: '' }, close: vi.fn() };
-    vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
     const { user } = renderScreen(<InvoicesPage />, { url: '/my-reposit/billing', account: INVOICE_VIEWER });
     await user.click(await screen.findByRole('button', { name: 'Download INV-000012' }));
     expect(await screen.findByText('Failed to start the download.')).toBeInTheDocument();
-    expect(tab.close).toHaveBeenCalled();
-    expect(tab.location.href).toBe('');
+    expect(click).not.toHaveBeenCalled();
   });
 
   it('lets an administrator mark an invoice paid', async () => {

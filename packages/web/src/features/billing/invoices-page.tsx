@@ -8,7 +8,7 @@ import { usePermission } from '../../lib/permission-gate.tsx';
 import { openDownload, useInvoices, useSetInvoicePaid } from './api.ts';
 import { formatAud, formatDay } from './billing-format.ts';
 
-/** Opens the invoice's PDF in a new tab through a single-use link. */
+/** Downloads the invoice's PDF through a single-use link. */
 function PdfButton({ invoice }: { invoice: Invoice }) {
   const [busy, setBusy] = useState(false);
   return (
@@ -20,7 +20,7 @@ function PdfButton({ invoice }: { invoice: Invoice }) {
       aria-label={`Download ${invoice.number}`}
       onClick={async () => {
         setBusy(true);
-        await openDownload(invoice.downloadURL, { newTab: true }).finally(() => setBusy(false));
+        await openDownload(invoice.downloadURL).finally(() => setBusy(false));
       }}
     >
       PDF
