@@ -131,7 +131,7 @@ describe('invoices', () => {
     const reply = page.waitForResponse((r) => new URL(r.url()).pathname === latest.downloadURL, { timeout: 15_000 });
     const [file] = await Promise.all([
       page.waitForEvent('download', { timeout: 15_000 }),
-      first.getByRole('button', { name: `Download ${latest.number}` }).click(),
+      first.getByRole('button', { name: `PDF of ${latest.number}` }).click(),
     ]);
     const res = await reply;
     expect(new URL(res.url()).searchParams.get('token')).toBeTruthy();

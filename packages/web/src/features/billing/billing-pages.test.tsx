@@ -320,7 +320,7 @@ describe('the invoices', () => {
       clicked.push(this.getAttribute('href') ?? '');
     });
     const { user } = renderScreen(<InvoicesPage />, { url: '/my-reposit/billing', account: INVOICE_VIEWER });
-    await user.click(await screen.findByRole('button', { name: 'Download INV-000012' }));
+    await user.click(await screen.findByRole('button', { name: 'PDF of INV-000012' }));
     await waitFor(() => expect(clicked).toEqual(['/invoices/12/INV-000012.pdf?token=once']));
     expect(api.calls.find((c) => c.url === '/billing/download-token')).toMatchObject({ method: 'POST', body: { path: '/invoices/12/INV-000012.pdf' } });
   });
@@ -329,7 +329,7 @@ describe('the invoices', () => {
     vi.stubGlobal('fetch', stubFetch({ '/billing/invoices': { status: 'OK', data: { invoices: [invoice()] } } }).fetch);
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
     const { user } = renderScreen(<InvoicesPage />, { url: '/my-reposit/billing', account: INVOICE_VIEWER });
-    await user.click(await screen.findByRole('button', { name: 'Download INV-000012' }));
+    await user.click(await screen.findByRole('button', { name: 'PDF of INV-000012' }));
     expect(await screen.findByText('Failed to start the download.')).toBeInTheDocument();
     expect(click).not.toHaveBeenCalled();
   });
