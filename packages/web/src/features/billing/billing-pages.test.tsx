@@ -189,6 +189,7 @@ describe('the transaction search', () => {
     });
     const { user } = renderScreen(<BillingSearchPage />, { url: '/gridcredits/billing/search?start=2026-02-10&end=2026-02-20', account: VIEWER });
     await user.click(await screen.findByRole('button', { name: 'Events CSV' }));
+    expect(screen.getByText('1 event · 1 line item · $1.43')).toBeInTheDocument();
     await waitFor(() => expect(clicked).toEqual(['/billing/events/csv?start=2026-02-10&end=2026-02-20&token=once']));
     await user.click(screen.getByRole('button', { name: 'Summary CSV' }));
     await waitFor(() => expect(clicked).toHaveLength(2));

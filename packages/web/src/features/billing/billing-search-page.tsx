@@ -114,7 +114,7 @@ export function BillingSearchPage() {
           {!!data?.eventCount && (
             <Group justify="space-between" wrap="wrap">
               <Text size="sm">
-                {`${data.eventCount.toLocaleString('en-AU')} ${data.eventCount === 1 ? 'event' : 'events'} · ${data.total.toLocaleString('en-AU')} line items · ${formatAud(data.totalCost)}`}
+                {`${data.eventCount.toLocaleString('en-AU')} ${data.eventCount === 1 ? 'event' : 'events'} · ${data.total.toLocaleString('en-AU')} ${data.total === 1 ? 'line item' : 'line items'} · ${formatAud(data.totalCost)}`}
               </Text>
               <Group gap="sm">
                 <DownloadButton label="Events CSV" path={eventsCsvPath(q.start, q.end)} />

@@ -97,6 +97,7 @@ export function BillingSummaryPage() {
           onPage={(limit, offset, replace) => setQuery({ customersLimit: limit, customersOffset: offset }, { replace })}
           empty={BILLING_MESSAGES.noTransactions}
           loading={customers.isLoading}
+          minWidth={280}
         />
       </Stack>
     </PageLayout>
