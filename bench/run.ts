@@ -25,6 +25,7 @@ import { buildFleet } from '../packages/server/src/fleet/builder.ts';
 import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
 import { createContext } from '../packages/server/src/platform/context.ts';
 import { hashPassword } from '../packages/server/src/platform/passwords.ts';
+import { benchBilling } from './billing.ts';
 
 const { values } = parseArgs({
   options: { nodes: { type: 'string', default: '50000' }, days: { type: 'string', default: '2' }, samples: { type: 'string', default: '40' } },
@@ -409,6 +410,9 @@ const dispatchPriceP50Ms = await measure(
 );
 const vppPricesP50Ms = await measure(() => `/powerstation/${marketVppId}/prices?start=${day}`);
 
+// Billing (issue 15): the events CSV of a month of a 50,000-customer fleet with daily events, and an invoice's PDF.
+const billing = await benchBilling(ctx, base, headers, org);
+
 let dbBytes = 0;
 if (handle.dialect === 'postgres') {
   const r = await sql<{
@@ -452,6 +456,7 @@ const results = {
   settlement4hNodes: Number(settled.nodes_responding),
   settlement4hMs,
   vppPricesP50Ms,
+  ...billing,
   largestRequests: loopHeld,
   dbBytes,
   machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
@@ -475,6 +480,9 @@ const targets: Record<string, string> = {
   curtailmentPredictionP50Ms: '≤ 200',
   curtailmentLimitsMs: '≤ 1000',
   curtailmentNodesP50Ms: '≤ 50',
+  billingEventsCsvLinesPerS: '≥ 1000000',
+  billingEventsCsvRssGrowthMiB: 'flat',
+  invoicePdfMs: '≤ 200',
 };
 // biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
 console.table(

@@ -54,7 +54,7 @@ export function renderInvoicePdf(inv: InvoiceDocument): Promise<Buffer> {
   const meta: [string, string][] = [
     ['Invoice number', inv.number],
     ['Invoice date', formatDate(inv.issue_date)],
-    ['Period', inv.period],
+    ['Period', new Date(`${inv.period}-01T00:00:00Z`).toLocaleDateString('en-AU', { month: 'long', year: 'numeric', timeZone: 'UTC' })],
   ];
   meta.forEach(([k, v], i) => {
     doc.font('Helvetica-Bold').text(k, metaX, metaTop + i * 16, { width: 95 });

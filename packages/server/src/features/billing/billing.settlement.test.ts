@@ -118,4 +118,35 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     const [{ n }] = await h().ctx.db.selectFrom('billing_items').select(sql<number>`count(*)`.as('n')).where('event_id', '=', id).execute();
     expect(Number(n)).toBe(written.length);
   });
+
+  it('credits a RERT dispatch the same way, typed RERT', async () => {
+    const start2 = start + 3600;
+    const res = await h().app.inject({
+      method: 'POST',
+      url: '/api/rert-dispatches',
+      headers,
+      payload: { powerstation: vpp, startTime: start2, duration, realPowerP: -10 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().data.id as number;
+    expect((await runDispatchEngine(h().ctx, now)).sent).toContain(id);
+    await h().ctx.db.updateTable('node_commands').set({ status: 'ACCEPTED', responded_at: now }).where('source', '=', `dispatch:${id}`).execute();
+    await h().ctx.telemetry.ingest(
+      [0, 1].flatMap((k) => [0, -2, -2, -2].map((p, i) => ({ nodeId: ids[k], ts: start2 - 300 + i * 300, dt: 300, battery_p: p, remaining: 13 }))),
+    );
+    await h()
+      .ctx.db.insertInto('market_prices')
+      .values([100, 200, 300].map((rrp, i) => ({ region: 'NSW1', interval_start: start2 + i * 300, rrp, source: 'AEMO' as const, published_at: now })))
+      // The model may have written these intervals already: imported prices replace it.
+      .onConflict((oc) => oc.columns(['region', 'interval_start']).doUpdateSet((eb) => ({ rrp: eb.ref('excluded.rrp'), source: 'AEMO' as const })))
+      .execute();
+    expect(await settleDispatch(h().ctx, id, start2 + duration + 3600)).toBe(true);
+    const settlement = await h().ctx.db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirstOrThrow();
+    const written = await items(id);
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.every((r) => r.type === 'RERT' && r.event_kind === 'rert')).toBe(true);
+    // Two nodes × 0.5 kWh at 100, 200 and 300 $/MWh: 2 × (1/6)(0.1 + 0.2 + 0.3) = 0.2 AUD.
+    expect(written.reduce((a, r) => a + Number(r.cost_cents), 0)).toBe(toCents(-settlement.cost));
+    expect(toCents(-settlement.cost)).toBe(20);
+  });
 });
