@@ -34,6 +34,8 @@ const SIDEBAR: { label: string; href: string; permission: PermissionRequirement 
     href: '/virtual-power-plants/feed-in-management?tab=CURTAILMENT_LIST&limit=10&offset=0',
     permission: permission('fleet.curtailments.any'),
   },
+  // GridCredits
+  { label: 'Billing', href: '/gridcredits/billing', permission: permission('fleet.billing.gridcredits.view') },
   // Fleet Monitoring
   { label: 'Fleet Monitoring', href: '/fleet-monitoring/nodes?tab=LIST&limit=10&offset=0', permission: permission('fleet.node.any') },
   // Ordering
@@ -49,6 +51,7 @@ const SIDEBAR: { label: string; href: string; permission: PermissionRequirement 
   { label: 'Plans', href: '/customers/plans?limit=10&offset=0', permission: permission('fleet.customerInformation.plans.any') },
   // My Reposit
   { label: 'Users', href: '/my-reposit/users?limit=10&offset=0', permission: permission('fleet.myReposit.users') },
+  { label: 'Invoices', href: '/my-reposit/billing?limit=10&offset=0', permission: permission('fleet.myReposit.billing') },
 ];
 
 /** What the seed grants a demo user ('all' is every permission of the registry). */

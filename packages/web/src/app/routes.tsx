@@ -1,4 +1,5 @@
 import { accountRoutes } from '../features/account/routes.tsx';
+import { billingRoutes } from '../features/billing/routes.tsx';
 import { curtailmentsRoutes } from '../features/curtailments/routes.tsx';
 import { customersRoutes } from '../features/customers/routes.tsx';
 import { dashboardRoutes } from '../features/dashboard/routes.tsx';
@@ -37,6 +38,7 @@ export const ROUTES: AreaRoute[] = [
   ...supportRoutes,
   ...customersRoutes,
   ...plansRoutes,
+  ...billingRoutes,
   {
     path: '/password/*',
     element: (

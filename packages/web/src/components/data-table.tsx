@@ -59,6 +59,8 @@ export function DataTable<T>(props: {
   empty: string;
   loading?: boolean;
   label?: string;
+  /** Below this width (px) the table scrolls sideways rather than squeezing its columns (default 600). */
+  minWidth?: number;
 }) {
   const small = useMediaQuery('(max-width: 48em)');
   const large = useMediaQuery('(min-width: 100em)');
@@ -78,7 +80,7 @@ export function DataTable<T>(props: {
   }
   return (
     <>
-      <Table.ScrollContainer minWidth={600}>
+      <Table.ScrollContainer minWidth={props.minWidth ?? 600}>
         <Table striped highlightOnHover={!!props.onRowClick} aria-label={props.label}>
           <Table.Thead>
             <Table.Tr>

@@ -1,0 +1,3 @@
+// The billing area as other areas see it.
+
+export { billingRoutes } from './routes.tsx';
