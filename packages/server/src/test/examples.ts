@@ -42,6 +42,8 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   rampDuration: 120,
   meterRealPowerP: -1,
   inverterRealPowerP: -1,
+  // A dashboard: one Node Map widget.
+  widgets: [{ widgetId: 'NODE_MAP', layout: { x: 0, y: 0, w: 2, h: 3 }, settings: { shouldCluster: false } }],
 };
 
 /** The keys a query or body schema names. */

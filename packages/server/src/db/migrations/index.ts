@@ -16,6 +16,7 @@ import { kitDesigner } from './014-kit-designer.ts';
 import { gridOutages } from './016-grid-outages.ts';
 import { curtailments } from './017-curtailments.ts';
 import { customersPlans } from './018-customers-plans.ts';
+import { dashboards } from './020-dashboards.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '016-grid-outages': gridOutages,
   '017-curtailments': curtailments,
   '018-customers-plans': customersPlans,
+  '020-dashboards': dashboards,
 };

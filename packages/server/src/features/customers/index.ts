@@ -2,7 +2,8 @@ import { customerEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { customersRoutes } from './customers.routes.ts';
 
-export { assignPlan, signAgreement } from './customers.repo.ts';
+export { assignPlan, newCustomerCount, signAgreement } from './customers.repo.ts';
+export { localDate } from './customers.service.ts';
 export { enrolDemoCustomers } from './customers.seed.ts';
 
 /** Customers: the organisation's fleet by NMI, with agreements, capabilities, plans and bill estimates. */
