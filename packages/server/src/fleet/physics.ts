@@ -119,7 +119,7 @@ export function airTemperature(place: { lat: number; lng: number; region: string
   const away = Math.max(0, Math.abs(place.lat) - 12);
   const mean = 28 - 0.42 * away;
   // Epoch day 0 is 1 January 1970; the Gregorian mean year keeps the seasons in step.
-  const summer = Math.cos((2 * Math.PI * ((ts / 86_400) % 365.2425 - 20)) / 365.2425);
+  const summer = Math.cos((2 * Math.PI * (((ts / 86_400) % 365.2425) - 20)) / 365.2425);
   const seasonal = (1 + 0.22 * away) * summer;
   const solarHour = (((ts / 3600 + place.lng / 15) % 24) + 24) % 24;
   const daily = 6 * (1 - 0.6 * cloudCover(place.region, ts)) * Math.cos((2 * Math.PI * (solarHour - 15)) / 24);

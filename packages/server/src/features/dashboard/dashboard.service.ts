@@ -8,8 +8,8 @@ import {
   TICKER_RECENT_S,
   type TickerEvent,
   tickerEventText,
-  type Widget,
   WIDGET_PERMISSIONS,
+  type Widget,
   widgetSchema,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
@@ -52,7 +52,7 @@ const CUSTOMERS_VIEW: PermissionRequirement = 'fleet.customerInformation.any';
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
 /** The weather over the fleet now: its cloud cover (mean over its nodes) and its postcodes at or above the heat threshold, hottest first. */
-async function weatherEvents(ctx: AppContext, orgId: number, now: number): Promise<TickerEvent[]> {
+export async function weatherEvents(ctx: AppContext, orgId: number, now: number): Promise<TickerEvent[]> {
   const places = await repo.fleetPlaces(ctx.db, orgId);
   const total = places.reduce((s, p) => s + p.nodes, 0);
   if (total === 0) return [];

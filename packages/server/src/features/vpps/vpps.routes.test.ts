@@ -492,6 +492,14 @@ describeEachDatabase('virtual power plants', (h) => {
       const res = await call('GET', `/api/powerstations/${id}/data/latest?metrics=meterVoltage&format=nodes&maxAge=1200`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ status: 'OK', meterVoltage: [{ id: nodes.newtown1.id, lat: -33.9, lng: 151.18, ts: now - 60, value: 243.5 }] });
+      // A longer maxAge takes in the node that last reported 5000 s ago.
+      const older = await call('GET', `/api/powerstations/${id}/data/latest?metrics=meterVoltage&format=nodes&maxAge=6000`);
+      expect(older.json().meterVoltage.map((p: { id: number; value: number }) => [p.id, p.value])).toEqual(
+        [
+          [nodes.newtown1.id, 243.5],
+          [nodes.newtown2.id, 239.1],
+        ].sort((a, b) => a[0] - b[0]),
+      );
       const bad = await call('GET', `/api/powerstations/${id}/data/latest?metrics=pressure`);
       expect(bad.statusCode).toBe(400);
       expect(bad.json().data.message).toBe('metrics must be among meterVoltage, meterPower, solarPower, batteryPower, soc, remainingCharge.');
