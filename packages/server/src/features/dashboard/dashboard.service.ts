@@ -93,8 +93,8 @@ const figuresCache = new WeakMap<Database, Map<string, { until: number; figures:
  * dashboard on a control room's walls asks for them, and they change over minutes and days.
  */
 function fleetFigures(ctx: AppContext, orgId: number, zone: string, now: number): Promise<FleetFigures> {
-  let byOrg = figuresCache.get(ctx.db);
-  if (!byOrg) figuresCache.set(ctx.db, (byOrg = new Map()));
+  const byOrg = figuresCache.get(ctx.db) ?? new Map();
+  figuresCache.set(ctx.db, byOrg);
   const key = `${orgId}|${zone}`;
   const hit = byOrg.get(key);
   if (hit && now < hit.until && now >= hit.until - FIGURES_TTL_S) return hit.figures;
