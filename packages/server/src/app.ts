@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -95,6 +97,15 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
   // The console uses no camera, microphone, location, payment or USB: the browser may refuse them all.
   app.addHook('onSend', async (_req, reply) => {
     reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()');
+  });
+  // Replies over 1 KB travel compressed when the client accepts it: the heat map's 50,000 nodes are
+  // 3.6 MB of JSON and under 1 MB compressed. Brotli (what browsers ask first) at quality 1 takes a
+  // third of the time of quality 4 for a sixth more bytes; its default (11) would take seconds.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip', 'deflate'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
   });
   await app.register(cookie);
   await app.register(swagger, {

@@ -23,6 +23,7 @@ export * from './customers/networks.ts';
 export * from './customers/permissions.ts';
 export * from './customers/schemas.ts';
 export * from './dashboard/endpoints.ts';
+export * from './dashboard/layout.ts';
 export * from './dashboard/ticker.ts';
 export * from './demo.ts';
 export * from './dispatches/endpoints.ts';

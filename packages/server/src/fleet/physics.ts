@@ -109,6 +109,27 @@ export function cloudCover(region: string, ts: number): number {
   return Math.min(1, Math.max(0, c));
 }
 
+/**
+ * Air temperature (°C) at a place and instant: the annual mean falls with latitude (Darwin about 28,
+ * Hobart about 15), summer peaks in late January with a swing that grows away from the tropics, the
+ * day peaks at 15:00 solar time and clouds damp the daily swing; weather systems of days over the
+ * region (cool changes, and in summer the odd heat wave) and a small steady offset per postcode.
+ */
+export function airTemperature(place: { lat: number; lng: number; region: string; postcode: string }, ts: number): number {
+  const away = Math.max(0, Math.abs(place.lat) - 12);
+  const mean = 28 - 0.42 * away;
+  // Epoch day 0 is 1 January 1970; the Gregorian mean year keeps the seasons in step.
+  const summer = Math.cos((2 * Math.PI * (((ts / 86_400) % 365.2425) - 20)) / 365.2425);
+  const seasonal = (1 + 0.22 * away) * summer;
+  const solarHour = (((ts / 3600 + place.lng / 15) % 24) + 24) % 24;
+  const daily = 6 * (1 - 0.6 * cloudCover(place.region, ts)) * Math.cos((2 * Math.PI * (solarHour - 15)) / 24);
+  const key = stringKey(place.region);
+  const systems = (smoothNoise(key + 7, ts, 3 * 86_400) - 0.5) * (4 + 0.3 * away);
+  const heatWave = Math.max(0, summer) * Math.max(0, smoothNoise(key + 11, ts, 4 * 86_400) - 0.75) * 28;
+  const local = (hash01(stringKey(place.postcode)) - 0.5) * 2;
+  return mean + seasonal + daily + systems + heatWave + local;
+}
+
 const sunCache = new Map<number, number>();
 
 /**

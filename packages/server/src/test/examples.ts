@@ -46,6 +46,8 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   filename: 'tax-invoice-INV-202501-0001.pdf',
   paid: true,
   path: '/billing/events/csv?start=2025-01-01&end=2025-01-31',
+  // A dashboard: one Node Map widget.
+  widgets: [{ widgetId: 'NODE_MAP', layout: { x: 0, y: 0, w: 2, h: 3 }, settings: { shouldCluster: false } }],
 };
 
 /** The keys a query or body schema names. */

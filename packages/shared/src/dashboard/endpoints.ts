@@ -1,5 +1,6 @@
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { fleetSeriesQuery, mapQuery, mapReply, seriesReply, totalsReply } from '../nodes/schemas.ts';
+import { dashboardBody, dashboardReply } from './layout.ts';
 import { tickerReply } from './ticker.ts';
 
 /** The dashboard's fleet-wide calls (spec 2 §7). */
@@ -30,9 +31,26 @@ export const dashboardEndpoints = defineEndpoints('dashboard', {
   ticker: endpoint({
     method: 'GET',
     path: '/ticker',
-    summary: "The ticker's events: the organisation's dispatches upcoming within 24 hours and in progress, with their text",
+    summary:
+      "The ticker's events, each with its text: the organisation's dispatches upcoming within 24 hours and in progress, the fleet's cloud cover and high temperatures, nodes newly commissioned and awaiting commissioning, new customers",
     // Spec 2 §6 names no permission for the ticker: any signed-in user, who sees the events of the VPPs they may see.
     permission: null,
     reply: tickerReply,
+  }),
+  getLayout: endpoint({
+    method: 'GET',
+    path: '/account/dashboard',
+    summary: "The caller's saved dashboard, or the default one (a Welcome widget, isDefault true) when nothing is saved",
+    // Spec 2 §6 gates the widgets, not the dashboard: every signed-in user has their own.
+    permission: null,
+    reply: dashboardReply,
+  }),
+  saveLayout: endpoint({
+    method: 'POST',
+    path: '/account/dashboard',
+    summary: "Replaces the caller's dashboard (at most 50 widgets of known kinds, each fitting the grid); bad input changes nothing",
+    permission: null,
+    body: dashboardBody,
+    reply: dashboardReply,
   }),
 });

@@ -17,6 +17,7 @@ import { gridOutages } from './016-grid-outages.ts';
 import { curtailments } from './017-curtailments.ts';
 import { customersPlans } from './018-customers-plans.ts';
 import { billing } from './019-billing.ts';
+import { dashboards } from './020-dashboards.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '017-curtailments': curtailments,
   '018-customers-plans': customersPlans,
   '019-billing': billing,
+  '020-dashboards': dashboards,
 };

@@ -259,3 +259,24 @@ export async function signAgreement(db: Database, orgId: number, nodeId: number,
       .execute();
   });
 }
+
+/**
+ * The organisation's new customers: homes of its fleet whose first agreement with it was signed on
+ * or after `sinceDate` (YYYY-MM-DD, the dates agreements are signed on).
+ */
+export async function newCustomerCount(db: Database, orgId: number, sinceDate: string): Promise<number> {
+  const r = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('customer_agreements as a')
+        .innerJoin('fleet_members as fm', (j) => j.onRef('fm.node_id', '=', 'a.node_id').on('fm.organisation_id', '=', orgId))
+        .select('a.node_id')
+        .where('a.organisation_id', '=', orgId)
+        .groupBy('a.node_id')
+        .having((h) => h.fn.min('a.signed_date'), '>=', sinceDate)
+        .as('n'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(r.count);
+}

@@ -2,8 +2,9 @@ import { customerEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { customersRoutes } from './customers.routes.ts';
 
-export { assignPlan, signAgreement } from './customers.repo.ts';
+export { assignPlan, newCustomerCount, signAgreement } from './customers.repo.ts';
 export { enrolDemoCustomers } from './customers.seed.ts';
+export { localDate } from './customers.service.ts';
 
 /** Customers: the organisation's fleet by NMI, with agreements, capabilities, plans and bill estimates. */
 export const customersModule: FeatureModule = { name: 'customers', endpoints: [customerEndpoints], routes: customersRoutes };

@@ -4,8 +4,8 @@ import { bucketTimes, buildSeries } from '../../fleet/series.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
-import { tickerDispatches } from '../dispatches/index.ts';
 import { deploymentCounts, mapNodes, presentMapNode } from '../nodes/index.ts';
+import * as service from './dashboard.service.ts';
 
 export function dashboardRoutes(app: App) {
   route(app, E.map, async (req) => {
@@ -31,6 +31,8 @@ export function dashboardRoutes(app: App) {
     return { status: 'OK' as const, series: buildSeries(keys, data, q.metrics, (m) => FLEET_METRIC_TO_COLUMN[m]) };
   });
 
-  // The ticker's DISPATCH events; the other types of spec 2 §3 come with the full ticker.
-  route(app, E.ticker, async (req) => ({ status: 'OK' as const, data: await tickerDispatches(app.ctx, caller(req)) }));
+  route(app, E.ticker, async (req) => ({ status: 'OK' as const, data: await service.tickerEvents(app.ctx, caller(req)) }));
+
+  route(app, E.getLayout, async (req) => ({ status: 'OK' as const, data: await service.dashboardOf(app.ctx, caller(req)) }));
+  route(app, E.saveLayout, async (req) => ({ status: 'OK' as const, data: await service.saveDashboard(app.ctx, caller(req), req.body) }));
 }

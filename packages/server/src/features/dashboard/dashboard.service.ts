@@ -1,0 +1,135 @@
+import {
+  type Dashboard,
+  DEFAULT_DASHBOARD,
+  type PermissionRequirement,
+  satisfies,
+  TICKER_HIGH_TEMP_C,
+  TICKER_MAX_HIGH_TEMPS,
+  TICKER_RECENT_S,
+  type TickerEvent,
+  tickerEventText,
+  WIDGET_PERMISSIONS,
+  type Widget,
+  widgetSchema,
+} from '@vpp/shared';
+import { type Database, nowS } from '../../db/database.ts';
+import { airTemperature, cloudCover } from '../../fleet/physics.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { AuthUser } from '../../platform/guard.ts';
+import { localDate, newCustomerCount } from '../customers/index.ts';
+import { tickerDispatches } from '../dispatches/index.ts';
+import * as repo from './dashboard.repo.ts';
+
+// The dashboard's rules: each user's saved widgets (spec 2 §3, §4) and the ticker's events (§3, §4).
+
+/**
+ * The user's dashboard: what they saved, or the default (a Welcome widget) when nothing is. A saved
+ * widget that no longer reads as one (a kind since retired) is left out rather than failing the page.
+ */
+export async function dashboardOf(ctx: AppContext, user: AuthUser): Promise<Dashboard> {
+  const json = await repo.savedWidgets(ctx.db, user.id);
+  if (json === undefined) return DEFAULT_DASHBOARD;
+  const stored: unknown[] = JSON.parse(json);
+  const widgets = stored.flatMap((w) => {
+    const r = widgetSchema.safeParse(w);
+    return r.success ? [r.data] : [];
+  });
+  return { widgets, isDefault: false };
+}
+
+/** Replaces the user's dashboard with the validated widgets (the route's schema refused bad input). */
+export async function saveDashboard(ctx: AppContext, user: AuthUser, body: { widgets: Widget[] }): Promise<Dashboard> {
+  await repo.saveWidgets(ctx.db, user.id, JSON.stringify(body.widgets), nowS());
+  return { widgets: body.widgets, isDefault: false };
+}
+
+/** Who sees the weather over the fleet: anyone who may see where its nodes are (the Node Map's permission). */
+const WEATHER_VIEW: PermissionRequirement = WIDGET_PERMISSIONS.NODE_MAP as PermissionRequirement;
+/** Who sees the commissioning counts: as the deployment counts of GET /dashboard/totals. */
+const NODE_COUNTS_VIEW: PermissionRequirement = 'fleet.node.any';
+const CUSTOMERS_VIEW: PermissionRequirement = 'fleet.customerInformation.any';
+
+const round1 = (v: number) => Math.round(v * 10) / 10;
+
+/** The weather over the fleet now: its cloud cover (mean over its nodes) and its postcodes at or above the heat threshold, hottest first. */
+export async function weatherEvents(ctx: AppContext, orgId: number, now: number): Promise<TickerEvent[]> {
+  const places = await repo.fleetPlaces(ctx.db, orgId);
+  const total = places.reduce((s, p) => s + p.nodes, 0);
+  if (total === 0) return [];
+  const cloudByRegion = new Map<string, number>();
+  let cloud = 0;
+  for (const p of places) {
+    let c = cloudByRegion.get(p.region);
+    if (c === undefined) {
+      c = cloudCover(p.region, now);
+      cloudByRegion.set(p.region, c);
+    }
+    cloud += c * p.nodes;
+  }
+  const value = Math.round((cloud / total) * 100) / 100;
+  const events: TickerEvent[] = [{ type: 'CLOUD_COVER', value, text: tickerEventText({ type: 'CLOUD_COVER', value }) }];
+  const hot = places
+    .map((p) => ({ postcode: p.postcode, value: round1(airTemperature(p, now)) }))
+    .filter((p) => p.value >= TICKER_HIGH_TEMP_C)
+    .sort((a, b) => b.value - a.value || a.postcode.localeCompare(b.postcode))
+    .slice(0, TICKER_MAX_HIGH_TEMPS);
+  for (const p of hot) events.push({ type: 'HIGH_TEMP', ...p, text: tickerEventText({ type: 'HIGH_TEMP', ...p }) });
+  return events;
+}
+
+interface FleetFigures {
+  weather: TickerEvent[];
+  newlyCommissioned: number;
+  awaiting: number;
+  newCustomers: number;
+}
+
+/** How long the fleet's weather and counts are kept for the organisation's next ticker reads. */
+const FIGURES_TTL_S = 60;
+const figuresCache = new WeakMap<Database, Map<string, { until: number; figures: Promise<FleetFigures> }>>();
+
+/**
+ * The ticker's figures of the fleet at `now`, read at most once a minute per organisation: every
+ * dashboard on a control room's walls asks for them, and they change over minutes and days.
+ */
+function fleetFigures(ctx: AppContext, orgId: number, zone: string, now: number): Promise<FleetFigures> {
+  const byOrg = figuresCache.get(ctx.db) ?? new Map();
+  figuresCache.set(ctx.db, byOrg);
+  const key = `${orgId}|${zone}`;
+  const hit = byOrg.get(key);
+  if (hit && now < hit.until && now >= hit.until - FIGURES_TTL_S) return hit.figures;
+  const figures = (async () => {
+    const counts = await repo.commissioningCounts(ctx.db, orgId, now - TICKER_RECENT_S);
+    return {
+      weather: await weatherEvents(ctx, orgId, now),
+      ...counts,
+      newCustomers: await newCustomerCount(ctx.db, orgId, localDate(now - TICKER_RECENT_S, zone)),
+    };
+  })();
+  byOrg.set(key, { until: now + FIGURES_TTL_S, figures });
+  figures.catch(() => byOrg.delete(key));
+  return figures;
+}
+
+/**
+ * The ticker (spec 2 §3 'Ticker event'): the organisation's dispatches, the weather over its fleet,
+ * and its counts of nodes newly commissioned and awaiting commissioning and of new customers, each
+ * shown to those who may see what it tells of. Dispatches are read every time; the rest at most
+ * once a minute (fleetFigures).
+ */
+export async function tickerEvents(ctx: AppContext, user: AuthUser, now = nowS()): Promise<TickerEvent[]> {
+  const may = (p: PermissionRequirement) => satisfies(user.permissions, p);
+  const events: TickerEvent[] = [...(await tickerDispatches(ctx, user, now))];
+  if (!may(WEATHER_VIEW) && !may(NODE_COUNTS_VIEW) && !may(CUSTOMERS_VIEW)) return events;
+  const f = await fleetFigures(ctx, user.organisationId, user.row.timezone ?? 'Australia/Sydney', now);
+  if (may(WEATHER_VIEW)) events.push(...f.weather);
+  if (may(NODE_COUNTS_VIEW))
+    for (const [type, value] of [
+      ['NEWLY_COMMISSIONED', f.newlyCommissioned],
+      ['AWAITING_COMMISSION', f.awaiting],
+    ] as const)
+      events.push({ type, value, text: tickerEventText({ type, value }) });
+  if (may(CUSTOMERS_VIEW))
+    events.push({ type: 'NEW_CUSTOMERS', value: f.newCustomers, text: tickerEventText({ type: 'NEW_CUSTOMERS', value: f.newCustomers }) });
+  return events;
+}
