@@ -4,7 +4,7 @@ import type { NodeStatus } from '@vpp/shared';
 import type { GeoJSONSource, StyleSpecification } from 'maplibre-gl';
 import * as maplibregl from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMeta } from '../lib/meta.ts';
 import { frameFor, type NodeMapProps, nodeFeatures, STATUS_COLOURS } from './node-map-types.ts';
 import { STATE_BORDERS } from './state-borders.ts';
@@ -13,7 +13,7 @@ import { STATE_BORDERS } from './state-borders.ts';
 maplibregl.setWorkerUrl(workerUrl);
 
 /** The basemap shipped with the app (coastline and state borders), under optional tiles from a tile URL. */
-function baseStyle(tileUrl: string | null): StyleSpecification {
+export function baseStyle(tileUrl: string | null): StyleSpecification {
   return {
     version: 8,
     sources: {
@@ -41,6 +41,9 @@ export default function NodeMapCanvas(props: NodeMapProps) {
   onSelect.current = props.onSelect;
   const meta = useMeta();
   const tileUrl = meta.data ? meta.data.mapTileUrl : meta.isError ? null : undefined;
+  const cluster = props.cluster !== false;
+  // Counts the maps loaded: a new map (another tile URL, clustering switched) takes the nodes again.
+  const [loaded, setLoaded] = useState(0);
 
   useEffect(() => {
     if (!container.current || tileUrl === undefined) return;
@@ -53,7 +56,7 @@ export default function NodeMapCanvas(props: NodeMapProps) {
       m.addSource('nodes', {
         type: 'geojson',
         data: { type: 'FeatureCollection', features: [] },
-        cluster: true,
+        cluster,
         clusterRadius: 40,
         clusterMaxZoom: 12,
         clusterProperties: Object.fromEntries(statuses.map((st) => [st, ['+', ['case', ['==', ['get', 'status'], st], 1, 0]]])),
@@ -145,13 +148,18 @@ export default function NodeMapCanvas(props: NodeMapProps) {
         });
       }
       map.current = m;
+      setLoaded((n) => n + 1);
     });
+    // The map follows its box's size (a dashboard widget resized), not only the window's.
+    const resized = new ResizeObserver(() => m.resize());
+    resized.observe(container.current);
     return () => {
+      resized.disconnect();
       map.current = null;
       framed.current = '';
       m.remove();
     };
-  }, [tileUrl]);
+  }, [tileUrl, cluster]);
 
   useEffect(() => {
     const update = () => {
@@ -166,17 +174,8 @@ export default function NodeMapCanvas(props: NodeMapProps) {
       if (frame?.kind === 'centre') m.jumpTo({ center: frame.centre, zoom: frame.zoom });
       else if (frame?.kind === 'bounds') m.fitBounds(frame.bounds, { padding: 40, maxZoom: frame.maxZoom, duration: 0 });
     };
-    if (map.current) update();
-    else {
-      const t = setInterval(() => {
-        if (map.current) {
-          clearInterval(t);
-          update();
-        }
-      }, 100);
-      return () => clearInterval(t);
-    }
-  }, [props.nodes, props.zoom, tileUrl]);
+    if (loaded > 0) update();
+  }, [props.nodes, props.zoom, tileUrl, loaded]);
 
   return <Box ref={container} h="100%" w="100%" />;
 }
