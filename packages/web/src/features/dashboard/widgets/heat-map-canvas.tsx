@@ -36,7 +36,7 @@ export default function HeatMapCanvas(props: { points: VoltagePoint[] }) {
         source: 'volts',
         paint: {
           'circle-color': voltageColourExpression() as never,
-          'circle-radius': ['interpolate', ['linear'], ['zoom'], 3, 2.5, 8, 4, 12, 6, 15, 9],
+          'circle-radius': ['interpolate', ['linear'], ['zoom'], 3, 3, 7, 5, 12, 7, 15, 10],
           'circle-opacity': 0.85,
         },
       });

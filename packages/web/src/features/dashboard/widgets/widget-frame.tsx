@@ -98,7 +98,7 @@ export function WidgetFrame(props: {
           )}
         </Group>
       </Group>
-      <Box ref={ref} mt="xs" style={{ flex: 1, minHeight: 0, position: 'relative' }} className={NO_DRAG}>
+      <Box ref={ref} mt="xs" style={{ flex: 1, minHeight: 0, position: 'relative', overflow: 'auto' }} className={NO_DRAG}>
         {props.children(height)}
       </Box>
     </Card>

@@ -166,25 +166,23 @@ function WelcomeBody() {
   );
 }
 
+/** The heat map's legend, compact over the map's top-left corner (the zoom buttons keep the top right). */
 function VoltageLegend() {
-  const swatch = (colour: string) => <Box w={12} h={12} bg={colour} style={{ borderRadius: '50%', flex: 'none' }} aria-hidden />;
+  const entries = [VOLTAGE_LEGEND.below, ...VOLTAGE_LEGEND.scale.map((e) => ({ label: e.label, colour: e.colours })), VOLTAGE_LEGEND.above];
   return (
-    <Paper pos="absolute" left={8} bottom={8} px={8} py={4} shadow="xs" withBorder style={{ zIndex: 1, opacity: 0.95 }}>
-      <Text size="xs" fw={600}>
-        Voltage
-      </Text>
-      <Box component="ul" aria-label="Legend" m={0} p={0} style={{ listStyle: 'none' }}>
-        {[VOLTAGE_LEGEND.below, ...VOLTAGE_LEGEND.scale.map((s) => ({ label: s.label, colour: s.colours })), VOLTAGE_LEGEND.above].map((e) => (
-          <Group component="li" key={e.label} gap={4} wrap="nowrap">
-            <Group gap={0} wrap="nowrap">
-              {(Array.isArray(e.colour) ? e.colour : [e.colour]).map((c) => (
-                <Box key={c}>{swatch(c)}</Box>
-              ))}
-            </Group>
-            <Text size="xs">{e.label}</Text>
+    <Paper pos="absolute" left={6} top={6} right={44} px={6} py={2} shadow="xs" withBorder style={{ zIndex: 1, opacity: 0.95, width: 'fit-content' }}>
+      <Group component="ul" aria-label="Legend" m={0} p={0} gap={8} rowGap={0} style={{ listStyle: 'none' }}>
+        {entries.map((e) => (
+          <Group component="li" key={e.label} gap={3} wrap="nowrap">
+            {(Array.isArray(e.colour) ? e.colour : [e.colour]).map((c) => (
+              <Box key={c} w={10} h={10} bg={c} style={{ borderRadius: '50%', flex: 'none' }} aria-hidden />
+            ))}
+            <Text fz={11} lh={1.6}>
+              {e.label}
+            </Text>
           </Group>
         ))}
-      </Box>
+      </Group>
     </Paper>
   );
 }
@@ -303,7 +301,7 @@ function DataGraphBody(props: { settings: Extract<Widget, { widgetId: 'DATA_GRAP
       end={end}
       stripes={48}
       unit={energy ? `${unit}h` : unit}
-      height={Math.max(props.height - 34, 120)}
+      height={Math.max(props.height - 80, 100)}
       label={`${METRIC_LABELS[metric]}, ${vpp === ALL_FLEET_NODES ? ALL_FLEET_LABEL : 'Virtual Power Plant'}`}
     />
   );
