@@ -131,6 +131,7 @@ export function WidgetSettings(props: { widget: Widget; onChange: (settings: Wid
 
 /** The subtitle under a widget's name: what it shows. */
 export function useWidgetSubtitle(w: Widget): string | undefined {
+  const canData = useCanViewVppData();
   const vpp = useVppName('powerstation' in w.settings ? w.settings.powerstation : null);
   switch (w.widgetId) {
     case 'VOLTAGE_HEAT_MAP':
@@ -140,7 +141,7 @@ export function useWidgetSubtitle(w: Widget): string | undefined {
     case 'NODE_MAP':
       return w.settings.shouldCluster ? 'Clustered' : 'Every node';
     case 'DATA_GRAPH':
-      return `${METRIC_LABELS[w.settings.metric]} · ${w.settings.powerstation === ALL_FLEET_NODES ? ALL_FLEET_LABEL : vpp}`;
+      return `${METRIC_LABELS[w.settings.metric]} · ${!canData || w.settings.powerstation === ALL_FLEET_NODES ? ALL_FLEET_LABEL : vpp}`;
     default:
       return undefined;
   }
