@@ -3,11 +3,13 @@
 // bench/results.json. PostgreSQL: set BENCH_DATABASE_URL (a fresh schema is used and dropped).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { ALL_FLEET_NODES, DEMO_PASSWORD, endOfPeriod, OPERATIONAL_NETWORKS, PERMISSIONS, startOfPeriod } from '@vpp/shared';
+import { gunzipSync } from 'node:zlib';
+import { ALL_FLEET_NODES, DEMO_PASSWORD, endOfPeriod, HEAT_MAP_MAX_AGE_S, OPERATIONAL_NETWORKS, PERMISSIONS, startOfPeriod } from '@vpp/shared';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { sql } from 'kysely';
@@ -131,6 +133,41 @@ async function measure(urls: () => string): Promise<number> {
   for (let i = 0; i < RUNS; i++) xs.push(await timed(urls()));
   return r1(p50(xs));
 }
+
+// The dashboard (issue 16), measured first, while the live report is younger than the heat map's
+// maxAge: the voltage heat map of the largest VPP, the whole fleet by its postcodes (its reply's
+// time p50 and its size gzipped, as a browser receives it), and the ticker.
+const postcodes = (await handle.db.selectFrom('nodes').select('postcode').distinct().execute()).map((r) => r.postcode);
+const fleetVpp = await fetch(`${base}/api/powerstations`, {
+  method: 'POST',
+  headers: { ...headers, 'content-type': 'application/json' },
+  body: JSON.stringify({ type: 'DYNAMIC', name: 'Bench fleet', filters: { postcodes: postcodes.slice(0, 1000), state: null } }),
+});
+const fleetVppId = ((await fleetVpp.json()) as { data: { id: number } }).data.id;
+const heatMapUrl = `/api/powerstations/${fleetVppId}/data/latest?metrics=meterVoltage&format=nodes&maxAge=${HEAT_MAP_MAX_AGE_S}`;
+const heatMap = await new Promise<{ bytes: number; body: Buffer }>((resolve, reject) => {
+  http
+    .get(`${base}${heatMapUrl}`, { headers: { ...headers, 'accept-encoding': 'gzip' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        if (res.statusCode !== 200 || res.headers['content-encoding'] !== 'gzip')
+          reject(new Error(`${heatMapUrl}: ${res.statusCode} ${res.headers['content-encoding']}`));
+        else resolve({ bytes: raw.byteLength, body: gunzipSync(raw) });
+      });
+    })
+    .on('error', reject);
+});
+const heatMapLatestNodes = (JSON.parse(heatMap.body.toString()) as { meterVoltage: unknown[] }).meterVoltage.length;
+// A heat map of a few nodes would time nothing worth printing.
+if (heatMapLatestNodes < NODES * 0.5) throw new Error(`The heat map answered only ${heatMapLatestNodes} of ${NODES} nodes.`);
+const heatMapLatestBytesGzip = heatMap.bytes;
+const heatMapLatestP50Ms = await measure(() => heatMapUrl);
+const tickerP50Ms = await measure(() => '/ticker');
+log(
+  `  heat map of ${heatMapLatestNodes} nodes: p50 ${heatMapLatestP50Ms} ms, ${Math.round(heatMapLatestBytesGzip / 1024)} KB gzipped; ticker p50 ${tickerP50Ms} ms`,
+);
 
 const ids = (await handle.db.selectFrom('nodes').select('id').where('unit_state', '=', 'COMMISSIONED').limit(5000).execute()).map((r) => r.id);
 const pick = () => ids[Math.floor(Math.random() * ids.length)];
@@ -452,6 +489,10 @@ const results = {
   settlement4hNodes: Number(settled.nodes_responding),
   settlement4hMs,
   vppPricesP50Ms,
+  heatMapLatestNodes,
+  heatMapLatestP50Ms,
+  heatMapLatestBytesGzip,
+  tickerP50Ms,
   largestRequests: loopHeld,
   dbBytes,
   machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
@@ -475,6 +516,9 @@ const targets: Record<string, string> = {
   curtailmentPredictionP50Ms: '≤ 200',
   curtailmentLimitsMs: '≤ 1000',
   curtailmentNodesP50Ms: '≤ 50',
+  heatMapLatestP50Ms: '≤ 150',
+  heatMapLatestBytesGzip: '< 2097152',
+  tickerP50Ms: '≤ 50',
 };
 // biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
 console.table(

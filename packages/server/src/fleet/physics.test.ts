@@ -1,5 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Command, cloudCover, frequency, type NodeModel, ONE_WAY_EFFICIENCY, type StepResult, solarAvailableKw, step, voltage } from './physics.ts';
+import {
+  airTemperature,
+  type Command,
+  cloudCover,
+  frequency,
+  type NodeModel,
+  ONE_WAY_EFFICIENCY,
+  type StepResult,
+  solarAvailableKw,
+  step,
+  voltage,
+} from './physics.ts';
 
 const STEP = 300;
 const H = STEP / 3600;
@@ -508,5 +519,28 @@ describe('a grid outage window (islanded home)', () => {
   it('leaves the house dark once the battery is at its floor, still importing nothing', () => {
     const r = step(home, evening, 300, 0, window);
     expect(r).toMatchObject({ gridKw: 0, houseKw: 0, batteryKw: 0, socKwh: 0 });
+  });
+});
+
+describe('air temperature (the ticker’s HIGH_TEMP)', () => {
+  const at = (place: (typeof PLACES)[number], month: number, day: number, utcHour: number) => airTemperature(place, Date.UTC(2026, month, day, utcHour) / 1000);
+  /** Every hour of a month at a place. */
+  const month = (place: (typeof PLACES)[number], m: number) => Array.from({ length: 30 * 24 }, (_, k) => at(place, m, 1 + Math.floor(k / 24), k % 24));
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const [newtown, , melbourne, , , hobart, , darwin] = PLACES;
+
+  it('is warmer in January than in July away from the tropics, and warmer nearer the equator', () => {
+    for (const p of [newtown, melbourne, hobart]) expect(mean(month(p, 0)) - mean(month(p, 6))).toBeGreaterThan(6);
+    expect(mean(month(darwin, 6))).toBeGreaterThan(mean(month(hobart, 6)) + 10);
+  });
+
+  it('peaks in the afternoon and is coolest before dawn, within what Australia sees', () => {
+    // Melbourne in January: 15:00 local (AEDT, UTC+11) is 04:00 UTC; 05:00 local is 18:00 UTC the day before.
+    const afternoons = Array.from({ length: 28 }, (_, d) => at(melbourne, 0, 2 + d, 4));
+    const dawns = Array.from({ length: 28 }, (_, d) => at(melbourne, 0, 1 + d, 18));
+    expect(mean(afternoons)).toBeGreaterThan(mean(dawns) + 6);
+    const all = PLACES.flatMap((p) => [...month(p, 0), ...month(p, 6)]);
+    expect(Math.min(...all)).toBeGreaterThan(-8);
+    expect(Math.max(...all)).toBeLessThan(48);
   });
 });

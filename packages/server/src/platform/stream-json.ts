@@ -5,6 +5,8 @@ import { z } from 'zod';
 export const STREAM_ITEMS = 1000;
 /** Items encoded between two turns of the event loop (a few milliseconds of work). */
 const BATCH = 250;
+/** List items encoded in one call (zod costs mostly per call) between two turns of the event loop. */
+const LIST_BATCH = 500;
 
 /** The number of items in the largest list or record of a reply, looking three levels down. */
 export function largestCollection(value: unknown, depth = 0): number {
@@ -47,18 +49,31 @@ export async function* encodeJsonChunks(schema: z.ZodType, value: unknown): Asyn
     yield '}';
     return;
   }
-  const list = s instanceof z.ZodArray;
-  const item = (list ? s.element : (s as z.ZodRecord).valueType) as z.ZodType;
-  const entries: [string, unknown][] = list ? (value as unknown[]).map((v) => ['', v]) : Object.entries(value as object);
-  yield list ? '[' : '{';
+  if (s instanceof z.ZodArray) {
+    const item = s.element as z.ZodType;
+    // A list is encoded a batch per call: zod's cost is mostly per call, not per item.
+    const items = value as unknown[];
+    const batchOf = z.array(item);
+    yield '[';
+    for (let i = 0; i < items.length; i += LIST_BATCH) {
+      const text = JSON.stringify(z.encode(batchOf, items.slice(i, i + LIST_BATCH) as never));
+      if (text.length > 2) yield `${i ? ',' : ''}${text.slice(1, -1)}`;
+      if (i + LIST_BATCH < items.length) await yieldToLoop();
+    }
+    yield ']';
+    return;
+  }
+  const item = (s as z.ZodRecord).valueType as z.ZodType;
+  const entries = Object.entries(value as object);
+  yield '{';
   for (let i = 0; i < entries.length; i += BATCH) {
     let text = '';
     for (let j = i; j < Math.min(i + BATCH, entries.length); j++) {
       const [k, v] = entries[j];
-      text += `${j ? ',' : ''}${list ? '' : `${JSON.stringify(k)}:`}${JSON.stringify(z.encode(item, v as never))}`;
+      text += `${j ? ',' : ''}${JSON.stringify(k)}:${JSON.stringify(z.encode(item, v as never))}`;
     }
     yield text;
     if (i + BATCH < entries.length) await yieldToLoop();
   }
-  yield list ? ']' : '}';
+  yield '}';
 }

@@ -12,7 +12,7 @@ import {
   type Widget,
   widgetSchema,
 } from '@vpp/shared';
-import { nowS } from '../../db/database.ts';
+import { type Database, nowS } from '../../db/database.ts';
 import { airTemperature, cloudCover } from '../../fleet/physics.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/guard.ts';
@@ -77,28 +77,59 @@ export async function weatherEvents(ctx: AppContext, orgId: number, now: number)
   return events;
 }
 
+interface FleetFigures {
+  weather: TickerEvent[];
+  newlyCommissioned: number;
+  awaiting: number;
+  newCustomers: number;
+}
+
+/** How long the fleet's weather and counts are kept for the organisation's next ticker reads. */
+const FIGURES_TTL_S = 60;
+const figuresCache = new WeakMap<Database, Map<string, { until: number; figures: Promise<FleetFigures> }>>();
+
+/**
+ * The ticker's figures of the fleet at `now`, read at most once a minute per organisation: every
+ * dashboard on a control room's walls asks for them, and they change over minutes and days.
+ */
+function fleetFigures(ctx: AppContext, orgId: number, zone: string, now: number): Promise<FleetFigures> {
+  const byOrg = figuresCache.get(ctx.db) ?? new Map();
+  figuresCache.set(ctx.db, byOrg);
+  const key = `${orgId}|${zone}`;
+  const hit = byOrg.get(key);
+  if (hit && now < hit.until && now >= hit.until - FIGURES_TTL_S) return hit.figures;
+  const figures = (async () => {
+    const counts = await repo.commissioningCounts(ctx.db, orgId, now - TICKER_RECENT_S);
+    return {
+      weather: await weatherEvents(ctx, orgId, now),
+      ...counts,
+      newCustomers: await newCustomerCount(ctx.db, orgId, localDate(now - TICKER_RECENT_S, zone)),
+    };
+  })();
+  byOrg.set(key, { until: now + FIGURES_TTL_S, figures });
+  figures.catch(() => byOrg.delete(key));
+  return figures;
+}
+
 /**
  * The ticker (spec 2 §3 'Ticker event'): the organisation's dispatches, the weather over its fleet,
  * and its counts of nodes newly commissioned and awaiting commissioning and of new customers, each
- * shown to those who may see what it tells of.
+ * shown to those who may see what it tells of. Dispatches are read every time; the rest at most
+ * once a minute (fleetFigures).
  */
 export async function tickerEvents(ctx: AppContext, user: AuthUser, now = nowS()): Promise<TickerEvent[]> {
   const may = (p: PermissionRequirement) => satisfies(user.permissions, p);
-  const orgId = user.organisationId;
   const events: TickerEvent[] = [...(await tickerDispatches(ctx, user, now))];
-  if (may(WEATHER_VIEW)) events.push(...(await weatherEvents(ctx, orgId, now)));
-  if (may(NODE_COUNTS_VIEW)) {
-    const c = await repo.commissioningCounts(ctx.db, orgId, now - TICKER_RECENT_S);
+  if (!may(WEATHER_VIEW) && !may(NODE_COUNTS_VIEW) && !may(CUSTOMERS_VIEW)) return events;
+  const f = await fleetFigures(ctx, user.organisationId, user.row.timezone ?? 'Australia/Sydney', now);
+  if (may(WEATHER_VIEW)) events.push(...f.weather);
+  if (may(NODE_COUNTS_VIEW))
     for (const [type, value] of [
-      ['NEWLY_COMMISSIONED', c.newlyCommissioned],
-      ['AWAITING_COMMISSION', c.awaiting],
+      ['NEWLY_COMMISSIONED', f.newlyCommissioned],
+      ['AWAITING_COMMISSION', f.awaiting],
     ] as const)
       events.push({ type, value, text: tickerEventText({ type, value }) });
-  }
-  if (may(CUSTOMERS_VIEW)) {
-    const zone = user.row.timezone ?? 'Australia/Sydney';
-    const value = await newCustomerCount(ctx.db, orgId, localDate(now - TICKER_RECENT_S, zone));
-    events.push({ type: 'NEW_CUSTOMERS', value, text: tickerEventText({ type: 'NEW_CUSTOMERS', value }) });
-  }
+  if (may(CUSTOMERS_VIEW))
+    events.push({ type: 'NEW_CUSTOMERS', value: f.newCustomers, text: tickerEventText({ type: 'NEW_CUSTOMERS', value: f.newCustomers }) });
   return events;
 }

@@ -289,16 +289,34 @@ export async function unusedNodes(db: Db, orgId: number, limit: number, offset: 
 
 /** The latest reading of each member node no older than `maxAge` seconds, for the given telemetry columns. */
 export async function latestReadings(db: Db, ps: PowerstationRow, cols: readonly string[], maxAge: number, now: number) {
-  const ids = memberNodes(db, ps).select('nodes.id');
   const values = sql.join(cols.map((c) => sql`l.${sql.ref(c)} as ${sql.ref(c)}`));
+  // A page walks the fresh readings in node order and keeps the member nodes, each tested by a
+  // lookup: listing the members in a subquery would build the whole list again for every page (at
+  // 50,000 nodes, 10 pages of 0.2 s). A manual VPP's list is short and indexed: it leads instead.
+  const member = ps.type === 'STATIC' ? sql<boolean>`l.node_id in (select v.node_id from vpp_nodes v where v.powerstation_id = ${ps.id})` : ruleHolds(ps);
   return readInIdPages(async (after, size) => {
     const result = await sql<Record<string, number | null> & { id: number; lat: number; lng: number; ts: number }>`
       select n.id as id, n.lat as lat, n.lng as lng, l.ts as ts, ${values}
       from tel_latest l join nodes n on n.id = l.node_id
-      where l.node_id in (${ids}) and l.ts >= ${now - maxAge} and n.id > ${after}
-      order by n.id limit ${size}`.execute(db);
+      where l.node_id > ${after} and l.ts >= ${now - maxAge} and ${member}
+        and exists (select 1 from fleet_members fm where fm.organisation_id = ${ps.organisation_id} and fm.node_id = l.node_id)
+      order by l.node_id limit ${size}`.execute(db);
     return result.rows;
   });
+}
+
+/** The rule of a VPP as a condition on one node (`n`): for reads that walk nodes and keep the members. */
+function ruleHolds(ps: PowerstationRow) {
+  switch (ruleOf(ps)) {
+    case 'STATIC':
+      return sql<boolean>`exists (select 1 from vpp_nodes v where v.powerstation_id = ${ps.id} and v.node_id = n.id)`;
+    case 'POSTCODE':
+      return sql<boolean>`exists (select 1 from powerstation_postcodes pp where pp.powerstation_id = ${ps.id} and pp.postcode = n.postcode)`;
+    case 'STATE':
+      return sql<boolean>`n.state = ${ps.state}`;
+    case 'FCAS':
+      return sql<boolean>`exists (select 1 from duid_units d where d.duid = ${ps.duid} and d.serial_number = n.serial_number)`;
+  }
 }
 
 /** At each bucket of [start, end), the sum over member nodes of their average of each column. */

@@ -505,6 +505,34 @@ describeEachDatabase('virtual power plants', (h) => {
       expect(bad.json().data.message).toBe('metrics must be among meterVoltage, meterPower, solarPower, batteryPower, soc, remainingCharge.');
     });
 
+    it("answers the latest readings of exactly the members of every kind of VPP, never another organisation's node", async () => {
+      const now = nowS();
+      const all = [nodes.newtown1, nodes.newtown2, nodes.bondi, nodes.brisbane, nodes.foreign];
+      await h().ctx.telemetry.ingest(
+        all.map((n, k) => ({ nodeId: n.id, ts: now - 30, dt: 30, voltage: 240 + k, meter_p: 1 })),
+        now,
+      );
+      await h()
+        .ctx.db.insertInto('duid_units')
+        .values([nodes.bondi, nodes.foreign].map((n) => ({ duid: 'HEATVPP', serial_number: n.serial })))
+        .execute();
+      const vpps = {
+        manual: await create({ type: 'STATIC', name: 'Heat manual', nodes: [nodes.newtown2.id, nodes.bondi.id] }),
+        postcode: await create({ type: 'DYNAMIC', name: 'Heat postcode', filters: { postcodes: ['2042'] } }),
+        state: await create({ type: 'DYNAMIC', name: 'Heat state', filters: { state: 'QLD' } }),
+        fcas: await createPowerstation(h().ctx.db, org, { name: 'Heat FCAS', type: 'FCAS', state: null, postcodes: [], duid: 'HEATVPP' }),
+      };
+      const latestIds = async (id: number) =>
+        ((await call('GET', `/api/powerstations/${id}/data/latest?metrics=meterVoltage&maxAge=1200`)).json().meterVoltage as { id: number }[]).map((p) => p.id);
+      const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+      expect(await latestIds(vpps.manual)).toEqual(sorted([nodes.newtown2.id, nodes.bondi.id]));
+      expect(await latestIds(vpps.postcode)).toEqual(sorted([nodes.newtown1.id, nodes.newtown2.id]));
+      expect(await latestIds(vpps.state)).toEqual([nodes.brisbane.id]);
+      expect(await latestIds(vpps.fcas)).toEqual([nodes.bondi.id]);
+      // The same members as the VPP's node list: the heat map and the list never disagree.
+      for (const id of Object.values(vpps)) expect(await latestIds(id)).toEqual(sorted(await memberIds(id)));
+    });
+
     it('answers 5-minute series summed over member nodes, null where no node reported', async () => {
       const id = await create({ type: 'STATIC', name: 'Summed', nodes: [nodes.newtown1.id, nodes.bondi.id] });
       const start = 1_750_000_200; // a multiple of 300

@@ -132,6 +132,9 @@ export async function deletePowerstation(ctx: AppContext, user: AuthUser, id: nu
 }
 
 /** Latest readings of the VPP's nodes, one list per metric, each point no older than maxAge. */
+/** Degrees to 5 decimals (about a metre): all a map needs, and a third off a large reply. */
+const r5 = (v: number) => Math.round(Number(v) * 1e5) / 1e5;
+
 export async function latestData(ctx: AppContext, user: AuthUser, id: number, q: { metrics: (typeof VPP_LATEST_METRICS)[number][]; maxAge: number }) {
   const row = await requirePowerstation(ctx, user, id);
   const cols = [...new Set(q.metrics.map((m) => METRIC_TO_COLUMN[m]))];
@@ -140,7 +143,9 @@ export async function latestData(ctx: AppContext, user: AuthUser, id: number, q:
   for (const m of q.metrics) {
     const col = METRIC_TO_COLUMN[m];
     out[m] = rows.flatMap((r) =>
-      r[col] === null || r[col] === undefined ? [] : [{ id: r.id, lat: r.lat, lng: r.lng, ts: Number(r.ts), value: Math.round(Number(r[col]) * 1000) / 1000 }],
+      r[col] === null || r[col] === undefined
+        ? []
+        : [{ id: r.id, lat: r5(r.lat), lng: r5(r.lng), ts: Number(r.ts), value: Math.round(Number(r[col]) * 1000) / 1000 }],
     );
   }
   return out;
