@@ -172,7 +172,7 @@ function VoltageLegend() {
   const entries = [VOLTAGE_LEGEND.below, ...VOLTAGE_LEGEND.scale.map((e) => ({ label: e.label, colour: e.colours })), VOLTAGE_LEGEND.above];
   return (
     <Paper pos="absolute" left={6} top={6} right={44} px={6} py={2} shadow="xs" withBorder style={{ zIndex: 1, opacity: 0.95, width: 'fit-content' }}>
-      <Group component="ul" aria-label="Legend" m={0} p={0} gap={8} rowGap={0} style={{ listStyle: 'none' }}>
+      <Group component="ul" aria-label="Legend" m={0} p={0} gap={8} style={{ listStyle: 'none', rowGap: 0 }}>
         {entries.map((e) => (
           <Group component="li" key={e.label} gap={3} wrap="nowrap">
             {(Array.isArray(e.colour) ? e.colour : [e.colour]).map((c) => (
@@ -214,11 +214,11 @@ function HeatMapBody(props: { vpp: number | null }) {
   );
 }
 
-function BigNumber(props: { value: string; label: string; note?: string }) {
+function BigNumber(props: { value: string; label: string; note?: string; height: number }) {
   return (
     <Center h="100%">
       <Stack gap={0} align="center">
-        <Text fz={40} fw={700} lh={1.1} data-testid="single-stat-value">
+        <Text fz={Math.round(Math.min(160, Math.max(36, props.height * 0.28)))} fw={700} lh={1.1} data-testid="single-stat-value">
           {props.value}
         </Text>
         <Text size="sm" c="dimmed">
@@ -234,30 +234,37 @@ function BigNumber(props: { value: string; label: string; note?: string }) {
   );
 }
 
-function CountStat(props: { metric: (typeof SINGLE_STAT_COUNT_METRICS)[number] }) {
+function CountStat(props: { metric: (typeof SINGLE_STAT_COUNT_METRICS)[number]; height: number }) {
   const q = useTotals();
   if (q.isError) return <WidgetError message={widgetErrorMessage(q.error)} />;
   if (!q.data) return <WidgetLoading />;
   const n = q.data[props.metric];
-  return <BigNumber value={n.toLocaleString('en-AU')} label={`${METRIC_LABELS[props.metric]} ${n === 1 ? 'node' : 'nodes'}`} />;
+  return <BigNumber height={props.height} value={n.toLocaleString('en-AU')} label={`${METRIC_LABELS[props.metric]} ${n === 1 ? 'node' : 'nodes'}`} />;
 }
 
-function VppStat(props: { metric: (typeof SINGLE_STAT_VPP_METRICS)[number]; vpp: number }) {
+function VppStat(props: { metric: (typeof SINGLE_STAT_VPP_METRICS)[number]; vpp: number; height: number }) {
   const q = useLatest(props.vpp, props.metric);
   if (q.isError) return <WidgetError message={widgetErrorMessage(q.error)} />;
   if (!q.data) return <WidgetLoading />;
   const total = q.data.reduce((s, p) => s + p.value, 0);
   const value = props.metric === 'remainingCharge' ? formatEnergy(total) : formatPower(total);
-  return <BigNumber value={value} label={METRIC_LABELS[props.metric]} note={`${q.data.length} ${q.data.length === 1 ? 'node' : 'nodes'} reporting`} />;
+  return (
+    <BigNumber
+      height={props.height}
+      value={value}
+      label={METRIC_LABELS[props.metric]}
+      note={`${q.data.length} ${q.data.length === 1 ? 'node' : 'nodes'} reporting`}
+    />
+  );
 }
 
-function SingleStatBody(props: { settings: Extract<Widget, { widgetId: 'SINGLE_STAT' }>['settings'] }) {
+function SingleStatBody(props: { settings: Extract<Widget, { widgetId: 'SINGLE_STAT' }>['settings']; height: number }) {
   const canData = useCanViewVppData();
   const { metric, powerstation } = props.settings;
-  if (metric === 'commissioned' || metric === 'non_commissioned' || metric === 'offline') return <CountStat metric={metric} />;
+  if (metric === 'commissioned' || metric === 'non_commissioned' || metric === 'offline') return <CountStat metric={metric} height={props.height} />;
   if (!canData) return <WidgetError message={MESSAGES.notAuthorized} />;
   if (powerstation === null) return <Center h="100%">{CHOOSE_VPP}</Center>;
-  return <VppStat metric={metric} vpp={powerstation} />;
+  return <VppStat metric={metric} vpp={powerstation} height={props.height} />;
 }
 
 function NodeMapBody(props: { cluster: boolean; height: number }) {
@@ -320,7 +327,7 @@ export function WidgetBody(props: { widget: Widget; height: number }) {
     case 'VOLTAGE_HEAT_MAP':
       return <HeatMapBody vpp={w.settings.powerstation} />;
     case 'SINGLE_STAT':
-      return <SingleStatBody settings={w.settings} />;
+      return <SingleStatBody settings={w.settings} height={props.height} />;
     case 'NODE_MAP':
       return <NodeMapBody cluster={w.settings.shouldCluster} height={props.height} />;
     case 'DATA_GRAPH':
