@@ -150,9 +150,14 @@ export default function NodeMapCanvas(props: NodeMapProps) {
       map.current = m;
       setLoaded((n) => n + 1);
     });
+    // After each paint the box carries how many nodes and clusters were drawn (benchmarks and tests wait for it).
+    const box = container.current;
+    m.on('idle', () => {
+      if (m.getLayer('node')) box.dataset.painted = String(m.queryRenderedFeatures({ layers: ['clusters', 'node'] }).length);
+    });
     // The map follows its box's size (a dashboard widget resized), not only the window's.
     const resized = new ResizeObserver(() => m.resize());
-    resized.observe(container.current);
+    resized.observe(box);
     return () => {
       resized.disconnect();
       map.current = null;
