@@ -53,9 +53,19 @@ export async function measureDashboardPaint(base: string, token: string, vpp: nu
         () => {
           const painted = Array.from(document.querySelectorAll<HTMLElement>('[data-painted]')).filter((e) => Number(e.dataset.painted) > 0);
           const figures = Array.from(document.querySelectorAll('[data-testid="single-stat-value"]')).filter((e) => e.textContent && e.textContent !== '–');
-          const graph =
-            document.querySelector('[aria-label="Data Graph"] canvas') ??
-            Array.from(document.querySelectorAll('[aria-label="Data Graph"] p')).find((p) => p.textContent === 'No data to display on the graph');
+          const region = document.querySelector('[aria-label="Data Graph"]');
+          const graph = Boolean(region?.querySelector('canvas') || region?.textContent?.includes('No data to display on the graph'));
+          const w = window as unknown as { marks?: Record<string, number> };
+          w.marks ??= {};
+          const conditions: Record<string, boolean> = {
+            grid: Boolean(document.querySelector('.react-grid-item')),
+            maps1: painted.length >= 1,
+            maps2: painted.length >= 2,
+            fig1: figures.length >= 1,
+            fig2: figures.length >= 2,
+            graph: Boolean(graph),
+          };
+          for (const k of Object.keys(conditions)) if (conditions[k] && !(k in w.marks)) w.marks[k] = Math.round(performance.now());
           if (painted.length < 2 || figures.length < 2 || !graph) return false;
           const heat = document.querySelector<HTMLElement>('[aria-label="Voltage heat map"]');
           return { at: performance.now(), nodes: Number(heat?.dataset.nodeCount ?? 0) };
@@ -64,6 +74,17 @@ export async function measureDashboardPaint(base: string, token: string, vpp: nu
         { timeout: 60_000, polling: 'raf' },
       );
       const r = (await handle.jsonValue()) as { at: number; nodes: number };
+      if (process.env.DEBUG_PAINT) {
+        const detail = await page.evaluate(() => ({
+          marks: (window as unknown as { marks?: Record<string, number> }).marks,
+          res: performance
+            .getEntriesByType('resource')
+            .map((e) => e as PerformanceResourceTiming)
+            .filter((e) => !e.name.includes('/assets/'))
+            .map((e) => `${new URL(e.name).pathname} ${Math.round(e.startTime)}-${Math.round(e.responseEnd)} ${e.encodedBodySize}`),
+        }));
+        process.stderr.write(`${JSON.stringify(detail, null, 1)}\n`);
+      }
       ms.push(Math.round(r.at));
       heatMapNodes = r.nodes;
       await context.close();

@@ -2,6 +2,8 @@
 // of each kind the user may add (and not the others for the operator), a widget moved and resized
 // and found again after a reload, full screen rotating, pausing and exiting, and the voltage heat
 // map's coloured nodes with their legend.
+
+import AxeBuilder from '@axe-core/playwright';
 import { type Dashboard, dashboardEndpoints, vppEndpoints } from '@vpp/shared';
 import type { Page, Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -10,11 +12,16 @@ import { eventually, gone, shown, signIn, useApp } from './support/fixtures.ts';
 
 const app = useApp();
 
-/** The next reply of POST /account/dashboard (the save made 2000 ms after the last change). */
-const saved = (page: Page) =>
-  page.waitForResponse((r: Response) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/account/dashboard' && r.ok(), {
-    timeout: 15_000,
-  });
+/** The next reply of POST /account/dashboard (the save made 2000 ms after the last change), of `count` widgets when given. */
+const saved = (page: Page, count?: number) =>
+  page.waitForResponse(
+    (r: Response) =>
+      r.request().method() === 'POST' &&
+      new URL(r.url()).pathname === '/account/dashboard' &&
+      r.ok() &&
+      (count === undefined || (JSON.parse(r.request().postData() ?? '{}') as Dashboard).widgets?.length === count),
+    { timeout: 15_000 },
+  );
 
 async function addWidget(page: Page, name: string) {
   await page.getByRole('button', { name: 'Add Widget' }).click();
@@ -46,7 +53,8 @@ describe('dashboard', () => {
     expect(await page.locator('.react-grid-item').count()).toBe(1);
 
     // The first added widget replaces the Welcome widget; each next one goes below, in column 0.
-    const firstSave = saved(page);
+    // Four widgets: a slow machine may save after the first few, then again with all four.
+    const firstSave = saved(page, 4);
     for (const name of ['Voltage Heat Map', 'Single Stat', 'Node Map', 'Data Graph']) await addWidget(page, name);
     await shown(page.getByText('Saving...'));
     await gone(page.getByRole('region', { name: 'Welcome', exact: true }));
@@ -122,6 +130,15 @@ describe('dashboard', () => {
     expect(after?.x).toBeGreaterThan(cell.x + cell.width / 2);
     expect(after?.width).toBeGreaterThan(cell.width * 1.8);
     await shown(widget(page, 'Voltage Heat Map').getByText(vpp.v.name, { exact: true }));
+
+    // WCAG 2.2 AA (axe-core) on the dashboard of four widgets, as accessibility.e2e.ts checks the other screens.
+    await shown(widget(page, 'Single Stat').getByTestId('single-stat-value'));
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+    expect(
+      axe.violations
+        .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+        .map((v) => ({ rule: v.id, targets: v.nodes.slice(0, 3).map((n) => n.html.slice(0, 160)) })),
+    ).toEqual([]);
   });
 
   it('offers the operator only the widgets their permissions allow, and their Data Graph has no VPP choice', async () => {

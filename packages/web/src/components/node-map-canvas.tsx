@@ -37,6 +37,8 @@ export default function NodeMapCanvas(props: NodeMapProps) {
   const map = useRef<maplibregl.Map | null>(null);
   // The view last framed, so that a refetch with the same points leaves the user's pan and zoom alone.
   const framed = useRef('');
+  // Whether the nodes last given have been counted after a paint (once per data, not on every pan).
+  const counted = useRef(false);
   const onSelect = useRef(props.onSelect);
   onSelect.current = props.onSelect;
   const meta = useMeta();
@@ -111,6 +113,8 @@ export default function NodeMapCanvas(props: NodeMapProps) {
       // symbol layer. The labels follow the clusters drawn, and let clicks through to the circles.
       const counts = new Map<number, maplibregl.Marker>();
       m.on('render', () => {
+        // Without clusters there are no counts to place (and 50,000 nodes to look through on every frame).
+        if (!cluster) return;
         const shown = new Set<number>();
         for (const f of m.querySourceFeatures('nodes')) {
           if (!f.properties.cluster) continue;
@@ -153,7 +157,10 @@ export default function NodeMapCanvas(props: NodeMapProps) {
     // After each paint the box carries how many nodes and clusters were drawn (benchmarks and tests wait for it).
     const box = container.current;
     m.on('idle', () => {
-      if (m.getLayer('node')) box.dataset.painted = String(m.queryRenderedFeatures({ layers: ['clusters', 'node'] }).length);
+      if (!counted.current && m.getLayer('node')) {
+        counted.current = true;
+        box.dataset.painted = String(m.queryRenderedFeatures({ layers: ['clusters', 'node'] }).length);
+      }
     });
     // The map follows its box's size (a dashboard widget resized), not only the window's.
     const resized = new ResizeObserver(() => m.resize());
@@ -172,6 +179,7 @@ export default function NodeMapCanvas(props: NodeMapProps) {
       if (!m) return;
       const source = m.getSource('nodes') as GeoJSONSource | undefined;
       source?.setData(nodeFeatures(props.nodes));
+      counted.current = false;
       const view = `${props.zoom ?? ''}:${props.nodes.map((n) => `${n.lng},${n.lat}`).join(';')}`;
       if (view === framed.current) return;
       framed.current = view;

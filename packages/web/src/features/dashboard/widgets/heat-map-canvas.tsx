@@ -17,6 +17,7 @@ export default function HeatMapCanvas(props: { points: VoltagePoint[] }) {
   const container = useRef<HTMLDivElement>(null);
   const map = useRef<maplibregl.Map | null>(null);
   const framed = useRef(false);
+  const counted = useRef(false);
   // Counts the maps loaded: a new map takes the points again.
   const [loaded, setLoaded] = useState(0);
   const meta = useMeta();
@@ -43,8 +44,12 @@ export default function HeatMapCanvas(props: { points: VoltagePoint[] }) {
       map.current = m;
       setLoaded((n) => n + 1);
     });
+    // After the first paint of new data, the box carries how many nodes were drawn (counted once per data).
     m.on('idle', () => {
-      if (m.getLayer('volts')) box.dataset.painted = String(m.queryRenderedFeatures({ layers: ['volts'] }).length);
+      if (!counted.current && m.getLayer('volts')) {
+        counted.current = true;
+        box.dataset.painted = String(m.queryRenderedFeatures({ layers: ['volts'] }).length);
+      }
     });
     const resized = new ResizeObserver(() => m.resize());
     resized.observe(box);
@@ -60,6 +65,7 @@ export default function HeatMapCanvas(props: { points: VoltagePoint[] }) {
     const m = map.current;
     if (!m || loaded === 0) return;
     (m.getSource('volts') as GeoJSONSource | undefined)?.setData(voltageFeatures(props.points));
+    counted.current = false;
     if (!framed.current && props.points.length > 0) {
       framed.current = true;
       const frame = frameFor(props.points, undefined, Boolean(tileUrl));

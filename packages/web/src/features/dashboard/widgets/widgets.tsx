@@ -15,9 +15,9 @@ import {
   WIDGET_PERMISSIONS,
   type Widget,
 } from '@vpp/shared';
-import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { NodeMap } from '../../../components/node-map.tsx';
+import { type MapNode, NodeMap } from '../../../components/node-map.tsx';
 import { TimeSeriesChart } from '../../../components/time-series-chart.tsx';
 import { useAccount, useTimeZone } from '../../../lib/account.ts';
 import { dayOf, useCanViewVppData, useDashboardMap, useLatest, useTotals, useVppChoices, useWidgetSeries, WIDGET_REFRESH_MS } from '../api.ts';
@@ -188,13 +188,22 @@ function VoltageLegend() {
   );
 }
 
+/** Over a map while its data loads or after its call failed: the map itself is made at once, so that MapLibre starts while the data is on its way. */
+function MapOverlay(props: { children: ReactNode }) {
+  return (
+    <Box pos="absolute" inset={0} bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
+      {props.children}
+    </Box>
+  );
+}
+
+const NO_POINTS: VoltagePoint[] = [];
+
 function HeatMapBody(props: { vpp: number | null }) {
   const q = useLatest(props.vpp, 'meterVoltage');
   const descriptionId = useId();
   if (props.vpp === null) return <Center h="100%">{CHOOSE_VPP}</Center>;
-  if (q.isError) return <WidgetError message={widgetErrorMessage(q.error)} />;
-  if (!q.data) return <WidgetLoading />;
-  const points = q.data as VoltagePoint[];
+  const points = (q.data as VoltagePoint[] | undefined) ?? NO_POINTS;
   return (
     <Box
       pos="relative"
@@ -202,14 +211,25 @@ function HeatMapBody(props: { vpp: number | null }) {
       role="region"
       aria-label="Voltage heat map"
       aria-describedby={descriptionId}
-      data-node-count={points.length}
+      data-node-count={q.data ? points.length : undefined}
       style={{ borderRadius: 8, overflow: 'hidden' }}
     >
-      <VisuallyHidden id={descriptionId}>{heatMapDescription(points)}</VisuallyHidden>
+      {q.data && <VisuallyHidden id={descriptionId}>{heatMapDescription(points)}</VisuallyHidden>}
       <Suspense fallback={null}>
         <HeatMapCanvas points={points} />
       </Suspense>
       <VoltageLegend />
+      {q.isError ? (
+        <MapOverlay>
+          <WidgetError message={widgetErrorMessage(q.error)} />
+        </MapOverlay>
+      ) : (
+        !q.data && (
+          <MapOverlay>
+            <WidgetLoading />
+          </MapOverlay>
+        )
+      )}
     </Box>
   );
 }
@@ -267,21 +287,34 @@ function SingleStatBody(props: { settings: Extract<Widget, { widgetId: 'SINGLE_S
   return <VppStat metric={metric} vpp={powerstation} height={props.height} />;
 }
 
+const NO_NODES: MapNode[] = [];
+
 function NodeMapBody(props: { cluster: boolean; height: number }) {
   const q = useDashboardMap();
   const navigate = useNavigate();
-  if (q.isError) return <WidgetError message={widgetErrorMessage(q.error)} />;
-  if (!q.data) return <WidgetLoading />;
   return (
-    <NodeMap
-      nodes={q.data}
-      height={Math.max(props.height, 120)}
-      fitWindow={false}
-      cluster={props.cluster}
-      label="Map of the fleet"
-      listedBy="the Fleet Monitoring page"
-      onSelect={(id) => navigate(`/fleet-monitoring/nodes/${id}`)}
-    />
+    <Box pos="relative" h="100%">
+      <NodeMap
+        nodes={q.data ?? NO_NODES}
+        height={Math.max(props.height, 120)}
+        fitWindow={false}
+        cluster={props.cluster}
+        label="Map of the fleet"
+        listedBy="the Fleet Monitoring page"
+        onSelect={(id) => navigate(`/fleet-monitoring/nodes/${id}`)}
+      />
+      {q.isError ? (
+        <MapOverlay>
+          <WidgetError message={widgetErrorMessage(q.error)} />
+        </MapOverlay>
+      ) : (
+        !q.data && (
+          <MapOverlay>
+            <WidgetLoading />
+          </MapOverlay>
+        )
+      )}
+    </Box>
   );
 }
 
