@@ -85,6 +85,38 @@ try {
   await s.getByRole('status').filter({ hasText: 'Request sent: SR-' }).waitFor();
   await s.getByRole('table', { name: 'Your support requests' }).getByRole('row').nth(1).waitFor();
   await shoot(s, 'support-sent', true);
+
+  // The dashboard with a widget of each kind, and full screen, on a desktop and on a phone.
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    const d = await newPage(b, srv.url, { viewport: { width, height } });
+    await d.goto('/');
+    await logIn(d, 'retailer');
+    await d.getByRole('button', { name: 'Add Widget' }).and(d.locator(':enabled')).waitFor({ timeout: 15000 });
+    // Built on the desktop, seen again on the phone.
+    if (width === 1440) {
+      for (const name of ['Single Stat', 'Voltage Heat Map', 'Node Map', 'Data Graph']) {
+        await d.getByRole('button', { name: 'Add Widget' }).click();
+        await d.getByRole('menuitem', { name, exact: true }).click();
+      }
+      await d.getByRole('button', { name: 'Voltage Heat Map settings' }).click();
+      await d.getByRole('combobox', { name: 'Virtual Power Plant' }).click();
+      await d.getByRole('option', { name: 'Greater Sydney' }).click();
+      await d.keyboard.press('Escape');
+      await d.getByText('Saving...').waitFor({ state: 'hidden' });
+    }
+    await d.getByRole('region', { name: 'Voltage heat map', exact: true }).waitFor();
+    await d.locator('[data-painted]').waitFor();
+    await shoot(d, `dashboard-widgets-${width}`, true);
+    await d.getByRole('button', { name: 'Full Screen' }).click();
+    const full = d.getByRole('dialog', { name: 'Full screen dashboard' });
+    await full.getByText('Single Stat: 1 of 4').waitFor();
+    await shoot(d, `dashboard-full-screen-${width}`);
+    await full.getByTestId('single-stat-value').waitFor();
+    await shoot(d, `dashboard-full-screen-${width}`);
+  }
 } finally {
   await b.close();
   await srv.stop();

@@ -43,6 +43,10 @@ export interface NodeMapProps {
    * Without it, the map carries a visually hidden list of its nodes.
    */
   listedBy?: string;
+  /** false draws every node on its own (no clusters); clustered by default. */
+  cluster?: boolean;
+  /** false keeps the map at `height` instead of fitting it to the window below its top (a map in a dashboard widget). */
+  fitWindow?: boolean;
 }
 
 /** The label a node shows on hover and in the map's text alternative: site label, else address, else its id. */

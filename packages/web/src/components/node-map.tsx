@@ -36,7 +36,7 @@ export function NodeMap(props: NodeMapProps) {
     <Box
       ref={box}
       pos="relative"
-      h={fittedHeight(props.height, viewport, top)}
+      h={props.fitWindow === false ? props.height : fittedHeight(props.height, viewport, top)}
       w="100%"
       role="region"
       aria-label={label}

@@ -1,0 +1,107 @@
+import { DASHBOARD_SAVE_DEBOUNCE_MS, type Dashboard, newWidgetLayout, type Widget, type WidgetId, type WidgetLayout, widgetSchema } from '@vpp/shared';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { saveDashboard } from './api.ts';
+
+/** A widget on screen: the saved widget and a key that stays with it while the page is open. */
+export type PlacedWidget = Widget & { key: string };
+
+let nextKey = 0;
+const keyed = (w: Widget): PlacedWidget => ({ ...w, key: `w${++nextKey}` });
+
+/** A new widget of a kind, its settings defaulted by the contract, placed as spec 2 §4 says. */
+export function newWidget(widgetId: WidgetId, widgets: readonly { layout: WidgetLayout }[]): PlacedWidget {
+  return keyed(widgetSchema.parse({ widgetId, layout: newWidgetLayout(widgets), settings: {} }));
+}
+
+/** The grid's positions, as react-grid-layout reports them, taken onto the widgets (by key). */
+export function withLayout(widgets: PlacedWidget[], layout: readonly { i: string; x: number; y: number; w: number; h: number }[]): PlacedWidget[] {
+  const at = new Map(layout.map((l) => [l.i, l]));
+  let changed = false;
+  const next = widgets.map((w) => {
+    const l = at.get(w.key);
+    if (!l || (l.x === w.layout.x && l.y === w.layout.y && l.w === w.layout.w && l.h === w.layout.h)) return w;
+    changed = true;
+    return { ...w, layout: { x: l.x, y: l.y, w: l.w, h: l.h } };
+  });
+  return changed ? next : widgets;
+}
+
+/**
+ * The dashboard being edited: its widgets, and the save (POST /account/dashboard) made
+ * DASHBOARD_SAVE_DEBOUNCE_MS after the last change. `saving` is true from a change until its save
+ * answers ('Saving...'). A change before leaving the page is saved on leaving.
+ */
+export function useDashboardState(loaded: Dashboard | undefined) {
+  const [widgets, setWidgets] = useState<PlacedWidget[] | null>(null);
+  const [isDefault, setIsDefault] = useState(true);
+  const [saving, setSaving] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const latest = useRef<PlacedWidget[] | null>(null);
+  const inFlight = useRef(0);
+
+  useEffect(() => {
+    if (loaded && widgets === null) {
+      const w = loaded.widgets.map(keyed);
+      latest.current = w;
+      setWidgets(w);
+      setIsDefault(loaded.isDefault);
+    }
+  }, [loaded, widgets]);
+
+  const flush = useCallback(async () => {
+    timer.current = null;
+    const w = latest.current;
+    if (!w) return;
+    inFlight.current++;
+    try {
+      await saveDashboard({ widgets: w.map(({ key: _key, ...rest }) => rest) });
+    } catch {
+      // The request layer toasts 'Failed to save Dashboard'; the screen keeps the user's layout and the next change saves it again.
+    } finally {
+      inFlight.current--;
+      if (inFlight.current === 0 && timer.current === null) setSaving(false);
+    }
+  }, []);
+
+  const change = useCallback(
+    (next: PlacedWidget[]) => {
+      latest.current = next;
+      setWidgets(next);
+      setIsDefault(false);
+      setSaving(true);
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = setTimeout(flush, DASHBOARD_SAVE_DEBOUNCE_MS);
+    },
+    [flush],
+  );
+
+  // Leaving the page with a change not yet saved saves it at once.
+  useEffect(
+    () => () => {
+      if (timer.current) {
+        clearTimeout(timer.current);
+        void flush();
+      }
+    },
+    [flush],
+  );
+
+  const current = widgets ?? [];
+  return {
+    widgets,
+    isDefault,
+    saving,
+    /** Adds a widget: the first one replaces the default Welcome widget. */
+    add: (widgetId: WidgetId) => {
+      const base = isDefault ? [] : current;
+      change([...base, newWidget(widgetId, base)]);
+    },
+    remove: (key: string) => change(current.filter((w) => w.key !== key)),
+    updateSettings: (key: string, settings: Widget['settings']) =>
+      change(current.map((w) => (w.key === key ? { ...widgetSchema.parse({ widgetId: w.widgetId, layout: w.layout, settings }), key } : w))),
+    moved: (layout: readonly { i: string; x: number; y: number; w: number; h: number }[]) => {
+      const next = withLayout(current, layout);
+      if (next !== current) change(next);
+    },
+  };
+}
