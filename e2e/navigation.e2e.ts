@@ -35,7 +35,7 @@ const SIDEBAR: { label: string; href: string; permission: PermissionRequirement 
     permission: permission('fleet.curtailments.any'),
   },
   // GridCredits
-  { label: 'Billing', href: '/gridcredits/billing', permission: permission('fleet.billing.gridcredits.view') },
+  { label: 'Billing', href: '/gridcredits/billing?limit=10&offset=0', permission: permission('fleet.billing.gridcredits.view') },
   // Fleet Monitoring
   { label: 'Fleet Monitoring', href: '/fleet-monitoring/nodes?tab=LIST&limit=10&offset=0', permission: permission('fleet.node.any') },
   // Ordering

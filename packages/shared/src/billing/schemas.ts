@@ -5,9 +5,10 @@ import { isIsoDate } from '../plans/rules.ts';
 import { BILLING_MESSAGES } from './messages.ts';
 
 /** Grid-credit line-item types: 'Spot Price' is a credit at the market price; the others are fixed-rate events. */
-export const BILLING_ITEM_TYPES = ['Spot Price', 'RERT', 'Curtailment'] as const;
+/** The types the settlement writes: credits at the market price (dispatches and RERT dispatches alike). */
+export const BILLING_ITEM_TYPES = ['Spot Price'] as const;
 /** The kind of event a line item settles. */
-export const BILLING_EVENT_KINDS = ['dispatch', 'rert', 'curtailment'] as const;
+export const BILLING_EVENT_KINDS = ['dispatch', 'rert'] as const;
 export type BillingEventKind = (typeof BILLING_EVENT_KINDS)[number];
 
 /** How a billing date is given in a query: YYYY-MM-DD (the customer's local date of a line item). */
@@ -45,8 +46,8 @@ export type BillingItemsQuery = z.input<typeof billingItemsQuery>;
 
 /**
  * A grid-credit line item (spec 3 §3.10): what the retailer credits one customer (NMI) for one event on
- * one local day. `amount` is the energy in kWh the customer's battery gave (or the solar it gave up, for a
- * curtailment), `rate` $/kWh, `cost` the credit in AUD (2 decimals, positive: money owed to the customer).
+ * one local day. `amount` is the energy in kWh the customer's battery gave in a dispatch or RERT
+ * dispatch, `rate` $/kWh, `cost` the credit in AUD (2 decimals, positive: money owed to the customer).
  */
 export const billingItemSchema = z.object({
   id: z.number(),
@@ -55,7 +56,7 @@ export const billingItemSchema = z.object({
   day: z.string(),
   /** Epoch seconds: the start of the event within that day. */
   ts: z.number(),
-  /** 'Spot Price', 'RERT', 'Curtailment'; blank shows 'Support Request'. */
+  /** 'Spot Price' for credits at the market price; blank shows 'Support Request'. */
   type: z.string(),
   amount: z.number(),
   rate: z.number(),

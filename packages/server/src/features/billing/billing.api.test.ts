@@ -4,7 +4,8 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { issueInvoice, queueDueInvoices } from './billing.invoices.ts';
+import { runJobs } from '../../test/outbox.ts';
+import { issueInvoice, issueInvoiceJob, queueDueInvoices } from './billing.invoices.ts';
 
 const ALL = PERMISSIONS.map((p) => p.name);
 const WITHOUT_ADMIN = ALL.filter((p) => p !== 'fleet.administrator');
@@ -271,5 +272,26 @@ describeEachDatabase('billing API', (h) => {
     expect((await pay(admin, id as number, false)).json().data.paid).toBe(false);
     // The lines never change.
     expect(await h().ctx.db.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', id).orderBy('position').execute()).toEqual(lines);
+  });
+
+  it('queues last month’s invoice of each organisation that existed then, once; the job issues it', async () => {
+    const t = (d: string) => Date.parse(`${d}T00:00:00Z`) / 1000;
+    const { db } = h().ctx;
+    // Both organisations existed in March 2025 (the others of this database were created since).
+    await db
+      .updateTable('organisations')
+      .set({ created_at: t('2025-01-01') })
+      .where('id', 'in', [org, other])
+      .execute();
+    const aprilSecond = t('2025-04-02');
+    expect(await queueDueInvoices(h().ctx, aprilSecond)).toBe(2);
+    expect(await queueDueInvoices(h().ctx, aprilSecond)).toBe(0);
+    expect(await runJobs(h().ctx, [issueInvoiceJob])).toBe(2);
+    const march = (await get('/billing/invoices')).json().data.invoices.filter((i: { period: string }) => i.period === '2025-03');
+    expect(march).toHaveLength(1);
+    expect(march[0].number).toBe(`INV-202503-${String(org).padStart(4, '0')}`);
+    // Issued: the next day's check queues nothing for March.
+    expect(await queueDueInvoices(h().ctx, aprilSecond + 86_400)).toBe(0);
+    expect(await db.selectFrom('invoices').select('id').where('period', '=', '2025-03').where('organisation_id', 'in', [org, other]).execute()).toHaveLength(2);
   });
 });

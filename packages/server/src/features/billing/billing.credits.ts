@@ -24,7 +24,7 @@ export interface SettledNodeDay {
 export interface SettledEvent {
   organisationId: number;
   eventId: number;
-  kind: 'dispatch' | 'rert' | 'curtailment';
+  kind: 'dispatch' | 'rert';
   /** The line items' type: 'Spot Price' for a credit at the market price. */
   type: string;
   startTime: number;

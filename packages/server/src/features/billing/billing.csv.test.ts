@@ -116,6 +116,30 @@ describeEachDatabase('events CSV written by the database', (h) => {
     expect(back[1].cost).toBe('-0.15');
   });
 
+  it('writes a tiny negative amount as 0, not -0, in both databases', async () => {
+    const { db } = h().ctx;
+    const ev = await db.selectFrom('events').select('id').where('organisation_id', '=', org).executeTakeFirstOrThrow();
+    await db
+      .insertInto('billing_items')
+      .values({
+        organisation_id: org,
+        event_id: ev.id,
+        event_kind: 'dispatch',
+        nmi: '4102009999',
+        day: '2025-05-10',
+        ts,
+        type: 'Spot Price',
+        amount: -0.00001,
+        rate: 0.25,
+        cost_cents: 0,
+        created_at: 1,
+      })
+      .execute();
+    let out = '';
+    for await (const chunk of eventsCsv(db, h().ctx.dialect, org, '2025-05-10', '2025-05-10')) out += chunk;
+    expect(out.split('\r\n')[1]).toBe(`4102009999,2025-05-10,${ts},Spot Price,0.0000,0.2500,0.00`);
+  });
+
   it('writes only the header for a range with no items', async () => {
     let out = '';
     for await (const chunk of eventsCsv(h().ctx.db, h().ctx.dialect, org, '2025-05-07', '2025-05-09')) out += chunk;

@@ -80,9 +80,12 @@ function csvText(x: RawBuilder<string>): RawBuilder<string> {
     then ${'"'} || replace(${escaped}, ${'"'}, ${'""'}) || ${'"'} else ${escaped} end`;
 }
 
-/** A number to `d` decimals as text (1.25 → '1.2500', −0.15 → '-0.15' at 2), alike in both databases. */
+/**
+ * A number to `d` decimals as text (1.25 → '1.2500', −0.15 → '-0.15' at 2), alike in both databases:
+ * rounded half away from zero, and a tiny negative written '0.0000' (SQLite's printf would keep the sign).
+ */
 const fixed = (dialect: DialectName, x: RawBuilder<unknown>, d: number) =>
-  dialect === 'postgres' ? sql<string>`round((${x})::numeric, ${sql.lit(d)})::text` : sql<string>`printf(${`%.${d}f`}, ${x})`;
+  dialect === 'postgres' ? sql<string>`round((${x})::numeric, ${sql.lit(d)})::text` : sql<string>`printf(${`%.${d}f`}, round(${x}, ${sql.lit(d)}) + 0.0)`;
 
 /**
  * The line items of [start, end] as CSV: nmi, day, ts, type, amount (kWh, 4 decimals), rate ($/kWh,

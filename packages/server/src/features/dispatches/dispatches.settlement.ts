@@ -245,7 +245,8 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
       organisationId: e.organisation_id,
       eventId: id,
       kind: e.type === RERT_EVENT ? 'rert' : 'dispatch',
-      type: e.type === RERT_EVENT ? 'RERT' : 'Spot Price',
+      // A RERT dispatch is valued at the spot price too (spec 3 §3.10: 'Spot Price' for credits at the market price).
+      type: 'Spot Price',
       startTime: s.periodStart,
       settledValue: s.cost,
       nodes: s.nodes.filter((n) => n.complete).map((n) => ({ nodeId: n.nodeId, dayStart: n.dayStart, kwh: n.kwh, value: n.value })),

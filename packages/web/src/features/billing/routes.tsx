@@ -10,7 +10,7 @@ export const billingRoutes: AreaRoute[] = [
       () => import('./billing-summary-page.tsx'),
       (m) => m.BillingSummaryPage,
     ),
-    nav: { group: 'GridCredits', label: 'Billing', permission: GRIDCREDITS_VIEW, order: 0 },
+    nav: { group: 'GridCredits', label: 'Billing', search: 'limit=10&offset=0', permission: GRIDCREDITS_VIEW, order: 0 },
   },
   {
     path: BILLING_SEARCH_PATH,
