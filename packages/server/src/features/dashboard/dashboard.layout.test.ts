@@ -16,8 +16,23 @@ describeEachDatabase('GET and POST /account/dashboard', (h) => {
   const save = (headers: Headers | undefined, payload: unknown) =>
     h().app.inject({ method: 'POST', url: '/account/dashboard', headers, payload: payload as object });
 
+  /** A VPP of this organisation, and one of another. */
+  let ours: number;
+  let theirs: number;
+  const vpp = async (org: number, name: string) =>
+    (
+      await h()
+        .ctx.db.insertInto('powerstations')
+        .values({ organisation_id: org, name, type: 'DYNAMIC', state: 'NSW', duid: null, created_at: 1, updated_at: 1 })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+
   beforeAll(async () => {
     const org = await h().org('RETAILER', 'Sunrise');
+    ours = await vpp(org, 'Harbour');
+    theirs = await vpp(await h().org('RETAILER', 'Elsewhere'), 'Hills');
+    (saved[0].settings as { powerstation: number }).powerstation = ours;
     alice = await h().bearer((await h().user(org)).username);
     bob = await h().bearer((await h().user(org)).username);
     // Spec 2 §6 gates the widgets, not the dashboard: a user with no permission has one too.
@@ -92,6 +107,14 @@ describeEachDatabase('GET and POST /account/dashboard', (h) => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().data.message).toBe(message);
     expect((await get(alice)).json().data).toEqual({ isDefault: false, widgets: asStored });
+  });
+
+  it("refuses another organisation's VPP in a widget's settings, and keeps what was saved", async () => {
+    const before = (await get(alice)).json();
+    const res = await save(alice, { widgets: [saved[2], { widgetId: 'VOLTAGE_HEAT_MAP', layout: at(0, 4, 2, 3), settings: { powerstation: theirs } }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().data.message).toBe('widgets[1].settings.powerstation is not a Virtual Power Plant of your organisation.');
+    expect((await get(alice)).json()).toEqual(before);
   });
 
   it("keeps each user's dashboard their own: another's save neither shows nor changes it", async () => {

@@ -15,6 +15,7 @@ import {
 import { type Database, nowS } from '../../db/database.ts';
 import { airTemperature, cloudCover } from '../../fleet/physics.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { localDate, newCustomerCount } from '../customers/index.ts';
 import { tickerDispatches } from '../dispatches/index.ts';
@@ -37,8 +38,30 @@ export async function dashboardOf(ctx: AppContext, user: AuthUser): Promise<Dash
   return { widgets, isDefault: false };
 }
 
-/** Replaces the user's dashboard with the validated widgets (the route's schema refused bad input). */
+/**
+ * Replaces the user's dashboard with the validated widgets (the route's schema refused bad input). A
+ * widget's VPP must be one of the organisation's: another's (or none) is a 400 and nothing is saved.
+ * (Widgets the user's permissions no longer allow are kept: they show 'Not Authorized' and their
+ * data calls stay refused, and a user who lost a permission can still rearrange the rest.)
+ */
 export async function saveDashboard(ctx: AppContext, user: AuthUser, body: { widgets: Widget[] }): Promise<Dashboard> {
+  const asked = new Set(
+    body.widgets.flatMap((w) => ('powerstation' in w.settings && typeof w.settings.powerstation === 'number' ? [w.settings.powerstation] : [])),
+  );
+  if (asked.size) {
+    const own = new Set(
+      (
+        await ctx.db
+          .selectFrom('powerstations')
+          .select('id')
+          .where('organisation_id', '=', user.organisationId)
+          .where('id', 'in', [...asked])
+          .execute()
+      ).map((r) => r.id),
+    );
+    const i = body.widgets.findIndex((w) => 'powerstation' in w.settings && typeof w.settings.powerstation === 'number' && !own.has(w.settings.powerstation));
+    if (i >= 0) throw badRequest(`widgets[${i}].settings.powerstation is not a Virtual Power Plant of your organisation.`);
+  }
   await repo.saveWidgets(ctx.db, user.id, JSON.stringify(body.widgets), nowS());
   return { widgets: body.widgets, isDefault: false };
 }

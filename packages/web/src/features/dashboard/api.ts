@@ -44,12 +44,18 @@ export const dashboardKeys = {
   series: (vpp: number | string, metric: string, start: number) => ['dashboard', 'series', vpp, metric, start] as const,
 };
 
+/** A dashboard that failed to load is asked again this often. */
+export const LAYOUT_RETRY_MS = 15_000;
+
 /** The user's dashboard (the default one, a Welcome widget, when nothing is saved). */
 export function useDashboardLayout() {
   return useQuery({
     queryKey: dashboardKeys.layout,
     queryFn: async (): Promise<Dashboard> => (await call(D.getLayout, {})).data,
+    // The page keeps the cache in step with its changes (dashboard-state.ts); a failed load (the server
+    // restarting) is asked again until it answers, so that a wall recovers without a reload.
     staleTime: Number.POSITIVE_INFINITY,
+    refetchInterval: (q) => (q.state.status === 'error' ? LAYOUT_RETRY_MS : false),
   });
 }
 

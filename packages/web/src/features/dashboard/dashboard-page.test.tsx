@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';
 import { DashboardPage, gridLayout } from './dashboard-page.tsx';
+import { afterMove, SAVE_RETRY_MS } from './dashboard-state.ts';
 import { rotationOrder } from './full-screen.tsx';
 import { tickerDuration } from './ticker.tsx';
 
@@ -291,14 +292,46 @@ describe('the dashboard (spec 2 §2, §4, §6)', () => {
     expect(screen.queryByRole('dialog', { name: 'Full screen dashboard' })).toBeNull();
   });
 
-  it('toasts a failed save and keeps the layout on screen', async () => {
-    server({ ...BASE, '/account/dashboard': dashboard(DEFAULT_DASHBOARD.widgets, true), 'POST /account/dashboard': failing });
+  it('toasts a failed save, keeps the layout on screen, and saves it again when the server answers', async () => {
+    let down = true;
+    const calls = server({
+      ...BASE,
+      '/account/dashboard': dashboard(DEFAULT_DASHBOARD.widgets, true),
+      'POST /account/dashboard': (b) => (down ? failing : dashboard((b as Dashboard).widgets)),
+    });
     renderScreen(<DashboardPage />, { account: ALL });
     await screen.findByRole('heading', { name: 'Welcome, Rita' });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fireEvent.click(openAddWidget()[3]);
-    expect(await screen.findByText('Failed to save Dashboard', undefined, { timeout: 4000 })).toBeVisible();
+    await act(async () => vi.advanceTimersByTimeAsync(2000));
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    expect(screen.getByText('Failed to save Dashboard')).toBeVisible();
     expect(screen.getByRole('region', { name: 'Node Map' })).toBeVisible();
+    // Not saved yet: still 'Saving...', and tried again SAVE_RETRY_MS later.
+    expect(screen.getByText('Saving...')).toBeVisible();
+    down = false;
+    await act(async () => vi.advanceTimersByTimeAsync(SAVE_RETRY_MS));
+    vi.useRealTimers();
     await waitFor(() => expect(screen.queryByText('Saving...')).toBeNull());
+    const posts = calls.filter((c) => c.method === 'POST');
+    expect(posts).toHaveLength(2);
+    expect(posts[1].body).toEqual(posts[0].body);
+  });
+
+  it('comes back to the layout as the user left it, not as first loaded', async () => {
+    server({
+      ...BASE,
+      '/account/dashboard': dashboard(DEFAULT_DASHBOARD.widgets, true),
+      'POST /account/dashboard': (b) => dashboard((b as Dashboard).widgets),
+    });
+    const first = renderScreen(<DashboardPage />, { account: ALL });
+    await screen.findByRole('heading', { name: 'Welcome, Rita' });
+    fireEvent.click(openAddWidget()[3]); // Node Map replaces Welcome
+    expect(screen.getByRole('region', { name: 'Node Map' })).toBeVisible();
+    first.unmount();
+    renderScreen(<DashboardPage />, { account: ALL });
+    expect(await screen.findByRole('region', { name: 'Node Map' })).toBeVisible();
+    expect(screen.queryByRole('region', { name: 'Welcome' })).toBeNull();
   });
 });
 
@@ -308,6 +341,30 @@ describe('the grid and the rotation', () => {
     expect(gridLayout([w('a', at(3, 0, 2, 2)), w('b', at(0, 2, 5, 1))], 2).map(({ i, x, y, w: width, h }) => ({ i, x, y, w: width, h }))).toEqual([
       { i: 'a', x: 0, y: 0, w: 2, h: 2 },
       { i: 'b', x: 0, y: 2, w: 2, h: 1 },
+    ]);
+  });
+  it('takes every position from the 5-column grid, and only the moved widget from a narrower one', () => {
+    const saved = [w('a', at(3, 0, 2, 2)), w('b', at(0, 2, 5, 1)), w('c', at(4, 3, 1, 2))];
+    // On 4 columns the grid squeezed a and b; the user dragged c: only c is saved, the rest keep their places.
+    const squeezed = [
+      { i: 'a', x: 2, y: 0, w: 2, h: 2 },
+      { i: 'b', x: 0, y: 2, w: 4, h: 1 },
+      { i: 'c', x: 1, y: 5, w: 1, h: 2 },
+    ];
+    expect(afterMove(saved, squeezed, squeezed[2], 4).map((x) => [x.key, x.layout])).toEqual([
+      ['a', at(3, 0, 2, 2)],
+      ['b', at(0, 2, 5, 1)],
+      ['c', at(1, 5, 1, 2)],
+    ]);
+    const wide = [
+      { i: 'a', x: 0, y: 0, w: 2, h: 2 },
+      { i: 'b', x: 0, y: 2, w: 5, h: 1 },
+      { i: 'c', x: 4, y: 3, w: 1, h: 2 },
+    ];
+    expect(afterMove(saved, wide, wide[0], 5).map((x) => [x.key, x.layout])).toEqual([
+      ['a', at(0, 0, 2, 2)],
+      ['b', at(0, 2, 5, 1)],
+      ['c', at(4, 3, 1, 2)],
     ]);
   });
   it('shows full screen row by row, left to right, and scrolls the ticker longer for longer texts', () => {

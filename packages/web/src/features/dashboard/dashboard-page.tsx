@@ -107,8 +107,8 @@ export function DashboardPage() {
             gridConfig={{ cols, rowHeight: DASHBOARD_ROW_HEIGHT, margin: [10, 10] }}
             dragConfig={{ handle: `.${DRAG_HANDLE}`, cancel: `.${NO_DRAG}` }}
             resizeConfig={{ handles: ['se'] }}
-            onDragStop={(layout) => state.moved(layout)}
-            onResizeStop={(layout) => state.moved(layout)}
+            onDragStop={(layout, _old, item) => state.moved(layout, item, cols)}
+            onResizeStop={(layout, _old, item) => state.moved(layout, item, cols)}
           >
             {widgets.map((w) => (
               <div key={w.key} data-widget={w.widgetId}>

@@ -1,6 +1,22 @@
-import { DASHBOARD_SAVE_DEBOUNCE_MS, type Dashboard, newWidgetLayout, type Widget, type WidgetId, type WidgetLayout, widgetSchema } from '@vpp/shared';
+import {
+  DASHBOARD_COLS,
+  DASHBOARD_SAVE_DEBOUNCE_MS,
+  type Dashboard,
+  newWidgetLayout,
+  type Widget,
+  type WidgetId,
+  type WidgetLayout,
+  widgetSchema,
+} from '@vpp/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { saveDashboard } from './api.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { dashboardKeys, saveDashboard } from './api.ts';
+
+/** After a save fails (the server restarting, the network down), it is tried again this much later. */
+export const SAVE_RETRY_MS = 15_000;
+
+type GridItem = { i: string; x: number; y: number; w: number; h: number };
+const unkeyed = (w: PlacedWidget[]): Widget[] => w.map(({ key: _key, ...rest }) => rest);
 
 /** A widget on screen: the saved widget and a key that stays with it while the page is open. */
 export type PlacedWidget = Widget & { key: string };
@@ -14,7 +30,7 @@ export function newWidget(widgetId: WidgetId, widgets: readonly { layout: Widget
 }
 
 /** The grid's positions, as react-grid-layout reports them, taken onto the widgets (by key). */
-export function withLayout(widgets: PlacedWidget[], layout: readonly { i: string; x: number; y: number; w: number; h: number }[]): PlacedWidget[] {
+export function withLayout(widgets: PlacedWidget[], layout: readonly GridItem[]): PlacedWidget[] {
   const at = new Map(layout.map((l) => [l.i, l]));
   let changed = false;
   const next = widgets.map((w) => {
@@ -24,6 +40,16 @@ export function withLayout(widgets: PlacedWidget[], layout: readonly { i: string
     return { ...w, layout: { x: l.x, y: l.y, w: l.w, h: l.h } };
   });
   return changed ? next : widgets;
+}
+
+/**
+ * The widgets after a move or resize on a grid of `cols` columns. On the widest grid (the saved
+ * layout's 5 columns) every position is taken; on a narrower one only the widget the user moved, so
+ * that a drag on a laptop or a phone never squeezes the rest of a wall's layout into fewer columns.
+ */
+export function afterMove(widgets: PlacedWidget[], layout: readonly GridItem[], item: GridItem | null, cols: number): PlacedWidget[] {
+  if (cols >= DASHBOARD_COLS.lg) return withLayout(widgets, layout);
+  return item ? withLayout(widgets, [item]) : widgets;
 }
 
 /**
@@ -38,11 +64,14 @@ export function useDashboardState(loaded: Dashboard | undefined) {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latest = useRef<PlacedWidget[] | null>(null);
   const inFlight = useRef(0);
+  /** The widgets of the default dashboard (the Welcome widget): the first widget added replaces them, moved or not. */
+  const defaults = useRef(new Set<string>());
 
   useEffect(() => {
     if (loaded && widgets === null) {
       const w = loaded.widgets.map(keyed);
       latest.current = w;
+      defaults.current = new Set(loaded.isDefault ? w.map((x) => x.key) : []);
       setWidgets(w);
       setIsDefault(loaded.isDefault);
     }
@@ -54,9 +83,11 @@ export function useDashboardState(loaded: Dashboard | undefined) {
     if (!w) return;
     inFlight.current++;
     try {
-      await saveDashboard({ widgets: w.map(({ key: _key, ...rest }) => rest) });
+      await saveDashboard({ widgets: unkeyed(w) });
     } catch {
-      // The request layer toasts 'Failed to save Dashboard'; the screen keeps the user's layout and the next change saves it again.
+      // The request layer toasts 'Failed to save Dashboard'; the screen keeps the user's layout and,
+      // unless a newer change is already on its way, the save is tried again (the server restarting).
+      if (timer.current === null) timer.current = setTimeout(flush, SAVE_RETRY_MS);
     } finally {
       inFlight.current--;
       if (inFlight.current === 0 && timer.current === null) setSaving(false);
@@ -69,6 +100,8 @@ export function useDashboardState(loaded: Dashboard | undefined) {
       setWidgets(next);
       setIsDefault(false);
       setSaving(true);
+      // The cached dashboard follows the screen, so that leaving and coming back shows this layout, not the one first loaded.
+      queryClient.setQueryData<Dashboard>(dashboardKeys.layout, { widgets: unkeyed(next), isDefault: false });
       if (timer.current) clearTimeout(timer.current);
       timer.current = setTimeout(flush, DASHBOARD_SAVE_DEBOUNCE_MS);
     },
@@ -91,16 +124,18 @@ export function useDashboardState(loaded: Dashboard | undefined) {
     widgets,
     isDefault,
     saving,
-    /** Adds a widget: the first one replaces the default Welcome widget. */
+    /** Adds a widget: the first one replaces the default Welcome widget (even if it was moved meanwhile). */
     add: (widgetId: WidgetId) => {
-      const base = isDefault ? [] : current;
+      const base = current.filter((w) => !defaults.current.has(w.key));
+      defaults.current.clear();
       change([...base, newWidget(widgetId, base)]);
     },
     remove: (key: string) => change(current.filter((w) => w.key !== key)),
     updateSettings: (key: string, settings: Widget['settings']) =>
       change(current.map((w) => (w.key === key ? { ...widgetSchema.parse({ widgetId: w.widgetId, layout: w.layout, settings }), key } : w))),
-    moved: (layout: readonly { i: string; x: number; y: number; w: number; h: number }[]) => {
-      const next = withLayout(current, layout);
+    /** A widget moved or resized on a grid of `cols` columns (see afterMove). */
+    moved: (layout: readonly GridItem[], item: GridItem | null, cols: number) => {
+      const next = afterMove(current, layout, item, cols);
       if (next !== current) change(next);
     },
   };
