@@ -171,7 +171,7 @@ export async function computeSettlement(
 }
 
 /**
- * Whether the fleet's telemetry covers a dispatch's settled window: every node given its orders
+ * Whether the fleet's telemetry covers a dispatch's settled window: every node of its allocation
  * that is connected (not offline) has a reading at or after `end`, so every reading of the window
  * has arrived (a device reports in order). Until then the settlement waits: telemetry that arrives
  * late (a backlog, the demo's backfill of history) would otherwise be settled as missing, once and
@@ -184,7 +184,6 @@ export async function telemetryCovers(db: Database, id: number, end: number): Pr
     .leftJoin('tel_latest as l', 'l.node_id', 'dn.node_id')
     .select('dn.node_id')
     .where('dn.event_id', '=', id)
-    .where('dn.orders_sent_at', 'is not', null)
     .where('n.connection_offline', '=', 0)
     .where((eb) => eb.or([eb('l.ts', 'is', null), eb('l.ts', '<', end)]))
     .limit(1)
