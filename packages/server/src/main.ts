@@ -62,7 +62,7 @@ async function main() {
         }
       : reports.joined;
     // The demo's past dispatches, ordered as at their time so that the backfilled homes obey them.
-    fleet = await startFleet(ctx, app.log, { ...reports, joined }, config.demo ? demoHistory(ctx, app.log) : undefined);
+    fleet = await startFleet(ctx, app.log, { ...reports, joined }, config.demo && config.SIM_DEMO_DISPATCHES ? demoHistory(ctx, app.log) : undefined);
   }
 }
 
