@@ -68,6 +68,8 @@ const schema = z.object({
   SIM_NODES: z.coerce.number().int().min(0).max(1_000_000).default(300),
   SIM_HISTORY_DAYS: z.coerce.number().int().min(0).max(400).default(30),
   SIM_INTERVAL_S: seconds.default(30),
+  /** Demo mode: the retailer's past dispatches over the backfilled history (demo-history.ts); false leaves the history without them. */
+  SIM_DEMO_DISPATCHES: bool.default(true),
   SIM_SEED: z.coerce.number().int().default(42),
   /** The share of each simulated battery its household keeps as backup (self-consumption stops there; dispatches may use it down to their own reserve). */
   SIM_BACKUP_RESERVE: z.coerce.number().min(0).max(0.9).default(0.2),

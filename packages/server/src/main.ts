@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, setClock } from './db/database.ts';
+import { demoHistory } from './demo-history.ts';
 import { seedDemoInvoices } from './features/billing/index.ts';
 import { enrolDemoCustomers } from './features/customers/index.ts';
 import { FEATURES, seedDemo } from './features/index.ts';
@@ -60,7 +61,8 @@ async function main() {
           await seedDemoInvoices(ctx);
         }
       : reports.joined;
-    fleet = await startFleet(ctx, app.log, { ...reports, joined });
+    // The demo's past dispatches, ordered as at their time so that the backfilled homes obey them.
+    fleet = await startFleet(ctx, app.log, { ...reports, joined }, config.demo && config.SIM_DEMO_DISPATCHES ? demoHistory(ctx, app.log) : undefined);
   }
 }
 

@@ -36,8 +36,7 @@ export interface NewCommand {
   source: string;
 }
 
-export async function sendCommands(db: Database, commands: readonly NewCommand[]): Promise<void> {
-  const created = nowS();
+export async function sendCommands(db: Database, commands: readonly NewCommand[], created = nowS()): Promise<void> {
   for (let i = 0; i < commands.length; i += 1000) {
     await db
       .insertInto('node_commands')

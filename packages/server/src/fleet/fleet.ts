@@ -22,15 +22,30 @@ async function demoOwners(ctx: AppContext): Promise<FleetOwners> {
 }
 
 /**
+ * Something done at a moment of the fleet's history (the demo's past dispatches: created and their
+ * orders sent as at `at`), before the backfill simulates the time after it, so the physics obey it.
+ */
+export interface HistoryStep {
+  /** Epoch seconds, on a 5-minute boundary: the backfill has simulated everything before it. */
+  at: number;
+  act: () => Promise<void>;
+}
+
+/** The steps of a freshly built fleet's history between `from` and `to` (the backfilled window). */
+export type FleetHistory = (from: number, to: number) => Promise<HistoryStep[]>;
+
+/**
  * Starts the simulated fleet: on first start builds SIM_NODES nodes and backfills SIM_HISTORY_DAYS
  * of 5-minute history (in the background, the console is usable meanwhile), then reports live every
  * SIM_INTERVAL_S: readings to the telemetry store, connectivity to `reports` (the console's side).
+ * `history` (the demo's) acts at moments of a freshly built fleet's history, the backfill stopping at each.
  */
-export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, reports: FleetReports) {
+export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, reports: FleetReports, history?: FleetHistory) {
   const { SIM_NODES, SIM_HISTORY_DAYS, SIM_INTERVAL_S, SIM_SEED, SIM_BACKUP_RESERVE } = ctx.config;
   const now = nowS();
   const existing = await ctx.db.selectFrom('nodes').select('id').limit(1).executeTakeFirst();
-  if (!existing && SIM_NODES > 0) {
+  const built = !existing && SIM_NODES > 0;
+  if (built) {
     const ids = await buildFleet(ctx.db, { count: SIM_NODES, seed: SIM_SEED, owners: await demoOwners(ctx), historyDays: SIM_HISTORY_DAYS, now });
     await reports.joined(ids);
     log.info(`Built a simulated fleet of ${SIM_NODES} nodes`);
@@ -46,9 +61,19 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, report
   }, 3600 * 1000);
   void (async () => {
     const started = Date.now();
-    const from = now - SIM_HISTORY_DAYS * 86400;
+    let from = now - SIM_HISTORY_DAYS * 86400;
+    from -= from % 300;
     // History ends with the last complete 5-minute bucket; the live reports carry on from there.
-    const samples = await sim.run(from - (from % 300), now - (now % 300) - 300, 300);
+    const to = now - (now % 300) - 300;
+    let samples = 0;
+    const steps = built && history ? (await history(from, to)).filter((s) => s.at > from && s.at <= to && s.at % 300 === 0) : [];
+    for (const s of steps.sort((a, b) => a.at - b.at)) {
+      // Simulated up to the step (its last bucket ends at `at`), then the step acts as at that time.
+      if (s.at > from) samples += await sim.run(from, s.at - 300, 300);
+      from = Math.max(from, s.at);
+      await s.act().catch((err) => log.error({ err }, 'fleet history step failed'));
+    }
+    samples += await sim.run(from, to, 300);
     if (samples) log.info(`Fleet history ready: ${samples} samples in ${Math.round((Date.now() - started) / 1000)} s`);
     if (!stopped) sim.start();
   })().catch((err) => log.error({ err }, 'fleet backfill failed'));

@@ -73,6 +73,8 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
       ),
     );
     await telemetry.ingest(samples);
+    // A reading of every node after the windows the tests settle: the fleet's telemetry covers them.
+    await telemetry.ingest(ids.map((nodeId) => ({ nodeId, ts: start + 3 * 3600, dt: 300, battery_p: 0, remaining: 13 })));
     await db
       .insertInto('market_prices')
       .values([1000, 2400, -600].map((rrp, i) => ({ region: 'NSW1', interval_start: start + i * 300, rrp, source: 'AEMO' as const, published_at: now })))

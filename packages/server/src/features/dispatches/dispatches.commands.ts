@@ -71,11 +71,17 @@ function summary(d: repo.DispatchRow, now: number): DispatchSummary {
  * Checks a new dispatch against the rules of spec 3 §4.1 and §5 and the VPP's constraints now,
  * allocates it from the batteries' state now and stores it with its allocation, message and audit.
  * The engine re-allocates from the state of 24 hours before the start when it sends the orders.
+ * `now` is the clock (the demo creates its past dispatches as at their time, see dispatches.demo.ts).
  */
-export async function createDispatch(ctx: AppContext, user: AuthUser, body: CreateDispatchBody, type = repo.DISPATCH_EVENT): Promise<{ id: number }> {
+export async function createDispatch(
+  ctx: AppContext,
+  user: AuthUser,
+  body: CreateDispatchBody,
+  type = repo.DISPATCH_EVENT,
+  now = nowS(),
+): Promise<{ id: number }> {
   const ps = await requirePowerstation(ctx, user, body.powerstation);
   if (ps.type === 'FCAS') throw badRequest(DISPATCH_MESSAGES.fcasNotDispatchable);
-  const now = nowS();
   const powerFactor = body.powerFactor ?? null;
   if (body.strategy != null && !hasPermission(user.permissions, DISPATCH_STRATEGY)) throw forbidden();
   if (powerFactor !== null && powerFactor < POWER_FACTOR_MAX && !hasPermission(user.permissions, DISPATCH_POWER_FACTOR)) throw forbidden();
@@ -83,7 +89,7 @@ export async function createDispatch(ctx: AppContext, user: AuthUser, body: Crea
   if (body.duration % 300 !== 0) throw badRequest(DISPATCH_MESSAGES.durationStep);
   if (body.startTime < now) throw badRequest(DISPATCH_MESSAGES.startInPast);
   if (!onPowerStep(body.realPowerP)) throw badRequest(DISPATCH_MESSAGES.powerStep);
-  const c = await constraints(ctx, user, ps.id, { duration: body.duration, realPowerP: body.realPowerP, powerFactor: powerFactor ?? POWER_FACTOR_MAX });
+  const c = await constraints(ctx, user, ps.id, { duration: body.duration, realPowerP: body.realPowerP, powerFactor: powerFactor ?? POWER_FACTOR_MAX }, now);
   if (!c.deploymentsAvailable) throw badRequest(DISPATCH_MESSAGES.noBatteryNodes);
   if (body.realPowerP < c.realPowerPMin - 1e-9 || body.realPowerP > c.realPowerPMax + 1e-9)
     throw badRequest(DISPATCH_MESSAGES.powerOutOfRange(c.realPowerPMin, c.realPowerPMax));

@@ -95,7 +95,7 @@ async function sendOrders(ctx: AppContext, id: number, now: number): Promise<boo
       .executeTakeFirst();
     if (Number(mark.numUpdatedRows) !== 1) return false;
     await repo.storeAllocation(trx, id, allocation);
-    await sendCommands(trx, commandsOf(id, allocation));
+    await sendCommands(trx, commandsOf(id, allocation), now);
     // The message goes to each allocated node's customer with the orders (none for a lockout).
     await trx
       .updateTable('dispatch_nodes')

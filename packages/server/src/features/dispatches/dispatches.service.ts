@@ -56,9 +56,10 @@ export async function constraints(
   user: AuthUser,
   id: number,
   q: { duration: number; realPowerP: number; powerFactor: number },
+  now = nowS(),
 ): Promise<DispatchConstraints> {
   const ps = await requirePowerstation(ctx, user, id);
-  const nodes = (await repo.reportingBatteries(ctx.db, ps, nowS())).map(allocNode);
+  const nodes = (await repo.reportingBatteries(ctx.db, ps, now)).map(allocNode);
   if (!nodes.length)
     return {
       realPowerPMin: 0,

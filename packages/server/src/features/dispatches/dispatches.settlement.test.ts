@@ -79,6 +79,8 @@ describeEachDatabase('dispatch settlement', (h) => {
       ),
     );
     await telemetry.ingest(samples);
+    // A reading of every node after the last window the tests settle: the fleet's telemetry covers them all.
+    await telemetry.ingest(ids.map((nodeId) => ({ nodeId, ts: start + 8 * duration, dt: 300, battery_p: 0, remaining: 13 })));
     // Imported prices for the event's intervals (they replace the model's).
     await db
       .insertInto('market_prices')

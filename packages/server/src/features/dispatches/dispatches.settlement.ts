@@ -14,7 +14,7 @@ import { respondingNodes } from './dispatches.response.ts';
 // Settlement of a dispatch (issue 11 item 5): about an hour after it ends (SETTLEMENT_DELAY_S, so
 // that late telemetry has arrived), each responding node's delivered energy in each 5-minute
 // interval, measured as the response is, valued at that interval's 5-minute price of the node's
-// region, written once.
+// region, written once, and only once the fleet's telemetry covers the window (telemetryCovers).
 
 /** The settled window of a dispatch: its start to its end, or to its cancel when cancelled earlier. */
 export const settledEnd = (e: { start_time: number; duration: number; cancelled_at: number | null }) =>
@@ -170,6 +170,27 @@ export async function computeSettlement(
   };
 }
 
+/**
+ * Whether the fleet's telemetry covers a dispatch's settled window: every node of its allocation
+ * that is connected (not offline) has a reading at or after `end`, so every reading of the window
+ * has arrived (a device reports in order). Until then the settlement waits: telemetry that arrives
+ * late (a backlog, the demo's backfill of history) would otherwise be settled as missing, once and
+ * for good. A node that went offline is not waited for; its missing intervals count as incomplete.
+ */
+export async function telemetryCovers(db: Database, id: number, end: number): Promise<boolean> {
+  const behind = await db
+    .selectFrom('dispatch_nodes as dn')
+    .innerJoin('nodes as n', 'n.id', 'dn.node_id')
+    .leftJoin('tel_latest as l', 'l.node_id', 'dn.node_id')
+    .select('dn.node_id')
+    .where('dn.event_id', '=', id)
+    .where('n.connection_offline', '=', 0)
+    .where((eb) => eb.or([eb('l.ts', 'is', null), eb('l.ts', '<', end)]))
+    .limit(1)
+    .executeTakeFirst();
+  return behind === undefined;
+}
+
 /** The dispatch's stored settlement, or undefined before it is settled. */
 export async function findSettlement(db: Database, id: number) {
   const row = await db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirst();
@@ -177,7 +198,8 @@ export async function findSettlement(db: Database, id: number) {
 }
 
 /**
- * Settles a dispatch once it is due (SETTLEMENT_DELAY_S after its end or its cancel): computes the
+ * Settles a dispatch once it is due (SETTLEMENT_DELAY_S after its end or its cancel, and the fleet's
+ * telemetry covers its window: `telemetryCovers`): computes the
  * settlement and writes it in one transaction whose first insert is keyed by the dispatch, so a
  * second run, a concurrent run (another worker) or a rerun after a crash writes nothing.
  * Answers whether this call wrote it.
@@ -200,6 +222,7 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
   };
   if (settledEnd(ev) + ctx.config.SETTLEMENT_DELAY_S > now) return false;
   if (await findSettlement(ctx.db, id)) return false;
+  if (!(await telemetryCovers(ctx.db, id, settledEnd(ev)))) return false;
   const s = await computeSettlement(ctx, ev, now);
   return ctx.db.transaction().execute(async (trx) => {
     const written = await trx
@@ -272,7 +295,7 @@ export async function queueDueSettlements(ctx: AppContext, now = nowS()): Promis
     .selectFrom('events')
     .innerJoin('dispatches as d', 'd.event_id', 'events.id')
     .leftJoin('dispatch_settlements as s', 's.event_id', 'events.id')
-    .select('events.id')
+    .select(['events.id', 'events.start_time', 'events.duration', 'events.cancelled_at'])
     .where('events.type', 'in', ENGINE_EVENTS)
     .where('s.event_id', 'is', null)
     // A dispatch whose settlement job is queued (or failed for good) is not asked again.
@@ -294,7 +317,15 @@ export async function queueDueSettlements(ctx: AppContext, now = nowS()): Promis
     .limit(100)
     .execute();
   const queued: number[] = [];
-  for (const r of rows)
+  for (const r of rows) {
+    // Not yet covered by the fleet's telemetry: asked again at the next run of the engine.
+    const end = settledEnd({
+      start_time: Number(r.start_time),
+      duration: Number(r.duration),
+      cancelled_at: r.cancelled_at === null ? null : Number(r.cancelled_at),
+    });
+    if (!(await telemetryCovers(ctx.db, r.id, end))) continue;
     if ((await enqueue(ctx.db, settleDispatchJob.kind, { id: r.id, at: now }, { uniqueKey: `${settleDispatchJob.kind}:${r.id}` })) !== null) queued.push(r.id);
+  }
   return queued;
 }

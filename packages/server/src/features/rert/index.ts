@@ -2,6 +2,8 @@ import { rertEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { rertRoutes } from './rert.routes.ts';
 
+export { createRert } from './rert.commands.ts';
+
 /** RERT dispatches: emergency reserve activations, dispatch events the engine sends like any other, movable while upcoming. */
 export const rertModule: FeatureModule = {
   name: 'rert',

@@ -15,9 +15,9 @@ import { requirePowerstation } from '../vpps/index.ts';
  * A RERT activation asks the reserve to deliver: a discharge, or (the flow's default power 0) a
  * lockout. Checked and stored by the dispatch rules (§4.1, §5): no power factor, the standard title.
  */
-export async function createRert(ctx: AppContext, user: AuthUser, body: CreateRertBody): Promise<{ id: number }> {
+export async function createRert(ctx: AppContext, user: AuthUser, body: CreateRertBody, now = nowS()): Promise<{ id: number }> {
   if (body.realPowerP > 0) throw badRequest(RERT_MESSAGES.dischargeOnly);
-  return d.createDispatch(ctx, user, { ...body, powerFactor: null, powerFactorLeadLag: null, messageTitle: null }, d.RERT_EVENT);
+  return d.createDispatch(ctx, user, { ...body, powerFactor: null, powerFactorLeadLag: null, messageTitle: null }, d.RERT_EVENT, now);
 }
 
 /** The event's row inside a transaction, locked until it ends on PostgreSQL (SQLite runs one writer at a time). */

@@ -1,0 +1,86 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { DIALECTS, serverProcess } from './test/server-process.ts';
+
+/**
+ * The demo's past dispatches (demo-history.ts): on a fresh demo start the retailer's two automatic
+ * VPPs were dispatched every evening of the backfilled history, and one RERT activation made; the
+ * backfilled homes obeyed the orders, and once the backfill is done the settlement job settles
+ * them from that telemetry: COMPLETED, a non-zero settled value, and grid credits summing to it.
+ * The history always holds yesterday's evenings (local), whatever the hour the test runs at.
+ */
+const SETTLEMENT_DELAY_S = 3600;
+/** The backfill and then the engine's next minute: longer than waitFor's deadline, real time. */
+const DEADLINE_MS = 150_000;
+
+interface Past {
+  id: number;
+  type: string;
+  start_time: number;
+  duration: number;
+  orders_sent_at: number | null;
+  cost: number | null;
+  discharged_kwh: number | null;
+  nodes_complete: number | null;
+}
+
+for (const { dialect, skip } of DIALECTS) {
+  describe.skipIf(skip)(`the demo's past dispatches, settled from the backfilled history [${dialect}]`, () => {
+    const srv = serverProcess(dialect, 'demohist', { SIM_NODES: '200', SIM_HISTORY_DAYS: '2', SIM_INTERVAL_S: '30' });
+    afterAll(() => srv.cleanup());
+
+    it('are COMPLETED with a non-zero settlement and grid credits summing to it', { timeout: DEADLINE_MS + 60_000 }, async () => {
+      const server = await srv.start();
+      const headers = await srv.signIn(server.url);
+      const past = () =>
+        srv.query<Past>(
+          `select e.id, e.type, e.start_time, e.duration, d.orders_sent_at, s.cost, s.discharged_kwh, s.nodes_complete
+             from events e join dispatches d on d.event_id = e.id left join dispatch_settlements s on s.event_id = e.id order by e.id`,
+        );
+      let rows: Past[] = [];
+      let due: Past[] = [];
+      const deadline = Date.now() + DEADLINE_MS;
+      // Every past dispatch due by the clock settled (none is settled before the backfill covers it).
+      for (;;) {
+        rows = await past();
+        const now = Date.now() / 1000;
+        due = rows.filter((r) => Number(r.start_time) + Number(r.duration) + SETTLEMENT_DELAY_S < now - 120);
+        if (due.length >= 2 && due.every((r) => r.cost !== null)) break;
+        if (Date.now() > deadline) throw new Error(`Timed out waiting for the past dispatches to settle: ${JSON.stringify(rows)}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      // Yesterday's evening of each VPP at least, and the RERT activation, are due whatever the hour.
+      const dispatches = due.filter((r) => r.type === 'DISPATCH');
+      expect(dispatches.length).toBeGreaterThanOrEqual(2);
+      expect(due.filter((r) => r.type === 'RERT')).toHaveLength(1);
+
+      const list = await srv.call<{ data: { dispatches: { id: number; state: string }[] } }>(`${server.url}/api/dispatches?limit=200&offset=0`, headers);
+      const rert = await srv.call<{ data: { dispatches: { id: number; state: string }[] } }>(`${server.url}/api/rert-dispatches?limit=200&offset=0`, headers);
+      const states = new Map([...list.data.dispatches, ...rert.data.dispatches].map((d) => [d.id, d.state]));
+      for (const r of rows) {
+        // Ordered before it started, as at its time in the history.
+        expect(Number(r.orders_sent_at)).toBeLessThan(Number(r.start_time));
+        expect(states.get(r.id)).toBe('COMPLETED');
+      }
+      for (const r of due) {
+        // The homes obeyed: energy discharged, valued at the prices of its intervals.
+        expect(r.nodes_complete).toBeGreaterThan(0);
+        expect(r.discharged_kwh).toBeGreaterThan(0);
+        expect(r.cost).not.toBe(0);
+        const accepted = await srv.query<{ n: number }>(`select count(*) as n from node_commands where source = 'dispatch:${r.id}' and status = 'ACCEPTED'`);
+        expect(Number(accepted[0].n)).toBeGreaterThan(0);
+        const items = await srv.query<{ cost_cents: number; type: string }>(`select cost_cents, type from billing_items where event_id = ${r.id}`);
+        expect(items.length).toBeGreaterThan(0);
+        expect(items.every((i) => i.type === (r.type === 'RERT' ? 'RERT' : 'Spot Price'))).toBe(true);
+        const cost = r.cost as number;
+        const expected = Math.sign(-cost) * Math.round(Math.abs(cost) * 100);
+        expect(items.reduce((a, i) => a + Number(i.cost_cents), 0)).toBe(expected);
+        expect(expected).not.toBe(0);
+      }
+      const costs = await Promise.all(
+        dispatches.map((d) => srv.call<{ data: { type: string; cost: number } }>(`${server.url}/api/dispatches/${d.id}/cost`, headers)),
+      );
+      expect(costs.map((c) => c.data.type)).toEqual(dispatches.map(() => 'SETTLED'));
+      await srv.stop();
+    });
+  });
+}

@@ -1,0 +1,100 @@
+import { DISPATCH_POWER_STEP_KW, startOfPeriod } from '@vpp/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import { callerOf } from './features/auth/index.ts';
+import { constraints, createDispatch, runDispatchEngine } from './features/dispatches/index.ts';
+import { createRert } from './features/rert/index.ts';
+import type { FleetHistory, HistoryStep } from './fleet/fleet.ts';
+import type { AppContext } from './platform/context.ts';
+
+// The demo's past dispatches: created, and their orders sent, by the same code as the API's, as at
+// a moment of the fleet's history; the backfill then simulates the homes obeying them, and the
+// settlement values what their telemetry shows once the backfill has covered their windows.
+
+/** The demo retailer's VPPs dispatched every evening of the history (seeded by features/vpps), and their zone. */
+const EVENING_VPPS = [
+  { name: 'Greater Sydney', zone: 'Australia/Sydney' },
+  { name: 'Queensland', zone: 'Australia/Brisbane' },
+];
+/** The evening discharge: 18:00 local for an hour, created and ordered two hours before. */
+const EVENING_S = 18 * 3600;
+const DURATION_S = 3600;
+const LEAD_S = 2 * 3600;
+/** The RERT activation: on the last evening's day, 14:00 local Sydney for 30 minutes. */
+const RERT_S = 14 * 3600;
+const RERT_DURATION_S = 1800;
+/** The share of the VPP's discharge limit (its constraints at the time) each dispatch asks for. */
+const SHARE = 0.5;
+/** A step needs this much history before it: batteries count as reporting on the readings of the last 15 minutes. */
+const WARM_UP_S = 900;
+
+/**
+ * The demo's history: one evening discharge a day for each of the retailer's two automatic VPPs over
+ * the backfilled window, and one RERT activation on the last of those days. Each step creates its
+ * dispatch as at two hours before the start (constraints and allocation from the batteries' state
+ * then) and runs the dispatch engine at that time, which sends the orders. A VPP with no reporting
+ * batteries then (a small fleet) is skipped, logged.
+ */
+export function demoHistory(ctx: AppContext, log: FastifyBaseLogger): FleetHistory {
+  return async (from, to) => {
+    const account = await ctx.db.selectFrom('users').select('id').where('username', '=', 'retailer').executeTakeFirst();
+    const user = account ? await callerOf(ctx, account.id, 'done', { kind: 'download' }) : null;
+    if (!user) return [];
+    const vpps = await ctx.db
+      .selectFrom('powerstations')
+      .select(['id', 'name'])
+      .where('organisation_id', '=', user.organisationId)
+      .where(
+        'name',
+        'in',
+        EVENING_VPPS.map((v) => v.name),
+      )
+      .execute();
+    const fits = (start: number, duration: number) => start - LEAD_S >= from + WARM_UP_S && start + duration <= to;
+    /** A discharge of SHARE of what the VPP can give for `duration` as at `at`, on the power step. */
+    const request = async (powerstation: number, startTime: number, duration: number, at: number) => {
+      const c = await constraints(ctx, user, powerstation, { duration, realPowerP: 0, powerFactor: 1 }, at);
+      const kw = Math.ceil((c.realPowerPMin * SHARE) / DISPATCH_POWER_STEP_KW) * DISPATCH_POWER_STEP_KW;
+      return { powerstation, startTime, duration, realPowerP: Math.round(kw * 10) / 10 };
+    };
+    const steps: HistoryStep[] = [];
+    const step = (at: number, what: string, create: () => Promise<unknown>) =>
+      steps.push({
+        at,
+        act: async () => {
+          try {
+            await create();
+            await runDispatchEngine(ctx, at);
+          } catch (err) {
+            log.info(`Demo history: no ${what} (${(err as Error).message})`);
+          }
+        },
+      });
+    let lastEvening: number | null = null;
+    for (const v of EVENING_VPPS) {
+      const vpp = vpps.find((p) => p.name === v.name);
+      if (!vpp) continue;
+      for (let day = startOfPeriod(from, 'day', v.zone); day < to; day = startOfPeriod(day + 30 * 3600, 'day', v.zone)) {
+        const start = day + EVENING_S;
+        if (!fits(start, DURATION_S)) continue;
+        const at = start - LEAD_S;
+        step(at, `evening dispatch of ${v.name}`, async () => {
+          const body = await request(vpp.id, start, DURATION_S, at);
+          if (body.realPowerP >= 0) throw new Error('nothing to discharge');
+          return createDispatch(ctx, user, body, undefined, at);
+        });
+        if (v.zone === EVENING_VPPS[0].zone) lastEvening = day;
+      }
+    }
+    const sydney = vpps.find((p) => p.name === EVENING_VPPS[0].name);
+    if (sydney && lastEvening !== null && fits(lastEvening + RERT_S, RERT_DURATION_S)) {
+      const start = lastEvening + RERT_S;
+      const at = start - LEAD_S;
+      step(at, 'RERT activation', async () => {
+        const body = await request(sydney.id, start, RERT_DURATION_S, at);
+        if (body.realPowerP >= 0) throw new Error('nothing to discharge');
+        return createRert(ctx, user, body, at);
+      });
+    }
+    return steps;
+  };
+}
