@@ -71,10 +71,21 @@ export default function HeatMapCanvas(props: { points: VoltagePoint[] }) {
       counted.current = false;
     };
     m.on('load', () => {
-      m.addSource('volts', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+      // No simplification: a hexagon smaller than a pixel (1000 m far out) is kept, not dropped from the tile.
+      m.addSource('volts', { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, tolerance: 0 });
       const colour = voltageColourExpression() as never;
       m.addLayer({ id: 'volts', type: 'fill', source: 'volts', paint: { 'fill-color': colour, 'fill-opacity': 0.72 } });
-      m.addLayer({ id: 'volts-outline', type: 'line', source: 'volts', paint: { 'line-color': colour, 'line-width': 0.75, 'line-opacity': 0.95 } });
+      m.addLayer({
+        id: 'volts-outline',
+        type: 'line',
+        source: 'volts',
+        paint: {
+          'line-color': colour,
+          // Far out, where the radius of spec 2 §9 makes a hexagon a pixel or less, its outline keeps it a visible dot.
+          'line-width': ['interpolate', ['linear'], ['zoom'], 5, 3, 9, 0.75],
+          'line-opacity': 0.95,
+        },
+      });
       map.current = m;
       redraw.current = draw;
       setLoaded((n) => n + 1);
