@@ -1,7 +1,7 @@
 // The dashboard against the real server in demo mode (issue 16): the default Welcome widget, a widget
 // of each kind the user may add (and not the others for the operator), a widget moved and resized
 // and found again after a reload, full screen rotating, pausing and exiting, and the voltage heat
-// map's coloured nodes with their legend.
+// map's coloured hexagons with their legend.
 
 import AxeBuilder from '@axe-core/playwright';
 import { type Dashboard, dashboardEndpoints, vppEndpoints } from '@vpp/shared';
@@ -76,7 +76,7 @@ describe('dashboard', () => {
       widget(page, 'Data Graph').getByRole('button', { name: 'Show data table' }).or(widget(page, 'Data Graph').getByText('No data to display on the graph')),
     );
 
-    // The heat map: its VPP chosen in its settings, then a circle per reporting node, coloured, with the legend.
+    // The heat map: its VPP chosen in its settings, then its reporting nodes in coloured hexagons, with the legend.
     const heat = widget(page, 'Voltage Heat Map');
     await shown(heat.getByText('Choose a Virtual Power Plant in this widget’s settings.'));
     const chosen = saved(page);
@@ -91,7 +91,8 @@ describe('dashboard', () => {
     expect(reported.length).toBeGreaterThan(0);
     const map = await shown(heat.getByRole('region', { name: 'Voltage heat map', exact: true }));
     await eventually(() => map.getAttribute('data-node-count')).toBe(String(reported.length));
-    await eventually(async () => Number(await map.getByTestId('heat-map-canvas').getAttribute('data-painted'))).toBeGreaterThan(0);
+    const canvas = map.getByTestId('heat-map-canvas');
+    await eventually(async () => Number(await canvas.getAttribute('data-painted'))).toBeGreaterThan(0);
     expect(await map.getByRole('list', { name: 'Legend' }).getByRole('listitem').allTextContents()).toEqual([
       'Below 216.2 V',
       '<235v',
@@ -99,6 +100,41 @@ describe('dashboard', () => {
       '>245v',
       'Above 253 V',
     ]);
+    // Hexagons, at most one per node, at spec 2 §9's radius for the zoom shown, each painted in a colour of the legend.
+    const hexagons = async () => {
+      const [made, painted, radius, zoom, colours] = await Promise.all(
+        ['data-hexagons', 'data-painted', 'data-radius', 'data-zoom', 'data-colours'].map((a) => canvas.getAttribute(a)),
+      );
+      return { made: Number(made), painted: Number(painted), radius: Number(radius), zoom: Number(zoom), colours: colours ?? '' };
+    };
+    const radiusFor = (zoom: number) => (zoom <= 12 ? 1000 : zoom <= 14 ? 500 : zoom <= 15 ? 300 : 100);
+    const legendColours = await map
+      .getByRole('list', { name: 'Legend' })
+      .locator('[aria-hidden]')
+      .evaluateAll((swatches) =>
+        swatches.map((e) => {
+          const [r, g, b] = (getComputedStyle(e).backgroundColor.match(/\d+/g) ?? []).map(Number);
+          return `#${[r, g, b].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+        }),
+      );
+    const framed = await hexagons();
+    expect(framed.made).toBeGreaterThan(0);
+    expect(framed.made).toBeLessThanOrEqual(reported.length);
+    expect(framed.painted).toBeLessThanOrEqual(framed.made);
+    expect(framed.radius).toBe(radiusFor(framed.zoom));
+    const painted = framed.colours.split(',').map((c) => c.split(':'));
+    expect(painted.reduce((sum, [, n]) => sum + Number(n), 0)).toBe(framed.painted);
+    for (const [colour] of painted) expect(legendColours).toContain(colour);
+    // Closer than zoom 12 the hexagons are made again, 500 m across.
+    while ((await hexagons()).zoom <= 12) {
+      const before = (await hexagons()).zoom;
+      await map.getByRole('button', { name: 'Zoom in' }).click();
+      await eventually(async () => (await hexagons()).zoom).toBeGreaterThan(before);
+    }
+    const closer = await hexagons();
+    expect(closer.radius).toBe(radiusFor(closer.zoom));
+    expect(closer.radius).toBeLessThan(1000);
+    expect(closer.made).toBeGreaterThan(0);
 
     // Move the Single Stat to the second column by its title, and make it wider from its corner.
     const stat = widget(page, 'Single Stat');

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { heatMapDescription, VOLTAGE_STEPS, voltageColour, voltageColourExpression, voltageFeatures } from './heat-map-types.ts';
+import { heatMapDescription, VOLTAGE_LEGEND, VOLTAGE_STEPS, voltageColour, voltageColourExpression } from './heat-map-types.ts';
 
 it('colours a voltage by the bands of spec 2 §9 and the AS 60038 limits (216.2 V to 253 V)', () => {
   const band = (v: number) => VOLTAGE_STEPS.findIndex((s) => s.colour === voltageColour(v));
@@ -28,12 +28,13 @@ it('colours a voltage by the bands of spec 2 §9 and the AS 60038 limits (216.2 
   ]);
 });
 
-it('describes the nodes within and outside the band, and makes one GeoJSON point per node', () => {
+it('describes the nodes within and outside the band, and labels the legend around the default 240 V', () => {
   const points = [
     { id: 1, lat: -33, lng: 151, value: 240 },
     { id: 2, lat: -34, lng: 150, value: 215 },
     { id: 3, lat: -35, lng: 149, value: 253 },
   ];
   expect(heatMapDescription(points)).toBe('Shows the latest voltage of 3 nodes: 2 within 216.2 V to 253 V, 1 outside.');
-  expect(voltageFeatures(points).features[1]).toEqual({ type: 'Feature', properties: { id: 2, v: 215 }, geometry: { type: 'Point', coordinates: [150, -34] } });
+  expect(VOLTAGE_LEGEND.scale.map((e) => e.label)).toEqual(['<235v', '240v', '>245v']);
+  expect(VOLTAGE_LEGEND.scale[1].colours).toEqual([voltageColour(240)]);
 });

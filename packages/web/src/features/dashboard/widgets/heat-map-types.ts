@@ -1,8 +1,14 @@
-import type { FeatureCollection, Point } from 'geojson';
-
 // The voltage heat map's colours (spec 2 §9 'Voltage heat map'): the bands under 230, 233 and 235 V
 // and over 245, 247 and 250 V around the default 240 V, and beyond them the edges of the Australian
 // supply band, 230 V +10 % / −6 % (216.2 V to 253 V, AS 60038).
+
+/**
+ * The heat map's nominal voltage (spec 2 §9 "default voltage 240"): the middle of its colour scale,
+ * the green band from 235 V to 245 V, and the legend's "240v". A node without a reading younger than
+ * the max age is not in the reply at all (the server leaves it out), so it counts in no hexagon: the
+ * spec does not say that a missing reading counts as 240 V, and painting it green would hide it.
+ */
+export const DEFAULT_VOLTAGE = 240;
 
 /** The lowest and highest supply voltage AS 60038 allows. */
 export const VOLTAGE_MIN = 216.2;
@@ -38,7 +44,7 @@ export const VOLTAGE_LEGEND = {
   below: { label: `Below ${VOLTAGE_MIN} V`, colour: VOLTAGE_STEPS[0].colour },
   scale: [
     { label: '<235v', colours: VOLTAGE_STEPS.slice(1, 4).map((s) => s.colour) },
-    { label: '240v', colours: [VOLTAGE_STEPS[4].colour] },
+    { label: `${DEFAULT_VOLTAGE}v`, colours: [VOLTAGE_STEPS[4].colour] },
     { label: '>245v', colours: VOLTAGE_STEPS.slice(5, 8).map((s) => s.colour) },
   ],
   above: { label: `Above ${VOLTAGE_MAX} V`, colour: VOLTAGE_STEPS[8].colour },
@@ -62,14 +68,4 @@ export function voltageCounts(points: readonly VoltagePoint[]): { within: number
 export function heatMapDescription(points: readonly VoltagePoint[]): string {
   const { within, outside } = voltageCounts(points);
   return `Shows the latest voltage of ${points.length} ${points.length === 1 ? 'node' : 'nodes'}: ${within} within ${VOLTAGE_MIN} V to ${VOLTAGE_MAX} V, ${outside} outside.`;
-}
-
-/** The points as GeoJSON for the circle layer: one feature per node, its voltage in `v`. */
-export function voltageFeatures(points: readonly VoltagePoint[]): FeatureCollection<Point> {
-  const features = new Array(points.length);
-  for (let i = 0; i < points.length; i++) {
-    const p = points[i];
-    features[i] = { type: 'Feature', properties: { id: p.id, v: p.value }, geometry: { type: 'Point', coordinates: [p.lng, p.lat] } };
-  }
-  return { type: 'FeatureCollection', features };
 }
