@@ -351,7 +351,8 @@ describe('the grid and the rotation', () => {
       { i: 'b', x: 0, y: 2, w: 4, h: 1 },
       { i: 'c', x: 1, y: 5, w: 1, h: 2 },
     ];
-    expect(afterMove(saved, squeezed, squeezed[2], 4).map((x) => [x.key, x.layout])).toEqual([
+    // The item as let go (row 6) is where the grid settles it (row 5, compacted upwards).
+    expect(afterMove(saved, squeezed, { ...squeezed[2], y: 6 }, 4).map((x) => [x.key, x.layout])).toEqual([
       ['a', at(3, 0, 2, 2)],
       ['b', at(0, 2, 5, 1)],
       ['c', at(1, 5, 1, 2)],

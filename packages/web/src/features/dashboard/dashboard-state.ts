@@ -49,7 +49,9 @@ export function withLayout(widgets: PlacedWidget[], layout: readonly GridItem[])
  */
 export function afterMove(widgets: PlacedWidget[], layout: readonly GridItem[], item: GridItem | null, cols: number): PlacedWidget[] {
   if (cols >= DASHBOARD_COLS.lg) return withLayout(widgets, layout);
-  return item ? withLayout(widgets, [item]) : widgets;
+  // The moved widget where the grid settled it (compacted upwards), not where it was let go.
+  const settled = item ? (layout.find((l) => l.i === item.i) ?? item) : null;
+  return settled ? withLayout(widgets, [settled]) : widgets;
 }
 
 /**
