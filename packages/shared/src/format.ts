@@ -45,3 +45,6 @@ export function formatDuration(seconds: number | null | undefined): string {
   if (h) return `${h} h${m ? ` ${m} min` : ''}`;
   return `${m} min`;
 }
+
+/** A value in AUD with 2 decimals (spec 3 §9): '$1,234.50', '-$12.00'. */
+export const formatAud = (v: number) => `${v < 0 ? '-' : ''}$${Math.abs(v).toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

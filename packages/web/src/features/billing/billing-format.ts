@@ -8,8 +8,8 @@ export const INVOICES_PATH = '/my-reposit/billing';
 export const billingSearchPath = (range?: { start: string; end: string }) =>
   range ? `${BILLING_SEARCH_PATH}?start=${range.start}&end=${range.end}` : BILLING_SEARCH_PATH;
 
-/** A value in AUD with 2 decimals (spec 3 §9): '$1,234.50', '-$12.00'. */
-export const formatAud = (v: number) => `${v < 0 ? '-' : ''}$${Math.abs(v).toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** Money on screen: one format for every area (packages/shared format.ts). */
+export { formatAud } from '@vpp/shared';
 
 /** Energy in kWh to 2 decimals, rates in $/kWh to 4 (spec 3 §9). */
 export const formatKwh = (v: number) => v.toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -1,4 +1,4 @@
-import { type DispatchSummary, powerScale } from '@vpp/shared';
+import { type DispatchSummary, formatAud, powerScale } from '@vpp/shared';
 
 /** Texts of the dispatch screens that spec 3 §8 does not give (and the list's own, which it does). */
 export const DISPATCH_SCREEN_TEXTS = {
@@ -91,8 +91,8 @@ export function graphScale(values: readonly (number | null)[], energy: boolean):
   return { unit: energy ? `${unit}h` : unit, factor };
 }
 
-/** A value in AUD with 2 decimals ('$1,234.50', '-$12.00'). */
-export const formatAud = (v: number) => `${v < 0 ? '-' : ''}$${Math.abs(v).toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** Money on screen: one format for every area (packages/shared format.ts). */
+export { formatAud };
 
 /** A price in $/MWh with 2 decimals. */
 export const formatPrice = (v: number) => `${formatAud(v)}/MWh`;
