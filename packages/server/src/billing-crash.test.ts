@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DIALECTS, serverProcess, waitFor } from './test/server-process.ts';
+import { DIALECTS, fastClock, serverProcess, waitFor } from './test/server-process.ts';
 
 /**
  * kill -9 during a settlement (issue 15, Bad input and faults): the real server in a child process,
@@ -13,19 +13,8 @@ const DURATION = 900;
 
 for (const { dialect, skip } of DIALECTS) {
   describe.skipIf(skip)(`grid credits across a kill -9 during settlement [${dialect}]`, () => {
-    const anchor = Math.floor(Date.now() / 1000);
-    const clock = () => Math.floor(anchor + (Date.now() / 1000 - anchor) * RATE);
-    const srv = serverProcess(dialect, 'bcrash', {
-      SIM_NODES: '16',
-      SIM_HISTORY_DAYS: '1',
-      // Its crash points count from the start: the demo's past dispatches would move which write or settlement they are.
-      SIM_DEMO_DISPATCHES: 'false',
-      SIM_INTERVAL_S: '30',
-      CLOCK_RATE: String(RATE),
-      CLOCK_ANCHOR: String(anchor),
-      JOB_LEASE_S: '300',
-      SETTLEMENT_DELAY_S: '300',
-    });
+    const { env, clock } = fastClock(RATE);
+    const srv = serverProcess(dialect, 'bcrash', env);
     afterAll(() => srv.cleanup());
 
     it('writes the line items once, with the settlement, after the restart', { timeout: 150_000 }, async () => {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DIALECTS, serverProcess, waitFor } from './test/server-process.ts';
+import { DIALECTS, fastClock, serverProcess, waitFor } from './test/server-process.ts';
 
 /**
  * kill -9 of the server during a dispatch (issue 11, Bad input and faults): the real server in a
@@ -14,19 +14,8 @@ const DURATION = 900;
 
 for (const { dialect, skip } of DIALECTS) {
   describe.skipIf(skip)(`a dispatch across a kill -9 of the server [${dialect}]`, () => {
-    const anchor = Math.floor(Date.now() / 1000);
-    /** The servers' clock, read here the same way. */
-    const clock = () => Math.floor(anchor + (Date.now() / 1000 - anchor) * RATE);
-    const srv = serverProcess(dialect, 'dcrash', {
-      SIM_NODES: '16',
-      SIM_HISTORY_DAYS: '1',
-      SIM_INTERVAL_S: '30',
-      CLOCK_RATE: String(RATE),
-      CLOCK_ANCHOR: String(anchor),
-      // A lease of 5 clock minutes is 5 real seconds.
-      JOB_LEASE_S: '300',
-      SETTLEMENT_DELAY_S: '300',
-    });
+    const { env, clock } = fastClock(RATE);
+    const srv = serverProcess(dialect, 'dcrash', env);
     afterAll(() => srv.cleanup());
 
     it('keeps the orders, carries the response on and settles every interval once', { timeout: 120_000 }, async () => {

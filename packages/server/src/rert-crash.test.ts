@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DIALECTS, serverProcess, waitFor } from './test/server-process.ts';
+import { DIALECTS, fastClock, serverProcess, waitFor } from './test/server-process.ts';
 
 /**
  * kill -9 between a RERT reschedule and its orders (issue 12, Bad input and faults): the real server
@@ -14,19 +14,8 @@ const RATE = 60;
 
 for (const { dialect, skip } of DIALECTS) {
   describe.skipIf(skip)(`a RERT reschedule across a kill -9 of the server [${dialect}]`, () => {
-    const anchor = Math.floor(Date.now() / 1000);
-    /** The servers' clock, read here the same way. */
-    const clock = () => Math.floor(anchor + (Date.now() / 1000 - anchor) * RATE);
-    const srv = serverProcess(dialect, 'rcrash', {
-      SIM_NODES: '16',
-      SIM_HISTORY_DAYS: '1',
-      SIM_INTERVAL_S: '30',
-      CLOCK_RATE: String(RATE),
-      CLOCK_ANCHOR: String(anchor),
-      // A lease of 5 clock minutes is 5 real seconds.
-      JOB_LEASE_S: '300',
-      SETTLEMENT_DELAY_S: '300',
-    });
+    const { env, clock } = fastClock(RATE);
+    const srv = serverProcess(dialect, 'rcrash', env);
     afterAll(() => srv.cleanup());
 
     it('leaves every node with the event’s one window, and the reschedule asked again moves them all', { timeout: 120_000 }, async () => {
