@@ -63,7 +63,7 @@ export async function signIn(page: Page, username: string, givenName: string, pa
 }
 
 /** Waits until the locator is visible (and returns it, for chaining). */
-export async function shown(locator: Locator, timeout = 15_000): Promise<Locator> {
+export async function shown(locator: Locator, timeout = 30_000): Promise<Locator> {
   await locator.waitFor({ state: 'visible', timeout });
   return locator;
 }
@@ -72,12 +72,12 @@ export async function shown(locator: Locator, timeout = 15_000): Promise<Locator
  * Polls a value the page settles on (a title, a count, a field's state) until the assertion that
  * follows holds, as patiently as `shown` (expect.poll alone gives up after one second).
  */
-export function eventually<T>(read: () => T | Promise<T>, timeout = 15_000) {
+export function eventually<T>(read: () => T | Promise<T>, timeout = 30_000) {
   return expect.poll(read, { timeout });
 }
 
 /** Waits until the locator is hidden or gone. */
-export async function gone(locator: Locator, timeout = 15_000): Promise<void> {
+export async function gone(locator: Locator, timeout = 30_000): Promise<void> {
   await locator.waitFor({ state: 'hidden', timeout });
 }
 
@@ -89,5 +89,5 @@ export const pathOf = (page: Page) => {
 
 /** Waits for the page's URL to reach a path (client-side navigations included). */
 export async function reachPath(page: Page, path: string) {
-  await page.waitForURL((u) => `${u.pathname}${u.search}` === path, { timeout: 15_000 });
+  await page.waitForURL((u) => `${u.pathname}${u.search}` === path, { timeout: 30_000 });
 }
