@@ -31,7 +31,7 @@ export const exportEndpoints = defineEndpoints('exports', {
   }),
   detail: endpoint({
     method: 'GET',
-    path: '/analysis/export-jobs/:taskId',
+    path: '/analysis/export-jobs/:id',
     summary: 'One export job with its details: per file a signed URL (minutes long), size and file name',
     permission: EXPORT_VIEW,
     params: exportTaskParams,
@@ -39,7 +39,7 @@ export const exportEndpoints = defineEndpoints('exports', {
   }),
   cancel: endpoint({
     method: 'POST',
-    path: '/analysis/export-jobs/:taskId/cancel',
+    path: '/analysis/export-jobs/:id/cancel',
     summary: 'Cancels a PENDING or PROGRESS export: it stops and keeps no files',
     permission: EXPORT_EDIT,
     params: exportTaskParams,
@@ -47,7 +47,7 @@ export const exportEndpoints = defineEndpoints('exports', {
   }),
   file: endpoint({
     method: 'GET',
-    path: '/analysis/export-jobs/:taskId/files/:filename',
+    path: '/analysis/export-jobs/:id/files/:filename',
     summary: 'One CSV file of an export, through its signed URL (the token signs path and expiry); 403 when altered or expired',
     auth: 'public',
     permission: null,
