@@ -1,5 +1,5 @@
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
-import { EXPORT_EDIT, EXPORT_VIEW } from './permissions.ts';
+import { EXPORT_VIEW } from './permissions.ts';
 import {
   exportCreateBody,
   exportFileParams,
@@ -16,8 +16,8 @@ export const exportEndpoints = defineEndpoints('exports', {
   create: endpoint({
     method: 'POST',
     path: '/analysis/export-jobs',
-    summary: 'Queues an operational or customer CSV export (a VPP operational export needs export edit)',
-    permission: EXPORT_EDIT,
+    summary: 'Queues an operational or customer CSV export (export view; a VPP operational export also needs export edit)',
+    permission: EXPORT_VIEW,
     body: exportCreateBody,
     reply: exportJobReply,
   }),
@@ -40,8 +40,8 @@ export const exportEndpoints = defineEndpoints('exports', {
   cancel: endpoint({
     method: 'POST',
     path: '/analysis/export-jobs/:id/cancel',
-    summary: 'Cancels a PENDING or PROGRESS export: it stops and keeps no files',
-    permission: EXPORT_EDIT,
+    summary: 'Cancels a PENDING or PROGRESS export of the organisation: it stops and keeps no files',
+    permission: EXPORT_VIEW,
     params: exportTaskParams,
     reply: exportJobReply,
   }),
