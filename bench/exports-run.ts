@@ -1,12 +1,13 @@
 // `npm run bench:exports -- --nodes 2000 --days 7`: the export figures alone (bench/exports.ts) on a
 // fleet of their own, for a quick run; `npm run bench` measures them with everything else.
-// PostgreSQL: set BENCH_DATABASE_URL (a fresh schema is used).
+// PostgreSQL: set BENCH_DATABASE_URL (a fresh schema is used and dropped).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEMO_PASSWORD, PERMISSIONS } from '@vpp/shared';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
@@ -27,7 +28,8 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-bench-exports-'));
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 const config = loadConfig({ DATA_DIR: dataDir, DEMO: 'false', LOG_LEVEL: 'silent', CAPTCHA_COST: '500', TELEMETRY_RAW_RETENTION_DAYS: '1' });
-const handle = await openDatabase({ url: pgUrl, dataDir, schema: pgUrl ? `bench_exports_${process.pid}` : undefined });
+const schema = `bench_exports_${process.pid}`;
+const handle = await openDatabase({ url: pgUrl, dataDir, schema: pgUrl ? schema : undefined });
 const ctx = await createContext(config, handle.db, handle.dialect);
 const org = await createOrganisation(handle.db, 'Bench Energy', 'RETAILER');
 await createUser(handle.db, {
@@ -73,4 +75,10 @@ const figures = await benchExports(ctx, base, headers, { vpp: vppId, nodes: Math
 console.table({ database: handle.dialect, nodes: NODES, days: DAYS, ...figures });
 await app.close();
 await handle.close();
+if (pgUrl) {
+  const c = new pg.Client({ connectionString: pgUrl });
+  await c.connect();
+  await c.query(`drop schema if exists "${schema}" cascade`);
+  await c.end();
+}
 fs.rmSync(dataDir, { recursive: true, force: true });
