@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ExportJobDetail } from '@vpp/shared';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DIALECTS, serverProcess, waitFor } from './test/server-process.ts';
+import { DIALECTS, fastClock, serverProcess, waitFor } from './test/server-process.ts';
 
 /**
  * kill -9 mid-export (issue 17, Bad input and faults): the real server in a child process kills
@@ -16,19 +16,9 @@ const RATE = 60;
 
 for (const { dialect, skip } of DIALECTS) {
   describe.skipIf(skip)(`an export across a kill -9 [${dialect}]`, () => {
-    const anchor = Math.floor(Date.now() / 1000);
-    const clock = () => Math.floor(anchor + (Date.now() / 1000 - anchor) * RATE);
-    const srv = serverProcess(dialect, 'xcrash', {
-      SIM_NODES: '12',
-      SIM_HISTORY_DAYS: '1',
-      SIM_DEMO_DISPATCHES: 'false',
-      SIM_INTERVAL_S: '30',
-      CLOCK_RATE: String(RATE),
-      CLOCK_ANCHOR: String(anchor),
-      JOB_LEASE_S: '300',
-      // Pages of a few hours of the 12 nodes: the export runs through dozens of them.
-      EXPORT_PAGE_CELLS: '300',
-    });
+    const { env, clock } = fastClock(RATE);
+    // 12 nodes, in pages of a few hours: the export runs through dozens of them.
+    const srv = serverProcess(dialect, 'xcrash', { ...env, SIM_NODES: '12', EXPORT_PAGE_CELLS: '300' });
     afterAll(() => srv.cleanup());
 
     it('completes the export after the restart, with whole files', { timeout: 150_000 }, async () => {
