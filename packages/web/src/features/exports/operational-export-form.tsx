@@ -114,6 +114,7 @@ export function OperationalExportForm(props: {
           data={EXPORT_INTERVALS.map((i) => ({ value: i.value, label: i.label }))}
           value={d.interval}
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear the interval' }}
           onChange={(v) => update((x) => ({ ...x, interval: (v as ExportInterval | null) ?? null }))}
           comboboxProps={{ withinPortal: true }}
         />
