@@ -1,5 +1,5 @@
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
-import { EXPORT_EDIT, EXPORT_VIEW } from './permissions.ts';
+import { EXPORT_VIEW } from './permissions.ts';
 import {
   exportCreateBody,
   exportFileParams,
@@ -16,8 +16,8 @@ export const exportEndpoints = defineEndpoints('exports', {
   create: endpoint({
     method: 'POST',
     path: '/analysis/export-jobs',
-    summary: 'Queues an operational or customer CSV export (a VPP operational export needs export edit)',
-    permission: EXPORT_EDIT,
+    summary: 'Queues an operational or customer CSV export (export view; a VPP operational export also needs export edit)',
+    permission: EXPORT_VIEW,
     body: exportCreateBody,
     reply: exportJobReply,
   }),
@@ -31,7 +31,7 @@ export const exportEndpoints = defineEndpoints('exports', {
   }),
   detail: endpoint({
     method: 'GET',
-    path: '/analysis/export-jobs/:taskId',
+    path: '/analysis/export-jobs/:id',
     summary: 'One export job with its details: per file a signed URL (minutes long), size and file name',
     permission: EXPORT_VIEW,
     params: exportTaskParams,
@@ -39,15 +39,15 @@ export const exportEndpoints = defineEndpoints('exports', {
   }),
   cancel: endpoint({
     method: 'POST',
-    path: '/analysis/export-jobs/:taskId/cancel',
-    summary: 'Cancels a PENDING or PROGRESS export: it stops and keeps no files',
-    permission: EXPORT_EDIT,
+    path: '/analysis/export-jobs/:id/cancel',
+    summary: 'Cancels a PENDING or PROGRESS export of the organisation: it stops and keeps no files',
+    permission: EXPORT_VIEW,
     params: exportTaskParams,
     reply: exportJobReply,
   }),
   file: endpoint({
     method: 'GET',
-    path: '/analysis/export-jobs/:taskId/files/:filename',
+    path: '/analysis/export-jobs/:id/files/:filename',
     summary: 'One CSV file of an export, through its signed URL (the token signs path and expiry); 403 when altered or expired',
     auth: 'public',
     permission: null,

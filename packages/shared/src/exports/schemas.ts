@@ -262,10 +262,11 @@ export type ExportListReply = z.infer<typeof exportListReply>;
 export const exportJobReply = okReply(exportJobSchema);
 export const exportJobDetailReply = okReply(exportJobDetailSchema);
 
-export const exportTaskParams = z.object({ taskId: recordId('export', 'The export id') });
+/** `:id` is the spec's {taskId} (a job's task_id). */
+export const exportTaskParams = z.object({ id: recordId('export', 'The export id') });
 const fileMessage = 'The file name must be letters, digits, dots, dashes or underscores ending in .csv.';
 export const exportFileParams = z.object({
-  taskId: recordId('export', 'The export id'),
+  id: recordId('export', 'The export id'),
   filename: z
     .string({ error: fileMessage })
     .max(160, fileMessage)
