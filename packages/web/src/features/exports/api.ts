@@ -40,7 +40,7 @@ export function useExportJobs(q: { limit: number; offset: number }) {
 export function useExportJob(taskId: number, enabled: boolean) {
   return useQuery({
     queryKey: exportKeys.detail(taskId),
-    queryFn: async () => (await call(E.detail, { params: { taskId } }, { quiet: true })).data,
+    queryFn: async () => (await call(E.detail, { params: { id: taskId } }, { quiet: true })).data,
     enabled,
     retry: false,
     refetchInterval: (query) => linksRefreshMs(query.state.data, Date.now()),
@@ -81,7 +81,7 @@ export function useCreateExport() {
 /** Cancels a submitted or running export; the list is refreshed. */
 export function useCancelExport() {
   return useMutation({
-    mutationFn: async (taskId: number) => (await call(E.cancel, { params: { taskId } }, { success: { title: M.cancelled } })).data,
+    mutationFn: async (taskId: number) => (await call(E.cancel, { params: { id: taskId } }, { success: { title: M.cancelled } })).data,
     onSettled: () => queryClient.invalidateQueries({ queryKey: exportKeys.jobs }),
   });
 }

@@ -1,13 +1,12 @@
 import { Accordion, Alert, Anchor, Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { EXPORT_EDIT, EXPORT_VIEW, EXPORT_MESSAGES as M } from '@vpp/shared';
+import { EXPORT_VIEW, EXPORT_MESSAGES as M } from '@vpp/shared';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Pager } from '../../components/data-table.tsx';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
-import { usePermission } from '../../lib/permission-gate.tsx';
 import { useSearchState } from '../../lib/search-state.ts';
 import { useExportJobs, useExportNode } from './api.ts';
 import { exportSearch, isPrefilled, REDIRECT_PARAMS, EXPORT_SCREEN_TEXTS as T } from './export-format.ts';
@@ -26,22 +25,21 @@ const noRedirect = Object.fromEntries(REDIRECT_PARAMS.map((k) => [k, null]));
 export function ExportListPage() {
   const [q, setQuery] = useSearchState(exportSearch);
   const zone = useTimeZone();
-  const canEdit = usePermission(EXPORT_EDIT);
   const navigate = useNavigate();
   const location = useLocation();
   const list = useExportJobs({ limit: q.limit, offset: q.offset });
   const tasks = list.data?.tasks;
 
   // The node a deploymentId names (for its line in the selected list).
-  const linkedNode = useExportNode(canEdit ? q.deploymentId : undefined);
+  const linkedNode = useExportNode(q.deploymentId);
   const [view, setView] = useState<ExportView | null>(null);
   const opened = useRef(false);
   useEffect(() => {
-    if (q.deploymentId !== undefined && canEdit && !opened.current) {
+    if (q.deploymentId !== undefined && !opened.current) {
       opened.current = true;
       setView('nodes');
     }
-  }, [q.deploymentId, canEdit]);
+  }, [q.deploymentId]);
   const prefill =
     q.deploymentId === undefined
       ? undefined
@@ -72,11 +70,9 @@ export function ExportListPage() {
       permission={EXPORT_VIEW}
       breadcrumb={[{ label: 'Analysis' }, { label: M.pageTitle }]}
       actions={
-        canEdit && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setView('choose')}>
-            {M.newExport}
-          </Button>
-        )
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setView('choose')}>
+          {M.newExport}
+        </Button>
       }
     >
       {list.isError && !tasks && (
@@ -93,7 +89,7 @@ export function ExportListPage() {
       {tasks && tasks.length > 0 && (
         <Accordion multiple variant="separated" value={shownOpen} onChange={setOpen} aria-label="Exports">
           {tasks.map((job) => (
-            <ExportTaskItem key={job.task_id} job={job} zone={zone} open={shownOpen.includes(String(job.task_id))} canEdit={canEdit} />
+            <ExportTaskItem key={job.task_id} job={job} zone={zone} open={shownOpen.includes(String(job.task_id))} />
           ))}
         </Accordion>
       )}
@@ -104,15 +100,13 @@ export function ExportListPage() {
           {zone}
         </Anchor>
       </Text>
-      {canEdit && (
-        <NewExportModal
-          view={view}
-          onView={setView}
-          onClose={close}
-          onCreated={(job) => setOpen((o) => [String(job.task_id), ...(o ?? shownOpen)])}
-          prefill={prefill}
-        />
-      )}
+      <NewExportModal
+        view={view}
+        onView={setView}
+        onClose={close}
+        onCreated={(job) => setOpen((o) => [String(job.task_id), ...(o ?? shownOpen)])}
+        prefill={prefill}
+      />
     </PageLayout>
   );
 }

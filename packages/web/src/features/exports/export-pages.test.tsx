@@ -199,9 +199,9 @@ describe('the Data Export (csv) page', () => {
     expect(calls.filter((c) => c.path.startsWith('/analysis/export-jobs/')).map((c) => c.path)).toEqual(['/analysis/export-jobs/6']);
 
     await user.click(item(/, Failed$/));
-    expect(screen.getByText(M.generateError)).toBeVisible();
+    await waitFor(() => expect(screen.getByText(M.generateError)).toBeVisible());
     await user.click(item(/, Removed$/));
-    expect(screen.getByText(M.filesRemoved)).toBeVisible();
+    await waitFor(() => expect(screen.getByText(M.filesRemoved)).toBeVisible());
   });
 
   it('says when a completed export found no data, and when its files could not be fetched', async () => {
@@ -285,13 +285,17 @@ describe('the Data Export (csv) page', () => {
     await waitFor(() => expect(listCalls(calls).length).toBe(2));
   });
 
-  it('offers neither New Export nor Cancel without fleet.analysis.export.edit', async () => {
+  it('lets a viewer export nodes and customers and cancel, but not export a VPP (fleet.analysis.export.edit)', async () => {
     server({ list: ok({ tasks: [job({ status: 'PROGRESS', progress: 0.5, time_remaining: 60_000 })], total: 1 }) });
-    renderScreen(<ExportListPage />, { url: `${PAGE}&deploymentId=5`, account: VIEWER });
+    const { user } = renderScreen(<ExportListPage />, { url: PAGE, account: VIEWER });
     expect(await screen.findByText('In Progress')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'New Export' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Cancel Export' })).toBeNull();
-    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Cancel Export' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New Export' }));
+    const tiles = within(dialog(M.chooseTitle))
+      .getAllByRole('button')
+      .map((b) => b.getAttribute('aria-label'))
+      .filter(Boolean);
+    expect(tiles).toEqual([M.tileNodes, M.tileCustomer]);
   });
 
   it('is refused without fleet.analysis.export.view', async () => {

@@ -133,7 +133,7 @@ function JobProgress({ job }: { job: ExportJob }) {
  * with size and file name, '(no data)' for a metric without data), the result state of §8, or a
  * cancel for a running one.
  */
-export function ExportTaskItem({ job, zone, open, canEdit }: { job: ExportJob; zone: string; open: boolean; canEdit: boolean }) {
+export function ExportTaskItem({ job, zone, open }: { job: ExportJob; zone: string; open: boolean }) {
   const cancel = useCancelExport();
   const active = isActive(job.status);
   return (
@@ -165,7 +165,7 @@ export function ExportTaskItem({ job, zone, open, canEdit }: { job: ExportJob; z
           )}
           {job.status === 'REMOVED' && <Text size="sm">{T.filesRemoved}</Text>}
           {job.status === 'CANCELLED' && <Text size="sm">{T.cancelledNote}</Text>}
-          {active && canEdit && (
+          {active && (
             <Group>
               <ConfirmButton
                 label={T.cancelExport}

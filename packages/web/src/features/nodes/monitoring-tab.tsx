@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconFileExport } from '@tabler/icons-react';
-import { EXPORT_EDIT, epochToLocalDate, localDateToEpoch, localMidnights, type NodeDetail, PERIOD_INTERVAL_S } from '@vpp/shared';
+import { EXPORT_VIEW, epochToLocalDate, localDateToEpoch, localMidnights, type NodeDetail, PERIOD_INTERVAL_S } from '@vpp/shared';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
@@ -24,7 +24,7 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
   const { start, end, submeters } = s;
   const series = useNodeSeries(node.id, { metrics: metricsToFetch(s), start, end, interval });
   const summary = useNodeSummary(node.id, start, interval);
-  const canExport = usePermission(EXPORT_EDIT);
+  const canExport = usePermission(EXPORT_VIEW);
   const sub0 = useSubmeterSeries(node.id, submeters[0] ?? 0, start, end, interval, submeters.length > 0);
   const sub1 = useSubmeterSeries(node.id, submeters[1] ?? 0, start, end, interval, submeters.length > 1);
 
