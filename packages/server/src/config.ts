@@ -92,6 +92,14 @@ const schema = z.object({
     .transform((v) => v.replace(/\s+/g, ''))
     .refine(isValidAbn, 'must be an ABN: 11 digits passing the mod-89 check')
     .default('51824753556'),
+  /** Data exports (issue 17): files are removed this many days after the export finished (the job then shows REMOVED). */
+  EXPORT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
+  /** The longest range one operational export may cover, in days (default a year). */
+  EXPORT_MAX_RANGE_DAYS: z.coerce.number().int().min(1).max(3660).default(366),
+  /** How long a signed download URL of an export file works, in seconds (minutes long). */
+  EXPORT_LINK_TTL_S: z.coerce.number().int().min(30).max(86400).default(900),
+  /** Node-intervals an operational export reads and holds at once (a page of time across all its nodes). */
+  EXPORT_PAGE_CELLS: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
   // Test only: the clock runs CLOCK_RATE times faster than real time from CLOCK_ANCHOR (epoch seconds; default, the start).
   CLOCK_RATE: z.coerce.number().int().min(1).max(3600).default(1),

@@ -190,6 +190,17 @@ const MAKERS: Record<string, (h: Harness, org: { id: number; userId: number; aut
   },
   // The platform's invoice of a past month to their organisation, as the monthly job issues it.
   invoice: async (h, org) => (await issueInvoice(h.ctx, org.id, '2025-01')) as number,
+  // An export of their node (queued; the matrix needs the record, not its files).
+  export: async (h, org) => {
+    const now = Math.floor(Date.now() / 1000);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/analysis/export-jobs',
+      headers: org.auth,
+      payload: { type: 'operational', params: { start: now - 86400, end: now, queries: ['meter_power'], deploymentUids: [org.nodeId] } },
+    });
+    return res.json().data.task_id;
+  },
   'api-key': async (h, org) => {
     const password = Buffer.from(PASSWORD).toString('base64');
     const res = await h.app.inject({ method: 'POST', url: `/account/api-keys?password=${password}`, headers: org.auth, payload: { keyName: 'Their key' } });

@@ -10,6 +10,7 @@ import { customersModule } from './customers/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
 import { dispatchesModule } from './dispatches/index.ts';
 import { eventsModule } from './events/index.ts';
+import { exportsModule } from './exports/index.ts';
 import { kitDesignerModule } from './kit-designer/index.ts';
 import { marketModule } from './market/index.ts';
 import { nodesModule } from './nodes/index.ts';
@@ -49,6 +50,7 @@ export const FEATURES: readonly FeatureModule[] = [
   plansModule,
   customersModule,
   billingModule,
+  exportsModule,
 ];
 
 /** Who calls: sessions are the auth area's, API keys the api-keys area's. */

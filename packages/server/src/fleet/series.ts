@@ -40,3 +40,34 @@ export function buildSeries<M extends string>(
   }
   return series;
 }
+
+/**
+ * One submeter's 5-minute averages (in time order) gathered into buckets of `interval` (at least
+ * 5 minutes): each bucket the mean of its 5-minute averages, rounded. Days are the node's local
+ * days and hours its local hours, as in its series, so that a graph finds both at the same
+ * timestamps; shorter buckets are UTC multiples. The submeter graph and the exports both use it.
+ */
+export function submeterBuckets(
+  rows: readonly { ts: number | string; p: number | null; q: number | null }[],
+  interval: number,
+  zone: string,
+  start: number,
+  end: number,
+): Map<number, { p: number | null; q: number | null }> {
+  const step = Math.max(300, interval);
+  const midnights = step === 86400 ? localMidnights(start, end, zone) : [];
+  const dayStart = startOfPeriod(start, 'day', zone);
+  let day = 0;
+  const sums = new Map<number, { p: number; q: number; n: number }>();
+  for (const r of rows) {
+    const ts = Number(r.ts);
+    while (day + 1 < midnights.length && midnights[day + 1] <= ts) day++;
+    const t = step === 86400 ? midnights[day] : step === 3600 ? localBucketStart(ts, 3600, dayStart) : ts - (ts % step);
+    const b = sums.get(t) ?? { p: 0, q: 0, n: 0 };
+    b.p += Number(r.p ?? 0);
+    b.q += Number(r.q ?? 0);
+    b.n++;
+    sums.set(t, b);
+  }
+  return new Map([...sums].map(([t, b]) => [t, { p: roundValue(b.p / b.n), q: roundValue(b.q / b.n) }]));
+}

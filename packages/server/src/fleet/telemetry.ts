@@ -36,6 +36,11 @@ export class TelemetryStore {
     return read.nodeSeries(this.db, nodeId, cols, start, end, interval);
   }
 
+  /** Several nodes at a rollup interval, in (ts, node) order (exports). */
+  nodesSeries(nodeIds: readonly number[], cols: readonly MetricColumn[], start: number, end: number, interval: number) {
+    return read.nodesSeries(this.db, nodeIds, cols, start, end, interval);
+  }
+
   nodeEnergy(nodeId: number, start: number, end: number, table: 'tel_5m' | 'tel_1h' | 'tel_1d') {
     return read.nodeEnergy(this.db, nodeId, start, end, table);
   }
@@ -46,6 +51,10 @@ export class TelemetryStore {
 
   submeterSeries(submeterId: number, start: number, end: number) {
     return read.submeterSeries(this.db, submeterId, start, end);
+  }
+
+  submetersSeries(submeterIds: readonly number[], start: number, end: number) {
+    return read.submetersSeries(this.db, submeterIds, start, end);
   }
 
   /** Deletes raw samples older than the retention period. */

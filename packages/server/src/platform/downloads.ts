@@ -71,6 +71,20 @@ export interface FileStore {
   exists(name: string): Promise<boolean>;
   size(name: string): Promise<number>;
   remove(name: string): Promise<void>;
+  /**
+   * Starts a file written piece by piece (a large export): it is invisible under `name` until
+   * `commit`, which makes it durable (fsync) and then renames it; `abort` throws it away.
+   */
+  create(name: string): Promise<FileWriter>;
+  /** Removes a folder of files (`exports/abc`), finished and unfinished alike. */
+  removeFolder(folder: string): Promise<void>;
+}
+
+/** A file being written: `write` waits while the disk catches up (backpressure); `commit` answers the size in bytes. */
+export interface FileWriter {
+  write(chunk: string): Promise<void>;
+  commit(): Promise<number>;
+  abort(): Promise<void>;
 }
 
 /** Names are relative paths of plain segments: no traversal out of the store, no hidden files. */
@@ -112,6 +126,39 @@ export function localFileStore(root: string): FileStore {
     },
     async remove(name) {
       await fsp.rm(resolve(name), { force: true });
+    },
+    async create(name) {
+      const file = resolve(name);
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${randomUUID()}.partial`;
+      const out = fs.createWriteStream(tmp);
+      const failed = new Promise<never>((_, reject) => out.once('error', reject));
+      failed.catch(() => undefined);
+      const finish = () => Promise.race([new Promise<void>((done) => out.end(() => done())), failed]);
+      return {
+        async write(chunk) {
+          if (!out.write(chunk)) await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), failed]);
+        },
+        async commit() {
+          await finish();
+          // Written and flushed to the disk before the name appears: a crash never leaves a short file under it.
+          const fh = await fsp.open(tmp, 'r+');
+          try {
+            await fh.sync();
+          } finally {
+            await fh.close();
+          }
+          await fsp.rename(tmp, file);
+          return (await fsp.stat(file)).size;
+        },
+        async abort() {
+          out.destroy();
+          await fsp.rm(tmp, { force: true });
+        },
+      };
+    },
+    async removeFolder(folder) {
+      await fsp.rm(resolve(folder), { recursive: true, force: true });
     },
   };
 }

@@ -46,12 +46,22 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   filename: 'tax-invoice-INV-202501-0001.pdf',
   paid: true,
   path: '/billing/events/csv?start=2025-01-01&end=2025-01-31',
+  // Data exports: an operational export of node 1 over the last day (with `type` as above, the body
+  // fails its discriminator; each field is still fuzzed on its own).
+  params: { start: now - 86400, end: now, queries: ['meter_power'], interval: '5m', deploymentUids: [1] },
+  queries: ['meter_power'],
+  deploymentUids: [1],
   // A dashboard: one Node Map widget.
   widgets: [{ widgetId: 'NODE_MAP', layout: { x: 0, y: 0, w: 2, h: 3 }, settings: { shouldCluster: false } }],
 };
 
 /** The keys a query or body schema names. */
-export const keysOf = (schema: z.ZodType | undefined): string[] => Object.keys((schema as { shape?: object } | undefined)?.shape ?? {});
+export const keysOf = (schema: z.ZodType | undefined): string[] => {
+  // A union of objects (the export's `type` and `params`): the keys of any of its options.
+  const options = (schema as { options?: { shape?: object }[] } | undefined)?.options;
+  if (options) return [...new Set(options.flatMap((o) => Object.keys(o.shape ?? {})))];
+  return Object.keys((schema as { shape?: object } | undefined)?.shape ?? {});
+};
 
 /** The example's fields that a schema names. */
 export const exampleFor = (schema: z.ZodType | undefined): Record<string, unknown> =>

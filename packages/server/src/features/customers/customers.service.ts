@@ -106,6 +106,21 @@ export async function listCustomers(ctx: AppContext, user: AuthUser, q: repo.Cus
   };
 }
 
+/**
+ * A page of the fleet's customers by NMI, as the API presents them to an organisation of `type`
+ * (the customer export's rows).
+ */
+export async function customerPage(ctx: AppContext, orgId: number, type: SuborgType, limit: number, offset: number) {
+  const { rows, total } = await repo.listCustomers(ctx.db, orgId, {}, limit, offset);
+  return {
+    customers: await withDiscounts(
+      ctx,
+      rows.map((r) => presentCustomer(r, type)),
+    ),
+    total,
+  };
+}
+
 async function requireCustomer(ctx: AppContext, user: AuthUser, nmi: string) {
   const row = await repo.findCustomer(ctx.db, user.organisationId, nmi);
   if (!row) throw notFound('customer');

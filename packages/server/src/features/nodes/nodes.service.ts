@@ -3,8 +3,6 @@ import {
   escapeMarkdown,
   formatDateTime,
   hasPermission,
-  localBucketStart,
-  localMidnights,
   type MeterGroup,
   type Node,
   type NodeDetail,
@@ -13,11 +11,10 @@ import {
   type Period,
   periodOfInterval,
   type SuborgType,
-  startOfPeriod,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
 import { METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
-import { bucketTimes, buildSeries, roundValue } from '../../fleet/series.ts';
+import { bucketTimes, buildSeries, submeterBuckets } from '../../fleet/series.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
@@ -121,23 +118,8 @@ export async function submeterSeries(ctx: AppContext, user: AuthUser, nodeId: nu
   const subs = await repo.nodeSubmeters(ctx.db, nodeId);
   if (!subs.some((s) => s.id === q.id)) throw notFound('submeter');
   const rows = await ctx.telemetry.submeterSeries(q.id, q.start, q.end);
-  const step = Math.max(300, q.delta_t);
-  // Days are the node's local days, as in its series, so that the graph finds both at the same timestamps.
-  const midnights = step === 86400 ? localMidnights(q.start, q.end, node.timezone) : [];
-  // Hours are the node's local hours too (Adelaide and Darwin: half past the UTC hour).
-  const dayStart = startOfPeriod(q.start, 'day', node.timezone);
-  let day = 0;
-  const out: Record<string, { p: number | null; q: number | null; n: number }> = {};
-  for (const r of rows) {
-    while (day + 1 < midnights.length && midnights[day + 1] <= Number(r.ts)) day++;
-    const t = step === 86400 ? midnights[day] : step === 3600 ? localBucketStart(Number(r.ts), 3600, dayStart) : Number(r.ts) - (Number(r.ts) % step);
-    const b = out[t] ?? { p: 0, q: 0, n: 0 };
-    b.p = (b.p ?? 0) + Number(r.p ?? 0);
-    b.q = (b.q ?? 0) + Number(r.q ?? 0);
-    b.n++;
-    out[t] = b;
-  }
-  return Object.fromEntries(Object.entries(out).map(([t, b]) => [t, { p: roundValue((b.p ?? 0) / b.n), q: roundValue((b.q ?? 0) / b.n) }]));
+  const buckets = submeterBuckets(rows, q.delta_t, node.timezone, q.start, q.end);
+  return Object.fromEntries([...buckets].map(([t, b]) => [t, b]));
 }
 
 export async function setSiteLabel(ctx: AppContext, user: AuthUser, id: number, label: string): Promise<Node> {

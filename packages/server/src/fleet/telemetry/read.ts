@@ -32,15 +32,56 @@ export async function nodeSeries(
           .where('ts', '<', end)
           .orderBy('ts')
           .execute()
-      : await db
-          .selectFrom(table as 'tel_5m')
-          .select(['ts', ...cols.map((c) => sql<number | null>`${sql.ref(c)} / nullif(cov, 0)`.as(c))])
-          .where('node_id', '=', nodeId)
-          .where('ts', '>=', start)
-          .where('ts', '<', end)
-          .orderBy('ts')
-          .execute();
+      : await nodesSeries(db, [nodeId], cols, start, end, interval);
   return new Map(rows.map((r) => [Number(r.ts), r as Point]));
+}
+
+/** The intervals `nodesSeries` serves: the rollups' own, and whole multiples of 5 minutes below an hour. */
+export const isRollupInterval = (interval: number) => interval === 3600 || interval === 86400 || (interval % 300 === 0 && interval > 0 && interval < 3600);
+
+/**
+ * Several nodes' series at a rollup interval, in (ts, node) order: each point the time-weighted
+ * average of its bucket. 300 s, 3600 s and 86400 s read their rollup (hours and days are each node's
+ * local ones); other multiples of 5 minutes below an hour (600, 1800) add up 5-minute rollup rows,
+ * sum(value × seconds) / sum(seconds), exactly as a rollup of that length would hold.
+ */
+export async function nodesSeries(
+  db: Database,
+  nodeIds: readonly number[],
+  cols: readonly MetricColumn[],
+  start: number,
+  end: number,
+  interval: number,
+): Promise<(Point & { node_id: number; ts: number })[]> {
+  if (!isRollupInterval(interval)) throw new Error(`No rollup series at interval ${interval}`);
+  if (nodeIds.length === 0) return [];
+  const own = NODE_TABLES[interval as keyof typeof NODE_TABLES];
+  const rows = own
+    ? await db
+        .selectFrom(own as 'tel_5m')
+        .select(['node_id', 'ts', ...cols.map((c) => sql<number | null>`${sql.ref(c)} / nullif(cov, 0)`.as(c))])
+        .where('node_id', 'in', nodeIds)
+        .where('ts', '>=', start)
+        .where('ts', '<', end)
+        .orderBy('ts')
+        .orderBy('node_id')
+        .execute()
+    : await db
+        .selectFrom('tel_5m')
+        .select(({ fn }) => [
+          'node_id',
+          sql<number>`ts - (ts % ${sql.lit(interval)})`.as('bucket'),
+          ...cols.map((c) => sql<number | null>`${fn.sum(c)} / nullif(${fn.sum('cov')}, 0)`.as(c)),
+        ])
+        .where('node_id', 'in', nodeIds)
+        .where('ts', '>=', start)
+        .where('ts', '<', end)
+        .groupBy(['node_id', sql`ts - (ts % ${sql.lit(interval)})`])
+        .orderBy('bucket')
+        .orderBy('node_id')
+        .execute()
+        .then((rs) => rs.map(({ bucket, ...r }) => ({ ...r, ts: bucket })));
+  return rows as (Point & { node_id: number; ts: number })[];
 }
 
 /** Energy totals (kWh) of a node over [start, end): import, export, generation, consumption. */
@@ -97,12 +138,19 @@ export async function fleetSeries(
 
 /** Submeter power and reactive power, 5-minute averages. */
 export async function submeterSeries(db: Database, submeterId: number, start: number, end: number) {
+  return submetersSeries(db, [submeterId], start, end);
+}
+
+/** Several submeters' 5-minute averages of power and reactive power, in (ts, submeter) order. */
+export async function submetersSeries(db: Database, submeterIds: readonly number[], start: number, end: number) {
+  if (submeterIds.length === 0) return [];
   return db
     .selectFrom('sub_5m')
-    .select(['ts', sql<number | null>`p / nullif(cov, 0)`.as('p'), sql<number | null>`q / nullif(cov, 0)`.as('q')])
-    .where('submeter_id', '=', submeterId)
+    .select(['submeter_id', 'ts', sql<number | null>`p / nullif(cov, 0)`.as('p'), sql<number | null>`q / nullif(cov, 0)`.as('q')])
+    .where('submeter_id', 'in', submeterIds)
     .where('ts', '>=', start)
     .where('ts', '<', end)
     .orderBy('ts')
+    .orderBy('submeter_id')
     .execute();
 }

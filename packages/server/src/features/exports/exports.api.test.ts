@@ -1,0 +1,368 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { type ExportJobDetail, endOfPeriod, EXPORT_MESSAGES as M, MESSAGES, PERMISSIONS, startOfPeriod } from '@vpp/shared';
+import { parse } from 'csv-parse/sync';
+import { beforeAll, expect, it } from 'vitest';
+import { nowS } from '../../db/database.ts';
+import { armCrashPoint } from '../../platform/crash-points.ts';
+import { signDownload } from '../../platform/downloads.ts';
+import { seedFleet } from '../../test/fleet.ts';
+import { describeEachDatabase } from '../../test/harness.ts';
+import { runJobs } from '../../test/outbox.ts';
+import { exportJob, runExport, sweepExports } from './exports.service.ts';
+
+type Headers = { authorization: string };
+const ZONE = 'Australia/Sydney';
+const ALL = PERMISSIONS.map((p) => p.name);
+const WITHOUT_EDIT = ALL.filter((p) => p !== 'fleet.administrator' && p !== 'fleet.analysis.export.edit');
+
+// Small pages (a few hours of the test fleet each) so that every export runs through many of them.
+describeEachDatabase(
+  'data exports',
+  (h) => {
+    let org: number;
+    let admin: Headers;
+    let viewer: Headers;
+    let outsider: Headers;
+    let nodes: number[];
+    let theirNodes: number[];
+    let vpp: number;
+    let theirVpp: number;
+    let start: number;
+    let end: number;
+    let submeters: { id: number; node_id: number }[];
+
+    const get = (url: string, headers: Headers | undefined = admin) => h().app.inject({ method: 'GET', url, headers });
+    const post = (url: string, payload: unknown, headers: Headers = admin) => h().app.inject({ method: 'POST', url, payload: payload as object, headers });
+    const counts = async () => ({
+      exports: Number(
+        (
+          await h()
+            .ctx.db.selectFrom('export_jobs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+      jobs: Number(
+        (
+          await h()
+            .ctx.db.selectFrom('jobs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('kind', '=', 'exports.run')
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    });
+
+    /** Queues an export, runs the worker, and answers its detail (SUCCESS expected). */
+    async function exported(body: unknown, headers = admin): Promise<ExportJobDetail> {
+      const res = await post('/analysis/export-jobs', body, headers);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data).toMatchObject({ status: 'PENDING', progress: 0, time_remaining: null });
+      await runJobs(h().ctx, [exportJob]);
+      const detail = await get(`/analysis/export-jobs/${res.json().data.task_id}`, headers);
+      expect(detail.statusCode, detail.body).toBe(200);
+      return detail.json().data;
+    }
+    /** A file of a finished export, read through its signed URL and parsed. */
+    async function csv(detail: ExportJobDetail, metric: string): Promise<Record<string, string>[]> {
+      const file = detail.details.signed_urls.find((f) => f.metric === metric);
+      expect(file?.signed_url, `${metric} has a file`).toBeTruthy();
+      const res = await h().app.inject({ method: 'GET', url: file?.signed_url as string });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toContain('text/csv');
+      expect(Buffer.byteLength(res.body)).toBe(file?.size);
+      return parse(res.body, { columns: true });
+    }
+    const series = async (node: number, metrics: string, interval: number) => {
+      const res = await get(`/api/nodes/${node}/data?metrics=${metrics}&start=${start}&end=${end}&interval=${interval}&fill=null`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().series as Record<string, Record<string, number | null>>;
+    };
+    const cell = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+    const operational = (params: Record<string, unknown>) => ({
+      type: 'operational',
+      params: { start, end, queries: ['meter_power'], interval: '5m', ...params },
+    });
+
+    beforeAll(async () => {
+      org = await h().org('RETAILER', 'Sunrise Energy');
+      const other = await h().org('RETAILER', 'Other Power');
+      const fleet = await seedFleet(h(), { retailer: org, count: 6, seed: 31 }, [{ retailer: other, count: 2, seed: 32 }], 2);
+      admin = await h().bearer((await h().user(org, { permissions: ALL })).username);
+      viewer = await h().bearer((await h().user(org, { permissions: WITHOUT_EDIT })).username);
+      outsider = await h().bearer((await h().user(other, { permissions: ALL })).username);
+      const members = (o: number) =>
+        h()
+          .ctx.db.selectFrom('fleet_members')
+          .select('node_id')
+          .where('organisation_id', '=', o)
+          .orderBy('node_id')
+          .execute()
+          .then((rs) => rs.map((r) => r.node_id));
+      nodes = await members(org);
+      theirNodes = await members(other);
+      vpp = (await post('/api/powerstations', { type: 'STATIC', name: 'Harbour VPP', nodes })).json().data.id;
+      theirVpp = (await post('/api/powerstations', { type: 'STATIC', name: 'Their VPP', nodes: theirNodes }, outsider)).json().data.id;
+      // One whole local day inside the simulated history.
+      start = startOfPeriod(fleet.from + 86400, 'day', ZONE);
+      end = endOfPeriod(start, 'day', ZONE);
+      submeters = await h().ctx.db.selectFrom('submeters').select(['id', 'node_id']).where('node_id', 'in', nodes).orderBy('id').execute();
+    });
+
+    it('exports a VPP at 5 minutes and 1 hour exactly as the node data API answers the same interval', async () => {
+      for (const [interval, seconds] of [
+        ['5m', 300],
+        ['1h', 3600],
+      ] as const) {
+        const detail = await exported(
+          operational({ powerstation: vpp, queries: ['meter_power', 'solar_power', 'battery_power', 'remaining_charge'], interval }),
+        );
+        expect(detail).toMatchObject({ status: 'SUCCESS', progress: 1, time_remaining: 0, task_type: 'operational', task_info: { powerstation: vpp } });
+        expect(detail.details.signed_urls.map((f) => f.metric)).toEqual(['meter_power', 'solar_power', 'battery_power', 'remaining_charge']);
+        for (const [metric, api] of [
+          ['meter_power', 'meterPower'],
+          ['solar_power', 'solarPower'],
+          ['battery_power', 'batteryPower'],
+          ['remaining_charge', 'remainingCharge'],
+        ] as const) {
+          const rows = await csv(detail, metric);
+          const header = Object.keys(rows[0]);
+          expect(header.slice(0, 2)).toEqual(['timestamp', 'ts']);
+          expect(header).toHaveLength(2 + nodes.length);
+          // One row per interval of the day, in order: at 5 minutes every one; hourly, every node's own
+          // local hours (half past the hour in Adelaide and Darwin), as the API answers each with fill.
+          const all = await Promise.all(nodes.map((n) => series(n, api, seconds)));
+          const keys = [...new Set(all.flatMap((s) => Object.keys(s).map(Number)))].sort((a, b) => a - b);
+          if (seconds === 300) expect(keys).toEqual(Array.from({ length: (end - start) / seconds }, (_, i) => start + i * seconds));
+          expect(rows.map((r) => Number(r.ts))).toEqual(keys);
+          for (const [i, node] of nodes.entries()) {
+            expect(header[2 + i]).toContain(`(node ${node})`);
+            expect(rows.map((r) => r[header[2 + i]])).toEqual(rows.map((r) => cell(all[i][r.ts]?.[api])));
+          }
+          expect(rows.some((r) => header.slice(2).some((k) => r[k] !== ''))).toBe(true);
+        }
+      }
+    });
+
+    it('aggregates a VPP into one column: the sum of its nodes', async () => {
+      const detail = await exported(operational({ powerstation: vpp, aggByPowerstation: true, interval: '1h' }));
+      const rows = await csv(detail, 'meter_power');
+      expect(Object.keys(rows[0])).toEqual(['timestamp', 'ts', 'Harbour VPP Meter Power (sum)']);
+      const all = await Promise.all(nodes.map((n) => series(n, 'meterPower', 3600)));
+      for (const r of rows) {
+        const values = all.map((s) => s[r.ts]?.meterPower).filter((v): v is number => v !== null && v !== undefined);
+        const sum = values.length ? Math.round(values.reduce((a, v) => a + v, 0) * 1000) / 1000 : null;
+        expect(r['Harbour VPP Meter Power (sum)']).toBe(cell(sum));
+      }
+    });
+
+    it('splits meter power by phase: a column per phase of each node, as the API answers A, B and C', async () => {
+      const picked = nodes.slice(0, 3);
+      const detail = await exported(operational({ deploymentUids: picked, splitPhases: true }));
+      const rows = await csv(detail, 'meter_power');
+      const header = Object.keys(rows[0]);
+      expect(header).toHaveLength(2 + picked.length * 3);
+      for (const [i, node] of picked.entries()) {
+        const s = await series(node, 'meterPowerA,meterPowerB,meterPowerC', 300);
+        for (const [j, phase] of ['A', 'B', 'C'].entries()) {
+          const col = header[2 + i * 3 + j];
+          expect(col).toBe(`${col.split(' (')[0]} (node ${node}) phase ${phase}`);
+          expect(rows.map((r) => r[col])).toEqual(rows.map((r) => cell(s[r.ts]?.[`meterPower${phase}`])));
+        }
+      }
+    });
+
+    it('exports submeters, a column each, as the submeter API answers them', async () => {
+      expect(submeters.length).toBeGreaterThan(0);
+      const detail = await exported(operational({ powerstation: vpp, queries: ['submeter_power'], includeSubmeters: true, interval: '1h' }));
+      const rows = await csv(detail, 'submeter_power');
+      const header = Object.keys(rows[0]);
+      expect(header).toHaveLength(2 + submeters.length);
+      for (const [i, sub] of submeters.entries()) {
+        expect(header[2 + i]).toContain(`(node ${sub.node_id})`);
+        const res = await get(
+          `/fleet/deployment/${sub.node_id}/customerdata/submeter/historical/p?aggregation_base=client&delta_t=3600&start=${start}&end=${end}&id=${sub.id}`,
+        );
+        const data = res.json().data as Record<string, { p: number | null }>;
+        expect(rows.map((r) => r[header[2 + i]])).toEqual(rows.map((r) => cell(data[r.ts]?.p)));
+      }
+      // Without Include Submeter Data, submeter metrics are refused.
+      const refused = await post('/analysis/export-jobs', operational({ powerstation: vpp, queries: ['submeter_power'] }));
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().data.message).toBe(M.submetersNeedInclude);
+    });
+
+    it("lists a metric with no data as empty, without a link ('(no data)'), and the export as empty", async () => {
+      const long = start - 400 * 86400;
+      const detail = await exported(operational({ deploymentUids: [nodes[0]], start: long, end: long + 86400, queries: ['meter_power', 'solar_power'] }));
+      expect(detail.status).toBe('SUCCESS');
+      expect(detail.details.empty).toBe(true);
+      for (const f of detail.details.signed_urls) expect(f).toMatchObject({ empty: true, signed_url: null });
+      // One metric with data beside one without: only the latter is empty.
+      const mixed = await exported(operational({ deploymentUids: [nodes[0]], queries: ['meter_power', 'meter_frequency'] }));
+      expect(mixed.details.empty).toBe(false);
+      expect(mixed.details.signed_urls.find((f) => f.metric === 'meter_power')?.empty).toBe(false);
+    });
+
+    it('refuses bad input with a message and queues nothing', async () => {
+      const before = await counts();
+      const cases: [unknown, number, string, Headers?][] = [
+        [operational({ powerstation: vpp, start: end, end: start }), 400, M.startAfterEnd],
+        [operational({ powerstation: vpp, start: start - 400 * 86400 }), 400, M.rangeTooLong(366)],
+        [operational({ powerstation: vpp, queries: ['meter_power', 'bogus'] }), 400, M.unknownMetrics(['bogus'])],
+        [operational({ powerstation: vpp, queries: [] }), 400, M.metricsRequired],
+        [operational({ powerstation: vpp, queries: ['meter_voltage'] }), 400, M.networkOnlyMetrics(['meter_voltage'])],
+        [operational({ powerstation: vpp, splitPhases: true, aggByPowerstation: true }), 400, M.splitWithAggregate],
+        [operational({ deploymentUids: [] }), 400, M.nodesRequired],
+        [operational({}), 400, M.powerstationRequired],
+        [operational({ start: undefined, powerstation: vpp }), 400, M.startRequired],
+        [operational({ powerstation: theirVpp }), 404, 'No such Virtual Power Plant.'],
+        [operational({ deploymentUids: [nodes[0], theirNodes[0]] }), 404, M.nodesNotFound([theirNodes[0]])],
+        [operational({ powerstation: vpp }), 403, MESSAGES.notAuthorized, viewer],
+        [{ type: 'customer', params: { allCustomers: true } }, 400, M.allCustomersNetworkOnly],
+        [{ type: 'customer', params: { powerstation: theirVpp } }, 404, 'No such Virtual Power Plant.'],
+      ];
+      for (const [body, status, message, headers] of cases) {
+        const res = await post('/analysis/export-jobs', body, headers ?? admin);
+        expect(res.statusCode, JSON.stringify(body)).toBe(status);
+        expect(res.json().data.message).toBe(message);
+      }
+      expect(await counts()).toEqual(before);
+      // A viewer may still export individual nodes.
+      expect((await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }), viewer)).statusCode).toBe(200);
+      await runJobs(h().ctx, [exportJob]);
+    });
+
+    it('exports customers with the columns of the organisation type', async () => {
+      const detail = await exported({ type: 'customer', params: { powerstation: vpp } });
+      expect(detail).toMatchObject({ task_type: 'customer', metrics: ['customers'], status: 'SUCCESS' });
+      const rows = await csv(detail, 'customers');
+      expect(rows.map((r) => Number(r.deploymentUid)).sort((a, b) => a - b)).toEqual(nodes);
+      expect(Object.keys(rows[0])).toEqual(expect.arrayContaining(['nmi', 'addressLine1', 'batteryCapacityKwh', 'agreementVersion', 'capabilities', 'plan']));
+      expect(Object.keys(rows[0])).not.toContain('network');
+      const list = (await get('/contracts/customer?limit=200&offset=0')).json().data.customers as { nmi: string; addressLine1: string; capacity: number }[];
+      for (const r of rows) {
+        const c = list.find((x) => x.nmi === r.nmi);
+        expect(r.addressLine1).toBe(c?.addressLine1);
+        expect(Number(r.batteryCapacityKwh)).toBe(c?.capacity);
+      }
+
+      const network = await h().org('NETWORK', 'Grid Co');
+      const installer = await h().org('INSTALLER', 'Sparky');
+      await h()
+        .ctx.db.insertInto('fleet_members')
+        .values(
+          nodes.slice(0, 2).flatMap((node_id) => [
+            { organisation_id: network, node_id, role: 'NETWORK' as const, site_label: null },
+            { organisation_id: installer, node_id, role: 'INSTALLER' as const, site_label: null },
+          ]),
+        )
+        .execute();
+      const net = await h().bearer((await h().user(network, { permissions: ALL })).username);
+      const inst = await h().bearer((await h().user(installer, { permissions: ALL })).username);
+      for (const allCustomers of [false, true]) {
+        const n = await exported({ type: 'customer', params: { allCustomers } }, net);
+        expect(n.task_info.all_customers).toBe(allCustomers);
+        const nrows = await (async () => {
+          const f = n.details.signed_urls[0];
+          return parse((await h().app.inject({ method: 'GET', url: f.signed_url as string })).body, { columns: true }) as Record<string, string>[];
+        })();
+        expect(nrows).toHaveLength(2);
+        expect(Object.keys(nrows[0])).toEqual(expect.arrayContaining(['network', 'region', 'phases', 'solarKw']));
+        expect(Object.keys(nrows[0])).not.toContain('plan');
+      }
+      const refused = await post('/analysis/export-jobs', { type: 'customer', params: { powerstation: vpp } }, inst);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().data.message).toBe(M.installerNoVpp);
+      const i = await exported({ type: 'customer', params: {} }, inst);
+      const irows = parse((await h().app.inject({ method: 'GET', url: i.details.signed_urls[0].signed_url as string })).body, { columns: true }) as Record<
+        string,
+        string
+      >[];
+      expect(irows).toHaveLength(2);
+      expect(Object.keys(irows[0])).not.toContain('plan');
+      expect(Object.keys(irows[0])).not.toContain('network');
+    });
+
+    it('opens files only through an unaltered, unexpired signed URL of their path', async () => {
+      const detail = await exported(operational({ deploymentUids: [nodes[0]] }));
+      const file = detail.details.signed_urls[0];
+      const url = file.signed_url as string;
+      expect(url).toMatch(new RegExp(`^/analysis/export-jobs/${detail.task_id}/files/${file.filename}\\?token=`));
+      expect(file.filename).toMatch(/^meter-power-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+      // Not single-use: the same link works again within its minutes.
+      expect((await h().app.inject({ method: 'GET', url })).statusCode).toBe(200);
+      expect((await h().app.inject({ method: 'GET', url })).statusCode).toBe(200);
+      const token = url.split('token=')[1];
+      const tampered = `${url.split('token=')[0]}token=${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+      const expired = await signDownload(h().ctx.keys.download, { path: url.split('?')[0], userId: 1, ttlS: 60 }, nowS() - 3600);
+      const otherFile = url.replace(file.filename, 'solar-power.csv');
+      for (const bad of [tampered, `${url.split('?')[0]}?token=${expired}`, otherFile]) {
+        const res = await h().app.inject({ method: 'GET', url: bad });
+        expect(res.statusCode, bad).toBe(403);
+        expect(res.json().data.message).toBe(M.linkInvalid);
+      }
+      // The detail of another organisation's export is not found, and their users' links are not made.
+      expect((await get(`/analysis/export-jobs/${detail.task_id}`, outsider)).statusCode).toBe(404);
+    });
+
+    it('cancels a pending export: it stays cancelled and makes no files', async () => {
+      const res = await post('/analysis/export-jobs', operational({ powerstation: vpp }));
+      const id = res.json().data.task_id;
+      expect((await post(`/analysis/export-jobs/${id}/cancel`, {}, outsider)).statusCode).toBe(404);
+      const cancelled = await post(`/analysis/export-jobs/${id}/cancel`, {});
+      expect(cancelled.statusCode).toBe(200);
+      expect(cancelled.json().data.status).toBe('CANCELLED');
+      await runJobs(h().ctx, [exportJob]);
+      const detail = (await get(`/analysis/export-jobs/${id}`)).json().data;
+      expect(detail).toMatchObject({ status: 'CANCELLED', details: { status: 'CANCELLED', signed_urls: [] } });
+      const again = await post(`/analysis/export-jobs/${id}/cancel`, {});
+      expect(again.statusCode).toBe(409);
+      expect(again.json().data.message).toBe(M.cannotCancel);
+      const ref = detail.reference_id;
+      expect(fs.existsSync(path.join(h().ctx.config.dataDir, 'files', 'exports', ref))).toBe(false);
+    });
+
+    it('starts again after a run that died mid-export: no half file is ever listed, and the files end complete', async () => {
+      const res = await post('/analysis/export-jobs', operational({ powerstation: vpp, queries: ['meter_power', 'solar_power'] }));
+      const id = res.json().data.task_id as number;
+      armCrashPoint('export:3', () => {
+        throw new Error('power cut');
+      });
+      await expect(runExport(h().ctx, id, { attempt: 1 })).rejects.toThrow('power cut');
+      armCrashPoint(undefined);
+      const mid = (await get(`/analysis/export-jobs/${id}`)).json().data;
+      expect(mid).toMatchObject({ status: 'PROGRESS', details: { signed_urls: [] } });
+      await runExport(h().ctx, id, { attempt: 2 });
+      const detail = (await get(`/analysis/export-jobs/${id}`)).json().data as ExportJobDetail;
+      expect(detail.status).toBe('SUCCESS');
+      const rows = await csv(detail, 'meter_power');
+      expect(rows).toHaveLength((end - start) / 300);
+      const folder = path.join(h().ctx.config.dataDir, 'files', 'exports', detail.reference_id);
+      expect(fs.readdirSync(folder).sort()).toEqual(detail.details.signed_urls.map((f) => f.filename).sort());
+    });
+
+    it('lists exports newest first, paged, and removes files after the retention period (REMOVED)', async () => {
+      const page = (await get('/analysis/export-jobs?limit=2&offset=0')).json().data;
+      expect(page.tasks).toHaveLength(2);
+      expect(page.total).toBeGreaterThan(2);
+      expect(page.tasks[0].task_id).toBeGreaterThan(page.tasks[1].task_id);
+      const second = (await get('/analysis/export-jobs?limit=2&offset=2')).json().data;
+      expect(second.tasks[0].task_id).toBeLessThan(page.tasks[1].task_id);
+      expect((await get('/analysis/export-jobs', outsider)).json().data).toEqual({ tasks: [], total: 0 });
+
+      const detail = await exported(operational({ deploymentUids: [nodes[0]] }));
+      const url = detail.details.signed_urls[0].signed_url as string;
+      expect(detail.expires_at).toBe((detail.finished_at as number) + 7 * 86400);
+      const removed = await sweepExports(h().ctx, (detail.expires_at as number) + 1);
+      expect(removed).toBeGreaterThanOrEqual(1);
+      const after = (await get(`/analysis/export-jobs/${detail.task_id}`)).json().data;
+      expect(after).toMatchObject({ status: 'REMOVED', details: { signed_urls: [] } });
+      const gone = await h().app.inject({ method: 'GET', url });
+      expect(gone.statusCode).toBe(404);
+      expect(gone.json().data.message).toBe(M.filesRemoved);
+    });
+  },
+  { EXPORT_PAGE_CELLS: '200' },
+);

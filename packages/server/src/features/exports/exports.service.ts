@@ -1,0 +1,478 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type CustomerParams,
+  EXPORT_EDIT,
+  type ExportCreateBody,
+  type ExportJob,
+  type ExportJobDetail,
+  type ExportMetric,
+  type ExportStatus,
+  epochToLocalDate,
+  exportCreateBody,
+  exportIntervalSeconds,
+  exportMetricOption,
+  exportMetricsFor,
+  hasPermission,
+  EXPORT_MESSAGES as M,
+  type OperationalParams,
+  satisfies,
+} from '@vpp/shared';
+import { z } from 'zod';
+import { type Database, nowS } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { crashPoint } from '../../platform/crash-points.ts';
+import { type FileWriter, redeemDownload, signDownload } from '../../platform/downloads.ts';
+import { ApiError, badRequest, forbidden } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/guard.ts';
+import { defineJob, enqueueJob, type JobRun, type Recurring } from '../../platform/jobs.ts';
+import { fleetNodes } from '../nodes/index.ts';
+import { memberNodes, requirePowerstation } from '../vpps/index.ts';
+import { writeCustomers } from './exports.customers.ts';
+import { type ExportNode, type ExportSubmeter, writeOperational } from './exports.operational.ts';
+import './exports.tables.ts';
+
+// Data exports (issue 17, spec 2 §2–§9): the rules of a request, the job that writes the files, the
+// signed links that open them, and the retention that removes them.
+
+const DEFAULT_ZONE = 'Australia/Sydney';
+/** Attempts of one export: a run that throws (a database hiccup) is tried again from the start. */
+export const EXPORT_MAX_ATTEMPTS = 3;
+const FINAL: readonly ExportStatus[] = ['SUCCESS', 'FAILURE', 'REMOVED', 'CANCELLED'];
+
+/** What a job row keeps of its request: the validated params, and what the server decided (zone, VPP name). */
+const storedParams = z.object({
+  type: z.enum(['operational', 'customer']),
+  zone: z.string(),
+  powerstationName: z.string().nullable(),
+  params: z.record(z.string(), z.unknown()),
+});
+type StoredParams = z.infer<typeof storedParams>;
+
+const fileRecord = z.object({ metric: z.string(), label: z.string(), filename: z.string(), size: z.number(), empty: z.boolean() });
+type FileRecord = z.infer<typeof fileRecord>;
+
+type ExportRow = Awaited<ReturnType<typeof findRow>>;
+function findRow(db: Database, id: number) {
+  return db.selectFrom('export_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+const folderOf = (referenceId: string) => `exports/${referenceId}`;
+const filePath = (id: number, filename: string) => `/analysis/export-jobs/${id}/files/${filename}`;
+
+/** A SUCCESS job whose retention has passed shows REMOVED at once, before the hourly sweep deletes its files. */
+function statusOf(r: NonNullable<ExportRow>, now: number): ExportStatus {
+  return r.status === 'SUCCESS' && r.expires_at !== null && Number(r.expires_at) <= now ? 'REMOVED' : r.status;
+}
+
+/** The job as the API shows it (spec 2 §3). */
+function present(r: NonNullable<ExportRow>, now = nowS()): ExportJob {
+  const stored = storedParams.parse(JSON.parse(r.params));
+  const p = stored.params as Partial<OperationalParams & CustomerParams>;
+  const status = statusOf(r, now);
+  const operational = r.task_type === 'operational';
+  return {
+    task_id: r.id,
+    reference_id: r.reference_id,
+    task_type: r.task_type,
+    status,
+    ts: Number(r.created_at),
+    progress: status === 'SUCCESS' || status === 'REMOVED' ? 1 : Number(r.progress),
+    time_remaining: status === 'PROGRESS' ? (r.time_remaining_ms === null ? null : Number(r.time_remaining_ms)) : status === 'PENDING' ? null : 0,
+    metrics: JSON.parse(r.metrics) as string[],
+    task_info: {
+      powerstation: r.powerstation_id,
+      powerstationName: stored.powerstationName,
+      deploymentUids: operational ? (p.deploymentUids ?? []) : [],
+      start: operational ? (p.start ?? null) : null,
+      end: operational ? (p.end ?? null) : null,
+      interval: operational ? (p.interval ?? null) : null,
+      timezone: stored.zone,
+      splitPhases: operational ? Boolean(p.splitPhases) : false,
+      aggByPowerstation: operational ? Boolean(p.aggByPowerstation) : false,
+      all_customers: operational ? null : (p.allCustomers ?? null),
+      submeters: operational ? Boolean(p.includeSubmeters) : false,
+    },
+    finished_at: r.finished_at === null ? null : Number(r.finished_at),
+    expires_at: r.expires_at === null ? null : Number(r.expires_at),
+  };
+}
+
+/** An export of the caller's organisation, or 404: another organisation's is never revealed. */
+async function requireExport(ctx: AppContext, user: AuthUser, id: number): Promise<NonNullable<ExportRow>> {
+  const row = await findRow(ctx.db, id);
+  if (!row || row.organisation_id !== user.organisationId) throw new ApiError(404, 'not_found', M.exportNotFound);
+  return row;
+}
+
+/** Checks an operational request against the caller and the settings: metrics, range, VPP or nodes. Answers the VPP's name. */
+async function checkOperational(ctx: AppContext, user: AuthUser, p: OperationalParams): Promise<string | null> {
+  const type = user.row.suborg_type;
+  const networkOnly = p.queries.filter((q) => type !== 'NETWORK' && !exportMetricOption(q)?.retailer);
+  if (networkOnly.length) throw badRequest(M.networkOnlyMetrics(networkOnly));
+  const allowed = new Set(exportMetricsFor(type, hasPermission(user.permissions, 'fleet.node.sga_data.view')).map((m) => m.id as string));
+  if (p.queries.some((q) => !allowed.has(q))) throw badRequest(M.sgaNotAllowed);
+  const maxDays = ctx.config.EXPORT_MAX_RANGE_DAYS;
+  if ((p.end as number) - (p.start as number) > maxDays * 86400) throw badRequest(M.rangeTooLong(maxDays));
+  if (p.powerstation !== undefined && p.powerstation !== null) {
+    if (!satisfies(user.permissions, EXPORT_EDIT)) throw forbidden();
+    const ps = await requirePowerstation(ctx, user, p.powerstation);
+    return ps.name;
+  }
+  const ids = [...new Set(p.deploymentUids ?? [])];
+  const found = new Set<number>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await fleetNodes(ctx.db, user.organisationId)
+      .select('nodes.id')
+      .where('nodes.id', 'in', ids.slice(i, i + 1000))
+      .execute();
+    for (const r of rows) found.add(r.id);
+  }
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) throw new ApiError(404, 'not_found', M.nodesNotFound(missing.slice(0, 20)));
+  return null;
+}
+
+async function checkCustomer(ctx: AppContext, user: AuthUser, p: CustomerParams): Promise<string | null> {
+  const type = user.row.suborg_type;
+  if (p.allCustomers !== undefined && type !== 'NETWORK') throw badRequest(M.allCustomersNetworkOnly);
+  if (p.powerstation === undefined || p.powerstation === null) return null;
+  if (type === 'INSTALLER') throw badRequest(M.installerNoVpp);
+  return (await requirePowerstation(ctx, user, p.powerstation)).name;
+}
+
+/** Queues an export (POST /analysis/export-jobs): checked first, then the row and its job in one transaction. */
+export async function createExport(ctx: AppContext, user: AuthUser, input: ExportCreateBody): Promise<ExportJob> {
+  const body = exportCreateBody.parse(input);
+  const zone = body.params.timezone ?? user.row.timezone ?? DEFAULT_ZONE;
+  const powerstationName = body.type === 'operational' ? await checkOperational(ctx, user, body.params) : await checkCustomer(ctx, user, body.params);
+  const metrics = body.type === 'operational' ? [...new Set(body.params.queries)] : ['customers'];
+  const stored: StoredParams = { type: body.type, zone, powerstationName, params: { ...body.params, user: user.id, timezone: zone } };
+  const now = nowS();
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('export_jobs')
+      .values({
+        organisation_id: user.organisationId,
+        user_id: user.id,
+        reference_id: randomBytes(9).toString('base64url').replace(/[-_]/g, 'x'),
+        task_type: body.type,
+        status: 'PENDING',
+        params: JSON.stringify(stored),
+        metrics: JSON.stringify(metrics),
+        powerstation_id: body.params.powerstation ?? null,
+        time_remaining_ms: null,
+        files: null,
+        error: null,
+        created_at: now,
+        started_at: null,
+        finished_at: null,
+        expires_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await enqueueJob(trx, exportJob, { exportId: row.id }, { uniqueKey: `export:${row.id}`, maxAttempts: EXPORT_MAX_ATTEMPTS });
+    return row.id;
+  });
+  return present((await findRow(ctx.db, id)) as NonNullable<ExportRow>);
+}
+
+/** The organisation's exports, newest first. */
+export async function listExports(ctx: AppContext, user: AuthUser, q: { limit: number; offset: number }) {
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .selectFrom('export_jobs')
+      .selectAll()
+      .where('organisation_id', '=', user.organisationId)
+      .orderBy('id', 'desc')
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute(),
+    ctx.db
+      .selectFrom('export_jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organisation_id', '=', user.organisationId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const now = nowS();
+  return { tasks: rows.map((r) => present(r, now)), total: Number(total.n) };
+}
+
+/** One export with its files: a signed URL per file with data, valid EXPORT_LINK_TTL_S. */
+export async function exportDetail(ctx: AppContext, user: AuthUser, id: number): Promise<ExportJobDetail> {
+  const row = await requireExport(ctx, user, id);
+  const now = nowS();
+  const job = present(row, now);
+  const files = job.status === 'SUCCESS' && row.files ? z.array(fileRecord).parse(JSON.parse(row.files)) : [];
+  const ttlS = ctx.config.EXPORT_LINK_TTL_S;
+  const signed = await Promise.all(
+    files.map(async (f) => {
+      const path = filePath(id, f.filename);
+      const token = f.empty ? null : await signDownload(ctx.keys.download, { path, userId: user.id, ttlS }, now);
+      return { metric: f.metric, label: f.label, signed_url: token ? `${path}?token=${token}` : null, size: f.size, filename: f.filename, empty: f.empty };
+    }),
+  );
+  return {
+    ...job,
+    details: {
+      status: job.status,
+      signed_urls: signed,
+      empty: job.status === 'SUCCESS' && signed.every((f) => f.empty),
+      loading: false,
+      urls_expire_at: job.status === 'SUCCESS' ? now + ttlS : null,
+      error: job.status === 'FAILURE' ? (row.error ?? M.generateError) : null,
+    },
+  };
+}
+
+/** Cancels a PENDING or PROGRESS export; a running job notices at its next page and throws its files away. */
+export async function cancelExport(ctx: AppContext, user: AuthUser, id: number): Promise<ExportJob> {
+  await requireExport(ctx, user, id);
+  const r = await ctx.db
+    .updateTable('export_jobs')
+    .set({ status: 'CANCELLED', finished_at: nowS(), time_remaining_ms: null })
+    .where('id', '=', id)
+    .where('status', 'in', ['PENDING', 'PROGRESS'])
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw new ApiError(409, 'conflict', M.cannotCancel);
+  return present((await findRow(ctx.db, id)) as NonNullable<ExportRow>);
+}
+
+/**
+ * A file through its signed URL: the token must be this path's, unexpired and unaltered (else 403),
+ * its user still of the export's organisation, and the file not removed.
+ */
+export async function openFile(ctx: AppContext, id: number, filename: string, token: string) {
+  const path = filePath(id, filename);
+  const grant = await redeemDownload(ctx.db, ctx.keys.download, token, path).catch(() => {
+    throw new ApiError(403, 'download_link_invalid', M.linkInvalid);
+  });
+  const [row, owner] = await Promise.all([
+    findRow(ctx.db, id),
+    ctx.db.selectFrom('users').select('organisation_id').where('id', '=', grant.userId).executeTakeFirst(),
+  ]);
+  if (!row || !owner || owner.organisation_id !== row.organisation_id) throw new ApiError(404, 'not_found', M.exportNotFound);
+  if (statusOf(row, nowS()) === 'REMOVED') throw new ApiError(404, 'not_found', M.filesRemoved);
+  const files = row.files ? z.array(fileRecord).parse(JSON.parse(row.files)) : [];
+  const file = files.find((f) => f.filename === filename && !f.empty);
+  if (row.status !== 'SUCCESS' || !file) throw new ApiError(404, 'not_found', M.fileNotFound);
+  return { stream: ctx.files.read(`${folderOf(row.reference_id)}/${filename}`), size: file.size };
+}
+
+class Cancelled extends Error {}
+
+/** Progress and the time left from the job's own rate, written at most once a second, and cancellation noticed there. */
+function tracker(ctx: AppContext, id: number) {
+  const started = Date.now();
+  let lastWrite = 0;
+  return async (done: number, total: number) => {
+    crashPoint('export');
+    const now = Date.now();
+    if (now - lastWrite < 1000 && done < total) return;
+    lastWrite = now;
+    const fraction = total > 0 ? done / total : 1;
+    const remaining = done > 0 ? Math.round(((now - started) / done) * (total - done)) : null;
+    const r = await ctx.db
+      .updateTable('export_jobs')
+      .set({ progress: Math.min(0.99, fraction), time_remaining_ms: remaining })
+      .where('id', '=', id)
+      .where('status', '=', 'PROGRESS')
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) throw new Cancelled();
+  };
+}
+
+const dateOf = (ts: number, zone: string) => epochToLocalDate(ts, zone);
+
+/** The nodes (and their submeters) an operational export reads now: the VPP's members, or the chosen nodes of the fleet. */
+async function exportNodes(ctx: AppContext, row: NonNullable<ExportRow>, p: OperationalParams) {
+  const cols = ['nodes.id', 'nodes.nmi', 'nodes.timezone'] as const;
+  let nodes: ExportNode[];
+  if (row.powerstation_id !== null) {
+    const ps = await ctx.db.selectFrom('powerstations').selectAll().where('id', '=', row.powerstation_id).executeTakeFirst();
+    nodes = ps ? await memberNodes(ctx.db, ps).select(cols).orderBy('nodes.id').execute() : [];
+  } else {
+    nodes = [];
+    const ids = p.deploymentUids ?? [];
+    for (let i = 0; i < ids.length; i += 1000)
+      nodes.push(
+        ...(await fleetNodes(ctx.db, row.organisation_id)
+          .select(cols)
+          .where('nodes.id', 'in', ids.slice(i, i + 1000))
+          .execute()),
+      );
+    nodes.sort((a, b) => a.id - b.id);
+  }
+  const submeters: ExportSubmeter[] = [];
+  if (p.includeSubmeters)
+    for (let i = 0; i < nodes.length; i += 1000) {
+      const rows = await ctx.db
+        .selectFrom('submeters')
+        .select(['id', 'node_id', 'name'])
+        .where(
+          'node_id',
+          'in',
+          nodes.slice(i, i + 1000).map((n) => n.id),
+        )
+        .orderBy('node_id')
+        .orderBy('id')
+        .execute();
+      submeters.push(...rows.map((r) => ({ id: r.id, nodeId: r.node_id, name: r.name })));
+    }
+  return { nodes, submeters };
+}
+
+/** Runs one export from the start: any files of an earlier, interrupted run are thrown away first. */
+export async function runExport(ctx: AppContext, exportId: number, run: Pick<JobRun, 'attempt'>): Promise<void> {
+  const row = await findRow(ctx.db, exportId);
+  if (!row || FINAL.includes(row.status)) return;
+  const folder = folderOf(row.reference_id);
+  await ctx.files.removeFolder(folder);
+  const started = await ctx.db
+    .updateTable('export_jobs')
+    .set({ status: 'PROGRESS', started_at: nowS(), progress: 0, time_remaining_ms: null })
+    .where('id', '=', exportId)
+    .where('status', 'in', ['PENDING', 'PROGRESS'])
+    .executeTakeFirst();
+  if (Number(started.numUpdatedRows) !== 1) return;
+  const stored = storedParams.parse(JSON.parse(row.params));
+  const writers: FileWriter[] = [];
+  const open = async (name: string) => {
+    const w = await ctx.files.create(`${folder}/${name}`);
+    writers.push(w);
+    return w;
+  };
+  const page = tracker(ctx, exportId);
+  try {
+    let files: FileRecord[];
+    if (stored.type === 'operational') files = await operationalFiles(ctx, row, stored, open, page);
+    else files = await customerFiles(ctx, row, stored, open, page);
+    const sizes = await Promise.all(writers.map((w) => w.commit()));
+    files = files.map((f, i) => ({ ...f, size: sizes[i] }));
+    const now = nowS();
+    const done = await ctx.db
+      .updateTable('export_jobs')
+      .set({
+        status: 'SUCCESS',
+        progress: 1,
+        time_remaining_ms: 0,
+        files: JSON.stringify(files),
+        finished_at: now,
+        expires_at: now + Math.round(ctx.config.EXPORT_RETENTION_DAYS * 86400),
+      })
+      .where('id', '=', exportId)
+      .where('status', '=', 'PROGRESS')
+      .executeTakeFirst();
+    // Cancelled after the last page: the files go.
+    if (Number(done.numUpdatedRows) !== 1) await ctx.files.removeFolder(folder);
+  } catch (err) {
+    await Promise.all(writers.map((w) => w.abort()));
+    await ctx.files.removeFolder(folder);
+    if (err instanceof Cancelled) return;
+    if (run.attempt < EXPORT_MAX_ATTEMPTS) throw err;
+    await ctx.db
+      .updateTable('export_jobs')
+      .set({ status: 'FAILURE', error: M.generateError, finished_at: nowS(), time_remaining_ms: null })
+      .where('id', '=', exportId)
+      .where('status', '=', 'PROGRESS')
+      .execute();
+  }
+}
+
+async function operationalFiles(
+  ctx: AppContext,
+  row: NonNullable<ExportRow>,
+  stored: StoredParams,
+  open: (name: string) => Promise<FileWriter>,
+  page: (done: number, total: number) => Promise<void>,
+): Promise<FileRecord[]> {
+  const p = stored.params as unknown as OperationalParams;
+  const metrics = JSON.parse(row.metrics) as ExportMetric[];
+  const { nodes, submeters } = await exportNodes(ctx, row, p);
+  const start = p.start as number;
+  const end = p.end as number;
+  const span = `${dateOf(start, stored.zone)}-to-${dateOf(end - 1, stored.zone)}`;
+  const names = metrics.map((m) => `${m.replace(/_/g, '-')}-${span}.csv`);
+  const writers: FileWriter[] = [];
+  for (const n of names) writers.push(await open(n));
+  const result = await writeOperational(
+    ctx.telemetry,
+    {
+      nodes,
+      submeters,
+      metrics,
+      start,
+      end,
+      interval: exportIntervalSeconds(p.interval),
+      zone: stored.zone,
+      splitPhases: p.splitPhases,
+      aggregate: p.aggByPowerstation ? (stored.powerstationName ?? 'VPP') : null,
+      pageCells: ctx.config.EXPORT_PAGE_CELLS,
+    },
+    writers,
+    { page },
+  );
+  return result.map((r, i) => ({ metric: r.metric, label: exportMetricOption(r.metric)?.label ?? r.metric, filename: names[i], size: 0, empty: r.empty }));
+}
+
+async function customerFiles(
+  ctx: AppContext,
+  row: NonNullable<ExportRow>,
+  stored: StoredParams,
+  open: (name: string) => Promise<FileWriter>,
+  page: (done: number, total: number) => Promise<void>,
+): Promise<FileRecord[]> {
+  const p = stored.params as unknown as CustomerParams;
+  const org = await ctx.db.selectFrom('organisations').select(['id', 'suborg_type']).where('id', '=', row.organisation_id).executeTakeFirstOrThrow();
+  let only: Set<number> | null = null;
+  if (row.powerstation_id !== null) {
+    const ps = await ctx.db.selectFrom('powerstations').selectAll().where('id', '=', row.powerstation_id).executeTakeFirst();
+    only = new Set(ps ? (await memberNodes(ctx.db, ps).select('nodes.id').execute()).map((r) => r.id) : []);
+  } else if (org.suborg_type === 'NETWORK' && p.allCustomers !== true) {
+    // 'All customers on my network': the homes the organisation holds as their network.
+    const rows = await ctx.db.selectFrom('fleet_members').select('node_id').where('organisation_id', '=', org.id).where('role', '=', 'NETWORK').execute();
+    only = new Set(rows.map((r) => r.node_id));
+  }
+  const filename = `customers-${dateOf(Number(row.created_at), stored.zone)}.csv`;
+  const n = await writeCustomers(ctx, { id: org.id, type: org.suborg_type as never }, only, await open(filename), { page });
+  return [{ metric: 'customers', label: 'Customers', filename, size: 0, empty: n === 0 }];
+}
+
+/** The export job: its payload names the row; a run after a crash starts the files again. */
+export const exportJob = defineJob('exports.run', z.object({ exportId: z.number().int() }), async (ctx, payload, run) => {
+  await runExport(ctx, payload.exportId, run);
+});
+
+/**
+ * Hourly: removes the files of exports past their retention (they then show REMOVED), and marks
+ * FAILURE an export whose job failed for good without saying so (its last worker died).
+ */
+export async function sweepExports(ctx: AppContext, now = nowS()): Promise<number> {
+  const expired = await ctx.db
+    .selectFrom('export_jobs')
+    .select(['id', 'reference_id'])
+    .where('status', '=', 'SUCCESS')
+    .where('expires_at', '<=', now)
+    .execute();
+  for (const e of expired) {
+    await ctx.files.removeFolder(folderOf(e.reference_id));
+    await ctx.db.updateTable('export_jobs').set({ status: 'REMOVED' }).where('id', '=', e.id).where('status', '=', 'SUCCESS').execute();
+  }
+  const running = await ctx.db.selectFrom('export_jobs').select('id').where('status', 'in', ['PENDING', 'PROGRESS']).execute();
+  for (let i = 0; i < running.length; i += 500) {
+    const keys = running.slice(i, i + 500).map((r) => `export:${r.id}`);
+    const failed = await ctx.db.selectFrom('jobs').select('unique_key').where('unique_key', 'in', keys).where('status', '=', 'failed').execute();
+    for (const f of failed)
+      await ctx.db
+        .updateTable('export_jobs')
+        .set({ status: 'FAILURE', error: M.generateError, finished_at: now })
+        .where('id', '=', Number(String(f.unique_key).slice('export:'.length)))
+        .where('status', 'in', ['PENDING', 'PROGRESS'])
+        .execute();
+  }
+  return expired.length;
+}
+
+export const exportSweepJob = defineJob('exports.sweep', z.object({ at: z.number() }), async (ctx) => {
+  await sweepExports(ctx);
+});
+export const EXPORT_SWEEP_RECURRING: Recurring = { kind: exportSweepJob.kind, periodS: 3600 };
