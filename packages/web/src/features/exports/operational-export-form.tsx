@@ -73,6 +73,8 @@ export function OperationalExportForm(props: {
             clearable
             value={d.startDate}
             maxDate={props.today}
+            previousLabel="Previous month"
+            nextLabel="Next month"
             onChange={(v) => update((x) => ({ ...x, startDate: pickedDate(v) }))}
             error={errors.start}
             popoverProps={{ withinPortal: true }}
@@ -84,6 +86,8 @@ export function OperationalExportForm(props: {
             clearable
             value={d.endDate}
             maxDate={props.today}
+            previousLabel="Previous month"
+            nextLabel="Next month"
             onChange={(v) => update((x) => ({ ...x, endDate: pickedDate(v) }))}
             error={errors.end}
             popoverProps={{ withinPortal: true }}
