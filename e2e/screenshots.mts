@@ -104,14 +104,17 @@ try {
   await xf.getByRole('combobox', { name: 'Virtual Power Plant' }).click();
   await x.getByRole('option').first().click();
   const today = new Intl.DateTimeFormat('en-GB', { timeZone: 'Australia/Sydney', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date());
+  const days = x.locator('.mantine-DatePickerInput-day').filter({ visible: true });
   for (const label of ['Start', 'End']) {
     await xf.getByLabel(label, { exact: true }).click();
     await x.getByRole('button', { name: today, exact: true }).filter({ visible: true }).click();
+    await days.first().waitFor({ state: 'hidden' });
   }
   await xf.getByRole('button', { name: 'Select All Metrics' }).click();
   await shoot(x, 'exports-operational');
   await xf.getByRole('button', { name: 'Begin Export' }).click();
   await xf.waitFor({ state: 'hidden' });
+  await shoot(x, 'exports-submitted');
   await x.getByRole('button', { name: 'New Export' }).click();
   await x.getByRole('button', { name: 'Operational Data - Individual Nodes' }).click();
   await xf.getByRole('combobox', { name: 'Nodes' }).fill('1');

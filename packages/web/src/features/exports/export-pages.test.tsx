@@ -380,6 +380,8 @@ describe('New Export', () => {
     await screen.findByText('There are no data exports yet. Choose New Export to start one.');
     await openTile(user, M.tileVpp);
     const form = dialog(M.operationalTitle);
+    await user.click(within(form).getByRole('button', { name: 'Begin Export' }));
+    expect(await screen.findByText(M.errorsTitle)).toBeInTheDocument();
     await user.click(within(form).getByRole('combobox', { name: 'Virtual Power Plant' }));
     await user.click(await screen.findByRole('option', { name: 'Hunter Valley' }));
     await pickDay(user, 'Start', '1 March 2026');
@@ -398,6 +400,8 @@ describe('New Export', () => {
 
     expect(await screen.findByText(M.submittedTitle)).toBeInTheDocument();
     expect(screen.getByText(M.submittedBody)).toBeInTheDocument();
+    // The form's warning went with the errors.
+    await waitFor(() => expect(screen.queryByText(M.errorsTitle)).toBeNull());
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(posts(calls)[0].body).toEqual({
       type: 'operational',

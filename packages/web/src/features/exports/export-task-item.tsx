@@ -89,7 +89,7 @@ function ExportFiles({ job, open }: { job: ExportJob; open: boolean }) {
 function Fact({ label, value }: { label: string; value: string }) {
   return (
     <Group gap={6} wrap="nowrap" align="flex-start">
-      <Text size="sm" c="dimmed" w={150} style={{ flexShrink: 0 }}>
+      <Text size="sm" c="dimmed" w={180} style={{ flexShrink: 0 }}>
         {label}
       </Text>
       <Text size="sm">{value}</Text>

@@ -5,7 +5,7 @@ import { EXPORT_EDIT, type ExportJob, epochToLocalDate, exportMetricsFor, EXPORT
 import { type ComponentType, useEffect, useMemo, useState } from 'react';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
-import { toast } from '../../lib/toasts.ts';
+import { clearToasts, toast } from '../../lib/toasts.ts';
 import { useCreateExport, useExportPowerstations } from './api.ts';
 import { CustomerExportForm, customerBody, initialCustomerDraft } from './customer-export-form.tsx';
 import { OperationalExportForm } from './operational-export-form.tsx';
@@ -15,6 +15,9 @@ import { draftErrors, initialOperationalDraft, type OperationalDraft, type Opera
 export type ExportView = 'choose' | 'vpp' | 'nodes' | 'customer';
 
 const TITLES: Record<ExportView, string> = { choose: M.chooseTitle, vpp: M.operationalTitle, nodes: M.operationalTitle, customer: M.customerTitle };
+
+/** The form's own warning ('Data Export Errors') is cleared once the form is sent or left. */
+const FORM_TOASTS = 'export-form';
 
 /** The permission to view SGA data: meter SGA power is offered only with it (spec 2 §5). */
 const SGA_VIEW = 'fleet.node.sga_data.view';
@@ -69,6 +72,7 @@ export function NewExportModal(props: {
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new form when the view changes (the prefill and metrics are read then)
   useEffect(() => {
     setTried(false);
+    clearToasts(FORM_TOASTS);
     if (view === 'vpp' || view === 'nodes') setDraft(initialOperationalDraft(view, allowed, view === 'nodes' ? prefill : {}));
     if (view === 'customer') setCustomer(initialCustomerDraft());
   }, [view]);
@@ -95,9 +99,10 @@ export function NewExportModal(props: {
     if (!account) return;
     setTried(true);
     if (Object.keys(draftErrors(draft, zone)).length > 0) {
-      toast('warning', M.errorsTitle, M.errorsBody);
+      toast('warning', M.errorsTitle, M.errorsBody, FORM_TOASTS);
       return;
     }
+    clearToasts(FORM_TOASTS);
     send(operationalBody(draft, { id: account.id, timezone: zone }));
   };
 
