@@ -11,8 +11,6 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { ALL_FLEET_NODES, DEMO_PASSWORD, endOfPeriod, HEAT_MAP_MAX_AGE_S, OPERATIONAL_NETWORKS, PERMISSIONS, startOfPeriod } from '@vpp/shared';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../packages/server/src/app.ts';
@@ -30,6 +28,8 @@ import { createContext } from '../packages/server/src/platform/context.ts';
 import { hashPassword } from '../packages/server/src/platform/passwords.ts';
 import { benchBilling } from './billing.ts';
 import { measureDashboardPaint } from './dashboard-paint.ts';
+import { benchExports } from './exports.ts';
+import { signIn } from './sign-in.ts';
 
 const { values } = parseArgs({
   options: { nodes: { type: 'string', default: '50000' }, days: { type: 'string', default: '2' }, samples: { type: 'string', default: '40' } },
@@ -117,15 +117,7 @@ const webBuild = spawnSync('npm', ['run', 'build', '-w', '@vpp/web'], { cwd: pat
 if (webBuild.status !== 0) throw new Error('The web app did not build.');
 const app = await buildApp(ctx, { logger: false });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
-const challenge = await (await fetch(`${base}/auth/captcha/challenge`)).json();
-const solution = await solveChallenge({ challenge, deriveKey });
-const login = await fetch(`${base}/auth/login/`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ username: 'bench', password: DEMO_PASSWORD, captchaToken: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64') }),
-});
-const { access_token } = (await login.json()) as { access_token: string };
-const headers = { authorization: `Bearer ${access_token}` };
+const { headers, accessToken: access_token } = await signIn(base, 'bench');
 
 async function timed(url: string): Promise<number> {
   const s = performance.now();
@@ -464,6 +456,10 @@ const vppPricesP50Ms = await measure(() => `/powerstation/${marketVppId}/prices?
 // Billing (issue 15): the events CSV of a month of a 50,000-customer fleet with daily events, and an invoice's PDF.
 const billing = await benchBilling(ctx, base, headers, org);
 
+// Data exports (issue 17): the VPP of up to 10,000 nodes above, every 5 minutes of the simulated days
+// written as CSV by the real job, with the process's peak memory and other API replies meanwhile.
+const exportsBench = await benchExports(ctx, base, headers, { vpp: marketVppId, nodes: vppNodes.length, start: from, end: to });
+
 let dbBytes = 0;
 if (handle.dialect === 'postgres') {
   const r = await sql<{
@@ -509,6 +505,7 @@ const results = {
   settlement4hMs,
   vppPricesP50Ms,
   ...billing,
+  ...exportsBench,
   heatMapLatestNodes,
   heatMapLatestP50Ms,
   heatMapLatestBytesGzip,
@@ -541,6 +538,9 @@ const targets: Record<string, string> = {
   billingEventsCsvLinesPerS: '≥ 1000000',
   billingEventsCsvRssGrowthMiB: 'flat',
   invoicePdfMs: '≤ 200',
+  exportRowsPerS: '≥ 1000000',
+  exportPeakRssMb: '≤ 300',
+  exportApiP50MsDuringExport: '≤ 100',
   heatMapLatestP50Ms: '≤ 150',
   heatMapLatestBytesGzip: '< 2097152',
   tickerP50Ms: '≤ 50',

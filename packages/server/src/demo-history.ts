@@ -2,13 +2,15 @@ import { DISPATCH_POWER_STEP_KW, startOfPeriod } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { callerOf } from './features/auth/index.ts';
 import { constraints, createDispatch, runDispatchEngine } from './features/dispatches/index.ts';
+import { seedDemoExports } from './features/exports/index.ts';
 import { createRert } from './features/rert/index.ts';
 import type { FleetHistory, HistoryStep } from './fleet/fleet.ts';
 import type { AppContext } from './platform/context.ts';
 
 // The demo's past dispatches: created, and their orders sent, by the same code as the API's, as at
 // a moment of the fleet's history; the backfill then simulates the homes obeying them, and the
-// settlement values what their telemetry shows once the backfill has covered their windows.
+// settlement values what their telemetry shows once the backfill has covered their windows. Last,
+// the demo's two data exports, once the history is in.
 
 /** The demo retailer's VPPs dispatched every evening of the history (seeded by features/vpps), and their zone. */
 const EVENING_VPPS = [
@@ -95,6 +97,13 @@ export function demoHistory(ctx: AppContext, log: FastifyBaseLogger): FleetHisto
         return createRert(ctx, user, body, at);
       });
     }
+    // Last, with the whole history in: two finished exports on the Data Export page.
+    const first = sydney ?? vpps[0];
+    if (first)
+      steps.push({
+        at: to,
+        act: () => seedDemoExports(ctx, user, first.id, to).catch((err) => log.info(`Demo history: no exports (${(err as Error).message})`)),
+      });
     return steps;
   };
 }

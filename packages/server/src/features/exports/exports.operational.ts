@@ -107,10 +107,13 @@ export function layoutOf(plan: OperationalPlan): MetricFile[] {
   });
 }
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 /** The local time of a row as ISO 8601 with the zone's offset (2026-11-01T00:00:00+11:00). */
 export function localIso(ts: number, zone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-AU', {
+  let format = formats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-AU', {
       timeZone: zone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -120,18 +123,23 @@ export function localIso(ts: number, zone: string): string {
       minute: '2-digit',
       second: '2-digit',
       timeZoneName: 'longOffset',
-    })
-      .formatToParts(new Date(ts * 1000))
-      .map((p) => [p.type, p.value]),
-  );
+    });
+    formats.set(zone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(new Date(ts * 1000)).map((p) => [p.type, p.value]));
   const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
 /** Cells read at once by default: a page of time covers about this many node-intervals. */
 export const PAGE_CELLS = 200_000;
-/** Nodes (or submeters) per query: a bounded IN list on both databases. */
+/** Nodes (or submeters) per query at most: a bounded IN list on both databases. */
 export const QUERY_NODES = 1000;
+/**
+ * Rows one query reads at most: SQLite answers a query in one go on the event loop, so a query of
+ * 100,000 rows would hold every other request for a good part of a second.
+ */
+export const QUERY_ROWS = 10_000;
 
 /** What the writer reports after each page and checks between them. */
 export interface PageHooks {
@@ -174,16 +182,26 @@ export async function writeOperational(
       ? [...new Set(zones.flatMap((z) => bucketTimes(a, b, plan.interval, z, { localHours: true })))].sort((x, y) => x - y)
       : bucketTimes(a, b, plan.interval, 'UTC', { localHours: false });
     const row = new Map(keys.map((t, i) => [t, i]));
-    const nodeVals = new Map<MetricColumn, Float64Array>(nodeCols.map((c) => [c, new Float64Array(keys.length * nodeIds.length).fill(Number.NaN)]));
-    for (let i = 0; i < nodeIds.length && nodeCols.length; i += QUERY_NODES) {
-      const rows = await telemetry.nodesSeries(nodeIds.slice(i, i + QUERY_NODES), nodeCols, a, b, plan.interval);
+    // At 5 to 30 minutes the rows are every interval from the page's first: a row's index is arithmetic.
+    const rowOf = localBuckets
+      ? (t: number) => row.get(t)
+      : (t: number) => (t >= keys[0] && t < b && (t - keys[0]) % plan.interval === 0 ? (t - keys[0]) / plan.interval : undefined);
+    const colVals = nodeCols.map(() => new Float64Array(keys.length * nodeIds.length).fill(Number.NaN));
+    const nodeVals = new Map<MetricColumn, Float64Array>(nodeCols.map((c, j) => [c, colVals[j]]));
+    const perQuery = Math.max(1, Math.min(QUERY_NODES, Math.floor(QUERY_ROWS / Math.max(1, keys.length))));
+    for (let i = 0; i < nodeIds.length && nodeCols.length; i += perQuery) {
+      const rows = await telemetry.nodesSeries(nodeIds.slice(i, i + perQuery), nodeCols, a, b, plan.interval);
       for (const r of rows) {
-        const k = row.get(Number(r.ts));
+        const k = rowOf(Number(r.ts));
         if (k === undefined) continue;
         const base = k * nodeIds.length + (nodeIndex.get(Number(r.node_id)) as number);
-        for (const c of nodeCols) {
-          const v = roundValue(r[c]);
-          if (v !== null) (nodeVals.get(c) as Float64Array)[base] = v;
+        for (let j = 0; j < nodeCols.length; j++) {
+          const v = r[nodeCols[j]];
+          // roundValue's rule, inlined: this runs for every value of the export.
+          if (v !== null && v !== undefined) {
+            const n = Math.round(Number(v) * 1000) / 1000;
+            if (!Number.isNaN(n)) colVals[j][base] = n;
+          }
         }
       }
       await yieldToLoop();
@@ -191,12 +209,12 @@ export async function writeOperational(
     const subVals = { p: new Float64Array(wantsSubs ? keys.length * subIds.length : 0).fill(Number.NaN), q: new Float64Array(0) };
     subVals.q = new Float64Array(subVals.p.length).fill(Number.NaN);
     if (wantsSubs)
-      for (let i = 0; i < subIds.length; i += QUERY_NODES) {
+      for (let i = 0; i < subIds.length; i += perQuery) {
         // A local hour or day of another zone may straddle the page's edge: its 5-minute rows are read
         // whole (within the export's range), and each bucket is written in the page holding its start.
         const from = Math.max(plan.start, a - 86400);
         const to = Math.min(plan.end, b + 86400);
-        const rows = await telemetry.submetersSeries(subIds.slice(i, i + QUERY_NODES), from, to);
+        const rows = await telemetry.submetersSeries(subIds.slice(i, i + perQuery), from, to);
         const bySub = new Map<number, typeof rows>();
         for (const r of rows) {
           const list = bySub.get(Number(r.submeter_id));

@@ -4,6 +4,7 @@ import { exportsRoutes } from './exports.routes.ts';
 import { EXPORT_SWEEP_RECURRING, exportJob, exportSweepJob } from './exports.service.ts';
 import './exports.tables.ts';
 
+export { seedDemoExports } from './exports.seed.ts';
 export { runExport, sweepExports } from './exports.service.ts';
 
 /** Data exports (issue 17): operational and customer CSVs as durable jobs, downloaded through signed URLs. */
