@@ -6,7 +6,7 @@
 // The fleet backfills a day of history when it starts: the export covers yesterday and today (in the
 // account's zone, Australia/Sydney, as is the browser's), and waits until the history is in.
 import fs from 'node:fs';
-import { epochToLocalDate, localDateToEpoch, EXPORT_MESSAGES as M, nodeEndpoints, shiftPeriod, vppEndpoints } from '@vpp/shared';
+import { epochToLocalDate, exportEndpoints, localDateToEpoch, EXPORT_MESSAGES as M, nodeEndpoints, shiftPeriod, vppEndpoints } from '@vpp/shared';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { eventually, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
@@ -82,12 +82,17 @@ describe('data exports', () => {
     await shown(page.getByText(M.submittedTitle));
     await page.getByRole('dialog', { name: M.operationalTitle }).waitFor({ state: 'hidden' });
 
-    // The new export is the newest, open; it completes while the page polls.
-    const item = page.getByRole('button', { name: `${M.tileVpp}: ${vpp.name}, Completed` });
-    await shown(item, 120_000);
-    expect(await item.getAttribute('aria-expanded')).toBe('true');
-    await shown(page.getByText(M.blankFieldsNote).first());
-    const link = page.getByRole('link', { name: /^Download meter-power-.*\.csv$/ }).first();
+    // The new export is the newest (the demo has finished ones already), open; it completes while the page polls.
+    const mine = (await rita.call(exportEndpoints.list, { query: { limit: 10, offset: 0 } })).data.tasks.find(
+      (t) => t.ts >= nowS && t.task_info.powerstation === vpp.id && t.metrics.join() === 'meter_power',
+    );
+    if (!mine) throw new Error('the export just submitted is not in the list');
+    const entry = page.locator('.mantine-Accordion-item').filter({ hasText: mine.reference_id });
+    const control = entry.getByRole('button', { name: `${M.tileVpp}: ${vpp.name}, Completed` });
+    await shown(control, 120_000);
+    expect(await control.getAttribute('aria-expanded')).toBe('true');
+    await shown(entry.getByText(M.blankFieldsNote));
+    const link = entry.getByRole('link', { name: /^Download meter-power-.*\.csv$/ });
     await shown(link);
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), link.click()]);
     expect(new URL(download.url()).searchParams.get('token')).toBeTruthy();
