@@ -1,5 +1,6 @@
-import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
+import { Alert, Select, Text } from '@mantine/core';
 import { type Account, type ExportCreateBody, EXPORT_MESSAGES as M, type Powerstation, type SuborgType } from '@vpp/shared';
+import { ExportFormFrame } from './export-form-frame.tsx';
 
 /** The New Customer Data Export form's choices: a VPP (none: all customers) and the network's Customer Set. */
 export interface CustomerDraft {
@@ -39,58 +40,42 @@ export function CustomerExportForm(props: {
 }) {
   const { draft: d, suborgType } = props;
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        props.onSubmit();
-      }}
-    >
-      <Stack gap="md">
-        {suborgType !== 'INSTALLER' && (
-          <Select
-            label="Virtual Power Plant"
-            placeholder={props.powerstations ? 'All customers' : 'Loading…'}
-            searchable
-            clearable
-            data={(props.powerstations ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
-            value={d.powerstation === null ? null : String(d.powerstation)}
-            onChange={(v) => props.update({ ...d, powerstation: v ? Number(v) : null })}
-            comboboxProps={{ withinPortal: true }}
-          />
-        )}
-        {suborgType === 'NETWORK' && (
-          <Select
-            label={M.customerSet}
-            data={[
-              { value: 'network', label: M.allCustomersOnNetwork },
-              { value: 'fleet', label: M.allCustomersInFleet },
-            ]}
-            value={d.allCustomers ? 'fleet' : 'network'}
-            allowDeselect={false}
-            onChange={(v) => props.update({ ...d, allCustomers: v === 'fleet' })}
-            comboboxProps={{ withinPortal: true }}
-          />
-        )}
-        {suborgType === 'RETAILER' && d.powerstation === null && (
-          <Alert color="blue" variant="light">
-            {M.retailerNoVpp}
-          </Alert>
-        )}
-        {suborgType === 'INSTALLER' && (
-          <Text size="sm" c="dimmed">
-            The export holds every customer of your fleet.
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onCancel}>
-            {M.cancel}
-          </Button>
-          <Button type="submit" loading={props.submitting}>
-            {M.beginExport}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <ExportFormFrame submitting={props.submitting} onCancel={props.onCancel} onSubmit={props.onSubmit}>
+      {suborgType !== 'INSTALLER' && (
+        <Select
+          label="Virtual Power Plant"
+          placeholder={props.powerstations ? 'All customers' : 'Loading…'}
+          searchable
+          clearable
+          data={(props.powerstations ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
+          value={d.powerstation === null ? null : String(d.powerstation)}
+          onChange={(v) => props.update({ ...d, powerstation: v ? Number(v) : null })}
+          comboboxProps={{ withinPortal: true }}
+        />
+      )}
+      {suborgType === 'NETWORK' && (
+        <Select
+          label={M.customerSet}
+          data={[
+            { value: 'network', label: M.allCustomersOnNetwork },
+            { value: 'fleet', label: M.allCustomersInFleet },
+          ]}
+          value={d.allCustomers ? 'fleet' : 'network'}
+          allowDeselect={false}
+          onChange={(v) => props.update({ ...d, allCustomers: v === 'fleet' })}
+          comboboxProps={{ withinPortal: true }}
+        />
+      )}
+      {suborgType === 'RETAILER' && d.powerstation === null && (
+        <Alert color="blue" variant="light">
+          {M.retailerNoVpp}
+        </Alert>
+      )}
+      {suborgType === 'INSTALLER' && (
+        <Text size="sm" c="dimmed">
+          The export holds every customer of your fleet.
+        </Text>
+      )}
+    </ExportFormFrame>
   );
 }
