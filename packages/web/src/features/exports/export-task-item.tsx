@@ -138,7 +138,7 @@ export function ExportTaskItem({ job, zone, open }: { job: ExportJob; zone: stri
   const active = isActive(job.status);
   return (
     <Accordion.Item value={String(job.task_id)}>
-      <Accordion.Control aria-label={`${taskTitle(job)}, ${EXPORT_STATUS_TEXT[job.status]}`}>
+      <Accordion.Control>
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Stack gap={2}>
             <Text fw={500} size="sm">
