@@ -303,8 +303,16 @@ describeEachDatabase(
         expect(res.statusCode, bad).toBe(403);
         expect(res.json().data.message).toBe(M.linkInvalid);
       }
-      // The detail of another organisation's export is not found, and their users' links are not made.
+      // The detail of another organisation's export is not found.
       expect((await get(`/analysis/export-jobs/${detail.task_id}`, outsider)).statusCode).toBe(404);
+      // A link of a user who has since lost export view no longer opens.
+      const leaver = await h().user(org, { permissions: WITHOUT_EDIT });
+      const theirs = await signDownload(h().ctx.keys.download, { path: url.split('?')[0], userId: leaver.id, ttlS: 60 });
+      expect((await h().app.inject({ method: 'GET', url: `${url.split('?')[0]}?token=${theirs}` })).statusCode).toBe(200);
+      await h().ctx.db.deleteFrom('user_permissions').where('user_id', '=', leaver.id).execute();
+      const refused = await h().app.inject({ method: 'GET', url: `${url.split('?')[0]}?token=${theirs}` });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().data.message).toBe(MESSAGES.notAuthorized);
     });
 
     it('cancels a pending export: it stays cancelled and makes no files', async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   type CustomerParams,
   EXPORT_EDIT,
+  EXPORT_VIEW,
   type ExportCreateBody,
   type ExportJob,
   type ExportJobDetail,
@@ -25,6 +26,7 @@ import { type FileWriter, redeemDownload, signDownload } from '../../platform/do
 import { ApiError, badRequest, forbidden } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { defineJob, enqueueJob, type JobRun, type Recurring } from '../../platform/jobs.ts';
+import { callerOf } from '../auth/index.ts';
 import { fleetNodes } from '../nodes/index.ts';
 import { memberNodes, requirePowerstation } from '../vpps/index.ts';
 import { writeCustomers } from './exports.customers.ts';
@@ -239,18 +241,17 @@ export async function cancelExport(ctx: AppContext, user: AuthUser, id: number):
 
 /**
  * A file through its signed URL: the token must be this path's, unexpired and unaltered (else 403),
- * its user still of the export's organisation, and the file not removed.
+ * its user still active, holding export view (else 403) and of the export's organisation (else
+ * 404), and the file not removed.
  */
 export async function openFile(ctx: AppContext, id: number, filename: string, token: string) {
   const path = filePath(id, filename);
   const grant = await redeemDownload(ctx.db, ctx.keys.download, token, path).catch(() => {
     throw new ApiError(403, 'download_link_invalid', M.linkInvalid);
   });
-  const [row, owner] = await Promise.all([
-    findRow(ctx.db, id),
-    ctx.db.selectFrom('users').select('organisation_id').where('id', '=', grant.userId).executeTakeFirst(),
-  ]);
-  if (!row || !owner || owner.organisation_id !== row.organisation_id) throw new ApiError(404, 'not_found', M.exportNotFound);
+  const [row, owner] = await Promise.all([findRow(ctx.db, id), callerOf(ctx, grant.userId, 'done', { kind: 'download' })]);
+  if (!owner || !satisfies(owner.permissions, EXPORT_VIEW)) throw forbidden();
+  if (!row || owner.organisationId !== row.organisation_id) throw new ApiError(404, 'not_found', M.exportNotFound);
   if (statusOf(row, nowS()) === 'REMOVED') throw new ApiError(404, 'not_found', M.filesRemoved);
   const files = row.files ? z.array(fileRecord).parse(JSON.parse(row.files)) : [];
   const file = files.find((f) => f.filename === filename && !f.empty);

@@ -32,7 +32,8 @@ export async function nodeSeries(
           .where('ts', '<', end)
           .orderBy('ts')
           .execute()
-      : await nodesSeries(db, [nodeId], cols, start, end, interval);
+      : // One node's rows of the many-node read, without the node's id.
+        (await nodesSeries(db, [nodeId], cols, start, end, interval)).map(({ node_id: _, ...r }) => r);
   return new Map(rows.map((r) => [Number(r.ts), r as Point]));
 }
 
