@@ -86,6 +86,58 @@ try {
   await s.getByRole('table', { name: 'Your support requests' }).getByRole('row').nth(1).waitFor();
   await shoot(s, 'support-sent', true);
 
+  // Data exports: New Export's tiles, the operational form (refused, then filled), the node search,
+  // the customer form, and the list with the finished export open.
+  const x = await newPage(b, srv.url);
+  await x.goto('/');
+  await logIn(x, 'retailer');
+  await x.getByText('Welcome, Rita').waitFor({ timeout: 15000 });
+  await x.goto('/analysis/export?limit=10&offset=0');
+  await x.getByRole('button', { name: 'New Export' }).click();
+  await x.getByRole('dialog', { name: 'New Data Export' }).waitFor();
+  await shoot(x, 'exports-new');
+  await x.getByRole('button', { name: 'Operational Data - VPP' }).click();
+  const xf = x.getByRole('dialog', { name: 'New Operational Data Export' });
+  await xf.getByRole('button', { name: 'Begin Export' }).click();
+  await x.getByText('Data Export Errors').waitFor();
+  await shoot(x, 'exports-operational-errors');
+  await xf.getByRole('combobox', { name: 'Virtual Power Plant' }).click();
+  await x.getByRole('option').first().click();
+  const today = new Intl.DateTimeFormat('en-GB', { timeZone: 'Australia/Sydney', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date());
+  const days = x.locator('.mantine-DatePickerInput-day').filter({ visible: true });
+  for (const label of ['Start', 'End']) {
+    await xf.getByLabel(label, { exact: true }).click();
+    await x.getByRole('button', { name: today, exact: true }).filter({ visible: true }).click();
+    await days.first().waitFor({ state: 'hidden' });
+  }
+  await xf.getByRole('button', { name: 'Select All Metrics' }).click();
+  await shoot(x, 'exports-operational');
+  await xf.getByRole('button', { name: 'Begin Export' }).click();
+  await xf.waitFor({ state: 'hidden' });
+  await shoot(x, 'exports-submitted');
+  await x.getByRole('button', { name: 'New Export' }).click();
+  await x.getByRole('button', { name: 'Operational Data - Individual Nodes' }).click();
+  await xf.getByRole('combobox', { name: 'Nodes' }).fill('1');
+  await x.getByRole('option').first().click();
+  await xf.getByRole('combobox', { name: 'Nodes' }).fill('2');
+  await x.getByRole('option').first().waitFor();
+  await shoot(x, 'exports-nodes');
+  await xf.getByRole('button', { name: 'Cancel' }).click();
+  await x.getByRole('button', { name: 'New Export' }).click();
+  await x.getByRole('button', { name: 'Customer Data' }).click();
+  await x.getByRole('dialog', { name: 'New Customer Data Export' }).waitFor();
+  await shoot(x, 'exports-customer');
+  await x.getByRole('dialog', { name: 'New Customer Data Export' }).getByRole('button', { name: 'Cancel' }).click();
+  await x
+    .getByRole('button', { name: /, Completed$/ })
+    .first()
+    .waitFor({ timeout: 120000 });
+  await x
+    .getByRole('link', { name: /^Download / })
+    .first()
+    .waitFor();
+  await shoot(x, 'exports', true);
+
   // The dashboard with a widget of each kind, and full screen, on a desktop and on a phone.
   for (const [width, height] of [
     [1440, 900],

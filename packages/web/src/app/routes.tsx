@@ -4,6 +4,7 @@ import { curtailmentsRoutes } from '../features/curtailments/routes.tsx';
 import { customersRoutes } from '../features/customers/routes.tsx';
 import { dashboardRoutes } from '../features/dashboard/routes.tsx';
 import { dispatchesRoutes } from '../features/dispatches/routes.tsx';
+import { exportsRoutes } from '../features/exports/routes.tsx';
 import { kitDesignerRoutes } from '../features/kit-designer/routes.tsx';
 import { nodesRoutes } from '../features/nodes/routes.tsx';
 import { notificationsRoutes } from '../features/notifications/routes.tsx';
@@ -39,6 +40,7 @@ export const ROUTES: AreaRoute[] = [
   ...customersRoutes,
   ...plansRoutes,
   ...billingRoutes,
+  ...exportsRoutes,
   {
     path: '/password/*',
     element: (

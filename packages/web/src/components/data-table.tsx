@@ -62,15 +62,11 @@ export function DataTable<T>(props: {
   /** Below this width (px) the table scrolls sideways rather than squeezing its columns (default 600). */
   minWidth?: number;
 }) {
-  const small = useMediaQuery('(max-width: 48em)');
-  const large = useMediaQuery('(min-width: 100em)');
-  const siblings = small ? 1 : large ? 3 : 2;
   const pages = Math.max(1, Math.ceil(props.total / props.limit));
   // An offset past the end (an old link, or rows removed meanwhile) moves to the last page: never an inverted range.
   const last = (pages - 1) * props.limit;
   const beyond = props.rows !== undefined && !props.loading && props.offset > last;
   const offset = Math.min(props.offset, last);
-  const page = Math.floor(offset / props.limit) + 1;
   const { onPage, limit } = props;
   useEffect(() => {
     if (beyond) onPage(limit, last, true);
@@ -120,33 +116,47 @@ export function DataTable<T>(props: {
           {props.empty}
         </Text>
       )}
-      {props.total > 0 && (
-        <Group justify="space-between" mt="sm">
-          <Text size="sm" c="dimmed">
-            {`${offset + 1}-${Math.min(props.total, offset + props.limit)} of ${props.total} items`}
-          </Text>
-          <Group gap="sm">
-            <Pagination
-              total={pages}
-              value={page}
-              siblings={siblings}
-              boundaries={1}
-              onChange={(p) => props.onPage(props.limit, (p - 1) * props.limit)}
-              getControlProps={(control) => ({ 'aria-label': PAGER_LABELS[control] })}
-              size="sm"
-            />
-            <Select
-              aria-label="Rows per page"
-              w={90}
-              size="xs"
-              data={PAGE_SIZES.map(String)}
-              value={String(props.limit)}
-              allowDeselect={false}
-              onChange={(v) => v && props.onPage(Number(v), 0)}
-            />
-          </Group>
-        </Group>
-      )}
+      <Pager total={props.total} limit={props.limit} offset={offset} onPage={props.onPage} />
     </>
+  );
+}
+
+/**
+ * The spec's pager under a list (a table, an accordion): 'a-b of N items', a window of 3, 5 or 7
+ * page buttons by screen size and the page sizes; nothing when the list is empty.
+ */
+export function Pager(props: { total: number; limit: number; offset: number; onPage: OnPage }) {
+  const small = useMediaQuery('(max-width: 48em)');
+  const large = useMediaQuery('(min-width: 100em)');
+  const siblings = small ? 1 : large ? 3 : 2;
+  const pages = Math.max(1, Math.ceil(props.total / props.limit));
+  const page = Math.floor(props.offset / props.limit) + 1;
+  if (props.total <= 0) return null;
+  return (
+    <Group justify="space-between" mt="sm">
+      <Text size="sm" c="dimmed">
+        {`${props.offset + 1}-${Math.min(props.total, props.offset + props.limit)} of ${props.total} items`}
+      </Text>
+      <Group gap="sm">
+        <Pagination
+          total={pages}
+          value={page}
+          siblings={siblings}
+          boundaries={1}
+          onChange={(p) => props.onPage(props.limit, (p - 1) * props.limit)}
+          getControlProps={(control) => ({ 'aria-label': PAGER_LABELS[control] })}
+          size="sm"
+        />
+        <Select
+          aria-label="Rows per page"
+          w={90}
+          size="xs"
+          data={PAGE_SIZES.map(String)}
+          value={String(props.limit)}
+          allowDeselect={false}
+          onChange={(v) => v && props.onPage(Number(v), 0)}
+        />
+      </Group>
+    </Group>
   );
 }

@@ -1,8 +1,12 @@
-import { Paper, Stack, Text } from '@mantine/core';
-import { epochToLocalDate, localDateToEpoch, localMidnights, type NodeDetail, PERIOD_INTERVAL_S } from '@vpp/shared';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { IconFileExport } from '@tabler/icons-react';
+import { EXPORT_VIEW, epochToLocalDate, localDateToEpoch, localMidnights, type NodeDetail, PERIOD_INTERVAL_S } from '@vpp/shared';
 import { useMemo } from 'react';
+import { Link } from 'react-router';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { TimeSeriesChart } from '../../components/time-series-chart.tsx';
+import { usePermission } from '../../lib/permission-gate.tsx';
+import { nodeExportLink } from '../exports/index.ts';
 import { useNodeSeries, useNodeSummary, useSubmeterSeries } from './api.ts';
 import { EnergySummary } from './energy-summary.tsx';
 import { buildMonitoringChart, metricsToFetch, SECONDARY, STRIPES, submeterLabels } from './monitoring-chart.ts';
@@ -20,6 +24,7 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
   const { start, end, submeters } = s;
   const series = useNodeSeries(node.id, { metrics: metricsToFetch(s), start, end, interval });
   const summary = useNodeSummary(node.id, start, interval);
+  const canExport = usePermission(EXPORT_VIEW);
   const sub0 = useSubmeterSeries(node.id, submeters[0] ?? 0, start, end, interval, submeters.length > 0);
   const sub1 = useSubmeterSeries(node.id, submeters[1] ?? 0, start, end, interval, submeters.length > 1);
 
@@ -38,7 +43,28 @@ export function MonitoringTab({ node }: { node: NodeDetail }) {
   return (
     <Stack gap="md">
       <PeriodPicker s={s} zone={zone} />
-      <SeriesToggles s={s} node={node} />
+      <Group justify="space-between" align="flex-start" wrap="wrap">
+        <SeriesToggles s={s} node={node} />
+        {canExport && (
+          // The node's data export: this node, the days shown (up to today) and the series that are on (spec 2 §2).
+          <Button
+            component={Link}
+            to={nodeExportLink({
+              deploymentId: node.id,
+              start: s.date,
+              end: [epochToLocalDate(end - 1, zone), s.today].sort()[0],
+              solar: s.on.solar,
+              battery: s.on.battery,
+              sga: s.on.sga,
+            })}
+            variant="default"
+            size="xs"
+            leftSection={<IconFileExport size={14} />}
+          >
+            Export CSV
+          </Button>
+        )}
+      </Group>
       <AxisOptions s={s} node={node} />
       <Paper withBorder p="sm">
         {chart.omitted !== null && !chart.empty && (
