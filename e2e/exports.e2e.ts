@@ -61,6 +61,8 @@ describe('data exports', () => {
       return Object.entries(series).some(([ts, p]) => Number(ts) >= nowS - 900 && p.meterPower !== null);
     };
     await eventually(recent, 120_000).toBe(true);
+    // The demo's two finished exports are asked for once the history is in: wait for them, so that the export made below is the newest.
+    await eventually(async () => (await rita.call(exportEndpoints.list, { query: { limit: 10, offset: 0 } })).data.total, 60_000).toBeGreaterThanOrEqual(2);
 
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');
