@@ -18,6 +18,7 @@ import { curtailments } from './017-curtailments.ts';
 import { customersPlans } from './018-customers-plans.ts';
 import { billing } from './019-billing.ts';
 import { dashboards } from './020-dashboards.ts';
+import { curtailmentCredits } from './022-curtailment-credits.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '018-customers-plans': customersPlans,
   '019-billing': billing,
   '020-dashboards': dashboards,
+  '022-curtailment-credits': curtailmentCredits,
 };
