@@ -50,7 +50,12 @@ export async function benchBilling(ctx: AppContext, base: string, headers: Recor
   const res = await fetch(`${base}${url}`, { headers });
   if (!res.ok || !res.body) throw new Error(`${url}: ${res.status}`);
   let newlines = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) newlines++;
+  // Counted natively (indexOf): the client shares this process, and a byte loop in JavaScript would take
+  // more of its time than the server's writing does.
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) newlines++;
+  }
   const csvS = (performance.now() - t) / 1000;
   clearInterval(sampler);
   const lines = newlines - 1; // less the header row
