@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { cloudCover } from '../../fleet/physics.ts';
 import { FleetSimulator } from '../../fleet/simulator.ts';
+import { armCrashPoint } from '../../platform/crash-points.ts';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { toCents } from '../billing/index.ts';
@@ -368,7 +369,18 @@ describeEachDatabase('curtailments and a default setpoint obeyed by the simulate
         ).n,
       ),
     ).toBe(items.length);
-    // The gross curtailment settles the same way.
+    // The gross curtailment settles the same way; a crash inside its transaction (after the settlement
+    // row, before the credits) leaves neither, and the run after it writes both once.
+    armCrashPoint('settlement:1:curtailment', () => {
+      throw new Error('crash');
+    });
+    try {
+      await expect(settleCurtailment(h().ctx, gross.id, T + 9000 + config.SETTLEMENT_DELAY_S)).rejects.toThrow('crash');
+    } finally {
+      armCrashPoint(undefined);
+    }
+    expect(await db.selectFrom('curtailment_settlements').select('event_id').where('event_id', '=', gross.id).execute()).toEqual([]);
+    expect(await db.selectFrom('billing_items').select('id').where('event_id', '=', gross.id).execute()).toEqual([]);
     expect(await settleCurtailment(h().ctx, gross.id, T + 9000 + config.SETTLEMENT_DELAY_S)).toBe(true);
     const grossItems = await db.selectFrom('billing_items').select('cost_cents').where('event_id', '=', gross.id).execute();
     const grossSettled = await db.selectFrom('curtailment_settlements').select('credit').where('event_id', '=', gross.id).executeTakeFirstOrThrow();
