@@ -85,6 +85,11 @@ const schema = z.object({
   /** Billing (issue 15): the platform's monthly fee per node under management and per dispatch run, integer cents excluding GST. */
   BILLING_NODE_FEE_CENTS: z.coerce.number().int().min(0).max(100_000_000).default(250),
   BILLING_DISPATCH_FEE_CENTS: z.coerce.number().int().min(0).max(100_000_000).default(1500),
+  /**
+   * Curtailment credits: $/kWh of curtailed solar for a customer with no plan of the curtailing
+   * organisation on the day (a customer with one is credited at its plan's feed-in tariff).
+   */
+  CURTAILMENT_CREDIT_RATE: z.coerce.number().min(0).max(10).default(0.05),
   /** The supplier on the tax invoices, and its ABN (11 digits, checked by the ABN's mod-89 rule). */
   BILLING_SUPPLIER_NAME: z.string().trim().min(1).max(200).default('VPP Console Pty Ltd'),
   BILLING_SUPPLIER_ABN: z

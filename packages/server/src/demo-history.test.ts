@@ -5,7 +5,8 @@ import { DIALECTS, serverProcess } from './test/server-process.ts';
  * The demo's past dispatches (demo-history.ts): on a fresh demo start the retailer's two automatic
  * VPPs were dispatched every evening of the backfilled history, and one RERT activation made; the
  * backfilled homes obeyed the orders, and once the backfill is done the settlement job settles
- * them from that telemetry: COMPLETED, a non-zero settled value, and grid credits summing to it.
+ * them from that telemetry: COMPLETED, a non-zero settled value, and grid credits summing to it. The
+ * midday curtailment of the last day is settled into curtailment credits the same way.
  * The history always holds yesterday's evenings (local), whatever the hour the test runs at.
  */
 const SETTLEMENT_DELAY_S = 3600;
@@ -81,6 +82,24 @@ for (const { dialect, skip } of DIALECTS) {
         dispatches.map((d) => srv.call<{ data: { type: string; cost: number } }>(`${server.url}/api/dispatches/${d.id}/cost`, headers)),
       );
       expect(costs.map((c) => c.data.type)).toEqual(dispatches.map(() => 'SETTLED'));
+
+      // The midday curtailment of the last day: settled into curtailment credits summing to its credit.
+      type Curtailed = { id: number; credit: number | null; curtailed_kwh: number | null };
+      const curtailed = () =>
+        srv.query<Curtailed>(
+          `select e.id, s.credit, s.curtailed_kwh from events e left join curtailment_settlements s on s.event_id = e.id where e.type = 'CURTAILMENT'`,
+        );
+      let cs = await curtailed();
+      while (cs.length !== 1 || cs[0].credit === null) {
+        if (Date.now() > deadline) throw new Error(`Timed out waiting for the past curtailment to settle: ${JSON.stringify(cs)}`);
+        await new Promise((r) => setTimeout(r, 500));
+        cs = await curtailed();
+      }
+      expect(Number(cs[0].curtailed_kwh)).toBeGreaterThan(0);
+      const credits = await srv.query<{ cost_cents: number; type: string }>(`select cost_cents, type from billing_items where event_id = ${cs[0].id}`);
+      expect(credits.length).toBeGreaterThan(0);
+      expect(credits.every((i) => i.type === 'Curtailment')).toBe(true);
+      expect(credits.reduce((a, i) => a + Number(i.cost_cents), 0)).toBe(Math.round(Number(cs[0].credit) * 100));
       await srv.stop();
     });
   });

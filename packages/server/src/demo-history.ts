@@ -1,6 +1,7 @@
 import { DISPATCH_POWER_STEP_KW, startOfPeriod } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { callerOf } from './features/auth/index.ts';
+import { createCurtailment, curtailmentConstraint, runCurtailmentEngine } from './features/curtailments/index.ts';
 import { constraints, createDispatch, runDispatchEngine } from './features/dispatches/index.ts';
 import { seedDemoExports } from './features/exports/index.ts';
 import { createRert } from './features/rert/index.ts';
@@ -24,6 +25,10 @@ const LEAD_S = 2 * 3600;
 /** The RERT activation: on the last evening's day, 14:00 local Sydney for 30 minutes. */
 const RERT_S = 14 * 3600;
 const RERT_DURATION_S = 1800;
+/** The curtailment: on the last evening's day, 11:30 local Sydney for an hour, its solar held to a twentieth of what it can put out (binding at noon even under full cloud). */
+const CURTAILMENT_S = 11.5 * 3600;
+const CURTAILMENT_DURATION_S = 3600;
+const CURTAILMENT_SHARE = 0.05;
 /** The share of the VPP's discharge limit (its constraints at the time) each dispatch asks for. */
 const SHARE = 0.5;
 /** A step needs this much history before it: batteries count as reporting on the readings of the last 15 minutes. */
@@ -31,7 +36,8 @@ const WARM_UP_S = 900;
 
 /**
  * The demo's history: one evening discharge a day for each of the retailer's two automatic VPPs over
- * the backfilled window, and one RERT activation on the last of those days. Each step creates its
+ * the backfilled window, and one RERT activation and one curtailment (gross, at midday, settled into
+ * curtailment credits) on the last of those days. Each step creates its
  * dispatch as at two hours before the start (constraints and allocation from the batteries' state
  * then) and runs the dispatch engine at that time, which sends the orders. A VPP with no reporting
  * batteries then (a small fleet) is skipped, logged.
@@ -59,13 +65,13 @@ export function demoHistory(ctx: AppContext, log: FastifyBaseLogger): FleetHisto
       return { powerstation, startTime, duration, realPowerP: Math.round(kw * 10) / 10 };
     };
     const steps: HistoryStep[] = [];
-    const step = (at: number, what: string, create: () => Promise<unknown>) =>
+    const step = (at: number, what: string, create: () => Promise<unknown>, engine: (c: AppContext, now: number) => Promise<unknown> = runDispatchEngine) =>
       steps.push({
         at,
         act: async () => {
           try {
             await create();
-            await runDispatchEngine(ctx, at);
+            await engine(ctx, at);
           } catch (err) {
             log.info(`Demo history: no ${what} (${(err as Error).message})`);
           }
@@ -96,6 +102,25 @@ export function demoHistory(ctx: AppContext, log: FastifyBaseLogger): FleetHisto
         if (body.realPowerP >= 0) throw new Error('nothing to discharge');
         return createRert(ctx, user, body, at);
       });
+    }
+    if (sydney && lastEvening !== null && fits(lastEvening + CURTAILMENT_S, CURTAILMENT_DURATION_S)) {
+      const start = lastEvening + CURTAILMENT_S;
+      step(
+        start - LEAD_S,
+        'curtailment',
+        async () => {
+          const c = await curtailmentConstraint(ctx, user, sydney.id);
+          const limit = Math.round(c.constraint * CURTAILMENT_SHARE * 10) / 10;
+          if (limit >= 0) throw new Error('no curtailable solar');
+          return createCurtailment(
+            ctx,
+            user,
+            { powerstation: sydney.id, startTime: start, duration: CURTAILMENT_DURATION_S, realPowerP: limit, component: 'solar' },
+            start - LEAD_S,
+          );
+        },
+        runCurtailmentEngine,
+      );
     }
     // Last, with the whole history in: two finished exports on the Data Export page.
     const first = sydney ?? vpps[0];

@@ -53,8 +53,12 @@ export function metricValues(s: Sample, out: number[]): void {
   out[17] = s.remaining ?? Number.NaN;
 }
 
-/** Energy columns of rollups, in kWh: grid import and export, solar generation, house consumption. */
-export const ENERGY_COLUMNS = ['import_e', 'export_e', 'solar_e', 'house_e'] as const;
+/**
+ * Energy columns of rollups, in kWh: grid import and export, solar generation, house consumption, and
+ * the solar curtailed (held back to meet an export limit). The curtailed energy is null, not 0, where
+ * none was held back, which is almost always: a null costs next to nothing to store on either database.
+ */
+export const ENERGY_COLUMNS = ['import_e', 'export_e', 'solar_e', 'house_e', 'curtailed_e'] as const;
 export type EnergyColumn = (typeof ENERGY_COLUMNS)[number];
 
 /** The API's metric names (spec 2 §3) and the column each reads. */
@@ -90,5 +94,9 @@ export const FLEET_METRIC_TO_COLUMN: Record<string, FleetColumn> = {
   remainingCharge: 'remaining',
 };
 
-/** One reading of one node: instantaneous values (kW, V, Hz, kvar, A, %, kWh) held for `dt` seconds. */
-export type Sample = { nodeId: number; ts: number; dt: number } & Partial<Record<MetricColumn, number | null>>;
+/**
+ * One reading of one node: instantaneous values (kW, V, Hz, kvar, A, %, kWh) held for `dt` seconds.
+ * `curtailed_p` is the solar (kW) the inverter held back to meet an export limit: it is kept only as
+ * the rollups' curtailed energy (no raw column: it is zero almost always).
+ */
+export type Sample = { nodeId: number; ts: number; dt: number; curtailed_p?: number | null } & Partial<Record<MetricColumn, number | null>>;

@@ -188,6 +188,8 @@ export interface StepResult {
   batteryKw: number;
   gridKw: number;
   socKwh: number;
+  /** Solar held back (kW) to meet an export limit (net or gross); 0 with none in force. */
+  curtailedKw: number;
 }
 
 /**
@@ -230,7 +232,15 @@ export function step(n: NodeModel, ts: number, dt: number, socKwh: number, comma
   }
   const grid = house + battery - solar;
   const socNext = socKwh + (battery > 0 ? battery * ONE_WAY_EFFICIENCY : battery / ONE_WAY_EFFICIENCY) * hours;
-  return { solarKw: solar, sgaKw: sga, houseKw: house, batteryKw: battery, gridKw: grid, socKwh: Math.min(n.batteryKwh, Math.max(0, socNext)) };
+  return {
+    solarKw: solar,
+    sgaKw: sga,
+    houseKw: house,
+    batteryKw: battery,
+    gridKw: grid,
+    socKwh: Math.min(n.batteryKwh, Math.max(0, socNext)),
+    curtailedKw: Math.max(0, sga - solar),
+  };
 }
 
 /**
@@ -248,7 +258,8 @@ function islanded(n: NodeModel, sga: number, house: number, hours: number, socKw
   const served = Math.min(house, sga - battery) || 0;
   const solar = served + battery;
   const socNext = socKwh + (battery > 0 ? battery * ONE_WAY_EFFICIENCY : battery / ONE_WAY_EFFICIENCY) * hours;
-  return { solarKw: solar, sgaKw: sga, houseKw: served, batteryKw: battery, gridKw: 0, socKwh: Math.min(n.batteryKwh, Math.max(0, socNext)) };
+  // Solar unused with the grid out is not held back for an export limit: no curtailment to credit.
+  return { solarKw: solar, sgaKw: sga, houseKw: served, batteryKw: battery, gridKw: 0, socKwh: Math.min(n.batteryKwh, Math.max(0, socNext)), curtailedKw: 0 };
 }
 
 /** Voltage at the connection point: the street's level, lifted by local export, lowered by import. */

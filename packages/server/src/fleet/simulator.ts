@@ -81,6 +81,7 @@ function sample(n: SimNode, ts: number, dt: number, r: ReturnType<typeof step>):
     current: (Math.abs(r.gridKw) * 1000) / vAvg / m.phases,
     soc: n.usableKwh > 0 ? (r.socKwh / n.usableKwh) * 100 : null,
     remaining: n.usableKwh > 0 ? r.socKwh : null,
+    curtailed_p: r.curtailedKw,
   };
 }
 

@@ -49,6 +49,11 @@ export class TelemetryStore {
     return read.fleetSeries(this.db, orgId, cols, start, end, interval, zone, now);
   }
 
+  /** Solar held back by export limits (kWh) per node and 5-minute bucket over [start, end), where there was any. */
+  curtailedEnergy(nodeIds: readonly number[], start: number, end: number) {
+    return read.curtailedEnergy(this.db, nodeIds, start, end);
+  }
+
   submeterSeries(submeterId: number, start: number, end: number) {
     return read.submeterSeries(this.db, submeterId, start, end);
   }

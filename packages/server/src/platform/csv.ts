@@ -16,7 +16,7 @@ export const CSV_OPTIONS = {
 } as const;
 
 /** A text field csv-stringify would write as it is: no quoting needed, nothing a spreadsheet reads as a formula. */
-const PLAIN = /^[A-Za-z0-9][A-Za-z0-9 ._/:-]*$/;
+export const PLAIN = /^[A-Za-z0-9][A-Za-z0-9 ._/:-]*$/;
 
 /**
  * One page as CSV records. A record of finite numbers and plain text (NMIs, dates, types) is joined

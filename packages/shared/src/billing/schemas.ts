@@ -4,11 +4,15 @@ import { pagingFields, recordId } from '../api/inputs.ts';
 import { isIsoDate } from '../plans/rules.ts';
 import { BILLING_MESSAGES } from './messages.ts';
 
-/** Grid-credit line-item types: 'Spot Price' is a credit at the market price; the others are fixed-rate events. */
-/** The types the settlement writes: credits at the market price (dispatches and RERT dispatches alike). */
-export const BILLING_ITEM_TYPES = ['Spot Price'] as const;
+/**
+ * The grid-credit line-item types the settlements write: 'Spot Price', a credit at the market price
+ * (dispatches and RERT dispatches alike); 'Curtailment', a fixed-rate credit for solar held back by a
+ * curtailment (the customer's feed-in tariff, the revenue the customer lost).
+ */
+export const BILLING_ITEM_TYPES = ['Spot Price', 'Curtailment'] as const;
+export type BillingItemType = (typeof BILLING_ITEM_TYPES)[number];
 /** The kind of event a line item settles. */
-export const BILLING_EVENT_KINDS = ['dispatch', 'rert'] as const;
+export const BILLING_EVENT_KINDS = ['dispatch', 'rert', 'curtailment'] as const;
 export type BillingEventKind = (typeof BILLING_EVENT_KINDS)[number];
 
 /** How a billing date is given in a query: YYYY-MM-DD (the customer's local date of a line item). */
@@ -47,7 +51,8 @@ export type BillingItemsQuery = z.input<typeof billingItemsQuery>;
 /**
  * A grid-credit line item (spec 3 §3.10): what the retailer credits one customer (NMI) for one event on
  * one local day. `amount` is the energy in kWh the customer's battery gave in a dispatch or RERT
- * dispatch, `rate` $/kWh, `cost` the credit in AUD (2 decimals, positive: money owed to the customer).
+ * dispatch, or the solar a curtailment held back; `rate` $/kWh, `cost` the credit in AUD (2 decimals,
+ * positive: money owed to the customer).
  */
 export const billingItemSchema = z.object({
   id: z.number(),
@@ -56,7 +61,7 @@ export const billingItemSchema = z.object({
   day: z.string(),
   /** Epoch seconds: the start of the event within that day. */
   ts: z.number(),
-  /** 'Spot Price' for credits at the market price; blank shows 'Support Request'. */
+  /** 'Spot Price' for credits at the market price, 'Curtailment' at a fixed rate; blank shows 'Support Request'. */
   type: z.string(),
   amount: z.number(),
   rate: z.number(),

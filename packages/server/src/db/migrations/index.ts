@@ -19,6 +19,7 @@ import { customersPlans } from './018-customers-plans.ts';
 import { billing } from './019-billing.ts';
 import { dashboards } from './020-dashboards.ts';
 import { exportJobs } from './021-exports.ts';
+import { curtailmentCredits } from './022-curtailment-credits.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '019-billing': billing,
   '020-dashboards': dashboards,
   '021-exports': exportJobs,
+  '022-curtailment-credits': curtailmentCredits,
 };

@@ -1,4 +1,4 @@
-import { epochToLocalDate } from '@vpp/shared';
+import { type BillingEventKind, type BillingItemType, epochToLocalDate } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
 
 // Grid credits (issue 15 item 1): what the retailer credits each customer for the energy their
@@ -8,7 +8,8 @@ import { type Database, nowS } from '../../db/database.ts';
 // A dispatch's settled value (dispatch_settlements.cost) is what the energy cost the VPP at the spot
 // price: discharging at a positive price earns (negative cost). The customer is credited that
 // earning, so credit = −settled value, and `amount` is the energy the battery gave (kWh exported,
-// −delivered). A charging dispatch at a positive price gives a negative credit (a charge).
+// −delivered). A charging dispatch at a positive price gives a negative credit (a charge). A
+// curtailment's settlement gives its nodes' days in the same convention: kWh −curtailed, value −credit.
 
 /** One node's part of a settled event on one of its local days. */
 export interface SettledNodeDay {
@@ -24,9 +25,9 @@ export interface SettledNodeDay {
 export interface SettledEvent {
   organisationId: number;
   eventId: number;
-  kind: 'dispatch' | 'rert';
-  /** The line items' type: 'Spot Price' for a credit at the market price. */
-  type: string;
+  kind: BillingEventKind;
+  /** The line items' type: 'Spot Price' for a credit at the market price, 'Curtailment' at a fixed rate. */
+  type: BillingItemType;
   startTime: number;
   /** The event's settled value in AUD (the settlement's cost convention): the items sum to −its cents. */
   settledValue: number;

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { BILLING_MESSAGES } from '@vpp/shared';
 import { stringify } from 'csv-stringify/sync';
-import { type RawBuilder, sql } from 'kysely';
-import type { Database, DialectName } from '../../db/database.ts';
-import { CSV_OPTIONS, csvRecords } from '../../platform/csv.ts';
+import { type ArrayReader, arrayReader, type CopyReader, copyReader, type Database } from '../../db/database.ts';
+import { CSV_OPTIONS, csvRecords, PLAIN } from '../../platform/csv.ts';
 import { datesOf, summaryPages } from './billing.service.ts';
 
 export { CSV_OPTIONS, csvRecords } from '../../platform/csv.ts';
@@ -31,58 +31,122 @@ function stream<T>(pages: AsyncGenerator<T[]>, row: (r: T) => unknown[], columns
 export const EVENTS_CSV_COLUMNS = ['nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost'];
 export const SUMMARY_CSV_COLUMNS = ['nmi', 'events', 'amount', 'cost'];
 
-/** The first characters csv-stringify's escape_formulas guards (a leading quote makes the field text). */
-const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'];
+/** A text field as csv-stringify writes it with CSV_OPTIONS: plain text as it is, any other through csv-stringify. */
+function csvField(v: string): string {
+  return PLAIN.test(v) ? v : stringify([[v]], CSV_OPTIONS).slice(0, -2);
+}
 
-/**
- * A text column as csv-stringify writes it with CSV_OPTIONS, in SQL: a formula's first character
- * escaped with a leading quote, then the field quoted (quotes doubled) when it holds a quote, a comma
- * or a line break. billing.csv.test.ts checks it against csv-stringify on both databases.
- */
-function csvText(x: RawBuilder<string>): RawBuilder<string> {
-  const escaped = sql<string>`case when substr(${x}, 1, 1) in (${sql.join(FORMULA_STARTS)}) then ${"'"} || ${x} else ${x} end`;
-  return sql<string>`case when ${x} like ${'%"%'} or ${x} like ${'%,%'} or ${x} like ${'%\n%'} or ${x} like ${'%\r%'}
-    then ${'"'} || replace(${escaped}, ${'"'}, ${'""'}) || ${'"'} else ${escaped} end`;
+/** Text fields repeat (types, and NMIs over the days of a range): each is escaped once per download. */
+function memoised(write: (v: string) => string): (v: string) => string {
+  const seen = new Map<string, string>();
+  return (v) => {
+    let out = seen.get(v);
+    if (out === undefined) {
+      out = write(v);
+      if (seen.size > 100_000) seen.clear();
+      seen.set(v, out);
+    }
+    return out;
+  };
 }
 
 /**
- * A number to `d` decimals as text (1.25 → '1.2500', −0.15 → '-0.15' at 2), alike in both databases:
- * rounded half away from zero, and a tiny negative written '0.0000' (SQLite's printf would keep the sign).
+ * A number to 4 decimals, rounded half away from zero: digits from the integer of ten-thousandths, so
+ * no binary fraction shows, and a tiny negative is '0.0000' (no sign).
  */
-const fixed = (dialect: DialectName, x: RawBuilder<unknown>, d: number) =>
-  dialect === 'postgres' ? sql<string>`round((${x})::numeric, ${sql.lit(d)})::text` : sql<string>`printf(${`%.${d}f`}, round(${x}, ${sql.lit(d)}) + 0.0)`;
+function fixed4(x: number): string {
+  const n = Math.round(Math.abs(x) * 10_000);
+  if (n === 0) return '0.0000';
+  const frac = n % 10_000;
+  return `${x < 0 ? '-' : ''}${(n - frac) / 10_000}.${frac < 10 ? '000' : frac < 100 ? '00' : frac < 1000 ? '0' : ''}${frac}`;
+}
+
+/** Integer cents as AUD to 2 decimals, exactly. */
+function fixedCents(cents: number): string {
+  const n = Math.abs(cents);
+  const frac = n % 100;
+  return `${cents < 0 ? '-' : ''}${(n - frac) / 100}.${frac < 10 ? '0' : ''}${frac}`;
+}
+
+/** One record of the events CSV, written as csv-stringify writes it (billing.csv.test.ts checks it). */
+function eventRecords() {
+  const nmiField = memoised(csvField);
+  const typeField = memoised((t) => csvField(t.trim() === '' ? BILLING_MESSAGES.supportRequest : t));
+  return (nmi: string, day: string, ts: number | string, type: string, amount: number, rate: number, cents: number) =>
+    `${nmiField(nmi)},${day},${ts},${typeField(type)},${fixed4(amount)},${fixed4(rate)},${fixedCents(cents)}\r\n`;
+}
+
+const EVENT_COLUMNS = 'nmi, day, ts, type, amount, rate, cost_cents';
+
+/**
+ * SQLite: the records a page of rows at a time, as arrays straight off the connection (no object per
+ * row), by keyset day by day through the (organisation, day, id) index.
+ */
+async function* pagedEventLines(read: ArrayReader, orgId: number, start: string, end: string, size: number): AsyncGenerator<string> {
+  const text = `select ${EVENT_COLUMNS}, id from billing_items where organisation_id = ? and day = ? and id > ? order by id limit ?`;
+  const record = eventRecords();
+  for (const day of datesOf(start, end)) {
+    let after = 0;
+    for (;;) {
+      const rows = await read(text, [orgId, day, after, size]);
+      let out = '';
+      for (const r of rows) out += record(r[0] as string, day, r[2] as number, r[3] as string, r[4] as number, r[5] as number, Number(r[6]));
+      if (out) yield out;
+      if (rows.length < size) break;
+      after = Number(rows[rows.length - 1][7]);
+      // SQLite reads synchronously on the shared connection: other requests get their turn between pages.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+/** COPY's text format escapes these characters of a field with a backslash. */
+const COPY_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+const uncopy = (field: string) => (field.includes('\\') ? field.replace(/\\(.)/g, (_, c: string) => COPY_ESCAPES[c] ?? c) : field);
+
+/**
+ * PostgreSQL: one COPY of the range's rows in (day, id) order through the (organisation, day, id)
+ * index, streamed by the server as tab-separated text; each chunk's complete lines become records.
+ * `orgId` and the dates are inlined (COPY takes no parameters): they are checked first.
+ */
+async function* copiedEventLines(copy: CopyReader, orgId: number, start: string, end: string): AsyncGenerator<string> {
+  const date = /^\d{4}-\d{2}-\d{2}$/;
+  if (!Number.isSafeInteger(orgId) || !date.test(start) || !date.test(end)) throw new Error('Invalid events CSV range');
+  const text = `copy (select ${EVENT_COLUMNS} from billing_items where organisation_id = ${orgId} and day >= '${start}' and day <= '${end}'
+    order by day, id) to stdout`;
+  const record = eventRecords();
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of copy(text)) {
+    const data = rest + decoder.write(chunk);
+    const cut = data.lastIndexOf('\n');
+    if (cut < 0) {
+      rest = data;
+      continue;
+    }
+    rest = data.slice(cut + 1);
+    let out = '';
+    for (const line of data.slice(0, cut).split('\n')) {
+      const f = line.split('\t');
+      out += record(uncopy(f[0]), f[1], f[2], uncopy(f[3]), Number(f[4]), Number(f[5]), Number(f[6]));
+    }
+    yield out;
+  }
+}
 
 /**
  * The line items of [start, end] as CSV: nmi, day, ts, type, amount (kWh, 4 decimals), rate ($/kWh,
- * 4 decimals), cost (AUD, 2 decimals). The database writes each record and hands back each page of
- * `size` records as one string (joined in id order), read by keyset day by day through the
- * (organisation, day, id) index; the next page is read only when the response has taken the last. So
- * a month of a large fleet streams without the file, or its rows as objects, ever being in memory.
+ * 4 decimals), cost (AUD, 2 decimals), in (day, id) order, written by one tight formatter from rows
+ * straight off the driver: on PostgreSQL one streamed COPY, on SQLite pages of `size` rows as arrays.
+ * The next rows are read only when the response has taken the last, so a month of a large fleet
+ * streams without the file, or its rows as objects, ever being in memory.
  */
-export function eventsCsv(db: Database, dialect: DialectName, orgId: number, start: string, end: string, size = 10_000): Readable {
-  const type = sql<string>`case when trim(type) = '' then ${BILLING_MESSAGES.supportRequest} else type end`;
-  const line = sql<string>`${csvText(sql`nmi`)} || ',' || day || ',' || ts || ',' || ${csvText(type)} || ',' || ${fixed(dialect, sql`amount`, 4)}
-    || ',' || ${fixed(dialect, sql`rate`, 4)} || ',' || ${fixed(dialect, sql`cost_cents / 100.0`, 2)}`;
-  const joined = dialect === 'postgres' ? sql<string>`string_agg(line, ${'\r\n'} order by id)` : sql<string>`group_concat(line, ${'\r\n'} order by id)`;
+export function eventsCsv(db: Database, orgId: number, start: string, end: string, size = 20_000): Readable {
+  const copy = copyReader(db);
   return Readable.from(
     (async function* () {
       yield stringify([EVENTS_CSV_COLUMNS], CSV_OPTIONS);
-      for (const day of datesOf(start, end)) {
-        let after = 0;
-        for (;;) {
-          const page = (
-            await sql<{ n: number | string; last: number | string | null; text: string | null }>`
-              select count(*) as n, max(id) as last, ${joined} as text from (
-                select id, ${line} as line from billing_items
-                where organisation_id = ${orgId} and day = ${day} and id > ${after}
-                order by id limit ${size}
-              ) page`.execute(db)
-          ).rows[0];
-          if (page.text) yield `${page.text}\r\n`;
-          if (Number(page.n) < size || page.last === null) break;
-          after = Number(page.last);
-        }
-      }
+      yield* copy ? copiedEventLines(copy, orgId, start, end) : pagedEventLines(arrayReader(db), orgId, start, end, size);
     })(),
     { objectMode: false },
   );

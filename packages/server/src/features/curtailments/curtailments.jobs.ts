@@ -8,6 +8,7 @@ import { defineJob, type Recurring } from '../../platform/jobs.ts';
 import { ORDER_LEAD_S, STEP_S } from '../dispatches/index.ts';
 import { heldShares, type LimitPlan, reportingCurtailable, resplit, type Shares, STANDING_END, sendLimits } from './curtailments.limits.ts';
 import { type CurtailmentRow, curtailmentSource, findCurtailment, setpointSource } from './curtailments.service.ts';
+import { queueDueCurtailmentSettlements } from './curtailments.settlement.ts';
 
 /** A curtailment's per-node limits as orders: net (grid) or gross (solar), over its window. */
 function curtailmentPlan(c: CurtailmentRow): LimitPlan {
@@ -179,12 +180,13 @@ async function recheckSetpoint(ctx: AppContext, s: SetpointRow, now: number, buc
  * each curtailment's per-node limits go out once it is within 24 hours of its start, and during its
  * window, once per 5 minutes, the VPP limit is split again among the nodes reporting. Each VPP's
  * ACTIVE default setpoint is sent when it is new (replacing the previous one) and re-split the same way.
+ * Curtailments that ended SETTLEMENT_DELAY_S ago get their settlement job.
  */
 export async function runCurtailmentEngine(
   ctx: AppContext,
   now = nowS(),
-): Promise<{ sent: number[]; resplit: number[]; setpointsSent: number[]; setpointsResplit: number[] }> {
-  const out = { sent: [] as number[], resplit: [] as number[], setpointsSent: [] as number[], setpointsResplit: [] as number[] };
+): Promise<{ sent: number[]; resplit: number[]; setpointsSent: number[]; setpointsResplit: number[]; settling: number[] }> {
+  const out = { sent: [] as number[], resplit: [] as number[], setpointsSent: [] as number[], setpointsResplit: [] as number[], settling: [] as number[] };
   const bucket = now - (now % STEP_S);
   const due = await ctx.db
     .selectFrom('events')
@@ -218,6 +220,7 @@ export async function runCurtailmentEngine(
       if (await recheckSetpoint(ctx, s, now, bucket)) out.setpointsResplit.push(s.id);
     }
   }
+  out.settling = await queueDueCurtailmentSettlements(ctx, now);
   return out;
 }
 

@@ -155,13 +155,13 @@ const onStep = (kw: number) => Math.abs(Math.round(kw * 10) - kw * 10) < 1e-6;
 /**
  * Creates a curtailment: its event, limit and component, and the VPP's curtailable nodes with their
  * shares (the engine re-splits among those reporting when it sends the limits, from 24 hours
- * before the start). The limit must be on the 0.1 kW step, from the VPP's constraint to 0.
+ * before the start). The limit must be on the 0.1 kW step, from the VPP's constraint to 0. `now`:
+ * the demo's history creates one as at a past moment.
  */
-export async function createCurtailment(ctx: AppContext, user: AuthUser, raw: CreateCurtailmentBody): Promise<{ id: number }> {
+export async function createCurtailment(ctx: AppContext, user: AuthUser, raw: CreateCurtailmentBody, now = nowS()): Promise<{ id: number }> {
   const body = createCurtailmentBody.parse(raw);
   const ps = await requirePowerstation(ctx, user, body.powerstation);
   if (ps.type === 'FCAS') throw badRequest(CURTAILMENT_MESSAGES.fcasNotCurtailable);
-  const now = nowS();
   if (body.startTime % STEP_S !== 0) throw badRequest(CURTAILMENT_MESSAGES.startStep);
   if (body.duration % STEP_S !== 0) throw badRequest(CURTAILMENT_MESSAGES.durationStep);
   if (body.startTime < now - (now % STEP_S)) throw badRequest(CURTAILMENT_MESSAGES.startInPast);

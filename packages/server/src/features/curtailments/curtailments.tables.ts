@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { Epoch } from '../../db/schema.ts';
 
-// This area's tables (migration 017); the augmentation adds them to the database's type.
+// This area's tables (migrations 017 and 022); the augmentation adds them to the database's type.
 
 export interface CurtailmentTable {
   event_id: number;
@@ -36,9 +36,22 @@ export interface LimitNodeTable {
   dropped_at: Epoch | null;
 }
 
+/** A curtailment's settlement (migration 022): written once, with its grid credits. */
+export interface CurtailmentSettlementTable {
+  event_id: number;
+  settled_at: Epoch;
+  period_start: Epoch;
+  period_end: Epoch;
+  curtailed_kwh: number;
+  credit: number;
+  nodes_limited: number;
+  nodes_curtailed: number;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
     curtailments: CurtailmentTable;
+    curtailment_settlements: CurtailmentSettlementTable;
     curtailment_setpoints: CurtailmentSetpointTable;
     limit_nodes: LimitNodeTable;
   }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
-import { defineJob, enqueue } from '../../platform/jobs.ts';
+import { defineJob, enqueue, type JobDefinition } from '../../platform/jobs.ts';
 import { writeGridCredits } from '../billing/index.ts';
 import { regionPrices } from '../market/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
@@ -285,47 +285,64 @@ export const settleDispatchJob = defineJob(SETTLE_KIND, z.object({ id: z.number(
   await settleDispatch(ctx, payload.id, Math.max(payload.at, nowS()));
 });
 
-/**
- * Queues the settlement of every dispatch that is due and not settled (the engine asks every minute;
- * the job's unique key queues each dispatch's once, whatever the number of processes).
- */
-export async function queueDueSettlements(ctx: AppContext, now = nowS()): Promise<number[]> {
-  const delay = ctx.config.SETTLEMENT_DELAY_S;
-  const rows = await ctx.db
-    .selectFrom('events')
-    .innerJoin('dispatches as d', 'd.event_id', 'events.id')
-    .leftJoin('dispatch_settlements as s', 's.event_id', 'events.id')
-    .select(['events.id', 'events.start_time', 'events.duration', 'events.cancelled_at'])
-    .where('events.type', 'in', ENGINE_EVENTS)
-    .where('s.event_id', 'is', null)
-    // A dispatch whose settlement job is queued (or failed for good) is not asked again.
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('jobs')
-            .select('jobs.id')
-            .where('jobs.unique_key', '=', sql<string>`${`${SETTLE_KIND}:`} || events.id`),
-        ),
-      ),
-    )
-    .where(
-      sql<number>`case when events.cancelled_at is not null and events.cancelled_at < events.start_time + events.duration then events.cancelled_at else events.start_time + events.duration end`,
-      '<=',
-      now - delay,
-    )
-    .orderBy('events.id')
-    .limit(100)
-    .execute();
-  const queued: number[] = [];
-  for (const r of rows) {
-    // Not yet covered by the fleet's telemetry: asked again at the next run of the engine.
-    const end = settledEnd({
-      start_time: Number(r.start_time),
-      duration: Number(r.duration),
-      cancelled_at: r.cancelled_at === null ? null : Number(r.cancelled_at),
-    });
-    if (!(await telemetryCovers(ctx.db, r.id, end))) continue;
-    if ((await enqueue(ctx.db, settleDispatchJob.kind, { id: r.id, at: now }, { uniqueKey: `${settleDispatchJob.kind}:${r.id}` })) !== null) queued.push(r.id);
-  }
-  return queued;
+/** What the settlement queue needs to know of a kind of event. */
+export interface SettlementKind {
+  /** The events' types. */
+  types: readonly string[];
+  /** The table of their settlements, keyed by event_id. */
+  table: 'dispatch_settlements' | 'curtailment_settlements';
+  job: JobDefinition<{ id: number; at: number }>;
+  /** Whether the fleet's telemetry covers the event's settled window [.., end). */
+  covers: (db: Database, id: number, end: number) => Promise<boolean>;
 }
+
+/** Events read per page of the settlement queue. */
+const QUEUE_PAGE = 500;
+
+/**
+ * Queues the settlement of every event of a kind that is due and not settled, whatever their number
+ * (keyset pages by id). The job's unique key queues each event's once, whatever the number of processes.
+ */
+export async function queueSettlements(ctx: AppContext, kind: SettlementKind, now = nowS()): Promise<number[]> {
+  const delay = ctx.config.SETTLEMENT_DELAY_S;
+  const prefix = `${kind.job.kind}:`;
+  const queued: number[] = [];
+  for (let after = 0; ; ) {
+    const rows = await ctx.db
+      .selectFrom('events')
+      .leftJoin(`${kind.table} as s` as 'dispatch_settlements as s', 's.event_id', 'events.id')
+      .select(['events.id', 'events.start_time', 'events.duration', 'events.cancelled_at'])
+      .where('events.type', 'in', kind.types)
+      .where('events.id', '>', after)
+      .where('s.event_id', 'is', null)
+      // An event whose settlement job is queued (or failed for good) is not asked again.
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('jobs').select('jobs.id').where('jobs.unique_key', '=', sql<string>`${prefix} || events.id`))),
+      )
+      .where(
+        sql<number>`case when events.cancelled_at is not null and events.cancelled_at < events.start_time + events.duration then events.cancelled_at else events.start_time + events.duration end`,
+        '<=',
+        now - delay,
+      )
+      .orderBy('events.id')
+      .limit(QUEUE_PAGE)
+      .execute();
+    for (const r of rows) {
+      // Not yet covered by the fleet's telemetry: asked again at the next run of the engine.
+      const end = settledEnd({
+        start_time: Number(r.start_time),
+        duration: Number(r.duration),
+        cancelled_at: r.cancelled_at === null ? null : Number(r.cancelled_at),
+      });
+      if (!(await kind.covers(ctx.db, r.id, end))) continue;
+      if ((await enqueue(ctx.db, kind.job.kind, { id: r.id, at: now }, { uniqueKey: `${prefix}${r.id}` })) !== null) queued.push(r.id);
+    }
+    if (rows.length < QUEUE_PAGE) return queued;
+    after = rows[rows.length - 1].id;
+  }
+}
+
+const DISPATCH_SETTLEMENTS: SettlementKind = { types: ENGINE_EVENTS, table: 'dispatch_settlements', job: settleDispatchJob, covers: telemetryCovers };
+
+/** Queues the settlement of every dispatch and RERT dispatch that is due and not settled (the engine asks every minute). */
+export const queueDueSettlements = (ctx: AppContext, now = nowS()) => queueSettlements(ctx, DISPATCH_SETTLEMENTS, now);

@@ -38,7 +38,7 @@ class RollupRows {
     return this.at;
   }
 
-  /** Adds value × dt for each column (NaN, no value, stays NaN until a value arrives), then the energies as they are. */
+  /** Adds value × dt for each column, then the energies as they are (NaN, no value, stays NaN until a value arrives). */
   add(at: number, dt: number, values: readonly number[], energy?: readonly number[]) {
     const f = this.flat;
     f[at + 2] += dt;
@@ -52,8 +52,10 @@ class RollupRows {
     }
     if (energy) {
       for (let i = 0; i < energy.length; i++) {
+        const e = energy[i];
+        if (Number.isNaN(e)) continue;
         const cur = f[at + 3 + n + i];
-        f[at + 3 + n + i] = Number.isNaN(cur) ? energy[i] : cur + energy[i];
+        f[at + 3 + n + i] = Number.isNaN(cur) ? e : cur + e;
       }
     }
   }
@@ -190,7 +192,7 @@ export class TelemetryIngest {
     const rawFrom = now - this.rawRetentionS;
     const values: number[] = new Array(metricCount).fill(Number.NaN);
     const fleetValues: number[] = new Array(FLEET_COLUMNS.length).fill(Number.NaN);
-    const energy = [0, 0, 0, 0];
+    const energy = [0, 0, 0, 0, Number.NaN];
     let stored = 0;
     // The current node's local day, [dayStart, dayEnd): most samples fall in the day of the one before.
     let dayNode = -1;
@@ -210,6 +212,9 @@ export class TelemetryIngest {
       energy[1] = Math.max(0, -meter) * h;
       energy[2] = Math.max(0, s.solar_p ?? 0) * h;
       energy[3] = Math.max(0, s.house_p ?? 0) * h;
+      // None held back is no value (null), not 0: the column stays empty but for curtailments.
+      const curtailed = s.curtailed_p ?? 0;
+      energy[4] = curtailed > 0 ? curtailed * h : Number.NaN;
       r5.add(r5.row(s.nodeId, s.ts - (s.ts % 300)), s.dt, values, energy);
       if (s.nodeId !== dayNode || s.ts < dayStart || s.ts >= dayEnd) {
         dayNode = s.nodeId;

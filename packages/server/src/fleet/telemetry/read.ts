@@ -99,6 +99,28 @@ export async function nodeEnergy(db: Database, nodeId: number, start: number, en
 }
 
 /**
+ * The solar held back by export limits (kWh) of nodes over [start, end): one row per node and
+ * 5-minute bucket that had any (buckets without curtailment store none), in node then time order.
+ */
+export async function curtailedEnergy(db: Database, nodeIds: readonly number[], start: number, end: number) {
+  const out: { nodeId: number; ts: number; kwh: number }[] = [];
+  for (let i = 0; i < nodeIds.length; i += 1000) {
+    const rows = await db
+      .selectFrom('tel_5m')
+      .select(['node_id', 'ts', 'curtailed_e'])
+      .where('node_id', 'in', nodeIds.slice(i, i + 1000))
+      .where('ts', '>=', start)
+      .where('ts', '<', end)
+      .where('curtailed_e', '>', 0)
+      .orderBy('node_id')
+      .orderBy('ts')
+      .execute();
+    for (const r of rows) out.push({ nodeId: r.node_id, ts: Number(r.ts), kwh: Number(r.curtailed_e) });
+  }
+  return out;
+}
+
+/**
  * The whole fleet of an organisation: at each bucket the sum over its nodes of their average power
  * (or remaining charge). 300 s and 3600 s read the organisation rollups; 86400 s adds up
  * 5-minute buckets into the local days of `zone`. Only closed buckets (ended by `now`) count.

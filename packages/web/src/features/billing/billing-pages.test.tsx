@@ -146,22 +146,27 @@ describe('the GridCredits monthly summary', () => {
 describe('the transaction search', () => {
   const URL = '/gridcredits/billing/search?start=2026-02-01&end=2026-02-28';
 
-  it('shows the line items (a blank type as Support Request) and both CSV buttons when the range has events', async () => {
+  it('shows the line items (a blank type as Support Request, a curtailment credit at its fixed rate) and both CSV buttons when the range has events', async () => {
     const api = stubFetch({
       '/billing/items': itemsReply(
-        [item(), item({ id: 2, nmi: '4102000002', type: '', amount: 1000.5, rate: 0.1, cost: 100.05, eventKind: 'rert', eventId: 3 })],
-        2,
+        [
+          item(),
+          item({ id: 2, nmi: '4102000002', type: '', amount: 1000.5, rate: 0.1, cost: 100.05, eventKind: 'rert', eventId: 3 }),
+          item({ id: 3, nmi: '4102000003', type: 'Curtailment', amount: 2.5, rate: 0.083, cost: 0.21, eventKind: 'curtailment', eventId: 4 }),
+        ],
+        3,
       ),
     });
     vi.stubGlobal('fetch', api.fetch);
     renderScreen(<BillingSearchPage />, { url: URL, account: VIEWER });
     const table = await screen.findByRole('table', { name: 'GridCredits transactions' });
-    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
     expect(headers(table)).toEqual(['NMI', 'Day', 'Type', 'Amount (kWh)', 'Rate ($/kWh)', 'Cost (AUD)']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(cells(rows[0])).toEqual(['4102000001', '03/02/2026', 'Spot Price', '4.57', '$0.3123', '$1.43']);
     expect(cells(rows[1])).toEqual(['4102000002', '03/02/2026', 'Support Request', '1,000.50', '$0.1000', '$100.05']);
-    expect(screen.getByText('2 events · 2 line items · $101.48')).toBeInTheDocument();
+    expect(cells(rows[2])).toEqual(['4102000003', '03/02/2026', 'Curtailment', '2.50', '$0.0830', '$0.21']);
+    expect(screen.getByText('3 events · 3 line items · $101.69')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Events CSV' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Summary CSV' })).toBeInTheDocument();
     expect(api.calls[0].url).toBe('/billing/items?start=2026-02-01&end=2026-02-28&limit=10&offset=0');

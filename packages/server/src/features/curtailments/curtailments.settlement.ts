@@ -1,0 +1,218 @@
+import { CURTAILMENT, epochToLocalDate, startOfPeriod } from '@vpp/shared';
+import { z } from 'zod';
+import { type Database, nowS } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { crashPoint } from '../../platform/crash-points.ts';
+import { defineJob } from '../../platform/jobs.ts';
+import { type SettledNodeDay, writeGridCredits } from '../billing/index.ts';
+import { queueSettlements, type SettlementKind, STEP_S, settledEnd } from '../dispatches/index.ts';
+import { planVersions } from '../plans/index.ts';
+import { curtailmentSource } from './curtailments.service.ts';
+
+// Settlement of a curtailment (issue 15): SETTLEMENT_DELAY_S after it ends (or is cancelled), once the
+// fleet's telemetry covers its window, the solar its limits held back on each node (the rollups'
+// curtailed energy over the 5-minute buckets the node held the limit in) is credited to the node's
+// customer per local day at a fixed rate: the feed-in tariff of the plan the customer held with the
+// curtailing organisation that day (the revenue the curtailment cost the customer), or the
+// CURTAILMENT_CREDIT_RATE setting for a customer with none. Written once, with its grid credits.
+
+/** The line items' type: a fixed-rate credit (not 'Spot Price'). */
+export const CURTAILMENT_CREDIT_TYPE = 'Curtailment';
+
+/** What a curtailment's settlement writes, computed from telemetry and plans (nothing written yet). */
+export interface CurtailmentSettlement {
+  periodStart: number;
+  periodEnd: number;
+  curtailedKwh: number;
+  /** AUD, unrounded, positive: the customers' credit. */
+  credit: number;
+  nodesLimited: number;
+  nodesCurtailed: number;
+  /** Per node and local day, in the grid credits' convention (kWh −curtailed, value −credit). */
+  nodes: SettledNodeDay[];
+}
+
+/** The windows each node held the curtailment's limits in: its commands the device accepted, as they ran (ended early when dropped or cancelled). */
+async function limitWindows(db: Database, id: number): Promise<Map<number, [number, number][]>> {
+  const rows = await db
+    .selectFrom('node_commands')
+    .select(['node_id', 'start_ts', 'end_ts'])
+    .where('source', '=', curtailmentSource(id))
+    .where('status', '=', 'ACCEPTED')
+    .execute();
+  const out = new Map<number, [number, number][]>();
+  for (const r of rows) {
+    const list = out.get(r.node_id) ?? [];
+    list.push([Number(r.start_ts), Number(r.end_ts)]);
+    out.set(r.node_id, list);
+  }
+  return out;
+}
+
+/** $/kWh per node and local date (YYYY-MM-DD): the feed-in tariff of the plan the customer held with the organisation, else `fallback`. */
+export async function creditRates(db: Database, orgId: number, wanted: readonly { nodeId: number; date: string }[], fallback: number) {
+  const ids = [...new Set(wanted.map((w) => w.nodeId))];
+  const held = new Map<number, { plan_id: number; start_date: string; end_date: string | null }[]>();
+  for (let i = 0; i < ids.length; i += 1000)
+    for (const r of await db
+      .selectFrom('customer_plans')
+      .select(['node_id', 'plan_id', 'start_date', 'end_date'])
+      .where('organisation_id', '=', orgId)
+      .where('node_id', 'in', ids.slice(i, i + 1000))
+      .execute())
+      held.set(r.node_id, [...(held.get(r.node_id) ?? []), r]);
+  const versions = await planVersions(db, [...new Set([...held.values()].flat().map((h) => h.plan_id))]);
+  return (nodeId: number, date: string): number => {
+    // A plan runs from its start date to the day before its end date (the next plan's start).
+    const plan = held.get(nodeId)?.find((h) => h.start_date <= date && (h.end_date === null || date < h.end_date));
+    const version = plan ? (versions.get(plan.plan_id) ?? []).filter((v) => v.start_date <= date).at(-1) : undefined;
+    return version ? Number(version.prices.feedInTariff) : fallback;
+  };
+}
+
+/**
+ * Computes a curtailment's settlement: per node, the curtailed energy of the 5-minute buckets of the
+ * settled window that overlap the node's limits, by the node's local day, valued at its rate.
+ */
+export async function computeCurtailmentSettlement(
+  ctx: AppContext,
+  c: { id: number; organisation_id: number; start_time: number; duration: number; cancelled_at: number | null },
+): Promise<CurtailmentSettlement> {
+  const start = c.start_time;
+  const end = settledEnd(c);
+  const windows = await limitWindows(ctx.db, c.id);
+  const ids = [...windows.keys()].sort((a, b) => a - b);
+  const zones = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += 1000)
+    for (const n of await ctx.db
+      .selectFrom('nodes')
+      .select(['id', 'timezone'])
+      .where('id', 'in', ids.slice(i, i + 1000))
+      .execute())
+      zones.set(n.id, n.timezone);
+  const perDay = new Map<string, { nodeId: number; dayStart: number; date: string; kwh: number }>();
+  for (const b of await ctx.telemetry.curtailedEnergy(ids, start, end)) {
+    const held = windows.get(b.nodeId)?.some(([from, to]) => from < b.ts + STEP_S && to > b.ts);
+    if (!held) continue;
+    const zone = zones.get(b.nodeId) ?? 'Australia/Sydney';
+    const dayStart = startOfPeriod(b.ts, 'day', zone);
+    const key = `${b.nodeId}:${dayStart}`;
+    const row = perDay.get(key) ?? { nodeId: b.nodeId, dayStart, date: epochToLocalDate(dayStart, zone), kwh: 0 };
+    row.kwh += b.kwh;
+    perDay.set(key, row);
+  }
+  const days = [...perDay.values()];
+  const rate = await creditRates(ctx.db, c.organisation_id, days, ctx.config.CURTAILMENT_CREDIT_RATE);
+  let kwh = 0;
+  let credit = 0;
+  const nodes: SettledNodeDay[] = days.map((d) => {
+    const value = d.kwh * rate(d.nodeId, d.date);
+    kwh += d.kwh;
+    credit += value;
+    return { nodeId: d.nodeId, dayStart: d.dayStart, kwh: -d.kwh, value: -value };
+  });
+  return {
+    periodStart: start,
+    periodEnd: end,
+    curtailedKwh: kwh,
+    credit,
+    nodesLimited: ids.length,
+    nodesCurtailed: new Set(days.map((d) => d.nodeId)).size,
+    nodes,
+  };
+}
+
+/**
+ * Whether the fleet's telemetry covers a curtailment's settled window: every connected node given its
+ * limits has a reading at or after `end` (see the dispatches' telemetryCovers).
+ */
+export async function curtailmentTelemetryCovers(db: Database, id: number, end: number): Promise<boolean> {
+  const behind = await db
+    .selectFrom('limit_nodes as ln')
+    .innerJoin('nodes as n', 'n.id', 'ln.node_id')
+    .leftJoin('tel_latest as l', 'l.node_id', 'ln.node_id')
+    .select('ln.node_id')
+    .where('ln.source', '=', curtailmentSource(id))
+    .where('n.connection_offline', '=', 0)
+    .where((eb) => eb.or([eb('l.ts', 'is', null), eb('l.ts', '<', end)]))
+    .limit(1)
+    .executeTakeFirst();
+  return behind === undefined;
+}
+
+/** The curtailment's stored settlement, or undefined before it is settled. */
+export async function findCurtailmentSettlement(db: Database, id: number) {
+  return db.selectFrom('curtailment_settlements').selectAll().where('event_id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Settles a curtailment once it is due (SETTLEMENT_DELAY_S after its end or its cancel, and the
+ * fleet's telemetry covers its window), in one transaction whose first insert is keyed by the
+ * curtailment, with its grid credits: a second, concurrent or restarted run writes nothing. Answers
+ * whether this call wrote it.
+ */
+export async function settleCurtailment(ctx: AppContext, id: number, now = nowS()): Promise<boolean> {
+  const e = await ctx.db
+    .selectFrom('events')
+    .select(['id', 'organisation_id', 'start_time', 'duration', 'cancelled_at'])
+    .where('id', '=', id)
+    .where('type', '=', CURTAILMENT)
+    .executeTakeFirst();
+  if (!e) return false;
+  const c = {
+    id: e.id,
+    organisation_id: e.organisation_id,
+    start_time: Number(e.start_time),
+    duration: Number(e.duration),
+    cancelled_at: e.cancelled_at === null ? null : Number(e.cancelled_at),
+  };
+  if (settledEnd(c) + ctx.config.SETTLEMENT_DELAY_S > now) return false;
+  if (await findCurtailmentSettlement(ctx.db, id)) return false;
+  if (!(await curtailmentTelemetryCovers(ctx.db, id, settledEnd(c)))) return false;
+  const s = await computeCurtailmentSettlement(ctx, c);
+  return ctx.db.transaction().execute(async (trx) => {
+    const written = await trx
+      .insertInto('curtailment_settlements')
+      .values({
+        event_id: id,
+        settled_at: now,
+        period_start: s.periodStart,
+        period_end: s.periodEnd,
+        curtailed_kwh: s.curtailedKwh,
+        credit: s.credit,
+        nodes_limited: s.nodesLimited,
+        nodes_curtailed: s.nodesCurtailed,
+      })
+      .onConflict((oc) => oc.column('event_id').doNothing())
+      .returning('event_id')
+      .executeTakeFirst();
+    if (!written) return false;
+    crashPoint('settlement', 'curtailment');
+    await writeGridCredits(trx, {
+      organisationId: c.organisation_id,
+      eventId: id,
+      kind: 'curtailment',
+      type: CURTAILMENT_CREDIT_TYPE,
+      startTime: s.periodStart,
+      // In the grid credits' convention: what the event cost, minus the customers' credit.
+      settledValue: -s.credit,
+      nodes: s.nodes,
+    });
+    return true;
+  });
+}
+
+/** Settles one curtailment; `at` is when it was found due (the run acts as at least then). */
+export const settleCurtailmentJob = defineJob('curtailment-settle', z.object({ id: z.number().int(), at: z.number() }), async (ctx, payload) => {
+  await settleCurtailment(ctx, payload.id, Math.max(payload.at, nowS()));
+});
+
+const CURTAILMENT_SETTLEMENTS: SettlementKind = {
+  types: [CURTAILMENT],
+  table: 'curtailment_settlements',
+  job: settleCurtailmentJob,
+  covers: curtailmentTelemetryCovers,
+};
+
+/** Queues the settlement of every curtailment that is due and not settled (the curtailment engine asks every minute). */
+export const queueDueCurtailmentSettlements = (ctx: AppContext, now = nowS()) => queueSettlements(ctx, CURTAILMENT_SETTLEMENTS, now);
