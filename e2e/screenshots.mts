@@ -129,7 +129,7 @@ try {
   await shoot(x, 'exports-customer');
   await x.getByRole('dialog', { name: 'New Customer Data Export' }).getByRole('button', { name: 'Cancel' }).click();
   await x
-    .getByRole('button', { name: /, Completed$/ })
+    .getByRole('button', { name: /completed$/i })
     .first()
     .waitFor({ timeout: 120000 });
   await x
