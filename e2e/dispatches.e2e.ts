@@ -57,7 +57,9 @@ describe('dispatches', () => {
     const row = table
       .getByRole('row')
       .filter({ hasText: d.vppName })
-      .filter({ hasText: formatPower(d.realPowerP) });
+      .filter({ hasText: formatPower(d.realPowerP) })
+      // The demo's past dispatches on the same VPP can have asked for the same power: this one is the upcoming one.
+      .filter({ hasText: 'Upcoming' });
     await shown(row);
     await shown(row.getByText('Upcoming', { exact: true }));
     await shown(row.getByText(formatDuration(3600), { exact: true }));
@@ -141,6 +143,7 @@ describe('dispatches', () => {
         page
           .getByRole('row')
           .filter({ hasText: formatPower(d.realPowerP) })
+          .filter({ hasText: 'Upcoming' })
           .first(),
       )
     ).click();

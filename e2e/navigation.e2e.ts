@@ -36,6 +36,8 @@ const SIDEBAR: { label: string; href: string; permission: PermissionRequirement 
   },
   // GridCredits
   { label: 'Billing', href: '/gridcredits/billing?limit=10&offset=0', permission: permission('fleet.billing.gridcredits.view') },
+  // Analysis
+  { label: 'Data Export (csv)', href: '/analysis/export?limit=10&offset=0', permission: permission('fleet.analysis.export.view') },
   // Fleet Monitoring
   { label: 'Fleet Monitoring', href: '/fleet-monitoring/nodes?tab=LIST&limit=10&offset=0', permission: permission('fleet.node.any') },
   // Ordering
