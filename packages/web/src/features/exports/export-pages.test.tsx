@@ -512,8 +512,12 @@ describe('New Export', () => {
     ]);
     await user.click(within(form).getByRole('checkbox', { name: M.includeSubmeters }));
     await user.click(within(form).getByRole('button', { name: M.selectAllMetrics }));
-    // Clearing the interval.
+    // The intervals the export offers (spec 2 §9's set that the rollups serve); then clearing the one chosen.
     const interval = within(form).getByRole('combobox', { name: M.downsamplingInterval });
+    await user.click(interval);
+    expect(options()).toEqual(['5 minutes', '10 minutes', '30 minutes', '1 hour', '6 hours', '12 hours', '1 day', '3 days', '1 week']);
+    await user.click(screen.getByRole('option', { name: '6 hours' }));
+    expect(interval).toHaveValue('6 hours');
     // Mantine hides its clear button from the accessibility tree.
     const clear = form.querySelector('button[aria-label="Clear the interval"]');
     if (!clear) throw new Error('no clear button');
