@@ -353,11 +353,12 @@ describe('the Data Export (csv) page', () => {
     await waitFor(() => expect(listCalls(calls).length).toBe(2));
   });
 
-  it('lets a viewer export nodes and customers and cancel, but not export a VPP (fleet.analysis.export.edit)', async () => {
+  it('lets a viewer export nodes and customers, but neither export a VPP nor cancel (fleet.analysis.export.edit)', async () => {
     server({ list: ok({ tasks: [job({ status: 'PROGRESS', progress: 0.5, time_remaining: 60_000 })], total: 1 }) });
     const { user } = renderScreen(<ExportListPage />, { url: PAGE, account: VIEWER });
     expect(await screen.findByText('In Progress')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Cancel Export' })).toBeInTheDocument();
+    expect(screen.getByText('50% · About 1 min remaining')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel Export' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'New Export' }));
     const tiles = within(dialog(M.chooseTitle))
       .getAllByRole('button')
