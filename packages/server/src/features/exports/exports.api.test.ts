@@ -198,18 +198,20 @@ describeEachDatabase(
       for (const [interval, seconds] of [
         ['1h', 3600],
         ['6h', 21600],
+        ['12h', 43200],
         ['1d', 86400],
+        ['3d', 259200],
         ['1w', 604800],
       ] as const) {
         const summed = await csv(await exported(operational({ powerstation: three, aggByPowerstation: true, interval })), 'meter_power');
         const perNode = await csv(await exported(operational({ powerstation: three, interval })), 'meter_power');
-        // The export zone's buckets only, within [start, end): hours on the hour, 6 hours from local
-        // 00:00, 06:00, 12:00 and 18:00, a day or a week from the start (cut at the end).
+        // The export zone's buckets only, within [start, end): hours on the hour, 6 and 12 hours from
+        // local 00:00 (06:00, 12:00, 18:00), a day, 3 days or a week from the start (cut at the end).
         const expected =
           seconds === 3600
             ? Array.from({ length: (end - start) / 3600 }, (_, i) => start + i * 3600)
-            : seconds === 21600
-              ? Array.from({ length: (end - start) / 3600 }, (_, i) => start + i * 3600).filter((t) => Number(localHour(t)) % 6 === 0)
+            : seconds < 86400
+              ? Array.from({ length: (end - start) / 3600 }, (_, i) => start + i * 3600).filter((t) => Number(localHour(t)) % (seconds / 3600) === 0)
               : [start];
         expect(
           perNode.map((r) => Number(r.ts)),
