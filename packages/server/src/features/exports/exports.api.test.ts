@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type ExportJobDetail, endOfPeriod, EXPORT_MESSAGES as M, MESSAGES, PERMISSIONS, startOfPeriod } from '@vpp/shared';
+import { type ExportJobDetail, endOfPeriod, localDateToEpoch, EXPORT_MESSAGES as M, MESSAGES, PERMISSIONS, shiftPeriod, startOfPeriod } from '@vpp/shared';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
@@ -198,18 +198,20 @@ describeEachDatabase(
       for (const [interval, seconds] of [
         ['1h', 3600],
         ['6h', 21600],
+        ['12h', 43200],
         ['1d', 86400],
+        ['3d', 259200],
         ['1w', 604800],
       ] as const) {
         const summed = await csv(await exported(operational({ powerstation: three, aggByPowerstation: true, interval })), 'meter_power');
         const perNode = await csv(await exported(operational({ powerstation: three, interval })), 'meter_power');
-        // The export zone's buckets only, within [start, end): hours on the hour, 6 hours from local
-        // 00:00, 06:00, 12:00 and 18:00, a day or a week from the start (cut at the end).
+        // The export zone's buckets only, within [start, end): hours on the hour, 6 and 12 hours from
+        // local 00:00 (06:00, 12:00, 18:00), a day, 3 days or a week from the start (cut at the end).
         const expected =
           seconds === 3600
             ? Array.from({ length: (end - start) / 3600 }, (_, i) => start + i * 3600)
-            : seconds === 21600
-              ? Array.from({ length: (end - start) / 3600 }, (_, i) => start + i * 3600).filter((t) => Number(localHour(t)) % 6 === 0)
+            : seconds < 86400
+              ? Array.from({ length: (end - start) / 3600 }, (_, i) => start + i * 3600).filter((t) => Number(localHour(t)) % (seconds / 3600) === 0)
               : [start];
         expect(
           perNode.map((r) => Number(r.ts)),
@@ -303,10 +305,18 @@ describeEachDatabase(
       expect(detail.status).toBe('SUCCESS');
       expect(detail.details.empty).toBe(true);
       for (const f of detail.details.signed_urls) expect(f).toMatchObject({ empty: true, signed_url: null });
-      // One metric with data beside one without: only the latter is empty.
-      const mixed = await exported(operational({ deploymentUids: [nodes[0]], queries: ['meter_power', 'meter_frequency'] }));
+      // One metric with data beside one without: only the latter is empty ('(no data)', no link); the
+      // other's file opens with values in its rows.
+      // The last node's meter sent no frequency that day (its other readings stand).
+      const quiet = nodes[nodes.length - 1];
+      await h().ctx.db.updateTable('tel_5m').set({ frequency: null }).where('node_id', '=', quiet).where('ts', '>=', start).where('ts', '<', end).execute();
+      const mixed = await exported(operational({ deploymentUids: [quiet], queries: ['meter_power', 'meter_frequency'] }));
       expect(mixed.details.empty).toBe(false);
-      expect(mixed.details.signed_urls.find((f) => f.metric === 'meter_power')?.empty).toBe(false);
+      expect(mixed.details.signed_urls.find((f) => f.metric === 'meter_frequency')).toMatchObject({ empty: true, signed_url: null });
+      expect(mixed.details.signed_urls.find((f) => f.metric === 'meter_power')).toMatchObject({ empty: false, signed_url: expect.any(String) });
+      const rows = await csv(mixed, 'meter_power');
+      expect(rows).toHaveLength((end - start) / 300);
+      expect(rows.filter((r) => r[Object.keys(r)[2]] !== '').length).toBeGreaterThan(0);
     });
 
     it('refuses bad input with a message and queues nothing', async () => {
@@ -335,6 +345,32 @@ describeEachDatabase(
       expect(await counts()).toEqual(before);
       // A viewer may still export individual nodes.
       expect((await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }), viewer)).statusCode).toBe(200);
+      await runJobs(h().ctx, [exportJob]);
+    });
+
+    it('counts the range limit in local days: exactly the limit across a DST change passes, a day more is refused', async () => {
+      const limit = h().ctx.config.EXPORT_MAX_RANGE_DAYS;
+      h().ctx.config.EXPORT_MAX_RANGE_DAYS = 7;
+      try {
+        // Sydney's clocks go back on 5 April 2026 and forward on 4 October 2026: 7 local days of 169 and 167 hours.
+        for (const from of ['2026-04-01', '2026-10-01']) {
+          const a = localDateToEpoch(from, ZONE);
+          const week = shiftPeriod(a, 'day', 7, ZONE);
+          expect(Math.abs(week - a - 7 * 86400)).toBe(3600);
+          const before = await counts();
+          const over = await post(
+            '/analysis/export-jobs',
+            operational({ deploymentUids: [nodes[0]], start: a, end: shiftPeriod(a, 'day', 8, ZONE), interval: '1w' }),
+          );
+          expect(over.statusCode).toBe(400);
+          expect(over.json().data.message).toBe(M.rangeTooLong(7));
+          expect(await counts()).toEqual(before);
+          const ok = await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]], start: a, end: week, interval: '1w' }));
+          expect(ok.statusCode, ok.body).toBe(200);
+        }
+      } finally {
+        h().ctx.config.EXPORT_MAX_RANGE_DAYS = limit;
+      }
       await runJobs(h().ctx, [exportJob]);
     });
 
@@ -434,6 +470,53 @@ describeEachDatabase(
       expect(again.json().data.message).toBe(M.cannotCancel);
       const ref = detail.reference_id;
       expect(fs.existsSync(path.join(h().ctx.config.dataDir, 'files', 'exports', ref))).toBe(false);
+    });
+
+    it('lets the creator of an export, or a user with export edit, cancel it; others are refused', async () => {
+      const mine = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }), viewer)).json().data.task_id;
+      const adminOwn = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }))).json().data.task_id;
+      const other = await h().bearer((await h().user(org, { permissions: WITHOUT_EDIT })).username);
+      const theirs = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }), other)).json().data.task_id;
+      // A viewer cancels their own, but not another user's.
+      const refused = await post(`/analysis/export-jobs/${adminOwn}/cancel`, {}, viewer);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().data.message).toBe(M.cancelNotAllowed);
+      expect((await get(`/analysis/export-jobs/${adminOwn}`)).json().data.status).toBe('PENDING');
+      const own = await post(`/analysis/export-jobs/${mine}/cancel`, {}, viewer);
+      expect(own.statusCode, own.body).toBe(200);
+      expect(own.json().data.status).toBe('CANCELLED');
+      // Export edit cancels anyone's in the organisation.
+      const edited = await post(`/analysis/export-jobs/${theirs}/cancel`, {});
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(edited.json().data.status).toBe('CANCELLED');
+      await runJobs(h().ctx, [exportJob]);
+    });
+
+    it('shows FAILURE as soon as its job has failed for good, not an hour later', async () => {
+      for (const how of ['failed', 'died'] as const) {
+        const id = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }))).json().data.task_id as number;
+        await h().ctx.db.updateTable('export_jobs').set({ status: 'PROGRESS', progress: 0.4 }).where('id', '=', id).execute();
+        const job = h().ctx.db.updateTable('jobs').where('unique_key', '=', `export:${id}`);
+        // Failed for good; or its last attempt's worker died (its lease ran out, the job not yet swept).
+        if (how === 'failed') await job.set({ status: 'failed', finished_at: nowS() }).execute();
+        else await job.set((eb) => ({ attempts: eb.ref('max_attempts'), locked_by: 'gone', locked_until: nowS() - 1 })).execute();
+        const detail = (await get(`/analysis/export-jobs/${id}`)).json().data as ExportJobDetail;
+        expect(detail, how).toMatchObject({ status: 'FAILURE', details: { status: 'FAILURE', error: M.generateError, signed_urls: [] } });
+        const listed = (await get('/analysis/export-jobs?limit=50&offset=0')).json().data.tasks.find((t: { task_id: number }) => t.task_id === id);
+        expect(listed.status, how).toBe('FAILURE');
+      }
+      // A job still retrying (attempts left) keeps its export in progress.
+      const id = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }))).json().data.task_id as number;
+      await h().ctx.db.updateTable('export_jobs').set({ status: 'PROGRESS' }).where('id', '=', id).execute();
+      await h()
+        .ctx.db.updateTable('jobs')
+        .where('unique_key', '=', `export:${id}`)
+        .set({ attempts: 1, locked_by: 'gone', locked_until: nowS() - 1 })
+        .execute();
+      expect((await get(`/analysis/export-jobs/${id}`)).json().data.status).toBe('PROGRESS');
+      await h().ctx.db.updateTable('jobs').where('unique_key', '=', `export:${id}`).set({ locked_by: null, locked_until: null }).execute();
+      await runJobs(h().ctx, [exportJob]);
+      expect((await get(`/analysis/export-jobs/${id}`)).json().data.status).toBe('SUCCESS');
     });
 
     it('reports progress and the time left while it runs, and a cancel in flight stops it without files', async () => {
