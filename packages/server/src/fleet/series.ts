@@ -58,11 +58,24 @@ export function submeterBuckets(
   const midnights = step === 86400 ? localMidnights(start, end, zone) : [];
   const dayStart = startOfPeriod(start, 'day', zone);
   let day = 0;
+  return submeterMeans(rows, (ts) => {
+    while (day + 1 < midnights.length && midnights[day + 1] <= ts) day++;
+    return step === 86400 ? midnights[day] : step === 3600 ? localBucketStart(ts, 3600, dayStart) : ts - (ts % step);
+  });
+}
+
+/**
+ * Submeter 5-minute averages (in time order) gathered into the buckets `bucketOf` names (undefined:
+ * outside every bucket): each bucket the mean of its 5-minute averages, rounded.
+ */
+export function submeterMeans(
+  rows: readonly { ts: number | string; p: number | null; q: number | null }[],
+  bucketOf: (ts: number) => number | undefined,
+): Map<number, { p: number | null; q: number | null }> {
   const sums = new Map<number, { p: number; q: number; n: number }>();
   for (const r of rows) {
-    const ts = Number(r.ts);
-    while (day + 1 < midnights.length && midnights[day + 1] <= ts) day++;
-    const t = step === 86400 ? midnights[day] : step === 3600 ? localBucketStart(ts, 3600, dayStart) : ts - (ts % step);
+    const t = bucketOf(Number(r.ts));
+    if (t === undefined) continue;
     const b = sums.get(t) ?? { p: 0, q: 0, n: 0 };
     b.p += Number(r.p ?? 0);
     b.q += Number(r.q ?? 0);

@@ -41,6 +41,11 @@ export class TelemetryStore {
     return read.nodesSeries(this.db, nodeIds, cols, start, end, interval);
   }
 
+  /** Several nodes' stored rollup rows (integrals and covered seconds), in (ts, node) order (exports). */
+  nodesRollupRows(table: 'tel_5m' | 'tel_1h' | 'tel_1d', nodeIds: readonly number[], cols: readonly MetricColumn[], start: number, end: number) {
+    return read.nodesRollupRows(this.db, table, nodeIds, cols, start, end);
+  }
+
   nodeEnergy(nodeId: number, start: number, end: number, table: 'tel_5m' | 'tel_1h' | 'tel_1d') {
     return read.nodeEnergy(this.db, nodeId, start, end, table);
   }

@@ -40,7 +40,7 @@ export const exportEndpoints = defineEndpoints('exports', {
   cancel: endpoint({
     method: 'POST',
     path: '/analysis/export-jobs/:id/cancel',
-    summary: 'Cancels a PENDING or PROGRESS export of the organisation: it stops and keeps no files',
+    summary: 'Cancels a PENDING or PROGRESS export of the organisation: it stops and keeps no files (its creator, or a user with export edit; others 403)',
     permission: EXPORT_VIEW,
     params: exportTaskParams,
     reply: exportJobReply,

@@ -64,6 +64,7 @@ export const EXPORT_MESSAGES = {
   exportNotFound: 'No such export in your organisation.',
   cannotCancel: 'Only a submitted or in-progress export can be cancelled.',
   cancelled: 'Export cancelled.',
+  cancelNotAllowed: 'Only the user who started this export, or one who may edit exports, can cancel it.',
   installerNoVpp: 'Installer organisations export all customers in Fleet: leave the powerstation out.',
   allCustomersNetworkOnly: 'Only network organisations choose the customer set.',
   fileNotFound: 'No such file in this export.',

@@ -72,17 +72,24 @@ export function exportMetricsForNode(allowed: readonly ExportMetricOption[], has
 }
 
 /**
- * The downsampling intervals (spec 2 §9's sampling set) that the telemetry rollups serve exactly:
- * 5 minutes and coarser, whole multiples of the 5-minute rollup below an hour, and the node's own
- * hours and days. Shorter ones (5s, 30s, 1m) are raw samples, kept only for days; 6h, 12h, 3d and
- * 1w are not offered (they would not match any graph of the node). Each: value, label, seconds.
+ * The downsampling intervals of spec 2 §9's sampling set that the telemetry rollups serve exactly.
+ * Rows are the buckets of the export's time zone (the account's zone its start and end are in):
+ * 5 to 30 minutes are whole multiples of the 5-minute rollup; 1h, 6h and 12h the zone's local hours
+ * (6h and 12h start at local 00:00, 06:00, 12:00 and 18:00); 1d its local days; 3d and 1w runs of 3
+ * and 7 local days from the export's start (the last one cut at its end). 5s, 30s and 1m are not
+ * offered: they would read raw samples, kept only TELEMETRY_RAW_RETENTION_DAYS. Each: value, label,
+ * and nominal seconds (local days and hours across a DST change are 23 or 25 hours, not 24).
  */
 export const EXPORT_INTERVALS = [
   { value: '5m', label: '5 minutes', seconds: 300 },
   { value: '10m', label: '10 minutes', seconds: 600 },
   { value: '30m', label: '30 minutes', seconds: 1800 },
   { value: '1h', label: '1 hour', seconds: 3600 },
+  { value: '6h', label: '6 hours', seconds: 21600 },
+  { value: '12h', label: '12 hours', seconds: 43200 },
   { value: '1d', label: '1 day', seconds: 86400 },
+  { value: '3d', label: '3 days', seconds: 259200 },
+  { value: '1w', label: '1 week', seconds: 604800 },
 ] as const;
 export type ExportInterval = (typeof EXPORT_INTERVALS)[number]['value'];
 export const EXPORT_INTERVAL_VALUES = EXPORT_INTERVALS.map((i) => i.value) as unknown as readonly [ExportInterval, ...ExportInterval[]];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { okReply } from '../api/envelope.ts';
 import { recordId } from '../api/inputs.ts';
+import { EXPORT_VIEW } from '../exports/permissions.ts';
 import {
   nodeDetailSchema,
   nodeEventsReply,
@@ -28,8 +29,8 @@ export const nodeEndpoints = defineEndpoints('nodes', {
   list: endpoint({
     method: 'GET',
     path: '/v2/nodes',
-    summary: "The fleet's nodes: search, filters, paging and nameplate totals",
-    permission: { anyOf: ['fleet.node.any', 'fleet.powerstations.any'] },
+    summary: "The fleet's nodes: search, filters, paging and nameplate totals (also the node export's suggestions, spec 2 §7)",
+    permission: { anyOf: ['fleet.node.any', 'fleet.powerstations.any', ...EXPORT_VIEW.anyOf] },
     query: nodeListQuery,
     reply: nodeListReply,
   }),

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type ExportJobDetail, endOfPeriod, EXPORT_MESSAGES as M, MESSAGES, PERMISSIONS, startOfPeriod } from '@vpp/shared';
+import { type ExportJobDetail, endOfPeriod, localDateToEpoch, EXPORT_MESSAGES as M, MESSAGES, PERMISSIONS, shiftPeriod, startOfPeriod } from '@vpp/shared';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
@@ -31,6 +31,7 @@ describeEachDatabase(
     let start: number;
     let end: number;
     let submeters: { id: number; node_id: number }[];
+    let zones: Map<number, string>;
 
     const get = (url: string, headers: Headers | undefined = admin) => h().app.inject({ method: 'GET', url, headers });
     const post = (url: string, payload: unknown, headers: Headers = admin) => h().app.inject({ method: 'POST', url, payload: payload as object, headers });
@@ -85,6 +86,26 @@ describeEachDatabase(
       params: { start, end, queries: ['meter_power'], interval: '5m', ...params },
     });
 
+    /** The rounded sum of a row's node columns (blank when all are), as Aggregate by VPP writes it. */
+    const sumOfNodes = (r: Record<string, string>) => {
+      const values = Object.values(r)
+        .slice(2)
+        .filter((v) => v !== '')
+        .map(Number);
+      return values.length ? String(Math.round(values.reduce((a, v) => a + v, 0) * 1000) / 1000) : '';
+    };
+    /** Whether a zone's local hours start when Sydney's do (Brisbane's do; Adelaide's and Darwin's at half past). */
+    const hoursAligned = (zone: string) => startOfPeriod(start, 'day', zone) % 3600 === start % 3600;
+    const localHour = (t: number) => new Intl.DateTimeFormat('en-AU', { timeZone: ZONE, hour: '2-digit', hourCycle: 'h23' }).format(new Date(t * 1000));
+    /** Each hourly cell is the mean of the node's 5-minute values in that hour (rounded: within 0.005). */
+    const expectHourlyMeans = (column: string[], rows: Record<string, string>[], five: Record<string, Record<string, number | null>>, api: string) => {
+      for (const [k, r] of rows.entries()) {
+        const values = Array.from({ length: 12 }, (_, i) => five[Number(r.ts) + i * 300]?.[api]).filter((v): v is number => v !== null && v !== undefined);
+        if (!values.length) expect(column[k]).toBe('');
+        else expect(Number(column[k])).toBeCloseTo(values.reduce((a, v) => a + v, 0) / values.length, 2);
+      }
+    };
+
     beforeAll(async () => {
       org = await h().org('RETAILER', 'Sunrise Energy');
       const other = await h().org('RETAILER', 'Other Power');
@@ -107,6 +128,19 @@ describeEachDatabase(
       // One whole local day inside the simulated history.
       start = startOfPeriod(fleet.from + 86400, 'day', ZONE);
       end = endOfPeriod(start, 'day', ZONE);
+      // A home in Sydney beside Adelaide, Darwin, Brisbane, Melbourne and Hobart: the first Melbourne one
+      // moves (the same clock all year, so its history stands as it is).
+      const melbourne = await h()
+        .ctx.db.selectFrom('nodes')
+        .select('id')
+        .where('id', 'in', nodes)
+        .where('timezone', '=', 'Australia/Melbourne')
+        .orderBy('id')
+        .executeTakeFirst();
+      if (melbourne) await h().ctx.db.updateTable('nodes').set({ timezone: ZONE }).where('id', '=', melbourne.id).execute();
+      zones = new Map(
+        (await h().ctx.db.selectFrom('nodes').select(['id', 'timezone']).where('id', 'in', nodes).execute()).map((n) => [n.id, n.timezone as string]),
+      );
       submeters = await h().ctx.db.selectFrom('submeters').select(['id', 'node_id']).where('node_id', 'in', nodes).orderBy('id').execute();
     });
 
@@ -130,15 +164,16 @@ describeEachDatabase(
           const header = Object.keys(rows[0]);
           expect(header.slice(0, 2)).toEqual(['timestamp', 'ts']);
           expect(header).toHaveLength(2 + nodes.length);
-          // One row per interval of the day, in order: at 5 minutes every one; hourly, every node's own
-          // local hours (half past the hour in Adelaide and Darwin), as the API answers each with fill.
+          // One row per interval of the export zone's day, in order (hours are Sydney's local hours,
+          // none at half past). A node whose hours are the export zone's has the API's values; one in
+          // Adelaide or Darwin the average of its 5-minute values in each of those hours.
+          expect(rows.map((r) => Number(r.ts))).toEqual(Array.from({ length: (end - start) / seconds }, (_, i) => start + i * seconds));
           const all = await Promise.all(nodes.map((n) => series(n, api, seconds)));
-          const keys = [...new Set(all.flatMap((s) => Object.keys(s).map(Number)))].sort((a, b) => a - b);
-          if (seconds === 300) expect(keys).toEqual(Array.from({ length: (end - start) / seconds }, (_, i) => start + i * seconds));
-          expect(rows.map((r) => Number(r.ts))).toEqual(keys);
           for (const [i, node] of nodes.entries()) {
             expect(header[2 + i]).toContain(`(node ${node})`);
-            expect(rows.map((r) => r[header[2 + i]])).toEqual(rows.map((r) => cell(all[i][r.ts]?.[api])));
+            const column = rows.map((r) => r[header[2 + i]]);
+            if (seconds === 300 || hoursAligned(zones.get(node) as string)) expect(column).toEqual(rows.map((r) => cell(all[i][r.ts]?.[api])));
+            else expectHourlyMeans(column, rows, await series(node, api, 300), api);
           }
           expect(rows.some((r) => header.slice(2).some((k) => r[k] !== ''))).toBe(true);
         }
@@ -149,12 +184,71 @@ describeEachDatabase(
       const detail = await exported(operational({ powerstation: vpp, aggByPowerstation: true, interval: '1h' }));
       const rows = await csv(detail, 'meter_power');
       expect(Object.keys(rows[0])).toEqual(['timestamp', 'ts', 'Harbour VPP Meter Power (sum)']);
-      const all = await Promise.all(nodes.map((n) => series(n, 'meterPower', 3600)));
-      for (const r of rows) {
-        const values = all.map((s) => s[r.ts]?.meterPower).filter((v): v is number => v !== null && v !== undefined);
-        const sum = values.length ? Math.round(values.reduce((a, v) => a + v, 0) * 1000) / 1000 : null;
-        expect(r['Harbour VPP Meter Power (sum)']).toBe(cell(sum));
+      // The sum, row by row, of the node columns of the same export without the aggregate.
+      const perNode = await csv(await exported(operational({ powerstation: vpp, interval: '1h' })), 'meter_power');
+      expect(rows.map((r) => r.ts)).toEqual(perNode.map((r) => r.ts));
+      expect(rows.map((r) => r['Harbour VPP Meter Power (sum)'])).toEqual(perNode.map(sumOfNodes));
+      expect(rows.some((r) => r['Harbour VPP Meter Power (sum)'] !== '')).toBe(true);
+    });
+
+    it('writes the rows of the export zone for a VPP across time zones: one per local hour, summed whole', async () => {
+      const pick = ['Australia/Sydney', 'Australia/Adelaide', 'Australia/Brisbane'].map((z) => nodes.find((n) => zones.get(n) === z));
+      expect(pick, JSON.stringify(Object.fromEntries(zones))).not.toContain(undefined);
+      const three = (await post('/api/powerstations', { type: 'STATIC', name: 'Three Zones VPP', nodes: pick })).json().data.id;
+      for (const [interval, seconds] of [
+        ['1h', 3600],
+        ['6h', 21600],
+        ['12h', 43200],
+        ['1d', 86400],
+        ['3d', 259200],
+        ['1w', 604800],
+      ] as const) {
+        const summed = await csv(await exported(operational({ powerstation: three, aggByPowerstation: true, interval })), 'meter_power');
+        const perNode = await csv(await exported(operational({ powerstation: three, interval })), 'meter_power');
+        // The export zone's buckets only, within [start, end): hours on the hour, 6 and 12 hours from
+        // local 00:00 (06:00, 12:00, 18:00), a day, 3 days or a week from the start (cut at the end).
+        const expected =
+          seconds === 3600
+            ? Array.from({ length: (end - start) / 3600 }, (_, i) => start + i * 3600)
+            : seconds < 86400
+              ? Array.from({ length: (end - start) / 3600 }, (_, i) => start + i * 3600).filter((t) => Number(localHour(t)) % (seconds / 3600) === 0)
+              : [start];
+        expect(
+          perNode.map((r) => Number(r.ts)),
+          interval,
+        ).toEqual(expected);
+        expect(
+          summed.map((r) => Number(r.ts)),
+          interval,
+        ).toEqual(expected);
+        expect(
+          summed.map((r) => r['Three Zones VPP Meter Power (sum)']),
+          interval,
+        ).toEqual(perNode.map(sumOfNodes));
+        expect(
+          perNode.every((r) =>
+            Object.values(r)
+              .slice(2)
+              .every((v) => v !== ''),
+          ),
+          interval,
+        ).toBe(true);
       }
+      // Hourly: Sydney and Brisbane hours are the export's (the API's values); Adelaide's are averaged.
+      const hourly = await csv(await exported(operational({ powerstation: three, interval: '1h' })), 'meter_power');
+      const header = Object.keys(hourly[0]);
+      for (const node of pick as number[]) {
+        const label = header.find((k) => k.endsWith(`(node ${node})`)) as string;
+        const column = hourly.map((r) => r[label]);
+        if (hoursAligned(zones.get(node) as string)) {
+          const s = await series(node, 'meterPower', 3600);
+          expect(column).toEqual(hourly.map((r) => cell(s[r.ts]?.meterPower)));
+        } else expectHourlyMeans(column, hourly, await series(node, 'meterPower', 300), 'meterPower');
+      }
+      // Daily: the Sydney node's day is the API's.
+      const daily = await csv(await exported(operational({ deploymentUids: [pick[0]], interval: '1d' })), 'meter_power');
+      const day = await series(pick[0] as number, 'meterPower', 86400);
+      expect(daily.map((r) => r[Object.keys(r)[2]])).toEqual(daily.map((r) => cell(day[r.ts]?.meterPower)));
     });
 
     it('splits meter power by phase: a column per phase of each node, as the API answers A, B and C', async () => {
@@ -179,13 +273,25 @@ describeEachDatabase(
       const rows = await csv(detail, 'submeter_power');
       const header = Object.keys(rows[0]);
       expect(header).toHaveLength(2 + submeters.length);
+      const historical = async (sub: { id: number; node_id: number }, deltaT: number) => {
+        const res = await get(
+          `/fleet/deployment/${sub.node_id}/customerdata/submeter/historical/p?aggregation_base=client&delta_t=${deltaT}&start=${start}&end=${end}&id=${sub.id}`,
+        );
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().data as Record<string, { p: number | null }>;
+      };
+      expect(rows.map((r) => Number(r.ts))).toEqual(Array.from({ length: (end - start) / 3600 }, (_, i) => start + i * 3600));
       for (const [i, sub] of submeters.entries()) {
         expect(header[2 + i]).toContain(`(node ${sub.node_id})`);
-        const res = await get(
-          `/fleet/deployment/${sub.node_id}/customerdata/submeter/historical/p?aggregation_base=client&delta_t=3600&start=${start}&end=${end}&id=${sub.id}`,
-        );
-        const data = res.json().data as Record<string, { p: number | null }>;
-        expect(rows.map((r) => r[header[2 + i]])).toEqual(rows.map((r) => cell(data[r.ts]?.p)));
+        const column = rows.map((r) => r[header[2 + i]]);
+        // The submeter graph's hours are its node's: the same as the export's when they line up.
+        if (hoursAligned(zones.get(sub.node_id) as string)) {
+          const data = await historical(sub, 3600);
+          expect(column).toEqual(rows.map((r) => cell(data[r.ts]?.p)));
+        } else {
+          const five = Object.fromEntries(Object.entries(await historical(sub, 300)).map(([t, v]) => [t, { p: v.p }]));
+          expectHourlyMeans(column, rows, five, 'p');
+        }
       }
       // Without Include Submeter Data, submeter metrics are refused.
       const refused = await post('/analysis/export-jobs', operational({ powerstation: vpp, queries: ['submeter_power'] }));
@@ -199,10 +305,18 @@ describeEachDatabase(
       expect(detail.status).toBe('SUCCESS');
       expect(detail.details.empty).toBe(true);
       for (const f of detail.details.signed_urls) expect(f).toMatchObject({ empty: true, signed_url: null });
-      // One metric with data beside one without: only the latter is empty.
-      const mixed = await exported(operational({ deploymentUids: [nodes[0]], queries: ['meter_power', 'meter_frequency'] }));
+      // One metric with data beside one without: only the latter is empty ('(no data)', no link); the
+      // other's file opens with values in its rows.
+      // The last node's meter sent no frequency that day (its other readings stand).
+      const quiet = nodes[nodes.length - 1];
+      await h().ctx.db.updateTable('tel_5m').set({ frequency: null }).where('node_id', '=', quiet).where('ts', '>=', start).where('ts', '<', end).execute();
+      const mixed = await exported(operational({ deploymentUids: [quiet], queries: ['meter_power', 'meter_frequency'] }));
       expect(mixed.details.empty).toBe(false);
-      expect(mixed.details.signed_urls.find((f) => f.metric === 'meter_power')?.empty).toBe(false);
+      expect(mixed.details.signed_urls.find((f) => f.metric === 'meter_frequency')).toMatchObject({ empty: true, signed_url: null });
+      expect(mixed.details.signed_urls.find((f) => f.metric === 'meter_power')).toMatchObject({ empty: false, signed_url: expect.any(String) });
+      const rows = await csv(mixed, 'meter_power');
+      expect(rows).toHaveLength((end - start) / 300);
+      expect(rows.filter((r) => r[Object.keys(r)[2]] !== '').length).toBeGreaterThan(0);
     });
 
     it('refuses bad input with a message and queues nothing', async () => {
@@ -231,6 +345,32 @@ describeEachDatabase(
       expect(await counts()).toEqual(before);
       // A viewer may still export individual nodes.
       expect((await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }), viewer)).statusCode).toBe(200);
+      await runJobs(h().ctx, [exportJob]);
+    });
+
+    it('counts the range limit in local days: exactly the limit across a DST change passes, a day more is refused', async () => {
+      const limit = h().ctx.config.EXPORT_MAX_RANGE_DAYS;
+      h().ctx.config.EXPORT_MAX_RANGE_DAYS = 7;
+      try {
+        // Sydney's clocks go back on 5 April 2026 and forward on 4 October 2026: 7 local days of 169 and 167 hours.
+        for (const from of ['2026-04-01', '2026-10-01']) {
+          const a = localDateToEpoch(from, ZONE);
+          const week = shiftPeriod(a, 'day', 7, ZONE);
+          expect(Math.abs(week - a - 7 * 86400)).toBe(3600);
+          const before = await counts();
+          const over = await post(
+            '/analysis/export-jobs',
+            operational({ deploymentUids: [nodes[0]], start: a, end: shiftPeriod(a, 'day', 8, ZONE), interval: '1w' }),
+          );
+          expect(over.statusCode).toBe(400);
+          expect(over.json().data.message).toBe(M.rangeTooLong(7));
+          expect(await counts()).toEqual(before);
+          const ok = await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]], start: a, end: week, interval: '1w' }));
+          expect(ok.statusCode, ok.body).toBe(200);
+        }
+      } finally {
+        h().ctx.config.EXPORT_MAX_RANGE_DAYS = limit;
+      }
       await runJobs(h().ctx, [exportJob]);
     });
 
@@ -330,6 +470,53 @@ describeEachDatabase(
       expect(again.json().data.message).toBe(M.cannotCancel);
       const ref = detail.reference_id;
       expect(fs.existsSync(path.join(h().ctx.config.dataDir, 'files', 'exports', ref))).toBe(false);
+    });
+
+    it('lets the creator of an export, or a user with export edit, cancel it; others are refused', async () => {
+      const mine = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }), viewer)).json().data.task_id;
+      const adminOwn = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }))).json().data.task_id;
+      const other = await h().bearer((await h().user(org, { permissions: WITHOUT_EDIT })).username);
+      const theirs = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }), other)).json().data.task_id;
+      // A viewer cancels their own, but not another user's.
+      const refused = await post(`/analysis/export-jobs/${adminOwn}/cancel`, {}, viewer);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().data.message).toBe(M.cancelNotAllowed);
+      expect((await get(`/analysis/export-jobs/${adminOwn}`)).json().data.status).toBe('PENDING');
+      const own = await post(`/analysis/export-jobs/${mine}/cancel`, {}, viewer);
+      expect(own.statusCode, own.body).toBe(200);
+      expect(own.json().data.status).toBe('CANCELLED');
+      // Export edit cancels anyone's in the organisation.
+      const edited = await post(`/analysis/export-jobs/${theirs}/cancel`, {});
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(edited.json().data.status).toBe('CANCELLED');
+      await runJobs(h().ctx, [exportJob]);
+    });
+
+    it('shows FAILURE as soon as its job has failed for good, not an hour later', async () => {
+      for (const how of ['failed', 'died'] as const) {
+        const id = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }))).json().data.task_id as number;
+        await h().ctx.db.updateTable('export_jobs').set({ status: 'PROGRESS', progress: 0.4 }).where('id', '=', id).execute();
+        const job = h().ctx.db.updateTable('jobs').where('unique_key', '=', `export:${id}`);
+        // Failed for good; or its last attempt's worker died (its lease ran out, the job not yet swept).
+        if (how === 'failed') await job.set({ status: 'failed', finished_at: nowS() }).execute();
+        else await job.set((eb) => ({ attempts: eb.ref('max_attempts'), locked_by: 'gone', locked_until: nowS() - 1 })).execute();
+        const detail = (await get(`/analysis/export-jobs/${id}`)).json().data as ExportJobDetail;
+        expect(detail, how).toMatchObject({ status: 'FAILURE', details: { status: 'FAILURE', error: M.generateError, signed_urls: [] } });
+        const listed = (await get('/analysis/export-jobs?limit=50&offset=0')).json().data.tasks.find((t: { task_id: number }) => t.task_id === id);
+        expect(listed.status, how).toBe('FAILURE');
+      }
+      // A job still retrying (attempts left) keeps its export in progress.
+      const id = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }))).json().data.task_id as number;
+      await h().ctx.db.updateTable('export_jobs').set({ status: 'PROGRESS' }).where('id', '=', id).execute();
+      await h()
+        .ctx.db.updateTable('jobs')
+        .where('unique_key', '=', `export:${id}`)
+        .set({ attempts: 1, locked_by: 'gone', locked_until: nowS() - 1 })
+        .execute();
+      expect((await get(`/analysis/export-jobs/${id}`)).json().data.status).toBe('PROGRESS');
+      await h().ctx.db.updateTable('jobs').where('unique_key', '=', `export:${id}`).set({ locked_by: null, locked_until: null }).execute();
+      await runJobs(h().ctx, [exportJob]);
+      expect((await get(`/analysis/export-jobs/${id}`)).json().data.status).toBe('SUCCESS');
     });
 
     it('reports progress and the time left while it runs, and a cancel in flight stops it without files', async () => {

@@ -1,8 +1,8 @@
-import { type ExportMetric, exportMetricOption, type NodeMetric } from '@vpp/shared';
+import { type ExportMetric, endOfPeriod, exportMetricOption, localMidnights, type NodeMetric } from '@vpp/shared';
 import { stringify } from 'csv-stringify/sync';
 import type { MetricColumn } from '../../fleet/metrics.ts';
 import { METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
-import { bucketTimes, roundValue, submeterBuckets } from '../../fleet/series.ts';
+import { bucketTimes, roundValue, submeterMeans } from '../../fleet/series.ts';
 import type { TelemetryStore } from '../../fleet/telemetry.ts';
 import { CSV_OPTIONS } from '../../platform/csv.ts';
 import type { FileWriter } from '../../platform/downloads.ts';
@@ -147,10 +147,84 @@ export interface PageHooks {
   page(done: number, total: number): Promise<void>;
 }
 
+/** The local hour (0–23) of an instant in a zone. */
+const localHour = (ts: number, zone: string) => Number(localIso(ts, zone).slice(11, 13));
+
 /**
- * Writes the export's files through `open` (one writer per metric), a page of time at a time: each
- * page's rows are read for all nodes, gathered into a small matrix and written, then the event loop
- * is let go before the next. Answers, per metric, whether it held any value.
+ * The starts of an export's rows in [start, end): the buckets of the export's zone (spec 2 §9's
+ * intervals, see EXPORT_INTERVALS). Below an hour, multiples of the interval; 1h its local hours;
+ * 6h and 12h the local hours 0, 6, 12, 18 (or 0, 12) of each day; 1d its local days; 3d and 1w runs
+ * of 3 and 7 local days from the start's day. The first row starts at `start`, the last ends at `end`.
+ */
+export function exportBuckets(start: number, end: number, interval: number, zone: string): number[] {
+  if (interval < 3600) return bucketTimes(start, end, interval, 'UTC', { localHours: false });
+  const midnights = localMidnights(start, end, zone);
+  const bounds: number[] = [];
+  if (interval < 86400) {
+    const every = interval / 3600;
+    for (const [i, m] of midnights.entries()) {
+      const next = midnights[i + 1] ?? endOfPeriod(m, 'day', zone);
+      let previous = -1;
+      for (let t = m; t < next; t += 3600) {
+        // Whole hours from local midnight; at 6h and 12h only those on the local clock's 0, 6, 12, 18
+        // (an hour repeated when clocks go back starts no second bucket).
+        const hour = every === 1 ? 0 : localHour(t, zone);
+        if (every === 1 || (hour % every === 0 && hour !== previous)) bounds.push(t);
+        previous = hour;
+      }
+    }
+  } else {
+    const days = Math.round(interval / 86400);
+    for (const [i, m] of midnights.entries()) if (i % days === 0) bounds.push(m);
+  }
+  return [start, ...bounds.filter((t) => t > start && t < end)];
+}
+
+/**
+ * How a node's values for the export's buckets are read: 'exact' asks the node data API's own series
+ * at the interval (the node's buckets are the export's: its hours or days line up with the export
+ * zone's, or the interval is below an hour); otherwise the stored rows of the coarsest rollup whose
+ * buckets lie inside the export's are added up, sum(integral) / sum(covered seconds).
+ */
+type NodeRead = 'exact' | 'tel_5m' | 'tel_1h' | 'tel_1d';
+
+function readsOf(plan: OperationalPlan): Map<string, NodeRead> {
+  const zoneDays = localMidnights(plan.start, plan.end, plan.zone);
+  const shift = (t: number) => ((t % 3600) + 3600) % 3600;
+  const out = new Map<string, NodeRead>();
+  for (const zone of new Set(plan.nodes.map((n) => n.timezone))) {
+    const days = localMidnights(plan.start, plan.end, zone);
+    const sameDays = zone === plan.zone || (days.length === zoneDays.length && days.every((t, i) => t === zoneDays[i]));
+    const sameHours = new Set([...days, ...zoneDays].map(shift)).size === 1;
+    const hours: NodeRead = sameHours ? 'tel_1h' : 'tel_5m';
+    const read: NodeRead =
+      plan.interval < 3600
+        ? 'exact'
+        : plan.interval === 3600
+          ? sameHours
+            ? 'exact'
+            : 'tel_5m'
+          : plan.interval === 86400
+            ? sameDays
+              ? 'exact'
+              : hours
+            : plan.interval < 86400
+              ? hours
+              : sameDays
+                ? 'tel_1d'
+                : hours;
+    out.set(zone, read);
+  }
+  return out;
+}
+
+/** Seconds of one stored row of a read (the export's own interval when exact). */
+const ROW_SECONDS = { tel_5m: 300, tel_1h: 3600, tel_1d: 86400 } as const;
+
+/**
+ * Writes the export's files through `open` (one writer per metric), a page of rows at a time: each
+ * page's values are read for all nodes, gathered into a small matrix and written, then the event
+ * loop is let go before the next. Answers, per metric, whether it held any value.
  */
 export async function writeOperational(
   telemetry: TelemetryStore,
@@ -164,74 +238,120 @@ export async function writeOperational(
   const wantsSubs = files.some((f) => f.sources.some((s) => s.kind === 'sub'));
   const nodeIndex = new Map(plan.nodes.map((n, i) => [n.id, i]));
   const subIndex = new Map(plan.submeters.map((s, i) => [s.id, i]));
-  const zones = [...new Set(plan.nodes.map((n) => n.timezone))];
-  const localBuckets = plan.interval === 3600 || plan.interval === 86400;
-  // Pages of whole buckets: days for daily data, hours otherwise.
-  const unit = plan.interval === 86400 ? 86400 : 3600;
-  const bucketsPerPage = Math.max(1, Math.floor((plan.pageCells ?? PAGE_CELLS) / Math.max(1, plan.nodes.length + plan.submeters.length)));
-  const pageS = unit * Math.ceil((bucketsPerPage * plan.interval) / unit);
-  const pages: [number, number][] = [];
-  for (let a = plan.start; a < plan.end; a += pageS) pages.push([a, Math.min(plan.end, a + pageS)]);
   const nodeIds = plan.nodes.map((n) => n.id);
-  const subIds = plan.submeters.map((s) => s.id);
-  const subZone = new Map(plan.submeters.map((s) => [s.id, plan.nodes[nodeIndex.get(s.nodeId) as number].timezone]));
+  const subIds = wantsSubs ? plan.submeters.map((s) => s.id) : [];
+  const reads = readsOf(plan);
+  // The nodes of each read, in the export's node order.
+  const groups = new Map<NodeRead, number[]>();
+  for (const n of plan.nodes) {
+    const r = reads.get(n.timezone) as NodeRead;
+    groups.set(r, [...(groups.get(r) ?? []), n.id]);
+  }
+  const rowSeconds = (r: NodeRead) => (r === 'exact' ? plan.interval : ROW_SECONDS[r]);
+  // The finest rows any query of a page reads: a page's span holds at most QUERY_ROWS of them per id.
+  const finest = Math.min(...[...groups.keys()].map(rowSeconds), ...(subIds.length ? [300] : []), plan.interval);
 
-  for (const [p, [a, b]] of pages.entries()) {
-    // The rows of the page: every bucket of every zone among the nodes (hours and days are each node's own).
-    const keys = localBuckets
-      ? [...new Set(zones.flatMap((z) => bucketTimes(a, b, plan.interval, z, { localHours: true })))].sort((x, y) => x - y)
-      : bucketTimes(a, b, plan.interval, 'UTC', { localHours: false });
-    const row = new Map(keys.map((t, i) => [t, i]));
-    // At 5 to 30 minutes the rows are every interval from the page's first: a row's index is arithmetic.
-    const rowOf = localBuckets
-      ? (t: number) => row.get(t)
-      : (t: number) => (t >= keys[0] && t < b && (t - keys[0]) % plan.interval === 0 ? (t - keys[0]) / plan.interval : undefined);
-    const colVals = nodeCols.map(() => new Float64Array(keys.length * nodeIds.length).fill(Number.NaN));
-    const nodeVals = new Map<MetricColumn, Float64Array>(nodeCols.map((c, j) => [c, colVals[j]]));
-    const perQuery = Math.max(1, Math.min(QUERY_NODES, Math.floor(QUERY_ROWS / Math.max(1, keys.length))));
-    for (let i = 0; i < nodeIds.length && nodeCols.length; i += perQuery) {
-      const rows = await telemetry.nodesSeries(nodeIds.slice(i, i + perQuery), nodeCols, a, b, plan.interval);
-      for (const r of rows) {
-        const k = rowOf(Number(r.ts));
-        if (k === undefined) continue;
-        const base = k * nodeIds.length + (nodeIndex.get(Number(r.node_id)) as number);
-        for (let j = 0; j < nodeCols.length; j++) {
-          const v = r[nodeCols[j]];
-          // roundValue's rule, inlined: this runs for every value of the export.
-          if (v !== null && v !== undefined) {
-            const n = Math.round(Number(v) * 1000) / 1000;
-            if (!Number.isNaN(n)) colVals[j][base] = n;
-          }
-        }
+  const buckets = exportBuckets(plan.start, plan.end, plan.interval, plan.zone);
+  const bucketsPerPage = Math.max(1, Math.floor((plan.pageCells ?? PAGE_CELLS) / Math.max(1, nodeIds.length + subIds.length)));
+  const pages: [number, number][] = [];
+  for (let i = 0; i < buckets.length; ) {
+    let j = i + 1;
+    const endOf = (k: number) => buckets[k] ?? plan.end;
+    while (j < buckets.length && j - i < bucketsPerPage && (endOf(j + 1) - buckets[i]) / finest <= QUERY_ROWS) j++;
+    pages.push([i, j]);
+    i = j;
+  }
+
+  for (const [p, [i0, i1]] of pages.entries()) {
+    const keys = buckets.slice(i0, i1);
+    const a = keys[0];
+    const b = buckets[i1] ?? plan.end;
+    // Below an hour the rows are every interval from the page's first: a row's index is arithmetic.
+    const row = plan.interval < 3600 ? null : new Map(keys.map((t, k) => [t, k]));
+    const rowOf = row ? (t: number) => row.get(t) : (t: number) => (t >= a && t < b && (t - a) % plan.interval === 0 ? (t - a) / plan.interval : undefined);
+    // The row holding an instant (rows are sorted): for rollup rows gathered into the export's buckets.
+    const bucketOf = (t: number) => {
+      if (t < a || t >= b) return undefined;
+      let lo = 0;
+      let hi = keys.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (keys[mid] <= t) lo = mid;
+        else hi = mid - 1;
       }
-      await yieldToLoop();
-    }
-    const subVals = { p: new Float64Array(wantsSubs ? keys.length * subIds.length : 0).fill(Number.NaN), q: new Float64Array(0) };
-    subVals.q = new Float64Array(subVals.p.length).fill(Number.NaN);
-    if (wantsSubs)
-      for (let i = 0; i < subIds.length; i += perQuery) {
-        // A local hour or day of another zone may straddle the page's edge: its 5-minute rows are read
-        // whole (within the export's range), and each bucket is written in the page holding its start.
-        const from = Math.max(plan.start, a - 86400);
-        const to = Math.min(plan.end, b + 86400);
-        const rows = await telemetry.submetersSeries(subIds.slice(i, i + perQuery), from, to);
-        const bySub = new Map<number, typeof rows>();
-        for (const r of rows) {
-          const list = bySub.get(Number(r.submeter_id));
-          if (list) list.push(r);
-          else bySub.set(Number(r.submeter_id), [r]);
-        }
-        for (const [id, list] of bySub) {
-          const s = subIndex.get(id) as number;
-          for (const [t, v] of submeterBuckets(list, plan.interval, subZone.get(id) as string, from, to)) {
-            const k = row.get(t);
+      return lo;
+    };
+    const cells = keys.length * nodeIds.length;
+    const colVals = nodeCols.map(() => new Float64Array(cells).fill(Number.NaN));
+    const nodeVals = new Map<MetricColumn, Float64Array>(nodeCols.map((c, j) => [c, colVals[j]]));
+    for (const [read, ids] of groups) {
+      if (!nodeCols.length) break;
+      const rowsPerId = Math.max(1, Math.ceil((b - a) / rowSeconds(read)));
+      const perQuery = Math.max(1, Math.min(QUERY_NODES, Math.floor(QUERY_ROWS / rowsPerId)));
+      // Rollup rows added up per bucket: integrals and covered seconds, then each value their ratio.
+      const cov = read === 'exact' ? null : new Float64Array(cells);
+      const sums = read === 'exact' ? [] : nodeCols.map(() => new Float64Array(cells).fill(Number.NaN));
+      for (let i = 0; i < ids.length; i += perQuery) {
+        const some = ids.slice(i, i + perQuery);
+        if (read === 'exact') {
+          const rows = await telemetry.nodesSeries(some, nodeCols, a, b, plan.interval);
+          for (const r of rows) {
+            const k = rowOf(Number(r.ts));
             if (k === undefined) continue;
-            if (v.p !== null) subVals.p[k * subIds.length + s] = v.p;
-            if (v.q !== null) subVals.q[k * subIds.length + s] = v.q;
+            const base = k * nodeIds.length + (nodeIndex.get(Number(r.node_id)) as number);
+            for (let j = 0; j < nodeCols.length; j++) {
+              const v = r[nodeCols[j]];
+              // roundValue's rule, inlined: this runs for every value of the export.
+              if (v !== null && v !== undefined) {
+                const n = Math.round(Number(v) * 1000) / 1000;
+                if (!Number.isNaN(n)) colVals[j][base] = n;
+              }
+            }
+          }
+        } else {
+          const rows = await telemetry.nodesRollupRows(read, some, nodeCols, a, b);
+          for (const r of rows) {
+            const k = bucketOf(Number(r.ts));
+            if (k === undefined) continue;
+            const base = k * nodeIds.length + (nodeIndex.get(Number(r.node_id)) as number);
+            (cov as Float64Array)[base] += Number(r.cov);
+            for (let j = 0; j < nodeCols.length; j++) {
+              const v = r[nodeCols[j]];
+              if (v !== null && v !== undefined) sums[j][base] = Number.isNaN(sums[j][base]) ? Number(v) : sums[j][base] + Number(v);
+            }
+          }
+          for (const id of some) {
+            const n = nodeIndex.get(id) as number;
+            for (let k = 0; k < keys.length; k++) {
+              const base = k * nodeIds.length + n;
+              const seconds = (cov as Float64Array)[base];
+              if (seconds > 0) for (let j = 0; j < nodeCols.length; j++) colVals[j][base] = roundValue(sums[j][base] / seconds) ?? Number.NaN;
+            }
           }
         }
         await yieldToLoop();
       }
+    }
+    const subVals = { p: new Float64Array(keys.length * subIds.length).fill(Number.NaN), q: new Float64Array(keys.length * subIds.length).fill(Number.NaN) };
+    // Submeters keep 5-minute rows only: a page's span of them per submeter bounds each query.
+    const subsPerQuery = Math.max(1, Math.min(QUERY_NODES, Math.floor(QUERY_ROWS / Math.max(1, Math.ceil((b - a) / 300)))));
+    for (let i = 0; i < subIds.length; i += subsPerQuery) {
+      const rows = await telemetry.submetersSeries(subIds.slice(i, i + subsPerQuery), a, b);
+      const bySub = new Map<number, typeof rows>();
+      for (const r of rows) {
+        const list = bySub.get(Number(r.submeter_id));
+        if (list) list.push(r);
+        else bySub.set(Number(r.submeter_id), [r]);
+      }
+      for (const [id, list] of bySub) {
+        const s = subIndex.get(id) as number;
+        for (const [k, v] of submeterMeans(list, bucketOf)) {
+          if (v.p !== null) subVals.p[k * subIds.length + s] = v.p;
+          if (v.q !== null) subVals.q[k * subIds.length + s] = v.q;
+        }
+      }
+      await yieldToLoop();
+    }
 
     for (const [fi, f] of files.entries()) {
       let out = '';

@@ -17,6 +17,7 @@ import {
   EXPORT_MESSAGES as M,
   type OperationalParams,
   satisfies,
+  shiftPeriod,
 } from '@vpp/shared';
 import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
@@ -107,14 +108,16 @@ async function requireExport(ctx: AppContext, user: AuthUser, id: number): Promi
 }
 
 /** Checks an operational request against the caller and the settings: metrics, range, VPP or nodes. Answers the VPP's name. */
-async function checkOperational(ctx: AppContext, user: AuthUser, p: OperationalParams): Promise<string | null> {
+async function checkOperational(ctx: AppContext, user: AuthUser, p: OperationalParams, zone: string): Promise<string | null> {
   const type = user.row.suborg_type;
   const networkOnly = p.queries.filter((q) => type !== 'NETWORK' && !exportMetricOption(q)?.retailer);
   if (networkOnly.length) throw badRequest(M.networkOnlyMetrics(networkOnly));
   const allowed = new Set(exportMetricsFor(type, hasPermission(user.permissions, 'fleet.node.sga_data.view')).map((m) => m.id as string));
   if (p.queries.some((q) => !allowed.has(q))) throw badRequest(M.sgaNotAllowed);
+  // Counted in the zone's local days: a range of exactly the limit across a DST change (a day of 23
+  // or 25 hours) is within it.
   const maxDays = ctx.config.EXPORT_MAX_RANGE_DAYS;
-  if ((p.end as number) - (p.start as number) > maxDays * 86400) throw badRequest(M.rangeTooLong(maxDays));
+  if ((p.end as number) > shiftPeriod(p.start as number, 'day', maxDays, zone)) throw badRequest(M.rangeTooLong(maxDays));
   if (p.powerstation !== undefined && p.powerstation !== null) {
     if (!satisfies(user.permissions, EXPORT_EDIT)) throw forbidden();
     const ps = await requirePowerstation(ctx, user, p.powerstation);
@@ -146,7 +149,7 @@ async function checkCustomer(ctx: AppContext, user: AuthUser, p: CustomerParams)
 export async function createExport(ctx: AppContext, user: AuthUser, input: ExportCreateBody): Promise<ExportJob> {
   const body = exportCreateBody.parse(input);
   const zone = body.params.timezone ?? user.row.timezone ?? DEFAULT_ZONE;
-  const powerstationName = body.type === 'operational' ? await checkOperational(ctx, user, body.params) : await checkCustomer(ctx, user, body.params);
+  const powerstationName = body.type === 'operational' ? await checkOperational(ctx, user, body.params, zone) : await checkCustomer(ctx, user, body.params);
   const metrics = body.type === 'operational' ? [...new Set(body.params.queries)] : ['customers'];
   const stored: StoredParams = { type: body.type, zone, powerstationName, params: { ...body.params, user: user.id, timezone: zone } };
   const now = nowS();
@@ -178,6 +181,49 @@ export async function createExport(ctx: AppContext, user: AuthUser, input: Expor
   return present((await findRow(ctx.db, id)) as NonNullable<ExportRow>);
 }
 
+/**
+ * Marks FAILURE the in-flight exports (of `ids`) whose job has failed for good: failed, or its last
+ * allowed attempt died with its worker (its lease ran out), which the jobs' sweep would only say later.
+ * Answers the ids marked.
+ */
+async function failDeadExports(ctx: AppContext, ids: readonly number[], now: number): Promise<Set<number>> {
+  const dead = new Set<number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const keys = ids.slice(i, i + 500).map((id) => `export:${id}`);
+    const failed = await ctx.db
+      .selectFrom('jobs')
+      .select('unique_key')
+      .where('unique_key', 'in', keys)
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'failed'),
+          eb.and([eb('status', '=', 'pending'), eb('attempts', '>=', eb.ref('max_attempts')), eb('locked_until', '<', now)]),
+        ]),
+      )
+      .execute();
+    for (const f of failed) {
+      const id = Number(String(f.unique_key).slice('export:'.length));
+      const r = await ctx.db
+        .updateTable('export_jobs')
+        .set({ status: 'FAILURE', error: M.generateError, finished_at: now, time_remaining_ms: null })
+        .where('id', '=', id)
+        .where('status', 'in', ['PENDING', 'PROGRESS'])
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 1) dead.add(id);
+    }
+  }
+  return dead;
+}
+
+/** Rows as they stand once any in-flight one whose job has failed for good is marked FAILURE. */
+async function settled<R extends NonNullable<ExportRow>>(ctx: AppContext, rows: R[], now: number): Promise<R[]> {
+  const live = rows.filter((r) => r.status === 'PENDING' || r.status === 'PROGRESS').map((r) => r.id);
+  if (!live.length) return rows;
+  const dead = await failDeadExports(ctx, live, now);
+  if (!dead.size) return rows;
+  return Promise.all(rows.map(async (r) => (dead.has(r.id) ? ((await findRow(ctx.db, r.id)) as R) : r)));
+}
+
 /** The organisation's exports, newest first. */
 export async function listExports(ctx: AppContext, user: AuthUser, q: { limit: number; offset: number }) {
   const [rows, total] = await Promise.all([
@@ -196,13 +242,13 @@ export async function listExports(ctx: AppContext, user: AuthUser, q: { limit: n
       .executeTakeFirstOrThrow(),
   ]);
   const now = nowS();
-  return { tasks: rows.map((r) => present(r, now)), total: Number(total.n) };
+  return { tasks: (await settled(ctx, rows, now)).map((r) => present(r, now)), total: Number(total.n) };
 }
 
 /** One export with its files: a signed URL per file with data, valid EXPORT_LINK_TTL_S. */
 export async function exportDetail(ctx: AppContext, user: AuthUser, id: number): Promise<ExportJobDetail> {
-  const row = await requireExport(ctx, user, id);
   const now = nowS();
+  const [row] = await settled(ctx, [await requireExport(ctx, user, id)], now);
   const job = present(row, now);
   const files = job.status === 'SUCCESS' && row.files ? z.array(fileRecord).parse(JSON.parse(row.files)) : [];
   const ttlS = ctx.config.EXPORT_LINK_TTL_S;
@@ -228,7 +274,9 @@ export async function exportDetail(ctx: AppContext, user: AuthUser, id: number):
 
 /** Cancels a PENDING or PROGRESS export; a running job notices at its next page and throws its files away. */
 export async function cancelExport(ctx: AppContext, user: AuthUser, id: number): Promise<ExportJob> {
-  await requireExport(ctx, user, id);
+  const row = await requireExport(ctx, user, id);
+  // Export view lets a user cancel their own exports; another's needs export edit.
+  if (row.user_id !== user.id && !satisfies(user.permissions, EXPORT_EDIT)) throw new ApiError(403, 'forbidden', M.cancelNotAllowed);
   const r = await ctx.db
     .updateTable('export_jobs')
     .set({ status: 'CANCELLED', finished_at: nowS(), time_remaining_ms: null })
@@ -459,17 +507,11 @@ export async function sweepExports(ctx: AppContext, now = nowS()): Promise<numbe
     await ctx.db.updateTable('export_jobs').set({ status: 'REMOVED' }).where('id', '=', e.id).where('status', '=', 'SUCCESS').execute();
   }
   const running = await ctx.db.selectFrom('export_jobs').select('id').where('status', 'in', ['PENDING', 'PROGRESS']).execute();
-  for (let i = 0; i < running.length; i += 500) {
-    const keys = running.slice(i, i + 500).map((r) => `export:${r.id}`);
-    const failed = await ctx.db.selectFrom('jobs').select('unique_key').where('unique_key', 'in', keys).where('status', '=', 'failed').execute();
-    for (const f of failed)
-      await ctx.db
-        .updateTable('export_jobs')
-        .set({ status: 'FAILURE', error: M.generateError, finished_at: now })
-        .where('id', '=', Number(String(f.unique_key).slice('export:'.length)))
-        .where('status', 'in', ['PENDING', 'PROGRESS'])
-        .execute();
-  }
+  await failDeadExports(
+    ctx,
+    running.map((r) => r.id),
+    now,
+  );
   return expired.length;
 }
 

@@ -119,6 +119,23 @@ describeEachDatabase('node routes', (h) => {
     expect((await get(`/api/nodes/${busy.id}/detail`, none)).statusCode).toBe(403);
   });
 
+  it("gives a user with only export permissions the node export's suggestions (GET /v2/nodes?f&limit), of their own organisation only, and no node pages", async () => {
+    const [mine] = fleet;
+    const theirs = foreign[0] as NodeRow;
+    for (const permission of ['fleet.analysis.export.view', 'fleet.analysis.export.edit']) {
+      const exporter = await h().bearer((await h().user(retailerOrg, { permissions: [permission] })).username);
+      const res = await get(`/v2/nodes?f=${encodeURIComponent(mine?.serial_number ?? '')}&limit=10`, exporter);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().deployments.map((d: { id: number }) => d.id)).toContain(mine?.id);
+      expect(res.json().deployments).toEqual((await get(`/v2/nodes?f=${encodeURIComponent(mine?.serial_number ?? '')}&limit=10`, admin)).json().deployments);
+      const search = await get(`/v2/nodes?f=${encodeURIComponent(theirs.serial_number)}&limit=10`, exporter);
+      expect(search.json().deployments.map((d: { id: number }) => d.id)).not.toContain(theirs.id);
+      expect((await all('', exporter)).map((d) => d.id)).toEqual(fleet.map((n) => n.id));
+      expect((await get(`/api/nodes/${mine?.id}/detail`, exporter)).statusCode).toBe(403);
+      expect((await get('/v2/unused-nodes', exporter)).statusCode).toBe(403);
+    }
+  });
+
   it('answers 403 to the data calls for a user with node pages but without fleet.node.data.view (the demo operator)', async () => {
     expect(OPERATOR_PERMISSIONS).not.toContain('fleet.node.data.view');
     const sub = submeters.find((s) => s.node_id === busy.id)?.id ?? 0;

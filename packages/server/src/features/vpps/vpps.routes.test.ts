@@ -32,7 +32,7 @@ describeEachDatabase('virtual power plants', (h) => {
     headers = await h().bearer((await h().user(org)).username);
     otherHeaders = await h().bearer((await h().user(otherOrg)).username);
     viewer = await h().bearer((await h().user(org, { permissions: ['fleet.powerstations.view', 'fleet.node.any'] })).username);
-    nobody = await h().bearer((await h().user(org, { permissions: ['fleet.node.any', 'fleet.analysis.export.view'] })).username);
+    nobody = await h().bearer((await h().user(org, { permissions: ['fleet.node.any', 'fleet.kit_designer'] })).username);
     nodes.newtown1 = await node(h(), [org], { postcode: '2042', label: 'Nguyen Home' });
     nodes.newtown2 = await node(h(), [org, otherOrg], { postcode: '2042' });
     nodes.bondi = await node(h(), [org], { postcode: '2026', suburb: 'Bondi', batteryKwh: 10 });
@@ -111,6 +111,23 @@ describeEachDatabase('virtual power plants', (h) => {
       expect(res.json().result.find((v: { id: number }) => v.id === id)).toEqual(
         (await call('GET', '/v2/powerstations?limit=100&type=STATIC')).json().result.find((v: { id: number }) => v.id === id),
       );
+    });
+
+    it("offers the VPP choices to a user with only export view or edit (the export forms' VPP selector), of their own organisation only, and nothing else of the VPPs", async () => {
+      const id = await create({ type: 'STATIC', name: 'Exported', nodes: [nodes.bondi.id] });
+      await create({ type: 'STATIC', name: 'Not exported', nodes: [nodes.foreign.id] }, otherHeaders);
+      const all = (await call('GET', '/v2/powerstations?limit=1000')).json();
+      for (const permission of ['fleet.analysis.export.view', 'fleet.analysis.export.edit']) {
+        const exporter = await h().bearer((await h().user(org, { permissions: [permission] })).username);
+        const res = await call('GET', '/api/powerstations?limit=1000&offset=0', exporter);
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json()).toEqual(all);
+        expect(res.json().result.map((v: { name: string }) => v.name)).toContain('Exported');
+        expect(res.json().result.map((v: { name: string }) => v.name)).not.toContain('Not exported');
+        for (const url of ['/v2/powerstations', `/v2/powerstations/${id}`, `/v2/powerstations/${id}/nodes`]) {
+          expect((await call('GET', url, exporter)).statusCode, url).toBe(403);
+        }
+      }
     });
 
     it("answers 404 for another organisation's VPP on every call, and changes nothing", async () => {

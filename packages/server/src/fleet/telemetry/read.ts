@@ -85,6 +85,33 @@ export async function nodesSeries(
   return rows as (Point & { node_id: number; ts: number })[];
 }
 
+/**
+ * Several nodes' rollup rows as stored, in (ts, node) order: each column's time integral and the
+ * seconds covered (cov), so that a caller can gather them into buckets of its own (an export's local
+ * hours or days in another zone): a bucket's value is sum(column) / sum(cov), as `nodesSeries` adds up
+ * 5-minute rows.
+ */
+export async function nodesRollupRows(
+  db: Database,
+  table: 'tel_5m' | 'tel_1h' | 'tel_1d',
+  nodeIds: readonly number[],
+  cols: readonly MetricColumn[],
+  start: number,
+  end: number,
+): Promise<(Point & { node_id: number; ts: number; cov: number })[]> {
+  if (nodeIds.length === 0) return [];
+  const rows = await db
+    .selectFrom(table as 'tel_5m')
+    .select(['node_id', 'ts', 'cov', ...cols])
+    .where('node_id', 'in', nodeIds)
+    .where('ts', '>=', start)
+    .where('ts', '<', end)
+    .orderBy('ts')
+    .orderBy('node_id')
+    .execute();
+  return rows as unknown as (Point & { node_id: number; ts: number; cov: number })[];
+}
+
 /** Energy totals (kWh) of a node over [start, end): import, export, generation, consumption. */
 export async function nodeEnergy(db: Database, nodeId: number, start: number, end: number, table: 'tel_5m' | 'tel_1h' | 'tel_1d') {
   const total = (c: 'import_e' | 'export_e' | 'solar_e' | 'house_e') => sql<number>`coalesce(sum(${sql.ref(c)}), 0)`.as(c);

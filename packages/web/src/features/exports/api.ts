@@ -23,13 +23,28 @@ export const exportKeys = {
   node: (id: number) => ['exports', 'node', id] as const,
 };
 
-/** The organisation's export jobs, newest first: refreshed every 30 s, or 5 s while the newest is running (spec 2 §4). */
+/** The newest export alone: what sets a later page's refresh rhythm (its failure is the list's to report). */
+const NEWEST = { limit: 1, offset: 0 } as const;
+
+/**
+ * The organisation's export jobs, newest first: refreshed every 30 s, or 5 s while the newest export is
+ * running (spec 2 §4). On the first page the newest is the list's first task; on a later page it is
+ * asked for on its own (limit=1, offset=0), on the same rhythm.
+ */
 export function useExportJobs(q: { limit: number; offset: number }) {
+  const firstPage = q.offset === 0;
+  const newest = useQuery({
+    queryKey: exportKeys.list(NEWEST),
+    queryFn: async () => (await call(E.list, { query: NEWEST }, { quiet: true })).data,
+    enabled: !firstPage,
+    refetchInterval: (query) => listRefreshMs(query.state.data?.tasks),
+  });
+  const newestTasks = newest.data?.tasks;
   return useQuery({
     queryKey: exportKeys.list(q),
     queryFn: async () => (await call(E.list, { query: q }, { errorToast: M.historyFailed })).data,
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => listRefreshMs(query.state.data?.tasks),
+    refetchInterval: (query) => listRefreshMs(firstPage ? query.state.data?.tasks : newestTasks),
   });
 }
 
@@ -86,11 +101,11 @@ export function useCancelExport() {
   });
 }
 
-/** The VPPs an export can be of (GET /v2/powerstations), loaded when a form needs them. */
+/** The VPPs an export can be of (the VPP choices, GET /api/powerstations, open to exporters), loaded when a form needs them. */
 export function useExportPowerstations(enabled: boolean) {
   return useQuery({
     queryKey: exportKeys.powerstations,
-    queryFn: async () => (await call(vppEndpoints.list, { query: { limit: 1000, offset: 0 } }, { errorToast: VPP_MESSAGES.loadFailed })).result,
+    queryFn: async () => (await call(vppEndpoints.choices, { query: { limit: 1000, offset: 0 } }, { errorToast: VPP_MESSAGES.loadFailed })).result,
     enabled,
   });
 }

@@ -35,7 +35,7 @@ export const STATUS_COLOURS: Record<ExportStatus, string> = {
 
 export const isActive = (status: ExportStatus) => EXPORT_ACTIVE_STATUSES.includes(status);
 
-/** The list's refresh (spec 2 §4): every 5 s while the newest export shown is PENDING or PROGRESS, otherwise every 30 s. */
+/** The list's refresh (spec 2 §4), given the newest exports first: every 5 s while the newest is PENDING or PROGRESS, otherwise every 30 s. */
 export function listRefreshMs(tasks: readonly Pick<ExportJob, 'status'>[] | undefined): number {
   return tasks?.[0] && isActive(tasks[0].status) ? EXPORT_ACTIVE_REFRESH_MS : EXPORT_REFRESH_MS;
 }

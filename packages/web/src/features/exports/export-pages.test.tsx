@@ -1,12 +1,25 @@
 import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { type ExportFile, type ExportJob, type ExportJobDetail, localDateToEpoch, EXPORT_MESSAGES as M } from '@vpp/shared';
+import {
+  type Account,
+  type ExportFile,
+  type ExportJob,
+  type ExportJobDetail,
+  localDateToEpoch,
+  EXPORT_MESSAGES as M,
+  nodeEndpoints,
+  type PermissionRequirement,
+  satisfies,
+  vppEndpoints,
+} from '@vpp/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen, testAccount } from '../../test/render.tsx';
 import { ExportListPage } from './export-list-page.tsx';
 
 const ZONE = 'Australia/Sydney';
 const EDITOR = testAccount(['fleet.analysis.export.view', 'fleet.analysis.export.edit', 'fleet.powerstations.view', 'fleet.node.any']);
+/** Export permissions alone: no VPP screens, no node pages. */
+const EXPORTER = testAccount(['fleet.analysis.export.view', 'fleet.analysis.export.edit']);
 const VIEWER = testAccount(['fleet.analysis.export.view']);
 const NOBODY = testAccount(['fleet.node.any']);
 const PAGE = '/analysis/export?limit=10&offset=0';
@@ -99,8 +112,23 @@ const nodeDetail = (id: number) => ({ ...node(id), energySystems: [], gridMeters
 type Reply = { status: number; body: unknown };
 const ok = (data: unknown): Reply => ({ status: 200, body: { status: 'OK', data } });
 
-/** The server of the page's calls: by "METHOD path"; `list` answers the job list (a function: per call). */
-function server(opts: { list?: Reply | (() => Reply); details?: Record<number, Reply>; create?: Reply; nodes?: Reply; nodeDetail?: Reply } = {}) {
+const refused: Reply = { status: 403, body: { status: 'ERROR', error: 'forbidden', data: { message: 'Not Authorized' } } };
+
+/**
+ * The server of the page's calls: by "METHOD path"; `list` answers the job list (a function: per call,
+ * given its query). The VPP and node lists answer only an `account` (default EDITOR) with their permission.
+ */
+function server(
+  opts: {
+    list?: Reply | ((query: URLSearchParams) => Reply);
+    details?: Record<number, Reply>;
+    create?: Reply;
+    nodes?: Reply;
+    nodeDetail?: Reply;
+    account?: Account;
+  } = {},
+) {
+  const may = (permission: PermissionRequirement) => satisfies((opts.account ?? EDITOR).permissions, permission);
   const calls: { method: string; path: string; query: URLSearchParams; body: unknown }[] = [];
   const fetch = async (input: string, init: RequestInit = {}) => {
     const url = new URL(input, 'http://localhost');
@@ -109,7 +137,7 @@ function server(opts: { list?: Reply | (() => Reply); details?: Record<number, R
     const key = `${method} ${url.pathname}`;
     const detailId = /^GET \/analysis\/export-jobs\/(\d+)$/.exec(key)?.[1];
     const cancelId = /^POST \/analysis\/export-jobs\/(\d+)\/cancel$/.exec(key)?.[1];
-    const list = typeof opts.list === 'function' ? opts.list() : (opts.list ?? ok({ tasks: [], total: 0 }));
+    const list = typeof opts.list === 'function' ? opts.list(url.searchParams) : (opts.list ?? ok({ tasks: [], total: 0 }));
     const r: Reply | undefined =
       key === 'GET /analysis/export-jobs'
         ? list
@@ -119,10 +147,14 @@ function server(opts: { list?: Reply | (() => Reply); details?: Record<number, R
             ? opts.details?.[Number(detailId)]
             : cancelId
               ? ok(job({ task_id: Number(cancelId), status: 'CANCELLED' }))
-              : key === 'GET /v2/powerstations'
-                ? { status: 200, body: { result: [VPP, { ...VPP, id: 8, name: 'Hunter Valley' }], total: 2 } }
+              : key === 'GET /api/powerstations' || key === 'GET /v2/powerstations'
+                ? may(key === 'GET /api/powerstations' ? vppEndpoints.choices.permission : vppEndpoints.list.permission)
+                  ? { status: 200, body: { result: [VPP, { ...VPP, id: 8, name: 'Hunter Valley' }], total: 2 } }
+                  : refused
                 : key === 'GET /v2/nodes'
-                  ? (opts.nodes ?? { status: 200, body: { deployments: [node(5), node(12)], total: 2 } })
+                  ? may(nodeEndpoints.list.permission)
+                    ? (opts.nodes ?? { status: 200, body: { deployments: [node(5), node(12)], total: 2 } })
+                    : refused
                   : key === 'GET /api/nodes/5/detail'
                     ? (opts.nodeDetail ?? ok(nodeDetail(5)))
                     : undefined;
@@ -266,6 +298,39 @@ describe('the Data Export (csv) page', () => {
     expect(count()).toBe(5);
   });
 
+  it("on a later page, refreshes by the newest export's status (limit=1, offset=0), not by the page's first", async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'], now: new Date('2026-03-15T02:00:00Z') });
+    let newest: ExportJob['status'] = 'PROGRESS';
+    const calls = server({
+      list: (query) =>
+        query.get('offset') === '0'
+          ? ok({ tasks: [job({ task_id: 21, status: newest, progress: 0.3, time_remaining: 60_000 })], total: 21 })
+          : // The page's first task is an older export still in progress: it must not set the rhythm.
+            ok({ tasks: [job({ task_id: 11, status: 'SUCCESS' }), job({ task_id: 10, status: 'PROGRESS', progress: 0.5, time_remaining: 1_000 })], total: 21 }),
+    });
+    renderScreen(<ExportListPage />, { url: '/analysis/export?limit=10&offset=10', account: VIEWER });
+    await screen.findByText('11-20 of 21 items');
+    const page = () => listCalls(calls).filter((c) => c.query.toString() === 'limit=10&offset=10').length;
+    const newestAsked = () => listCalls(calls).filter((c) => c.query.toString() === 'limit=1&offset=0').length;
+    await waitFor(() => expect(newestAsked()).toBe(1));
+    expect(page()).toBe(1);
+    // The newest export (on page 1) is in progress: 5 s.
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(page()).toBe(2);
+    expect(newestAsked()).toBe(2);
+    // It finished: 30 s, although this page's second export still runs.
+    newest = 'SUCCESS';
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(newestAsked()).toBe(3);
+    const after = page();
+    await act(() => vi.advanceTimersByTimeAsync(29_000));
+    expect(page()).toBe(after);
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    expect(page()).toBe(after + 1);
+    // No newest of its own on the first page: the list's first task is the newest.
+    expect(listCalls(calls).every((c) => ['limit=10&offset=10', 'limit=1&offset=0'].includes(c.query.toString()))).toBe(true);
+  });
+
   it('pages the list by limit and offset in the URL', async () => {
     const calls = server({ list: ok({ tasks: [job()], total: 25 }) });
     const { user, router } = renderScreen(<ExportListPage />, { url: PAGE, account: VIEWER });
@@ -288,11 +353,12 @@ describe('the Data Export (csv) page', () => {
     await waitFor(() => expect(listCalls(calls).length).toBe(2));
   });
 
-  it('lets a viewer export nodes and customers and cancel, but not export a VPP (fleet.analysis.export.edit)', async () => {
+  it('lets a viewer export nodes and customers, but neither export a VPP nor cancel (fleet.analysis.export.edit)', async () => {
     server({ list: ok({ tasks: [job({ status: 'PROGRESS', progress: 0.5, time_remaining: 60_000 })], total: 1 }) });
     const { user } = renderScreen(<ExportListPage />, { url: PAGE, account: VIEWER });
     expect(await screen.findByText('In Progress')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Cancel Export' })).toBeInTheDocument();
+    expect(screen.getByText('50% · About 1 min remaining')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel Export' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'New Export' }));
     const tiles = within(dialog(M.chooseTitle))
       .getAllByRole('button')
@@ -301,13 +367,13 @@ describe('the Data Export (csv) page', () => {
     expect(tiles).toEqual([M.tileNodes, M.tileCustomer]);
   });
 
-  it('is refused without fleet.analysis.export.view', async () => {
-    const calls = server();
+  it('is refused without fleet.analysis.export.view: no exports shown even when the list answers', async () => {
+    server({ list: ok({ tasks: [job()], total: 1 }) });
     renderScreen(<ExportListPage />, { url: PAGE, account: NOBODY });
     expect(await screen.findByText('You do not have the required permissions to perform this action.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'New Export' })).toBeNull();
-    // The page refuses before the route would ever mount; the list call is the router's to prevent.
-    expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
+    expect(screen.queryByRole('button', { name: itemName(`${M.tileVpp}: Greater Sydney`, 'Completed') })).toBeNull();
+    expect(screen.queryByText('Completed')).toBeNull();
   });
 });
 
@@ -447,8 +513,12 @@ describe('New Export', () => {
     ]);
     await user.click(within(form).getByRole('checkbox', { name: M.includeSubmeters }));
     await user.click(within(form).getByRole('button', { name: M.selectAllMetrics }));
-    // Clearing the interval.
+    // The intervals the export offers (spec 2 §9's set that the rollups serve); then clearing the one chosen.
     const interval = within(form).getByRole('combobox', { name: M.downsamplingInterval });
+    await user.click(interval);
+    expect(options()).toEqual(['5 minutes', '10 minutes', '30 minutes', '1 hour', '6 hours', '12 hours', '1 day', '3 days', '1 week']);
+    await user.click(screen.getByRole('option', { name: '6 hours' }));
+    expect(interval).toHaveValue('6 hours');
     // Mantine hides its clear button from the accessibility tree.
     const clear = form.querySelector('button[aria-label="Clear the interval"]');
     if (!clear) throw new Error('no clear button');
@@ -525,6 +595,23 @@ describe('New Export', () => {
     expect(search?.query.get('limit')).toBe('10');
     await user.click(within(selected).getByRole('button', { name: 'Remove node 5' }));
     expect(within(selected).getByText(M.noNodesSelected)).toBeInTheDocument();
+  });
+
+  it('lets a user with only export permissions choose a VPP (the VPP choices) and find nodes', async () => {
+    const calls = server({ account: EXPORTER });
+    const { user } = renderScreen(<ExportListPage />, { url: PAGE, account: EXPORTER });
+    await openTile(user, M.tileVpp);
+    const vppForm = dialog(M.operationalTitle);
+    await user.click(within(vppForm).getByRole('combobox', { name: 'Virtual Power Plant' }));
+    expect(await screen.findByRole('option', { name: 'Hunter Valley' })).toBeInTheDocument();
+    expect(options()).toEqual(['Greater Sydney', 'Hunter Valley']);
+    expect(calls.filter((c) => c.path.endsWith('/powerstations')).map((c) => c.path)).toEqual(['/api/powerstations']);
+    await user.click(within(vppForm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await openTile(user, M.tileNodes);
+    await user.type(within(dialog(M.operationalTitle)).getByRole('combobox', { name: 'Nodes' }), 'Bondi');
+    expect(await screen.findByRole('option', { name: /^5 · Bondi home/ }, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.queryByText(M.suggestionsFailed)).toBeNull();
   });
 
   it('toasts "Failed to load node suggestions." when the search fails', async () => {
@@ -631,6 +718,6 @@ describe('New Customer Data Export', () => {
     await user.click(within(form).getByRole('button', { name: 'Begin Export' }));
     await waitFor(() => expect(posts(calls)).toHaveLength(1));
     expect(posts(calls)[0].body).toEqual({ type: 'customer', params: { user: 1, timezone: ZONE } });
-    expect(calls.some((c) => c.path === '/v2/powerstations')).toBe(false);
+    expect(calls.some((c) => c.path.endsWith('/powerstations'))).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
 import { Accordion, Alert, Anchor, Badge, Group, List, Progress, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { EXPORT_STATUS_TEXT, type ExportFile, type ExportJob, formatDateTime, EXPORT_MESSAGES as M } from '@vpp/shared';
+import { EXPORT_EDIT, EXPORT_STATUS_TEXT, type ExportFile, type ExportJob, formatDateTime, EXPORT_MESSAGES as M } from '@vpp/shared';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
+import { usePermission } from '../../lib/permission-gate.tsx';
 import { API_BASE } from '../../lib/request.ts';
 import { useCancelExport, useExportJob } from './api.ts';
 import {
@@ -131,10 +132,12 @@ function JobProgress({ job }: { job: ExportJob }) {
  * One export in the accordion of tasks (spec 2 §2): its title, status, submission time and progress;
  * opened, what it was asked for and its result: the files of a completed export (one per metric,
  * with size and file name, '(no data)' for a metric without data), the result state of §8, or a
- * cancel for a running one.
+ * cancel for a running one. The server lets an export's creator or a user with export edit cancel it;
+ * the job does not say who created it, so the screen offers Cancel Export with export edit only.
  */
 export function ExportTaskItem({ job, zone, open }: { job: ExportJob; zone: string; open: boolean }) {
   const cancel = useCancelExport();
+  const mayCancel = usePermission(EXPORT_EDIT);
   const active = isActive(job.status);
   return (
     <Accordion.Item value={String(job.task_id)}>
@@ -165,7 +168,7 @@ export function ExportTaskItem({ job, zone, open }: { job: ExportJob; zone: stri
           )}
           {job.status === 'REMOVED' && <Text size="sm">{T.filesRemoved}</Text>}
           {job.status === 'CANCELLED' && <Text size="sm">{T.cancelledNote}</Text>}
-          {active && (
+          {active && mayCancel && (
             <Group>
               <ConfirmButton
                 label={T.cancelExport}
