@@ -245,7 +245,9 @@ export async function writeOperational(
   const groups = new Map<NodeRead, number[]>();
   for (const n of plan.nodes) {
     const r = reads.get(n.timezone) as NodeRead;
-    groups.set(r, [...(groups.get(r) ?? []), n.id]);
+    const ids = groups.get(r);
+    if (ids) ids.push(n.id);
+    else groups.set(r, [n.id]);
   }
   const rowSeconds = (r: NodeRead) => (r === 'exact' ? plan.interval : ROW_SECONDS[r]);
   // The finest rows any query of a page reads: a page's span holds at most QUERY_ROWS of them per id.
