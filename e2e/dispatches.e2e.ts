@@ -54,12 +54,12 @@ describe('dispatches', () => {
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Dispatches', exact: true }).click();
     await reachPath(page, LIST);
     const table = page.getByRole('table', { name: 'Dispatches' });
-    const row = table
+    const rows = table
       .getByRole('row')
       .filter({ hasText: d.vppName })
-      .filter({ hasText: formatPower(d.realPowerP) })
-      // The demo's past dispatches on the same VPP can have asked for the same power: this one is the upcoming one.
-      .filter({ hasText: 'Upcoming' });
+      .filter({ hasText: formatPower(d.realPowerP) });
+    // The demo's past (completed) dispatches on the same VPP can have asked for the same power: this one is the upcoming one.
+    const row = rows.filter({ hasText: 'Upcoming' });
     await shown(row);
     await shown(row.getByText('Upcoming', { exact: true }));
     await shown(row.getByText(formatDuration(3600), { exact: true }));
@@ -84,7 +84,7 @@ describe('dispatches', () => {
     await confirm.getByRole('button', { name: 'Cancel Dispatch' }).click();
     await reachPath(page, LIST);
     await shown(page.getByText('Dispatch successfully cancelled.'));
-    await shown(row.getByText('Cancelled', { exact: true }));
+    await shown(rows.getByText('Cancelled', { exact: true }));
   });
 
   it('shows an operator without fleet.dispatches.edit the list, but no New Dispatch button and no Add New menu', async () => {

@@ -522,19 +522,19 @@ describeEachDatabase(
     it('reports progress and the time left while it runs, and a cancel in flight stops it without files', async () => {
       const res = await post('/analysis/export-jobs', operational({ powerstation: vpp, queries: ['meter_power', 'battery_power'] }));
       const id = res.json().data.task_id as number;
-      const run = runExport(h().ctx, id, { attempt: 1 });
-      // The first page's progress is recorded as soon as it is written.
+      // Watched and cancelled at its first progress write, while the export waits for it.
       let seen: { status: string; progress: number; time_remaining: number | null } | undefined;
-      while (!seen) {
-        await new Promise((r) => setImmediate(r));
-        const d = (await get(`/analysis/export-jobs/${id}`)).json().data;
-        if (d.status === 'PROGRESS' && d.progress > 0) seen = d;
-        else if (d.status !== 'PENDING' && d.status !== 'PROGRESS') throw new Error(`the export ended ${d.status} before it was seen running`);
-      }
-      expect(seen.progress).toBeLessThan(1);
-      expect(seen.time_remaining).toBeGreaterThanOrEqual(0);
-      expect((await post(`/analysis/export-jobs/${id}/cancel`, {})).json().data.status).toBe('CANCELLED');
-      await run;
+      let cancelled: string | undefined;
+      await runExport(h().ctx, id, { attempt: 1 }, async () => {
+        if (seen) return;
+        seen = (await get(`/analysis/export-jobs/${id}`)).json().data;
+        cancelled = (await post(`/analysis/export-jobs/${id}/cancel`, {})).json().data.status;
+      });
+      expect(seen).toMatchObject({ status: 'PROGRESS' });
+      expect(seen?.progress).toBeGreaterThan(0);
+      expect(seen?.progress).toBeLessThan(1);
+      expect(seen?.time_remaining).toBeGreaterThanOrEqual(0);
+      expect(cancelled).toBe('CANCELLED');
       const detail = (await get(`/analysis/export-jobs/${id}`)).json().data;
       expect(detail).toMatchObject({ status: 'CANCELLED', details: { signed_urls: [] } });
       expect(fs.existsSync(path.join(h().ctx.config.dataDir, 'files', 'exports', detail.reference_id))).toBe(false);

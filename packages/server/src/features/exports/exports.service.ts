@@ -310,7 +310,7 @@ export async function openFile(ctx: AppContext, id: number, filename: string, to
 class Cancelled extends Error {}
 
 /** Progress and the time left from the job's own rate, written at most once a second, and cancellation noticed there. */
-function tracker(ctx: AppContext, id: number) {
+function tracker(ctx: AppContext, id: number, afterWrite?: () => Promise<void>) {
   const started = Date.now();
   let lastWrite = 0;
   return async (done: number, total: number) => {
@@ -327,6 +327,7 @@ function tracker(ctx: AppContext, id: number) {
       .where('status', '=', 'PROGRESS')
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new Cancelled();
+    await afterWrite?.();
   };
 }
 
@@ -370,8 +371,11 @@ async function exportNodes(ctx: AppContext, row: NonNullable<ExportRow>, p: Oper
   return { nodes, submeters };
 }
 
-/** Runs one export from the start: any files of an earlier, interrupted run are thrown away first. */
-export async function runExport(ctx: AppContext, exportId: number, run: Pick<JobRun, 'attempt'>): Promise<void> {
+/**
+ * Runs one export from the start: any files of an earlier, interrupted run are thrown away first.
+ * `afterProgress` is awaited after each progress write (a test watches the export mid-run with it).
+ */
+export async function runExport(ctx: AppContext, exportId: number, run: Pick<JobRun, 'attempt'>, afterProgress?: () => Promise<void>): Promise<void> {
   const row = await findRow(ctx.db, exportId);
   if (!row || FINAL.includes(row.status)) return;
   const folder = folderOf(row.reference_id);
@@ -390,7 +394,7 @@ export async function runExport(ctx: AppContext, exportId: number, run: Pick<Job
     writers.push(w);
     return w;
   };
-  const page = tracker(ctx, exportId);
+  const page = tracker(ctx, exportId, afterProgress);
   try {
     let files: FileRecord[];
     if (stored.type === 'operational') files = await operationalFiles(ctx, row, stored, open, page);
