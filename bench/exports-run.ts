@@ -1,47 +1,22 @@
 // `npm run bench:exports -- --nodes 2000 --days 7`: the export figures alone (bench/exports.ts) on a
 // fleet of their own, for a quick run; `npm run bench` measures them with everything else.
 // PostgreSQL: set BENCH_DATABASE_URL (a fresh schema is used and dropped).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEMO_PASSWORD, PERMISSIONS } from '@vpp/shared';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../packages/server/src/app.ts';
-import { loadConfig } from '../packages/server/src/config.ts';
-import { openDatabase } from '../packages/server/src/db/database.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
-import { createOrganisation, createUser } from '../packages/server/src/features/users/index.ts';
 import { buildFleet } from '../packages/server/src/fleet/builder.ts';
 import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
-import { createContext } from '../packages/server/src/platform/context.ts';
-import { hashPassword } from '../packages/server/src/platform/passwords.ts';
 import { benchExports } from './exports.ts';
+import { openBench } from './setup.ts';
 import { signIn } from './sign-in.ts';
 
 const { values } = parseArgs({ options: { nodes: { type: 'string', default: '2000' }, days: { type: 'string', default: '7' } } });
 const NODES = Number(values.nodes);
 const DAYS = Number(values.days);
-const pgUrl = process.env.BENCH_DATABASE_URL;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-bench-exports-'));
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
-const config = loadConfig({ DATA_DIR: dataDir, DEMO: 'false', LOG_LEVEL: 'silent', CAPTCHA_COST: '500', TELEMETRY_RAW_RETENTION_DAYS: '1' });
-const schema = `bench_exports_${process.pid}`;
-const handle = await openDatabase({ url: pgUrl, dataDir, schema: pgUrl ? schema : undefined });
-const ctx = await createContext(config, handle.db, handle.dialect);
-const org = await createOrganisation(handle.db, 'Bench Energy', 'RETAILER');
-await createUser(handle.db, {
-  organisationId: org,
-  username: 'bench',
-  email: 'bench@example.test',
-  givenName: 'Bench',
-  surname: 'User',
-  passwordHash: await hashPassword(DEMO_PASSWORD),
-  permissions: PERMISSIONS.map((p) => p.name),
-  timezone: 'Australia/Sydney',
-});
+const { handle, ctx, org, close } = await openBench('exports', { TELEMETRY_RAW_RETENTION_DAYS: '1' });
 const now = Math.floor(Date.now() / 1000);
 const end = now - (now % 86400);
 const start = end - DAYS * 86400;
@@ -74,11 +49,4 @@ const figures = await benchExports(ctx, base, headers, { vpp: vppId, nodes: Math
 // biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
 console.table({ database: handle.dialect, nodes: NODES, days: DAYS, ...figures });
 await app.close();
-await handle.close();
-if (pgUrl) {
-  const c = new pg.Client({ connectionString: pgUrl });
-  await c.connect();
-  await c.query(`drop schema if exists "${schema}" cascade`);
-  await c.end();
-}
-fs.rmSync(dataDir, { recursive: true, force: true });
+await close();

@@ -2,7 +2,6 @@
 // ingest path, then measures the API over HTTP on loopback. Prints a table and writes
 // bench/results.json. PostgreSQL: set BENCH_DATABASE_URL (a fresh schema is used and dropped).
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -10,25 +9,20 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { ALL_FLEET_NODES, DEMO_PASSWORD, endOfPeriod, HEAT_MAP_MAX_AGE_S, OPERATIONAL_NETWORKS, PERMISSIONS, startOfPeriod } from '@vpp/shared';
+import { ALL_FLEET_NODES, endOfPeriod, HEAT_MAP_MAX_AGE_S, OPERATIONAL_NETWORKS, startOfPeriod } from '@vpp/shared';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../packages/server/src/app.ts';
-import { loadConfig } from '../packages/server/src/config.ts';
-import { openDatabase } from '../packages/server/src/db/database.ts';
 import { runCurtailmentEngine } from '../packages/server/src/features/curtailments/curtailments.jobs.ts';
 import { enrolDemoCustomers } from '../packages/server/src/features/customers/index.ts';
 import { runDispatchEngine } from '../packages/server/src/features/dispatches/dispatches.jobs.ts';
 import { settleDispatch } from '../packages/server/src/features/dispatches/dispatches.settlement.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
-import { createOrganisation, createUser } from '../packages/server/src/features/users/index.ts';
 import { buildFleet } from '../packages/server/src/fleet/builder.ts';
 import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
-import { createContext } from '../packages/server/src/platform/context.ts';
-import { hashPassword } from '../packages/server/src/platform/passwords.ts';
 import { benchBilling } from './billing.ts';
 import { measureDashboardPaint } from './dashboard-paint.ts';
 import { benchExports } from './exports.ts';
+import { openBench } from './setup.ts';
 import { signIn } from './sign-in.ts';
 
 const { values } = parseArgs({
@@ -37,28 +31,12 @@ const { values } = parseArgs({
 const NODES = Number(values.nodes);
 const DAYS = Number(values.days);
 const RUNS = Number(values.samples);
-const pgUrl = process.env.BENCH_DATABASE_URL;
-const schema = `bench_${randomBytes(4).toString('hex')}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-bench-'));
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
-const config = loadConfig({ DATA_DIR: dataDir, DEMO: 'false', LOG_LEVEL: 'silent', CAPTCHA_COST: '500', TELEMETRY_RAW_RETENTION_DAYS: '1' });
-const handle = await openDatabase({ url: pgUrl, dataDir, schema: pgUrl ? schema : undefined });
-const ctx = await createContext(config, handle.db, handle.dialect);
-const org = await createOrganisation(handle.db, 'Bench Energy', 'RETAILER');
-await createUser(handle.db, {
-  organisationId: org,
-  username: 'bench',
-  email: 'bench@example.test',
-  givenName: 'Bench',
-  surname: 'User',
-  passwordHash: await hashPassword(DEMO_PASSWORD),
-  permissions: PERMISSIONS.map((p) => p.name),
-  timezone: 'Australia/Sydney',
-});
+const { handle, ctx, org, schema, dataDir, close } = await openBench('run', { TELEMETRY_RAW_RETENTION_DAYS: '1' });
 
 const now = Math.floor(Date.now() / 1000);
 const to = now - (now % 300);
@@ -557,11 +535,4 @@ console.table(loopHeld);
 fs.writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 await app.close();
-await handle.close();
-if (pgUrl) {
-  const c = new pg.Client({ connectionString: pgUrl });
-  await c.connect();
-  await c.query(`drop schema if exists "${schema}" cascade`);
-  await c.end();
-}
-fs.rmSync(dataDir, { recursive: true, force: true });
+await close();
