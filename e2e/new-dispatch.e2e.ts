@@ -59,7 +59,7 @@ describe('New Dispatch', () => {
     await page.mouse.up();
     const startTime = edit.getByRole('combobox', { name: 'Start time' });
     const endTime = edit.getByRole('combobox', { name: 'End time' });
-    await eventually(() => endTime.inputValue()).toMatch(/^\d\d:(00|15|30|45)$/);
+    await eventually(() => endTime.inputValue()).toMatch(/^\d\d:(00|15|30|45)( \(next day\))?$/);
     expect(await startTime.inputValue()).toMatch(/^\d\d:(00|15|30|45)$/);
     expect(await endTime.inputValue()).not.toBe('');
 
