@@ -34,6 +34,8 @@ await ctx.telemetry.ensurePartitions(start - 86400, now + 86400);
 const sim = new FleetSimulator(handle.db, ctx.telemetry, { intervalS: 30, reports });
 await sim.load();
 await sim.run(start, end, 300);
+// Days that have ended are read compacted, as on a running server (the hourly job).
+await ctx.telemetry.compact(now);
 if (handle.dialect === 'sqlite') await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(handle.db);
 
 const app = await buildApp(ctx, { logger: false });

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { migrations } from './migrations/index.ts';
 import type { DB } from './schema.ts';
 
@@ -49,6 +51,24 @@ const copyReaders = new WeakMap<Database, CopyReader>();
  * Undefined on SQLite. COPY takes no parameters: the caller inlines only values it has validated.
  */
 export const copyReader = (db: Database): CopyReader | undefined => copyReaders.get(db);
+
+/** The pg client beneath each of Kysely's PostgreSQL connections, for what Kysely cannot send. */
+const pgClients = new WeakMap<DatabaseConnection, pg.PoolClient>();
+
+/**
+ * On PostgreSQL, runs `COPY … FROM STDIN` with `data` (the bytes in COPY's format, in chunks) on the
+ * connection of the transaction `trx`, so that what it copies commits or rolls back with the
+ * transaction. Nothing else runs on the transaction meanwhile.
+ */
+export async function copyIn(trx: Transaction<DB>, text: string, data: Iterable<Buffer>): Promise<void> {
+  // Outside a transaction each statement could take another connection of the pool.
+  if (!trx.isTransaction) throw new Error('COPY FROM STDIN runs inside a transaction');
+  await trx.getExecutor().provideConnection(async (connection) => {
+    const client = pgClients.get(connection);
+    if (!client) throw new Error('COPY FROM STDIN needs a PostgreSQL connection');
+    await pipeline(Readable.from(data), client.query(copyFrom(text)));
+  });
+}
 
 export const arrayReader = (db: Database): ArrayReader => {
   const read = arrayReaders.get(db);
@@ -169,7 +189,18 @@ export async function openDatabase(opts: { url?: string; dataDir: string; schema
       max: 10,
       options: opts.schema ? `-c search_path="${opts.schema}"` : undefined,
     });
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    // Kysely hides the pg client of its connections: each new one is matched to its client by the
+    // server's process id, which pg learns as it connects, before the pool hands the client out.
+    const byPid = new Map<number, pg.PoolClient>();
+    const pidOf = (client: pg.PoolClient) => (client as unknown as { processID: number }).processID;
+    pool.on('connect', (client) => byPid.set(pidOf(client), client));
+    pool.on('remove', (client) => byPid.delete(pidOf(client)));
+    const onCreateConnection = async (connection: DatabaseConnection) => {
+      const { rows } = await connection.executeQuery<{ pid: number }>(CompiledQuery.raw('select pg_backend_pid() as pid'));
+      const client = byPid.get(rows[0].pid);
+      if (client) pgClients.set(connection, client);
+    };
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool, onCreateConnection }) });
     copyReaders.set(db, async function* (text) {
       const client = await pool.connect();
       let finished = false;

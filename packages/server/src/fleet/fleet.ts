@@ -51,6 +51,9 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, report
     log.info(`Built a simulated fleet of ${SIM_NODES} nodes`);
   }
   await ctx.telemetry.ensurePartitions(now - (SIM_HISTORY_DAYS + 1) * 86400, now + 62 * 86400);
+  // Readings a stop or a crash left open in buckets that have closed since join the history now.
+  const folded = await ctx.telemetry.fold(undefined, now);
+  if (folded) log.info(`Folded ${folded} open readings into the telemetry history`);
   const sim = new FleetSimulator(ctx.db, ctx.telemetry, { intervalS: SIM_INTERVAL_S, log, reports, backupReserve: SIM_BACKUP_RESERVE });
   await sim.load();
   let stopped = false;
@@ -75,6 +78,11 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, report
     }
     samples += await sim.run(from, to, 300);
     if (samples) log.info(`Fleet history ready: ${samples} samples in ${Math.round((Date.now() - started) / 1000)} s`);
+    // The days the backfill wrote after the start's compaction are packed now, not at the next hour's.
+    if (samples) {
+      const packed = await ctx.telemetry.compact();
+      if (packed.days) log.info(`Compacted the telemetry history: ${packed.days} node-days of ${packed.nodes} nodes`);
+    }
     if (!stopped) sim.start();
   })().catch((err) => log.error({ err }, 'fleet backfill failed'));
   return {

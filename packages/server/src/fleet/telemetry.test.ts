@@ -127,6 +127,8 @@ describeEachDatabase('telemetry store', (h) => {
       ...readings(nodes[2], start, end, 3, 30, [start + 40 * 60, start + 50 * 60]),
     ];
     await telemetry.ingest([...samples, ...readings(foreign, start, end, 4)]);
+    // Their buckets have closed: the fold takes them into the history, as the reporting fleet's would.
+    await telemetry.fold();
   });
 
   it('keeps the raw readings as they came', async () => {
@@ -176,13 +178,13 @@ describeEachDatabase('telemetry store', (h) => {
       expect(expected.meterImport).toBeGreaterThan(0);
       expect(expected.meterExport).toBeGreaterThan(0);
       const days: [number, number] = [startOfPeriod(start, 'day', zone), endOfPeriod(startOfPeriod(end - 1, 'day', zone), 'day', zone)];
-      for (const [table, range] of [
-        ['tel_5m', [start, end]],
-        ['tel_1h', [start - HOUR, end + HOUR]],
-        ['tel_1d', days],
+      for (const [span, range] of [
+        ['readings', [start, end]],
+        ['hours around', [start - HOUR, end + HOUR]],
+        ['local days', days],
       ] as const) {
-        const e = await h().ctx.telemetry.nodeEnergy(node, range[0], range[1], table);
-        for (const k of Object.keys(expected) as (keyof typeof expected)[]) expectClose(e[k], expected[k], `node ${node} ${k} from ${table}`);
+        const e = await h().ctx.telemetry.nodeEnergy(node, range[0], range[1]);
+        for (const k of Object.keys(expected) as (keyof typeof expected)[]) expectClose(e[k], expected[k], `node ${node} ${k} over the ${span}`);
       }
     }
   });
@@ -243,13 +245,9 @@ describeEachDatabase('telemetry store', (h) => {
     expectClose(daily.get(dayStart)?.meter_p, avg?.meter_p ?? null, 'daily meter power');
     expectClose(daily.get(dayStart)?.house_p, avg?.house_p ?? null, 'daily house power');
 
-    const fromDays = await h().ctx.telemetry.nodeEnergy(node, dayStart, dayEnd, 'tel_1d');
-    const fromFive = await h().ctx.telemetry.nodeEnergy(node, dayStart, dayEnd, 'tel_5m');
+    const ofDay = await h().ctx.telemetry.nodeEnergy(node, dayStart, dayEnd);
     const expected = energy(day);
-    for (const k of Object.keys(expected) as (keyof typeof expected)[]) {
-      expectClose(fromDays[k], expected[k], `${k} of the day`);
-      expectClose(fromFive[k], expected[k], `${k} of the day's 5-minute points`);
-    }
+    for (const k of Object.keys(expected) as (keyof typeof expected)[]) expectClose(ofDay[k], expected[k], `${k} of the day`);
   });
 
   it('gives the same rollups whether readings arrive in one batch or in two, shuffled and out of order', async () => {
@@ -258,6 +256,7 @@ describeEachDatabase('telemetry store', (h) => {
     const to = end;
     const batch = readings(one, from, to, 6);
     await h().ctx.telemetry.ingest(batch);
+    await h().ctx.telemetry.fold();
     const same = batch.map((s) => ({ ...s, nodeId: two }));
     // Split in the middle of a 5-minute bucket; the later half arrives first.
     const cut = same.findIndex((s) => s.ts === from + HOUR + 150);
@@ -268,16 +267,20 @@ describeEachDatabase('telemetry store', (h) => {
         .map((x) => x.s);
     await h().ctx.telemetry.ingest(shuffled(same.slice(cut)));
     await h().ctx.telemetry.ingest(shuffled(same.slice(0, cut)));
+    await h().ctx.telemetry.fold();
 
     for (const interval of [30, 300, 3600, 86400]) {
       const a = await h().ctx.telemetry.nodeSeries(one, METRIC_COLUMNS, from - 86400, to + 86400, interval);
       const b = await h().ctx.telemetry.nodeSeries(two, METRIC_COLUMNS, from - 86400, to + 86400, interval);
       expectSeries(b, a, `two batches at ${interval} s`);
     }
-    for (const table of ['tel_5m', 'tel_1h', 'tel_1d'] as const) {
-      const a = await h().ctx.telemetry.nodeEnergy(one, from - 86400, to + 86400, table);
-      const b = await h().ctx.telemetry.nodeEnergy(two, from - 86400, to + 86400, table);
-      for (const k of Object.keys(a) as (keyof typeof a)[]) expectClose(b[k], a[k], `${k} from ${table}`);
+    for (const [a0, a1] of [
+      [from, to],
+      [from - 86400, to + 86400],
+    ]) {
+      const a = await h().ctx.telemetry.nodeEnergy(one, a0, a1);
+      const b = await h().ctx.telemetry.nodeEnergy(two, a0, a1);
+      for (const k of Object.keys(a) as (keyof typeof a)[]) expectClose(b[k], a[k], `${k} over [${a0}, ${a1})`);
     }
     // The latest value is the newest reading, not the last one to arrive.
     const latest = await h()
@@ -289,6 +292,58 @@ describeEachDatabase('telemetry store', (h) => {
     const last = batch.at(-1) as Sample;
     expect(latest.map((r) => Number(r.ts))).toEqual([last.ts, last.ts]);
     for (const r of latest) expectClose(r.meter_p, last.meter_p ?? null, 'latest meter power');
+  });
+
+  it('keeps live readings open until their 5-minute bucket closes, then folds them into the same rollups', async () => {
+    const { db, telemetry } = h().ctx;
+    const node = nodes[6];
+    // A bucket of its own, a day before the others' readings.
+    const bucket = start - 86400;
+    const live = readings(node, bucket, bucket + 300, 7);
+    const fiveMinutes = async () =>
+      (await db.selectFrom('tel_5m').select(['ts', 'cov']).where('node_id', '=', node).where('ts', '=', bucket).execute()).map((r) => ({
+        ts: Number(r.ts),
+        cov: r.cov,
+      }));
+    // Half the bucket, reported while it is open: the 30-second graph shows it, the rollups not yet.
+    await telemetry.ingest(live.slice(0, 5), bucket + 150);
+    expect(await fiveMinutes()).toEqual([]);
+    expect([...(await telemetry.nodeSeries(node, ['meter_p'], bucket, bucket + 300, 30)).keys()]).toEqual(live.slice(0, 5).map((s) => s.ts));
+    const [latest] = await db.selectFrom('tel_latest').select('ts').where('node_id', '=', node).execute();
+    expect(Number(latest.ts)).toBe(bucket + 120);
+    // The rest of the bucket: still open until a fold of the closed buckets, which a store that has
+    // forgotten its nodes does reading their facts inside its own transaction.
+    await telemetry.ingest(live.slice(5), bucket + 295);
+    expect(await fiveMinutes()).toEqual([]);
+    telemetry.invalidate();
+    expect(await telemetry.fold(bucket + 300, bucket + 300)).toBe(10);
+    expect(await fiveMinutes()).toEqual([{ ts: bucket, cov: 300 }]);
+    const open = await db.selectFrom('tel_open').select('ts').where('node_id', '=', node).execute();
+    expect(open).toEqual([]);
+    const raw = await telemetry.nodeSeries(node, METRIC_COLUMNS, bucket, bucket + 300, 30);
+    expect(raw.size).toBe(10);
+    for (const s of live) for (const c of METRIC_COLUMNS) expectClose(raw.get(s.ts)?.[c], s[c] ?? null, `${c} at ${s.ts}`);
+    for (const interval of [300, 3600]) {
+      const zone = zones.get(node) as string;
+      const bucketOf = (ts: number) => (interval === 3600 ? localBucketStart(ts, 3600, startOfPeriod(ts, 'day', zone)) : ts - (ts % 300));
+      const series = await telemetry.nodeSeries(node, METRIC_COLUMNS, bucket, bucket + 300, interval);
+      expectSeries(series, averages(live, bucketOf, METRIC_COLUMNS), `folded bucket at ${interval} s`);
+    }
+    const e = await telemetry.nodeEnergy(node, bucket, bucket + 300);
+    const expected = energy(live);
+    for (const k of Object.keys(expected) as (keyof typeof expected)[]) expectClose(e[k], expected[k], `${k} of the folded bucket`);
+
+    // The next bucket's first reading stays open until a fold of the closed buckets takes it.
+    await telemetry.ingest([reading(node, bucket + 300, 30, 7)], bucket + 300);
+    expect(await telemetry.fold(bucket + 300, bucket + 330)).toBe(0);
+    expect(await telemetry.fold(bucket + 600, bucket + 600)).toBe(1);
+    const next = await db
+      .selectFrom('tel_5m')
+      .select('cov')
+      .where('node_id', '=', node)
+      .where('ts', '=', bucket + 300)
+      .execute();
+    expect(next).toEqual([{ cov: 30 }]);
   });
 
   describe('raw retention and time partitions', () => {
@@ -303,6 +358,7 @@ describeEachDatabase('telemetry store', (h) => {
       telemetry.invalidate();
       // Readings sent while they were recent, so that raw keeps them.
       await telemetry.ingest(readings(node, old, old + 600, 5), old + 600);
+      await telemetry.fold(old + 600, old + 600);
     });
 
     it('drops raw readings older than the retention, and keeps their rollups', async () => {

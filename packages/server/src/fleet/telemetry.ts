@@ -1,5 +1,6 @@
-import type { Database, DialectName } from '../db/database.ts';
+import { type Database, type DialectName, nowS } from '../db/database.ts';
 import type { FleetColumn, MetricColumn, Sample } from './metrics.ts';
+import { type CompactProgress, compactHistory } from './telemetry/compact.ts';
 import { type IngestExtras, TelemetryIngest } from './telemetry/ingest.ts';
 import { ensurePartitions, pruneRaw } from './telemetry/partitions.ts';
 import * as read from './telemetry/read.ts';
@@ -10,6 +11,7 @@ import * as read from './telemetry/read.ts';
  */
 export class TelemetryStore {
   private readonly writer: TelemetryIngest;
+  private compacting: Promise<{ nodes: number; days: number }> | null = null;
 
   constructor(
     private readonly db: Database,
@@ -25,11 +27,21 @@ export class TelemetryStore {
   }
 
   /**
-   * Stores samples and brings every rollup up to date, in one transaction that also holds the
-   * submeter readings and the `alongside` writes given in `extras`. Returns the samples stored.
+   * Stores samples, with the submeter readings and the `alongside` writes given in `extras`, in one
+   * transaction: live readings (shorter than 5 minutes) wait in the open tables until a fold, longer
+   * ones go straight into the history and the rollups. Returns the samples stored.
    */
   ingest(samples: readonly Sample[], now?: number, extras?: IngestExtras): Promise<number> {
     return this.writer.ingest(samples, now, extras);
+  }
+
+  /**
+   * Folds the open readings before `before`, a 5-minute boundary (by default the last one the clock
+   * has passed), into the history and the rollups, in one transaction of its own; the sender of the
+   * readings calls it once a report has closed a bucket. Returns the node readings folded.
+   */
+  fold(before?: number, now = nowS()): Promise<number> {
+    return this.writer.fold(before ?? now - (now % 300), now);
   }
 
   nodeSeries(nodeId: number, cols: readonly MetricColumn[], start: number, end: number, interval: number) {
@@ -37,17 +49,38 @@ export class TelemetryStore {
   }
 
   /** Several nodes at a rollup interval, in (ts, node) order (exports). */
-  nodesSeries(nodeIds: readonly number[], cols: readonly MetricColumn[], start: number, end: number, interval: number) {
-    return read.nodesSeries(this.db, nodeIds, cols, start, end, interval);
+  nodesSeries(nodeIds: readonly number[], cols: readonly MetricColumn[], start: number, end: number, interval: number, cache?: read.DayCache) {
+    return read.nodesSeries(this.db, nodeIds, cols, start, end, interval, cache);
   }
 
-  /** Several nodes' stored rollup rows (integrals and covered seconds), in (ts, node) order (exports). */
-  nodesRollupRows(table: 'tel_5m' | 'tel_1h' | 'tel_1d', nodeIds: readonly number[], cols: readonly MetricColumn[], start: number, end: number) {
-    return read.nodesRollupRows(this.db, table, nodeIds, cols, start, end);
+  /** Several nodes' history in 5-minute buckets or their local hours or days (integrals and covered seconds), in (ts, node) order (exports). */
+  nodesRollupRows(grain: read.RollupGrain, nodeIds: readonly number[], cols: readonly read.HistoryColumn[], start: number, end: number, cache?: read.DayCache) {
+    return read.nodesRollupRows(this.db, grain, nodeIds, cols, start, end, cache);
   }
 
-  nodeEnergy(nodeId: number, start: number, end: number, table: 'tel_5m' | 'tel_1h' | 'tel_1d') {
-    return read.nodeEnergy(this.db, nodeId, start, end, table);
+  /** Nodes' 5-minute history as stored (integrals, energies, covered seconds), in (ts, node) order: the one read every other is built on. */
+  historyRows(nodeIds: readonly number[], cols: readonly read.HistoryColumn[], start: number, end: number) {
+    return read.historyRows(this.db, nodeIds, cols, start, end);
+  }
+
+  /** At each 5-minute bucket or UTC hour, the sum over nodes of each metric's average, and the nodes with data. */
+  historySums(nodeIds: readonly number[], cols: readonly MetricColumn[], start: number, end: number, step: 300 | 3600) {
+    return read.historySums(this.db, nodeIds, cols, start, end, step);
+  }
+
+  nodeEnergy(nodeId: number, start: number, end: number) {
+    return read.nodeEnergy(this.db, nodeId, start, end);
+  }
+
+  /**
+   * Packs the recent 5-minute rows of local days that have ended into compacted days (at start, so
+   * an existing database upgrades in place, and every hour). One run at a time in this process.
+   */
+  compact(now?: number, onProgress?: (p: CompactProgress) => void) {
+    this.compacting ??= compactHistory(this.db, now, onProgress).finally(() => {
+      this.compacting = null;
+    });
+    return this.compacting;
   }
 
   fleetSeries(orgId: number, cols: readonly FleetColumn[], start: number, end: number, interval: number, zone: string, now?: number) {

@@ -20,6 +20,9 @@ import { billing } from './019-billing.ts';
 import { dashboards } from './020-dashboards.ts';
 import { exportJobs } from './021-exports.ts';
 import { curtailmentCredits } from './022-curtailment-credits.ts';
+import { searchTrigram } from './023-search-trigram.ts';
+import { compactHistory } from './024-compact-history.ts';
+import { openReadings } from './025-open-readings.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +47,7 @@ export const migrations: Record<string, Migration> = {
   '020-dashboards': dashboards,
   '021-exports': exportJobs,
   '022-curtailment-credits': curtailmentCredits,
+  '023-search-trigram': searchTrigram,
+  '024-compact-history': compactHistory,
+  '025-open-readings': openReadings,
 };

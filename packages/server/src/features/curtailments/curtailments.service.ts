@@ -18,6 +18,7 @@ import {
 import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import { commandResponses, endCommands } from '../../fleet/control.ts';
+import type { TelemetryStore } from '../../fleet/telemetry.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
@@ -237,7 +238,7 @@ export async function listCurtailments(ctx: AppContext, user: AuthUser, q: { lim
 export async function curtailmentDetail(ctx: AppContext, user: AuthUser, id: number): Promise<CurtailmentDetail> {
   const c = await requireCurtailment(ctx, user, id);
   const now = nowS();
-  const [trail, response] = await Promise.all([auditOf(ctx.db, user.organisationId, id), measure(ctx.db, c, now)]);
+  const [trail, response] = await Promise.all([auditOf(ctx.db, user.organisationId, id), measure(ctx.db, ctx.telemetry, c, now)]);
   return {
     ...summary(c, now),
     currentResponse: response.currentResponse,
@@ -292,7 +293,7 @@ async function respondedNodes(db: Database, source: string): Promise<Set<number>
  * the nodes reporting in each, and now: the nodes that accepted their limit and the latest bucket
  * of the window that has data.
  */
-async function measure(db: Database, c: CurtailmentRow, now: number): Promise<CurtailmentResponse> {
+async function measure(db: Database, telemetry: TelemetryStore, c: CurtailmentRow, now: number): Promise<CurtailmentResponse> {
   const source = curtailmentSource(c.id);
   const nodes = (await db.selectFrom('limit_nodes').select('node_id').where('source', '=', source).execute()).map((r) => r.node_id);
   const accepted = await respondedNodes(db, source);
@@ -302,26 +303,11 @@ async function measure(db: Database, c: CurtailmentRow, now: number): Promise<Cu
   const solar = new Map<number, number>();
   const meter = new Map<number, number>();
   const count = new Map<number, number>();
-  for (let i = 0; i < nodes.length && from < to; i += 1000) {
-    const rows = await db
-      .selectFrom('tel_5m')
-      .select([
-        'ts',
-        sql<number | null>`sum(solar_p / nullif(cov, 0))`.as('solar'),
-        sql<number | null>`sum(meter_p / nullif(cov, 0))`.as('meter'),
-        sql<number>`count(*)`.as('n'),
-      ])
-      .where('node_id', 'in', nodes.slice(i, i + 1000))
-      .where('ts', '>=', from)
-      .where('ts', '<', to)
-      .where('cov', '>', 0)
-      .groupBy('ts')
-      .execute();
-    for (const r of rows) {
-      const ts = Number(r.ts);
-      solar.set(ts, (solar.get(ts) ?? 0) + Number(r.solar ?? 0));
-      meter.set(ts, (meter.get(ts) ?? 0) + Number(r.meter ?? 0));
-      count.set(ts, (count.get(ts) ?? 0) + Number(r.n));
+  if (from < to) {
+    for (const [ts, b] of await telemetry.historySums(nodes, ['solar_p', 'meter_p'], from, to, 300)) {
+      solar.set(ts, b.solar_p ?? 0);
+      meter.set(ts, b.meter_p ?? 0);
+      count.set(ts, b.nodes);
     }
   }
   const solarPower: Record<string, number | null> = {};
@@ -350,7 +336,7 @@ async function measure(db: Database, c: CurtailmentRow, now: number): Promise<Cu
 }
 
 export async function curtailmentResponse(ctx: AppContext, user: AuthUser, id: number): Promise<CurtailmentResponse> {
-  return measure(ctx.db, await requireCurtailment(ctx, user, id), nowS());
+  return measure(ctx.db, ctx.telemetry, await requireCurtailment(ctx, user, id), nowS());
 }
 
 /**

@@ -2,6 +2,7 @@ import { type Capability, CUSTOMER_MESSAGES, NO_CAPABILITIES, networkOfNmi, oper
 import { type ExpressionBuilder, sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+import type { TelemetryStore } from '../../fleet/telemetry.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { fleetNodes, searchMatches } from '../nodes/index.ts';
 
@@ -51,7 +52,7 @@ export interface CustomerFilters {
 function filtered(db: Database, orgId: number, f: CustomerFilters): CustomerQuery {
   const joined = f.tariff !== undefined || !!f.capabilities?.length;
   let q = joined ? customers(db, orgId) : (fleetNodes(db, orgId) as unknown as CustomerQuery);
-  if (f.search?.trim()) q = q.where(searchMatches(f.search));
+  if (f.search?.trim()) q = q.where(searchMatches(f.search, orgId));
   if (f.tariff !== undefined) q = q.where('cp.plan_id', '=', f.tariff);
   for (const c of f.capabilities ?? []) q = q.where((eb) => (c === NO_CAPABILITIES ? holdsNone(eb as never) : holds(eb as never, c)));
   return q;
@@ -194,17 +195,9 @@ export function submetersOf(db: Database, nodeId: number) {
 }
 
 /** The 5-minute import and export of a node over [start, end), kWh, in time order. */
-export async function meteredIntervals(db: Database, nodeId: number, start: number, end: number) {
-  const rows = await db
-    .selectFrom('tel_5m')
-    .select(['ts', 'import_e', 'export_e'])
-    .where('node_id', '=', nodeId)
-    .where('ts', '>=', start)
-    .where('ts', '<', end)
-    .where('cov', '>', 0)
-    .orderBy('ts')
-    .execute();
-  return rows.map((r) => ({ ts: Number(r.ts), importKwh: Number(r.import_e ?? 0), exportKwh: Number(r.export_e ?? 0) }));
+export async function meteredIntervals(telemetry: TelemetryStore, nodeId: number, start: number, end: number) {
+  const rows = await telemetry.historyRows([nodeId], ['import_e', 'export_e'], start, end);
+  return rows.map((r) => ({ ts: r.ts, importKwh: r.import_e ?? 0, exportKwh: r.export_e ?? 0 }));
 }
 
 /**

@@ -192,7 +192,7 @@ async function monthBill(ctx: AppContext, orgId: number, row: repo.CustomerRow, 
   const held = await repo.planHistory(ctx.db, orgId, row.id, { fromDate: `${month}-01`, toDate: localDate(end, row.timezone) });
   if (!held.length) return null;
   const segments = segmentsOf(held, await planVersions(ctx.db, [...new Set(held.map((h) => h.plan_id))]));
-  const intervals = await repo.meteredIntervals(ctx.db, row.id, usageStart(from, row.timezone, segments), to);
+  const intervals = await repo.meteredIntervals(ctx.telemetry, row.id, usageStart(from, row.timezone, segments), to);
   const bill = estimateBill({ month, timezone: row.timezone, from, to, segments, intervals, isHoliday: (date) => isPublicHoliday(row.state, date) });
   return { ...bill, partial: to < end };
 }

@@ -248,7 +248,7 @@ export async function remainingCharge(ctx: AppContext, user: AuthUser, id: numbe
   const d = await requireDispatch(ctx, user, id, type);
   const from = d.start_time - 3600;
   const to = d.start_time + d.duration + 3600;
-  const sums = await repo.remainingSums(ctx.db, d.id, from, to);
+  const sums = await repo.remainingSums(ctx.db, ctx.telemetry, d.id, from, to);
   const out: Record<string, number | null> = {};
   for (let ts = from; ts < to; ts += STEP_S) out[ts] = sums.get(ts) ?? null;
   return { interval: STEP_S, remainingCharge: out };

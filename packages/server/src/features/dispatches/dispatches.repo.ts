@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { type Database, readInIdPages } from '../../db/database.ts';
+import type { TelemetryStore } from '../../fleet/telemetry.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 
 /** A node last heard from longer ago than this is not reporting: it cannot receive an order in time. */
@@ -343,14 +344,8 @@ export async function busyNodes(db: Database, nodeIds: readonly number[], start:
 }
 
 /** Per 5-minute bucket of [from, to), the summed stored energy (kWh) of a dispatch's nodes. */
-export async function remainingSums(db: Database, eventId: number, from: number, to: number): Promise<Map<number, number>> {
-  const rows = await db
-    .selectFrom('tel_5m')
-    .select(['ts', sql<number | null>`sum(remaining / nullif(cov, 0))`.as('kwh')])
-    .where('node_id', 'in', db.selectFrom('dispatch_nodes').select('node_id').where('event_id', '=', eventId))
-    .where('ts', '>=', from)
-    .where('ts', '<', to)
-    .groupBy('ts')
-    .execute();
-  return new Map(rows.filter((r) => r.kwh !== null).map((r) => [Number(r.ts), Math.round(Number(r.kwh) * 1000) / 1000]));
+export async function remainingSums(db: Database, telemetry: TelemetryStore, eventId: number, from: number, to: number): Promise<Map<number, number>> {
+  const ids = (await db.selectFrom('dispatch_nodes').select('node_id').where('event_id', '=', eventId).execute()).map((r) => r.node_id);
+  const sums = await telemetry.historySums(ids, ['remaining'], from, to, 300);
+  return new Map([...sums].flatMap(([ts, b]) => (b.remaining === null ? [] : [[ts, Math.round(b.remaining * 1000) / 1000] as [number, number]])));
 }

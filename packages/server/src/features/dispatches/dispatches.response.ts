@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { commandResponses } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -64,17 +63,11 @@ export async function measuredResponse(ctx: AppContext, d: DispatchRow): Promise
   const nodeIds = [...ordered.keys()];
   const power = new Map<number, Map<number, number>>();
   for (let i = 0; i < nodeIds.length; i += 1000) {
-    const rows = await ctx.db
-      .selectFrom('tel_5m')
-      .select(['node_id', 'ts', sql<number | null>`battery_p / nullif(cov, 0)`.as('p')])
-      .where('node_id', 'in', nodeIds.slice(i, i + 1000))
-      .where('ts', '>=', start - STEP_S)
-      .where('ts', '<', end)
-      .execute();
+    const rows = await ctx.telemetry.historyRows(nodeIds.slice(i, i + 1000), ['battery_p'], start - STEP_S, end);
     for (const r of rows) {
-      if (r.p === null) continue;
+      if (r.battery_p === null) continue;
       const m = power.get(r.node_id) ?? new Map<number, number>();
-      m.set(Number(r.ts), Number(r.p));
+      m.set(r.ts, r.battery_p / r.cov);
       power.set(r.node_id, m);
     }
   }

@@ -71,18 +71,12 @@ export async function computeSettlement(
     for (const n of await ctx.db.selectFrom('nodes').select(['id', 'region', 'timezone']).where('id', 'in', ids).execute()) facts.set(n.id, n);
     for (const id of ids) power.set(id, new Float64Array(buckets.length + 1).fill(Number.NaN));
     if (!buckets.length) continue;
-    const rows = await ctx.db
-      .selectFrom('tel_5m')
-      .select(['node_id', 'ts', 'cov', sql<number | null>`battery_p / nullif(cov, 0)`.as('p')])
-      .where('node_id', 'in', ids)
-      .where('ts', '>=', start - STEP_S)
-      .where('ts', '<', end)
-      .execute();
+    const rows = await ctx.telemetry.historyRows(ids, ['battery_p'], start - STEP_S, end);
     for (const r of rows) {
-      if (r.p === null) continue;
-      const k = (Number(r.ts) - start) / STEP_S + 1;
+      if (r.battery_p === null) continue;
+      const k = (r.ts - start) / STEP_S + 1;
       // The baseline counts from any reading; an interval of the event only when fully covered.
-      if (k === 0 || Number(r.cov) >= STEP_S) (power.get(r.node_id) as Float64Array)[k] = Number(r.p);
+      if (k === 0 || r.cov >= STEP_S) (power.get(r.node_id) as Float64Array)[k] = r.battery_p / r.cov;
     }
   }
   const prices = new Map<string, Float64Array>();

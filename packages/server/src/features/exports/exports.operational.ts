@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { MetricColumn } from '../../fleet/metrics.ts';
 import { METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
 import { bucketTimes, roundValue, submeterMeans } from '../../fleet/series.ts';
+import { DayCache } from '../../fleet/telemetry/read.ts';
 import type { TelemetryStore } from '../../fleet/telemetry.ts';
 import { CSV_OPTIONS } from '../../platform/csv.ts';
 import type { FileWriter } from '../../platform/downloads.ts';
@@ -186,7 +187,7 @@ export function exportBuckets(start: number, end: number, interval: number, zone
  * zone's, or the interval is below an hour); otherwise the stored rows of the coarsest rollup whose
  * buckets lie inside the export's are added up, sum(integral) / sum(covered seconds).
  */
-type NodeRead = 'exact' | 'tel_5m' | 'tel_1h' | 'tel_1d';
+type NodeRead = 'exact' | '5m' | '1h' | '1d';
 
 function readsOf(plan: OperationalPlan): Map<string, NodeRead> {
   const zoneDays = localMidnights(plan.start, plan.end, plan.zone);
@@ -196,14 +197,14 @@ function readsOf(plan: OperationalPlan): Map<string, NodeRead> {
     const days = localMidnights(plan.start, plan.end, zone);
     const sameDays = zone === plan.zone || (days.length === zoneDays.length && days.every((t, i) => t === zoneDays[i]));
     const sameHours = new Set([...days, ...zoneDays].map(shift)).size === 1;
-    const hours: NodeRead = sameHours ? 'tel_1h' : 'tel_5m';
+    const hours: NodeRead = sameHours ? '1h' : '5m';
     const read: NodeRead =
       plan.interval < 3600
         ? 'exact'
         : plan.interval === 3600
           ? sameHours
             ? 'exact'
-            : 'tel_5m'
+            : '5m'
           : plan.interval === 86400
             ? sameDays
               ? 'exact'
@@ -211,7 +212,7 @@ function readsOf(plan: OperationalPlan): Map<string, NodeRead> {
             : plan.interval < 86400
               ? hours
               : sameDays
-                ? 'tel_1d'
+                ? '1d'
                 : hours;
     out.set(zone, read);
   }
@@ -219,7 +220,7 @@ function readsOf(plan: OperationalPlan): Map<string, NodeRead> {
 }
 
 /** Seconds of one stored row of a read (the export's own interval when exact). */
-const ROW_SECONDS = { tel_5m: 300, tel_1h: 3600, tel_1d: 86400 } as const;
+const ROW_SECONDS = { '5m': 300, '1h': 3600, '1d': 86400 } as const;
 
 /**
  * Writes the export's files through `open` (one writer per metric), a page of rows at a time: each
@@ -264,9 +265,12 @@ export async function writeOperational(
     i = j;
   }
 
+  // Each node's compacted days are unpacked once for the whole export, not again for every page.
+  const days = new DayCache();
   for (const [p, [i0, i1]] of pages.entries()) {
     const keys = buckets.slice(i0, i1);
     const a = keys[0];
+    days.forgetBefore(a);
     const b = buckets[i1] ?? plan.end;
     // Below an hour the rows are every interval from the page's first: a row's index is arithmetic.
     const row = plan.interval < 3600 ? null : new Map(keys.map((t, k) => [t, k]));
@@ -296,7 +300,7 @@ export async function writeOperational(
       for (let i = 0; i < ids.length; i += perQuery) {
         const some = ids.slice(i, i + perQuery);
         if (read === 'exact') {
-          const rows = await telemetry.nodesSeries(some, nodeCols, a, b, plan.interval);
+          const rows = await telemetry.nodesSeries(some, nodeCols, a, b, plan.interval, days);
           for (const r of rows) {
             const k = rowOf(Number(r.ts));
             if (k === undefined) continue;
@@ -311,7 +315,7 @@ export async function writeOperational(
             }
           }
         } else {
-          const rows = await telemetry.nodesRollupRows(read, some, nodeCols, a, b);
+          const rows = await telemetry.nodesRollupRows(read, some, nodeCols, a, b, days);
           for (const r of rows) {
             const k = bucketOf(Number(r.ts));
             if (k === undefined) continue;

@@ -259,6 +259,32 @@ describeEachDatabase('node routes', (h) => {
     expect(got.map((d) => d.id)).toContain(target.id);
   });
 
+  it("finds in one search the nodes labelled with it and those whose address has it, each once, never by another organisation's label", async () => {
+    const term = fleet[0].suburb;
+    const has = (n: NodeRow) => text(n).some((t) => String(t).toLowerCase().includes(term.toLowerCase()));
+    const [byLabel, theirLabel] = fleet.filter((n) => !has(n));
+    const byBoth = fleet[0];
+    await post(`/api/nodes/${byLabel.id}/sitelabel`, { siteLabel: `Shed, ${term}` }, admin);
+    await post(`/api/nodes/${byBoth.id}/sitelabel`, { siteLabel: `Home in ${term}` }, admin);
+    const { db } = h().ctx;
+    await db
+      .insertInto('fleet_members')
+      .values({ organisation_id: otherOrg, node_id: theirLabel.id, role: 'RETAILER', site_label: `Depot ${term}` })
+      .execute();
+    try {
+      const got = await all(`f=${encodeURIComponent(term.toUpperCase())}`);
+      const expected = fleet.filter((n) => n === byLabel || has(n)).map((n) => n.id);
+      expect(got.map((d) => d.id)).toEqual(expected);
+      expect(expected).toContain(byLabel.id);
+      expect(expected).toContain(byBoth.id);
+      expect(expected).not.toContain(theirLabel.id);
+      expect(got.find((d) => d.id === byLabel.id)).toMatchObject({ siteLabel: `Shed, ${term}` });
+    } finally {
+      await db.deleteFrom('fleet_members').where('organisation_id', '=', otherOrg).where('node_id', '=', theirLabel.id).execute();
+      for (const n of [byLabel, byBoth]) await post(`/api/nodes/${n.id}/sitelabel`, { siteLabel: n.site_label ?? '' }, admin);
+    }
+  });
+
   it('finds nothing for a search that matches no node, nor for wildcard characters', async () => {
     for (const f of ['zzzqqq', '%', '_']) expect(await all(`f=${encodeURIComponent(f)}`)).toEqual([]);
   });

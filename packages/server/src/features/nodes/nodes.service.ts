@@ -97,8 +97,7 @@ export async function nodeSummary(ctx: AppContext, user: AuthUser, id: number, q
   const period = periodOfInterval(q.interval) as Period | null;
   if (!period) throw badRequest('interval must be 300 (day), 3600 (week) or 86400 (month).');
   const end = endOfPeriod(q.start, period, row.timezone);
-  const table = period === 'day' ? 'tel_5m' : period === 'week' ? 'tel_1h' : 'tel_1d';
-  const e = await ctx.telemetry.nodeEnergy(id, q.start, end, table);
+  const e = await ctx.telemetry.nodeEnergy(id, q.start, end);
   const r2 = (v: number) => Math.round(v * 100) / 100;
   return {
     summary: {

@@ -2,6 +2,8 @@ import type { VppNodeFilter } from '@vpp/shared';
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import { type Database, nowS, readInIdPages, timeWindows } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+import type { FleetColumn } from '../../fleet/metrics.ts';
+import type { TelemetryStore } from '../../fleet/telemetry.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
 import { fleetNodes, type NodeRow, searchMatches } from '../nodes/index.ts';
 import type { PowerstationTable } from './vpps.tables.ts';
@@ -11,11 +13,11 @@ type Db = Database;
 
 const addressText = sql<string>`nodes.street || ' ' || nodes.suburb || ' ' || nodes.state || ' ' || nodes.postcode`;
 
-/** Narrows a query over `nodes` by search text, address text and unit state. */
+/** Narrows a query over organisation `orgId`'s fleet (`fleetNodes`) by search text, address text and unit state. */
 // biome-ignore lint/suspicious/noExplicitAny: the helper serves several Kysely query shapes over nodes
-function applyFilter<Q extends { where: (...args: any[]) => Q }>(query: Q, filter: VppNodeFilter): Q {
+function applyFilter<Q extends { where: (...args: any[]) => Q }>(query: Q, orgId: number, filter: VppNodeFilter): Q {
   let q = query;
-  if (filter.f) q = q.where(searchMatches(filter.f));
+  if (filter.f) q = q.where(searchMatches(filter.f, orgId));
   if (filter.address_filter) {
     const pattern = `%${filter.address_filter.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
     q = q.where(sql<boolean>`lower(${addressText}) like ${pattern} escape '\\'`);
@@ -212,7 +214,9 @@ export async function renamePowerstation(db: Db, id: number, name: string) {
 export async function addNodes(db: Db, ps: PowerstationRow, nodes: { list: number[] } | { filter: VppNodeFilter }) {
   await db.transaction().execute(async (trx) => {
     const ids =
-      'list' in nodes ? nodes.list : (await applyFilter(fleetNodes(trx, ps.organisation_id), nodes.filter).select('nodes.id').execute()).map((r) => r.id);
+      'list' in nodes
+        ? nodes.list
+        : (await applyFilter(fleetNodes(trx, ps.organisation_id), ps.organisation_id, nodes.filter).select('nodes.id').execute()).map((r) => r.id);
     const current = new Set((await trx.selectFrom('vpp_nodes').select('node_id').where('powerstation_id', '=', ps.id).execute()).map((r) => r.node_id));
     const fresh = [...new Set(ids)].filter((id) => !current.has(id));
     for (let i = 0; i < fresh.length; i += 500)
@@ -229,7 +233,7 @@ export async function removeNodes(db: Db, ps: PowerstationRow, nodes: { list: nu
   await db.transaction().execute(async (trx) => {
     let q = trx.deleteFrom('vpp_nodes').where('powerstation_id', '=', ps.id);
     if ('list' in nodes) q = q.where('node_id', 'in', nodes.list.length ? nodes.list : [-1]);
-    else q = q.where('node_id', 'in', applyFilter(fleetNodes(trx, ps.organisation_id), nodes.filter).select('nodes.id'));
+    else q = q.where('node_id', 'in', applyFilter(fleetNodes(trx, ps.organisation_id), ps.organisation_id, nodes.filter).select('nodes.id'));
     await q.execute();
     await trx.updateTable('powerstations').set({ updated_at: nowS() }).where('id', '=', ps.id).execute();
   });
@@ -249,7 +253,7 @@ export async function listVppNodes(
   q: VppNodeFilter & { limit: number; offset: number; includeUnused: boolean },
 ): Promise<{ rows: (NodeRow & { included: number })[]; total: number }> {
   const members = ruleNodeIds(db, ps);
-  const base = applyFilter(q.includeUnused ? fleetNodes(db, ps.organisation_id) : memberNodes(db, ps), q);
+  const base = applyFilter(q.includeUnused ? fleetNodes(db, ps.organisation_id) : memberNodes(db, ps), ps.organisation_id, q);
   const [rows, count] = await Promise.all([
     base
       .selectAll('nodes')
@@ -319,26 +323,29 @@ function ruleHolds(ps: PowerstationRow) {
   }
 }
 
-/** At each bucket of [start, end), the sum over member nodes of their average of each column. */
-export async function seriesSums(db: Db, ps: PowerstationRow, cols: readonly string[], start: number, end: number, interval: 300 | 3600) {
-  const ids = memberNodes(db, ps).select('nodes.id');
-  const table = sql.table(interval === 300 ? 'tel_5m' : 'tel_1h');
-  const sums = sql.join(cols.map((c) => sql`sum(${sql.ref(c)} / nullif(cov, 0)) as ${sql.ref(c)}`));
-  // Read in windows of about SUM_ROWS node-buckets each, so that a month of a large VPP never holds the server.
-  const { n } = await memberNodes(db, ps)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const width = Math.max(1, Math.floor(SUM_ROWS / Math.max(1, Number(n)))) * interval;
-  const out = new Map<number, Record<string, number | null> & { ts: number }>();
+/**
+ * At each bucket of [start, end) (5 minutes or UTC hours), the sum over member nodes of their average
+ * of each column, read a window of about SUM_ROWS node-buckets (a day at least) at a time, and the
+ * nodes a thousand at a time, so that a month of a large VPP never holds the server.
+ */
+export async function seriesSums(
+  db: Db,
+  telemetry: TelemetryStore,
+  ps: PowerstationRow,
+  cols: readonly FleetColumn[],
+  start: number,
+  end: number,
+  interval: 300 | 3600,
+) {
+  const ids = (await memberNodes(db, ps).select('nodes.id').orderBy('nodes.id').execute()).map((r) => r.id);
+  // Whole days at least: a window unpacks each compacted day it touches.
+  const width = Math.max(86400, Math.floor(SUM_ROWS / Math.max(1, ids.length)) * interval);
+  const out = new Map<number, Record<string, number | null>>();
   for await (const [from, to] of timeWindows(start, end, width)) {
-    const result = await sql<Record<string, number | null> & { ts: number }>`
-      select ts, ${sums} from ${table}
-      where node_id in (${ids}) and ts >= ${from} and ts < ${to}
-      group by ts order by ts`.execute(db);
-    for (const r of result.rows) out.set(Number(r.ts), r);
+    for (const [ts, sums] of await telemetry.historySums(ids, cols, from, to, interval)) out.set(ts, sums);
   }
   return out;
 }
 
-/** Node-buckets summed in one read: a few milliseconds of SQLite's time. */
+/** Node-buckets summed in one read. */
 const SUM_ROWS = 20_000;

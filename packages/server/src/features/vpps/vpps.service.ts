@@ -161,6 +161,6 @@ export async function seriesData(
   const row = await requirePowerstation(ctx, user, id);
   const end = q.end ?? q.start + 86400;
   const cols = [...new Set(q.metrics.map((m) => FLEET_METRIC_TO_COLUMN[m]))];
-  const data = await repo.seriesSums(ctx.db, row, cols, q.start, end, q.interval as 300 | 3600);
+  const data = await repo.seriesSums(ctx.db, ctx.telemetry, row, cols, q.start, end, q.interval as 300 | 3600);
   return buildSeries(bucketTimes(q.start, end, q.interval, 'UTC', { localHours: false }), data, q.metrics, (m) => FLEET_METRIC_TO_COLUMN[m]);
 }
