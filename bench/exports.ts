@@ -28,14 +28,13 @@ export async function benchExports(
   log(`Exporting ${o.nodes} nodes × ${(o.end - o.start) / 300} intervals (once to warm the cache)…`);
   await runExport(ctx, await queue(), { attempt: 1 });
   const id = await queue();
-  // Time inside the telemetry reads, measured apart from the writing.
+  // Time inside the telemetry reads (with the adding up into the page's buckets), apart from the writing.
   let readMs = 0;
-  const read = ctx.telemetry.nodesSeries.bind(ctx.telemetry);
-  ctx.telemetry.nodesSeries = async (...args) => {
+  const read = ctx.telemetry.visitRuns.bind(ctx.telemetry);
+  ctx.telemetry.visitRuns = async (...args) => {
     const s = performance.now();
-    const rows = await read(...args);
+    await read(...args);
     readMs += performance.now() - s;
-    return rows;
   };
   const heapBefore = process.memoryUsage().heapUsed;
   let heapPeak = heapBefore;
@@ -62,7 +61,7 @@ export async function benchExports(
   const t = performance.now();
   await runExport(ctx, id, { attempt: 1 });
   const seconds = (performance.now() - t) / 1000;
-  ctx.telemetry.nodesSeries = read;
+  ctx.telemetry.visitRuns = read;
   running = false;
   await probe;
   clearInterval(sampler);
@@ -75,7 +74,17 @@ export async function benchExports(
   // The file on disk: a header and a row per interval, each with a value (or blank) per node.
   const lines = readline.createInterface({ input: fs.createReadStream(`${ctx.config.dataDir}/files/exports/${detail.data.reference_id}/${file.filename}`) });
   let rows = -1;
-  for await (const _ of lines) rows++;
+  let blanks = 0;
+  for await (const line of lines) {
+    if (rows++ < 0) continue;
+    // Fields after the two time columns that hold no value.
+    let from = line.indexOf(',', line.indexOf(',') + 1);
+    while (from >= 0) {
+      const next = line.indexOf(',', from + 1);
+      if ((next < 0 ? line.length : next) === from + 1) blanks++;
+      from = next;
+    }
+  }
   if (rows !== (o.end - o.start) / 300) throw new Error(`The export held ${rows} rows, not ${(o.end - o.start) / 300}.`);
   const values = rows * o.nodes;
   apiMs.sort((a, b) => a - b);
@@ -85,11 +94,14 @@ export async function benchExports(
   return {
     exportValues: values,
     exportRowsPerS: Math.round(values / seconds),
+    // Cells without a value (a node that had not reported): the figure is of values, not of blanks.
+    exportBlankShare: Math.round((blanks / values) * 1000) / 1000,
     exportReadShare: Math.round((readMs / 1000 / seconds) * 100) / 100,
     // What the export adds to the process at its peak (the process itself holds the fleet's simulator and the app).
     exportPeakRssMb: Math.round((rssPeak - rssBefore) / 2 ** 20),
     exportPeakHeapGrowthMb: Math.round((heapPeak - heapBefore) / 2 ** 20),
     exportProcessPeakRssMb: Math.round(rssPeak / 2 ** 20),
     exportApiP50MsDuringExport: Math.round((apiMs[Math.floor(apiMs.length / 2)] ?? 0) * 10) / 10,
+    exportApiP95MsDuringExport: Math.round((apiMs[Math.floor(apiMs.length * 0.95)] ?? 0) * 10) / 10,
   };
 }

@@ -103,8 +103,8 @@ const schema = z.object({
   EXPORT_MAX_RANGE_DAYS: z.coerce.number().int().min(1).max(3660).default(366),
   /** How long a signed download URL of an export file works, in seconds (minutes long). */
   EXPORT_LINK_TTL_S: z.coerce.number().int().min(30).max(86400).default(900),
-  /** Node-intervals an operational export reads and holds at once (a page of time across all its nodes). */
-  EXPORT_PAGE_CELLS: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
+  /** Values an operational export holds at once: a page of whole rows, per node each metric's sum and the seconds covered (8 bytes each). */
+  EXPORT_PAGE_VALUES: z.coerce.number().int().min(100).max(50_000_000).default(6_000_000),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
   // Test only: the clock runs CLOCK_RATE times faster than real time from CLOCK_ANCHOR (epoch seconds; default, the start).
   CLOCK_RATE: z.coerce.number().int().min(1).max(3600).default(1),

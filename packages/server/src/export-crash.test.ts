@@ -18,7 +18,7 @@ for (const { dialect, skip } of DIALECTS) {
   describe.skipIf(skip)(`an export across a kill -9 [${dialect}]`, () => {
     const { env, clock } = fastClock(RATE);
     // 12 nodes, in pages of a few hours: the export runs through dozens of them.
-    const srv = serverProcess(dialect, 'xcrash', { ...env, SIM_NODES: '12', EXPORT_PAGE_CELLS: '300' });
+    const srv = serverProcess(dialect, 'xcrash', { ...env, SIM_NODES: '12', EXPORT_PAGE_VALUES: '300' });
     afterAll(() => srv.cleanup());
 
     it('completes the export after the restart, with whole files', { timeout: 150_000 }, async () => {

@@ -53,9 +53,16 @@ export class TelemetryStore {
     return read.nodesSeries(this.db, nodeIds, cols, start, end, interval, cache);
   }
 
-  /** Several nodes' history in 5-minute buckets or their local hours or days (integrals and covered seconds), in (ts, node) order (exports). */
-  nodesRollupRows(grain: read.RollupGrain, nodeIds: readonly number[], cols: readonly read.HistoryColumn[], start: number, end: number, cache?: read.DayCache) {
-    return read.nodesRollupRows(this.db, grain, nodeIds, cols, start, end, cache);
+  /** Nodes' history run by run (a compacted day, a recent row), read in one snapshot per chunk of nodes (exports). */
+  visitRuns(
+    nodeIds: readonly number[],
+    cols: readonly read.HistoryColumn[],
+    start: number,
+    end: number,
+    visit: (run: read.HistoryRun) => void,
+    cache?: read.DayCache,
+  ) {
+    return read.visitRuns(this.db, nodeIds, cols, start, end, visit, cache);
   }
 
   /** Nodes' 5-minute history as stored (integrals, energies, covered seconds), in (ts, node) order: the one read every other is built on. */

@@ -259,13 +259,14 @@ describeEachDatabase('curtailments and a default setpoint obeyed by the simulate
     }
     expect(curtailed).toBeGreaterThan(50);
     expect(clear).toBeGreaterThan(0);
-    // Local hours and days added up from the 5-minute history carry the same energy.
-    const total = async (grain: '5m' | '1h' | '1d', from: number, to: number) =>
-      (await h().ctx.telemetry.nodesRollupRows(grain, [...equipment.keys()], ['curtailed_e'], from, to)).reduce((e, r) => e + (r.curtailed_e ?? 0), 0);
-    // (Stored as 4-byte reals on PostgreSQL: equal to about 7 significant digits.)
-    const fiveMinutes = await total('5m', T0 - 3600, T + 9000 + 3600);
+    // The history's 5-minute energies are what the credits read (curtailedEnergy): the same total.
+    const fiveMinutes = (await h().ctx.telemetry.historyRows([...equipment.keys()], ['curtailed_e'], T0 - 3600, T + 9000 + 3600)).reduce(
+      (e, r) => e + (r.curtailed_e ?? 0),
+      0,
+    );
     expect(fiveMinutes).toBeGreaterThan(0);
-    expect(Math.abs((await total('1h', T0 - 3600, T + 9000 + 3600)) - fiveMinutes)).toBeLessThan(fiveMinutes * 1e-5);
+    const credited = (await h().ctx.telemetry.curtailedEnergy([...equipment.keys()], T0 - 3600, T + 9000 + 3600)).reduce((e, r) => e + r.kwh, 0);
+    expect(Math.abs(credited - fiveMinutes)).toBeLessThan(fiveMinutes * 1e-9);
   });
 
   it('settles a curtailment once into grid credits: curtailed kWh per NMI per day at the feed-in tariff, summing exactly to its credit', async () => {

@@ -51,8 +51,8 @@ export interface OperationalPlan {
   splitPhases: boolean;
   /** The name of the VPP whose one summed column is written (Aggregate by VPP); null: a column per node. */
   aggregate: string | null;
-  /** Node-intervals read per page (EXPORT_PAGE_CELLS): the memory a page holds. */
-  pageCells?: number;
+  /** Values a page holds at most (EXPORT_PAGE_VALUES, default PAGE_VALUES): its memory. */
+  pageValues?: number;
 }
 
 /** The part of a metric's file a column reads: a node's column, or a submeter's field. */
@@ -132,8 +132,6 @@ export function localIso(ts: number, zone: string): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
-/** Cells read at once by default: a page of time covers about this many node-intervals. */
-export const PAGE_CELLS = 200_000;
 /** Nodes (or submeters) per query at most: a bounded IN list on both databases. */
 export const QUERY_NODES = 1000;
 /**
@@ -181,51 +179,16 @@ export function exportBuckets(start: number, end: number, interval: number, zone
   return [start, ...bounds.filter((t) => t > start && t < end)];
 }
 
-/**
- * How a node's values for the export's buckets are read: 'exact' asks the node data API's own series
- * at the interval (the node's buckets are the export's: its hours or days line up with the export
- * zone's, or the interval is below an hour); otherwise the stored rows of the coarsest rollup whose
- * buckets lie inside the export's are added up, sum(integral) / sum(covered seconds).
- */
-type NodeRead = 'exact' | '5m' | '1h' | '1d';
-
-function readsOf(plan: OperationalPlan): Map<string, NodeRead> {
-  const zoneDays = localMidnights(plan.start, plan.end, plan.zone);
-  const shift = (t: number) => ((t % 3600) + 3600) % 3600;
-  const out = new Map<string, NodeRead>();
-  for (const zone of new Set(plan.nodes.map((n) => n.timezone))) {
-    const days = localMidnights(plan.start, plan.end, zone);
-    const sameDays = zone === plan.zone || (days.length === zoneDays.length && days.every((t, i) => t === zoneDays[i]));
-    const sameHours = new Set([...days, ...zoneDays].map(shift)).size === 1;
-    const hours: NodeRead = sameHours ? '1h' : '5m';
-    const read: NodeRead =
-      plan.interval < 3600
-        ? 'exact'
-        : plan.interval === 3600
-          ? sameHours
-            ? 'exact'
-            : '5m'
-          : plan.interval === 86400
-            ? sameDays
-              ? 'exact'
-              : hours
-            : plan.interval < 86400
-              ? hours
-              : sameDays
-                ? '1d'
-                : hours;
-    out.set(zone, read);
-  }
-  return out;
-}
-
-/** Seconds of one stored row of a read (the export's own interval when exact). */
-const ROW_SECONDS = { '5m': 300, '1h': 3600, '1d': 86400 } as const;
+/** Values (export cells × node columns, with their covered seconds) one page holds at most: 8 bytes each. */
+export const PAGE_VALUES = 6_000_000;
 
 /**
- * Writes the export's files through `open` (one writer per metric), a page of rows at a time: each
- * page's values are read for all nodes, gathered into a small matrix and written, then the event
- * loop is let go before the next. Answers, per metric, whether it held any value.
+ * Writes the export's files through `open` (one writer per metric), a page of rows at a time. Each
+ * node's 5-minute history over the page is read run by run (a compacted day, a recent row) and added
+ * up into the export's buckets in columns (sum of value × seconds, and seconds), so a row's value is
+ * the time-weighted average the node data API gives for the same bucket, added in the same order;
+ * then the page's rows are written and the event loop let go before the next. Answers, per metric,
+ * whether it held any value.
  */
 export async function writeOperational(
   telemetry: TelemetryStore,
@@ -241,41 +204,30 @@ export async function writeOperational(
   const subIndex = new Map(plan.submeters.map((s, i) => [s.id, i]));
   const nodeIds = plan.nodes.map((n) => n.id);
   const subIds = wantsSubs ? plan.submeters.map((s) => s.id) : [];
-  const reads = readsOf(plan);
-  // The nodes of each read, in the export's node order.
-  const groups = new Map<NodeRead, number[]>();
-  for (const n of plan.nodes) {
-    const r = reads.get(n.timezone) as NodeRead;
-    const ids = groups.get(r);
-    if (ids) ids.push(n.id);
-    else groups.set(r, [n.id]);
-  }
-  const rowSeconds = (r: NodeRead) => (r === 'exact' ? plan.interval : ROW_SECONDS[r]);
-  // The finest rows any query of a page reads: a page's span holds at most QUERY_ROWS of them per id.
-  const finest = Math.min(...[...groups.keys()].map(rowSeconds), ...(subIds.length ? [300] : []), plan.interval);
+  const width = nodeIds.length;
 
+  // Pages of whole rows: at most PAGE_VALUES values in memory, and a span whose 5-minute rows per
+  // node stay within QUERY_ROWS (the recent rows one query may return per node).
   const buckets = exportBuckets(plan.start, plan.end, plan.interval, plan.zone);
-  const bucketsPerPage = Math.max(1, Math.floor((plan.pageCells ?? PAGE_CELLS) / Math.max(1, nodeIds.length + subIds.length)));
+  const perRow = Math.max(1, width * (nodeCols.length ? nodeCols.length + 1 : 0) + subIds.length * 2);
+  const rowsPerPage = Math.max(1, Math.floor((plan.pageValues ?? PAGE_VALUES) / perRow));
   const pages: [number, number][] = [];
   for (let i = 0; i < buckets.length; ) {
     let j = i + 1;
     const endOf = (k: number) => buckets[k] ?? plan.end;
-    while (j < buckets.length && j - i < bucketsPerPage && (endOf(j + 1) - buckets[i]) / finest <= QUERY_ROWS) j++;
+    while (j < buckets.length && j - i < rowsPerPage && (endOf(j + 1) - buckets[i]) / 300 <= QUERY_ROWS) j++;
     pages.push([i, j]);
     i = j;
   }
 
-  // Each node's compacted days are unpacked once for the whole export, not again for every page.
-  const days = new DayCache();
+  // A node's compacted day reaching into two pages is unpacked once.
+  const days = new DayCache(64 * 2 ** 20);
   for (const [p, [i0, i1]] of pages.entries()) {
     const keys = buckets.slice(i0, i1);
     const a = keys[0];
     days.forgetBefore(a);
     const b = buckets[i1] ?? plan.end;
-    // Below an hour the rows are every interval from the page's first: a row's index is arithmetic.
-    const row = plan.interval < 3600 ? null : new Map(keys.map((t, k) => [t, k]));
-    const rowOf = row ? (t: number) => row.get(t) : (t: number) => (t >= a && t < b && (t - a) % plan.interval === 0 ? (t - a) / plan.interval : undefined);
-    // The row holding an instant (rows are sorted): for rollup rows gathered into the export's buckets.
+    // The row holding an instant (rows are sorted), or undefined outside the page.
     const bucketOf = (t: number) => {
       if (t < a || t >= b) return undefined;
       let lo = 0;
@@ -287,59 +239,56 @@ export async function writeOperational(
       }
       return lo;
     };
-    const cells = keys.length * nodeIds.length;
+    const cells = keys.length * width;
+    const cov = new Float64Array(nodeCols.length ? cells : 0);
     const colVals = nodeCols.map(() => new Float64Array(cells).fill(Number.NaN));
-    const nodeVals = new Map<MetricColumn, Float64Array>(nodeCols.map((c, j) => [c, colVals[j]]));
-    for (const [read, ids] of groups) {
-      if (!nodeCols.length) break;
-      const rowsPerId = Math.max(1, Math.ceil((b - a) / rowSeconds(read)));
-      const perQuery = Math.max(1, Math.min(QUERY_NODES, Math.floor(QUERY_ROWS / rowsPerId)));
-      // Rollup rows added up per bucket: integrals and covered seconds, then each value their ratio.
-      const cov = read === 'exact' ? null : new Float64Array(cells);
-      const sums = read === 'exact' ? [] : nodeCols.map(() => new Float64Array(cells).fill(Number.NaN));
-      for (let i = 0; i < ids.length; i += perQuery) {
-        const some = ids.slice(i, i + perQuery);
-        if (read === 'exact') {
-          const rows = await telemetry.nodesSeries(some, nodeCols, a, b, plan.interval, days);
-          for (const r of rows) {
-            const k = rowOf(Number(r.ts));
-            if (k === undefined) continue;
-            const base = k * nodeIds.length + (nodeIndex.get(Number(r.node_id)) as number);
-            for (let j = 0; j < nodeCols.length; j++) {
-              const v = r[nodeCols[j]];
-              // roundValue's rule, inlined: this runs for every value of the export.
-              if (v !== null && v !== undefined) {
-                const n = Math.round(Number(v) * 1000) / 1000;
-                if (!Number.isNaN(n)) colVals[j][base] = n;
+    if (nodeCols.length) {
+      const perQuery = Math.max(1, Math.min(QUERY_NODES, Math.floor(QUERY_ROWS / Math.max(1, Math.ceil((b - a) / 300)))));
+      for (let i = 0; i < nodeIds.length; i += perQuery) {
+        await telemetry.visitRuns(
+          nodeIds.slice(i, i + perQuery),
+          nodeCols,
+          a,
+          b,
+          (run) => {
+            const n = nodeIndex.get(run.node) as number;
+            const compacted = run.midnight !== undefined;
+            // The run's slots come in time order: its row is found once, then moves on only forward.
+            let k = -1;
+            for (let s = run.from; s < run.to; s++) {
+              const seconds = run.cov[s];
+              if (compacted && !(seconds > 0)) continue;
+              const ts = run.ts + s * 300;
+              if (ts < a || ts >= b) continue;
+              if (k < 0) k = bucketOf(ts) as number;
+              else while (k + 1 < keys.length && keys[k + 1] <= ts) k++;
+              const cell = k * width + n;
+              cov[cell] += seconds;
+              for (let j = 0; j < nodeCols.length; j++) {
+                const v = run.values[j][s];
+                if (Number.isNaN(v)) continue;
+                const integral = compacted ? v * seconds : v;
+                const sum = colVals[j][cell];
+                colVals[j][cell] = Number.isNaN(sum) ? integral : sum + integral;
               }
             }
-          }
-        } else {
-          const rows = await telemetry.nodesRollupRows(read, some, nodeCols, a, b, days);
-          for (const r of rows) {
-            const k = bucketOf(Number(r.ts));
-            if (k === undefined) continue;
-            const base = k * nodeIds.length + (nodeIndex.get(Number(r.node_id)) as number);
-            (cov as Float64Array)[base] += Number(r.cov);
-            for (let j = 0; j < nodeCols.length; j++) {
-              const v = r[nodeCols[j]];
-              if (v !== null && v !== undefined) sums[j][base] = Number.isNaN(sums[j][base]) ? Number(v) : sums[j][base] + Number(v);
-            }
-          }
-          for (const id of some) {
-            const n = nodeIndex.get(id) as number;
-            for (let k = 0; k < keys.length; k++) {
-              const base = k * nodeIds.length + n;
-              const seconds = (cov as Float64Array)[base];
-              if (seconds > 0) for (let j = 0; j < nodeCols.length; j++) colVals[j][base] = roundValue(sums[j][base] / seconds) ?? Number.NaN;
-            }
-          }
-        }
+          },
+          days,
+        );
         await yieldToLoop();
       }
+      // Each cell's average, rounded as the node data API rounds it.
+      for (let j = 0; j < nodeCols.length; j++) {
+        const vals = colVals[j];
+        for (let c = 0; c < cells; c++) {
+          const v = vals[c];
+          if (!Number.isNaN(v)) vals[c] = cov[c] > 0 ? Math.round((v / cov[c]) * 1000) / 1000 : Number.NaN;
+        }
+      }
     }
+    const nodeVals = new Map<MetricColumn, Float64Array>(nodeCols.map((c, j) => [c, colVals[j]]));
     const subVals = { p: new Float64Array(keys.length * subIds.length).fill(Number.NaN), q: new Float64Array(keys.length * subIds.length).fill(Number.NaN) };
-    // Submeters keep 5-minute rows only: a page's span of them per submeter bounds each query.
+    // Submeters: a page's span of 5-minute rows per submeter bounds each query.
     const subsPerQuery = Math.max(1, Math.min(QUERY_NODES, Math.floor(QUERY_ROWS / Math.max(1, Math.ceil((b - a) / 300)))));
     for (let i = 0; i < subIds.length; i += subsPerQuery) {
       const rows = await telemetry.submetersSeries(subIds.slice(i, i + subsPerQuery), a, b);
@@ -360,22 +309,35 @@ export async function writeOperational(
     }
 
     for (const [fi, f] of files.entries()) {
+      // Each source's values and the stride of a row in them.
+      const reads = f.sources.map((s) =>
+        s.kind === 'node'
+          ? { vals: nodeVals.get(s.col) as Float64Array, at: s.nodeIndex, stride: width }
+          : { vals: subVals[s.field], at: s.subIndex, stride: subIds.length },
+      );
       let out = '';
-      const cells: string[] = new Array(f.width);
       for (const [k, t] of keys.entries()) {
-        let sum = Number.NaN;
-        for (let j = 0; j < f.sources.length; j++) {
-          const s = f.sources[j];
-          const v =
-            s.kind === 'node' ? (nodeVals.get(s.col) as Float64Array)[k * nodeIds.length + s.nodeIndex] : subVals[s.field][k * subIds.length + s.subIndex];
-          if (plan.aggregate !== null) {
-            if (!Number.isNaN(v)) sum = Number.isNaN(sum) ? v : sum + v;
-          } else cells[j] = Number.isNaN(v) ? '' : String(v);
-        }
-        if (plan.aggregate !== null) cells[0] = Number.isNaN(sum) ? '' : String(roundValue(sum));
-        if (!f.hasData) f.hasData = cells.some((c) => c !== '');
         // Numbers and an ISO time: exactly what csv-stringify writes for them (nothing to quote or escape).
-        out += `${localIso(t, plan.zone)},${t},${cells.join(',')}\r\n`;
+        let line = `${localIso(t, plan.zone)},${t}`;
+        if (plan.aggregate !== null) {
+          let sum = Number.NaN;
+          for (const r of reads) {
+            const v = r.vals[k * r.stride + r.at];
+            if (!Number.isNaN(v)) sum = Number.isNaN(sum) ? v : sum + v;
+          }
+          if (!Number.isNaN(sum)) f.hasData = true;
+          line += Number.isNaN(sum) ? ',' : `,${roundValue(sum)}`;
+        } else {
+          for (const r of reads) {
+            const v = r.vals[k * r.stride + r.at];
+            if (Number.isNaN(v)) line += ',';
+            else {
+              line += `,${v}`;
+              f.hasData = true;
+            }
+          }
+        }
+        out += `${line}\r\n`;
         if (out.length > 1 << 20) {
           await writers[fi].write(out);
           out = '';

@@ -459,7 +459,7 @@ async function operationalFiles(
       zone: stored.zone,
       splitPhases: p.splitPhases,
       aggregate: p.aggByPowerstation ? (stored.powerstationName ?? 'VPP') : null,
-      pageCells: ctx.config.EXPORT_PAGE_CELLS,
+      pageValues: ctx.config.EXPORT_PAGE_VALUES,
     },
     writers,
     { page },

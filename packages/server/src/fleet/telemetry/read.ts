@@ -126,24 +126,41 @@ async function unpackedDays(
 }
 
 /**
- * The one read of node history: visits every 5-minute bucket with data of the nodes over [start, end),
- * from their compacted days (compact.ts) and the recent rows of tel_5m, read in one snapshot: its node,
- * start, covered seconds and each column's value (a metric's time integral, an energy; NaN for none),
- * and for a compacted day its local midnight. A bucket found in both places (readings of a compacted
+ * A run of one node's consecutive 5-minute buckets, as the history holds them: slot k (from ≤ k < to)
+ * starts at ts + k × 300 and covers cov[k] seconds. Each column's values (NaN for none) are, for a
+ * compacted day (`midnight` its local midnight), the metrics' averages and the energies; for a recent
+ * row (a run of one, `midnight` undefined), the metrics' time integrals and the energies.
+ */
+export interface HistoryRun {
+  node: number;
+  ts: number;
+  from: number;
+  to: number;
+  cov: ArrayLike<number>;
+  values: readonly ArrayLike<number>[];
+  midnight: number | undefined;
+}
+
+const NO_VALUES = new Float32Array(300).fill(Number.NaN);
+
+/**
+ * The one read of node history: visits the nodes' history over [start, end) run by run, from their
+ * compacted days (compact.ts, a run per day) and the recent rows of tel_5m (a run per row), read in
+ * one snapshot per chunk of nodes, days first. A bucket found in both places (readings of a compacted
  * day that came late, until the next compaction moves them) is visited once from each, with its part.
  */
-async function visitHistory(
+export async function visitRuns(
   db: Database,
   nodeIds: readonly number[],
   cols: readonly HistoryColumn[],
   start: number,
   end: number,
-  visit: (node: number, ts: number, cov: number, values: Float64Array, midnight: number | undefined) => void,
+  visit: (run: HistoryRun) => void,
   cache?: DayCache,
 ): Promise<void> {
   const want = new Set([0, ...cols.map(dayColumnIndex)]);
-  const energy = cols.map((c) => ENERGIES.has(c));
-  const values = new Float64Array(cols.length);
+  const cov = new Float64Array(1);
+  const one = cols.map(() => new Float64Array(1));
   for (let i = 0; i < nodeIds.length; i += CHUNK) {
     const ids = nodeIds.slice(i, i + CHUNK);
     const { recent, days } = await inSnapshot(db, async (trx) => ({
@@ -160,29 +177,67 @@ async function visitHistory(
     }));
     for (const d of days) {
       const { slots, columns } = d.unpacked;
-      const cov = columns[0];
-      if (!cov) continue;
-      const picked = cols.map((c) => columns[dayColumnIndex(c)]);
-      const from = Math.max(0, Math.ceil((start - d.day) / 300));
-      const to = Math.min(slots, Math.ceil((end - d.day) / 300));
-      for (let k = from; k < to; k++) {
-        const seconds = cov[k];
-        if (!(seconds > 0)) continue;
-        for (let j = 0; j < picked.length; j++) {
-          const v = picked[j] ? (picked[j] as Float32Array)[k] : Number.NaN;
-          values[j] = energy[j] ? v : v * seconds;
-        }
-        visit(d.node_id, d.day + k * 300, seconds, values, d.day);
-      }
+      if (!columns[0]) continue;
+      visit({
+        node: d.node_id,
+        ts: d.day,
+        from: Math.max(0, Math.ceil((start - d.day) / 300)),
+        to: Math.min(slots, Math.ceil((end - d.day) / 300)),
+        cov: columns[0],
+        values: cols.map((c) => columns[dayColumnIndex(c)] ?? NO_VALUES),
+        midnight: d.day,
+      });
     }
+    const run: HistoryRun = { node: 0, ts: 0, from: 0, to: 1, cov, values: one, midnight: undefined };
     for (const r of recent) {
       for (let j = 0; j < cols.length; j++) {
         const v = r[cols[j]];
-        values[j] = v === null || v === undefined ? Number.NaN : Number(v);
+        one[j][0] = v === null || v === undefined ? Number.NaN : Number(v);
       }
-      visit(r.node_id, Number(r.ts), Number(r.cov), values, undefined);
+      cov[0] = Number(r.cov);
+      run.node = r.node_id;
+      run.ts = Number(r.ts);
+      visit(run);
     }
   }
+}
+
+/**
+ * Every 5-minute bucket with data of the nodes over [start, end) (visitRuns): its node, start, covered
+ * seconds and each column's value (a metric's time integral, an energy; NaN for none), and for a
+ * compacted day its local midnight.
+ */
+async function visitHistory(
+  db: Database,
+  nodeIds: readonly number[],
+  cols: readonly HistoryColumn[],
+  start: number,
+  end: number,
+  visit: (node: number, ts: number, cov: number, values: Float64Array, midnight: number | undefined) => void,
+  cache?: DayCache,
+): Promise<void> {
+  const energy = cols.map((c) => ENERGIES.has(c));
+  const values = new Float64Array(cols.length);
+  await visitRuns(
+    db,
+    nodeIds,
+    cols,
+    start,
+    end,
+    (run) => {
+      const compacted = run.midnight !== undefined;
+      for (let k = run.from; k < run.to; k++) {
+        const seconds = run.cov[k];
+        if (compacted && !(seconds > 0)) continue;
+        for (let j = 0; j < cols.length; j++) {
+          const v = run.values[j][k];
+          values[j] = compacted && !energy[j] ? v * seconds : v;
+        }
+        visit(run.node, run.ts + k * 300, seconds, values, run.midnight);
+      }
+    },
+    cache,
+  );
 }
 
 /**
@@ -397,29 +452,6 @@ export async function nodesSeries(
   // The rows are this read's own: each integral becomes its average in place.
   for (const r of rows) for (const c of cols) r[c] = r[c] === null || !(r.cov > 0) ? null : (r[c] as number) / r.cov;
   return rows;
-}
-
-/** What nodesRollupRows gathers into: 5-minute buckets, or each node's local hours or days. */
-export type RollupGrain = '5m' | '1h' | '1d';
-
-/**
- * Several nodes' history added up into 5-minute buckets, local hours or local days, in (ts, node)
- * order: each column's time integral and the seconds covered (cov), so that a caller can gather them
- * into buckets of its own (an export's local hours or days in another zone): a bucket's value is
- * sum(column) / sum(cov).
- */
-export async function nodesRollupRows(
-  db: Database,
-  grain: RollupGrain,
-  nodeIds: readonly number[],
-  cols: readonly HistoryColumn[],
-  start: number,
-  end: number,
-  cache?: DayCache,
-): Promise<HistoryRow[]> {
-  if (nodeIds.length === 0) return [];
-  if (grain === '5m') return historyRows(db, nodeIds, cols, start, end, cache);
-  return historyBuckets(db, nodeIds, cols, start, end, { local: grain === '1h' ? 'hour' : 'day' }, cache);
 }
 
 /** Energy totals (kWh) of a node over [start, end): import, export, generation, consumption. */
