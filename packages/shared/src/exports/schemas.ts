@@ -207,6 +207,8 @@ export const exportTaskInfoSchema = z.object({
   /** Customer exports: the Customer Set (null when not a network's choice). */
   all_customers: z.boolean().nullable(),
   submeters: z.boolean(),
+  /** The account that asked for the export (the create params' user): it may cancel it without export edit. */
+  user: z.number(),
 });
 
 /** An export job (spec 2 §3). `time_remaining` is ms, estimated from the job's own rate; null until it is measured. */

@@ -495,6 +495,11 @@ describeEachDatabase(
       const adminOwn = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }))).json().data.task_id;
       const other = await h().bearer((await h().user(org, { permissions: WITHOUT_EDIT })).username);
       const theirs = (await post('/analysis/export-jobs', operational({ deploymentUids: [nodes[0]] }), other)).json().data.task_id;
+      // Each job names its creator (task_info.user), which the screen offers Cancel Export to.
+      const creator = async (id: number) => (await get(`/analysis/export-jobs/${id}`)).json().data.task_info.user as number;
+      expect(await creator(mine)).not.toBe(await creator(adminOwn));
+      expect(await creator(theirs)).not.toBe(await creator(mine));
+      expect((await get('/account', viewer)).json().data.id).toBe(await creator(mine));
       // A viewer cancels their own, but not another user's.
       const refused = await post(`/analysis/export-jobs/${adminOwn}/cancel`, {}, viewer);
       expect(refused.statusCode).toBe(403);

@@ -94,6 +94,7 @@ function present(r: NonNullable<ExportRow>, now = nowS()): ExportJob {
       aggByPowerstation: operational ? Boolean(p.aggByPowerstation) : false,
       all_customers: operational ? null : (p.allCustomers ?? null),
       submeters: operational ? Boolean(p.includeSubmeters) : false,
+      user: r.user_id,
     },
     finished_at: r.finished_at === null ? null : Number(r.finished_at),
     expires_at: r.expires_at === null ? null : Number(r.expires_at),

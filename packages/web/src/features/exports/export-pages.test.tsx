@@ -13,7 +13,9 @@ import {
   vppEndpoints,
 } from '@vpp/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';
+import { exportKeys } from './api.ts';
 import { ExportListPage } from './export-list-page.tsx';
 
 const ZONE = 'Australia/Sydney';
@@ -57,6 +59,8 @@ const job = (j: Partial<ExportJob> = {}): ExportJob => ({
     aggByPowerstation: true,
     all_customers: null,
     submeters: false,
+    // Another account's export (the test accounts are account 1).
+    user: 2,
   },
   finished_at: day('2026-03-14') + 9 * 3600 + 40,
   expires_at: day('2026-03-21'),
@@ -322,10 +326,15 @@ describe('the Data Export (csv) page', () => {
     newest = 'SUCCESS';
     await act(() => vi.advanceTimersByTimeAsync(5_000));
     expect(newestAsked()).toBe(3);
+    // Once the newest's answer has landed (its reply comes in real time, the clock is fake), the page
+    // refreshes 30 s after that moment, whether or not its own 5 s timer fired at it.
+    await waitFor(() =>
+      expect((queryClient.getQueryData(exportKeys.list({ limit: 1, offset: 0 })) as { tasks: ExportJob[] } | undefined)?.tasks[0]?.status).toBe('SUCCESS'),
+    );
     const after = page();
     await act(() => vi.advanceTimersByTimeAsync(29_000));
     expect(page()).toBe(after);
-    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
     expect(page()).toBe(after + 1);
     // No newest of its own on the first page: the list's first task is the newest.
     expect(listCalls(calls).every((c) => ['limit=10&offset=10', 'limit=1&offset=0'].includes(c.query.toString()))).toBe(true);
@@ -351,6 +360,16 @@ describe('the Data Export (csv) page', () => {
     expect(await screen.findByText(M.cancelled)).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST' && c.path === '/analysis/export-jobs/5/cancel')).toBe(true);
     await waitFor(() => expect(listCalls(calls).length).toBe(2));
+  });
+
+  it('offers a viewer Cancel Export on their own running export, as the server allows the creator', async () => {
+    const mine = job({ task_id: 8, status: 'PROGRESS', progress: 0.2, time_remaining: 60_000, task_info: { ...job().task_info, user: 1 } });
+    const calls = server({ list: ok({ tasks: [mine], total: 1 }) });
+    const { user } = renderScreen(<ExportListPage />, { url: PAGE, account: VIEWER });
+    await user.click(await screen.findByRole('button', { name: 'Cancel Export' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Cancel Export' })).getByRole('button', { name: 'Cancel Export' }));
+    expect(await screen.findByText(M.cancelled)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/analysis/export-jobs/8/cancel')).toBe(true);
   });
 
   it('lets a viewer export nodes and customers, but neither export a VPP nor cancel (fleet.analysis.export.edit)', async () => {

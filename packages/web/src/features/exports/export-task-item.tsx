@@ -3,6 +3,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { EXPORT_EDIT, EXPORT_STATUS_TEXT, type ExportFile, type ExportJob, formatDateTime, EXPORT_MESSAGES as M } from '@vpp/shared';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
+import { useAccount } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { API_BASE } from '../../lib/request.ts';
 import { useCancelExport, useExportJob } from './api.ts';
@@ -132,12 +133,14 @@ function JobProgress({ job }: { job: ExportJob }) {
  * One export in the accordion of tasks (spec 2 §2): its title, status, submission time and progress;
  * opened, what it was asked for and its result: the files of a completed export (one per metric,
  * with size and file name, '(no data)' for a metric without data), the result state of §8, or a
- * cancel for a running one. The server lets an export's creator or a user with export edit cancel it;
- * the job does not say who created it, so the screen offers Cancel Export with export edit only.
+ * cancel for a running one, offered as the server allows it: to the export's creator (task_info.user)
+ * and to users with export edit.
  */
 export function ExportTaskItem({ job, zone, open }: { job: ExportJob; zone: string; open: boolean }) {
   const cancel = useCancelExport();
-  const mayCancel = usePermission(EXPORT_EDIT);
+  const editor = usePermission(EXPORT_EDIT);
+  const me = useAccount().data?.id;
+  const mayCancel = editor || job.task_info.user === me;
   const active = isActive(job.status);
   return (
     <Accordion.Item value={String(job.task_id)}>
