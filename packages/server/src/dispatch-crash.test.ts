@@ -77,9 +77,13 @@ for (const { dialect, skip } of DIALECTS) {
       expect(response.data.total.deploymentsResponded).toBe(responding.length);
 
       // Every node's every interval holds its 300 seconds exactly once, and the settlement is the telemetry's energy.
-      const rollups = await srv.query<{ node_id: number; ts: number; cov: number; p: number }>(
-        `select node_id, ts, cov, battery_p / cov as p from tel_5m where node_id in (${responding.join(',')}) and ts >= ${start - 300} and ts < ${end} order by node_id, ts`,
-      );
+      // Divided here as the settlement does: on PostgreSQL the columns are float4, and a division in
+      // SQL would round the average power to float4 again.
+      const rollups = (
+        await srv.query<{ node_id: number; ts: number; cov: number; battery_p: number }>(
+          `select node_id, ts, cov, battery_p from tel_5m where node_id in (${responding.join(',')}) and ts >= ${start - 300} and ts < ${end} order by node_id, ts`,
+        )
+      ).map((r) => ({ ...r, p: r.battery_p / r.cov }));
       const within = rollups.filter((r) => r.ts >= start);
       expect(within.map((r) => r.cov)).toEqual(responding.flatMap(() => [300, 300, 300]));
       const perNode = await srv.query<{ node_id: number; kwh: number; complete: number }>(
