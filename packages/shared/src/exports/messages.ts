@@ -58,8 +58,6 @@ export const EXPORT_MESSAGES = {
   networkOnlyMetrics: (names: readonly string[]) => `These metrics are for network organisations only: ${names.join(', ')}.`,
   sgaNotAllowed: 'You do not have permission to export meter SGA power.',
   submetersNeedInclude: 'Submeter metrics need Include Submeter Data.',
-  vppNeedsEdit: 'A VPP export needs permission to edit exports (fleet.analysis.export.edit).',
-  vppNotFound: 'No such Virtual Power Plant in your organisation.',
   nodesNotFound: (ids: readonly number[]) => `No such nodes in your fleet: ${ids.join(', ')}.`,
   exportNotFound: 'No such export in your organisation.',
   cannotCancel: 'Only a submitted or in-progress export can be cancelled.',

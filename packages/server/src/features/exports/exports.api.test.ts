@@ -338,8 +338,14 @@ describeEachDatabase(
     });
 
     it('refuses bad input with a message and queues nothing', async () => {
+      const noSga = await h().bearer(
+        (await h().user(org, { permissions: ALL.filter((p) => p !== 'fleet.administrator' && p !== 'fleet.node.sga_data.view') })).username,
+      );
       const before = await counts();
       const cases: [unknown, number, string, Headers?][] = [
+        [operational({ powerstation: vpp, deploymentUids: [nodes[0]] }), 400, M.vppOrNodes],
+        [operational({ deploymentUids: [nodes[0]], aggByPowerstation: true }), 400, M.aggregateNeedsVpp],
+        [operational({ powerstation: vpp, queries: ['meter_power', 'meter_sga_power'] }), 400, M.sgaNotAllowed, noSga],
         [operational({ powerstation: vpp, start: end, end: start }), 400, M.startAfterEnd],
         [operational({ powerstation: vpp, start: start - 400 * 86400 }), 400, M.rangeTooLong(366)],
         [operational({ powerstation: vpp, queries: ['meter_power', 'bogus'] }), 400, M.unknownMetrics(['bogus'])],
@@ -417,6 +423,8 @@ describeEachDatabase(
           ]),
         )
         .execute();
+      // A home the network holds in another role (off its network): in its Fleet, not on its network.
+      await h().ctx.db.insertInto('fleet_members').values({ organisation_id: network, node_id: nodes[2], role: 'INSTALLER', site_label: null }).execute();
       const net = await h().bearer((await h().user(network, { permissions: ALL })).username);
       const inst = await h().bearer((await h().user(installer, { permissions: ALL })).username);
       for (const allCustomers of [false, true]) {
@@ -426,7 +434,8 @@ describeEachDatabase(
           const f = n.details.signed_urls[0];
           return parse((await h().app.inject({ method: 'GET', url: f.signed_url as string })).body, { columns: true }) as Record<string, string>[];
         })();
-        expect(nrows).toHaveLength(2);
+        const nmis = (await h().ctx.db.selectFrom('nodes').select('nmi').where('id', 'in', nodes.slice(0, allCustomers ? 3 : 2)).execute()).map((r) => r.nmi);
+        expect(nrows.map((r) => r.nmi).sort()).toEqual(nmis.sort());
         expect(Object.keys(nrows[0])).toEqual(expect.arrayContaining(['network', 'region', 'phases', 'solarKw']));
         expect(Object.keys(nrows[0])).not.toContain('plan');
       }
