@@ -302,6 +302,32 @@ describe('the Data Export (csv) page', () => {
     expect(count()).toBe(5);
   });
 
+  it('fetches the files of an export it saw running once it succeeds, although its item is closed', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'], now: new Date('2026-03-15T02:00:00Z') });
+    let older: ExportJob['status'] = 'PROGRESS';
+    const newest = job({ task_id: 6 });
+    const calls = server({
+      list: () => ok({ tasks: [newest, job({ task_id: 5, status: older, progress: 0.5, time_remaining: 60_000 })], total: 2 }),
+      details: { 6: ok(detail(newest, [file()])), 5: ok(detail(job({ task_id: 5 }), [file({ filename: 'EXP-000005-meter_power.csv' })])) },
+    });
+    const { user } = renderScreen(<ExportListPage />, { url: PAGE, account: VIEWER });
+    await screen.findByText('In Progress');
+    const asked = () => calls.filter((c) => c.path.startsWith('/analysis/export-jobs/')).map((c) => c.path);
+    await waitFor(() => expect(asked()).toEqual(['/analysis/export-jobs/6']));
+    older = 'SUCCESS';
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    await waitFor(() => expect(asked()).toEqual(['/analysis/export-jobs/6', '/analysis/export-jobs/5']));
+    const [first, second] = screen.getAllByRole('button', { name: itemName(`${M.tileVpp}: Greater Sydney`, 'Completed') });
+    expect(first).toHaveAttribute('aria-expanded', 'true');
+    expect(second).toHaveAttribute('aria-expanded', 'false');
+    // Opened, its files are there without another call.
+    await user.click(second);
+    // The panel's opening transition runs on the faked clock.
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Download EXP-000005-meter_power.csv', hidden: true })).toBeVisible());
+    expect(asked()).toHaveLength(2);
+  });
+
   it("on a later page, refreshes by the newest export's status (limit=1, offset=0), not by the page's first", async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'], now: new Date('2026-03-15T02:00:00Z') });
     let newest: ExportJob['status'] = 'PROGRESS';

@@ -1,5 +1,6 @@
 import { Accordion, Alert, Anchor, Badge, Group, List, Progress, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
 import { EXPORT_EDIT, EXPORT_STATUS_TEXT, type ExportFile, type ExportJob, formatDateTime, EXPORT_MESSAGES as M } from '@vpp/shared';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
@@ -50,9 +51,8 @@ function FileLine({ file }: { file: ExportFile }) {
   );
 }
 
-/** A completed job's files, fetched when its item is open; its result state when it has none (spec 2 §8). */
-function ExportFiles({ job, open }: { job: ExportJob; open: boolean }) {
-  const detail = useExportJob(job.task_id, open);
+/** A completed job's files, fetched when its item is open or it was tracked to completion; its result state when it has none (spec 2 §8). */
+function ExportFiles({ job, detail }: { job: ExportJob; detail: ReturnType<typeof useExportJob> }) {
   if (detail.isError) {
     return (
       <Alert color="red" variant="light">
@@ -142,6 +142,14 @@ export function ExportTaskItem({ job, zone, open }: { job: ExportJob; zone: stri
   const me = useAccount().data?.id;
   const mayCancel = editor || job.task_info.user === me;
   const active = isActive(job.status);
+  // A job seen submitted or in progress is tracked: once it succeeds its files are fetched, open or
+  // not (spec 2 §4), so they are there when it is opened.
+  const [tracked, setTracked] = useState(active);
+  useEffect(() => {
+    if (active) setTracked(true);
+  }, [active]);
+  // Asked for here, not in the panel: a closed item's panel is not mounted.
+  const detail = useExportJob(job.task_id, job.status === 'SUCCESS' && (open || tracked));
   return (
     <Accordion.Item value={String(job.task_id)}>
       <Accordion.Control>
@@ -163,7 +171,7 @@ export function ExportTaskItem({ job, zone, open }: { job: ExportJob; zone: stri
       <Accordion.Panel>
         <Stack gap="sm">
           <JobFacts job={job} />
-          {job.status === 'SUCCESS' && <ExportFiles job={job} open={open} />}
+          {job.status === 'SUCCESS' && <ExportFiles job={job} detail={detail} />}
           {job.status === 'FAILURE' && (
             <Alert color="red" variant="light">
               {M.generateError}
