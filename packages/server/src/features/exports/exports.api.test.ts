@@ -434,7 +434,13 @@ describeEachDatabase(
           const f = n.details.signed_urls[0];
           return parse((await h().app.inject({ method: 'GET', url: f.signed_url as string })).body, { columns: true }) as Record<string, string>[];
         })();
-        const nmis = (await h().ctx.db.selectFrom('nodes').select('nmi').where('id', 'in', nodes.slice(0, allCustomers ? 3 : 2)).execute()).map((r) => r.nmi);
+        const nmis = (
+          await h()
+            .ctx.db.selectFrom('nodes')
+            .select('nmi')
+            .where('id', 'in', nodes.slice(0, allCustomers ? 3 : 2))
+            .execute()
+        ).map((r) => r.nmi);
         expect(nrows.map((r) => r.nmi).sort()).toEqual(nmis.sort());
         expect(Object.keys(nrows[0])).toEqual(expect.arrayContaining(['network', 'region', 'phases', 'solarKw']));
         expect(Object.keys(nrows[0])).not.toContain('plan');

@@ -1,7 +1,7 @@
 import { Accordion, Alert, Anchor, Badge, Group, List, Progress, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
 import { EXPORT_EDIT, EXPORT_STATUS_TEXT, type ExportFile, type ExportJob, formatDateTime, EXPORT_MESSAGES as M } from '@vpp/shared';
+import { useEffect, useState } from 'react';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { useAccount } from '../../lib/account.ts';
