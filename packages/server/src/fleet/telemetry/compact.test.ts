@@ -202,6 +202,11 @@ describeEachDatabase('compacted telemetry history', (h) => {
     await telemetry.ingest([extra], now);
     const merged = (await telemetry.nodeSeries(node, ['meter_p'], full, full + 300, 300)).get(full)?.meter_p as number;
     expect(Math.abs(merged - (before + (extra.meter_p as number)) / 2)).toBeLessThan(1e-5);
+    // A VPP's sums count the node once there, at the same average, with another node beside it.
+    const other = (await telemetry.nodeSeries(nodes[0], ['meter_p'], full, full + 300, 300)).get(full)?.meter_p as number;
+    const sums = (await telemetry.historySums([node, nodes[0]], ['meter_p'], full, full + 300, 300)).get(full);
+    expect(sums?.nodes).toBe(2);
+    expect(Math.abs((sums?.meter_p as number) - (merged + other))).toBeLessThan(1e-4);
     await telemetry.compact(now);
     const compacted = (await telemetry.nodeSeries(node, ['meter_p'], full, full + 300, 300)).get(full)?.meter_p as number;
     expect(Math.abs(compacted - merged)).toBeLessThan(1e-5 * Math.max(1, Math.abs(merged)));

@@ -33,7 +33,7 @@ function inSnapshot<T>(db: Database, read: (trx: Transaction<DB>) => Promise<T>)
 async function compactedDays(db: Database | Transaction<DB>, ids: readonly number[], cols: readonly string[], start: number, end: number) {
   const rows = await db
     .selectFrom('tel_day')
-    .select(['node_id', 'day', 'grp', 'data'])
+    .select(['node_id', 'day', 'grp', 'slots', 'data'])
     .where('node_id', 'in', ids)
     .where('day', '>', start - LONGEST_DAY_S)
     .where('day', '<', end)
@@ -41,11 +41,11 @@ async function compactedDays(db: Database | Transaction<DB>, ids: readonly numbe
     .orderBy('node_id')
     .orderBy('day')
     .execute();
-  const out: { node_id: number; day: number; parts: { data: Uint8Array }[] }[] = [];
+  const out: { node_id: number; day: number; slots: number; parts: { data: Uint8Array }[] }[] = [];
   for (const r of rows) {
     const last = out.at(-1);
     if (last && last.node_id === r.node_id && last.day === Number(r.day)) last.parts.push(r);
-    else out.push({ node_id: r.node_id, day: Number(r.day), parts: [r] });
+    else out.push({ node_id: r.node_id, day: Number(r.day), slots: Number(r.slots), parts: [r] });
   }
   return out;
 }
@@ -485,8 +485,8 @@ export type BucketSums = Record<string, number | null> & { nodes: number };
  * VPP series, a dispatch's stored energy, a curtailment's measured response. Compacted days are added
  * up here; the recent rows' 5-minute sums in the database, their hours per node (an hour of a
  * half-hour zone starts in one local day and ends in the next). A 5-minute bucket of a node found in
- * both places (a late reading of a compacted day, until the next hourly compaction moves it) counts
- * as two partial buckets.
+ * both places (a late reading of a compacted day, until the next hourly compaction moves it) is added
+ * up into one average, counted once, as the node's graph shows it.
  */
 export async function historySums(
   db: Database,
@@ -519,15 +519,31 @@ export async function historySums(
     // begin in a compacted day and end in the recent rows).
     const averages = sql.join(cols.map((c) => sql`sum(${sql.ref(c)} / cov) as ${sql.ref(c)}`));
     const integrals = sql.join(cols.map((c) => sql`sum(${sql.ref(c)}) as ${sql.ref(c)}`));
-    const { days, recent } = await inSnapshot(db, async (trx) => ({
-      days: await compactedDays(trx, ids, cols, start, end),
-      recent: (step === 300
-        ? await sql<Point>`select ts, count(*) as nodes, ${averages} from tel_5m where ${inRange} group by ts`.execute(trx)
-        : await sql<Point>`select node_id, ${bucket} as hour, sum(cov) as cov, ${integrals} from tel_5m where ${inRange} group by node_id, ${bucket}`.execute(
-            trx,
-          )
-      ).rows,
-    }));
+    const { days, recent, late } = await inSnapshot(db, async (trx) => {
+      const days = await compactedDays(trx, ids, cols, start, end);
+      // At 5 minutes the recent rows are summed over nodes in the database; the few that may lie in a
+      // compacted day (before the last compacted day's end) are read one by one as well, to be merged.
+      const compactedTo = days.reduce((a, d) => Math.max(a, d.day + d.slots * 300), 0);
+      return {
+        days,
+        recent: (step === 300
+          ? await sql<Point>`select ts, count(*) as nodes, ${averages} from tel_5m where ${inRange} group by ts`.execute(trx)
+          : await sql<Point>`select node_id, ${bucket} as hour, sum(cov) as cov, ${integrals} from tel_5m where ${inRange} group by node_id, ${bucket}`.execute(
+              trx,
+            )
+        ).rows,
+        late:
+          step === 300 && compactedTo > start
+            ? (
+                await sql<Point>`select node_id, ts, cov, ${sql.join(cols.map((c) => sql.ref(c)))} from tel_5m where ${inRange} and ts < ${compactedTo}`.execute(
+                  trx,
+                )
+              ).rows
+            : [],
+      };
+    });
+    const lateRows = new Map<number, Point>();
+    for (const r of late) lateRows.set(Number(r.node_id) * 1e7 + Number(r.ts) / 300, r);
     const values = new Array<number>(cols.length);
     // UTC hours: each node's average over the hour's 5-minute buckets, which may lie in two of its local days.
     const hours = new Map<number, { ts: number; seconds: number; integral: Float64Array; seen: Uint8Array }>();
@@ -552,6 +568,20 @@ export async function historySums(
         if (ts < start || ts >= end || !(cov[k] > 0)) continue;
         if (step === 300) {
           for (let j = 0; j < picked.length; j++) values[j] = picked[j]?.[k] ?? Number.NaN;
+          const r = lateRows.get(d.node_id * 1e7 + ts / 300);
+          if (r) {
+            // In both places: the day's average and the row's integral over their seconds together,
+            // and the row's own average taken back out of the database's sums.
+            const seconds = cov[k] + Number(r.cov);
+            const own = new Array<number>(cols.length).fill(Number.NaN);
+            for (const [j, c] of cols.entries()) {
+              if (r[c] === null) continue;
+              const integral = Number(r[c]);
+              own[j] = -integral / Number(r.cov);
+              values[j] = ((Number.isNaN(values[j]) ? 0 : values[j] * cov[k]) + integral) / seconds;
+            }
+            add(ts, own, -1);
+          }
           add(ts, values, 1);
           continue;
         }
