@@ -1,4 +1,4 @@
-import { zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -111,7 +111,8 @@ function packPart(
       bytes[3 * n + at] = src[i * 4 + 3];
     }
   }
-  const packed = zstdCompressSync(bytes);
+  // The frame ends with a checksum of its content: a reader's cache tells a rewritten day by it.
+  const packed = zstdCompressSync(bytes, { params: { [constants.ZSTD_c_checksumFlag]: 1 } });
   const data = Buffer.allocUnsafe(HEADER + packed.length);
   data.writeUInt8(VERSION, 0);
   data.writeUInt8(grp, 1);

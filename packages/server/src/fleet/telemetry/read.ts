@@ -52,26 +52,28 @@ async function compactedDays(db: Database | Transaction<DB>, ids: readonly numbe
 
 /**
  * Compacted days unpacked once for a reader that comes back to them page after page (an export),
- * up to a bound of memory; each checked against the stored parts' length when used again, so a day
- * a compaction rewrote meanwhile is unpacked anew. Days ending before a page are let go.
+ * up to a bound of memory; each checked against the stored parts' lengths and content checksums
+ * (zstd's, the last 4 bytes of a part) when used again, so a day a compaction rewrote meanwhile is
+ * unpacked anew. Days ending before a page are let go.
  */
 export class DayCache {
-  private readonly days = new Map<string, { start: number; length: number; day: Day; bytes: number }>();
+  private readonly days = new Map<string, { start: number; parts: string; day: Day; bytes: number }>();
   private bytes = 0;
   constructor(private readonly maxBytes = 128 * 2 ** 20) {}
 
-  get(node: number, start: number, length: number): Day | undefined {
+  /** The day unpacked, if it was unpacked from the same stored parts (`parts`: their lengths and checksums). */
+  get(node: number, start: number, parts: string): Day | undefined {
     const e = this.days.get(`${node}:${start}`);
-    return e && e.length === length ? e.day : undefined;
+    return e && e.parts === parts ? e.day : undefined;
   }
 
-  set(node: number, start: number, length: number, day: Day) {
+  set(node: number, start: number, parts: string, day: Day) {
     const key = `${node}:${start}`;
     const old = this.days.get(key);
     if (old) this.bytes -= old.bytes;
     const bytes = day.columns.reduce((n, c) => n + (c?.byteLength ?? 0), 0);
     if (this.bytes + bytes > this.maxBytes) return void this.days.delete(key);
-    this.days.set(key, { start, length, day, bytes });
+    this.days.set(key, { start, parts, day, bytes });
     this.bytes += bytes;
   }
 
@@ -97,20 +99,28 @@ async function unpackedDays(
 ): Promise<{ node_id: number; day: number; unpacked: Day }[]> {
   if (!cache) return (await compactedDays(trx, ids, cols, start, end)).map((d) => ({ node_id: d.node_id, day: d.day, unpacked: decodeDay(d.parts, want) }));
   const groups = groupsOf(cols.length ? cols : ['meter_p']);
-  const keys = await trx
+  // A part is known by its length and its last 4 bytes (zstd's checksum of its content).
+  const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
+  const tail = pg ? sql<string>`encode(substring(data from length(data) - 3), 'hex')` : sql<string>`hex(substr(data, -4))`;
+  const parts = await trx
     .selectFrom('tel_day')
-    .select(['node_id', 'day', sql<number>`sum(length(data))`.as('length')])
+    .select(['node_id', 'day', sql<number>`length(data)`.as('length'), tail.as('tail')])
     .where('node_id', 'in', ids)
     .where('day', '>', start - LONGEST_DAY_S)
     .where('day', '<', end)
     .where('grp', 'in', groups)
-    .groupBy(['node_id', 'day'])
+    .orderBy('node_id')
+    .orderBy('day')
+    .orderBy('grp')
     .execute();
-  const out: { node_id: number; day: number; unpacked: Day | undefined; length: number }[] = keys.map((k) => {
-    const day = Number(k.day);
-    const length = Number(k.length);
-    return { node_id: k.node_id, day, length, unpacked: cache.get(k.node_id, day, length) };
-  });
+  const out: { node_id: number; day: number; unpacked: Day | undefined; key: string }[] = [];
+  for (const p of parts) {
+    const day = Number(p.day);
+    const last = out.at(-1);
+    if (last && last.node_id === p.node_id && last.day === day) last.key += `/${p.length}:${p.tail.toLowerCase()}`;
+    else out.push({ node_id: p.node_id, day, key: `${p.length}:${p.tail.toLowerCase()}`, unpacked: undefined });
+  }
+  for (const d of out) d.unpacked = cache.get(d.node_id, d.day, d.key);
   const missing = out.filter((d) => !d.unpacked);
   if (missing.length) {
     const fetched = await compactedDays(trx, [...new Set(missing.map((d) => d.node_id))], cols, start, end);
@@ -119,7 +129,7 @@ async function unpackedDays(
       const parts = byKey.get(`${d.node_id}:${d.day}`);
       if (!parts) continue;
       d.unpacked = decodeDay(parts.parts, want);
-      cache.set(d.node_id, d.day, d.length, d.unpacked);
+      cache.set(d.node_id, d.day, d.key, d.unpacked);
     }
   }
   return out.flatMap((d) => (d.unpacked ? [{ node_id: d.node_id, day: d.day, unpacked: d.unpacked }] : []));
