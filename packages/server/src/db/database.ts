@@ -173,7 +173,7 @@ function nodeSqliteDialect(file: string, onOpen: (bulk: BulkWriter, read: ArrayR
  * Opens the database: PostgreSQL when a URL is given, otherwise the SQLite file `console.db` in
  * the data directory. `schema` (PostgreSQL only) puts every table in that schema, for tests.
  */
-export async function openDatabase(opts: { url?: string; dataDir: string; schema?: string }): Promise<DatabaseHandle> {
+export async function openDatabase(opts: { url?: string; dataDir: string; schema?: string; migrateTo?: string }): Promise<DatabaseHandle> {
   let db: Database;
   let dialect: DialectName;
   if (opts.url) {
@@ -233,16 +233,19 @@ export async function openDatabase(opts: { url?: string; dataDir: string; schema
     });
     db = sqlite;
   }
-  await migrate(db, opts.url ? opts.schema : undefined);
+  await migrate(db, opts.url ? opts.schema : undefined, opts.migrateTo);
   return { db, dialect, close: () => db.destroy() };
 }
 
-/** Brings the schema up to date; fails loudly, naming the migration, if one cannot run. */
-export async function migrate(db: Database, schema?: string): Promise<void> {
+/**
+ * Brings the schema up to date (or to the migration `to`: the upgrade tests build a database as an
+ * earlier release left it); fails loudly, naming the migration, if one cannot run.
+ */
+export async function migrate(db: Database, schema?: string, to?: string): Promise<void> {
   // With a schema named, the migration tables are looked for there only: another schema of the same
   // database (a parallel test run, a benchmark) must not be mistaken for ours.
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (to ? migrator.migrateTo(to) : migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }

@@ -48,6 +48,8 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
   const schema = `${name.replace(/\W/g, '_')}_${randomBytes(5).toString('hex')}`;
   const main = path.join(import.meta.dirname, '..', 'main.ts');
   let current: RunningServer | undefined;
+  /** Every line the server processes have logged (at the LOG_LEVEL a start sets). */
+  const log: string[] = [];
 
   async function start(more: Record<string, string> = {}): Promise<RunningServer> {
     const port = await freePort();
@@ -66,7 +68,14 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
         ...env,
         ...more,
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    // The log (pino, one JSON line per entry): kept for the tests that read what the server said.
+    let partial = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      log.push(...lines.filter(Boolean));
     });
     const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
     const url = `http://127.0.0.1:${port}`;
@@ -157,7 +166,20 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
     }
   }
 
-  return { dataDir, start, kill: () => end('SIGKILL'), stop: () => end('SIGTERM'), query, signIn, call, fleetLive, cleanup, current: () => current };
+  return {
+    dataDir,
+    schema,
+    log,
+    start,
+    kill: () => end('SIGKILL'),
+    stop: () => end('SIGTERM'),
+    query,
+    signIn,
+    call,
+    fleetLive,
+    cleanup,
+    current: () => current,
+  };
 }
 
 /** The dialects to run a server-process test on: PostgreSQL only when TEST_DATABASE_URL is set. */

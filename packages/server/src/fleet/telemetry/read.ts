@@ -394,7 +394,9 @@ async function historyBuckets(
     },
     cache,
   );
-  return [...buckets.values()].sort((a, b) => a.ts - b.ts || a.node_id - b.node_id);
+  // Only the buckets that begin in the range (a half-hour zone's first local hour may begin before it,
+  // with only part of its readings in it), as the stored rollups answered before issue 19.
+  return [...buckets.values()].filter((b) => b.ts >= start).sort((a, b) => a.ts - b.ts || a.node_id - b.node_id);
 }
 
 /** The intervals `nodesSeries` serves: 5 minutes, its whole multiples below an hour, local hours and days. */
