@@ -3,7 +3,7 @@ import { bulkWriter, type Database, type DialectName, nowS } from '../../db/data
 import type { DB } from '../../db/schema.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
 import { ENERGY_COLUMNS, FLEET_COLUMNS, METRIC_COLUMNS, metricValues, type Sample } from '../metrics.ts';
-import { closeOpenReadings, OPEN_COLUMNS, openReadings, openSubmeterReadings } from './fold.ts';
+import { closeOpenReadings, closeOpenSubmeterReadings, nextOpenNode, OPEN_COLUMNS, openReadings, openSubmeterReadings } from './fold.ts';
 import { conflictSql, pgUpsert, type UpsertMode } from './pg-write.ts';
 import { HistoryBuilder, type HistoryRows, historyRows, type NodeInfo, type SubmeterSample, submeterRows } from './rows.ts';
 
@@ -15,6 +15,9 @@ const bySample = (a: Sample, b: Sample) => a.nodeId - b.nodeId || a.ts - b.ts;
 
 /** Readings shorter than this are live: they wait in the open tables until their bucket closes. */
 const LIVE_BELOW_S = 300;
+
+/** Nodes per transaction of a fold: about a tenth of a second of writes each, so other requests wait no longer. */
+const FOLD_NODES = 500;
 
 /** What an ingest writes besides the node readings, in the same transaction. */
 export interface IngestExtras {
@@ -127,40 +130,59 @@ export class TelemetryIngest {
 
   /**
    * Folds the open readings before `before` (a 5-minute boundary: their buckets have closed) into
-   * the history, exactly as an ingest of them would have, and deletes them from the open tables, in
-   * one transaction: a crash leaves them all open or all folded, never counted twice nor lost. On
-   * PostgreSQL the transaction reads one snapshot, so a reading that arrives meanwhile is neither
-   * folded nor deleted (it waits for the next fold). Returns the node readings folded.
+   * the history, exactly as an ingest of them would have, and deletes them from the open tables: a
+   * transaction per FOLD_NODES nodes, other requests served between them (SQLite answers
+   * synchronously: a fold of a large fleet in one go held every reader for seconds). A crash leaves
+   * each range all open or all folded, never counted twice nor lost (the rollups add, and a range's
+   * readings leave the open table with its additions). On PostgreSQL a range's transaction reads one
+   * snapshot, so a reading that arrives meanwhile is neither folded nor deleted (it waits for the
+   * next fold). Returns the node readings folded.
    */
   async fold(before: number, now = nowS()): Promise<number> {
-    const run = this.dialect === 'postgres' ? this.db.transaction().setIsolationLevel('repeatable read') : this.db.transaction();
-    return run.execute(async (trx) => {
-      // A fold lost with a database crash leaves the readings open, to be folded again.
-      if (this.dialect === 'postgres') await trx.executeQuery(CompiledQuery.raw('set local synchronous_commit = off'));
-      let folded = 0;
-      const values: number[] = new Array(METRIC_COLUMNS.length).fill(Number.NaN);
-      const last = OPEN_COLUMNS.length - 1;
-      for await (const chunk of openReadings(this.db, this.dialect, trx, before)) {
+    let folded = 0;
+    for (let lo = await nextOpenNode(this.db, before, 0); lo !== null; lo = await nextOpenNode(this.db, before, lo + FOLD_NODES)) {
+      const from = lo;
+      folded += await this.inFoldTransaction(async (trx) => {
+        const chunk = await openReadings(this.db, this.dialect, trx, before, from, from + FOLD_NODES);
+        if (!chunk.length) return 0;
         const info = await this.nodeInfo(
           chunk.map((r) => Number(r[0])),
           trx,
         );
         const builder = new HistoryBuilder(info, now - this.rawRetentionS);
+        const values: number[] = new Array(METRIC_COLUMNS.length).fill(Number.NaN);
+        const last = OPEN_COLUMNS.length - 1;
         for (const r of chunk) {
           for (let i = 0; i < values.length; i++) values[i] = r[3 + i] === null ? Number.NaN : Number(r[3 + i]);
           builder.add(Number(r[0]), Number(r[1]), Number(r[2]), values, r[last] === null ? Number.NaN : Number(r[last]));
         }
         await this.writeHistory(trx, builder.rows());
-        folded += chunk.length;
-      }
+        await closeOpenReadings(trx, before, from, from + FOLD_NODES);
+        // The fold's writes are in, its commit not yet: a crash here must leave these readings open.
+        crashPoint('telemetry-fold');
+        return chunk.length;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await this.inFoldTransaction(async (trx) => {
       const subs = await openSubmeterReadings(trx, before);
-      if (!folded && !subs.length) return 0;
+      if (!subs.length) return;
       await this.write(trx, 'sub_5m', ['submeter_id', 'ts', 'cov', 'p', 'q'], submeterRows(subs), 'add');
-      await closeOpenReadings(trx, before);
-      // The fold's writes are in, its commit not yet: a crash here must leave every reading open.
-      crashPoint('telemetry-fold');
-      return folded;
+      await closeOpenSubmeterReadings(trx, before);
     });
+    return folded;
+  }
+
+  /** One transaction of a fold: on PostgreSQL one snapshot, committed without waiting for the disk (a fold lost with a database crash leaves its readings open, to be folded again). */
+  private inFoldTransaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    if (this.dialect === 'sqlite') return this.db.transaction().execute(work);
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        await trx.executeQuery(CompiledQuery.raw('set local synchronous_commit = off'));
+        return work(trx);
+      });
   }
 
   /** Adds history rows to the raw table and the rollups. */
