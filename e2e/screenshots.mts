@@ -2,7 +2,9 @@
 // (default /tmp/vpp-screenshots). Not a test; screenshots stay out of the repository.
 
 import fs from 'node:fs';
+import { billingEndpoints } from '@vpp/shared';
 import type { Page } from 'playwright-core';
+import { signInToApi } from './support/api.ts';
 import { launch, logIn, newPage } from './support/browser.ts';
 import { startHelpDesk } from './support/help-desk.ts';
 import { NO_FLEET, SMALL_FLEET, startServer } from './support/server.ts';
@@ -190,4 +192,46 @@ try {
   await fb.close();
   await framedSrv.stop();
   await desk.stop();
+}
+
+// Billing: the grid-credit monthly summary, a month's transactions, and the invoices, on a server
+// whose fleet and history are large enough for the demo's evening dispatches (yesterday's at least)
+// to be made and settled into grid credits.
+const billingSrv = await startServer({ SIM_NODES: '40', SIM_HISTORY_DAYS: '2' });
+const bb = await launch();
+try {
+  // The credits come once the backfill is done and the settlement job has run; the invoices once the
+  // demo fleet has joined.
+  const rita = await signInToApi(billingSrv.url, 'retailer');
+  const deadline = Date.now() + 180_000;
+  let month;
+  for (;;) {
+    month = (await rita.call(billingEndpoints.monthly, {})).data.months.find((m) => m.eventCount > 0);
+    if (month && (await rita.call(billingEndpoints.invoices, {})).data.invoices.length > 0) break;
+    if (Date.now() > deadline) throw new Error('no settled grid credits or no invoices in 180 s');
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  const g = await newPage(bb, billingSrv.url);
+  await g.goto('/');
+  await logIn(g, 'retailer');
+  await g.getByText('Welcome, Rita').waitFor({ timeout: 15000 });
+  await g.goto('/gridcredits/billing?limit=10&offset=0');
+  const summary = g.getByRole('table', { name: 'Monthly summary' });
+  const label = new Date(`${month.date}-01T00:00:00Z`).toLocaleString('en-AU', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const row = summary.getByRole('row', { name: new RegExp(label) });
+  await row.waitFor();
+  await g.getByRole('table', { name: 'Customers credited' }).getByRole('row').nth(1).waitFor();
+  await shoot(g, 'billing-summary', true);
+  // The month's row opens the search of its range.
+  await row.click();
+  await g.waitForURL(/\/gridcredits\/billing\/search\?start=/);
+  await g.getByRole('table', { name: 'GridCredits transactions' }).getByRole('row').nth(1).waitFor();
+  await g.getByRole('button', { name: 'Events CSV', exact: true }).waitFor();
+  await shoot(g, 'billing-search', true);
+  await g.goto('/my-reposit/billing?limit=10&offset=0');
+  await g.getByRole('table', { name: 'Invoices' }).getByRole('button', { name: /^PDF of / }).first().waitFor();
+  await shoot(g, 'invoices', true);
+} finally {
+  await bb.close();
+  await billingSrv.stop();
 }

@@ -220,6 +220,13 @@ describeEachDatabase('telemetry store', (h) => {
     const open = await h().ctx.telemetry.fleetSeries(org, cols, start, end, 300, SYDNEY, midway);
     expect(Math.max(...open.keys())).toBe(start + HOUR - 300);
     expect(open.get(start + HOUR - 300)).toEqual(five.get(start + HOUR - 300));
+    // Nor, once it has closed, before the fold has moved its last readings in.
+    const late = reading(nodes[0], start + HOUR - 30, 30, 77);
+    await h().ctx.telemetry.ingest([late], midway);
+    const unfolded = await h().ctx.telemetry.fleetSeries(org, cols, start, end, 300, SYDNEY, midway);
+    expect(Math.max(...unfolded.keys())).toBe(start + HOUR - 600);
+    await h().ctx.db.deleteFrom('tel_open').where('ts', '=', late.ts).execute();
+    expect(Math.max(...(await h().ctx.telemetry.fleetSeries(org, cols, start, end, 300, SYDNEY, midway)).keys())).toBe(start + HOUR - 300);
   });
 
   it.each([

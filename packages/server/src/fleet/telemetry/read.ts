@@ -651,8 +651,18 @@ export async function fleetSeries(
 ): Promise<Map<number, Point>> {
   const table = interval === 3600 ? 'org_1h' : 'org_5m';
   const bucket = interval === 3600 ? 3600 : 300;
-  // A bucket still filling holds only part of its energy: it is left out until it closes.
-  const closed = Math.min(end, now - (now % bucket));
+  // A bucket still filling holds only part of its energy: it is left out until it closes, and until
+  // the fold has moved the readings of its last 5 minutes in (the open table holds readings of the
+  // 5 minutes just ended until the report after they ended folds them).
+  const open = now - (now % 300);
+  const waiting = await db
+    .selectFrom('tel_open')
+    .select(({ fn }) => fn.min('ts').as('ts'))
+    .where('ts', '>=', open - 300)
+    .where('ts', '<', open)
+    .executeTakeFirst();
+  const folded = waiting?.ts == null ? open : open - 300;
+  const closed = Math.min(end, now - (now % bucket), folded - (folded % bucket));
   const rows = (await db
     .selectFrom(table as 'org_5m')
     .select(['ts', ...cols.map((c) => sql<number | null>`${sql.ref(c)} / ${sql.lit(bucket)}`.as(c))])
