@@ -204,13 +204,14 @@ try {
   // demo fleet has joined.
   const rita = await signInToApi(billingSrv.url, 'retailer');
   const deadline = Date.now() + 180_000;
-  let month;
-  for (;;) {
-    month = (await rita.call(billingEndpoints.monthly, {})).data.months.find((m) => m.eventCount > 0);
-    if (month && (await rita.call(billingEndpoints.invoices, {})).data.invoices.length > 0) break;
-    if (Date.now() > deadline) throw new Error('no settled grid credits or no invoices in 180 s');
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  const month = await (async () => {
+    for (;;) {
+      const m = (await rita.call(billingEndpoints.monthly, {})).data.months.find((x) => x.eventCount > 0);
+      if (m && (await rita.call(billingEndpoints.invoices, {})).data.invoices.length > 0) return m;
+      if (Date.now() > deadline) throw new Error('no settled grid credits or no invoices in 180 s');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
   const g = await newPage(bb, billingSrv.url);
   await g.goto('/');
   await logIn(g, 'retailer');
@@ -229,7 +230,11 @@ try {
   await g.getByRole('button', { name: 'Events CSV', exact: true }).waitFor();
   await shoot(g, 'billing-search', true);
   await g.goto('/my-reposit/billing?limit=10&offset=0');
-  await g.getByRole('table', { name: 'Invoices' }).getByRole('button', { name: /^PDF of / }).first().waitFor();
+  await g
+    .getByRole('table', { name: 'Invoices' })
+    .getByRole('button', { name: /^PDF of / })
+    .first()
+    .waitFor();
   await shoot(g, 'invoices', true);
 } finally {
   await bb.close();

@@ -1,3 +1,4 @@
+import { localDateToEpoch } from '@vpp/shared';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
@@ -246,5 +247,51 @@ describeEachDatabase('compacted telemetry history', (h) => {
     expect(lines[0]).toBe('Compacting the telemetry history of 1 node');
     expect(lines.at(-1)).toMatch(/^Compacted the telemetry history: [34] node-days of 1 node$/);
     expectSame([...(await telemetry.nodeSeries(node, cols, start, end, 3600))], before, 'hourly graph after the upgrade');
+  });
+});
+
+describeEachDatabase('compacted Sydney days of a daylight-saving change', (h) => {
+  it.each([
+    ['October', '2025-10-05', 276],
+    ['April', '2025-04-06', 300],
+  ])('packs the %s day (%s) into %i buckets and reads the same graphs after', async (_, date, slots) => {
+    const { db, telemetry } = h().ctx;
+    const org = await h().org();
+    const [node] = await buildFleet(db, { count: 1, seed: 41, owners: { retailers: [org], networks: new Map(), installers: [] }, historyDays: 0 });
+    await db.updateTable('nodes').set({ timezone: 'Australia/Sydney' }).where('id', '=', node).execute();
+    telemetry.invalidate();
+    const day = localDateToEpoch(date, 'Australia/Sydney');
+    const next = day + slots * 300;
+    expect(localMidnight('Australia/Sydney', next)).toBe(next);
+    await telemetry.ensurePartitions(day - 2 * 86400, next + 2 * 86400);
+    const samples: Sample[] = [];
+    for (let ts = day - HOUR; ts < next + HOUR; ts += 300) samples.push(reading(node, ts, 300, 5));
+    await telemetry.ingest(samples, nowS());
+    const cols: MetricColumn[] = ['meter_p', 'battery_p', 'voltage', 'soc'];
+    const read = async () => ({
+      five: [...(await telemetry.nodeSeries(node, cols, day - HOUR, next + HOUR, 300))],
+      hours: [...(await telemetry.nodeSeries(node, cols, day, next, 3600))],
+      days: [...(await telemetry.nodeSeries(node, cols, day, next, 86400))],
+    });
+    const before = await read();
+    expect(before.hours).toHaveLength(slots / 12);
+    expect(before.days.map(([ts]) => ts)).toEqual([day]);
+    await telemetry.compact(nowS());
+    const stored = await db.selectFrom('tel_day').select(['day', 'slots']).where('node_id', '=', node).where('day', '=', day).execute();
+    expect(stored.length).toBeGreaterThan(0);
+    for (const r of stored) expect(Number(r.slots)).toBe(slots);
+    const after = await read();
+    for (const k of ['five', 'hours', 'days'] as const) {
+      expect(
+        after[k].map(([ts]) => ts),
+        k,
+      ).toEqual(before[k].map(([ts]) => ts));
+      for (const [i, [ts, p]] of before[k].entries()) {
+        for (const c of cols) {
+          const was = p[c] as number;
+          expect(Math.abs((after[k][i][1][c] as number) - was), `${k} ${c} at ${ts}`).toBeLessThan(1e-5 * Math.max(1, Math.abs(was)));
+        }
+      }
+    }
   });
 });
