@@ -162,7 +162,9 @@ try {
       await d.getByText('Saving...').waitFor({ state: 'hidden' });
     }
     await d.getByRole('region', { name: 'Voltage heat map', exact: true }).waitFor();
-    await d.locator('[data-painted]').waitFor();
+    // Both maps painted: the heat map's hexagons and the node map's nodes.
+    await d.getByTestId('heat-map-canvas').and(d.locator('[data-painted]')).waitFor();
+    await d.getByRole('region', { name: 'Node Map', exact: true }).locator('[data-painted]').waitFor();
     await shoot(d, `dashboard-widgets-${width}`, true);
     await d.getByRole('button', { name: 'Full Screen' }).click();
     const full = d.getByRole('dialog', { name: 'Full screen dashboard' });

@@ -13,7 +13,11 @@ export { formatAud } from '@vpp/shared';
 
 /** Energy in kWh to 2 decimals, rates in $/kWh to 4 (spec 3 §9). */
 export const formatKwh = (v: number) => v.toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-export const formatRate = (v: number) => `$${v.toLocaleString('en-AU', { minimumFractionDigits: 4, maximumFractionDigits: 4 })}`;
+/** A rate as money is shown: the sign before the dollar ('-$0.0066'), none when it rounds to zero. */
+export function formatRate(v: number): string {
+  const digits = Math.abs(v).toLocaleString('en-AU', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+  return `${v < 0 && /[1-9]/.test(digits) ? '-' : ''}$${digits}`;
+}
 
 /** YYYY-MM-DD as the date picker shows it (dd/MM/yyyy). */
 export const formatDay = (day: string) => day.split('-').reverse().join('/');

@@ -174,6 +174,14 @@ describe('the transaction search', () => {
     expect(screen.getByLabelText('To')).toHaveTextContent('28/02/2026');
   });
 
+  it('writes a negative price with its sign before the dollar, as the cost beside it', async () => {
+    vi.stubGlobal('fetch', stubFetch({ '/billing/items': itemsReply([item({ amount: 1.2, rate: -0.0066, cost: -0.01 })], 1) }).fetch);
+    renderScreen(<BillingSearchPage />, { url: URL, account: VIEWER });
+    const table = await screen.findByRole('table', { name: 'GridCredits transactions' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+    expect(cells(within(table).getAllByRole('row')[1]).slice(3)).toEqual(['1.20', '-$0.0066', '-$0.01']);
+  });
+
   it('says when nothing is found, and offers no CSV', async () => {
     vi.stubGlobal('fetch', stubFetch({ '/billing/items': itemsReply([], 0) }).fetch);
     renderScreen(<BillingSearchPage />, { url: URL, account: VIEWER });
