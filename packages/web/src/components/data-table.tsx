@@ -11,6 +11,8 @@ export interface Column<T> {
   header: ReactNode;
   render: (row: T) => ReactNode;
   width?: number | string;
+  /** 'right' for figures, so that their digits line up down the column. */
+  align?: 'left' | 'right';
 }
 
 /**
@@ -81,7 +83,7 @@ export function DataTable<T>(props: {
           <Table.Thead>
             <Table.Tr>
               {props.columns.map((c) => (
-                <Table.Th key={c.key} w={c.width}>
+                <Table.Th key={c.key} w={c.width} ta={c.align}>
                   {c.header}
                 </Table.Th>
               ))}
@@ -104,7 +106,9 @@ export function DataTable<T>(props: {
                 style={props.onRowClick ? { cursor: 'pointer' } : undefined}
               >
                 {props.columns.map((c) => (
-                  <Table.Td key={c.key}>{c.render(row)}</Table.Td>
+                  <Table.Td key={c.key} ta={c.align}>
+                    {c.render(row)}
+                  </Table.Td>
                 ))}
               </Table.Tr>
             ))}

@@ -24,10 +24,10 @@ const summarySearch = pagingSearch.extend({
 
 const MONTH_COLUMNS: Column<BillingMonth>[] = [
   { key: 'date', header: 'Month', render: (m) => formatMonth(m.date) },
-  { key: 'value', header: 'Value (AUD)', render: (m) => formatAud(m.value) },
-  { key: 'count', header: 'Line Items', render: (m) => m.count.toLocaleString('en-AU') },
-  { key: 'eventCount', header: 'Events', render: (m) => m.eventCount.toLocaleString('en-AU') },
-  { key: 'customerCount', header: 'Customers', render: (m) => m.customerCount.toLocaleString('en-AU') },
+  { key: 'value', header: 'Value (AUD)', render: (m) => formatAud(m.value), align: 'right' },
+  { key: 'count', header: 'Line Items', render: (m) => m.count.toLocaleString('en-AU'), align: 'right' },
+  { key: 'eventCount', header: 'Events', render: (m) => m.eventCount.toLocaleString('en-AU'), align: 'right' },
+  { key: 'customerCount', header: 'Customers', render: (m) => m.customerCount.toLocaleString('en-AU'), align: 'right' },
 ];
 
 /**
