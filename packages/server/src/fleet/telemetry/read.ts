@@ -533,8 +533,8 @@ export async function historySums(
     const integrals = sql.join(cols.map((c) => sql`sum(${sql.ref(c)}) as ${sql.ref(c)}`));
     const { days, recent, late } = await inSnapshot(db, async (trx) => {
       const days = await compactedDays(trx, ids, cols, start, end);
-      // At 5 minutes the recent rows are summed over nodes in the database; the few that may lie in a
-      // compacted day (before the last compacted day's end) are read one by one as well, to be merged.
+      // At 5 minutes the recent rows are summed over nodes in the database; the few that lie in a
+      // compacted day of their node (late readings) are read one by one as well, to be merged.
       const compactedTo = days.reduce((a, d) => Math.max(a, d.day + d.slots * 300), 0);
       return {
         days,
@@ -547,9 +547,10 @@ export async function historySums(
         late:
           step === 300 && compactedTo > start
             ? (
-                await sql<Point>`select node_id, ts, cov, ${sql.join(cols.map((c) => sql.ref(c)))} from tel_5m where ${inRange} and ts < ${compactedTo}`.execute(
-                  trx,
-                )
+                await sql<Point>`select t.node_id, t.ts, t.cov, ${sql.join(cols.map((c) => sql.ref(`t.${c}`)))} from tel_5m t
+                  where t.node_id in (${sql.join(ids)}) and t.ts >= ${start} and t.ts < ${Math.min(end, compactedTo)} and t.cov > 0
+                    and exists (select 1 from tel_day d where d.node_id = t.node_id and d.day <= t.ts and d.day > t.ts - ${LONGEST_DAY_S}
+                      and t.ts < d.day + d.slots * 300)`.execute(trx)
               ).rows
             : [],
       };
