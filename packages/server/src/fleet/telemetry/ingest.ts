@@ -141,9 +141,8 @@ export class TelemetryIngest {
   async fold(before: number, now = nowS()): Promise<number> {
     let folded = 0;
     for (let lo = await nextOpenNode(this.db, before, 0); lo !== null; lo = await nextOpenNode(this.db, before, lo + FOLD_NODES)) {
-      const from = lo;
       folded += await this.inFoldTransaction(async (trx) => {
-        const chunk = await openReadings(this.db, this.dialect, trx, before, from, from + FOLD_NODES);
+        const chunk = await openReadings(this.db, this.dialect, trx, before, lo, lo + FOLD_NODES);
         if (!chunk.length) return 0;
         const info = await this.nodeInfo(
           chunk.map((r) => Number(r[0])),
@@ -157,7 +156,7 @@ export class TelemetryIngest {
           builder.add(Number(r[0]), Number(r[1]), Number(r[2]), values, r[last] === null ? Number.NaN : Number(r[last]));
         }
         await this.writeHistory(trx, builder.rows());
-        await closeOpenReadings(trx, before, from, from + FOLD_NODES);
+        await closeOpenReadings(trx, before, lo, lo + FOLD_NODES);
         // The fold's writes are in, its commit not yet: a crash here must leave these readings open.
         crashPoint('telemetry-fold');
         return chunk.length;
