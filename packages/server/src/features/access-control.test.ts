@@ -1,12 +1,10 @@
-import { API_KEY_MESSAGES, type Endpoint, endpointUrl, idResources, MESSAGES, PERMISSIONS, type PermissionRequirement, satisfies } from '@vpp/shared';
+import { API_KEY_MESSAGES, type Endpoint, endpointUrl, MESSAGES, PERMISSIONS, type PermissionRequirement, satisfies } from '@vpp/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { exampleFor } from '../test/examples.ts';
 import { node } from '../test/factories.ts';
-import { describeEachDatabase, type Harness, PASSWORD } from '../test/harness.ts';
-import { issueInvoice } from './billing/index.ts';
+import { describeEachDatabase, PASSWORD } from '../test/harness.ts';
+import { makeRecords, RECORD_MAKERS, type RecordOwner, resourceOf } from '../test/records.ts';
 import { FEATURES } from './index.ts';
-import { notifyUser } from './notifications/index.ts';
 
 /** Every endpoint of every area, as the areas' modules declare them: a new area is covered by being listed. */
 const AREAS: [string, Endpoint[]][] = FEATURES.map((f) => [f.name, (f.endpoints ?? []).flatMap((map) => Object.values(map))]);
@@ -74,152 +72,18 @@ describeEachDatabase('access control of every endpoint', (h) => {
   }
 });
 
-/** What a path's `:id` names, from the shared id schema (recordId registers it). */
-const resourceOf = (e: Endpoint): string | null => {
-  const id = (e.params as { shape?: Record<string, z.ZodType> } | undefined)?.shape?.id;
-  return id ? (idResources.get(id)?.resource ?? null) : null;
-};
-
-/** Makes one record of each kind in an organisation, through the product's own calls; answers its id. */
-const MAKERS: Record<string, (h: Harness, org: { id: number; userId: number; auth: { authorization: string }; nodeId: number }) => Promise<number | string>> = {
-  node: async (_h, org) => org.nodeId,
-  powerstation: async (h, org) => {
-    const res = await h.app.inject({
-      method: 'POST',
-      url: '/api/powerstations',
-      headers: org.auth,
-      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
-    });
-    return res.json().data.id;
-  },
-  user: async (_h, org) => org.userId,
-  dispatch: async (h, org) => {
-    // A reporting battery makes the VPP dispatchable.
-    const now = Math.floor(Date.now() / 1000);
-    await h.ctx.telemetry.ingest([{ nodeId: org.nodeId, ts: now - (now % 30) - 30, dt: 30, remaining: 10, soc: null }]);
-    const vpp = await h.app.inject({
-      method: 'POST',
-      url: '/api/powerstations',
-      headers: org.auth,
-      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
-    });
-    const startTime = now - (now % 3600) + 7200;
-    const res = await h.app.inject({
-      method: 'POST',
-      url: '/dispatch',
-      headers: org.auth,
-      payload: { powerstation: vpp.json().data.id, startTime, duration: 1800, realPowerP: -1, customerMessage: 'Their message' },
-    });
-    return res.json().data.id;
-  },
-  'grid-outage': async (h, org) => {
-    const vpp = await h.app.inject({
-      method: 'POST',
-      url: '/api/powerstations',
-      headers: org.auth,
-      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
-    });
-    const now = Math.floor(Date.now() / 1000);
-    const res = await h.app.inject({
-      method: 'POST',
-      url: '/grid-outage',
-      headers: org.auth,
-      payload: { powerstation: vpp.json().data.id, startTime: now - (now % 3600) + 7200, customerMessage: 'Their message' },
-    });
-    return res.json().data.id;
-  },
-  curtailment: async (h, org) => {
-    const vpp = await h.app.inject({
-      method: 'POST',
-      url: '/api/powerstations',
-      headers: org.auth,
-      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
-    });
-    const now = Math.floor(Date.now() / 1000);
-    const res = await h.app.inject({
-      method: 'POST',
-      url: '/api/curtailments',
-      headers: org.auth,
-      payload: { powerstation: vpp.json().data.id, startTime: now - (now % 3600) + 7200, realPowerP: -1 },
-    });
-    return res.json().data.id;
-  },
-  'rert dispatch': async (h, org) => {
-    const now = Math.floor(Date.now() / 1000);
-    await h.ctx.telemetry.ingest([{ nodeId: org.nodeId, ts: now - (now % 30) - 30, dt: 30, remaining: 10, soc: null }]);
-    const vpp = await h.app.inject({
-      method: 'POST',
-      url: '/api/powerstations',
-      headers: org.auth,
-      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
-    });
-    // After the dispatch above: the same node is not in two events at once.
-    const startTime = now - (now % 3600) + 4 * 3600;
-    const res = await h.app.inject({
-      method: 'POST',
-      url: '/api/rert-dispatches',
-      headers: org.auth,
-      payload: { powerstation: vpp.json().data.id, startTime, duration: 1800, realPowerP: -1, customerMessage: 'Their message' },
-    });
-    return res.json().data.id;
-  },
-  notification: async (h, org) => {
-    await notifyUser(h.ctx, org.userId, { summary: 'Their notification', body: 'Theirs alone.' });
-    return (await h.app.inject({ method: 'GET', url: '/account/notifications', headers: org.auth })).json().data.notifications[0].id;
-  },
-  // A customer's id is its NMI: their home's.
-  customer: async (h, org) => (await h.ctx.db.selectFrom('nodes').select('nmi').where('id', '=', org.nodeId).executeTakeFirstOrThrow()).nmi,
-  plan: async (h, org) => {
-    const res = await h.app.inject({
-      method: 'POST',
-      url: '/contracts/plan',
-      headers: org.auth,
-      payload: {
-        name: 'Their plan',
-        planCode: 'THEIRS-1',
-        tariffType: 'FLAT_RATE',
-        operationalNetworkUid: 'ausgrid',
-        startDate: '2026-01-01',
-        dailyCharge: '1',
-        feedInTariff: '0.05',
-        description: 'Their message',
-        rates: [{ label: 'Base Rate', isBaseRate: true, blocks: [{ onset: '0', price: '0.25' }], periods: [] }],
-      },
-    });
-    return res.json().data.uid;
-  },
-  // The platform's invoice of a past month to their organisation, as the monthly job issues it.
-  invoice: async (h, org) => (await issueInvoice(h.ctx, org.id, '2025-01')) as number,
-  // An export of their node (queued; the matrix needs the record, not its files).
-  export: async (h, org) => {
-    const now = Math.floor(Date.now() / 1000);
-    const res = await h.app.inject({
-      method: 'POST',
-      url: '/analysis/export-jobs',
-      headers: org.auth,
-      payload: { type: 'operational', params: { start: now - 86400, end: now, queries: ['meter_power'], deploymentUids: [org.nodeId] } },
-    });
-    return res.json().data.task_id;
-  },
-  'api-key': async (h, org) => {
-    const password = Buffer.from(PASSWORD).toString('base64');
-    const res = await h.app.inject({ method: 'POST', url: `/account/api-keys?password=${password}`, headers: org.auth, payload: { keyName: 'Their key' } });
-    return res.json().data.keyId;
-  },
-};
-
 // Generated from the contracts: every endpoint whose path names a record is called by a user of
 // another organisation, holding every permission, on this organisation's record: 404, never the
 // record's data, and nothing changes.
 describeEachDatabase('another organisation’s records', (h) => {
   const ids = new Map<string, number | string>();
-  let theirs: { id: number; userId: number; auth: { authorization: string }; nodeId: number };
+  let theirs: RecordOwner;
   let ours: { authorization: string };
   beforeAll(async () => {
     const id = await h().org('RETAILER', 'Their Energy');
     const user = await h().user(id);
     theirs = { id, userId: user.id, auth: await h().bearer(user.username), nodeId: (await node(h(), [id], { label: 'Their home' })).id };
-    for (const [resource, make] of Object.entries(MAKERS)) ids.set(resource, await make(h(), theirs));
+    for (const [resource, id] of await makeRecords(h(), theirs)) ids.set(resource, id);
     const mine = await h().org('RETAILER', 'Our Energy');
     await node(h(), [mine]);
     ours = await h().bearer((await h().user(mine)).username);
@@ -228,7 +92,7 @@ describeEachDatabase('another organisation’s records', (h) => {
   const withRecords = AREAS.flatMap(([, list]) => list).filter((e) => e.path.includes(':id') && e.auth !== 'public');
 
   it('knows how to make every kind of record a path names', () => {
-    for (const e of withRecords) expect(MAKERS, `${e.method} ${e.path}: add a maker for '${resourceOf(e)}'`).toHaveProperty(String(resourceOf(e)));
+    for (const e of withRecords) expect(RECORD_MAKERS, `${e.method} ${e.path}: add a maker for '${resourceOf(e)}'`).toHaveProperty(String(resourceOf(e)));
   });
 
   it.each(withRecords.map((e) => [`${e.method} ${e.path}`, e] as const))('%s answers 404 on their record', async (_, e) => {
@@ -307,12 +171,27 @@ describeEachDatabase('access control of every endpoint for API keys', (h) => {
         });
       }
 
-      const open = guarded(list).filter((e) => !sessionOnly(e) && e.permission === null);
+      const open = guarded(list).filter((e) => !sessionOnly(e) && e.permission === null && e.access === 'read');
       if (open.length) {
         it.each(open.map((e) => [`${e.method} ${e.path}`, e] as const))('%s needs no permission: a key without scopes gets past the guard', async (_, e) => {
           const res = await h().app.inject({ method: e.method, url: urlOf(e), headers: await keyWithScopes([]) });
           expect([401, 403]).not.toContain(res.statusCode);
         });
+      }
+
+      // A write that needs no permission (one's own notifications, one's dashboard) still needs a write scope.
+      const openWrites = guarded(list).filter((e) => !sessionOnly(e) && e.permission === null && e.access === 'write');
+      if (openWrites.length) {
+        it.each(openWrites.map((e) => [`${e.method} ${e.path}`, e] as const))(
+          '%s needs no permission, but a write scope: a key of view scopes is refused and one write scope gets past the guard',
+          async (_, e) => {
+            const refused = await h().app.inject({ method: e.method, url: urlOf(e), headers: await keyWithScopes(['fleet.node.view']) });
+            expect(refused.statusCode).toBe(403);
+            expect(refused.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.readOnlyKey } });
+            const res = await h().app.inject({ method: e.method, url: urlOf(e), headers: await keyWithScopes(['fleet.dispatches.edit']) });
+            expect([401, 403]).not.toContain(res.statusCode);
+          },
+        );
       }
 
       const session = guarded(list).filter(sessionOnly);

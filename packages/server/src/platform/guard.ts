@@ -1,4 +1,4 @@
-import { API_KEY_MESSAGES, type PermissionRequirement, type SuborgType, satisfies } from '@vpp/shared';
+import { API_KEY_MESSAGES, type EndpointAccess, type PermissionRequirement, type SuborgType, satisfies, writeAllowed } from '@vpp/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/schema.ts';
 import type { AppContext } from './context.ts';
@@ -53,6 +53,8 @@ declare module 'fastify' {
     auth?: 'public' | 'mfa' | 'session';
     /** The permission the route needs; null for any signed-in caller. Every guarded route declares it. */
     permission?: PermissionRequirement | null;
+    /** Whether the route changes anything: an API key needs a write scope for it (routes registered from an endpoint say). */
+    access?: EndpointAccess;
     /** The route is a file opened as a link: it takes a single-use download token (`?token=`) in place of the bearer. */
     download?: boolean;
   }
@@ -82,7 +84,7 @@ export async function guard(app: FastifyInstance, authenticator: Authenticator) 
   });
 
   app.addHook('onRequest', async (req) => {
-    const { auth, permission, download } = req.routeOptions.config;
+    const { auth, permission, download, access } = req.routeOptions.config;
     if (auth === 'public') return;
     const header = req.headers.authorization ?? '';
     const bearer = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
@@ -104,10 +106,15 @@ export async function guard(app: FastifyInstance, authenticator: Authenticator) 
       if (!bearer) throw unauthorized('unauthorized', 'Sign in to continue.');
       req.user = await authenticator.session(app.ctx, bearer, auth ?? 'user');
     }
-    if (permission && !satisfies(req.user.permissions, permission)) {
-      const { via } = req.user;
-      if (via.kind === 'api-key' && satisfies(via.ownerPermissions, permission)) throw new ApiError(403, 'scope_missing', API_KEY_MESSAGES.scopeMissing);
+    const { via, permissions } = req.user;
+    // A key's view scopes open the areas they view (their `X.any` gates) and nothing that changes them.
+    const write = access !== 'read';
+    const keyRefusal = () =>
+      new ApiError(403, 'scope_missing', write && !writeAllowed(permissions, null) ? API_KEY_MESSAGES.readOnlyKey : API_KEY_MESSAGES.scopeMissing);
+    if (permission && !satisfies(permissions, permission)) {
+      if (via.kind === 'api-key' && satisfies(via.ownerPermissions, permission)) throw keyRefusal();
       throw forbidden();
     }
+    if (via.kind === 'api-key' && write && !writeAllowed(permissions, permission ?? null)) throw keyRefusal();
   });
 }

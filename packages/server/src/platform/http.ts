@@ -54,7 +54,12 @@ export function route<E extends Endpoint>(app: App, e: E & { area?: string }, ha
   app.route({
     method: e.method,
     url: e.path,
-    config: { auth: e.auth === 'user' ? undefined : e.auth, permission: e.auth === 'public' ? undefined : e.permission, download: e.download ?? false },
+    config: {
+      auth: e.auth === 'user' ? undefined : e.auth,
+      access: e.access,
+      permission: e.auth === 'public' ? undefined : e.permission,
+      download: e.download ?? false,
+    },
     schema: {
       summary: e.summary,
       ...(e.area ? { tags: [e.area] } : {}),

@@ -24,6 +24,8 @@ export const API_KEY_MESSAGES = {
   scopesDescription: 'What the key may do: your permissions to give it. Read-only (the view permissions) unless you choose more.',
   /** The 403 of a key whose scopes do not open the call, although its owner could make it. */
   scopeMissing: 'This API key’s scopes do not allow this call. Create a key with the scope it needs.',
+  /** The 403 of a call that changes something, made with a key whose scopes only view. */
+  readOnlyKey: 'This API key is read-only: its scopes only view, and this call makes a change. Create a key with a scope that allows it.',
 } as const;
 
 /** The refusal of a scope the key's owner does not hold themselves, naming it. */

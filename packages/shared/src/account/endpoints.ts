@@ -10,9 +10,10 @@ import { account, alertEmailQuery, timezoneQuery } from './schemas.ts';
  * signed-in session only.
  */
 export const accountEndpoints = defineEndpoints('account', {
-  get: endpoint({ method: 'GET', path: '/account', summary: 'The signed-in account', permission: null, reply: okReply(account) }),
+  get: endpoint({ method: 'GET', access: 'read', path: '/account', summary: 'The signed-in account', permission: null, reply: okReply(account) }),
   setTimezone: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/account/timezone',
     summary: "Set the account's time zone",
     auth: 'session',
@@ -22,6 +23,7 @@ export const accountEndpoints = defineEndpoints('account', {
   }),
   setAlertEmail: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/account/alertEmail',
     summary: 'How often node alerts are e-mailed',
     auth: 'session',
@@ -31,6 +33,7 @@ export const accountEndpoints = defineEndpoints('account', {
   }),
   mfaSettings: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/account/mfa/settings',
     summary: 'Two-factor settings',
     auth: 'session',
@@ -39,6 +42,7 @@ export const accountEndpoints = defineEndpoints('account', {
   }),
   setCodePreference: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/auth/mfa/code-preference',
     summary: 'Choose how two-factor codes arrive',
     auth: 'session',
@@ -50,9 +54,18 @@ export const accountEndpoints = defineEndpoints('account', {
 
 /** The caller's API keys; managed from a signed-in session only: a key cannot mint or revoke keys. */
 export const apiKeyEndpoints = defineEndpoints('api keys', {
-  list: endpoint({ method: 'GET', path: '/account/api-keys', summary: 'The caller’s API keys', auth: 'session', permission: null, reply: apiKeysReply }),
+  list: endpoint({
+    method: 'GET',
+    access: 'read',
+    path: '/account/api-keys',
+    summary: 'The caller’s API keys',
+    auth: 'session',
+    permission: null,
+    reply: apiKeysReply,
+  }),
   create: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/account/api-keys',
     summary: 'Create an API key (the account password, base64-encoded, in `password`); the secret is answered once',
     auth: 'session',
@@ -63,6 +76,7 @@ export const apiKeyEndpoints = defineEndpoints('api keys', {
   }),
   revoke: endpoint({
     method: 'DELETE',
+    access: 'write',
     path: '/account/api-keys/:id',
     summary: 'Revoke an API key (the account password, base64-encoded, in `password`)',
     auth: 'session',

@@ -10,6 +10,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type EndpointAuth = 'user' | 'session' | 'mfa' | 'public';
 
 /**
+ * Whether an operation only shows data ('read') or changes anything ('write': a record, a setting,
+ * a message sent, a job queued). An API key calls a write only with a write scope (see
+ * `writeAllowed` in the permission registry), so a key of view scopes changes nothing.
+ */
+export type EndpointAccess = 'read' | 'write';
+
+/**
  * One operation of the API: the contract the server registers and the browser calls. Paths are the
  * spec's, with `:name` for path parameters.
  */
@@ -18,6 +25,8 @@ export interface Endpoint {
   path: string;
   summary: string;
   auth?: EndpointAuth;
+  /** Read or write: every operation says which (a POST that only checks its input may read). */
+  access: EndpointAccess;
   /** The permission the operation needs; null for any signed-in caller. Unused when public. */
   permission: PermissionRequirement | null;
   params?: z.ZodType;

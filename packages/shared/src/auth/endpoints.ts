@@ -7,6 +7,7 @@ import { captchaQuery, loginBody, loginReply, tokenReply, verifyCodeBody } from 
 export const authEndpoints = defineEndpoints('auth', {
   captcha: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/auth/captcha/challenge',
     summary: 'A new ALTCHA proof-of-work challenge; with `login`, as costly as signing in to that account is now',
     auth: 'public',
@@ -15,6 +16,7 @@ export const authEndpoints = defineEndpoints('auth', {
   }),
   login: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/auth/login/',
     summary: 'Sign in with a username or e-mail, a password and a solved captcha',
     auth: 'public',
@@ -24,6 +26,7 @@ export const authEndpoints = defineEndpoints('auth', {
   }),
   verifyCode: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/auth/mfa/verify-code',
     summary: 'Give the authenticator code',
     auth: 'mfa',
@@ -33,6 +36,7 @@ export const authEndpoints = defineEndpoints('auth', {
   }),
   refresh: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/auth/refresh/',
     summary: 'Rotate the refresh cookie and get a new access token',
     auth: 'public',
@@ -41,6 +45,7 @@ export const authEndpoints = defineEndpoints('auth', {
   }),
   logout: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/auth/logout/',
     summary: 'End the session',
     auth: 'public',

@@ -24,6 +24,7 @@ import {
 export const billingEndpoints = defineEndpoints('billing', {
   items: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/billing/items',
     summary: 'Grid-credit line items whose local day is within start and end (YYYY-MM-DD, inclusive), paged',
     permission: GRIDCREDITS_VIEW,
@@ -32,6 +33,7 @@ export const billingEndpoints = defineEndpoints('billing', {
   }),
   customers: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/billing/customers',
     summary: 'Customers credited per day, week or month (default month)',
     permission: GRIDCREDITS_VIEW,
@@ -40,6 +42,7 @@ export const billingEndpoints = defineEndpoints('billing', {
   }),
   monthly: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/billing/monthly',
     summary: 'Grid credits by month: value, line items, events and customers, latest month first',
     permission: GRIDCREDITS_VIEW,
@@ -47,6 +50,7 @@ export const billingEndpoints = defineEndpoints('billing', {
   }),
   eventsCsv: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/billing/events/csv',
     summary: 'The line items of start to end as CSV (nmi, day, ts, type, amount, rate, cost), streamed',
     permission: GRIDCREDITS_VIEW,
@@ -55,6 +59,7 @@ export const billingEndpoints = defineEndpoints('billing', {
   }),
   monthCsv: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/billing/month/csv',
     summary: 'The summary of start to end as CSV: one row per customer (nmi, events, amount, cost), streamed',
     permission: GRIDCREDITS_VIEW,
@@ -63,6 +68,7 @@ export const billingEndpoints = defineEndpoints('billing', {
   }),
   invoices: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/billing/invoices',
     summary: "The organisation's invoices from the platform, latest first",
     permission: INVOICES_VIEW,
@@ -70,6 +76,7 @@ export const billingEndpoints = defineEndpoints('billing', {
   }),
   invoicePaid: endpoint({
     method: 'PUT',
+    access: 'write',
     path: '/billing/invoices/:id/paid',
     summary: 'Marks an invoice paid or unpaid (an administrator of the organisation)',
     permission: INVOICES_MARK_PAID,
@@ -79,6 +86,7 @@ export const billingEndpoints = defineEndpoints('billing', {
   }),
   invoicePdf: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/invoices/:id/:filename',
     summary: 'The tax invoice as PDF (`filename` is the one in its downloadURL, ending in .pdf)',
     permission: INVOICES_VIEW,
@@ -88,6 +96,7 @@ export const billingEndpoints = defineEndpoints('billing', {
   }),
   downloadToken: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/billing/download-token',
     summary: 'A single-use download token for one path and query, for this user and organisation, valid 60 s',
     auth: 'session',

@@ -29,6 +29,7 @@ const curtailmentIdParams = z.object({ id: recordId('curtailment', 'The curtailm
 export const curtailmentEndpoints = defineEndpoints('curtailments', {
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/curtailments',
     summary: "The organisation's curtailments, latest start first",
     permission: CURTAILMENT_VIEW,
@@ -37,6 +38,7 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
   }),
   detail: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/curtailments/:id',
     summary: 'A curtailment: its request, state, response now and audit',
     permission: CURTAILMENT_VIEW,
@@ -45,6 +47,7 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
   }),
   response: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/curtailments/:id/response',
     summary: "The curtailment's nodes' solar and meter power measured from telemetry per 5 minutes, and how many accepted their limit",
     permission: CURTAILMENT_VIEW,
@@ -53,6 +56,7 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
   }),
   prediction: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/curtailments/:id/prediction',
     summary: "The curtailment's VPP solar and meter power expected with no curtailment, from an hour before its start to an hour after its end",
     permission: CURTAILMENT_VIEW,
@@ -61,6 +65,7 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
   }),
   create: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/curtailments',
     summary: 'Curtail a VPP: hold its export at the meters (grid, net) or its solar generation (solar, gross) to a limit over a window',
     permission: CURTAILMENT_EDIT,
@@ -69,6 +74,7 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
   }),
   cancel: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/curtailments/:id/cancel',
     summary: "Cancel an upcoming or in-progress curtailment: its nodes' limits are withdrawn",
     permission: CURTAILMENT_EDIT,
@@ -77,6 +83,7 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
   }),
   setpoints: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/curtailments/setpoints',
     summary: "The organisation's default setpoints, newest first (ACTIVE first within the same creation time)",
     permission: CURTAILMENT_VIEW,
@@ -85,6 +92,7 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
   }),
   vppSetpoints: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/curtailments/setpoints/powerstation/:id',
     summary: "A VPP's default setpoints, newest first: the newest is ACTIVE",
     permission: CURTAILMENT_VIEW,
@@ -94,6 +102,7 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
   }),
   createSetpoint: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/curtailments/setpoint',
     summary: "Set a VPP's default setpoint: its standing net and gross limits, reached over the ramp duration",
     permission: CURTAILMENT_EDIT,
@@ -102,6 +111,7 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
   }),
   constraint: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/constraints/curtailments',
     summary: 'The minimum export the VPP can be held to (negative kW), or 0 when it has no curtailable node',
     permission: CURTAILMENT_EDIT,
@@ -110,6 +120,7 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
   }),
   newPrediction: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/curtailment/prediction',
     summary: "The VPP's solar and meter power expected over a window with no curtailment, from the weather forecast",
     permission: CURTAILMENT_EDIT,
@@ -118,6 +129,7 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
   }),
   nodes: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/curtailment/:id/nodes',
     summary: "The curtailment's nodes, and whether each accepted its limit",
     permission: CURTAILMENT_VIEW,

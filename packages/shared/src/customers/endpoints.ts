@@ -9,6 +9,7 @@ import { billEstimateReply, customerDetailReply, customerIdParams, customerListQ
 export const customerEndpoints = defineEndpoints('customers', {
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/contracts/customer',
     summary: 'The customers of the fleet, by NMI: search on NMI or address, Tariff (retailers), Capabilities, paged',
     permission: CUSTOMER_VIEW,
@@ -17,6 +18,7 @@ export const customerEndpoints = defineEndpoints('customers', {
   }),
   detail: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/contracts/customer/:id',
     summary: 'A customer: address and location, system, agreement, contracts, and capabilities over time',
     permission: CUSTOMER_VIEW,
@@ -25,6 +27,7 @@ export const customerEndpoints = defineEndpoints('customers', {
   }),
   plan: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/contracts/customer/:id/plan',
     summary: "The customer's current plan (RETAILER organisations)",
     permission: PLAN_VIEW,
@@ -33,6 +36,7 @@ export const customerEndpoints = defineEndpoints('customers', {
   }),
   billEstimate: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/contracts/customer/:id/bill-estimate',
     summary: "The customer's energy bill this month so far and last month under its plan, from its metered 5-minute import and export (RETAILER organisations)",
     permission: PLAN_VIEW,

@@ -7,6 +7,7 @@ import { tickerReply } from './ticker.ts';
 export const dashboardEndpoints = defineEndpoints('dashboard', {
   map: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/dashboard/map',
     summary: 'Every node of the fleet as a map point, optionally searched (f) and filtered by display status',
     permission: { anyOf: ['fleet.node.any', 'fleet.customerInformation.any', 'fleet.powerstations.any'] },
@@ -15,6 +16,7 @@ export const dashboardEndpoints = defineEndpoints('dashboard', {
   }),
   totals: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/dashboard/totals',
     summary: 'Commissioned, not commissioned and offline counts',
     permission: 'fleet.node.any',
@@ -22,6 +24,7 @@ export const dashboardEndpoints = defineEndpoints('dashboard', {
   }),
   fleetSeries: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/data',
     summary: 'Series of the whole fleet (id __ALL_FLEET_NODES__): sums over its nodes',
     permission: { anyOf: ['fleet.powerstations.data.view', 'fleet.node.any'] },
@@ -30,6 +33,7 @@ export const dashboardEndpoints = defineEndpoints('dashboard', {
   }),
   ticker: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/ticker',
     summary:
       "The ticker's events, each with its text: the organisation's dispatches upcoming within 24 hours and in progress, the fleet's cloud cover and high temperatures, nodes newly commissioned and awaiting commissioning, new customers",
@@ -39,6 +43,7 @@ export const dashboardEndpoints = defineEndpoints('dashboard', {
   }),
   getLayout: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/account/dashboard',
     summary: "The caller's saved dashboard, or the default one (a Welcome widget, isDefault true) when nothing is saved",
     // Spec 2 §6 gates the widgets, not the dashboard: every signed-in user has their own.
@@ -47,6 +52,7 @@ export const dashboardEndpoints = defineEndpoints('dashboard', {
   }),
   saveLayout: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/account/dashboard',
     summary: "Replaces the caller's dashboard (at most 50 widgets of known kinds, each fitting the grid); bad input changes nothing",
     permission: null,

@@ -27,6 +27,7 @@ const dispatchIdParams = z.object({ id: recordId('dispatch', 'The dispatch id') 
 export const dispatchEndpoints = defineEndpoints('dispatches', {
   constraints: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/powerstations/:id/constraints',
     summary: "What the VPP's batteries can charge and discharge for a duration, from their state now",
     permission: DISPATCH_EDIT,
@@ -36,6 +37,7 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
   }),
   predictions: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/powerstations/:id/predictions',
     summary: "The VPP's expected day, and the same with a dispatch applied through the engine's allocation",
     permission: DISPATCH_EDIT,
@@ -45,6 +47,7 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
   }),
   create: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/dispatch',
     summary: 'Dispatch a VPP: the request is checked against its constraints and stored with its allocation',
     permission: DISPATCH_EDIT,
@@ -53,6 +56,7 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
   }),
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/dispatches',
     summary: "The organisation's dispatches, latest start first",
     permission: DISPATCH_VIEW,
@@ -61,6 +65,7 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
   }),
   detail: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/dispatches/:id',
     summary: 'A dispatch: its request, state, response so far, message and audit',
     permission: DISPATCH_VIEW,
@@ -69,6 +74,7 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
   }),
   prediction: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/dispatches/:id/prediction',
     summary: "The dispatch's VPP forecast from an hour before its start, without and with the dispatch",
     permission: DISPATCH_VIEW,
@@ -77,6 +83,7 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
   }),
   remainingCharge: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/dispatches/:id/remainingcharge',
     summary: "The stored energy of the dispatch's nodes over time, from telemetry",
     permission: DISPATCH_VIEW,
@@ -85,6 +92,7 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
   }),
   cost: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/dispatches/:id/cost',
     summary: 'What the dispatch costs or earns: the forecast before its start, an estimate from the delivered energy after',
     permission: DISPATCH_VIEW,
@@ -93,6 +101,7 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
   }),
   response: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/dispatches/:id/response',
     summary: 'What the nodes delivered, measured from telemetry, per 5 minutes and in total',
     permission: DISPATCH_VIEW,
@@ -101,6 +110,7 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
   }),
   messages: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/dispatch/messages',
     summary: 'The customer messages of earlier dispatches, newest first',
     permission: DISPATCH_EDIT,
@@ -108,6 +118,7 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
   }),
   cancel: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/dispatch/:id/cancel',
     summary: "Cancel a dispatch that has not ended, or an upcoming or in-progress grid outage: its nodes' orders are withdrawn",
     permission: { anyOf: [DISPATCH_EDIT, OUTAGE_EDIT] },

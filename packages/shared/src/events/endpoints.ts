@@ -10,6 +10,7 @@ import { eventsQuery, eventsReply, powerstationEventsQuery } from './schemas.ts'
 export const eventEndpoints = defineEndpoints('events', {
   ofVpp: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/powerstations/:id/events',
     summary: "The VPP's events (status=INCOMPLETE: upcoming and in progress)",
     permission: VPP_VIEW,
@@ -19,6 +20,7 @@ export const eventEndpoints = defineEndpoints('events', {
   }),
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/events',
     summary: "Events on the organisation's VPPs (state=INCOMPLETE: upcoming and in progress)",
     permission: { anyOf: ['fleet.powerstations.any', 'fleet.powerstations.view', 'fleet.dispatches.any', 'fleet.curtailments.any'] },

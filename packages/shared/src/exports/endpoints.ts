@@ -15,6 +15,7 @@ import {
 export const exportEndpoints = defineEndpoints('exports', {
   create: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/analysis/export-jobs',
     summary: 'Queues an operational or customer CSV export (export view; a VPP operational export also needs export edit)',
     permission: EXPORT_VIEW,
@@ -23,6 +24,7 @@ export const exportEndpoints = defineEndpoints('exports', {
   }),
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/analysis/export-jobs',
     summary: "The organisation's export jobs, newest first, paged (limit default 10)",
     permission: EXPORT_VIEW,
@@ -31,6 +33,7 @@ export const exportEndpoints = defineEndpoints('exports', {
   }),
   detail: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/analysis/export-jobs/:id',
     summary: 'One export job with its details: per file a signed URL (minutes long), size and file name',
     permission: EXPORT_VIEW,
@@ -39,6 +42,7 @@ export const exportEndpoints = defineEndpoints('exports', {
   }),
   cancel: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/analysis/export-jobs/:id/cancel',
     summary: 'Cancels a PENDING or PROGRESS export of the organisation: it stops and keeps no files (its creator, or a user with export edit; others 403)',
     permission: EXPORT_VIEW,
@@ -47,6 +51,7 @@ export const exportEndpoints = defineEndpoints('exports', {
   }),
   file: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/analysis/export-jobs/:id/files/:filename',
     summary: 'One CSV file of an export, through its signed URL (the token signs path and expiry); 403 when altered or expired',
     auth: 'public',

@@ -18,6 +18,7 @@ const params = z.object({ id: recordId('powerstation', 'The Virtual Power Plant 
 export const marketEndpoints = defineEndpoints('market', {
   powerstationPrices: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/powerstation/:id/prices',
     summary: "The VPP's regional price series, 30-minute averages of the 5-minute prices ($/MWh)",
     permission: MARKET_VIEW,
@@ -27,6 +28,7 @@ export const marketEndpoints = defineEndpoints('market', {
   }),
   dispatchPrice: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/dispatch/price',
     summary: 'The cost (dispatchPrice, AUD) and sell price (tradingPrice, $/MWh) of a dispatch at the forecast prices',
     permission: MARKET_VIEW,
@@ -35,6 +37,7 @@ export const marketEndpoints = defineEndpoints('market', {
   }),
   importPrices: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/market/prices/import',
     summary:
       'Import an AEMO price file sent as the body (PRICE_AND_DEMAND CSV or MMS DISPATCHPRICE CSV, plain or zipped): its prices replace the model’s; a malformed file is refused whole',

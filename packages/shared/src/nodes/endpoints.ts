@@ -28,6 +28,7 @@ const NODE_DATA = 'fleet.node.data.view';
 export const nodeEndpoints = defineEndpoints('nodes', {
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/v2/nodes',
     summary: "The fleet's nodes: search, filters, paging and nameplate totals (also the node export's suggestions, spec 2 §7)",
     permission: { anyOf: ['fleet.node.any', 'fleet.powerstations.any', ...EXPORT_VIEW.anyOf] },
@@ -36,6 +37,7 @@ export const nodeEndpoints = defineEndpoints('nodes', {
   }),
   detail: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/nodes/:id/detail',
     summary: 'A node with its equipment and meters',
     permission: NODE_PAGES,
@@ -44,6 +46,7 @@ export const nodeEndpoints = defineEndpoints('nodes', {
   }),
   setSiteLabel: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/nodes/:id/sitelabel',
     summary: "Set the node's site label (at most 100 characters)",
     permission: NODE_PAGES,
@@ -53,6 +56,7 @@ export const nodeEndpoints = defineEndpoints('nodes', {
   }),
   events: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/nodes/:id/events',
     summary: "The node's event log, newest first",
     permission: NODE_PAGES,
@@ -62,6 +66,7 @@ export const nodeEndpoints = defineEndpoints('nodes', {
   }),
   series: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/nodes/:id/data',
     summary: "The node's monitoring series",
     permission: NODE_DATA,
@@ -71,6 +76,7 @@ export const nodeEndpoints = defineEndpoints('nodes', {
   }),
   summary: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/nodes/:id/data/summary',
     summary: 'Import, export, generation and consumption of a local day, week or month',
     permission: NODE_DATA,
@@ -80,6 +86,7 @@ export const nodeEndpoints = defineEndpoints('nodes', {
   }),
   submeter: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/fleet/deployment/:id/customerdata/submeter/historical/p',
     summary: 'Submeter power and reactive power',
     permission: NODE_DATA,

@@ -6,6 +6,7 @@ import { markAllBody, notificationParams, notificationReply, notificationsQuery,
 export const notificationEndpoints = defineEndpoints('notifications', {
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/account/notifications',
     summary: 'The caller’s notifications, newest first, with the unread count',
     permission: null,
@@ -14,6 +15,7 @@ export const notificationEndpoints = defineEndpoints('notifications', {
   }),
   markAllRead: endpoint({
     method: 'PUT',
+    access: 'write',
     path: '/account/notifications',
     summary: 'Mark every notification read',
     permission: null,
@@ -22,6 +24,7 @@ export const notificationEndpoints = defineEndpoints('notifications', {
   }),
   get: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/account/notifications/:id',
     summary: 'One notification',
     permission: null,
@@ -30,6 +33,7 @@ export const notificationEndpoints = defineEndpoints('notifications', {
   }),
   markRead: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/account/notifications/:id/mark-read',
     summary: 'Mark a notification read',
     permission: null,
@@ -38,6 +42,7 @@ export const notificationEndpoints = defineEndpoints('notifications', {
   }),
   markUnread: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/account/notifications/:id/mark-unread',
     summary: 'Mark a notification unread',
     permission: null,

@@ -25,6 +25,7 @@ const eventIdParams = z.object({ event: recordId('event', 'The event id') });
 export const outageEndpoints = defineEndpoints('grid-outages', {
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/grid-outages',
     summary: "The organisation's grid outages, latest start first (then the longest)",
     permission: OUTAGE_VIEW,
@@ -33,6 +34,7 @@ export const outageEndpoints = defineEndpoints('grid-outages', {
   }),
   detail: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/grid-outage/:id',
     summary: 'A grid outage: its window, reason, VPP, state and creator',
     permission: OUTAGE_VIEW,
@@ -41,6 +43,7 @@ export const outageEndpoints = defineEndpoints('grid-outages', {
   }),
   response: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/grid-outage/:id/response',
     summary: 'How many nodes took the preparation, and those whose customers opted out',
     permission: OUTAGE_VIEW,
@@ -49,6 +52,7 @@ export const outageEndpoints = defineEndpoints('grid-outages', {
   }),
   create: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/grid-outage',
     summary: 'Prepare a VPP for a grid outage: its batteries charge to full before the start and back the homes up through it',
     permission: OUTAGE_EDIT,
@@ -57,6 +61,7 @@ export const outageEndpoints = defineEndpoints('grid-outages', {
   }),
   appToken: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/nodes/:id/customer-app-token',
     summary: "Pair a node's customer app: a new token for it (the previous one stops working); only its hash is kept",
     permission: OUTAGE_EDIT,
@@ -65,6 +70,7 @@ export const outageEndpoints = defineEndpoints('grid-outages', {
   }),
   optOut: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/customer-app/events/:event/opt-out',
     summary:
       "The customer app opts its home out of a grid outage's preparation. Authenticated by the node's customer-app token as a bearer token, not a console session; the node gets no order (one already sent is withdrawn)",

@@ -6,6 +6,7 @@ import { statusReply } from '../api/envelope.ts';
 export const passwordEndpoints = defineEndpoints('password', {
   requestReset: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/password/reset',
     summary: 'E-mail a reset link to the account with this address (the reply is the same whether or not one exists)',
     auth: 'public',
@@ -15,6 +16,7 @@ export const passwordEndpoints = defineEndpoints('password', {
   }),
   verifyToken: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/password/change/verify_token',
     summary: 'Whether a reset link can still set a password',
     auth: 'public',
@@ -24,6 +26,7 @@ export const passwordEndpoints = defineEndpoints('password', {
   }),
   change: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/password/change',
     summary: 'Set the password through a reset or set-password link (once); ends all sessions of the account',
     auth: 'public',
@@ -34,6 +37,7 @@ export const passwordEndpoints = defineEndpoints('password', {
   }),
   disavow: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/password/reset/disavow',
     summary: "'This was not me': deactivate the link and e-mail support",
     auth: 'public',
@@ -43,6 +47,7 @@ export const passwordEndpoints = defineEndpoints('password', {
   }),
   inlineChange: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/password/inline-change',
     summary: 'Change the signed-in user’s password',
     auth: 'session',

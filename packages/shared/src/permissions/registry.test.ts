@@ -9,6 +9,7 @@ import {
   READ_ONLY_PERMISSIONS,
   registryName,
   satisfies,
+  writeAllowed,
 } from './registry.ts';
 
 describe('hasPermission', () => {
@@ -138,5 +139,22 @@ describe('read-only permissions (the default scopes of an API key)', () => {
     expect(registryName('fleet.my_reposit.users')).toBe('fleet.myReposit.users');
     expect(registryName(' fleet.node.view ')).toBe('fleet.node.view');
     expect(registryName('fleet.everything')).toBeUndefined();
+  });
+});
+
+describe('writeAllowed (the write rule of API keys)', () => {
+  it('counts only write scopes: view scopes open an area gate for reading, never for a change', () => {
+    expect(hasPermission(['fleet.node.view'], 'fleet.node.any')).toBe(true);
+    expect(writeAllowed(['fleet.node.view'], 'fleet.node.any')).toBe(false);
+    expect(writeAllowed(['fleet.node.view', 'fleet.node.any'], 'fleet.node.any')).toBe(true);
+    expect(writeAllowed(['fleet.any'], 'fleet.node.any')).toBe(true);
+    expect(writeAllowed(['fleet.node.view', 'fleet.dispatches.edit'], 'fleet.node.any')).toBe(false);
+    expect(writeAllowed(['fleet.dispatches.edit'], { anyOf: ['fleet.dispatches.edit', 'fleet.powerstations.gridOutages.edit'] })).toBe(true);
+  });
+
+  it('needs one write scope for a write that needs no permission', () => {
+    expect(writeAllowed(READ_ONLY_PERMISSIONS, null)).toBe(false);
+    expect(writeAllowed([], null)).toBe(false);
+    expect(writeAllowed(['fleet.dispatches.edit'], null)).toBe(true);
   });
 });

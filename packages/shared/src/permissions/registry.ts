@@ -142,6 +142,17 @@ export function satisfies(held: readonly string[], requirement: PermissionRequir
   return hasAllPermissions(held, requirement.allOf);
 }
 
+/**
+ * Whether an API key's scopes allow an operation that changes something: only its write scopes (those
+ * that are not read-only) count, so a key of view scopes never writes, although the view
+ * permissions open their areas' gates (`X.any`) for reading. An operation that needs no permission
+ * (marking one's notifications read, saving one's dashboard) still needs one write scope.
+ */
+export function writeAllowed(scopes: readonly string[], requirement: PermissionRequirement | null): boolean {
+  const writing = scopes.filter((s) => !isReadOnlyPermission(s));
+  return requirement === null ? writing.length > 0 : satisfies(writing, requirement);
+}
+
 /** Whether a name is a known permission (either spelling). */
 export function isKnownPermission(name: string): boolean {
   return registryName(name) !== undefined;

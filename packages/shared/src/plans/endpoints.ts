@@ -18,6 +18,7 @@ const planCodeParams = z.object({
 export const planEndpoints = defineEndpoints('plans', {
   networks: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/contracts/plan/operational-networks',
     summary: 'The distribution networks (DNSPs) a plan can be for',
     permission: PLAN_VIEW,
@@ -25,6 +26,7 @@ export const planEndpoints = defineEndpoints('plans', {
   }),
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/contracts/plan',
     summary: "The organisation's plans with their customer counts, filtered and sorted (default name ascending)",
     permission: PLAN_VIEW,
@@ -33,6 +35,7 @@ export const planEndpoints = defineEndpoints('plans', {
   }),
   detail: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/contracts/plan/:id',
     summary: 'A plan with its rates, periods, demand rates and versions',
     permission: PLAN_VIEW,
@@ -41,6 +44,7 @@ export const planEndpoints = defineEndpoints('plans', {
   }),
   byCode: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/contracts/plan/code/:planCode',
     summary: 'A plan by its code (the web routes name plans by code)',
     permission: PLAN_VIEW,
@@ -49,6 +53,7 @@ export const planEndpoints = defineEndpoints('plans', {
   }),
   create: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/contracts/plan',
     summary: 'Create a plan: its first version starts on startDate',
     permission: PLAN_EDIT,
@@ -57,6 +62,7 @@ export const planEndpoints = defineEndpoints('plans', {
   }),
   update: endpoint({
     method: 'PUT',
+    access: 'write',
     path: '/contracts/plan/:id',
     summary:
       'Edit a plan. A price change from a later startDate adds a version (the earlier one keeps applying before it); one from the latest version’s own date corrects it',

@@ -12,6 +12,7 @@ export const portalTokenReply = z.object({ status: z.literal('OK'), message: z.s
 export const portalEndpoints = defineEndpoints('nodes', {
   token: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/auth/portal_token',
     summary: "A single-use token for an inverter's web portal",
     permission: 'fleet.node.inverter.portal',
@@ -20,6 +21,7 @@ export const portalEndpoints = defineEndpoints('nodes', {
   }),
   page: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/inverter-portal',
     summary: 'The simulated vendor portal: accepts a token once and shows the inverter’s live readings',
     auth: 'public',

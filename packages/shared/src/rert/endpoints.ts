@@ -21,6 +21,7 @@ const rertIdParams = z.object({ id: recordId('rert dispatch', 'The RERT dispatch
 export const rertEndpoints = defineEndpoints('rert', {
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/rert-dispatches',
     summary: "The organisation's RERT dispatches, latest start first",
     permission: RERT_VIEW,
@@ -29,6 +30,7 @@ export const rertEndpoints = defineEndpoints('rert', {
   }),
   messages: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/rert-dispatches/messages',
     summary: 'The customer messages of earlier RERT dispatches, newest first',
     permission: RERT_VIEW,
@@ -36,6 +38,7 @@ export const rertEndpoints = defineEndpoints('rert', {
   }),
   detail: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/rert-dispatches/:id',
     summary: 'A RERT dispatch: its request, state, response so far, message and audit',
     permission: RERT_VIEW,
@@ -44,6 +47,7 @@ export const rertEndpoints = defineEndpoints('rert', {
   }),
   prediction: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/rert-dispatches/:id/prediction',
     summary: "The RERT dispatch's VPP forecast from an hour before its start, without and with it",
     permission: RERT_VIEW,
@@ -52,6 +56,7 @@ export const rertEndpoints = defineEndpoints('rert', {
   }),
   remainingCharge: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/rert-dispatches/:id/remainingcharge',
     summary: "The stored energy of the RERT dispatch's nodes over time, from telemetry",
     permission: RERT_VIEW,
@@ -60,6 +65,7 @@ export const rertEndpoints = defineEndpoints('rert', {
   }),
   response: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/rert-dispatches/:id/response',
     summary: 'What the nodes delivered for the RERT dispatch, per 5 minutes and in total',
     permission: RERT_VIEW,
@@ -68,6 +74,7 @@ export const rertEndpoints = defineEndpoints('rert', {
   }),
   create: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/rert-dispatches',
     summary: 'Activate reserve: a discharge (or lockout) of a VPP, checked against its constraints and stored with its allocation',
     permission: RERT_EDIT,
@@ -76,6 +83,7 @@ export const rertEndpoints = defineEndpoints('rert', {
   }),
   cancel: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/rert-dispatches/:id/cancel',
     summary: 'Call off an upcoming RERT dispatch: its orders are withdrawn (409 once it has started)',
     permission: RERT_EDIT,
@@ -84,6 +92,7 @@ export const rertEndpoints = defineEndpoints('rert', {
   }),
   reschedule: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/rert-dispatches/:id/reschedule',
     summary: 'Move an upcoming RERT dispatch: re-allocated, its orders re-sent for the new window (409 once it has started)',
     permission: RERT_EDIT,

@@ -8,6 +8,7 @@ import { supportRequestBody, supportRequestListQuery, supportRequestListReply, s
 export const supportEndpoints = defineEndpoints('support', {
   settings: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/support/settings',
     summary: 'The external contact form to embed (SUPPORT_FORM_URL), if any, and the hourly request limit',
     permission: SUPPORT_PERMISSION,
@@ -15,6 +16,7 @@ export const supportEndpoints = defineEndpoints('support', {
   }),
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/support/requests',
     summary: "The caller's own support requests, newest first",
     permission: SUPPORT_PERMISSION,
@@ -23,6 +25,7 @@ export const supportEndpoints = defineEndpoints('support', {
   }),
   create: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/support/requests',
     summary: 'Send a support request: stored, and e-mailed to SUPPORT_EMAIL with a reply-to of the caller (429 past the hourly limit)',
     permission: SUPPORT_PERMISSION,

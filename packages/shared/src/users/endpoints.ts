@@ -9,6 +9,7 @@ const auth = 'session';
 export const userEndpoints = defineEndpoints('users', {
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/users',
     summary: 'The users of the organisation, a page at a time',
     auth,
@@ -18,15 +19,26 @@ export const userEndpoints = defineEndpoints('users', {
   }),
   availablePermissions: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/users/available-permissions',
     summary: 'The permissions the caller may grant (those they hold)',
     auth,
     permission,
     reply: availablePermissionsReply,
   }),
-  get: endpoint({ method: 'GET', path: '/api/users/:id', summary: 'One user of the organisation', auth, permission, params: userParams, reply: userReply }),
+  get: endpoint({
+    method: 'GET',
+    access: 'read',
+    path: '/api/users/:id',
+    summary: 'One user of the organisation',
+    auth,
+    permission,
+    params: userParams,
+    reply: userReply,
+  }),
   create: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/users',
     summary: 'Create a user; they are e-mailed a link to choose a password',
     auth,
@@ -36,6 +48,7 @@ export const userEndpoints = defineEndpoints('users', {
   }),
   update: endpoint({
     method: 'PUT',
+    access: 'write',
     path: '/api/users/:id',
     summary: 'Update a user of the organisation',
     auth,

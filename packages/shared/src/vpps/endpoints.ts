@@ -27,6 +27,7 @@ const DATA = VPP_DATA;
 export const vppEndpoints = defineEndpoints('vpps', {
   list: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/v2/powerstations',
     summary: "The organisation's VPPs with node counts and nameplate totals",
     permission: VIEW,
@@ -35,15 +36,25 @@ export const vppEndpoints = defineEndpoints('vpps', {
   }),
   choices: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/powerstations',
     summary: "The organisation's VPPs to choose from when creating an event (as the list, for event creators without the VPP screens)",
     permission: VPP_CHOICE,
     query: powerstationListQuery,
     reply: powerstationListReply,
   }),
-  get: endpoint({ method: 'GET', path: '/v2/powerstations/:id', summary: 'One VPP', permission: VIEW, params: vppIdParams, reply: powerstationSchema }),
+  get: endpoint({
+    method: 'GET',
+    access: 'read',
+    path: '/v2/powerstations/:id',
+    summary: 'One VPP',
+    permission: VIEW,
+    params: vppIdParams,
+    reply: powerstationSchema,
+  }),
   create: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/powerstations',
     summary: 'Create a VPP: STATIC with a node list, or DYNAMIC by postcodes or state',
     permission: EDIT,
@@ -52,6 +63,7 @@ export const vppEndpoints = defineEndpoints('vpps', {
   }),
   update: endpoint({
     method: 'PUT',
+    access: 'write',
     path: '/api/powerstations/:id',
     summary: 'Update name and filter (the type cannot change)',
     permission: EDIT,
@@ -61,6 +73,7 @@ export const vppEndpoints = defineEndpoints('vpps', {
   }),
   patch: endpoint({
     method: 'PATCH',
+    access: 'write',
     path: '/v2/powerstations/:id',
     summary: "Rename; add or remove a manual VPP's nodes by list or filter",
     permission: EDIT,
@@ -70,6 +83,7 @@ export const vppEndpoints = defineEndpoints('vpps', {
   }),
   remove: endpoint({
     method: 'DELETE',
+    access: 'write',
     path: '/api/powerstations/:id',
     summary: 'Delete a VPP (not FCAS)',
     permission: EDIT,
@@ -78,6 +92,7 @@ export const vppEndpoints = defineEndpoints('vpps', {
   }),
   nodes: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/v2/powerstations/:id/nodes',
     summary: "The VPP's nodes; with include_unused_deployments=true every fleet node, flagged included",
     permission: VIEW,
@@ -87,6 +102,7 @@ export const vppEndpoints = defineEndpoints('vpps', {
   }),
   map: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/v2/powerstations/:id/map',
     summary: "The VPP's nodes as map points",
     permission: VIEW,
@@ -95,6 +111,7 @@ export const vppEndpoints = defineEndpoints('vpps', {
   }),
   latest: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/powerstations/:id/data/latest',
     summary: "Each member node's latest reading (the voltage heat map asks meterVoltage, maxAge=1200)",
     permission: DATA,
@@ -104,6 +121,7 @@ export const vppEndpoints = defineEndpoints('vpps', {
   }),
   series: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/powerstations/:id/data',
     summary: 'Series of the VPP: sums over its member nodes',
     permission: DATA,
@@ -113,6 +131,7 @@ export const vppEndpoints = defineEndpoints('vpps', {
   }),
   unusedNodes: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/v2/unused-nodes',
     summary: 'Nodes of the fleet in no VPP',
     permission: { anyOf: ['fleet.powerstations.any', 'fleet.node.any'] },

@@ -111,7 +111,7 @@ describeEachDatabase('API keys', (h) => {
     await h().ctx.db.insertInto('user_permissions').values({ user_id: o.id, permission: 'fleet.administrator' }).execute();
     const edit = await h().app.inject({ method: 'DELETE', url: '/api/powerstations/1', headers: { 'x-api-key': key } });
     expect(edit.statusCode).toBe(403);
-    expect(edit.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.scopeMissing } });
+    expect(edit.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.readOnlyKey } });
     expect((await totals()).statusCode).toBe(200);
     const keys = await list(o.headers);
     expect(keys[0].lastUsedAt).toBeGreaterThan(0);
@@ -126,8 +126,11 @@ describeEachDatabase('API keys', (h) => {
     const asReadOnly = { 'x-api-key': readOnly.key };
     expect((await h().app.inject({ method: 'GET', url: '/v2/powerstations', headers: asReadOnly })).statusCode).toBe(200);
     const write = await h().app.inject({ method: 'POST', url: '/api/powerstations', headers: asReadOnly, payload: {} });
+    // A view scope opens its area’s gate for reading, never for a change: this write is gated by fleet.node.any.
+    const rename = await h().app.inject({ method: 'POST', url: '/api/nodes/1/sitelabel', headers: asReadOnly, payload: { siteLabel: 'x' } });
+    expect(rename.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.readOnlyKey } });
     expect(write.statusCode).toBe(403);
-    expect(write.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.scopeMissing } });
+    expect(write.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.readOnlyKey } });
     const viewer = await owner({ permissions: ['fleet.node.any', 'fleet.powerstations.view', 'fleet.dispatches.edit'] });
     expect((await create(h(), viewer.headers, { keyName: 'k' })).json().data.scopes).toEqual(['fleet.powerstations.view']);
     // Chosen scopes, in either spelling, are kept in the registry's spelling, once each.
