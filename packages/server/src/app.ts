@@ -7,7 +7,7 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
-import { APP_VERSION, controlCharacterMessage, findControlCharacter, metaReply } from '@vpp/shared';
+import { APP_VERSION, controlCharacterMessage, findControlCharacter, MESSAGES, metaReply } from '@vpp/shared';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -17,6 +17,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { ping } from './db/database.ts';
+import { isUniqueViolation } from './db/unique.ts';
 import { AUTHENTICATOR, FEATURES } from './features/index.ts';
 import type { AppContext } from './platform/context.ts';
 import { ApiError, badRequest, errorBody, frameworkError } from './platform/errors.ts';
@@ -64,6 +65,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
       const message = [...new Set(err.validation.map((v) => v.message ?? 'Invalid input.'))].join(' ');
       return reply.code(400).send(errorBody('bad_request', message));
     }
+    // A unique index that a service did not expect to meet: still the caller's conflict, never a 500.
+    if (isUniqueViolation(err)) return reply.code(409).send(errorBody('conflict', MESSAGES.savedMeanwhile));
     const status = (err as { statusCode?: number }).statusCode ?? 500;
     // The framework's own messages can quote the input (a body that is not JSON, a bad URL): answer
     // ours, which never echo what was sent.

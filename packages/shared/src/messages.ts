@@ -17,4 +17,6 @@ export const MESSAGES = {
   /** Not the spec's: a sign-in to an account that has failed often from elsewhere needs a costlier captcha, asked for that login. */
   captchaHarder: 'This account has had many failed logins. Please complete the human verification again; it will take a little longer.',
   tooManyAttempts: 'Too many login attempts. Please wait {minutes} minutes and try again.',
+  /** Not the spec's: the 409 of a save that another request made first (the same unique name at the same moment). */
+  savedMeanwhile: 'Another request saved the same record at the same moment. Reload and try again.',
 } as const;

@@ -215,9 +215,11 @@ describeEachDatabase('plans', (h) => {
   it('keeps names and codes unique within the organisation, whatever their case', async () => {
     const first = await create(planOf('FLAT_RATE', 'Unique Saver', 'UNIQ-1'));
     const both = await post(planOf('FLAT_RATE', 'unique  saver', 'uniq-1'));
-    expect(both.statusCode).toBe(400);
+    // A form whose only fault is a name or code already taken is a conflict, not a mistake.
+    expect(both.statusCode).toBe(409);
     expect(both.json().data.errors).toEqual({ name: M.duplicateName, planCode: M.duplicateCode });
     const code = await post(planOf('FLAT_RATE', 'Another Saver', 'UNIQ-1'));
+    expect(code.statusCode).toBe(409);
     expect(code.json().data.errors).toEqual({ planCode: M.duplicateCode });
     // Saving a plan under its own name and code is no duplicate; another organisation may use them.
     expect((await put(first.uid, planOf('FLAT_RATE', 'Unique Saver', 'UNIQ-1'))).statusCode).toBe(200);
@@ -226,7 +228,12 @@ describeEachDatabase('plans', (h) => {
     expect((await post(planOf('FLAT_RATE', 'Unique Saver', 'UNIQ-1'), theirs)).statusCode).toBe(200);
     const second = await create(planOf('FLAT_RATE', 'Second Saver', 'UNIQ-2'));
     const renamed = await put(second.uid, planOf('FLAT_RATE', 'Unique Saver', 'UNIQ-2'));
+    expect(renamed.statusCode).toBe(409);
     expect(renamed.json().data.errors).toEqual({ name: M.duplicateName });
+    // With a mistake as well, the whole form is refused as a mistake, the duplicate named with it.
+    const mistaken = await post({ ...planOf('FLAT_RATE', 'Unique Saver', 'UNIQ-9'), dailyCharge: '' });
+    expect(mistaken.statusCode).toBe(400);
+    expect(mistaken.json().data.errors).toMatchObject({ name: M.duplicateName });
   });
 
   it('adds a version for a price change from a later date; the old prices keep applying before it', async () => {

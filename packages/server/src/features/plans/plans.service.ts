@@ -1,4 +1,5 @@
 import {
+  MESSAGES,
   networkOfNmi,
   OPERATIONAL_NETWORKS,
   operationalNetwork,
@@ -10,8 +11,9 @@ import {
   validatePlan,
 } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
+import { onDuplicate } from '../../db/unique.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { formRefused, notFound } from '../../platform/errors.ts';
+import { ApiError, conflict, formRefused, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import * as repo from './plans.repo.ts';
 
@@ -79,15 +81,31 @@ export async function planDetail(ctx: AppContext, user: AuthUser, by: { id: numb
   return presentPlan(plan, versions);
 }
 
-/** Runs the form's rules and the organisation's (unique name and code); refuses with every message at once. */
+/** The refusal of a name or code another plan of the organisation has: 409, with the form's field messages. */
+const duplicated = (dup: { name: boolean; code: boolean }) => {
+  const errors: Record<string, string> = {};
+  if (dup.name) errors.name = PLAN_MESSAGES.duplicateName;
+  if (dup.code) errors.planCode = PLAN_MESSAGES.duplicateCode;
+  return new ApiError(409, 'duplicate', PLAN_MESSAGES.correctErrors, { errors, non_field_errors: [] });
+};
+
+/**
+ * Runs the form's rules and the organisation's (unique name and code); refuses with every message
+ * at once: 400 when the form has mistakes, 409 when its only fault is a name or code already taken.
+ */
 async function checked(db: Database, orgId: number, body: PlanFormValues, exceptId?: number): Promise<PlanPrices> {
   const { errors, non_field_errors, prices } = validatePlan(body);
-  if (body.name?.trim() || body.planCode?.trim()) {
-    const dup = await repo.duplicates(db, orgId, body.name ?? '', body.planCode ?? '', exceptId);
-    if (dup.name && body.name?.trim()) errors.name ??= PLAN_MESSAGES.duplicateName;
-    if (dup.code && body.planCode?.trim()) errors.planCode ??= PLAN_MESSAGES.duplicateCode;
+  const dup =
+    body.name?.trim() || body.planCode?.trim()
+      ? await repo.duplicates(db, orgId, body.name ?? '', body.planCode ?? '', exceptId)
+      : { name: false, code: false };
+  const taken = { name: dup.name && !!body.name?.trim(), code: dup.code && !!body.planCode?.trim() };
+  if (Object.keys(errors).length || non_field_errors.length || !prices) {
+    if (taken.name) errors.name ??= PLAN_MESSAGES.duplicateName;
+    if (taken.code) errors.planCode ??= PLAN_MESSAGES.duplicateCode;
+    throw formRefused(PLAN_MESSAGES.correctErrors, { errors, non_field_errors });
   }
-  if (Object.keys(errors).length || non_field_errors.length || !prices) throw formRefused(PLAN_MESSAGES.correctErrors, { errors, non_field_errors });
+  if (taken.name || taken.code) throw duplicated(taken);
   return prices;
 }
 
@@ -98,18 +116,12 @@ const fieldsOf = (body: PlanFormValues): repo.PlanFields => ({
   operationalNetworkUid: body.operationalNetworkUid ?? '',
 });
 
-/** A unique index refusing a name or code another save took meanwhile: the same refusal as the check's. */
-async function saving<T>(db: Database, orgId: number, body: PlanFormValues, exceptId: number | undefined, save: () => Promise<T>): Promise<T> {
-  try {
-    return await save();
-  } catch (err) {
+/** A unique index refusing a name or code another save took meanwhile: the same 409 as the check's. */
+function saving<T>(db: Database, orgId: number, body: PlanFormValues, exceptId: number | undefined, save: () => Promise<T>): Promise<T> {
+  return onDuplicate(save, async () => {
     const dup = await repo.duplicates(db, orgId, body.name ?? '', body.planCode ?? '', exceptId);
-    if (!dup.name && !dup.code) throw err;
-    const errors: Record<string, string> = {};
-    if (dup.name) errors.name = PLAN_MESSAGES.duplicateName;
-    if (dup.code) errors.planCode = PLAN_MESSAGES.duplicateCode;
-    throw formRefused(PLAN_MESSAGES.correctErrors, { errors, non_field_errors: [] });
-  }
+    return dup.name || dup.code ? duplicated(dup) : conflict(MESSAGES.savedMeanwhile);
+  });
 }
 
 export async function createPlan(ctx: AppContext, user: AuthUser, body: PlanFormValues): Promise<Plan> {

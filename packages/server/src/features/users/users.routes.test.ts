@@ -102,7 +102,8 @@ describeEachDatabase('organisation users', (h) => {
       [body({ email: `${a.username}@example.test` }), USER_MESSAGES.emailTaken],
     ] as const) {
       const res = await call('POST', '/api/users', a.headers, payload);
-      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      // An address another user has is a conflict (409), not a mistake in the form.
+      expect(res.statusCode, JSON.stringify(payload)).toBe(message === USER_MESSAGES.emailTaken ? 409 : 400);
       expect(res.json().data.message).toBe(message);
     }
     expect((await call('GET', '/api/users', a.headers)).json().data.total).toBe(1);
@@ -118,14 +119,15 @@ describeEachDatabase('organisation users', (h) => {
       ['PUT', `/api/users/${colleague.id}`],
     ] as const) {
       const res = await call(method, url, a.headers, body({ email: elsewhere }));
-      expect(res.statusCode, method).toBe(400);
+      expect(res.statusCode, method).toBe(409);
       expect(res.json()).toMatchObject({ status: 'ERROR', error: 'email_unavailable', data: { message: USER_MESSAGES.emailUnavailable } });
       expect(res.body).not.toContain('exists');
     }
     // An address of the caller's own organisation is named: its list shows it anyway.
     const own = await call('POST', '/api/users', a.headers, body({ email: `${colleague.username}@example.test` }));
     expect(own.json()).toMatchObject({ error: 'email_taken', data: { message: USER_MESSAGES.emailTaken } });
-    for (let i = 0; i < 3; i++) expect((await call('POST', '/api/users', a.headers, body({ email: elsewhere }))).statusCode).toBe(400);
+    expect(own.statusCode).toBe(409);
+    for (let i = 0; i < 3; i++) expect((await call('POST', '/api/users', a.headers, body({ email: elsewhere }))).statusCode).toBe(409);
     const paused = await call('POST', '/api/users', a.headers, body());
     expect(paused.statusCode).toBe(429);
     expect(paused.json().data.message).toBe(USER_MESSAGES.tooManyUnavailable.replace('{minutes}', '15'));

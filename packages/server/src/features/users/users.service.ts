@@ -2,6 +2,7 @@ import {
   ADMINISTRATOR,
   canGrant,
   isKnownPermission,
+  MESSAGES,
   normalizePermission,
   notHeldPermissionMessage,
   type OrgUser,
@@ -13,8 +14,9 @@ import {
   unknownPermissionMessage,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
+import { onDuplicate } from '../../db/unique.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { ApiError, badRequest, notFound, tooManyRequests } from '../../platform/errors.ts';
+import { ApiError, badRequest, conflict, notFound, tooManyRequests } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { countFailures, findUserById, recordFailures, updateUser } from '../auth/index.ts';
 import { issuePasswordLink } from '../password/index.ts';
@@ -79,9 +81,22 @@ async function assertEmailFree(ctx: AppContext, caller: AuthUser, email: string,
   if (((await countFailures(ctx.db, [probeKey], nowS() - window)).get(probeKey) ?? 0) >= max) throw paused();
   const owner = await repo.emailOwner(ctx.db, email, exceptId);
   if (!owner) return;
-  if (owner.organisation_id === caller.organisationId) throw badRequest(USER_MESSAGES.emailTaken, 'email_taken');
+  if (owner.organisation_id === caller.organisationId) throw conflict(USER_MESSAGES.emailTaken, 'email_taken');
   await recordFailures(ctx.db, [probeKey]);
-  throw badRequest(USER_MESSAGES.emailUnavailable, 'email_unavailable');
+  throw conflict(USER_MESSAGES.emailUnavailable, 'email_unavailable');
+}
+
+/**
+ * The refusal of a save whose address (or the username following it) a concurrent save took
+ * between the check and the insert: the check's own 409, as it reads now.
+ */
+async function takenMeanwhile(ctx: AppContext, caller: AuthUser, email: string, exceptId?: number): Promise<Error> {
+  try {
+    await assertEmailFree(ctx, caller, email, exceptId);
+  } catch (err) {
+    return err as Error;
+  }
+  return conflict(MESSAGES.savedMeanwhile);
 }
 
 /**
@@ -91,19 +106,21 @@ async function assertEmailFree(ctx: AppContext, caller: AuthUser, email: string,
 export async function createOrgUser(ctx: AppContext, caller: AuthUser, input: UserInput, address: string): Promise<OrgUser> {
   const permissions = checkGrants(caller, input.permissions, []);
   await assertEmailFree(ctx, caller, input.email);
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const uid = await createUser(trx, {
-      organisationId: caller.organisationId,
-      username: input.email,
-      email: input.email,
-      givenName: input.givenName,
-      surname: input.surname,
-      passwordHash: null,
-      permissions,
+  const save = () =>
+    ctx.db.transaction().execute(async (trx) => {
+      const uid = await createUser(trx, {
+        organisationId: caller.organisationId,
+        username: input.email,
+        email: input.email,
+        givenName: input.givenName,
+        surname: input.surname,
+        passwordHash: null,
+        permissions,
+      });
+      await issuePasswordLink(ctx, trx, { id: uid, email: input.email, given_name: input.givenName }, 'welcome', address);
+      return uid;
     });
-    await issuePasswordLink(ctx, trx, { id: uid, email: input.email, given_name: input.givenName }, 'welcome', address);
-    return uid;
-  });
+  const id = await onDuplicate(save, () => takenMeanwhile(ctx, caller, input.email));
   return getUser(ctx, caller, id);
 }
 
@@ -124,9 +141,11 @@ export async function updateOrgUser(ctx: AppContext, caller: AuthUser, id: numbe
   if (input.email !== existing.email) await assertEmailFree(ctx, caller, input.email, id);
   // A user created here signs in with their e-mail address as username: it follows the address.
   const followsEmail = (await findUserById(ctx.db, id))?.username.toLowerCase() === existing.email.toLowerCase();
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateUser(trx, id, { given_name: input.givenName, surname: input.surname, email: input.email, ...(followsEmail && { username: input.email }) });
-    await repo.setPermissions(trx, id, permissions);
-  });
+  const save = () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await updateUser(trx, id, { given_name: input.givenName, surname: input.surname, email: input.email, ...(followsEmail && { username: input.email }) });
+      await repo.setPermissions(trx, id, permissions);
+    });
+  await onDuplicate(save, () => takenMeanwhile(ctx, caller, input.email, id));
   return getUser(ctx, caller, id);
 }

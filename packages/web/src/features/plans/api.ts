@@ -42,7 +42,8 @@ export function useOperationalNetworks() {
 
 /** What a refused save carries: the server's messages by field path and those of no one field. */
 export function planErrorsOf(err: unknown): PlanErrors | null {
-  if (!(err instanceof ApiError) || err.status !== 400) return null;
+  // 400: the form's mistakes; 409: a name or code another plan has (or took at the same moment).
+  if (!(err instanceof ApiError) || (err.status !== 400 && err.status !== 409)) return null;
   const data = (err.body as { data?: { message?: string; errors?: Record<string, string>; non_field_errors?: string[] } } | null)?.data;
   if (!data) return null;
   const errors = data.errors ?? {};
