@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { csvFields, marketTime, PriceFileError, parsePriceFile } from './market.import.ts';
+import { csvFields, marketTime, PriceFileError, parsePriceFile, parsePriceFileInWorker, UPLOAD_LIMITS, type UploadLimits } from './market.import.ts';
 
 const CAP = 20_300;
 const SAMPLES = path.join(import.meta.dirname, 'samples');
@@ -16,9 +16,9 @@ const NEW_YEAR = Date.UTC(2024, 11, 31, 14) / 1000;
 const TEN = Date.UTC(2025, 0, 15, 0) / 1000;
 
 /** The refusal's message, or 'accepted'. */
-function refusal(name: string, content: string | Uint8Array): string {
+function refusal(name: string, content: string | Uint8Array, limits?: UploadLimits): string {
   try {
-    parsePriceFile(name, typeof content === 'string' ? strToU8(content) : content, CAP);
+    parsePriceFile(name, typeof content === 'string' ? strToU8(content) : content, CAP, limits);
     return 'accepted';
   } catch (err) {
     if (err instanceof PriceFileError) return err.message;
@@ -150,6 +150,66 @@ describe('AEMO MMS files with the DISPATCHPRICE table', () => {
       `${MMS}: the file has no DISPATCHPRICE table (I,DISPATCH,PRICE rows).`,
     );
   });
+});
+
+// Issue 32, item 2: the limits hold for the whole upload, whatever its zips declare or how they nest.
+describe('bounded decompression of an upload', () => {
+  // The same rules as the defaults at a sixteenth of the size, so that the archives build quickly.
+  const SMALL: UploadLimits = { bytes: 16 * 2 ** 20, entries: 600, depth: UPLOAD_LIMITS.depth };
+
+  it('has the limits the API documents', () => {
+    expect(UPLOAD_LIMITS).toEqual({ bytes: 256 * 2 ** 20, entries: 10_000, depth: 3 });
+  });
+
+  it('stops an upload of inner zips that together unpack beyond the limit, though each stays under it', () => {
+    // 6 MB of one repeated CSV line packs to a few KB; three of them make 18 MB.
+    const row = strToU8('D,DREGION,,3,2025/01/15 10:05:00,1,NSW1,0,101.5\n');
+    const big = new Uint8Array(6 * 2 ** 20);
+    for (let i = 0; i + row.length <= big.length; i += row.length) big.set(row, i);
+    const inner = zipSync({ 'a.csv': big }, { level: 1 });
+    expect(inner.length).toBeLessThan(SMALL.bytes / 100);
+    const upload = zipSync({ 'day1.zip': inner, 'day2.zip': inner, 'day3.zip': inner }, { level: 0 });
+    expect(refusal('bomb.zip', upload, SMALL)).toBe('bomb.zip/day3.zip: the upload unpacks to more than 16 MB.');
+    // The same upload is refused already as the bytes come out, before any CSV is read.
+    expect(refusal('bomb.zip', zipSync({ 'day1.zip': inner, 'x.zip': zipSync({ 'b.csv': new Uint8Array(11 * 2 ** 20) }) }), SMALL)).toBe(
+      'bomb.zip/x.zip: the upload unpacks to more than 16 MB.',
+    );
+  });
+
+  it('refuses zips nested deeper than AEMO nests them', () => {
+    let nested = zipSync({ [MMS]: sample(MMS) });
+    for (let level = 1; level < UPLOAD_LIMITS.depth; level++) nested = zipSync({ [`level${level}.zip`]: nested });
+    expect(parsePriceFile('deep.zip', nested, CAP).prices).toEqual(parsePriceFile(MMS, sample(MMS), CAP).prices);
+    expect(refusal('deeper.zip', zipSync({ 'too-deep.zip': nested }))).toBe(
+      `deeper.zip/too-deep.zip/level2.zip/level1.zip: zip files are nested more than ${UPLOAD_LIMITS.depth} deep.`,
+    );
+  });
+
+  it('counts the entries of every zip of the upload against one limit', () => {
+    const half = Object.fromEntries(Array.from({ length: SMALL.entries / 2 }, (_, i) => [`note${i}.txt`, new Uint8Array(0)]));
+    const ok = zipSync({ 'a.zip': zipSync(half), [MMS]: sample(MMS) });
+    expect(parsePriceFile('ok.zip', ok, CAP, SMALL).prices.length).toBeGreaterThan(0);
+    const many = zipSync({ 'a.zip': zipSync(half), 'b.zip': zipSync(half) });
+    expect(refusal('many.zip', many, SMALL)).toBe(`many.zip/b.zip: the upload holds more than ${SMALL.entries} files.`);
+    // At the full limit too: 10,001 empty files in one zip.
+    const full = Object.fromEntries(Array.from({ length: UPLOAD_LIMITS.entries + 1 }, (_, i) => [`n${i}.txt`, new Uint8Array(0)]));
+    expect(refusal('full.zip', zipSync(full))).toBe(`full.zip: the upload holds more than ${UPLOAD_LIMITS.entries} files.`);
+  });
+
+  it('reads a file in a worker whose memory is capped: one that needs more fails its import, not the process', async () => {
+    const direct = parsePriceFile(MMS, sample(MMS), CAP).prices;
+    expect((await parsePriceFileInWorker(MMS, sample(MMS), CAP)).prices).toEqual(direct);
+    await expect(parsePriceFileInWorker('day.zip', zipSync({ [MMS]: strToU8(text(MMS).replace(',NSW1,', ',NSW9,')) }), CAP)).rejects.toThrow(
+      `day.zip/${MMS}, line 5: REGIONID is not a NEM region (NSW1, QLD1, VIC1, SA1 or TAS1).`,
+    );
+    // Three million short rows: their strings need far more than a 48 MB heap.
+    const rows = strToU8(`${text(MMS).split('\r\n').slice(0, 4).join('\n')}\n${'D,DREGION,,3\n'.repeat(3_000_000)}`);
+    const err = await parsePriceFileInWorker('huge.csv', rows, CAP, 48).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PriceFileError);
+    expect((err as Error).message).toBe('huge.csv: reading it needs more than the 48 MB of memory an import may use.');
+    // The process that asked carries on: the next file reads as before.
+    expect((await parsePriceFileInWorker(MMS, sample(MMS), CAP)).prices).toEqual(direct);
+  }, 120_000);
 });
 
 describe('CSV fields and AEMO times', () => {

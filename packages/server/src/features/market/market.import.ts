@@ -1,5 +1,8 @@
-import { isNemRegion, MARKET_PRICE_FLOOR, MARKET_TIME_OFFSET_S, type NemRegion, type PRICE_FILE_FORMATS } from '@vpp/shared';
-import { unzipSync } from 'fflate';
+import { Worker } from 'node:worker_threads';
+import type { PRICE_FILE_FORMATS } from '@vpp/shared';
+// The market's rules alone, not the whole contract: the import worker loads this module afresh.
+import { isNemRegion, MARKET_PRICE_FLOOR, MARKET_TIME_OFFSET_S, type NemRegion } from '@vpp/shared/market/rules';
+import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
 
 // Reads AEMO's public price files, with no database: the PRICE_AND_DEMAND monthly CSV and the MMS
 // multi-table CSV (C, I and D rows) holding the DISPATCHPRICE table, plain or zipped (and zips of
@@ -33,8 +36,21 @@ export class PriceFileError extends Error {
   }
 }
 
-/** Largest unzipped CSV the importer reads: a month of AEMO's DISPATCHPRICE for every region is about 30 MB. */
-export const MAX_UNZIPPED_BYTES = 256 * 1024 * 1024;
+/**
+ * What a whole upload may unpack to, counted over every zip inside it as the bytes come out (issue
+ * 32, item 2): a zip bomb is stopped at `bytes`, however its sizes are declared or nested.
+ */
+export interface UploadLimits {
+  /** Bytes unpacked, over all its zips: a month of AEMO's DISPATCHPRICE for every region is about 30 MB. */
+  bytes: number;
+  /** Entries, over all its zips: a month of AEMO's 5-minute archives is about 9,000. */
+  entries: number;
+  /** Zips within zips: AEMO's monthly archives of daily zips of 5-minute zips are 3 deep. */
+  depth: number;
+}
+
+export const UPLOAD_LIMITS: UploadLimits = { bytes: 256 * 2 ** 20, entries: 10_000, depth: 3 };
+
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 
 const isZip = (bytes: Uint8Array) => ZIP_MAGIC.every((b, i) => bytes[i] === b);
@@ -43,8 +59,8 @@ const isZip = (bytes: Uint8Array) => ZIP_MAGIC.every((b, i) => bytes[i] === b);
  * Parses one price file (its name is only for messages): the format is recognised from the
  * content. `cap` is the market price cap in force: a price above it, or below the floor, is refused.
  */
-export function parsePriceFile(fileName: string, bytes: Uint8Array, cap: number): ParsedPriceFile {
-  const texts = csvTexts(fileName, bytes, 0);
+export function parsePriceFile(fileName: string, bytes: Uint8Array, cap: number, limits: UploadLimits = UPLOAD_LIMITS): ParsedPriceFile {
+  const texts = csvTexts(fileName, bytes, 1, { bytes: 0, entries: 0, limits });
   if (!texts.length) throw new PriceFileError(fileName, null, 'the zip file holds no CSV file.');
   const parsed = texts.map(([name, text]) => parseCsvText(name, text, cap));
   const formats = new Set(parsed.map((p) => p.format));
@@ -65,28 +81,56 @@ function keepNewest(kept: Map<string, ImportedPrice>, price: ImportedPrice) {
   if (!old || price.publishedAt >= old.publishedAt) kept.set(key, price);
 }
 
-/** The CSV texts of a file: itself, or the .csv entries of a zip (and of zips inside it). */
-function csvTexts(name: string, bytes: Uint8Array, depth: number): [string, string][] {
+const PUSH_BYTES = 4096;
+
+/** What an upload has unpacked so far, over all its zips. */
+interface Unpacked {
+  bytes: number;
+  entries: number;
+  limits: UploadLimits;
+}
+
+/**
+ * The CSV texts of a file: itself, or the .csv entries of a zip (and of zips inside it, down to
+ * the depth limit). Entries are inflated as a stream and every byte that comes out is counted against
+ * the whole upload's budget, so a refusal comes before the bytes are held, not after.
+ */
+function csvTexts(name: string, bytes: Uint8Array, depth: number, unpacked: Unpacked): [string, string][] {
   if (!isZip(bytes)) return [[name, new TextDecoder('utf-8').decode(bytes)]];
-  if (depth > 2) throw new PriceFileError(name, null, 'zip files are nested too deep.');
-  let entries: Record<string, Uint8Array>;
-  let total = 0;
+  const { limits } = unpacked;
+  if (depth > limits.depth) throw new PriceFileError(name, null, `zip files are nested more than ${limits.depth} deep.`);
+  const entries: { entry: string; chunks: Uint8Array[]; done: boolean }[] = [];
+  let seen = 0;
+  const unzip = new Unzip((file) => {
+    seen++;
+    if (++unpacked.entries > limits.entries) throw new PriceFileError(name, null, `the upload holds more than ${limits.entries} files.`);
+    if (!/\.(csv|zip)$/i.test(file.name)) return;
+    const held = { entry: file.name, chunks: [] as Uint8Array[], done: false };
+    entries.push(held);
+    file.ondata = (err, chunk, final) => {
+      if (err) throw err;
+      held.done = final;
+      unpacked.bytes += chunk.length;
+      if (unpacked.bytes > limits.bytes) throw new PriceFileError(name, null, `the upload unpacks to more than ${limits.bytes / 2 ** 20} MB.`);
+      held.chunks.push(chunk);
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+  unzip.register(UnzipPassThrough);
   try {
-    entries = unzipSync(bytes, {
-      filter: (f) => {
-        const wanted = /\.(csv|zip)$/i.test(f.name);
-        if (wanted) total += f.originalSize;
-        if (total > MAX_UNZIPPED_BYTES) throw new PriceFileError(name, null, `the zip file unpacks to more than ${MAX_UNZIPPED_BYTES / 2 ** 20} MB.`);
-        return wanted;
-      },
-    });
+    // In slices: the streaming reader recurses once per entry within one push, and an archive of
+    // thousands of tiny entries would otherwise overflow the stack.
+    for (let at = 0; at < bytes.length; at += PUSH_BYTES) unzip.push(bytes.subarray(at, at + PUSH_BYTES), at + PUSH_BYTES >= bytes.length);
   } catch (err) {
     if (err instanceof PriceFileError) throw err;
     throw new PriceFileError(name, null, 'the zip file is damaged or not a zip file.');
   }
-  return Object.keys(entries)
-    .sort()
-    .flatMap((entry) => csvTexts(`${name}/${entry}`, entries[entry], depth + 1));
+  // A stream that stops before its first entry, or inside one, is a cut-off file.
+  if (!seen || entries.some((e) => !e.done)) throw new PriceFileError(name, null, 'the zip file is damaged or not a zip file.');
+  return entries
+    .sort((a, b) => (a.entry < b.entry ? -1 : a.entry > b.entry ? 1 : 0))
+    .flatMap(({ entry, chunks }) => csvTexts(`${name}/${entry}`, Buffer.concat(chunks), depth + 1, unpacked));
 }
 
 /**
@@ -273,4 +317,63 @@ function parseMms(name: string, lines: string[], cap: number): ParsedPriceFile {
   }
   if (!sawPriceTable) throw new PriceFileError(name, null, 'the file has no DISPATCHPRICE table (I,DISPATCH,PRICE rows).');
   return { fileName: name, format: 'DISPATCHPRICE', prices: [...kept.values()] };
+}
+
+/** The heap a price file's reading may use: a month of every region's DISPATCHPRICE needs about a fifth of it. */
+export const IMPORT_HEAP_MB = 768;
+
+// The worker's code: it loads this module (through tsx, which the server runs under) and reads one
+// file. Plain JavaScript, as a worker started from source text must be.
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+(async () => {
+  const { register } = await import(workerData.tsx);
+  register();
+  const m = await import(workerData.module);
+  try {
+    parentPort.postMessage({ parsed: m.parsePriceFile(workerData.fileName, workerData.bytes, workerData.cap) });
+  } catch (err) {
+    if (!(err instanceof m.PriceFileError)) throw err;
+    parentPort.postMessage({ refused: { fileName: err.fileName, line: err.line, problem: err.problem } });
+  }
+})();
+`;
+
+/**
+ * Reads a price file in a worker thread whose heap is capped (`heapMb`): a file that needs more
+ * memory than that fails its own import (PriceFileError) and the server carries on, and the
+ * reading, however long, never holds the server's event loop.
+ */
+export function parsePriceFileInWorker(fileName: string, bytes: Uint8Array, cap: number, heapMb = IMPORT_HEAP_MB): Promise<ParsedPriceFile> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, {
+      eval: true,
+      workerData: { tsx: import.meta.resolve('tsx/esm/api'), module: import.meta.url, fileName, bytes, cap },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heapMb / 8)) },
+      stdout: true,
+      stderr: true,
+    });
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      fn();
+      void worker.terminate();
+    };
+    worker.on('message', (m: { parsed?: ParsedPriceFile; refused?: { fileName: string; line: number | null; problem: string } }) =>
+      settle(() =>
+        m.parsed ? resolve(m.parsed) : reject(new PriceFileError(m.refused?.fileName ?? fileName, m.refused?.line ?? null, m.refused?.problem ?? '')),
+      ),
+    );
+    worker.on('error', (err: Error & { code?: string }) =>
+      settle(() =>
+        reject(
+          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new PriceFileError(fileName, null, `reading it needs more than the ${heapMb} MB of memory an import may use.`)
+            : err,
+        ),
+      ),
+    );
+    worker.on('exit', (code) => settle(() => reject(new Error(`The price file reader stopped (exit code ${code}).`))));
+  });
 }

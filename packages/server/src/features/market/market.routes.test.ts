@@ -235,6 +235,33 @@ describeEachDatabase(
         );
       });
 
+      it('refuses an upload of inner zips that together unpack beyond 256 MB, reading it off the event loop', async () => {
+        // Issue 32, item 2: three inner zips of 100 MB each (about 100 KB packed) in one small upload.
+        const inner = zipSync({ 'PRICE_AND_DEMAND_202501_NSW1.csv': new Uint8Array(100 * 2 ** 20) }, { level: 1 });
+        const bomb = zipSync({ 'a.zip': inner, 'b.zip': inner, 'c.zip': inner }, { level: 0 });
+        expect(bomb.length).toBeLessThan(2 ** 20);
+        const imported = async () => (await h().ctx.db.selectFrom('market_prices').select('region').where('source', '!=', 'MODEL').execute()).length;
+        const before = await imported();
+        const order: string[] = [];
+        const refused = upload(h(), admin, 'bomb.zip', bomb).then((res) => {
+          order.push('import');
+          return res;
+        });
+        // The server answers other calls while the file is read.
+        const other = h()
+          .app.inject({ method: 'GET', url: '/healthz' })
+          .then((res) => {
+            order.push('healthz');
+            return res;
+          });
+        const [res, health] = await Promise.all([refused, other]);
+        expect(health.statusCode).toBe(200);
+        expect(order).toEqual(['healthz', 'import']);
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({ error: 'price_file_malformed', data: { message: 'bomb.zip/c.zip: the upload unpacks to more than 256 MB.' } });
+        expect(await imported()).toBe(before);
+      });
+
       it('takes the file as the body, not as JSON', async () => {
         const res = await h().app.inject({ method: 'POST', url: '/api/market/prices/import', headers: admin, payload: { file: 'x' } });
         expect(res.statusCode).toBe(400);

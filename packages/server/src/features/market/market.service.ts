@@ -17,7 +17,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { requirePowerstation } from '../vpps/index.ts';
-import { type ParsedPriceFile, PriceFileError, parsePriceFile } from './market.import.ts';
+import { type ParsedPriceFile, PriceFileError, parsePriceFileInWorker } from './market.import.ts';
 import { INTERVALS_PER_DAY, intervalStarts, marketDayStart, modelPrice } from './market.model.ts';
 import * as repo from './market.repo.ts';
 
@@ -180,7 +180,7 @@ export async function importPriceFile(ctx: AppContext, user: AuthUser, fileName:
     throw new ApiError(403, 'price_import_operator_only', MARKET_MESSAGES.importOperatorOnly);
   let parsed: ParsedPriceFile;
   try {
-    parsed = parsePriceFile(fileName, bytes, ctx.config.MARKET_PRICE_CAP);
+    parsed = await parsePriceFileInWorker(fileName, bytes, ctx.config.MARKET_PRICE_CAP);
   } catch (err) {
     if (err instanceof PriceFileError) throw badRequest(err.message, 'price_file_malformed');
     throw err;
