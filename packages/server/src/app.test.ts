@@ -1,9 +1,12 @@
 // What the server tells the browser about itself: /meta.json and the content security policy,
 // with and without analytics.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { APP_VERSION } from '@vpp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
-import { createHarness, type Harness } from './test/harness.ts';
+import { createHarness, type Harness, PASSWORD } from './test/harness.ts';
 
 describe('/meta.json', () => {
   let plain: Harness;
@@ -95,5 +98,58 @@ describe('the OpenAPI document', () => {
     const res = await h.app.inject({ method: 'POST', url: '/auth/login/', payload: { username: 'ad\u0000min', password: 'x', captchaToken: 'y' } });
     expect(res.statusCode).toBe(400);
     expect(res.json().data.message).toBe('username must not contain control characters.');
+  });
+});
+
+// Issue 32, item 7: small leaks closed.
+describe('source maps and Secure cookies', () => {
+  const web = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-web-'));
+  fs.mkdirSync(path.join(web, 'assets'));
+  fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>VPP</title>');
+  fs.writeFileSync(path.join(web, 'assets', 'app.js'), 'console.info(1);\n//# sourceMappingURL=app.js.map\n');
+  fs.writeFileSync(path.join(web, 'assets', 'app.js.map'), '{"version":3,"sources":["src/secret.tsx"]}');
+  const harnesses: Harness[] = [];
+  const harness = async (env: Record<string, string>) => {
+    const h = await createHarness('sqlite', { WEB_DIST: web, ...env });
+    harnesses.push(h);
+    return h;
+  };
+  afterAll(async () => {
+    await Promise.all(harnesses.map((h) => h.close()));
+    fs.rmSync(web, { recursive: true, force: true });
+  });
+
+  it('serves no source map in production mode, and serves them in the demo', async () => {
+    const production = await harness({ DEMO: 'false' });
+    expect((await production.app.inject({ method: 'GET', url: '/assets/app.js' })).statusCode).toBe(200);
+    const map = await production.app.inject({ method: 'GET', url: '/assets/app.js.map' });
+    expect(map.statusCode).toBe(404);
+    expect(map.body).not.toContain('secret.tsx');
+    const demo = await harness({ DEMO: 'true', SIMULATOR: 'false' });
+    expect((await demo.app.inject({ method: 'GET', url: '/assets/app.js.map' })).body).toContain('secret.tsx');
+  });
+
+  /** The attributes of the refresh cookie a sign-in sets, reached with these headers. */
+  const refreshCookie = async (h: Harness, headers: Record<string, string>) => {
+    const { username } = await h.user(await h.org());
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/auth/login/',
+      headers,
+      payload: { username, password: PASSWORD, captchaToken: await h.captcha() },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.cookies.find((c) => c.name === 'vpp_refresh');
+  };
+
+  it('marks cookies Secure behind a trusted proxy that reports HTTPS, and only then', async () => {
+    const proxied = await harness({ TRUST_PROXY: 'true' });
+    expect((await refreshCookie(proxied, { 'x-forwarded-proto': 'https' }))?.secure).toBe(true);
+    expect((await refreshCookie(proxied, { 'x-forwarded-proto': 'http' }))?.secure).toBeFalsy();
+    // Without TRUST_PROXY, anyone could send the header: it is not believed.
+    const direct = await harness({});
+    expect((await refreshCookie(direct, { 'x-forwarded-proto': 'https' }))?.secure).toBeFalsy();
+    const configured = await harness({ COOKIE_SECURE: 'true' });
+    expect((await refreshCookie(configured, {}))?.secure).toBe(true);
   });
 });

@@ -155,17 +155,19 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
     await docs.register(scalar, { routePrefix: '/api/docs', configuration: { url: '/api/openapi.json', withDefaultFonts: false } });
   });
 
-  registerWebApp(app, ctx.config.webDist);
+  registerWebApp(app, ctx.config.webDist, ctx.config.demo);
   return app;
 }
 
 /** Serves the built web app; any other GET that asks for HTML gets index.html, whose router shows the 404 page. */
-function registerWebApp(app: App, dist: string) {
+function registerWebApp(app: App, dist: string, demo: boolean) {
   const indexFile = path.join(dist, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
   if (hasWeb) {
     app.register(fastifyStatic, {
       root: dist,
+      // Source maps give away the whole front-end source: only the demo serves them (issue 32, item 7).
+      allowedPath: (pathName) => demo || !pathName.endsWith('.map'),
       setHeaders: (res, file) => {
         res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },

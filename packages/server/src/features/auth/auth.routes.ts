@@ -1,5 +1,5 @@
 import { authEndpoints as E, REMEMBER_DEVICE_S } from '@vpp/shared';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as auth from './auth.service.ts';
@@ -9,13 +9,18 @@ export const DEVICE_COOKIE = 'vpp_device';
 const COOKIE_PATH = '/auth/';
 
 export function authRoutes(app: App) {
-  const secure = app.ctx.config.COOKIE_SECURE;
-  const setRefreshCookie = (reply: FastifyReply, session: auth.Session) =>
+  /**
+   * Cookies are Secure when COOKIE_SECURE says so, or when the console is reached over HTTPS: the
+   * connection's own, or the one a trusted proxy (TRUST_PROXY) reports in X-Forwarded-Proto, which
+   * Fastify reads into `req.protocol` only when it trusts the proxy.
+   */
+  const isSecure = (req: FastifyRequest) => app.ctx.config.COOKIE_SECURE || req.protocol === 'https';
+  const setRefreshCookie = (req: FastifyRequest, reply: FastifyReply, session: auth.Session) =>
     reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
       path: COOKIE_PATH,
       httpOnly: true,
       sameSite: 'strict',
-      secure,
+      secure: isSecure(req),
       expires: new Date(session.refreshExpiresAt * 1000),
     });
 
@@ -30,7 +35,7 @@ export function authRoutes(app: App) {
       address: req.ip,
       deviceCookie: req.cookies[DEVICE_COOKIE],
     });
-    if (session) setRefreshCookie(reply, session);
+    if (session) setRefreshCookie(req, reply, session);
     return body;
   });
 
@@ -45,9 +50,9 @@ export function authRoutes(app: App) {
       rememberDevice: req.body.rememberDevice,
       address: req.ip,
     });
-    setRefreshCookie(reply, session);
+    setRefreshCookie(req, reply, session);
     if (deviceCookie) {
-      reply.setCookie(DEVICE_COOKIE, deviceCookie.value, { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure, maxAge: REMEMBER_DEVICE_S });
+      reply.setCookie(DEVICE_COOKIE, deviceCookie.value, { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: isSecure(req), maxAge: REMEMBER_DEVICE_S });
     }
     return { status: 'OK' as const, access_token: session.accessToken };
   });
@@ -55,7 +60,7 @@ export function authRoutes(app: App) {
   route(app, E.refresh, async (req, reply) => {
     try {
       const session = await auth.refresh(app.ctx, req.cookies[REFRESH_COOKIE]);
-      setRefreshCookie(reply, session);
+      setRefreshCookie(req, reply, session);
       return { status: 'OK' as const, access_token: session.accessToken };
     } catch (err) {
       reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
