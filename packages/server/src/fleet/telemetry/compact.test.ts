@@ -1,4 +1,4 @@
-import { localDateToEpoch } from '@vpp/shared';
+import { localDateToEpoch, localMidnight } from '@vpp/shared';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
@@ -7,7 +7,6 @@ import type { JobRun } from '../../platform/jobs.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { buildFleet } from '../builder.ts';
 import type { MetricColumn, Sample } from '../metrics.ts';
-import { localMidnight } from '../physics.ts';
 import { hash01 } from '../random.ts';
 import { DAY_COLUMNS, DAY_GROUPS, decodeDay, encodeDay } from './compact.ts';
 import { DayCache } from './read.ts';

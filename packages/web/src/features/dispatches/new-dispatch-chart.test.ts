@@ -18,6 +18,15 @@ const predictions = (patch: Partial<DispatchPredictions>): DispatchPredictions =
   warning: null,
   deployments: 3,
   market: null,
+  forecastError: {
+    start: 0,
+    end: 86_400,
+    intervals: 0,
+    medianAbsoluteErrorKw: null,
+    relativeErrorPercent: null,
+    homeMedianAbsoluteErrorKw: null,
+    homeRelativeErrorPercent: null,
+  },
   ...patch,
 });
 
