@@ -18,7 +18,13 @@ describeEachDatabase('download links', (h) => {
       userId: 7,
       expiresAt: 1060,
       once: false,
+      madeBy: null,
     });
+    // The sign-in or key that made it travels with it, so that the link dies with them.
+    const bySession = await signDownload(key(), { path: '/x', userId: 7, ttlS: 60, madeBy: { session: 'family-1' } }, 1000);
+    await expect(redeemDownload(h().ctx.db, key(), bySession, '/x', 1030)).resolves.toMatchObject({ madeBy: { session: 'family-1' } });
+    const byKey = await signDownload(key(), { path: '/x', userId: 7, ttlS: 60, madeBy: { apiKey: 12 } }, 1000);
+    await expect(redeemDownload(h().ctx.db, key(), byKey, '/x', 1030)).resolves.toMatchObject({ madeBy: { apiKey: 12 } });
     // Not single-use: the same link works again while it lasts.
     await expect(redeemDownload(h().ctx.db, key(), token, '/billing/month/csv', 1031)).resolves.toMatchObject({ userId: 7 });
   });

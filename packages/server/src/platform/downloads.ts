@@ -27,7 +27,12 @@ export interface DownloadGrant {
   userId: number;
   expiresAt: number;
   once: boolean;
+  /** The sign-in (session family) or API key that made the link: the link dies with it. */
+  madeBy: DownloadMaker;
 }
+
+/** Who made a link: a session's sign-in, an API key, or neither (a link the server made for itself). */
+export type DownloadMaker = { session: string } | { apiKey: number } | null;
 
 export const DOWNLOAD_LINK_MESSAGE = 'This download link has expired or was already used. Start the download again from the console.';
 
@@ -37,8 +42,18 @@ export const DOWNLOAD_LINK_MESSAGE = 'This download link has expired or was alre
  * expiry and a nonce. The session never leaves the browser's memory, and a leaked link opens one
  * file for a short time.
  */
-export function signDownload(key: Buffer, grant: { path: string; userId: number; ttlS: number; once?: boolean }, now = nowS()): Promise<string> {
-  return new SignJWT({ path: grant.path, once: grant.once ?? false })
+export function signDownload(
+  key: Buffer,
+  grant: { path: string; userId: number; ttlS: number; once?: boolean; madeBy?: DownloadMaker },
+  now = nowS(),
+): Promise<string> {
+  const by = grant.madeBy ?? null;
+  return new SignJWT({
+    path: grant.path,
+    once: grant.once ?? false,
+    ...(by && 'session' in by ? { sid: by.session } : {}),
+    ...(by && 'apiKey' in by ? { kid: by.apiKey } : {}),
+  })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(String(grant.userId))
     .setJti(randomUUID())
@@ -60,7 +75,8 @@ export async function redeemDownload(db: Database, key: Buffer, token: string, r
   const userId = Number(claims?.sub);
   if (!claims || claims.path !== requestPath || !Number.isInteger(userId) || typeof claims.exp !== 'number' || typeof claims.jti !== 'string') throw refuse();
   if (claims.once === true && !(await spendOnce(db, `download:${claims.jti}`))) throw refuse();
-  return { path: requestPath, userId, expiresAt: claims.exp, once: claims.once === true };
+  const madeBy = typeof claims.sid === 'string' ? { session: claims.sid } : typeof claims.kid === 'number' ? { apiKey: claims.kid } : null;
+  return { path: requestPath, userId, expiresAt: claims.exp, once: claims.once === true, madeBy };
 }
 
 /** Where generated files (exports, invoices) are kept: a folder under DATA_DIR today, an object store later. */

@@ -23,8 +23,8 @@ export interface AuthUser {
    * key, `permissions` are the key's scopes that its owner still holds, and `ownerPermissions` the
    * owner's own (to tell a missing scope from a missing permission).
    */
-  via:
-    | { kind: 'session'; tokenId: string; expiresAt: number }
+  via: // `session` is the sign-in the token belongs to (null while the second factor is awaited).
+    | { kind: 'session'; tokenId: string; expiresAt: number; session?: string | null }
     | { kind: 'api-key'; keyId: number; ownerPermissions: string[] }
     // A single-use download token (?token=) on a route that takes one: one file, once.
     | { kind: 'download' };

@@ -51,6 +51,11 @@ export async function findKey(db: Database, organisationId: number, userId: numb
     .executeTakeFirst();
 }
 
+/** Whether a key is still valid (not revoked): links it made die with it. */
+export async function keyValid(db: Database, id: number): Promise<boolean> {
+  return (await db.selectFrom('api_keys').select('id').where('id', '=', id).where('status', '=', 'VALID').executeTakeFirst()) !== undefined;
+}
+
 export async function revokeKey(db: Database, id: number): Promise<void> {
   await db.updateTable('api_keys').set({ status: 'REVOKED', revoked_at: nowS() }).where('id', '=', id).where('status', '=', 'VALID').execute();
 }

@@ -2,6 +2,7 @@ import { apiKeyEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { apiKeyRoutes } from './api-keys.routes.ts';
 
+export { keyValid } from './api-keys.repo.ts';
 export { apiKeyCaller, isApiKey } from './api-keys.service.ts';
 export type { ApiKeyTable } from './api-keys.tables.ts';
 

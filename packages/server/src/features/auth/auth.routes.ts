@@ -52,7 +52,13 @@ export function authRoutes(app: App) {
     });
     setRefreshCookie(req, reply, session);
     if (deviceCookie) {
-      reply.setCookie(DEVICE_COOKIE, deviceCookie.value, { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: isSecure(req), maxAge: REMEMBER_DEVICE_S });
+      reply.setCookie(DEVICE_COOKIE, deviceCookie.value, {
+        path: COOKIE_PATH,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: isSecure(req),
+        maxAge: REMEMBER_DEVICE_S,
+      });
     }
     return { status: 'OK' as const, access_token: session.accessToken };
   });

@@ -240,7 +240,12 @@ export async function sessionCaller(ctx: AppContext, token: string, auth: 'user'
   const claims = await verifyAccessToken(ctx.keys.access, token);
   if (!claims) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
   if (claims.session && (await repo.sessionEnded(ctx.db, claims.session))) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
-  const user = await callerOf(ctx, claims.userId, claims.mfa, { kind: 'session', tokenId: claims.id, expiresAt: claims.expiresAt });
+  const user = await callerOf(ctx, claims.userId, claims.mfa, {
+    kind: 'session',
+    tokenId: claims.id,
+    expiresAt: claims.expiresAt,
+    session: claims.session ?? null,
+  });
   if (!user) throw unauthorized('unauthorized', MESSAGES.sessionExpired);
   if (claims.mfa === 'pending' && auth !== 'mfa') throw unauthorized('mfa_failure', 'Two-factor authentication is required.');
   return user;

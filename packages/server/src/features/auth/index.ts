@@ -2,7 +2,7 @@ import { authEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { authRoutes } from './auth.routes.ts';
 
-export { countFailures, findUserById, findUserByLogin, getPermissions, recordFailures, revokeDevices, updateUser } from './auth.repo.ts';
+export { countFailures, findUserById, findUserByLogin, getPermissions, recordFailures, revokeDevices, sessionEnded, updateUser } from './auth.repo.ts';
 export { assertAttemptsLeft, callerOf, clearAllFailedAttempts, recordFailedAttempt, sessionCaller } from './auth.service.ts';
 export type { LoginFailureTable, MfaPendingTokenTable, RefreshTokenTable, RememberedDeviceTable } from './auth.tables.ts';
 

@@ -7,7 +7,7 @@ import { nowS } from '../../db/database.ts';
 import { armCrashPoint } from '../../platform/crash-points.ts';
 import { signDownload } from '../../platform/downloads.ts';
 import { seedFleet } from '../../test/fleet.ts';
-import { describeEachDatabase } from '../../test/harness.ts';
+import { describeEachDatabase, PASSWORD } from '../../test/harness.ts';
 import { runJobs } from '../../test/outbox.ts';
 import { exportJob, runExport, sweepExports } from './exports.service.ts';
 
@@ -197,6 +197,43 @@ describeEachDatabase(
           expect(rows.some((r) => header.slice(2).some((k) => r[k] !== ''))).toBe(true);
         }
       }
+    });
+
+    it('closes the signed links of a sign-in at its logout, and those of an API key at its revocation (issue 32, item 7)', async () => {
+      const { username } = await h().user(org, { permissions: ALL });
+      const session = await h().bearer(username);
+      const link = async (detail: ExportJobDetail) => detail.details.signed_urls.find((f) => f.metric === 'meter_power')?.signed_url as string;
+      const fromSession = await link(await exported(operational({ powerstation: vpp, interval: '1h' }), session));
+      // Another sign-in's links, the admin's, stay open whatever this one does.
+      const fromAdmin = await link(await exported(operational({ powerstation: vpp, interval: '1h' })));
+      expect((await get(fromSession, undefined)).statusCode).toBe(200);
+      expect((await h().app.inject({ method: 'POST', url: '/auth/logout/', headers: session })).statusCode).toBe(200);
+      const closed = await get(fromSession, undefined);
+      expect(closed.statusCode).toBe(403);
+      expect(closed.json().data.message).toBe(M.linkInvalid);
+      expect((await get(fromAdmin, undefined)).statusCode).toBe(200);
+
+      const password = encodeURIComponent(Buffer.from(PASSWORD).toString('base64'));
+      const made = await h().app.inject({
+        method: 'POST',
+        url: `/account/api-keys?password=${password}`,
+        headers: admin,
+        payload: { keyName: 'exports', scopes: ALL },
+      });
+      const key = { 'x-api-key': made.json().data.key as string };
+      const queued = await h().app.inject({
+        method: 'POST',
+        url: '/analysis/export-jobs',
+        headers: key,
+        payload: operational({ powerstation: vpp, interval: '1h' }),
+      });
+      expect(queued.statusCode, queued.body).toBe(200);
+      await runJobs(h().ctx, [exportJob]);
+      const viaKey = await h().app.inject({ method: 'GET', url: `/analysis/export-jobs/${queued.json().data.task_id}`, headers: key });
+      const fromKey = await link(viaKey.json().data);
+      expect((await get(fromKey, undefined)).statusCode).toBe(200);
+      await h().app.inject({ method: 'DELETE', url: `/account/api-keys/${made.json().data.keyId}?password=${password}`, headers: admin });
+      expect((await get(fromKey, undefined)).statusCode).toBe(403);
     });
 
     it('aggregates a VPP into one column: the sum of its nodes', async () => {

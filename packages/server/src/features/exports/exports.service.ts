@@ -23,11 +23,12 @@ import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
-import { type FileWriter, redeemDownload, signDownload } from '../../platform/downloads.ts';
+import { type DownloadMaker, type FileWriter, redeemDownload, signDownload } from '../../platform/downloads.ts';
 import { ApiError, badRequest, forbidden } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { defineJob, enqueueJob, type JobRun, type Recurring } from '../../platform/jobs.ts';
-import { callerOf } from '../auth/index.ts';
+import { keyValid } from '../api-keys/index.ts';
+import { callerOf, sessionEnded } from '../auth/index.ts';
 import { fleetNodes } from '../nodes/index.ts';
 import { memberNodes, requirePowerstation } from '../vpps/index.ts';
 import { writeCustomers } from './exports.customers.ts';
@@ -246,6 +247,10 @@ export async function listExports(ctx: AppContext, user: AuthUser, q: { limit: n
   return { tasks: (await settled(ctx, rows, now)).map((r) => present(r, now)), total: Number(total.n) };
 }
 
+/** The sign-in or API key a caller came with: the links made for them are bound to it. */
+const makerOf = (user: AuthUser): DownloadMaker =>
+  user.via.kind === 'session' && user.via.session ? { session: user.via.session } : user.via.kind === 'api-key' ? { apiKey: user.via.keyId } : null;
+
 /** One export with its files: a signed URL per file with data, valid EXPORT_LINK_TTL_S. */
 export async function exportDetail(ctx: AppContext, user: AuthUser, id: number): Promise<ExportJobDetail> {
   const now = nowS();
@@ -256,7 +261,7 @@ export async function exportDetail(ctx: AppContext, user: AuthUser, id: number):
   const signed = await Promise.all(
     files.map(async (f) => {
       const path = filePath(id, f.filename);
-      const token = f.empty ? null : await signDownload(ctx.keys.download, { path, userId: user.id, ttlS }, now);
+      const token = f.empty ? null : await signDownload(ctx.keys.download, { path, userId: user.id, ttlS, madeBy: makerOf(user) }, now);
       return { metric: f.metric, label: f.label, signed_url: token ? `${path}?token=${token}` : null, size: f.size, filename: f.filename, empty: f.empty };
     }),
   );
@@ -298,6 +303,10 @@ export async function openFile(ctx: AppContext, id: number, filename: string, to
   const grant = await redeemDownload(ctx.db, ctx.keys.download, token, path).catch(() => {
     throw new ApiError(403, 'download_link_invalid', M.linkInvalid);
   });
+  // A link dies with the sign-in (logout) or the API key (revoked) that made it (issue 32, item 7).
+  const { madeBy } = grant;
+  const revoked = madeBy && ('session' in madeBy ? await sessionEnded(ctx.db, madeBy.session) : !(await keyValid(ctx.db, madeBy.apiKey)));
+  if (revoked) throw new ApiError(403, 'download_link_invalid', M.linkInvalid);
   const [row, owner] = await Promise.all([findRow(ctx.db, id), callerOf(ctx, grant.userId, 'done', { kind: 'download' })]);
   if (!owner || !satisfies(owner.permissions, EXPORT_VIEW)) throw forbidden();
   if (!row || owner.organisationId !== row.organisation_id) throw new ApiError(404, 'not_found', M.exportNotFound);
