@@ -5,7 +5,7 @@ import { nodesRoutes } from './nodes.routes.ts';
 
 export { deploymentCounts, fleetNodes, latestReading, mapNodes, type NodeRow, nodeSite, searchMatches } from './nodes.repo.ts';
 export { nodeReports } from './nodes.reports.ts';
-export { nodeDetail, notifyNodeStatus, presentMapNode, presentNode } from './nodes.service.ts';
+export { nodeDetail, notifyNodeStatus, presentMapNode, presentNode, requireNode } from './nodes.service.ts';
 
 /** Fleet monitoring and node detail, and the upkeep of the nodes' telemetry history. */
 export const nodesModule: FeatureModule = {
