@@ -2,6 +2,7 @@ import { devicesModule } from '../devices/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Authenticator } from '../platform/guard.ts';
 import type { DemoSeed, FeatureModule } from '../platform/module.ts';
+import { telemetryModule } from '../telemetry/index.ts';
 import { accountModule } from './account/index.ts';
 import { apiKeyCaller, apiKeysModule, isApiKey } from './api-keys/index.ts';
 import { authModule, callerOf, sessionCaller } from './auth/index.ts';
@@ -36,6 +37,7 @@ export const FEATURES: readonly FeatureModule[] = [
   passwordModule,
   usersModule,
   notificationsModule,
+  telemetryModule,
   nodesModule,
   devicesModule,
   portalModule,
