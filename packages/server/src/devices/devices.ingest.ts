@@ -2,10 +2,9 @@ import { type DeviceReading, deviceAckSchema, deviceReadingSchema, deviceStateSc
 import type { FastifyBaseLogger } from 'fastify';
 import type { ZodError } from 'zod';
 import { nowS } from '../db/database.ts';
-import type { Sample } from '../fleet/metrics.ts';
 import type { FleetReports } from '../fleet/reports.ts';
-import type { SubmeterSample } from '../fleet/telemetry/rows.ts';
 import type { AppContext } from '../platform/context.ts';
+import type { Sample, SubmeterSample } from '../telemetry/index.ts';
 import * as repo from './devices.repo.ts';
 
 /** Messages a device may send at once, and per second after that (a report every few seconds is far below it): the excess is dropped and counted. */

@@ -177,7 +177,7 @@ describeEachDatabase('devices on the wire (embedded broker)', (h) => {
   it('refuses a publish on another device topic at the broker, and records it on the publisher', async () => {
     const intruder = reading();
     await beside(async (c) => {
-      const closed = new Promise((resolve) => c.once('close', resolve));
+      const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
       c.publish(deviceTopics(b.serial).telemetry, JSON.stringify(intruder), { qos: 1 });
       await closed;
     });
