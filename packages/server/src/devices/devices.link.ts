@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { DEVICE_TOPIC_PREFIX, parseDeviceTopic } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt, { type ISubscriptionMap, type MqttClient } from 'mqtt';
 
 /** The subscriptions' group: console processes in one group split the devices' messages between them. */
 export const SHARE_GROUP = 'vpp-console';
@@ -64,11 +64,20 @@ export async function connectExternal(
     );
     callback(ACK_LATER);
   };
+  const topics = ['telemetry', 'state', 'cmd/ack'].map((k) => `$share/${SHARE_GROUP}/${DEVICE_TOPIC_PREFIX}/+/${k}`);
+  // On every connection, not only the first: Mosquitto 2.0 restores a persistent session after its
+  // restart without its shared subscriptions (and MQTT.js subscribes again only to a new session).
+  client.on('connect', () => {
+    // `resubscribe` makes MQTT.js send topics it believes it holds already.
+    const map = { ...Object.fromEntries(topics.map((t) => [t, { qos: 1 as const }])), resubscribe: true } as unknown as ISubscriptionMap;
+    client.subscribe(map, (err) => {
+      if (err) o.log.error({ err }, 'MQTT subscription failed');
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     client.once('connect', () => resolve());
     client.once('error', reject);
   });
-  const topics = ['telemetry', 'state', 'cmd/ack'].map((k) => `$share/${SHARE_GROUP}/${DEVICE_TOPIC_PREFIX}/+/${k}`);
   await client.subscribeAsync(topics, { qos: 1 });
   return {
     client,
