@@ -125,6 +125,7 @@ const figures = {
   refused: link.ingest.counts.refused,
   dropped: link.ingest.counts.dropped,
 };
+// biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
 console.table(figures);
 for (const d of clients) d.c.end(true);
 await link.stop();
