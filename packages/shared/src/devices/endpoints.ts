@@ -36,6 +36,7 @@ export const NODE_DEVICE_EDIT = 'fleet.administrator';
 export const deviceEndpoints = defineEndpoints('devices', {
   device: endpoint({
     method: 'GET',
+    access: 'read',
     path: '/api/nodes/:id/device',
     summary: "The node's device: MQTT username, credential date, broker, and the last message refused from it",
     permission: 'fleet.node.any',
@@ -44,6 +45,7 @@ export const deviceEndpoints = defineEndpoints('devices', {
   }),
   issueCredential: endpoint({
     method: 'POST',
+    access: 'write',
     path: '/api/nodes/:id/device/credential',
     summary: "Issue the node's device credential (at commissioning) or rotate it: the secret is shown once and the old one stops working",
     permission: NODE_DEVICE_EDIT,
