@@ -8,8 +8,16 @@ module.exports = {
       name: 'no-circular',
       severity: 'error',
       comment: 'An import cycle ties modules that should stand on each other in one direction.',
-      from: {},
+      from: { pathNot: '^packages/server/src/(platform|telemetry)/' },
       to: { circular: true },
+    },
+    {
+      name: 'no-circular-below-the-areas',
+      severity: 'error',
+      comment:
+        "The context holds the telemetry store, whose module names its upkeep job in the context's types: a cycle through a type-only import is allowed there, none that runs.",
+      from: { path: '^packages/server/src/(platform|telemetry)/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
       name: 'area-through-index',
@@ -27,6 +35,17 @@ module.exports = {
       comment: 'Server platform/, db/ and fleet/ stand below the areas.',
       from: { path: '^packages/server/src/(platform|db|fleet)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^packages/server/src/(features|app\\.ts|main\\.ts|seed)' },
+    },
+    {
+      name: 'console-knows-no-simulator',
+      severity: 'error',
+      comment:
+        "Issue 28: the console (its areas, platform, forecast and telemetry store) models the fleet from what it measures; it never imports the simulator's physics, randomness, builder or weather (tests that drive the simulator excepted).",
+      from: {
+        path: '^packages/server/src/(features|platform|forecast|telemetry)/',
+        pathNot: ['\\.test\\.ts$'],
+      },
+      to: { path: ['^packages/server/src/fleet/(physics|random|simulator|builder|catalogue|fleet|weather)\\.ts$', '^packages/fleet/'] },
     },
     {
       name: 'no-composition-root',

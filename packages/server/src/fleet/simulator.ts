@@ -1,13 +1,12 @@
+import { tzOffsetS } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { clockMs, type Database, nowS } from '../db/database.ts';
+import type { Sample, SubmeterSample, TelemetryStore } from '../telemetry/index.ts';
 import type { SimParams } from './builder.ts';
 import { type CommandAnswer, type CommandSpec, commandsFor } from './control.ts';
-import type { Sample } from './metrics.ts';
-import { frequency, type NodeModel, step, tzOffsetS, voltage } from './physics.ts';
+import { frequency, type NodeModel, step, voltage } from './physics.ts';
 import { hash01 } from './random.ts';
 import type { ConnectivityChange, FleetReports, UnitContact } from './reports.ts';
-import type { SubmeterSample } from './telemetry/rows.ts';
-import type { TelemetryStore } from './telemetry.ts';
 
 /** Samples per ingest while catching up: big enough to write efficiently, small enough to keep the server answering. */
 const FLUSH_SAMPLES = 50_000;
@@ -179,6 +178,16 @@ export class FleetSimulator {
         offlineFrom: null,
       };
     });
+    await this.leaveWired();
+  }
+
+  /**
+   * A node whose device holds a credential reports over MQTT (docs/devices.md): the in-process
+   * simulation of it stops, so that it has one source of readings and answers commands once.
+   */
+  private async leaveWired(): Promise<void> {
+    const wired = new Set((await this.db.selectFrom('device_credentials').select('node_id').execute()).map((r) => r.node_id));
+    if (wired.size) this.nodes = this.nodes.filter((n) => !wired.has(n.model.id));
   }
 
   /** Node ids the simulator models. */
@@ -315,6 +324,7 @@ export class FleetSimulator {
    * up in bounded pieces.
    */
   async tick(now = nowS()): Promise<void> {
+    await this.leaveWired();
     const interval = this.opts.intervalS;
     const bucket = now - (now % 300);
     const behind = this.nodes.filter((n) => n.nextTs && n.nextTs < bucket && now - n.nextTs > 3 * interval);

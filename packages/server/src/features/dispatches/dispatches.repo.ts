@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { type Database, readInIdPages } from '../../db/database.ts';
-import type { TelemetryStore } from '../../fleet/telemetry.ts';
+import type { TelemetryStore } from '../../telemetry/index.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 
 /** A node last heard from longer ago than this is not reporting: it cannot receive an order in time. */
@@ -17,7 +17,7 @@ export interface NodeStateRow {
   inverter_kw: number;
   battery_usable_kwh: number;
   battery_kw: number;
-  sim_json: string;
+  postcode: string;
   ts: number;
   remaining: number | null;
 }
@@ -39,7 +39,7 @@ export async function reportingNodes(db: Database, ps: PowerstationRow, now: num
         'nodes.inverter_kw',
         'nodes.battery_usable_kwh',
         'nodes.battery_kw',
-        'nodes.sim_json',
+        'nodes.postcode',
         'l.ts',
         'l.remaining',
       ])
