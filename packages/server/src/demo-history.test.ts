@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DIALECTS, serverProcess } from './test/server-process.ts';
+import { DIALECTS, serverProcess, waitFor } from './test/server-process.ts';
 
 /**
  * The demo's past dispatches (demo-history.ts): on a fresh demo start the retailer's two automatic
@@ -39,16 +39,17 @@ for (const { dialect, skip } of DIALECTS) {
         );
       let rows: Past[] = [];
       let due: Past[] = [];
-      const deadline = Date.now() + DEADLINE_MS;
       // Every past dispatch due by the clock settled (none is settled before the backfill covers it).
-      for (;;) {
-        rows = await past();
-        const now = Date.now() / 1000;
-        due = rows.filter((r) => Number(r.start_time) + Number(r.duration) + SETTLEMENT_DELAY_S < now - 120);
-        if (due.length >= 2 && due.every((r) => r.cost !== null)) break;
-        if (Date.now() > deadline) throw new Error(`Timed out waiting for the past dispatches to settle: ${JSON.stringify(rows)}`);
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      await waitFor(
+        'the past dispatches to settle',
+        async () => {
+          rows = await past();
+          const now = Date.now() / 1000;
+          due = rows.filter((r) => Number(r.start_time) + Number(r.duration) + SETTLEMENT_DELAY_S < now - 120);
+          return due.length >= 2 && due.every((r) => r.cost !== null);
+        },
+        DEADLINE_MS,
+      );
       // Yesterday's evening of each VPP at least, and the RERT activation, are due whatever the hour.
       const dispatches = due.filter((r) => r.type === 'DISPATCH');
       expect(dispatches.length).toBeGreaterThanOrEqual(2);
@@ -89,12 +90,14 @@ for (const { dialect, skip } of DIALECTS) {
         srv.query<Curtailed>(
           `select e.id, s.credit, s.curtailed_kwh from events e left join curtailment_settlements s on s.event_id = e.id where e.type = 'CURTAILMENT'`,
         );
-      let cs = await curtailed();
-      while (cs.length !== 1 || cs[0].credit === null) {
-        if (Date.now() > deadline) throw new Error(`Timed out waiting for the past curtailment to settle: ${JSON.stringify(cs)}`);
-        await new Promise((r) => setTimeout(r, 500));
-        cs = await curtailed();
-      }
+      const cs = await waitFor(
+        'the past curtailment to settle',
+        async () => {
+          const c = await curtailed();
+          return c.length === 1 && c[0].credit !== null && c;
+        },
+        DEADLINE_MS,
+      );
       expect(Number(cs[0].curtailed_kwh)).toBeGreaterThan(0);
       const credits = await srv.query<{ cost_cents: number; type: string }>(`select cost_cents, type from billing_items where event_id = ${cs[0].id}`);
       expect(credits.length).toBeGreaterThan(0);

@@ -57,6 +57,7 @@ export async function request<S extends z.ZodType | undefined = undefined>(
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   let res: Response;
+  let text: string;
   try {
     res = await fetch(`${API_BASE}${path}`, {
       method,
@@ -64,11 +65,14 @@ export async function request<S extends z.ZodType | undefined = undefined>(
       credentials: 'include',
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
+    // The reply is read whole here: a page left after the headers came aborts the body, and that is
+    // no answer either (read as an empty success it signed the user out of the next page).
+    text = res.status === 204 ? '' : await res.text();
   } catch (err) {
     if (opts.errorToast) toast('error', opts.errorToast, MESSAGES.tryAgainLater, group);
     throw new ApiError(0, 'network', 'The server could not be reached.', err);
   }
-  const body: unknown = res.status === 204 ? null : await res.json().catch(() => null);
+  const body = parseJson(text);
   const err = body as { status?: string; error?: string; message?: string; data?: { message?: string } } | null;
   const message = err?.data?.message ?? err?.message ?? res.statusText;
 
@@ -93,6 +97,16 @@ export async function request<S extends z.ZodType | undefined = undefined>(
   if (opts.success) toast('success', opts.success.title, opts.success.message, group);
   if (body === null || !opts.schema) return body as never;
   return opts.schema.parse(body) as never;
+}
+
+/** A reply's JSON; null for an empty or non-JSON body (a proxy's error page). */
+function parseJson(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /** How a call is made beyond its contract: toasts, quietness, and (rarely) leaving the bearer out. */

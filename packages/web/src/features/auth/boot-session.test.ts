@@ -17,6 +17,20 @@ it('keeps the stored session when the boot gets no answer (a page left mid-reque
   expect(session.get()).toMatchObject({ loginStatus: 'ERROR', message: 'The server could not be reached.' });
 });
 
+it('keeps the stored session when the page is left after the headers came, while the body was still arriving', async () => {
+  session.setToken(fresh());
+  session.set({ loginStatus: 'FETCHING' });
+  // The browser aborts the body of a reply whose headers it has: reading it fails.
+  const cut = () => new Response(new ReadableStream({ start: (c) => c.error(new DOMException('The user aborted a request.', 'AbortError')) }), { status: 200 });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn().mockImplementation(async () => cut()),
+  );
+  await bootSession();
+  expect(session.token()).not.toBeNull();
+  expect(session.get()).toMatchObject({ loginStatus: 'ERROR', message: 'The server could not be reached.' });
+});
+
 it('signs out when the server refuses the stored session, with the session-expired message', async () => {
   session.setToken(fresh());
   session.set({ loginStatus: 'FETCHING' });
