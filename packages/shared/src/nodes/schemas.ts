@@ -148,7 +148,26 @@ export const siteLabelBody = z.object({
   siteLabel: z.string({ error: 'siteLabel is required.' }).trim().max(100, 'The site label can be at most 100 characters.'),
 });
 
+/** What the Event Log's Event column shows for each kind of node history event; another kind reads as its name in words. */
+export const NODE_EVENT_LABELS: Record<string, string> = {
+  DISPATCH: 'Dispatch',
+  RERT: 'RERT dispatch',
+  GRID_OUTAGE: 'Grid outage',
+};
+
+/** The Event column's text for a node history event type. */
+export function nodeEventLabel(eventType: string): string {
+  return (
+    NODE_EVENT_LABELS[eventType] ??
+    eventType
+      .replaceAll('_', ' ')
+      .toLowerCase()
+      .replace(/^./, (c) => c.toUpperCase())
+  );
+}
+
 export const nodeEventSchema = z.object({ id: z.number(), ts: z.number(), eventType: z.string(), description: z.string(), duration: z.number().nullable() });
+export type NodeEvent = z.infer<typeof nodeEventSchema>;
 export const nodeEventsReply = z.object({ data: z.array(nodeEventSchema), meta: z.object({ total: z.number(), pageCount: z.number() }) });
 
 /** Metrics a node's monitoring series can carry (spec 2 §3), as the API names them. */
