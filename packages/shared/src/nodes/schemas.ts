@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { epochSeconds, pagingFields, recordId, refineSeriesRange, sortFields } from '../api/inputs.ts';
+import { epochSeconds, pagingFields, recordId, refineSeriesRange, sortFields, tooLongMessage } from '../api/inputs.ts';
 import { AUSTRALIAN_STATES } from '../constants.ts';
 
 /**
@@ -124,9 +124,13 @@ export const NODE_SORTS = ['id', 'siteLabel', 'status', 'lastContact'] as const;
 export type NodeSort = (typeof NODE_SORTS)[number];
 
 /** `postcodes` is comma-separated; the value NULL stands for an empty list (spec 2 §5). */
+/** The fleet search's longest text, and what a longer one is answered with. */
+export const NODE_SEARCH_MAX = 200;
+export const NODE_SEARCH_TOO_LONG = tooLongMessage('The search', NODE_SEARCH_MAX);
+
 export const nodeListQuery = pagingQuery.extend({
   ...sortFields(NODE_SORTS, 'id'),
-  f: z.string().trim().max(200).optional(),
+  f: z.string().trim().max(NODE_SEARCH_MAX, NODE_SEARCH_TOO_LONG).optional(),
   state: z.enum(AUSTRALIAN_STATES, { error: `state must be one of ${AUSTRALIAN_STATES.join(', ')}.` }).optional(),
   postcodes: z
     .string()

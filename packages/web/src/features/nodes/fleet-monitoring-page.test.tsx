@@ -58,3 +58,15 @@ describe('Fleet monitoring list', () => {
     await waitFor(() => expect(api.calls.at(-1)?.url).toContain('sort=status&order=asc'));
   });
 });
+
+describe('Fleet search', () => {
+  it('answers a search longer than 200 characters with its limit and the empty state, without asking the server', async () => {
+    const api = stubFetch({ '/v2/nodes': { deployments: [node(12, 'Banksia', 1_749_961_800, false)], total: 1 } });
+    vi.stubGlobal('fetch', api.fetch);
+    renderScreen(<FleetMonitoringPage />, { url: `/fleet-monitoring/nodes?f=${'a'.repeat(201)}`, account: testAccount(['fleet.node.any']) });
+    expect(await screen.findByText('No nodes have been found for this search criteria')).toBeInTheDocument();
+    expect(screen.getByText('The search can be at most 200 characters.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Search')).toHaveAttribute('maxlength', '200');
+    expect(api.calls.filter((c) => c.url.startsWith('/v2/nodes'))).toEqual([]);
+  });
+});
