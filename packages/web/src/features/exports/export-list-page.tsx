@@ -2,11 +2,12 @@ import { Accordion, Alert, Anchor, Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { EXPORT_VIEW, EXPORT_MESSAGES as M } from '@vpp/shared';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Pager } from '../../components/data-table.tsx';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
+import { canGoBackInApp } from '../../lib/routes.tsx';
 import { useSearchState } from '../../lib/search-state.ts';
 import { useExportJobs, useExportNode } from './api.ts';
 import { exportSearch, isPrefilled, REDIRECT_PARAMS, EXPORT_SCREEN_TEXTS as T } from './export-format.ts';
@@ -26,7 +27,6 @@ export function ExportListPage() {
   const [q, setQuery] = useSearchState(exportSearch);
   const zone = useTimeZone();
   const navigate = useNavigate();
-  const location = useLocation();
   const list = useExportJobs({ limit: q.limit, offset: q.offset });
   const tasks = list.data?.tasks;
 
@@ -60,7 +60,7 @@ export function ExportListPage() {
     setView(null);
     const redirected = q.deploymentId !== undefined && isPrefilled(q);
     // Cancel after a redirect returns where it came from (spec 2 §4), when there is such a place in this app.
-    if (how === 'cancel' && redirected && location.key !== 'default') navigate(-1);
+    if (how === 'cancel' && redirected && canGoBackInApp()) navigate(-1);
     else if (q.deploymentId !== undefined || isPrefilled(q)) setQuery(noRedirect, { replace: true });
   };
 
