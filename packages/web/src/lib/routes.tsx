@@ -1,6 +1,6 @@
 import type { PermissionRequirement } from '@vpp/shared';
 import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode } from 'react';
-import { Navigate, useNavigate, useParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 
 /** The sidebar groups of spec 1 §2, in order (the app gives each its icon). */
 export const NAV_GROUP_LABELS = [
@@ -60,10 +60,15 @@ export function RedirectWithId({ to }: { to: (id: string) => string }) {
  * 0 for the page the app was opened at), so a page opened from a bookmark, a new tab or an e-mail
  * link has nowhere in the app to go back to, whatever `history.length` says.
  */
-export const canGoBackInApp = () => ((window.history.state as { idx?: number } | null)?.idx ?? 0) > 0;
+export function canGoBackInApp(location: { key: string }): boolean {
+  const idx = (window.history.state as { idx?: number } | null)?.idx;
+  // Without the browser's history (a memory router), the first location's key is 'default'.
+  return idx === undefined ? location.key !== 'default' : idx > 0;
+}
 
 /** Go Back and Cancel: the previous page of this app, or `fallback` when the page was opened directly. */
 export function useGoBack(fallback: string) {
   const navigate = useNavigate();
-  return () => (canGoBackInApp() ? navigate(-1) : navigate(fallback));
+  const location = useLocation();
+  return () => (canGoBackInApp(location) ? navigate(-1) : navigate(fallback));
 }
