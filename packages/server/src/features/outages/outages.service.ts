@@ -124,6 +124,8 @@ async function batteryMembers(db: Database, ps: Parameters<typeof memberNodes>[1
 export async function createOutage(ctx: AppContext, user: AuthUser, raw: CreateOutageBody): Promise<{ id: number }> {
   const body = createOutageBody.parse(raw);
   const ps = await requirePowerstation(ctx, user, body.powerstation);
+  // An FCAS VPP's batteries answer the market's frequency services, as for dispatches and curtailments.
+  if (ps.type === 'FCAS') throw badRequest(OUTAGE_MESSAGES.fcasNoOutage);
   const now = nowS();
   if (body.startTime % 300 !== 0) throw badRequest(OUTAGE_MESSAGES.startStep);
   if (body.duration % 300 !== 0) throw badRequest(OUTAGE_MESSAGES.durationStep);
