@@ -31,6 +31,12 @@ export function FleetMonitoringPage() {
   const setPage = (l: number, o: number, replace?: boolean) => setQuery({ limit: l, offset: o }, { replace });
   const mapHeight = useMapHeight();
   const [search, setSearch] = useState(f);
+  // The box follows the URL when it changes from elsewhere (the sidebar, Back), not while typing.
+  const [searchOf, setSearchOf] = useState(f);
+  if (searchOf !== f) {
+    setSearchOf(f);
+    if (search.trim() !== f) setSearch(f);
+  }
 
   // Searching waits 500 ms after the last key (spec 2 §4) and starts again at the first page.
   const applySearch = useDebouncedCallback((value: string) => setQuery({ f: value.trim(), offset: 0 }), 500);
