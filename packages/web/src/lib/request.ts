@@ -36,6 +36,8 @@ export interface RequestOptions<S extends z.ZodType | undefined> {
    * toast for it. Pair with `refreshUnlessNotFound` so the page stops asking.
    */
   notFoundInPage?: boolean;
+  /** Set on the one retry after a 401 was answered by a token refresh. */
+  retried?: boolean;
 }
 
 /**
@@ -78,7 +80,11 @@ export async function request<S extends z.ZodType | undefined = undefined>(
 
   if (res.status === 401 && opts.auth !== false) {
     if (err?.error === 'mfa_failure') session.set({ loginStatus: 'TOTP_REQUIRED' });
-    else if (token) session.reset({ expired: true });
+    else if (token && !opts.retried) {
+      // An access token the server no longer takes: the refresh cookie gets a new one and the call
+      // is made again. Only the refresh's own refusal (a 401) ends the session, which it does itself.
+      if (await session.refresh()) return request(path, { ...opts, retried: true });
+    } else if (token) session.reset({ expired: true });
     else session.set({ loginStatus: 'LOGGED_OUT' });
     throw new ApiError(401, err?.error ?? null, message, body);
   }

@@ -8,6 +8,7 @@ import {
   type DispatchDetail,
   type DispatchStrategy,
   type DispatchSummary,
+  eventStateAt,
   hasPermission,
   type NemRegion,
   onPowerStep,
@@ -37,8 +38,8 @@ import { findSettlement } from './dispatches.settlement.ts';
 
 // Creating, reading and cancelling dispatches (spec 3 §4.1, §5, §7).
 
-const stateOf = (d: { start_time: number; duration: number }, now: number) =>
-  now < d.start_time ? ('UPCOMING' as const) : now < d.start_time + d.duration ? ('INPROGRESS' as const) : ('COMPLETED' as const);
+const stateOf = (d: { start_time: number; duration: number; cancelled_at: number | null }, now: number) =>
+  eventStateAt(d.start_time, d.duration, now, d.cancelled_at);
 
 const nameOf = (given: string | null, surname: string | null) => (given === null ? 'Unknown' : `${given} ${surname ?? ''}`.trim());
 
