@@ -6,7 +6,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
 import { defineJob, enqueue, type JobDefinition } from '../../platform/jobs.ts';
 import { writeGridCredits } from '../billing/index.ts';
-import { regionPrices } from '../market/index.ts';
+import { settlementPrices } from '../market/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
 import { ENGINE_EVENTS, RERT_EVENT } from './dispatches.repo.ts';
 import { respondingNodes } from './dispatches.response.ts';
@@ -14,7 +14,7 @@ import { respondingNodes } from './dispatches.response.ts';
 // Settlement of a dispatch (issue 11 item 5): about an hour after it ends (SETTLEMENT_DELAY_S, so
 // that late telemetry has arrived), each responding node's delivered energy in each 5-minute
 // interval, measured as the response is, valued at that interval's 5-minute price of the node's
-// region, written once, and only once the fleet's telemetry covers the window (telemetryCovers).
+// region (the administered price in an administered price period: settlementPrices), written once, and only once the fleet's telemetry covers the window (telemetryCovers).
 
 /** The settled window of a dispatch: its start to its end, or to its cancel when cancelled earlier. */
 export const settledEnd = (e: { start_time: number; duration: number; cancelled_at: number | null }) =>
@@ -82,9 +82,9 @@ export async function computeSettlement(
   const prices = new Map<string, Float64Array>();
   for (const region of new Set([...facts.values()].map((f) => f.region))) {
     if (!isNemRegion(region) || !buckets.length) continue;
-    const series = await regionPrices(ctx, region as NemRegion, start, end, now);
+    const series = await settlementPrices(ctx, region as NemRegion, start, end, now);
     const a = new Float64Array(buckets.length).fill(Number.NaN);
-    for (const p of series) a[(p.start - start) / STEP_S] = p.rrp;
+    for (const p of series) a[(p.start - start) / STEP_S] = p.price;
     prices.set(region, a);
   }
   const days = new Map<string, number>();
