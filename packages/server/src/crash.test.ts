@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SimParams } from './fleet/builder.ts';
 import type { NodeModel } from './fleet/physics.ts';
 import { reporting } from './fleet/simulator.ts';
-import { decodeDay } from './fleet/telemetry/compact.ts';
+import { decodeDay } from './telemetry/index.ts';
 import { DIALECTS, fastClock, serverProcess, waitFor } from './test/server-process.ts';
 
 /**

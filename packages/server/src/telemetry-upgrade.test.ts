@@ -3,9 +3,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from './db/database.ts';
 import { createOrganisation } from './features/users/index.ts';
 import { buildFleet } from './fleet/builder.ts';
-import type { MetricColumn } from './fleet/metrics.ts';
 import { localMidnight } from './fleet/physics.ts';
-import { nodeSeries } from './fleet/telemetry/read.ts';
+import type { MetricColumn } from './telemetry/index.ts';
+import { nodeSeries } from './telemetry/index.ts';
 import { DIALECTS, serverProcess, waitFor } from './test/server-process.ts';
 
 /**

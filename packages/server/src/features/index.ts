@@ -1,6 +1,7 @@
 import type { AppContext } from '../platform/context.ts';
 import type { Authenticator } from '../platform/guard.ts';
 import type { DemoSeed, FeatureModule } from '../platform/module.ts';
+import { telemetryModule } from '../telemetry/index.ts';
 import { accountModule } from './account/index.ts';
 import { apiKeyCaller, apiKeysModule, isApiKey } from './api-keys/index.ts';
 import { authModule, callerOf, sessionCaller } from './auth/index.ts';
@@ -35,6 +36,7 @@ export const FEATURES: readonly FeatureModule[] = [
   passwordModule,
   usersModule,
   notificationsModule,
+  telemetryModule,
   nodesModule,
   portalModule,
   dashboardModule,

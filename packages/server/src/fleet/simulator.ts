@@ -1,13 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { clockMs, type Database, nowS } from '../db/database.ts';
+import type { Sample, SubmeterSample, TelemetryStore } from '../telemetry/index.ts';
 import type { SimParams } from './builder.ts';
 import { type CommandAnswer, type CommandSpec, commandsFor } from './control.ts';
-import type { Sample } from './metrics.ts';
 import { frequency, type NodeModel, step, tzOffsetS, voltage } from './physics.ts';
 import { hash01 } from './random.ts';
 import type { ConnectivityChange, FleetReports, UnitContact } from './reports.ts';
-import type { SubmeterSample } from './telemetry/rows.ts';
-import type { TelemetryStore } from './telemetry.ts';
 
 /** Samples per ingest while catching up: big enough to write efficiently, small enough to keep the server answering. */
 const FLUSH_SAMPLES = 50_000;

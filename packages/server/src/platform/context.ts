@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database, DialectName } from '../db/database.ts';
-import { TelemetryStore } from '../fleet/telemetry.ts';
+import { TelemetryStore } from '../telemetry/index.ts';
 import { type Captcha, createCaptcha } from './captcha.ts';
 import { type FileStore, localFileStore } from './downloads.ts';
 import { deriveKey, loadMasterSecret } from './secrets.ts';

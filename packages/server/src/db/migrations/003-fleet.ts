@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
 import { withId } from './helpers.ts';
 
-// The telemetry columns as they were when this migration was written (fleet/metrics.ts names them
+// The telemetry columns as they were when this migration was written (telemetry/metrics.ts names them
 // for the code; a later column needs a migration of its own).
 const METRIC_COLUMNS = [
   'meter_p',

@@ -3,7 +3,7 @@ import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
 /**
  * Issue 19 (telemetry at a year's scale): closed local days of a node's 5-minute history are kept
  * compacted, a row per node, day and column group holding the day's buckets of its columns as packed float32
- * (fleet/telemetry/compact.ts); tel_5m keeps only the recent rows until their day is compacted. The
+ * (telemetry/compact.ts); tel_5m keeps only the recent rows until their day is compacted. The
  * hourly and daily rollups are no longer stored: they are added up from the 5-minute history, which
  * holds everything they did. Submeters' days (sub_5m) are compacted the same way into sub_day. Existing rows are compacted at start, in the background (see main.ts).
  */

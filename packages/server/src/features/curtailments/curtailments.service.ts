@@ -18,10 +18,10 @@ import {
 import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import { commandResponses, endCommands } from '../../fleet/control.ts';
-import type { TelemetryStore } from '../../fleet/telemetry.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
+import type { TelemetryStore } from '../../telemetry/index.ts';
 import {
   audit,
   auditOf,

@@ -2,8 +2,8 @@ import { type Capability, CUSTOMER_MESSAGES, NO_CAPABILITIES, networkOfNmi, oper
 import { type ExpressionBuilder, sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
-import type { TelemetryStore } from '../../fleet/telemetry.ts';
 import { badRequest } from '../../platform/errors.ts';
+import type { TelemetryStore } from '../../telemetry/index.ts';
 import { fleetNodes, searchMatches } from '../nodes/index.ts';
 
 // The SQL of customers: the nodes of the organisation's fleet with its agreement and plan for each.

@@ -1,9 +1,9 @@
 import { ALL_FLEET_NODES, dashboardEndpoints as E, endOfPeriod } from '@vpp/shared';
-import { FLEET_METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
 import { bucketTimes, buildSeries } from '../../fleet/series.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
+import { FLEET_METRIC_TO_COLUMN } from '../../telemetry/index.ts';
 import { deploymentCounts, mapNodes, presentMapNode } from '../nodes/index.ts';
 import * as service from './dashboard.service.ts';
 

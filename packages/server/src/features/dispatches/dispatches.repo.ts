@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { type Database, readInIdPages } from '../../db/database.ts';
-import type { TelemetryStore } from '../../fleet/telemetry.ts';
+import type { TelemetryStore } from '../../telemetry/index.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 
 /** A node last heard from longer ago than this is not reporting: it cannot receive an order in time. */

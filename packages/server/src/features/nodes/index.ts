@@ -1,17 +1,14 @@
 import { nodeEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
-import { TELEMETRY_COMPACT_RECURRING, telemetryCompactJob } from './nodes.jobs.ts';
 import { nodesRoutes } from './nodes.routes.ts';
 
 export { deploymentCounts, fleetNodes, latestReading, mapNodes, type NodeRow, nodeSite, searchMatches } from './nodes.repo.ts';
 export { nodeReports } from './nodes.reports.ts';
 export { nodeDetail, notifyNodeStatus, presentMapNode, presentNode } from './nodes.service.ts';
 
-/** Fleet monitoring and node detail, and the upkeep of the nodes' telemetry history. */
+/** Fleet monitoring and node detail. */
 export const nodesModule: FeatureModule = {
   name: 'nodes',
   endpoints: [nodeEndpoints],
   routes: nodesRoutes,
-  jobs: [telemetryCompactJob],
-  recurring: [TELEMETRY_COMPACT_RECURRING],
 };

@@ -13,11 +13,11 @@ import {
   type SuborgType,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
-import { METRIC_TO_COLUMN } from '../../fleet/metrics.ts';
 import { bucketTimes, buildSeries, submeterBuckets } from '../../fleet/series.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
+import { METRIC_TO_COLUMN } from '../../telemetry/index.ts';
 import { notifyOrganisation } from '../notifications/index.ts';
 import * as repo from './nodes.repo.ts';
 

@@ -2,9 +2,8 @@ import type { VppNodeFilter } from '@vpp/shared';
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import { type Database, nowS, readInIdPages, timeWindows } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
-import type { FleetColumn } from '../../fleet/metrics.ts';
-import type { TelemetryStore } from '../../fleet/telemetry.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
+import type { FleetColumn, TelemetryStore } from '../../telemetry/index.ts';
 import { fleetNodes, type NodeRow, searchMatches } from '../nodes/index.ts';
 import type { PowerstationTable } from './vpps.tables.ts';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../test/harness.ts';
+import { describeEachDatabase } from '../test/harness.ts';
 import { TelemetryIngest } from './ingest.ts';
 import type { UpsertMode } from './pg-write.ts';
 

@@ -1,7 +1,7 @@
 import { CompiledQuery, type Transaction } from 'kysely';
-import { arrayReader, type Database, type DialectName } from '../../db/database.ts';
-import type { DB } from '../../db/schema.ts';
-import { METRIC_COLUMNS } from '../metrics.ts';
+import { arrayReader, type Database, type DialectName } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
+import { METRIC_COLUMNS } from './metrics.ts';
 import type { SubmeterSample } from './rows.ts';
 import './tables.ts';
 

@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import { type Database, nowS } from '../../db/database.ts';
+import { type Database, nowS } from '../db/database.ts';
 import './tables.ts';
 
 /** Deletes raw samples older than the retention period. */

@@ -1,13 +1,13 @@
 import { type Database, type DialectName, nowS } from '../db/database.ts';
+import { type CompactProgress, compactHistory } from './compact.ts';
+import { type IngestExtras, TelemetryIngest } from './ingest.ts';
 import type { FleetColumn, MetricColumn, Sample } from './metrics.ts';
-import { type CompactProgress, compactHistory } from './telemetry/compact.ts';
-import { type IngestExtras, TelemetryIngest } from './telemetry/ingest.ts';
-import { ensurePartitions, pruneRaw } from './telemetry/partitions.ts';
-import * as read from './telemetry/read.ts';
+import { ensurePartitions, pruneRaw } from './partitions.ts';
+import * as read from './read.ts';
 
 /**
- * The telemetry store, as the console and the fleet reach it: ingest (telemetry/ingest.ts), reads
- * (telemetry/read.ts, through Kysely on typed tables) and upkeep (telemetry/partitions.ts).
+ * The telemetry store, as the console and the fleet reach it: ingest (ingest.ts), reads
+ * (read.ts, through Kysely on typed tables) and upkeep (partitions.ts, compact.ts).
  */
 export class TelemetryStore {
   private readonly writer: TelemetryIngest;

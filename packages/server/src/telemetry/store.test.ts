@@ -2,10 +2,10 @@ import { endOfPeriod, localBucketStart, startOfPeriod } from '@vpp/shared';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
+import { buildFleet } from '../fleet/builder.ts';
+import { hash01 } from '../fleet/random.ts';
 import { describeEachDatabase } from '../test/harness.ts';
-import { buildFleet } from './builder.ts';
 import { FLEET_COLUMNS, type FleetColumn, METRIC_COLUMNS, type MetricColumn, metricValues, type Sample } from './metrics.ts';
-import { hash01 } from './random.ts';
 
 const SYDNEY = 'Australia/Sydney';
 const HOUR = 3600;

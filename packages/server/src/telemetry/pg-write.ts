@@ -1,6 +1,6 @@
 import { CompiledQuery, type Transaction } from 'kysely';
-import { copyIn, type Database } from '../../db/database.ts';
-import type { DB } from '../../db/schema.ts';
+import { copyIn, type Database } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
 
 export type UpsertMode = 'ignore' | 'add' | 'latest';
 

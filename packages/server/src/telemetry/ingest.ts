@@ -1,9 +1,9 @@
 import { CompiledQuery, type Transaction } from 'kysely';
-import { bulkWriter, type Database, type DialectName, nowS } from '../../db/database.ts';
-import type { DB } from '../../db/schema.ts';
-import { crashPoint } from '../../platform/crash-points.ts';
-import { ENERGY_COLUMNS, FLEET_COLUMNS, METRIC_COLUMNS, metricValues, type Sample } from '../metrics.ts';
+import { bulkWriter, type Database, type DialectName, nowS } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
+import { crashPoint } from '../platform/crash-points.ts';
 import { closeOpenReadings, closeOpenSubmeterReadings, nextOpenNode, OPEN_COLUMNS, openReadings, openSubmeterReadings } from './fold.ts';
+import { ENERGY_COLUMNS, FLEET_COLUMNS, METRIC_COLUMNS, metricValues, type Sample } from './metrics.ts';
 import { conflictSql, pgUpsert, type UpsertMode } from './pg-write.ts';
 import { HistoryBuilder, type HistoryRows, historyRows, type NodeInfo, type SubmeterSample, submeterRows } from './rows.ts';
 

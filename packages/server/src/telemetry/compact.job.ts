@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { nowS } from '../../db/database.ts';
-import { defineJob, type Recurring } from '../../platform/jobs.ts';
+import { nowS } from '../db/database.ts';
+import { defineJob, type Recurring } from '../platform/jobs.ts';
 
 /** How often the compaction's progress is logged while it runs (an upgrade of a large history). */
 const PROGRESS_LOG_MS = 10_000;

@@ -1,4 +1,4 @@
-import type { EnergyColumn, FleetColumn, MetricColumn } from '../metrics.ts';
+import type { EnergyColumn, FleetColumn, MetricColumn } from './metrics.ts';
 
 // The telemetry tables, typed for the queries that read them (the ingest writes them in bulk).
 
@@ -12,7 +12,7 @@ export type SubRollupTable = { submeter_id: number; ts: number; cov: number; p: 
 export type TelOpenTable = TelRawTable & { curtailed_p: number | null };
 export type SubOpenTable = { submeter_id: number; ts: number; dt: number; p: number | null; q: number | null };
 
-declare module '../../db/schema.ts' {
+declare module '../db/schema.ts' {
   interface DB {
     tel_raw: TelRawTable;
     tel_5m: TelRollupTable;
@@ -30,7 +30,7 @@ export type TelDayTable = { node_id: number; day: number; grp: number; slots: nu
 /** A submeter's local day of 5-minute history (power and reactive power), compacted. */
 export type SubDayTable = { submeter_id: number; day: number; slots: number; data: Uint8Array };
 
-declare module '../../db/schema.ts' {
+declare module '../db/schema.ts' {
   interface DB {
     tel_day: TelDayTable;
     sub_day: SubDayTable;

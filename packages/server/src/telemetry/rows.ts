@@ -1,4 +1,4 @@
-import { ENERGY_COLUMNS, FLEET_COLUMNS, METRIC_COLUMNS, metricValues, type Sample } from '../metrics.ts';
+import { ENERGY_COLUMNS, FLEET_COLUMNS, METRIC_COLUMNS, metricValues, type Sample } from './metrics.ts';
 
 /** What the history rows of a node need to know about it. */
 export interface NodeInfo {

@@ -1,15 +1,15 @@
 import { localDateToEpoch } from '@vpp/shared';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nowS } from '../../db/database.ts';
-import { telemetryCompactJob } from '../../features/nodes/nodes.jobs.ts';
-import type { JobRun } from '../../platform/jobs.ts';
-import { describeEachDatabase } from '../../test/harness.ts';
-import { buildFleet } from '../builder.ts';
-import type { MetricColumn, Sample } from '../metrics.ts';
-import { localMidnight } from '../physics.ts';
-import { hash01 } from '../random.ts';
+import { nowS } from '../db/database.ts';
+import { buildFleet } from '../fleet/builder.ts';
+import { localMidnight } from '../fleet/physics.ts';
+import { hash01 } from '../fleet/random.ts';
+import type { JobRun } from '../platform/jobs.ts';
+import { describeEachDatabase } from '../test/harness.ts';
+import { telemetryCompactJob } from './compact.job.ts';
 import { DAY_COLUMNS, DAY_GROUPS, decodeDay, encodeDay } from './compact.ts';
+import type { MetricColumn, Sample } from './metrics.ts';
 import { DayCache } from './read.ts';
 
 describe('a compacted day', () => {
