@@ -121,7 +121,7 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     expect(Number(n)).toBe(written.length);
   });
 
-  it('credits a RERT dispatch the same way, at the spot price, its kind rert', async () => {
+  it('credits a RERT dispatch at the spot price, labelled RERT (not Spot Price), its kind rert', async () => {
     const start2 = start + 3600;
     const res = await h().app.inject({
       method: 'POST',
@@ -146,7 +146,7 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     const settlement = await h().ctx.db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirstOrThrow();
     const written = await items(id);
     expect(written.length).toBeGreaterThan(0);
-    expect(written.every((r) => r.type === 'Spot Price' && r.event_kind === 'rert')).toBe(true);
+    expect(written.every((r) => r.type === 'RERT' && r.event_kind === 'rert')).toBe(true);
     // Two nodes × 0.5 kWh at 100, 200 and 300 $/MWh: 2 × (1/6)(0.1 + 0.2 + 0.3) = 0.2 AUD.
     expect(written.reduce((a, r) => a + Number(r.cost_cents), 0)).toBe(toCents(-settlement.cost));
     expect(toCents(-settlement.cost)).toBe(20);

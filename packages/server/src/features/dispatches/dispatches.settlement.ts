@@ -298,8 +298,8 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
       organisationId: e.organisation_id,
       eventId: id,
       kind: e.type === RERT_EVENT ? 'rert' : 'dispatch',
-      // A RERT dispatch is valued at the spot price too (spec 3 §3.10: 'Spot Price' for credits at the market price).
-      type: 'Spot Price',
+      // Spec 3 §3.10 names 'Spot Price' and allows others: a RERT dispatch's credit is labelled as what it is.
+      type: e.type === RERT_EVENT ? 'RERT' : 'Spot Price',
       startTime: s.periodStart,
       settledValue: s.cost,
       nodes: credits,
