@@ -5,7 +5,7 @@ import { DIALECTS, serverProcess } from './test/server-process.ts';
  * The demo's past dispatches (demo-history.ts): on a fresh demo start the retailer's two automatic
  * VPPs were dispatched every evening of the backfilled history, and one RERT activation made; the
  * backfilled homes obeyed the orders, and once the backfill is done the settlement job settles
- * them from that telemetry: COMPLETED, a non-zero settled value, and grid credits summing to it. The
+ * them from that telemetry: COMPLETED, a non-zero settled value, and grid credits that are never debits. The
  * midday curtailment of the last day is settled into curtailment credits the same way.
  * The history always holds yesterday's evenings (local), whatever the hour the test runs at.
  */
@@ -29,7 +29,7 @@ for (const { dialect, skip } of DIALECTS) {
     const srv = serverProcess(dialect, 'demohist', { SIM_NODES: '200', SIM_HISTORY_DAYS: '2', SIM_INTERVAL_S: '30' });
     afterAll(() => srv.cleanup());
 
-    it('are COMPLETED with a non-zero settlement and grid credits summing to it', { timeout: DEADLINE_MS + 60_000 }, async () => {
+    it('are COMPLETED with a non-zero settlement and grid credits that are never debits', { timeout: DEADLINE_MS + 60_000 }, async () => {
       const server = await srv.start();
       const headers = await srv.signIn(server.url);
       const past = () =>

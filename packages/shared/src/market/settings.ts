@@ -16,7 +16,8 @@ import { DISPATCH_INTERVAL_S, MARKET_TIME_OFFSET_S } from './rules.ts';
 //     the four 2025 CPI quarters ÷ 509.2, to the nearest $100). The AEMC's published schedule for
 //     2026-27 could not be consulted when this table was written: replace the two figures with it.
 // Before five-minute settlement (1 October 2021) the CPT was a sum over 336 half-hours; the figures
-// here are all on the five-minute basis (a sum over 2016 dispatch intervals), so older CPTs are ×6.
+// here are all on the five-minute basis (a sum over 2016 dispatch intervals), so older CPTs are ×6
+// (2019-20's 221,100 and 2020-21's 224,600 half-hourly CPTs were not confirmed against the schedules).
 // The APC was 300 $/MWh until the AEMC's expedited rule raised it to 600 $/MWh (ERC0347, from
 // 1 December 2022); the 2022-23 year is given the higher one from that day.
 
