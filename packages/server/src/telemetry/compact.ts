@@ -1,8 +1,8 @@
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { localMidnight } from '@vpp/shared';
 import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import { type Database, nowS } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { localMidnight } from '../fleet/physics.ts';
 import { ENERGY_COLUMNS, METRIC_COLUMNS } from './metrics.ts';
 import './tables.ts';
 

@@ -1,8 +1,7 @@
-import { localBucketStart } from '@vpp/shared';
+import { localBucketStart, localMidnight } from '@vpp/shared';
 import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import { type Database, nowS } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { localMidnight } from '../fleet/physics.ts';
 import { type Day, dayColumnIndex, decodeDay, decodeSubDay, groupsOf } from './compact.ts';
 import { ENERGY_COLUMNS, type EnergyColumn, type FleetColumn, type MetricColumn } from './metrics.ts';
 import './tables.ts';
