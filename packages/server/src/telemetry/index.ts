@@ -18,12 +18,13 @@
  * tel_day and tel_5m added up into one; graphs at 5 minutes, local hours and days, VPP sums, energies,
  * bills and exports are all added up from it (read.ts), through one cache of unpacked days.
  *
- * Exact: the 5-minute integrals, energies and seconds of the recent rows (doubles on SQLite, 4-byte
- * reals on PostgreSQL), and hence every average and sum over whole buckets. Approximate: compacted
- * days hold float32 (about 7 significant digits; energies are stored against a prediction from their
- * power, exactly); the fleet's series divide the organisation's sums by the bucket's length, so a
- * node silent for part of a bucket counts as zero there; a local day of a fleet's graph averages its
- * 5-minute sums.
+ * Exact, as stored: the raw samples and the recent rows' integrals, energies and seconds (8-byte
+ * reals on SQLite, 4-byte on PostgreSQL). Every average is sum(value × seconds) / sum(seconds) over
+ * whole 5-minute buckets, so a missing reading shortens its bucket rather than counting as zero.
+ * Approximate: a compacted day holds float32 averages and energies (about 7 significant digits; the
+ * columns stored against a prediction lose nothing more); the fleet's series divide an organisation's
+ * sums by the bucket's length (a node silent for part of a bucket counts as zero there), and a local
+ * day of the fleet's graph averages its 5-minute points.
  */
 
 import { type Database, type DialectName, nowS } from '../db/database.ts';

@@ -218,14 +218,8 @@ export async function historySums(
   step: 300 | 3600,
 ): Promise<Map<number, BucketSums>> {
   const out = new Map<number, BucketSums>();
-  // One node's bucket at a time (the stream comes node by node, in time order): added in when it ends.
-  let node = -1;
-  let at = -1;
-  let seconds = 0;
-  const integral = new Float64Array(cols.length);
-  const seen = new Uint8Array(cols.length);
-  const addNode = () => {
-    if (!(seconds > 0)) return;
+  /** Adds a node's average over a bucket (`seen`: the columns with a value) into the sums at `at`. */
+  const addNode = (at: number, seconds: number, integral: Float64Array, seen: (j: number) => boolean) => {
     let b = out.get(at);
     if (!b) {
       b = { nodes: 0 } as BucketSums;
@@ -234,17 +228,34 @@ export async function historySums(
     }
     b.nodes++;
     for (let j = 0; j < cols.length; j++) {
-      if (!seen[j]) continue;
+      if (!seen(j)) continue;
       const v = integral[j] / seconds;
       const c = cols[j];
       b[c] = b[c] === null ? v : (b[c] as number) + v;
     }
   };
-  await readBuckets(db, { of: 'nodes', cols }, nodeIds, start, end, (id, ts, cov, values) => {
+  const h = { of: 'nodes', cols } as const;
+  if (step === 300) {
+    // Each bucket of the stream is a node's whole 5-minute bucket.
+    await readBuckets(db, h, nodeIds, start, end, (_id, ts, cov, values) => {
+      if (cov > 0) addNode(ts, cov, values, (j) => !Number.isNaN(values[j]));
+    });
+    return out;
+  }
+  // A node's hour at a time (the stream comes node by node, in time order): added in when it ends.
+  let node = -1;
+  let at = -1;
+  let seconds = 0;
+  const integral = new Float64Array(cols.length);
+  const seen = new Uint8Array(cols.length);
+  const flush = () => {
+    if (seconds > 0) addNode(at, seconds, integral, (j) => seen[j] === 1);
+  };
+  await readBuckets(db, h, nodeIds, start, end, (id, ts, cov, values) => {
     if (!(cov > 0)) return;
     const bucket = ts - (ts % step);
     if (id !== node || bucket !== at) {
-      addNode();
+      flush();
       node = id;
       at = bucket;
       seconds = 0;
@@ -259,7 +270,7 @@ export async function historySums(
       seen[j] = 1;
     }
   });
-  addNode();
+  flush();
   return out;
 }
 
