@@ -51,6 +51,17 @@ module.exports = {
       to: { path: '^packages/server/src/(features/|fleet/|app\\.ts|main\\.ts)' },
     },
     {
+      name: 'console-knows-no-simulator',
+      severity: 'error',
+      comment:
+        "Issue 28: the console (its areas, platform, forecast and telemetry store) models the fleet from what it measures; it never imports the simulator's physics, randomness, builder or weather (tests that drive the simulator excepted).",
+      from: {
+        path: '^packages/server/src/(features|platform|forecast|telemetry)/',
+        pathNot: ['\\.test\\.ts$'],
+      },
+      to: { path: ['^packages/server/src/fleet/(physics|random|simulator|builder|catalogue|fleet|weather)\\.ts$', '^packages/fleet/'] },
+    },
+    {
       name: 'no-composition-root',
       severity: 'error',
       comment: 'app.ts and main.ts compose the server; nothing else imports them (tests excepted).',

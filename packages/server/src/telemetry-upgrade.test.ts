@@ -1,9 +1,9 @@
+import { localMidnight } from '@vpp/shared';
 import type { Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from './db/database.ts';
 import { createOrganisation } from './features/users/index.ts';
 import { buildFleet } from './fleet/builder.ts';
-import { localMidnight } from './fleet/physics.ts';
 import type { MetricColumn } from './telemetry/index.ts';
 import { nodeSeries } from './telemetry/index.ts';
 import { DIALECTS, serverProcess, waitFor } from './test/server-process.ts';

@@ -83,3 +83,51 @@ export function zoneLabel(zone: string, atS: number): string {
   const place = zone.split('/').at(-1)?.replace(/_/g, ' ') ?? zone;
   return abbr ? `${abbr} (${place})` : place;
 }
+
+const offsetCache = new Map<string, number>();
+
+/** The UTC offset of a zone at an instant, in seconds (cached per zone and hour). */
+export function tzOffsetS(zone: string, ts: number): number {
+  const key = `${zone}|${Math.floor(ts / 3600)}`;
+  let off = offsetCache.get(key);
+  if (off === undefined) {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    }).formatToParts(new Date(ts * 1000));
+    const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+    const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) / 1000;
+    off = Math.round((local - ts) / 60) * 60;
+    if (offsetCache.size > 100_000) offsetCache.clear();
+    offsetCache.set(key, off);
+  }
+  return off;
+}
+
+const midnightCache = new Map<string, Map<number, number>>();
+
+/** Local midnight (epoch s) of the day holding `ts` in `zone`, correct across DST changes (cached per hour). */
+export function localMidnight(zone: string, ts: number): number {
+  let byHour = midnightCache.get(zone);
+  if (!byHour) {
+    byHour = new Map();
+    midnightCache.set(zone, byHour);
+  }
+  const hour = Math.floor(ts / 1800);
+  let m = byHour.get(hour);
+  if (m === undefined) {
+    const local = ts + tzOffsetS(zone, ts);
+    const guess = local - (((local % 86400) + 86400) % 86400) - tzOffsetS(zone, ts);
+    // The offset at midnight may differ from the offset now (DST changed during the day).
+    m = guess + tzOffsetS(zone, ts) - tzOffsetS(zone, guess);
+    if (byHour.size > 200_000) byHour.clear();
+    byHour.set(hour, m);
+  }
+  return m;
+}

@@ -9,7 +9,10 @@ import { FEATURES } from './index.ts';
 import { notifyUser } from './notifications/index.ts';
 
 /** Every endpoint of every area, as the areas' modules declare them: a new area is covered by being listed. */
-const AREAS: [string, Endpoint[]][] = FEATURES.map((f) => [f.name, (f.endpoints ?? []).flatMap((map) => Object.values(map))]);
+const AREAS: [string, Endpoint[]][] = FEATURES.filter((f) => f.endpoints?.length).map((f) => [
+  f.name,
+  (f.endpoints ?? []).flatMap((map) => Object.values(map)),
+]);
 
 const urlOf = (e: Endpoint) => endpointUrl(e, { params: Object.fromEntries([...e.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => [m[1], 1])) });
 const guarded = (list: Endpoint[]) => list.filter((e) => e.auth !== 'public');

@@ -4,6 +4,7 @@ import type { AppContext } from '../platform/context.ts';
 import { buildFleet, type FleetOwners } from './builder.ts';
 import type { FleetReports } from './reports.ts';
 import { FleetSimulator } from './simulator.ts';
+import { publishWeather, WEATHER_AHEAD_S } from './weather.ts';
 
 /** Distribution networks the demo NETWORK organisation serves (east-coast networks). */
 export const DEMO_NETWORK_AREAS = ['Ausgrid', 'Endeavour Energy', 'Essential Energy', 'Evoenergy', 'Energex', 'Ergon Energy'];
@@ -54,6 +55,8 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, report
   // Readings a stop or a crash left open in buckets that have closed since join the history now.
   const folded = await ctx.telemetry.fold(undefined, now);
   if (folded) log.info(`Folded ${folded} open readings into the telemetry history`);
+  // The world's weather over the history and the days ahead, then issued anew every hour.
+  await publishWeather(ctx.db, now - (SIM_HISTORY_DAYS + 1) * 86400, now + WEATHER_AHEAD_S, now);
   const sim = new FleetSimulator(ctx.db, ctx.telemetry, { intervalS: SIM_INTERVAL_S, log, reports, backupReserve: SIM_BACKUP_RESERVE });
   await sim.load();
   let stopped = false;
@@ -61,6 +64,7 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, report
     const t = nowS();
     void ctx.telemetry.pruneRaw(t).catch((err) => log.error({ err }, 'telemetry pruning failed'));
     void ctx.telemetry.ensurePartitions(t, t + 62 * 86400).catch((err) => log.error({ err }, 'partition upkeep failed'));
+    void publishWeather(ctx.db, t, t + WEATHER_AHEAD_S, t).catch((err) => log.error({ err }, 'weather forecast failed'));
   }, 3600 * 1000);
   void (async () => {
     const started = Date.now();

@@ -1,3 +1,4 @@
+import { tzOffsetS } from '@vpp/shared';
 import * as SunCalc from 'suncalc';
 import { hash01, smoothNoise, stringKey } from './random.ts';
 
@@ -73,32 +74,6 @@ export function effectiveLimit(n: Pick<NodeModel, 'inverterKw'>, active: readonl
 
 /** Round-trip efficiency is split evenly between charge and discharge. */
 export const ONE_WAY_EFFICIENCY = 0.95;
-
-const offsetCache = new Map<string, number>();
-
-/** The UTC offset of a zone at an instant, in seconds (cached per zone and hour). */
-export function tzOffsetS(zone: string, ts: number): number {
-  const key = `${zone}|${Math.floor(ts / 3600)}`;
-  let off = offsetCache.get(key);
-  if (off === undefined) {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    }).formatToParts(new Date(ts * 1000));
-    const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
-    const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) / 1000;
-    off = Math.round((local - ts) / 60) * 60;
-    if (offsetCache.size > 100_000) offsetCache.clear();
-    offsetCache.set(key, off);
-  }
-  return off;
-}
 
 /** Cloud cover in [0, 1] over a market region: weather systems of hours with passing clouds. */
 export function cloudCover(region: string, ts: number): number {
@@ -272,26 +247,4 @@ export function voltage(n: NodeModel, ts: number, gridKw: number, phase: number)
 /** Grid frequency of the region: close to 50 Hz. */
 export function frequency(region: string, ts: number): number {
   return 50 + (smoothNoise(stringKey(region) + 7, ts, 90) - 0.5) * 0.12;
-}
-
-const midnightCache = new Map<string, Map<number, number>>();
-
-/** Local midnight (epoch s) of the day holding `ts` in `zone`, correct across DST changes (cached per hour). */
-export function localMidnight(zone: string, ts: number): number {
-  let byHour = midnightCache.get(zone);
-  if (!byHour) {
-    byHour = new Map();
-    midnightCache.set(zone, byHour);
-  }
-  const hour = Math.floor(ts / 1800);
-  let m = byHour.get(hour);
-  if (m === undefined) {
-    const local = ts + tzOffsetS(zone, ts);
-    const guess = local - (((local % 86400) + 86400) % 86400) - tzOffsetS(zone, ts);
-    // The offset at midnight may differ from the offset now (DST changed during the day).
-    m = guess + tzOffsetS(zone, ts) - tzOffsetS(zone, guess);
-    if (byHour.size > 200_000) byHour.clear();
-    byHour.set(hour, m);
-  }
-  return m;
 }

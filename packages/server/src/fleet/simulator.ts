@@ -1,9 +1,10 @@
+import { tzOffsetS } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { clockMs, type Database, nowS } from '../db/database.ts';
 import type { Sample, SubmeterSample, TelemetryStore } from '../telemetry/index.ts';
 import type { SimParams } from './builder.ts';
 import { type CommandAnswer, type CommandSpec, commandsFor } from './control.ts';
-import { frequency, type NodeModel, step, tzOffsetS, voltage } from './physics.ts';
+import { frequency, type NodeModel, step, voltage } from './physics.ts';
 import { hash01 } from './random.ts';
 import type { ConnectivityChange, FleetReports, UnitContact } from './reports.ts';
 

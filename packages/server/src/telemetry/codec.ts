@@ -1,5 +1,4 @@
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
-import { startOfPeriod } from '@vpp/shared';
 import { ENERGY_COLUMNS, METRIC_COLUMNS } from './metrics.ts';
 
 // The codec of a compacted day (format VERSION): a node's (or a submeter's) local day of 5-minute
@@ -287,23 +286,4 @@ export function encodeSubDay(slots: number, given: readonly (Float32Array | null
 export function decodeSubDay(parts: readonly { data: Uint8Array }[], useCache = true): Day {
   const columns: (Float32Array | null)[] = [null, null, null];
   return { slots: unpackParts(parts, columns, null, () => null, useCache), columns };
-}
-
-const midnights = new Map<string, Map<number, number>>();
-
-/** Local midnight (epoch s) of the day holding `ts` in `zone`, where a compacted day starts (cached per zone and half hour). */
-export function localMidnight(zone: string, ts: number): number {
-  let byHalfHour = midnights.get(zone);
-  if (!byHalfHour) {
-    byHalfHour = new Map();
-    midnights.set(zone, byHalfHour);
-  }
-  const half = Math.floor(ts / 1800);
-  let m = byHalfHour.get(half);
-  if (m === undefined) {
-    m = startOfPeriod(ts, 'day', zone);
-    if (byHalfHour.size > 200_000) byHalfHour.clear();
-    byHalfHour.set(half, m);
-  }
-  return m;
 }

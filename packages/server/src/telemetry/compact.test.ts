@@ -1,9 +1,8 @@
-import { localDateToEpoch } from '@vpp/shared';
+import { localDateToEpoch, localMidnight } from '@vpp/shared';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
 import { buildFleet } from '../fleet/builder.ts';
-import { localMidnight } from '../fleet/physics.ts';
 import { hash01 } from '../fleet/random.ts';
 import type { JobRun } from '../platform/jobs.ts';
 import { describeEachDatabase } from '../test/harness.ts';

@@ -1,9 +1,10 @@
+import { localMidnight } from '@vpp/shared';
 import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import { z } from 'zod';
 import { type Database, nowS } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { defineJob, type Recurring } from '../platform/jobs.ts';
-import { DAY_COLUMNS, type Day, type DayPart, decodeDay, decodeSubDay, encodeDay, encodeSubDay, localMidnight, SUB_DAY_COLUMNS } from './codec.ts';
+import { DAY_COLUMNS, type Day, type DayPart, decodeDay, decodeSubDay, encodeDay, encodeSubDay, SUB_DAY_COLUMNS } from './codec.ts';
 import { METRIC_COLUMNS } from './metrics.ts';
 import './tables.ts';
 

@@ -1,7 +1,6 @@
-import { localBucketStart } from '@vpp/shared';
+import { localBucketStart, localMidnight } from '@vpp/shared';
 import { sql } from 'kysely';
 import { type Database, nowS } from '../db/database.ts';
-import { localMidnight } from './codec.ts';
 import type { FleetColumn, MetricColumn } from './metrics.ts';
 import { CHUNK, type HistoryColumn, readBuckets } from './stream.ts';
 import './tables.ts';

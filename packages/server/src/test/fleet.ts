@@ -2,6 +2,7 @@ import { nowS } from '../db/database.ts';
 import { nodeReports } from '../features/nodes/index.ts';
 import { buildFleet } from '../fleet/builder.ts';
 import { FleetSimulator } from '../fleet/simulator.ts';
+import { publishWeather, WEATHER_AHEAD_S } from '../fleet/weather.ts';
 import type { Harness } from './harness.ts';
 
 /** Where a test fleet's history ends (a 5-minute boundary) and begins. */
@@ -12,7 +13,8 @@ export interface FleetWindow {
 
 /**
  * Builds `count` nodes into the retailer's fleet (and the installer's, when given), and simulates
- * their history at 5 minutes for `days` up to now: the nodes and data the routes answer about.
+ * their history at 5 minutes for `days` up to now, with the world's weather over it and the week
+ * ahead: the nodes and data the routes answer about.
  */
 export async function seedFleet(
   h: Harness,
@@ -43,6 +45,7 @@ export async function seedFleet(
     await reports.joined(theirs);
   }
   await telemetry.ensurePartitions(from - 86400, to + 86400);
+  await publishWeather(db, from - 86400, to + WEATHER_AHEAD_S, to);
   const sim = new FleetSimulator(db, telemetry, { intervalS: 30, reports });
   await sim.load();
   await sim.run(from, to, 300);

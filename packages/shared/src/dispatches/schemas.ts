@@ -75,6 +75,25 @@ export const predictionPointSchema = z.object({
 export type PredictionPoint = z.infer<typeof predictionPointSchema>;
 const predictionSeries = z.record(z.string(), predictionPointSchema);
 
+/**
+ * How far the VPP's forecast was from what its homes then did (issue 33 §2), over the last day (the
+ * 24 hours up to the latest local midnight of its homes' zones) at 5 minutes: the day-ahead forecast of each undisturbed home's net demand before its battery
+ * (load less the solar available) against its measurement. Null figures: nothing to compare.
+ */
+export const forecastErrorSchema = z.object({
+  start: z.number(),
+  end: z.number(),
+  intervals: z.number(),
+  /** The VPP's homes together: median over intervals of |forecast − measured|, kW. */
+  medianAbsoluteErrorKw: z.number().nullable(),
+  /** The same as a share of the mean absolute measured net demand, percent. */
+  relativeErrorPercent: z.number().nullable(),
+  /** Home by home: median over homes and intervals of |forecast − measured|, kW, and as a share of each home's mean load, percent. */
+  homeMedianAbsoluteErrorKw: z.number().nullable(),
+  homeRelativeErrorPercent: z.number().nullable(),
+});
+export type ForecastError = z.infer<typeof forecastErrorSchema>;
+
 export const predictionsSchema = z.object({
   /** Bucket length of the series, seconds. */
   interval: z.number(),
@@ -91,6 +110,8 @@ export const predictionsSchema = z.object({
    * beyond the price forecast.
    */
   market: powerstationPricesReply.shape.market,
+  /** The forecast's measured error for this VPP (its reporting homes). */
+  forecastError: forecastErrorSchema,
 });
 export type DispatchPredictions = z.infer<typeof predictionsSchema>;
 export const predictionsReply = z.object({ status: z.literal('OK'), data: predictionsSchema });

@@ -1,9 +1,13 @@
 // The web project's test setup: jest-dom matchers, a clean DOM and query cache after each test, and
 // the browser APIs jsdom lacks that Mantine uses (matchMedia, ResizeObserver, scrollIntoView, document.fonts).
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { queryClient } from '../lib/query-client.ts';
+
+// findBy and waitFor wait for a condition; on two busy cores a cold first render takes longer than
+// testing-library's 1 s default, which failed tests for no fault of the screen.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();

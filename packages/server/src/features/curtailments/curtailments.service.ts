@@ -18,6 +18,7 @@ import {
 import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import { commandResponses, endCommands } from '../../fleet/control.ts';
+import { forecastPower } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
@@ -27,6 +28,7 @@ import {
   auditOf,
   DEFAULT_TIME_ZONE,
   forecast,
+  forecastSteps,
   PREDICTION_HORIZON_S,
   predictionWarning,
   reportingNodes,
@@ -342,7 +344,8 @@ export async function curtailmentResponse(ctx: AppContext, user: AuthUser, id: n
 /**
  * The VPP's curtailable nodes' solar and meter power expected with no curtailment over a window (an
  * hour either side), from the weather forecast: the dispatch engine's forecast of each reporting
- * node (its sun, the region's clouds, its household and its battery). A window already begun is
+ * node (the console's forecast of its solar and household from its history, the sun and the clouds,
+ * and its battery). A window already begun is
  * forecast from its start, so the detail can set what was expected beside what was measured; its
  * batteries then start from their stored energy now (their state at the start is not kept).
  */
@@ -351,7 +354,8 @@ async function predict(ctx: AppContext, user: AuthUser, ps: PowerstationRow, sta
   if (start > now + PREDICTION_HORIZON_S) throw badRequest(CURTAILMENT_MESSAGES.predictionHorizon);
   const nodes = (await reportingNodes(ctx.db, ps, now)).filter((r) => r.solar_kw > 0 && r.inverter_kw > 0).map(toForecastNode);
   const windowStart = start - 3600 - (start % STEP_S);
-  const f = forecast(nodes, { from: Math.min(now - (now % STEP_S), windowStart), dayStart: windowStart, end: start + duration + 3600 });
+  const req = { from: Math.min(now - (now % STEP_S), windowStart), dayStart: windowStart, end: start + duration + 3600 };
+  const f = forecast(nodes, req, await forecastPower(ctx, nodes, req.from, forecastSteps(req)));
   const solarPower: Record<string, number | null> = {};
   const meterPower: Record<string, number | null> = {};
   for (const [ts, p] of Object.entries(f.prediction)) {

@@ -13,7 +13,7 @@ import {
   widgetSchema,
 } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
-import { airTemperature, cloudCover } from '../../fleet/physics.ts';
+import { WeatherSeries } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
@@ -74,25 +74,37 @@ const CUSTOMERS_VIEW: PermissionRequirement = 'fleet.customerInformation.any';
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
-/** The weather over the fleet now: its cloud cover (mean over its nodes) and its postcodes at or above the heat threshold, hottest first. */
+/**
+ * The weather over the fleet now, from the weather the console keeps: its cloud cover (mean over its
+ * nodes with weather) and its postcodes at or above the heat threshold, hottest first. None without
+ * weather for any of its postcodes.
+ */
 export async function weatherEvents(ctx: AppContext, orgId: number, now: number): Promise<TickerEvent[]> {
   const places = await repo.fleetPlaces(ctx.db, orgId);
-  const total = places.reduce((s, p) => s + p.nodes, 0);
-  if (total === 0) return [];
-  const cloudByRegion = new Map<string, number>();
+  if (!places.length) return [];
+  const weather = await WeatherSeries.read(
+    ctx.db,
+    places.map((p) => p.postcode),
+    now,
+    now + 1,
+  );
   let cloud = 0;
+  let covered = 0;
+  const temps = new Map<string, number>();
   for (const p of places) {
-    let c = cloudByRegion.get(p.region);
-    if (c === undefined) {
-      c = cloudCover(p.region, now);
-      cloudByRegion.set(p.region, c);
+    const c = weather.cloud(p.postcode, now);
+    if (Number.isFinite(c)) {
+      cloud += c * p.nodes;
+      covered += p.nodes;
     }
-    cloud += c * p.nodes;
+    const t = weather.temperature(p.postcode, now);
+    if (Number.isFinite(t)) temps.set(p.postcode, round1(t));
   }
-  const value = Math.round((cloud / total) * 100) / 100;
+  if (covered === 0) return [];
+  const value = Math.round((cloud / covered) * 100) / 100;
   const events: TickerEvent[] = [{ type: 'CLOUD_COVER', value, text: tickerEventText({ type: 'CLOUD_COVER', value }) }];
-  const hot = places
-    .map((p) => ({ postcode: p.postcode, value: round1(airTemperature(p, now)) }))
+  const hot = [...temps]
+    .map(([postcode, value]) => ({ postcode, value }))
     .filter((p) => p.value >= TICKER_HIGH_TEMP_C)
     .sort((a, b) => b.value - a.value || a.postcode.localeCompare(b.postcode))
     .slice(0, TICKER_MAX_HIGH_TEMPS);

@@ -1,7 +1,7 @@
 import { TICKER_HIGH_TEMP_C } from '@vpp/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { airTemperature, cloudCover } from '../../fleet/physics.ts';
+import { saveWeather } from '../../forecast/index.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { localDate, signAgreement } from '../customers/index.ts';
@@ -11,14 +11,10 @@ type Headers = { authorization: string };
 type Event = { type: string; value?: number; postcode?: string; text: string };
 
 const DAY = 86_400;
-const SYDNEY = { lat: -33.9, lng: 151.18, region: 'NSW1', postcode: '2042' };
+/** Two hours of last January with weather of their own: one hot in Darwin, one cool everywhere. */
+const HOT = Date.UTC(2026, 0, 15, 5) / 1000;
+const COOL = Date.UTC(2026, 0, 20, 17) / 1000;
 const DARWIN = { lat: -12.46, lng: 130.84, region: 'NT1', postcode: '0800' };
-
-/** The first hour from `from` when `test` holds (a chosen instant, never the time the test runs at). */
-function firstHour(from: number, test: (ts: number) => boolean): number {
-  for (let ts = from; ts < from + 366 * DAY; ts += 3600) if (test(ts)) return ts;
-  throw new Error('no such hour in a year');
-}
 
 describeEachDatabase('GET /ticker: the weather over the fleet and its counts', (h) => {
   let org: number;
@@ -70,6 +66,20 @@ describeEachDatabase('GET /ticker: the weather over the fleet and its counts', (
     await node(h(), [other], { commissioned: false });
     await node(h(), [other], { commissioned: false });
     await signAgreement(db, other, theirsNew.id, 1, daysAgo(0));
+
+    // The weather the console keeps: the hours around now, and two chosen hours of last January.
+    const hour = now - (now % 3600);
+    const around = [hour - 3600, hour, hour + 3600].flatMap((ts) => [
+      { postcode: '2042', ts, cloud_cover: 0.4, air_temp_c: 21, issued_at: ts - 3600 },
+      { postcode: DARWIN.postcode, ts, cloud_cover: 0.9, air_temp_c: 29, issued_at: ts - 3600 },
+    ]);
+    const chosen = [
+      { postcode: '2042', ts: HOT, cloud_cover: 0.2, air_temp_c: 24.04, issued_at: HOT - 3600 },
+      { postcode: DARWIN.postcode, ts: HOT, cloud_cover: 0.7, air_temp_c: 36.38, issued_at: HOT - 3600 },
+      { postcode: '2042', ts: COOL, cloud_cover: 0.5, air_temp_c: 18, issued_at: COOL - 3600 },
+      { postcode: DARWIN.postcode, ts: COOL, cloud_cover: 0.1, air_temp_c: 25, issued_at: COOL - 3600 },
+    ];
+    await saveWeather(db, [...around, ...chosen]);
   });
 
   it("counts the organisation's nodes commissioned in the last 7 days, awaiting commissioning, and its new customers, in the ticker's words", async () => {
@@ -97,22 +107,20 @@ describeEachDatabase('GET /ticker: the weather over the fleet and its counts', (
   });
 
   it(`answers HIGH_TEMP for each postcode of the fleet at or above ${TICKER_HIGH_TEMP_C} °C, and none when it is cooler`, async () => {
-    const from = Date.UTC(2026, 0, 1) / 1000;
-    // An hour when Darwin is hot and Newtown is not, then one when both are cool.
-    const hot = firstHour(from, (ts) => airTemperature(DARWIN, ts) >= TICKER_HIGH_TEMP_C + 0.5 && airTemperature(SYDNEY, ts) < TICKER_HIGH_TEMP_C - 0.5);
-    const cool = firstHour(from, (ts) => airTemperature(DARWIN, ts) < TICKER_HIGH_TEMP_C - 0.5 && airTemperature(SYDNEY, ts) < TICKER_HIGH_TEMP_C - 0.5);
-    // Four nodes of the fleet are in NSW1's weather, one in NT1's.
-    const cloud = (ts: number) => Math.round(((4 * cloudCover('NSW1', ts) + cloudCover('NT1', ts)) / 5) * 100) / 100;
-    const darwin = Math.round(airTemperature(DARWIN, hot) * 10) / 10;
-
-    const atHot = await weatherEvents(h().ctx, org, hot);
+    // At the middle of each hour the hour's values stand as they are; four nodes are in 2042, one in 0800.
+    const atHot = await weatherEvents(h().ctx, org, HOT + 1800);
     expect(atHot).toEqual([
-      { type: 'CLOUD_COVER', value: cloud(hot), text: `Cloud cover across the fleet is ${Math.round(cloud(hot) * 100)}%` },
-      { type: 'HIGH_TEMP', value: darwin, postcode: '0800', text: `High temperature of ${darwin.toFixed(1)} °C in postcode 0800` },
+      { type: 'CLOUD_COVER', value: 0.3, text: 'Cloud cover across the fleet is 30%' },
+      { type: 'HIGH_TEMP', value: 36.4, postcode: '0800', text: 'High temperature of 36.4 °C in postcode 0800' },
     ]);
-    expect(await weatherEvents(h().ctx, org, cool)).toEqual([
-      { type: 'CLOUD_COVER', value: cloud(cool), text: `Cloud cover across the fleet is ${Math.round(cloud(cool) * 100)}%` },
-    ]);
+    expect(await weatherEvents(h().ctx, org, COOL + 1800)).toEqual([{ type: 'CLOUD_COVER', value: 0.42, text: 'Cloud cover across the fleet is 42%' }]);
+    // Between two hours, the values in between.
+    const between = await weatherEvents(h().ctx, org, now - (now % 3600));
+    expect(between[0]).toEqual({ type: 'CLOUD_COVER', value: 0.5, text: 'Cloud cover across the fleet is 50%' });
+  });
+
+  it('answers no weather where the console has none for the fleet', async () => {
+    expect(await weatherEvents(h().ctx, org, Date.UTC(2025, 5, 1) / 1000)).toEqual([]);
   });
 
   it('shows each event to those who may see what it tells of', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ExpectedPower } from '../../forecast/index.ts';
 import { type AllocNode, allocate, type ForecastNode, forecast, sustainableKw } from './dispatches.engine.ts';
 
 // Hand-computed cases. Efficiency is 0.95 each way: a battery delivers (stored − reserve) × 0.95 kWh
@@ -94,22 +95,12 @@ describe('allocation of a dispatch among batteries', () => {
 describe('forecast of a VPP day', () => {
   // 1 am to 5 am in Sydney (UTC+11 in summer): no sun, the battery covers the house.
   const night = Date.UTC(2026, 0, 15, 14, 0, 0) / 1000;
-  const home: ForecastNode = {
-    id: 7,
-    lat: -33.9,
-    lng: 151.18,
-    region: 'NSW1',
-    timezone: 'Australia/Sydney',
-    solarKw: 6.6,
-    inverterKw: 5,
-    usableKwh: 10,
-    batteryKw: 5,
-    loadScale: 1,
-    socKwh: 8,
-  };
+  const home: ForecastNode = { id: 7, solarKw: 6.6, inverterKw: 5, usableKwh: 10, batteryKw: 5, socKwh: 8 };
+  // What the console's forecast expects of the home at night: no sun, a steady household.
+  const dark: ExpectedPower = { solarKw: () => 0, houseKw: () => 0.6 };
 
   it('self-consumes at night: the battery covers the house, the meter imports nothing, the stored energy falls', () => {
-    const f = forecast([home], { from: night, dayStart: night });
+    const f = forecast([home], { from: night, dayStart: night }, dark);
     const first = f.prediction[night];
     expect(first.solarPower).toBe(0);
     expect(first.batteryPower).toBe(-(first.housePower as number));
@@ -121,7 +112,7 @@ describe('forecast of a VPP day', () => {
 
   it('applies a dispatch through the allocation: the same before it, the allocated power during it', () => {
     const start = night + 3600;
-    const f = forecast([home], { from: night, dayStart: night, dispatch: { start, duration: 3600, realPowerP: -4, strategy: 'greedy' } });
+    const f = forecast([home], { from: night, dayStart: night, dispatch: { start, duration: 3600, realPowerP: -4, strategy: 'greedy' } }, dark);
     expect(f.adjustedPrediction?.[night]).toEqual(f.prediction[night]);
     expect(f.adjustedPrediction?.[start - 300]).toEqual(f.prediction[start - 300]);
     const intervals = f.allocation?.nodes[0].intervals ?? [];
@@ -133,7 +124,7 @@ describe('forecast of a VPP day', () => {
   });
 
   it('leaves the buckets before `from` empty', () => {
-    const f = forecast([home], { from: night + 600, dayStart: night });
+    const f = forecast([home], { from: night + 600, dayStart: night }, dark);
     expect(f.prediction[night]).toEqual({ solarPower: null, housePower: null, batteryPower: null, meterPower: null, remainingCharge: null, soc: null });
     expect(f.prediction[night + 600].housePower).not.toBeNull();
   });

@@ -1,5 +1,5 @@
 import type { DispatchStrategy, PredictionPoint } from '@vpp/shared';
-import { houseLoadShape, MIN_HOUSE_KW, ONE_WAY_EFFICIENCY, solarAvailableKw } from '../../fleet/physics.ts';
+import { type ExpectedPower, BATTERY_ONE_WAY_EFFICIENCY as ONE_WAY_EFFICIENCY } from '../../forecast/index.ts';
 
 // The dispatch engine's arithmetic, with no database: how a VPP's request is shared among its
 // batteries (the same allocation serves the constraints, the adjusted prediction and the orders the
@@ -136,19 +136,13 @@ export function allocate(nodes: readonly AllocNode[], req: AllocRequest, strateg
   return { nodes: out, steps: stepSums, unallocatedKwh };
 }
 
-/** A node as the forecast models it: its place, equipment, household scale and state now. */
+/** A node as the forecast steps it: its equipment and state now (its expected solar and load come from the console's forecast). */
 export interface ForecastNode {
   id: number;
-  lat: number;
-  lng: number;
-  region: string;
-  timezone: string;
   solarKw: number;
   inverterKw: number;
   usableKwh: number;
   batteryKw: number;
-  /** The household's consumption scale, as the fleet records it (sim_json). */
-  loadScale: number;
   /** Stored energy at `from`, kWh. */
   socKwh: number;
 }
@@ -186,52 +180,24 @@ const sums = (n: number): Sums => ({
   soc: new Float64Array(n),
 });
 
-/** The 0.1° cell the physics caches the sun's position on: nodes in one cell share their clear sky. */
-const cellOf = (n: ForecastNode) => `${n.region}|${Math.round((n.lat + 50) * 10)}|${Math.round((n.lng - 100) * 10)}`;
+/** The 5-minute steps a forecast runs, from `from` to the end of the day shown: what its expected power must cover. */
+export function forecastSteps(req: ForecastRequest): number {
+  return Math.max(0, Math.ceil(((req.end ?? req.dayStart + 86_400) - req.from) / STEP_S));
+}
 
 /**
- * A VPP's day, forecast from the fleet's own models: solar from the sun's position at each node and
- * the region's cloud forecast (the simulator's weather), household load from the zone's daily and
- * seasonal shape scaled by each household, and each battery self-consuming from its state now
- * within its power and energy limits. The adjusted prediction shares the dispatch among the
- * batteries with `allocate`, from each one's forecast state at the dispatch's start, and applies it.
- * Steps of 5 minutes; each node is stepped with plain arithmetic over per-cell and per-zone curves
- * computed once, so a VPP of 10,000 nodes forecasts in tens of milliseconds.
+ * A VPP's day: each node's expected solar and household load (`expected`, the console's forecast
+ * from its measured history and the weather, at the steps from `from`), and each battery
+ * self-consuming from its state now within its power and energy limits. The adjusted prediction
+ * shares the dispatch among the batteries with `allocate`, from each one's forecast state at the
+ * dispatch's start, and applies it. Steps of 5 minutes, plain arithmetic per node and step, so a
+ * VPP of 10,000 nodes steps in tens of milliseconds.
  */
-export function forecast(nodes: readonly ForecastNode[], req: ForecastRequest): Forecast {
+export function forecast(nodes: readonly ForecastNode[], req: ForecastRequest, expected: ExpectedPower): Forecast {
   const dayEnd = req.end ?? req.dayStart + 86_400;
   const from = req.from;
-  const count = Math.max(0, Math.ceil((dayEnd - from) / STEP_S));
+  const count = forecastSteps(req);
   const times = Float64Array.from({ length: count }, (_, k) => from + k * STEP_S);
-
-  const solarCurves = new Map<string, Float64Array>();
-  const houseCurves = new Map<string, Float64Array>();
-  for (const n of nodes) {
-    const cell = cellOf(n);
-    if (!solarCurves.has(cell)) {
-      // Output per kW of panels: the simulator's own sun and cloud, without the inverter's cap.
-      const unit = {
-        ...n,
-        id: 0,
-        postcode: '',
-        phases: 1 as const,
-        solarKw: 1,
-        inverterKw: Number.POSITIVE_INFINITY,
-        batteryKwh: 0,
-        loadScale: 1,
-        submeterIds: [],
-      };
-      solarCurves.set(
-        cell,
-        Float64Array.from(times, (t) => solarAvailableKw(unit, t)),
-      );
-    }
-    if (!houseCurves.has(n.timezone))
-      houseCurves.set(
-        n.timezone,
-        Float64Array.from(times, (t) => houseLoadShape(n.timezone, t)),
-      );
-  }
 
   const hours = STEP_S / 3600;
   const dispatch = req.dispatch;
@@ -240,15 +206,13 @@ export function forecast(nodes: readonly ForecastNode[], req: ForecastRequest): 
 
   /** Steps one node over [k0, count), self-consuming unless `orders` hold its battery; adds into `out`. */
   const run = (n: ForecastNode, k0: number, soc0: number, out: Sums, orders: PowerInterval[] | null, index: number) => {
-    const solarCurve = solarCurves.get(cellOf(n)) as Float64Array;
-    const houseCurve = houseCurves.get(n.timezone) as Float64Array;
     let soc = soc0;
     let o = 0;
     for (let k = k0; k < count; k++) {
       if (k === dStart) socAtDispatch[index] = soc;
       const t = times[k];
-      const solar = Math.min(n.solarKw * solarCurve[k], n.inverterKw);
-      const house = Math.max(MIN_HOUSE_KW, n.loadScale * houseCurve[k]);
+      const solar = expected.solarKw(index, k);
+      const house = expected.houseKw(index, k);
       let battery = 0;
       if (n.usableKwh > 0 && n.batteryKw > 0) {
         let target = solar - house;

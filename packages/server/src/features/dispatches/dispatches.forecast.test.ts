@@ -6,10 +6,10 @@ import { describeEachDatabase } from '../../test/harness.ts';
 import { nodeReports } from '../nodes/index.ts';
 
 // The prediction measured against what the simulated fleet then does: a VPP of 40 simulated homes
-// with a day of history is forecast for the next 24 hours, the simulator runs those 24 hours, and
-// the forecast's hourly sums are compared with the telemetry's. The forecast knows the weather
-// (the simulator's cloud model is the forecast) and each household's scale, but not the load's
-// 5-minute noise, nor the outages in which a unit stops reporting.
+// with a week of history is forecast for the next 24 hours, the simulator runs those 24 hours, and
+// the forecast's hourly sums are compared with the telemetry's. The forecast knows only what the
+// console knows: each home's measured history and the weather service's cloud forecast (whose
+// error grows with the lead time), not the simulator's physics, households or weather.
 describeEachDatabase('prediction against the simulated fleet', (h) => {
   let window: FleetWindow & { ids: number[] };
   let headers: { authorization: string };
@@ -17,18 +17,20 @@ describeEachDatabase('prediction against the simulated fleet', (h) => {
   type Point = { solarPower: number; housePower: number; batteryPower: number; meterPower: number; remainingCharge: number };
   let predicted: Record<string, Point>;
   let reporting: number;
+  let forecastError: Record<string, number>;
   let actual: Map<number, Point>;
 
   beforeAll(async () => {
     const org = await h().org('RETAILER', 'Forecast Energy');
     headers = await h().bearer((await h().user(org)).username);
-    window = await seedFleet(h(), { retailer: org, count: 40, seed: 11 });
+    window = await seedFleet(h(), { retailer: org, count: 40, seed: 11 }, [], 7);
     const res = await h().app.inject({ method: 'POST', url: '/api/powerstations', headers, payload: { type: 'STATIC', name: 'All', nodes: window.ids } });
     vpp = res.json().data.id;
     const prediction = await h().app.inject({ method: 'GET', url: `/api/powerstations/${vpp}/predictions?start=${window.to}`, headers });
     expect(prediction.statusCode, prediction.body).toBe(200);
     predicted = prediction.json().data.prediction;
     reporting = prediction.json().data.deployments;
+    forecastError = prediction.json().data.forecastError;
     // The nodes the forecast counted: those reporting when it was made.
     const counted = (
       await h()
@@ -87,17 +89,31 @@ describeEachDatabase('prediction against the simulated fleet', (h) => {
     return p / a - 1;
   };
 
+  it('tracks the forecast’s error on the homes’ previous day at 5 minutes, the VPP’s and home by home', () => {
+    // Measured at seed 11: the VPP's net demand 0.72 kW off at the median interval (1.2 % of its mean),
+    // a home's 0.084 kW (13.5 % of its mean load: the simulated households' own 5-minute noise is a
+    // uniform ±25 %, whose median alone is 12.5 %).
+    expect(forecastError.end - forecastError.start).toBe(86_400);
+    expect(forecastError.intervals).toBe(288);
+    expect(forecastError.medianAbsoluteErrorKw).toBeGreaterThan(0);
+    expect(forecastError.relativeErrorPercent).toBeLessThan(10);
+    expect(forecastError.homeMedianAbsoluteErrorKw).toBeGreaterThan(0);
+    expect(forecastError.homeRelativeErrorPercent).toBeLessThan(25);
+  });
+
   describe('the next 24 hours', () => {
     it('counts the reporting nodes', () => {
       expect(reporting).toBeGreaterThan(30);
       expect(actual.size).toBe(288);
     });
 
-    // Measured at seed 11: hourly errors of 0.0% (solar), 0.5% (house), 1.2% (battery), 0.8%
-    // (meter) and 1.0% (stored energy); the day's energy 0.0% off for solar, 0.3% for the house, 0.8% for the meter.
-    it('predicts every metric hour by hour within 5% of what the fleet then shows, and the day’s energy within 2%', () => {
-      for (const m of ['solarPower', 'housePower', 'batteryPower', 'meterPower', 'remainingCharge'] as const) expect(hourlyError(m), m).toBeLessThan(0.05);
-      for (const m of ['solarPower', 'housePower'] as const) expect(Math.abs(energyError(m)), m).toBeLessThan(0.02);
+    // Measured at seed 11 (27 November, 15:45 UTC): hourly errors of 1.9% (solar), 0.8% (house),
+    // 1.6% (battery), 2.9% (meter) and 0.7% (stored energy); the day's energy 1.8% off for solar,
+    // 0.4% for the house. (With the simulator's own weather and households, as before issue 28, they
+    // were 0.0 to 1.2% and 0.0 to 0.8%: perfect foresight.) The bounds leave room for a cloudier day.
+    it('predicts every metric hour by hour within 8% of what the fleet then shows, and the day’s energy within 5%', () => {
+      for (const m of ['solarPower', 'housePower', 'batteryPower', 'meterPower', 'remainingCharge'] as const) expect(hourlyError(m), m).toBeLessThan(0.08);
+      for (const m of ['solarPower', 'housePower'] as const) expect(Math.abs(energyError(m)), m).toBeLessThan(0.05);
     });
   });
 });

@@ -17,7 +17,7 @@ export interface NodeStateRow {
   inverter_kw: number;
   battery_usable_kwh: number;
   battery_kw: number;
-  sim_json: string;
+  postcode: string;
   ts: number;
   remaining: number | null;
 }
@@ -39,7 +39,7 @@ export async function reportingNodes(db: Database, ps: PowerstationRow, now: num
         'nodes.inverter_kw',
         'nodes.battery_usable_kwh',
         'nodes.battery_kw',
-        'nodes.sim_json',
+        'nodes.postcode',
         'l.ts',
         'l.remaining',
       ])

@@ -14,6 +14,7 @@ import {
   startOfPeriod,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
+import { forecastError, forecastPower, type ModelNode } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
@@ -22,7 +23,7 @@ import { requirePowerstation } from '../vpps/index.ts';
 
 const DAY_S = 86_400;
 
-import { type AllocNode, type ForecastNode, forecast, STEP_S, sustainableKw } from './dispatches.engine.ts';
+import { type AllocNode, type ForecastNode, type ForecastRequest, forecast, forecastSteps, STEP_S, sustainableKw } from './dispatches.engine.ts';
 import { allocNode } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
 
@@ -108,29 +109,18 @@ export function predictionWarning(dayStart: number, now: number, zone: string, m
   return marketVisible && !pricesAvailable ? DISPATCH_MESSAGES.futurePredictionsNoPrices : DISPATCH_MESSAGES.futurePredictions;
 }
 
-/** The household scale the fleet records for a node; a unit without one is an average household. */
-function loadScaleOf(simJson: string): number {
-  try {
-    const v = (JSON.parse(simJson) as { loadScale?: unknown }).loadScale;
-    return typeof v === 'number' && v > 0 ? v : 1;
-  } catch {
-    return 1;
-  }
-}
-
 /** A reporting node as the forecast models it, from its state now. */
-export function toForecastNode(r: repo.NodeStateRow): ForecastNode {
+export function toForecastNode(r: repo.NodeStateRow): ForecastNode & ModelNode {
   return {
     id: r.id,
     lat: r.lat,
     lng: r.lng,
-    region: r.region,
+    postcode: r.postcode,
     timezone: r.timezone,
     solarKw: r.solar_kw,
     inverterKw: r.inverter_kw,
     usableKwh: r.battery_usable_kwh,
     batteryKw: r.battery_kw,
-    loadScale: loadScaleOf(r.sim_json),
     socKwh: Math.min(r.battery_usable_kwh, Math.max(0, r.remaining ?? 0)),
   };
 }
@@ -154,13 +144,15 @@ export async function predictions(
   const nodes = (await repo.reportingNodes(ctx.db, ps, now)).map(toForecastNode);
   const realPowerP = q.dispatchRealPowerP ?? 0;
   if (hasDispatch && realPowerP !== 0 && !nodes.some((n) => n.usableKwh > 0 && n.batteryKw > 0)) throw badRequest(DISPATCH_MESSAGES.noBatteryNodes);
-  const result = forecast(nodes, {
+  const req: ForecastRequest = {
     from: now - (now % STEP_S),
     dayStart: q.start,
     dispatch: hasDispatch
       ? { start: q.dispatchStart as number, duration: q.dispatchDuration as number, realPowerP, strategy: q.strategy ?? 'greedy' }
       : undefined,
-  });
+  };
+  const [expected, error] = await Promise.all([forecastPower(ctx, nodes, req.from, forecastSteps(req)), forecastError(ctx, nodes, now)]);
+  const result = forecast(nodes, req, expected);
   // The day's prices come with it for those who see market data, while the forecast reaches that far.
   const marketVisible = seesMarketData(user);
   const pricesAvailable = q.start + DAY_S <= now + MARKET_FORECAST_S;
@@ -172,5 +164,6 @@ export async function predictions(
     warning: predictionWarning(q.start, now, user.row.timezone ?? DEFAULT_TIME_ZONE, marketVisible, pricesAvailable),
     deployments: nodes.length,
     market,
+    forecastError: error,
   };
 }

@@ -16,6 +16,7 @@ export {
   allocate,
   type ForecastNode,
   forecast,
+  forecastSteps,
   type NodeAllocation,
   type PowerInterval,
   STEP_S,

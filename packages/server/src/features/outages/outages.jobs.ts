@@ -1,7 +1,7 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { nowS } from '../../db/database.ts';
 import { sendCommands } from '../../fleet/control.ts';
-import { hash01 } from '../../fleet/random.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { defineJob, type Recurring } from '../../platform/jobs.ts';
 import { chargeLeadS, outageCommands } from './outages.orders.ts';
@@ -12,8 +12,13 @@ export const OUTAGE_ORDER_LEAD_S = 86_400;
 /** Share of the simulated customers who opt their home out of an outage's preparation (seeded per node and outage). */
 export const SIMULATED_OPT_OUT_SHARE = 0.04;
 
-/** Whether the demo's simulated customer of a node opts out of an outage: fixed per node and outage. */
-export const simulatedOptOut = (nodeId: number, outageId: number) => hash01(nodeId, outageId, 91) < SIMULATED_OPT_OUT_SHARE;
+/**
+ * Whether the demo's simulated customer of a node opts out of an outage: fixed per node and outage,
+ * drawn from a hash of the two (the console's own draw, not the simulator's: until devices carry
+ * their customers' answers back, the outage engine stands in for them).
+ */
+export const simulatedOptOut = (nodeId: number, outageId: number) =>
+  createHash('sha256').update(`outage-opt-out|${nodeId}|${outageId}`).digest().readUInt32BE(0) / 2 ** 32 < SIMULATED_OPT_OUT_SHARE;
 
 /**
  * The outage engine, run every minute by the worker: once an outage is within 24 hours of its start,

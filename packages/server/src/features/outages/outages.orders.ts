@@ -1,5 +1,5 @@
 import type { NewCommand } from '../../fleet/control.ts';
-import { ONE_WAY_EFFICIENCY } from '../../fleet/physics.ts';
+import { BATTERY_ONE_WAY_EFFICIENCY } from '../../forecast/index.ts';
 
 /** The source of an outage's commands in the fleet control interface. */
 export const outageSource = (id: number) => `outage:${id}`;
@@ -13,7 +13,7 @@ const CHARGE_EXTRA_S = 900;
  * fill it from empty (its state by then is not known 24 hours ahead), with a margin, in whole 5 minutes.
  */
 export function chargeLeadS(n: { battery_usable_kwh: number; battery_kw: number }): number {
-  const hours = n.battery_usable_kwh / ONE_WAY_EFFICIENCY / n.battery_kw;
+  const hours = n.battery_usable_kwh / BATTERY_ONE_WAY_EFFICIENCY / n.battery_kw;
   return Math.ceil((hours * 3600 * (1 + CHARGE_MARGIN) + CHARGE_EXTRA_S) / 300) * 300;
 }
 

@@ -76,7 +76,23 @@ describe('dispatch detail', () => {
     '/api/dispatches/42/remainingcharge': { status: 'OK', data: { interval: 300, remainingCharge: {} } },
     '/api/dispatches/42/prediction': {
       status: 'OK',
-      data: { interval: 300, prediction: {}, adjustedPrediction: null, warning: null, deployments: 12, market: null },
+      data: {
+        interval: 300,
+        prediction: {},
+        adjustedPrediction: null,
+        warning: null,
+        deployments: 12,
+        market: null,
+        forecastError: {
+          start: 0,
+          end: 86400,
+          intervals: 0,
+          medianAbsoluteErrorKw: null,
+          relativeErrorPercent: null,
+          homeMedianAbsoluteErrorKw: null,
+          homeRelativeErrorPercent: null,
+        },
+      },
     },
   };
 

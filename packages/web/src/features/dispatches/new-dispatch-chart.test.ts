@@ -1,6 +1,6 @@
 import type { DispatchPredictions, PredictionPoint } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { predictionSeries } from './new-dispatch-chart.tsx';
+import { forecastErrorText, predictionSeries } from './new-dispatch-chart.tsx';
 
 const point = (meterPower: number | null, soc: number | null = null): PredictionPoint => ({
   solarPower: null,
@@ -18,6 +18,15 @@ const predictions = (patch: Partial<DispatchPredictions>): DispatchPredictions =
   warning: null,
   deployments: 3,
   market: null,
+  forecastError: {
+    start: 0,
+    end: 86_400,
+    intervals: 0,
+    medianAbsoluteErrorKw: null,
+    relativeErrorPercent: null,
+    homeMedianAbsoluteErrorKw: null,
+    homeRelativeErrorPercent: null,
+  },
   ...patch,
 });
 
@@ -57,5 +66,27 @@ describe('the prediction graph series (spec 3 §9)', () => {
 
   it('has nothing to draw for a day without any value', () => {
     expect(predictionSeries(predictions({ prediction: { 0: point(null) } }))).toBeNull();
+  });
+});
+
+describe('the forecast error beside the prediction', () => {
+  const figures = {
+    start: 0,
+    end: 86_400,
+    intervals: 288,
+    medianAbsoluteErrorKw: 0.716,
+    relativeErrorPercent: 1.2,
+    homeMedianAbsoluteErrorKw: 0.084,
+    homeRelativeErrorPercent: 13.5,
+  };
+
+  it('reads the median absolute error at 5 minutes and its share of the net demand', () => {
+    expect(forecastErrorText(figures)).toBe('Forecast error over the last day: 0.72 kW median at 5 minutes (1.2% of net demand).');
+  });
+
+  it('says when there is nothing yet to measure it on', () => {
+    expect(forecastErrorText({ ...figures, intervals: 0, medianAbsoluteErrorKw: null, relativeErrorPercent: null })).toBe(
+      'Forecast error: not yet measured (no reporting history over the last day).',
+    );
   });
 });

@@ -51,6 +51,16 @@ export function predictionSeries(p: DispatchPredictions): PredictionSeries | nul
  * The prediction graph of the New Dispatch modal (spec 3 §2.3, §9): the day from `dayStart`, the
  * dispatch window shaded, and a drag across it choosing a new window.
  */
+/**
+ * The forecast's measured error in one line beside the prediction (issue 33 §2): the VPP's median
+ * absolute error at 5 minutes over the last day, and its share of the net demand measured.
+ */
+export function forecastErrorText(e: DispatchPredictions['forecastError']): string {
+  if (e.medianAbsoluteErrorKw === null) return 'Forecast error: not yet measured (no reporting history over the last day).';
+  const share = e.relativeErrorPercent === null ? '' : ` (${e.relativeErrorPercent.toFixed(1)}% of net demand)`;
+  return `Forecast error over the last day: ${e.medianAbsoluteErrorKw.toFixed(2)} kW median at 5 minutes${share}.`;
+}
+
 export const NewDispatchChart = memo(function NewDispatchChart(props: {
   data: DispatchPredictions | undefined;
   loading: boolean;
@@ -106,6 +116,11 @@ export const NewDispatchChart = memo(function NewDispatchChart(props: {
       {drawn && (
         <Text size="xs" c="dimmed">
           Drag across the graph to choose the dispatch window.
+        </Text>
+      )}
+      {data && (
+        <Text size="xs" c="dimmed" title="The day-ahead forecast of the VPP's undisturbed homes' net demand (load less solar) against what they measured">
+          {forecastErrorText(data.forecastError)}
         </Text>
       )}
     </Stack>

@@ -41,7 +41,26 @@ function server(opts: { create?: Reply; price?: Reply; messages?: unknown[]; con
     '/api/powerstations/7/constraints': { status: 200, body: { status: 'OK', data: opts.constraints ?? CONSTRAINTS } },
     '/api/powerstations/7/predictions': {
       status: 200,
-      body: { status: 'OK', data: { interval: 300, prediction: {}, adjustedPrediction: null, warning: null, deployments: 3, market: null } },
+      body: {
+        status: 'OK',
+        data: {
+          interval: 300,
+          prediction: {},
+          adjustedPrediction: null,
+          warning: null,
+          deployments: 3,
+          market: null,
+          forecastError: {
+            start: 0,
+            end: 86400,
+            intervals: 0,
+            medianAbsoluteErrorKw: null,
+            relativeErrorPercent: null,
+            homeMedianAbsoluteErrorKw: null,
+            homeRelativeErrorPercent: null,
+          },
+        },
+      },
     },
     '/dispatch/messages': { status: 200, body: { status: 'OK', data: { messages: opts.messages ?? [] } } },
     '/dispatch/price': opts.price ?? {
