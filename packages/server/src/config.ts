@@ -106,6 +106,17 @@ const schema = z.object({
   /** Values an operational export holds at once: a page of whole rows, per node each metric's sum and the seconds covered (8 bytes each). */
   EXPORT_PAGE_VALUES: z.coerce.number().int().min(100).max(50_000_000).default(6_000_000),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
+  /**
+   * The embedded MQTT broker's port (docs/devices.md). Unset: 1883, or a free port named in the log
+   * when 1883 is taken; set: that port or the start stops; 0: no embedded broker.
+   */
+  MQTT_PORT: port.optional(),
+  /** An external broker instead of the embedded one, with the console's own credentials in the URL (mqtt://user:secret@host:1883). */
+  MQTT_URL: z
+    .string()
+    .url()
+    .refine((u) => /^mqtts?:\/\//i.test(u), 'must start with mqtt:// or mqtts://')
+    .optional(),
   // Test only: the clock runs CLOCK_RATE times faster than real time from CLOCK_ANCHOR (epoch seconds; default, the start).
   CLOCK_RATE: z.coerce.number().int().min(1).max(3600).default(1),
   CLOCK_ANCHOR: seconds.optional(),

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, setClock } from './db/database.ts';
 import { demoHistory } from './demo-history.ts';
+import { BrokerPortTaken, type DeviceLink, startDevices } from './devices/index.ts';
 import { seedDemoInvoices } from './features/billing/index.ts';
 import { enrolDemoCustomers } from './features/customers/index.ts';
 import { FEATURES, seedDemo } from './features/index.ts';
@@ -37,8 +38,10 @@ async function main() {
   });
   if (config.WORKER) worker.start();
   let fleet: Awaited<ReturnType<typeof startFleet>> | null = null;
+  let devices: DeviceLink | null = null;
   const stop = async () => {
     fleet?.stop();
+    await devices?.stop();
     await worker.stop();
     await app.close();
     await handle.close();
@@ -46,12 +49,21 @@ async function main() {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  const reports = nodeReports(ctx, (err) => app.log.error({ err }, 'node status notification failed'));
+  // The device wire (docs/devices.md): the embedded broker or an external one, ingest and command outbox.
+  try {
+    devices = await startDevices(ctx, app.log, reports);
+  } catch (err) {
+    if (!(err instanceof BrokerPortTaken)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(`Console at http://localhost:${config.PORT} (${handle.dialect}${config.demo ? ', demo' : ''})`);
+  if (devices?.port) app.log.info(`Devices connect to mqtt://localhost:${devices.port}`);
   // The simulated fleet: built and backfilled on first start (the console answers meanwhile), then
   // reporting live. SIMULATOR=false turns it off.
   if (config.simulator) {
-    const reports = nodeReports(ctx, (err) => app.log.error({ err }, 'node status notification failed'));
     // The demo's homes become its organisations' customers as they join (agreements, plans).
     const joined = config.demo
       ? async (ids: readonly number[]) => {

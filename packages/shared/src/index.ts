@@ -26,6 +26,8 @@ export * from './dashboard/endpoints.ts';
 export * from './dashboard/layout.ts';
 export * from './dashboard/ticker.ts';
 export * from './demo.ts';
+export * from './devices/endpoints.ts';
+export * from './devices/schemas.ts';
 export * from './dispatches/endpoints.ts';
 export * from './dispatches/messages.ts';
 export * from './dispatches/permissions.ts';

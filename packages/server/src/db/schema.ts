@@ -132,9 +132,34 @@ export interface NodeCommandTable {
   end_ts: Epoch;
   params: string;
   source: string;
-  status: 'PENDING' | 'ACCEPTED' | 'OPTED_OUT' | 'CANCELLED';
+  status: 'PENDING' | 'ACCEPTED' | 'OPTED_OUT' | 'REJECTED' | 'CANCELLED';
   created_at: Epoch;
   responded_at: Epoch | null;
+  /** When the outbox last published it to its device (null: not yet). */
+  sent_at: Generated<Epoch | null>;
+  /** Why the device refused it (REJECTED). */
+  reason: Generated<string | null>;
+}
+
+export interface DeviceCredentialTable {
+  node_id: number;
+  secret_hash: string;
+  issued_at: Epoch;
+}
+
+export interface DeviceReadingTable {
+  node_id: number;
+  seq: number;
+  ts: Epoch;
+}
+
+export interface DeviceStatusTable {
+  node_id: number;
+  state_json: string | null;
+  rejected_reason: string | null;
+  rejected_at: Epoch | null;
+  rejected_count: Generated<number>;
+  dropped_count: Generated<number>;
 }
 
 export interface SubmeterTable {
@@ -190,6 +215,9 @@ export interface DB {
   fleet_members: FleetMemberTable;
   node_events: NodeEventTable;
   node_commands: NodeCommandTable;
+  device_credentials: DeviceCredentialTable;
+  device_readings: DeviceReadingTable;
+  device_status: DeviceStatusTable;
   submeters: SubmeterTable;
   sim_state: SimStateTable;
   tel_latest: TelLatestTable;

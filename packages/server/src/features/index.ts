@@ -1,3 +1,4 @@
+import { devicesModule } from '../devices/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Authenticator } from '../platform/guard.ts';
 import type { DemoSeed, FeatureModule } from '../platform/module.ts';
@@ -38,6 +39,7 @@ export const FEATURES: readonly FeatureModule[] = [
   notificationsModule,
   telemetryModule,
   nodesModule,
+  devicesModule,
   portalModule,
   dashboardModule,
   vppsModule,

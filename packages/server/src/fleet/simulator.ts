@@ -178,6 +178,16 @@ export class FleetSimulator {
         offlineFrom: null,
       };
     });
+    await this.leaveWired();
+  }
+
+  /**
+   * A node whose device holds a credential reports over MQTT (docs/devices.md): the in-process
+   * simulation of it stops, so that it has one source of readings and answers commands once.
+   */
+  private async leaveWired(): Promise<void> {
+    const wired = new Set((await this.db.selectFrom('device_credentials').select('node_id').execute()).map((r) => r.node_id));
+    if (wired.size) this.nodes = this.nodes.filter((n) => !wired.has(n.model.id));
   }
 
   /** Node ids the simulator models. */
@@ -314,6 +324,7 @@ export class FleetSimulator {
    * up in bounded pieces.
    */
   async tick(now = nowS()): Promise<void> {
+    await this.leaveWired();
     const interval = this.opts.intervalS;
     const bucket = now - (now % 300);
     const behind = this.nodes.filter((n) => n.nextTs && n.nextTs < bucket && now - n.nextTs > 3 * interval);

@@ -16,6 +16,16 @@ export interface AppContext {
   telemetry: TelemetryStore;
   /** Generated files (exports, invoices), under DATA_DIR/files. */
   files: FileStore;
+  /** Where devices connect (docs/devices.md): set once the device link has started; null fields when unknown. */
+  deviceBroker: { url: string | null; port: number | null };
+}
+
+/** A broker URL without its credentials, as devices may be shown it. */
+function redactUrl(u: string): string {
+  const url = new URL(u);
+  url.username = '';
+  url.password = '';
+  return url.toString().replace(/\/$/, '');
 }
 
 export async function createContext(config: Config, db: Database, dialect: DialectName): Promise<AppContext> {
@@ -33,5 +43,6 @@ export async function createContext(config: Config, db: Database, dialect: Diale
     captcha: createCaptcha(db, deriveKey(master, 'captcha').toString('base64url'), config.CAPTCHA_COST),
     telemetry: new TelemetryStore(db, dialect, config.TELEMETRY_RAW_RETENTION_DAYS * 86400),
     files: localFileStore(path.join(config.dataDir, 'files')),
+    deviceBroker: { url: config.MQTT_URL ? redactUrl(config.MQTT_URL) : null, port: null },
   };
 }

@@ -23,6 +23,7 @@ import { curtailmentCredits } from './022-curtailment-credits.ts';
 import { searchTrigram } from './023-search-trigram.ts';
 import { compactHistory } from './024-compact-history.ts';
 import { openReadings } from './025-open-readings.ts';
+import { devices } from './029-devices.ts';
 import { weather } from './031-weather.ts';
 
 /** Every migration, in order; names sort as they run. */
@@ -51,5 +52,6 @@ export const migrations: Record<string, Migration> = {
   '023-search-trigram': searchTrigram,
   '024-compact-history': compactHistory,
   '025-open-readings': openReadings,
+  '029-devices': devices,
   '031-weather': weather,
 };

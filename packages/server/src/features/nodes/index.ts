@@ -4,7 +4,7 @@ import { nodesRoutes } from './nodes.routes.ts';
 
 export { deploymentCounts, fleetNodes, latestReading, mapNodes, type NodeRow, nodeSite, searchMatches } from './nodes.repo.ts';
 export { nodeReports } from './nodes.reports.ts';
-export { nodeDetail, notifyNodeStatus, presentMapNode, presentNode } from './nodes.service.ts';
+export { nodeDetail, notifyNodeStatus, presentMapNode, presentNode, requireNode } from './nodes.service.ts';
 
 /** Fleet monitoring and node detail. */
 export const nodesModule: FeatureModule = {

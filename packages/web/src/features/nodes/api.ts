@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
   dashboardEndpoints,
+  deviceEndpoints,
   nodeEndpoints as E,
   type NodeListQuery,
   type NodeMetric,
@@ -28,6 +29,7 @@ export const nodeKeys = {
   series: (id: number, q: object) => ['nodes', id, 'series', q] as const,
   summary: (id: number, start: number, interval: number) => ['nodes', id, 'summary', start, interval] as const,
   submeter: (id: number, sub: number, start: number, end: number) => ['nodes', id, 'submeter', sub, start, end] as const,
+  device: (id: number) => ['nodes', id, 'device'] as const,
 };
 
 export function useNodeList(q: { f?: string; status?: NodeStatus; sort?: NodeSort; order?: SortOrder; limit: number; offset: number }) {
@@ -109,5 +111,26 @@ export function useSaveSiteLabel(id: number) {
 export function usePortalToken() {
   return useMutation({
     mutationFn: (q: { deployment: number; inverter: string }) => call(portalEndpoints.token, { query: q }, { quiet: true }),
+  });
+}
+
+/** The node's device on the wire: MQTT username, credential date, broker, last refused message. */
+export function nodeDeviceQueryOptions(id: number) {
+  return queryOptions({
+    queryKey: nodeKeys.device(id),
+    queryFn: () => call(deviceEndpoints.device, { params: { id } }, { errorToast: 'Failed to load the device of this node.' }),
+    refetchInterval: NODE_REFRESH_MS,
+  });
+}
+
+export function useNodeDevice(id: number) {
+  return useQuery(nodeDeviceQueryOptions(id));
+}
+
+/** Issues or rotates the device credential; the reply holds the secret, shown once. */
+export function useIssueDeviceCredential(id: number) {
+  return useMutation({
+    mutationFn: () => call(deviceEndpoints.issueCredential, { params: { id } }, { errorToast: 'Failed to issue a device credential.' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: nodeDeviceQueryOptions(id).queryKey }),
   });
 }

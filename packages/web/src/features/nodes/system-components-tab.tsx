@@ -1,8 +1,9 @@
-import { Badge, Button, Card, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { MeterGroup, NodeDetail } from '@vpp/shared';
+import { Alert, Badge, Button, Card, Code, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { type DeviceCredential, formatDateTime, type MeterGroup, NODE_DEVICE_EDIT, type NodeDetail } from '@vpp/shared';
+import { useState } from 'react';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { toast } from '../../lib/toasts.ts';
-import { usePortalToken } from './api.ts';
+import { useIssueDeviceCredential, useNodeDevice, usePortalToken } from './api.ts';
 
 function Meters({ title, groups }: { title: string; groups: MeterGroup[] }) {
   if (!groups.length) return null;
@@ -87,7 +88,55 @@ export function SystemComponentsTab({ node }: { node: NodeDetail }) {
           </Badge>
         </Group>
       </Card>
+      <DeviceCard node={node} />
     </Stack>
+  );
+}
+
+/**
+ * The node's device on the wire (docs/devices.md): its MQTT username, where it connects, the last
+ * message the console refused from it, and for administrators the credential, whose secret shows once.
+ */
+function DeviceCard({ node }: { node: NodeDetail }) {
+  const device = useNodeDevice(node.id);
+  const canIssue = usePermission(NODE_DEVICE_EDIT);
+  const issue = useIssueDeviceCredential(node.id);
+  const [issued, setIssued] = useState<DeviceCredential | null>(null);
+  const d = device.data?.data;
+  if (!d) return null;
+  return (
+    <Card withBorder>
+      <Title order={3} size="h5" mb="xs">
+        Device connection
+      </Title>
+      <Text size="sm">MQTT username: {d.username}</Text>
+      <Text size="sm">Broker: {d.broker.url ?? (d.broker.port ? `port ${d.broker.port} of this console` : 'none')}</Text>
+      <Text size="sm">Credential: {d.credentialIssuedAt === null ? 'not issued' : `issued ${formatDateTime(d.credentialIssuedAt, node.timezone)}`}</Text>
+      <Text size="sm">Last refused message: {d.lastRejected ? `${formatDateTime(d.lastRejected.ts, node.timezone)}: ${d.lastRejected.reason}` : 'none'}</Text>
+      {d.droppedCount > 0 && <Text size="sm">Messages dropped by the rate limit: {d.droppedCount}</Text>}
+      {issued && (
+        <Alert color="yellow" mt="xs" title="Device secret (shown once)">
+          <Text size="sm">
+            Username <Code>{issued.username}</Code>, secret <Code>{issued.secret}</Code>
+          </Text>
+          <Text size="xs" c="dimmed">
+            Copy it into the device now: the console keeps only its hash.
+          </Text>
+        </Alert>
+      )}
+      {canIssue && (
+        <Button
+          size="xs"
+          variant="light"
+          mt="xs"
+          w="fit-content"
+          loading={issue.isPending}
+          onClick={() => issue.mutate(undefined, { onSuccess: (r) => setIssued(r.data) })}
+        >
+          {d.credentialIssuedAt === null ? 'Issue credential' : 'Rotate credential'}
+        </Button>
+      )}
+    </Card>
   );
 }
 

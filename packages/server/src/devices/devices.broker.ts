@@ -1,0 +1,123 @@
+import net from 'node:net';
+import { DEVICE_TOPIC_PREFIX, type DeviceTopicKind, parseDeviceTopic } from '@vpp/shared';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** Who an MQTT connection is: the console's own service account, or a device by its serial number. */
+export type BrokerIdentity = { kind: 'console' } | { kind: 'device'; serial: string };
+
+export interface EmbeddedBrokerOptions {
+  host: string;
+  /** MQTT_PORT as set (undefined: unset). */
+  port: number | undefined;
+  log: FastifyBaseLogger;
+  /** Checks a connection's username and password. */
+  verify(username: string, password: Buffer): Promise<BrokerIdentity | null>;
+  /** A device's message on one of its own topics; the broker acknowledges it once this settles. */
+  fromDevice(serial: string, kind: Exclude<DeviceTopicKind, 'cmd'>, payload: Buffer): Promise<void>;
+  /** A device that published or subscribed outside its own topics. */
+  refused(serial: string, clientId: string, topic: string, what: 'publish' | 'subscribe'): void;
+}
+
+export interface EmbeddedBroker {
+  port: number;
+  publish(topic: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Why the start stops: MQTT_PORT names a port that another program holds. */
+export class BrokerPortTaken extends Error {}
+
+function listen(server: net.Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as net.AddressInfo).port);
+    });
+  });
+}
+
+/**
+ * The MQTT broker that comes with the console (aedes). Every connection authenticates; a device may
+ * publish only its own telemetry, state and cmd/ack, and subscribe only to its own cmd; the console's
+ * account may do the rest. A device's message is handed to the console before the broker
+ * acknowledges it, so a reading the device was told is received has been stored (or refused).
+ * Port: MQTT_PORT when set (taken: the start stops), else 1883 or, when that is taken, a free port.
+ */
+export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
+  const identities = new WeakMap<Client, BrokerIdentity>();
+  const aedes = await Aedes.createBroker({
+    authenticate(client, username, password, done) {
+      const fail = () => {
+        const err = new Error('Bad user name or password') as AuthenticateError;
+        err.returnCode = 4;
+        done(err, false);
+      };
+      if (!username || !password) return fail();
+      o.verify(username, password).then(
+        (id) => {
+          if (!id) {
+            o.log.warn({ clientId: client.id, username }, 'MQTT connection refused: bad user name or password');
+            return fail();
+          }
+          identities.set(client, id);
+          done(null, true);
+        },
+        (err: unknown) => {
+          o.log.error({ err }, 'MQTT authentication failed');
+          fail();
+        },
+      );
+    },
+    authorizePublish(client, packet, done) {
+      const id = client ? identities.get(client) : undefined;
+      if (!client || id?.kind === 'console') return done(null);
+      const topic = parseDeviceTopic(packet.topic);
+      if (!id || !topic || topic.serial !== id.serial || topic.kind === 'cmd') {
+        o.refused(id?.serial ?? '', client.id, packet.topic, 'publish');
+        return done(new Error(`not allowed to publish on ${packet.topic}`));
+      }
+      const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+      o.fromDevice(topic.serial, topic.kind, payload).then(
+        () => done(null),
+        (err: unknown) => {
+          o.log.error({ err, serial: topic.serial }, 'device message could not be handled');
+          done(err as Error);
+        },
+      );
+    },
+    authorizeSubscribe(client, sub, done) {
+      const id = identities.get(client);
+      if (id?.kind === 'console') return done(null, sub);
+      if (id?.kind === 'device' && sub.topic === `${DEVICE_TOPIC_PREFIX}/${id.serial}/cmd`) return done(null, sub);
+      o.refused(id?.kind === 'device' ? id.serial : '', client.id, sub.topic, 'subscribe');
+      done(null, null);
+    },
+  });
+  const server = net.createServer(aedes.handle);
+  let port: number;
+  try {
+    port = await listen(server, o.port ?? 1883, o.host);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    if (o.port !== undefined)
+      throw new BrokerPortTaken(`MQTT_PORT ${o.port} is taken by another program: set MQTT_PORT to a free port, or to 0 to run without the embedded broker.`);
+    port = await listen(server, 0, o.host);
+    o.log.info(`Port 1883 is taken: the embedded MQTT broker listens on port ${port} instead (set MQTT_PORT to choose)`);
+  }
+  o.log.info(`Embedded MQTT broker on port ${port}`);
+  return {
+    port,
+    publish(topic, payload) {
+      return new Promise((resolve, reject) =>
+        aedes.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (err) => (err ? reject(err) : resolve())),
+      );
+    },
+    async close() {
+      await new Promise<void>((resolve) => aedes.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

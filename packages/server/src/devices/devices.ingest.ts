@@ -1,0 +1,328 @@
+import { type DeviceReading, deviceAckSchema, deviceReadingSchema, deviceStateSchema, deviceTelemetrySchema, MAX_CLOCK_AHEAD_S } from '@vpp/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ZodError } from 'zod';
+import { nowS } from '../db/database.ts';
+import type { FleetReports } from '../fleet/reports.ts';
+import type { AppContext } from '../platform/context.ts';
+import type { Sample, SubmeterSample } from '../telemetry/index.ts';
+import * as repo from './devices.repo.ts';
+
+/** Messages a device may send at once, and per second after that (a report every few seconds is far below it): the excess is dropped and counted. */
+export const RATE_BURST = 30;
+export const RATE_PER_S = 1;
+/** Readings gathered into one write, and how long the first of them waits for others. */
+const FLUSH_READINGS = 5000;
+const FLUSH_WAIT_MS = 50;
+/** How long the console trusts what it read of a node (its ratings, its submeters). */
+const NODE_CACHE_MS = 60_000;
+
+interface Pending {
+  node: repo.DeviceNode;
+  readings: DeviceReading[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/** A refusal: what is wrong with a device's message, as its node's page shows it. */
+export class Refusal extends Error {}
+
+const zodReason = (e: ZodError) => {
+  const i = e.issues[0];
+  return `${i.path.length ? i.path.join('.') : 'payload'}: ${i.message}`;
+};
+
+function parseJson(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    throw new Refusal('Malformed JSON.');
+  }
+}
+
+/** Why a reading is outside what the device's rating and the console's clock allow, or null. */
+export function readingProblem(r: DeviceReading, node: repo.DeviceNode, now: number, retentionS: number): string | null {
+  if (r.ts > now + MAX_CLOCK_AHEAD_S) return `Reading ${r.seq}: timestamp ${r.ts} is more than 5 minutes ahead of the console's clock.`;
+  if (r.ts + r.dt < now - retentionS) return `Reading ${r.seq}: timestamp ${r.ts} is older than the raw retention (${Math.round(retentionS / 86400)} days).`;
+  const battery = r.batteryPower ?? 0;
+  if (Math.abs(battery) > 3 * node.batteryKw + 0.01)
+    return `Reading ${r.seq}: batteryPower ${battery} kW is beyond three times the rated ${node.batteryKw} kW.`;
+  const solar = r.solarPower ?? 0;
+  if (solar > 3 * node.solarKw + 0.01 || solar < -1) return `Reading ${r.seq}: solarPower ${solar} kW is beyond three times the rated ${node.solarKw} kW.`;
+  if (r.soc !== null && r.soc !== undefined && (r.soc < 0 || r.soc > 100)) return `Reading ${r.seq}: soc ${r.soc} is outside 0–100.`;
+  for (const s of r.submeters ?? []) if (!node.submeterIds.has(s.id)) return `Reading ${r.seq}: submeter ${s.id} is not one of this node's.`;
+  return null;
+}
+
+function toSample(nodeId: number, r: DeviceReading): Sample {
+  return {
+    nodeId,
+    ts: r.ts,
+    dt: r.dt,
+    meter_p: r.meterPower,
+    meter_p_a: r.meterPowerA ?? null,
+    meter_p_b: r.meterPowerB ?? null,
+    meter_p_c: r.meterPowerC ?? null,
+    solar_p: r.solarPower ?? null,
+    sga_p: r.meterSGA ?? null,
+    battery_p: r.batteryPower ?? null,
+    house_p: r.housePower ?? null,
+    voltage: r.meterVoltage ?? null,
+    voltage_a: r.meterVoltageA ?? null,
+    voltage_b: r.meterVoltageB ?? null,
+    voltage_c: r.meterVoltageC ?? null,
+    frequency: r.meterFrequency ?? null,
+    meter_q: r.meterReactivePower ?? null,
+    solar_q: r.solarReactivePower ?? null,
+    current: r.meterCurrent ?? null,
+    soc: r.soc ?? null,
+    remaining: r.remainingCharge ?? null,
+    curtailed_p: r.curtailedPower ?? null,
+  };
+}
+
+const isUniqueViolation = (err: unknown) => /unique|duplicate key|PRIMARY KEY/i.test(String((err as Error)?.message ?? err));
+
+/**
+ * The console's side of what devices publish: each message is checked (JSON, schema, the device's
+ * ratings, the clock, its rate), refused with a reason recorded on its node and logged, or stored.
+ * Readings of many devices are gathered into one write through the telemetry store; a reading's
+ * (device, sequence) is recorded in the same transaction, so one sent again is stored once, also
+ * after its bucket was folded, by any console process. Each call settles once its message is
+ * stored or refused: the broker acknowledges the device only then.
+ */
+export class DeviceIngest {
+  private readonly nodes = new Map<string, { at: number; node: Promise<repo.DeviceNode | null> }>();
+  private readonly tokens = new Map<number, { tokens: number; at: number }>();
+  private readonly dropped = new Map<number, number>();
+  private pending: Pending[] = [];
+  private pendingReadings = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private lastFoldBucket = 0;
+  private writing: Promise<void> = Promise.resolve();
+  /** Counts since the start, for the log and the bench. */
+  readonly counts = { stored: 0, duplicates: 0, refused: 0, dropped: 0 };
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: FastifyBaseLogger,
+    private readonly reports: FleetReports,
+    private readonly hooks: { online?: (nodeId: number) => void; ack?: (nodeId: number, payload: unknown) => Promise<void> } = {},
+  ) {}
+
+  /** The node a serial number names (cached a minute). */
+  node(serial: string): Promise<repo.DeviceNode | null> {
+    const hit = this.nodes.get(serial);
+    if (hit && Date.now() - hit.at < NODE_CACHE_MS) return hit.node;
+    const node = repo.deviceNodeBySerial(this.ctx.db, serial);
+    this.nodes.set(serial, { at: Date.now(), node });
+    return node;
+  }
+
+  /** Handles one message a device published on one of its own topics. Never throws for a bad message: it is refused and recorded. */
+  async handle(serial: string, kind: 'telemetry' | 'state' | 'ack', payload: Buffer): Promise<void> {
+    const node = await this.node(serial);
+    if (!node) {
+      this.log.warn({ serial }, 'device message from an unknown serial number refused');
+      return;
+    }
+    if (!this.allow(node.nodeId)) return;
+    try {
+      if (kind === 'telemetry') await this.telemetry(node, payload);
+      else if (kind === 'state') await this.state(node, payload);
+      else await this.hooks.ack?.(node.nodeId, this.parse(payload, deviceAckSchema));
+    } catch (err) {
+      if (!(err instanceof Refusal)) throw err;
+      await this.refuse(node, err.message);
+    }
+  }
+
+  /** Records a refusal on the node (its page shows the reason) and logs it. */
+  async refuse(node: { nodeId: number; serial: string }, reason: string): Promise<void> {
+    this.counts.refused++;
+    this.log.warn({ serial: node.serial, nodeId: node.nodeId, reason }, 'device message refused');
+    await repo.recordRejection(this.ctx.db, node.nodeId, reason, nowS());
+  }
+
+  private parse<T>(payload: Buffer, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: ZodError } }): T {
+    const parsed = schema.safeParse(parseJson(payload));
+    if (!parsed.success) throw new Refusal(zodReason(parsed.error));
+    return parsed.data;
+  }
+
+  /** A token bucket per device: a flood is dropped and counted, never stored nor logged message by message. */
+  private allow(nodeId: number): boolean {
+    const now = Date.now();
+    const b = this.tokens.get(nodeId) ?? { tokens: RATE_BURST, at: now };
+    b.tokens = Math.min(RATE_BURST, b.tokens + ((now - b.at) / 1000) * RATE_PER_S);
+    b.at = now;
+    this.tokens.set(nodeId, b);
+    if (b.tokens < 1) {
+      this.counts.dropped++;
+      this.dropped.set(nodeId, (this.dropped.get(nodeId) ?? 0) + 1);
+      return false;
+    }
+    b.tokens -= 1;
+    return true;
+  }
+
+  private async telemetry(node: repo.DeviceNode, payload: Buffer): Promise<void> {
+    const raw = parseJson(payload);
+    const parsed = deviceTelemetrySchema.safeParse(raw);
+    if (!parsed.success) {
+      // A single reading's own error says more than the union's.
+      const single = deviceReadingSchema.safeParse(raw);
+      throw new Refusal(zodReason(single.success ? parsed.error : single.error));
+    }
+    const all = 'readings' in parsed.data ? parsed.data.readings : [parsed.data];
+    const now = nowS();
+    const retention = this.ctx.config.TELEMETRY_RAW_RETENTION_DAYS * 86400;
+    const good: DeviceReading[] = [];
+    let problem: string | null = null;
+    for (const r of all) {
+      const p = readingProblem(r, node, now, retention);
+      if (p) problem ??= p;
+      else good.push(r);
+    }
+    // The good readings of a batch are stored; the first bad one's reason is recorded.
+    if (problem) await this.refuse(node, problem);
+    if (!good.length) return;
+    await new Promise<void>((resolve, reject) => {
+      this.pending.push({ node, readings: good, resolve, reject });
+      this.pendingReadings += good.length;
+      if (this.pendingReadings >= FLUSH_READINGS) this.flushSoon(0);
+      else this.flushSoon(FLUSH_WAIT_MS);
+    });
+  }
+
+  private flushSoon(ms: number) {
+    if (this.timer && ms > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const batch = this.pending;
+      this.pending = [];
+      this.pendingReadings = 0;
+      // One write at a time: the next batch waits for the one before (SQLite has one writer anyway).
+      this.writing = this.writing.then(() => this.write(batch));
+    }, ms);
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.store(batch);
+          break;
+        } catch (err) {
+          // Another console process stored some of the same readings meanwhile: read again which.
+          if (attempt < 2 && isUniqueViolation(err)) continue;
+          throw err;
+        }
+      }
+      for (const p of batch) p.resolve();
+    } catch (err) {
+      this.log.error({ err }, 'device readings could not be stored');
+      for (const p of batch) p.reject(err);
+    }
+  }
+
+  private async store(batch: Pending[]): Promise<void> {
+    const candidates: { node: repo.DeviceNode; r: DeviceReading }[] = [];
+    const inBatch = new Set<string>();
+    for (const p of batch)
+      for (const r of p.readings) {
+        const key = `${p.node.nodeId}:${r.seq}`;
+        if (inBatch.has(key)) {
+          this.counts.duplicates++;
+          continue;
+        }
+        inBatch.add(key);
+        candidates.push({ node: p.node, r });
+      }
+    const stored = await repo.storedSequences(
+      this.ctx.db,
+      candidates.map((c) => ({ nodeId: c.node.nodeId, seq: c.r.seq })),
+    );
+    const fresh = candidates.filter((c) => !stored.has(`${c.node.nodeId}:${c.r.seq}`));
+    this.counts.duplicates += candidates.length - fresh.length;
+    const samples: Sample[] = [];
+    const submeters: SubmeterSample[] = [];
+    const contact = new Map<number, { node: repo.DeviceNode; ts: number }>();
+    for (const { node, r } of fresh) {
+      samples.push(toSample(node.nodeId, r));
+      for (const s of r.submeters ?? []) submeters.push({ submeterId: s.id, ts: r.ts, dt: r.dt, p: s.p, q: s.q ?? 0 });
+      const c = contact.get(node.nodeId);
+      if (!c || r.ts > c.ts) contact.set(node.nodeId, { node, ts: r.ts });
+    }
+    const dropped = new Map(this.dropped);
+    this.dropped.clear();
+    const now = nowS();
+    // A node heard from while the console had it offline (a device without a retained state, such as a one-off publish) is online again.
+    const back = [...contact.values()].filter((c) => c.node.offline);
+    await this.ctx.telemetry.ingest(samples, now, {
+      submeters,
+      alongside: async (trx) => {
+        const rows = fresh.map((c) => ({ node_id: c.node.nodeId, seq: c.r.seq, ts: c.r.ts }));
+        for (let i = 0; i < rows.length; i += 1000)
+          await trx
+            .insertInto('device_readings')
+            .values(rows.slice(i, i + 1000))
+            .execute();
+        await this.reports.contacts(
+          [...contact.values()]
+            .filter((c) => c.ts > (c.node.lastContact ?? 0))
+            .map((c) => ({ nodeId: c.node.nodeId, lastContact: c.ts, ...(c.node.offline ? { online: true } : {}) })),
+          trx,
+        );
+        if (back.length)
+          await this.reports.connectivity(
+            back.map((c) => ({ nodeId: c.node.nodeId, ts: now, online: true, offlineFrom: c.node.lastContact })),
+            trx,
+          );
+        if (dropped.size) await repo.addDropped(trx, dropped);
+      },
+    });
+    for (const c of contact.values()) {
+      c.node.lastContact = Math.max(c.node.lastContact ?? 0, c.ts);
+      c.node.offline = false;
+    }
+    for (const c of back) this.hooks.online?.(c.node.nodeId);
+    this.counts.stored += fresh.length;
+    // Live readings wait in the open tables until their bucket closes: the first write after a
+    // 5-minute boundary folds the buckets before it (a late reading waits for the next one).
+    const bucket = now - (now % 300);
+    if (bucket > this.lastFoldBucket) {
+      this.lastFoldBucket = bucket;
+      await this.ctx.telemetry.fold(bucket, now);
+    }
+  }
+
+  /** A device's retained state: online with what it is, or its last will (offline). Each change is an event of its node. */
+  private async state(cached: repo.DeviceNode, payload: Buffer): Promise<void> {
+    const state = this.parse(payload, deviceStateSchema);
+    // Read afresh: whether the node is online is the one fact two console processes must agree on.
+    const node = (await repo.deviceNodeBySerial(this.ctx.db, cached.serial)) ?? cached;
+    const now = nowS();
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await repo.saveState(trx, node.nodeId, JSON.stringify(state));
+      if (state.online === node.offline) {
+        await this.reports.connectivity([{ nodeId: node.nodeId, ts: now, online: state.online, offlineFrom: state.online ? node.lastContact : null }], trx);
+        await this.reports.contacts([{ nodeId: node.nodeId, online: state.online }], trx);
+      }
+    });
+    cached.offline = !state.online;
+    if (state.online) this.hooks.online?.(node.nodeId);
+  }
+
+  /** Writes what is waiting, and the dropped counts. */
+  async drain(): Promise<void> {
+    if (this.timer) this.flushSoon(0);
+    await new Promise((r) => setTimeout(r, 0));
+    await this.writing;
+    if (this.dropped.size) {
+      const dropped = new Map(this.dropped);
+      this.dropped.clear();
+      await repo.addDropped(this.ctx.db, dropped);
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import { sql } from 'kysely';
+import type { Database } from '../db/database.ts';
+
+/** What the console knows of a device from its node: ratings bound the readings it accepts. */
+export interface DeviceNode {
+  nodeId: number;
+  serial: string;
+  batteryKw: number;
+  batteryKwh: number;
+  solarKw: number;
+  inverterKw: number;
+  offline: boolean;
+  lastContact: number | null;
+  submeterIds: Set<number>;
+}
+
+export async function deviceNodeBySerial(db: Database, serial: string): Promise<DeviceNode | null> {
+  const r = await db
+    .selectFrom('nodes')
+    .select(['id', 'serial_number', 'battery_kw', 'battery_usable_kwh', 'solar_kw', 'inverter_kw', 'connection_offline', 'last_contact'])
+    .where('serial_number', '=', serial)
+    .executeTakeFirst();
+  if (!r) return null;
+  const subs = await db.selectFrom('submeters').select('id').where('node_id', '=', r.id).execute();
+  return {
+    nodeId: r.id,
+    serial: r.serial_number,
+    batteryKw: r.battery_kw,
+    batteryKwh: r.battery_usable_kwh,
+    solarKw: r.solar_kw,
+    inverterKw: r.inverter_kw,
+    offline: r.connection_offline === 1,
+    lastContact: r.last_contact === null ? null : Number(r.last_contact),
+    submeterIds: new Set(subs.map((s) => s.id)),
+  };
+}
+
+/** The stored hash of a device's secret, by its serial number (the MQTT username). */
+export async function secretHashBySerial(db: Database, serial: string): Promise<string | null> {
+  const r = await db
+    .selectFrom('device_credentials as c')
+    .innerJoin('nodes as n', 'n.id', 'c.node_id')
+    .select('c.secret_hash')
+    .where('n.serial_number', '=', serial)
+    .executeTakeFirst();
+  return r?.secret_hash ?? null;
+}
+
+export async function saveCredential(db: Database, nodeId: number, secretHash: string, at: number): Promise<void> {
+  await db
+    .insertInto('device_credentials')
+    .values({ node_id: nodeId, secret_hash: secretHash, issued_at: at })
+    .onConflict((oc) => oc.column('node_id').doUpdateSet({ secret_hash: secretHash, issued_at: at }))
+    .execute();
+}
+
+/** Node ids whose devices hold a credential: they report over the wire. */
+export async function credentialedNodeIds(db: Database): Promise<Set<number>> {
+  return new Set((await db.selectFrom('device_credentials').select('node_id').execute()).map((r) => r.node_id));
+}
+
+export async function deviceRecord(db: Database, nodeId: number) {
+  const cred = await db.selectFrom('device_credentials').select('issued_at').where('node_id', '=', nodeId).executeTakeFirst();
+  const status = await db.selectFrom('device_status').selectAll().where('node_id', '=', nodeId).executeTakeFirst();
+  return { issuedAt: cred ? Number(cred.issued_at) : null, status: status ?? null };
+}
+
+/** Records a refused message of a device: its reason is the one its node's page shows. */
+export async function recordRejection(db: Database, nodeId: number, reason: string, at: number): Promise<void> {
+  await db
+    .insertInto('device_status')
+    .values({ node_id: nodeId, state_json: null, rejected_reason: reason, rejected_at: at, rejected_count: 1 })
+    .onConflict((oc) =>
+      oc.column('node_id').doUpdateSet({ rejected_reason: reason, rejected_at: at, rejected_count: sql<number>`device_status.rejected_count + 1` }),
+    )
+    .execute();
+}
+
+/** Adds messages dropped by the rate limit to each device's count. */
+export async function addDropped(db: Database, counts: ReadonlyMap<number, number>): Promise<void> {
+  for (const [nodeId, n] of counts)
+    await db
+      .insertInto('device_status')
+      .values({ node_id: nodeId, state_json: null, rejected_reason: null, rejected_at: null, dropped_count: n })
+      .onConflict((oc) => oc.column('node_id').doUpdateSet({ dropped_count: sql<number>`device_status.dropped_count + ${n}` }))
+      .execute();
+}
+
+export async function saveState(db: Database, nodeId: number, stateJson: string): Promise<void> {
+  await db
+    .insertInto('device_status')
+    .values({ node_id: nodeId, state_json: stateJson, rejected_reason: null, rejected_at: null })
+    .onConflict((oc) => oc.column('node_id').doUpdateSet({ state_json: stateJson }))
+    .execute();
+}
+
+/** Which of the (node, seq) pairs are stored already, as `node:seq` keys. */
+export async function storedSequences(db: Database, pairs: readonly { nodeId: number; seq: number }[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < pairs.length; i += 500) {
+    const chunk = pairs.slice(i, i + 500);
+    const rows = await db
+      .selectFrom('device_readings')
+      .select(['node_id', 'seq'])
+      .where((eb) =>
+        eb(
+          eb.refTuple('node_id', 'seq'),
+          'in',
+          chunk.map((p) => eb.tuple(p.nodeId, p.seq)),
+        ),
+      )
+      .execute();
+    for (const r of rows) out.add(`${r.node_id}:${Number(r.seq)}`);
+  }
+  return out;
+}
+
+/** Forgets the sequence numbers of readings older than raw retention: such a reading is refused as too old anyway. */
+export async function pruneSequences(db: Database, before: number): Promise<void> {
+  await db.deleteFrom('device_readings').where('ts', '<', before).execute();
+}

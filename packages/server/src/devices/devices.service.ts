@@ -1,0 +1,51 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { DeviceCredential, NodeDevice } from '@vpp/shared';
+import { nowS } from '../db/database.ts';
+import { requireNode } from '../features/nodes/index.ts';
+import type { AppContext } from '../platform/context.ts';
+import type { AuthUser } from '../platform/guard.ts';
+import * as repo from './devices.repo.ts';
+
+/**
+ * A device secret is 32 random bytes: a fast hash is enough to keep it unreadable in the database
+ * (there is nothing to guess), and lets the broker check 50,000 reconnecting devices in a minute.
+ */
+export function hashSecret(secret: string): string {
+  return `sha256:${createHash('sha256').update(secret).digest('hex')}`;
+}
+
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Whether `password` is the secret of the device whose serial number is `serial`. */
+export async function verifyDevice(ctx: AppContext, serial: string, password: Buffer): Promise<boolean> {
+  const stored = await repo.secretHashBySerial(ctx.db, serial);
+  if (!stored) return false;
+  const a = Buffer.from(hashSecret(password.toString('utf8')));
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Issues a node's device credential, or replaces it (the old secret stops working at the device's next connection). Shown once. */
+export async function issueCredential(ctx: AppContext, user: AuthUser, nodeId: number): Promise<DeviceCredential> {
+  const node = await requireNode(ctx, user, nodeId);
+  const secret = newSecret();
+  const at = nowS();
+  await repo.saveCredential(ctx.db, nodeId, hashSecret(secret), at);
+  return { username: node.serial_number, secret, issuedAt: at, broker: ctx.deviceBroker };
+}
+
+/** A node's device as its page shows it: never the secret. */
+export async function nodeDevice(ctx: AppContext, user: AuthUser, nodeId: number): Promise<NodeDevice> {
+  const node = await requireNode(ctx, user, nodeId);
+  const { issuedAt, status } = await repo.deviceRecord(ctx.db, nodeId);
+  return {
+    username: node.serial_number,
+    credentialIssuedAt: issuedAt,
+    broker: ctx.deviceBroker,
+    lastRejected: status?.rejected_reason && status.rejected_at !== null ? { ts: Number(status.rejected_at), reason: status.rejected_reason } : null,
+    rejectedCount: status?.rejected_count ?? 0,
+    droppedCount: status?.dropped_count ?? 0,
+  };
+}

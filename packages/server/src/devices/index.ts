@@ -1,0 +1,103 @@
+import os from 'node:os';
+import { deviceEndpoints } from '@vpp/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import { nowS } from '../db/database.ts';
+import type { FleetReports } from '../fleet/reports.ts';
+import type { AppContext } from '../platform/context.ts';
+import type { FeatureModule } from '../platform/module.ts';
+import { type EmbeddedBroker, startEmbeddedBroker } from './devices.broker.ts';
+import { DeviceIngest } from './devices.ingest.ts';
+import { connectExternal, type ExternalLink } from './devices.link.ts';
+import { CommandOutbox } from './devices.outbox.ts';
+import * as repo from './devices.repo.ts';
+import { devicesRoutes } from './devices.routes.ts';
+import { verifyDevice } from './devices.service.ts';
+
+export { BrokerPortTaken } from './devices.broker.ts';
+export { fromControl, toControl } from './devices.outbox.ts';
+export { credentialedNodeIds, saveCredential } from './devices.repo.ts';
+export { hashSecret, newSecret } from './devices.service.ts';
+
+/** Devices on the wire: a node's device record and its credential. */
+export const devicesModule: FeatureModule = {
+  name: 'devices',
+  endpoints: [deviceEndpoints],
+  routes: devicesRoutes,
+};
+
+export interface DeviceLink {
+  ingest: DeviceIngest;
+  outbox: CommandOutbox;
+  /** The embedded broker's port (null on an external broker). */
+  port: number | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the console's side of the device wire: the embedded broker (MQTT_PORT) or a connection to
+ * an external one (MQTT_URL), the ingest of what devices publish and the command outbox. Returns
+ * null when MQTT_PORT is 0 and no MQTT_URL is set. Throws BrokerPortTaken when MQTT_PORT is taken.
+ */
+export async function startDevices(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  reports: FleetReports,
+  opts: { outboxEveryMs?: number; clientId?: string } = {},
+): Promise<DeviceLink | null> {
+  const { MQTT_URL, MQTT_PORT, HOST, PORT } = ctx.config;
+  if (!MQTT_URL && MQTT_PORT === 0) return null;
+  let outbox: CommandOutbox | null = null;
+  const ingest = new DeviceIngest(ctx, log, reports, {
+    online: (nodeId) => void outbox?.online(nodeId).catch((err) => log.error({ err }, 'command outbox failed')),
+    ack: (nodeId, ack) => (outbox as CommandOutbox).ack(nodeId, ack as Parameters<CommandOutbox['ack']>[1]),
+  });
+  let broker: EmbeddedBroker | null = null;
+  let external: ExternalLink | null = null;
+  if (MQTT_URL) {
+    external = await connectExternal(MQTT_URL, {
+      log,
+      clientId: opts.clientId ?? `vpp-console-${os.hostname()}-${PORT}`,
+      handle: (serial, kind, payload) => ingest.handle(serial, kind, payload),
+    });
+  } else {
+    broker = await startEmbeddedBroker({
+      host: HOST,
+      port: MQTT_PORT,
+      log,
+      verify: async (username, password) => ((await verifyDevice(ctx, username, password)) ? { kind: 'device', serial: username } : null),
+      fromDevice: (serial, kind, payload) => ingest.handle(serial, kind, payload),
+      refused(serial, clientId, topic, what) {
+        log.warn({ serial, clientId, topic }, `MQTT ${what} refused: a device may use only its own topics`);
+        if (!serial) return;
+        void ingest
+          .node(serial)
+          .then((node) => node && ingest.refuse(node, `Refused a ${what} on another device's topic ${topic}.`))
+          .catch((err) => log.error({ err }, 'device refusal could not be recorded'));
+      },
+    });
+    ctx.deviceBroker = { url: null, port: broker.port };
+  }
+  const link = broker ?? (external as ExternalLink);
+  outbox = new CommandOutbox(ctx.db, (topic, payload) => link.publish(topic, payload), log);
+  outbox.start(opts.outboxEveryMs);
+  // Sequence numbers older than raw retention guard nothing: such a reading is refused as too old.
+  const prune = setInterval(() => {
+    void repo
+      .pruneSequences(ctx.db, nowS() - ctx.config.TELEMETRY_RAW_RETENTION_DAYS * 86400 - 3600)
+      .catch((err) => log.error({ err }, 'device upkeep failed'));
+  }, 3600_000);
+  // The rate limit's dropped counts reach the nodes' records even while no reading is stored.
+  const upkeep = setInterval(() => void ingest.drain().catch((err) => log.error({ err }, 'device ingest upkeep failed')), 5000);
+  return {
+    ingest,
+    outbox,
+    port: broker?.port ?? null,
+    async stop() {
+      clearInterval(upkeep);
+      clearInterval(prune);
+      outbox?.stop();
+      await link.close();
+      await ingest.drain();
+    },
+  };
+}
