@@ -37,6 +37,20 @@ module.exports = {
       to: { path: '^packages/server/src/(features|app\\.ts|main\\.ts|seed)' },
     },
     {
+      name: 'telemetry-through-its-face',
+      severity: 'error',
+      comment: 'The telemetry store is reached only through its face, packages/server/src/telemetry/index.ts.',
+      from: { pathNot: '^packages/server/src/telemetry/' },
+      to: { path: '^packages/server/src/telemetry/', pathNot: '^packages/server/src/telemetry/index\\.ts$' },
+    },
+    {
+      name: 'telemetry-imports-no-area-nor-simulator',
+      severity: 'error',
+      comment: 'The telemetry store stands below the areas and apart from the simulator (fleet/), which reaches it only as any sender would.',
+      from: { path: '^packages/server/src/telemetry/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/server/src/(features/|fleet/|app\\.ts|main\\.ts)' },
+    },
+    {
       name: 'console-knows-no-simulator',
       severity: 'error',
       comment:
