@@ -37,6 +37,20 @@ module.exports = {
       to: { path: '^packages/server/src/(features|app\\.ts|main\\.ts|seed)' },
     },
     {
+      name: 'telemetry-through-its-face',
+      severity: 'error',
+      comment: 'The telemetry store is reached only through its face, packages/server/src/telemetry/index.ts.',
+      from: { pathNot: '^packages/server/src/telemetry/' },
+      to: { path: '^packages/server/src/telemetry/', pathNot: '^packages/server/src/telemetry/index\\.ts$' },
+    },
+    {
+      name: 'telemetry-imports-no-area-nor-simulator',
+      severity: 'error',
+      comment: 'The telemetry store stands below the areas and apart from the simulator (fleet/), which reaches it only as any sender would.',
+      from: { path: '^packages/server/src/telemetry/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/server/src/(features/|fleet/|app\\.ts|main\\.ts)' },
+    },
+    {
       name: 'console-knows-no-simulator',
       severity: 'error',
       comment:
@@ -78,9 +92,10 @@ module.exports = {
     {
       name: 'e2e-through-the-front-door',
       severity: 'error',
-      comment: 'End-to-end tests use only e2e/support and the shared contract, never the web or server source.',
+      comment:
+        'End-to-end tests use only e2e/support and the shared contract, never the web or server source; except the one helper that starts the server as a process (its front door), shared with the crash tests and the bench.',
       from: { path: '^e2e/' },
-      to: { path: '^packages/(server|web)/' },
+      to: { path: '^packages/(server|web)/', pathNot: '^packages/server/src/test/(start-server|wait|free-port)\\.ts$' },
     },
     {
       name: 'app-through-index',

@@ -30,8 +30,8 @@ export async function benchExports(
   const id = await queue();
   // Time inside the telemetry reads (with the adding up into the page's buckets), apart from the writing.
   let readMs = 0;
-  const read = ctx.telemetry.visitRuns.bind(ctx.telemetry);
-  ctx.telemetry.visitRuns = async (...args) => {
+  const read = ctx.telemetry.buckets.bind(ctx.telemetry);
+  ctx.telemetry.buckets = async (...args) => {
     const s = performance.now();
     await read(...args);
     readMs += performance.now() - s;
@@ -61,7 +61,7 @@ export async function benchExports(
   const t = performance.now();
   await runExport(ctx, id, { attempt: 1 });
   const seconds = (performance.now() - t) / 1000;
-  ctx.telemetry.visitRuns = read;
+  ctx.telemetry.buckets = read;
   running = false;
   await probe;
   clearInterval(sampler);

@@ -3,7 +3,8 @@
 // server's hourly job does, then measures the database twice (half-way and at the end): what a day
 // of history adds, per 5-minute node-sample and per node-year, is the growth between the two (the
 // fixed part, nodes and their latest readings and the current day's rows, does not grow). Adds its
-// figures to bench/results.json. PostgreSQL: set BENCH_DATABASE_URL (a fresh schema, dropped after).
+// figures to bench/results.json. Then reads the history back (graphs, VPP sums, energies), timed.
+// PostgreSQL: set BENCH_DATABASE_URL (a fresh schema, dropped after).
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -72,6 +73,32 @@ for (let d = 0; d < DAYS; d++) {
   }
 }
 const [half, full] = measured;
+// Reading the history back (compacted days and the current day's recent rows, one stream): each read
+// timed cold (first) and warm (again, from the cache of unpacked days), in ms.
+const readMs = async (read: () => Promise<unknown>) => {
+  const t0 = performance.now();
+  await read();
+  const t1 = performance.now();
+  await read();
+  return [Math.round(t1 - t0), Math.round(performance.now() - t1)] as const;
+};
+const some = ids.slice(0, 50);
+const cols = ['meter_p', 'solar_p', 'battery_p', 'house_p', 'soc'] as const;
+const reads = {
+  nodeGraphs5m: await readMs(async () => {
+    for (const id of some) await ctx.telemetry.nodeSeries(id, cols, now - 86400, now, 300);
+  }),
+  nodeGraphsHourly: await readMs(async () => {
+    for (const id of some) await ctx.telemetry.nodeSeries(id, cols, start, now, 3600);
+  }),
+  nodeGraphsDaily: await readMs(async () => {
+    for (const id of some) await ctx.telemetry.nodeSeries(id, cols, start, now, 86400);
+  }),
+  vppSums5m: await readMs(() => ctx.telemetry.historySums(ids, ['meter_p', 'solar_p', 'remaining'], start, now, 300)),
+  vppSumsHourly: await readMs(() => ctx.telemetry.historySums(ids, ['meter_p', 'solar_p', 'remaining'], start, now, 3600)),
+  historyRowsEnergy: await readMs(() => ctx.telemetry.historyRows(ids, ['import_e', 'export_e'], start, now)),
+};
+for (const [name, [cold, warm]] of Object.entries(reads)) log(`  ${name}: ${cold} ms cold, ${warm} ms warm`);
 // Where the bytes are, largest first.
 const tables =
   handle.dialect === 'sqlite'
@@ -92,6 +119,8 @@ const figures = {
   dbBytesPerNodeSampleAll: r1(full.bytes / full.samples),
   dbBytesPerNodeYear: Math.round(growth * 288 * 365),
   dbGiBPer1000NodesYear: r1((growth * 288 * 365 * 1000) / 2 ** 30),
+  historyReadColdMs: Object.values(reads).reduce((n, [cold]) => n + cold, 0),
+  historyReadWarmMs: Object.values(reads).reduce((n, [, warm]) => n + warm, 0),
 };
 // biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
 console.table(figures);

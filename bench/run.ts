@@ -469,7 +469,7 @@ const dispatchPriceP50Ms = await measure(
 const vppPricesP50Ms = await measure(() => `/powerstation/${marketVppId}/prices?start=${day}`);
 
 // Billing (issue 15): the events CSV of a month of a 50,000-customer fleet with daily events, and an invoice's PDF.
-const billing = await benchBilling(ctx, base, headers, org);
+const { figures: billing } = await benchBilling(ctx, base);
 
 // Data exports (issue 17): the VPP of up to 10,000 nodes above, every 5 minutes of the simulated days
 // written as CSV by the real job, with the process's peak memory and other API replies meanwhile.

@@ -3,7 +3,6 @@
 // endpoints. Samples the server's memory (after a full collection) at the start, every minute and
 // at the end, and reports latencies per endpoint. Prints tables and writes bench/soak-results.json.
 // PostgreSQL: set BENCH_DATABASE_URL (a fresh schema is used and dropped).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +13,8 @@ import { ALL_FLEET_NODES, DEMO_PASSWORD, loginReply, nodeListReply, startOfPerio
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import pg from 'pg';
-import { freePort } from '../packages/server/src/test/free-port.ts';
+import { startServerProcess } from '../packages/server/src/test/start-server.ts';
+import { waitFor } from '../packages/server/src/test/wait.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,7 +36,6 @@ for (const [name, v] of Object.entries({ minutes: MINUTES, clients: CLIENTS, nod
 const pgUrl = process.env.BENCH_DATABASE_URL;
 const schema = `soak_${randomBytes(4).toString('hex')}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-soak-'));
-const root = path.resolve(import.meta.dirname, '..');
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,43 +43,25 @@ const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : Number.NaN);
 
-/** Polls until `check` holds; gives up after `ms`. */
-async function until(what: string, ms: number, check: () => Promise<boolean>) {
-  const deadline = Date.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}`);
-    await sleep(500);
-  }
-}
-
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
 const durationS = MINUTES * 60;
-const child: ChildProcess = spawn(
-  process.execPath,
-  ['--expose-gc', '--import', 'tsx', '--import', path.join(import.meta.dirname, 'soak-probe.ts'), path.join(root, 'packages/server/src/main.ts')],
-  {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      CAPTCHA_COST: '500',
-      DATABASE_URL: pgUrl ?? '',
-      DATABASE_SCHEMA: pgUrl ? schema : '',
-      SIM_NODES: String(NODES),
-      SIM_HISTORY_DAYS: values.days,
-      SIM_INTERVAL_S: values.interval,
-      // One sign-in lasts the whole soak.
-      ACCESS_TOKEN_TTL_S: String(durationS + 3600),
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+log(`Starting the server (${pgUrl ? 'postgres' : 'sqlite'}, ${NODES} nodes, ${values.days} days of history)…`);
+const server = await startServerProcess({
+  name: 'soak',
+  dataDir,
+  nodeArgs: ['--expose-gc', '--import', path.join(import.meta.dirname, 'soak-probe.ts')],
+  ipc: true,
+  env: {
+    CAPTCHA_COST: '500',
+    DATABASE_URL: pgUrl ?? '',
+    DATABASE_SCHEMA: pgUrl ? schema : '',
+    SIM_NODES: String(NODES),
+    SIM_HISTORY_DAYS: values.days,
+    SIM_INTERVAL_S: values.interval,
+    // One sign-in lasts the whole soak.
+    ACCESS_TOKEN_TTL_S: String(durationS + 3600),
   },
-);
-const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+});
+const { child, url: base } = server;
 
 interface Memory {
   rss: number;
@@ -101,10 +82,7 @@ async function memory(): Promise<Memory> {
 }
 
 async function cleanUp() {
-  if (child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await server.end();
   fs.rmSync(dataDir, { recursive: true, force: true });
   if (pgUrl) {
     const c = new pg.Client({ connectionString: pgUrl });
@@ -137,17 +115,16 @@ async function simulated(): Promise<{ n: number; ts: number }> {
 }
 
 try {
-  log(`Starting the server (${pgUrl ? 'postgres' : 'sqlite'}, ${NODES} nodes, ${values.days} days of history)…`);
-  await until('the server to answer', 120_000, async () => {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    return (await fetch(`${base}/healthz`)).ok;
-  });
   const t0 = Date.now();
   // The fleet is live once every node has been simulated to within a few minutes of now.
-  await until('the fleet history', 30 * 60_000, async () => {
-    const s = await simulated();
-    return s.n >= NODES && s.ts >= Date.now() / 1000 - 600;
-  });
+  await waitFor(
+    'the fleet history',
+    async () => {
+      const s = await simulated().catch(() => null);
+      return s !== null && s.n >= NODES && s.ts >= Date.now() / 1000 - 600;
+    },
+    30 * 60_000,
+  );
   log(`  fleet live after ${r1((Date.now() - t0) / 1000)} s`);
 
   const challenge = (await (await fetch(`${base}/auth/captcha/challenge`)).json()) as Parameters<typeof solveChallenge>[0]['challenge'];

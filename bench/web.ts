@@ -2,21 +2,22 @@
 // Vite's build manifest: bench/web-bundle.ts), then starts the real server on a scratch data
 // directory and runs Lighthouse on the login page (/, signed out) in Debian's Chromium. Prints a
 // table and writes bench/web-results.json. A measurement, not a test: it asserts nothing.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { startServerProcess } from '../packages/server/src/test/start-server.ts';
 import { analyseBundle } from './web-bundle.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/web/dist');
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The login page needs no fleet to speak of. */
+const SMALL_DEMO = { SIM_NODES: '5', SIM_HISTORY_DAYS: '1' };
 const FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -32,34 +33,13 @@ const build = spawnSync('npm', ['run', 'build', '-w', '@vpp/web'], { cwd: root, 
 if (build.status !== 0) process.exit(build.status ?? 1);
 const bundle = analyseBundle(dist);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const port = await freePort();
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-bench-web-'));
-const url = `http://127.0.0.1:${port}`;
-log(`Starting the server on ${url}…`);
-const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
-  cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', SIM_NODES: '5', SIM_HISTORY_DAYS: '1' },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+log('Starting the server…');
+const server = await startServerProcess({ name: 'bench-web', env: SMALL_DEMO });
+const url = server.url;
 
 async function stopServer() {
-  if (server.exitCode === null && server.signalCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await server.end();
+  fs.rmSync(server.dataDir, { recursive: true, force: true });
 }
 
 interface Run {
@@ -106,18 +86,6 @@ async function runLighthouse(preset: 'mobile' | 'desktop'): Promise<Run> {
 let mobile: Run;
 let desktop: Run;
 try {
-  for (const deadline = Date.now() + 120_000; ; ) {
-    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline) throw new Error('the server did not start in 120 s');
-    await new Promise((r) => setTimeout(r, 300));
-  }
   log('Lighthouse (mobile, then desktop) on the login page…');
   // One retry: a first run on a cold server now and then yields no paint at all.
   const twice = (preset: 'mobile' | 'desktop') =>

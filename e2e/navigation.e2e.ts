@@ -1,6 +1,6 @@
 // The main shell's navigation: the sidebar by permission, the 404 page, the old routes that
 // redirect, and the time zone banner.
-import { DEMO_USERS, isKnownPermission, PERMISSIONS, type PermissionName, type PermissionRequirement, satisfies } from '@vpp/shared';
+import { DEMO_USERS, isKnownPermission, nodeEndpoints, PERMISSIONS, type PermissionName, type PermissionRequirement, satisfies } from '@vpp/shared';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { logIn } from './support/browser.ts';
@@ -121,6 +121,77 @@ describe('the header on a phone', () => {
       expect(box.y + box.height).toBeLessThanOrEqual(bar.y + bar.height);
       expect(box.x + box.width).toBeLessThanOrEqual(390);
     }
+  });
+});
+
+describe('the drawer on a phone', () => {
+  it('closes once an item is picked, showing the page it opened', async () => {
+    const page = await app.page({ viewport: { width: 390, height: 844 } });
+    await signIn(page, 'retailer', 'Rita');
+    const drawer = page.getByRole('navigation', { name: 'Main navigation' });
+    const item = drawer.getByRole('link', { name: 'Fleet Monitoring' });
+    // Closed, the drawer slides out of the screen (it stays in the page).
+    const onScreen = async () => {
+      const box = await drawer.boundingBox();
+      return box !== null && box.x + box.width > 0;
+    };
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await eventually(onScreen).toBe(true);
+    await item.click();
+    await reachPath(page, '/fleet-monitoring/nodes?tab=LIST&limit=10&offset=0');
+    await eventually(onScreen).toBe(false);
+    await shown(page.getByRole('heading', { name: 'Fleet Monitoring', level: 1 }));
+    // Picking the page already shown closes it too.
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await eventually(onScreen).toBe(true);
+    await item.click();
+    await eventually(onScreen).toBe(false);
+  });
+});
+
+describe('Go Back and Cancel on a page opened directly', () => {
+  it('stay in the console: Go Back opens the fleet list and Cancel the dashboard, and go back in the app otherwise', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    const rita = await app.api('retailer');
+    const id = (await rita.call(nodeEndpoints.list, { query: { limit: 1, offset: 0 } })).deployments[0].id;
+    // A bookmark or an e-mail link: the page before is not the console's.
+    await page.goto('about:blank');
+    await page.goto(`${app.url}/fleet-monitoring/nodes/${id}?tab=LOCATION`);
+    await page.getByRole('button', { name: 'Go Back' }).click();
+    await reachPath(page, '/fleet-monitoring/nodes?limit=10&offset=0');
+    await page.goto('about:blank');
+    await page.goto(`${app.url}/user/settings`);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await reachPath(page, '/');
+    await shown(page.getByRole('heading', { name: 'Welcome, Rita' }));
+    // Within the app, Go Back is the browser's Back.
+    await page.goto(`${app.url}/fleet-monitoring/nodes?limit=10&offset=0`);
+    await page.getByRole('table', { name: 'Nodes' }).getByRole('row').nth(1).click();
+    await page.waitForURL(/\/fleet-monitoring\/nodes\/\d+/);
+    await page.getByRole('button', { name: 'Go Back' }).click();
+    await reachPath(page, '/fleet-monitoring/nodes?limit=10&offset=0');
+  });
+});
+
+describe('the site label editor', () => {
+  it('closes on Escape and when another tab is chosen, keeping the label', async () => {
+    const page = await app.page();
+    await signIn(page, 'retailer', 'Rita');
+    const rita = await app.api('retailer');
+    const id = (await rita.call(nodeEndpoints.list, { query: { limit: 1, offset: 0 } })).deployments[0].id;
+    await page.goto(`/fleet-monitoring/nodes/${id}?tab=LOCATION`);
+    const input = page.getByRole('textbox', { name: 'Site label' });
+    await (await shown(page.getByRole('button', { name: 'Edit site label' }))).click();
+    await input.fill('Half typed');
+    await input.press('Escape');
+    await gone(input);
+    await shown(page.getByRole('button', { name: 'Edit site label' }));
+    await page.getByRole('button', { name: 'Edit site label' }).click();
+    await shown(input);
+    await page.getByRole('tab', { name: 'Event Log' }).click();
+    await gone(input);
+    expect(await page.getByText('Half typed').count()).toBe(0);
   });
 });
 

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { generate } from 'otplib';
+import { waitFor } from '../../packages/server/src/test/wait.ts';
 
 const STEP_S = 30;
 const currentStep = () => Math.floor(Date.now() / 1000 / STEP_S);
@@ -17,7 +17,7 @@ export function authenticator(secret: string) {
     /** A code the server has not yet accepted for this user. */
     async next(): Promise<string> {
       const step = Math.max(last + 1, currentStep());
-      while (step > currentStep() + 1) await sleep((STEP_S - ((Date.now() / 1000) % STEP_S)) * 1000 + 50);
+      await waitFor('the clock to reach the step before the next code', () => step <= currentStep() + 1, 2 * STEP_S * 1000);
       last = step;
       lastCode = await generate({ secret, epoch: step * STEP_S });
       return lastCode;

@@ -74,7 +74,6 @@ const schema = z.object({
   /** The share of each simulated battery its household keeps as backup (self-consumption stops there; dispatches may use it down to their own reserve). */
   SIM_BACKUP_RESERVE: z.coerce.number().min(0).max(0.9).default(0.2),
   PORTAL_URL: z.string().url().optional(),
-  MARKET_PRICE_CAP: z.coerce.number().int().min(1000).max(1_000_000).default(20_300),
   MARKET_IMPORT_ORGANISATION: z.string().trim().min(1).max(200).optional(),
   SETTLEMENT_DELAY_S: z.coerce
     .number()

@@ -85,8 +85,15 @@ for (const { dialect, skip } of DIALECTS) {
       expect(afterMove.length).toBeGreaterThan(0);
       expect(nodesOf(afterMove)).toEqual(await allocated());
       expect(holds(afterMove, moved)).toBe(true);
-      // The engine, running on, sends nothing more.
-      await new Promise((r) => setTimeout(r, 3000));
+      // The engine, running on, sends nothing more: two of its passes (a clock minute each) finish
+      // after the reschedule, so that one has run whole on what the reschedule left.
+      const rescheduled = clock();
+      await waitFor('two engine passes after the reschedule', async () => {
+        const [r] = await srv.query<{ n: number }>(
+          `select count(*) as n from jobs where kind = 'dispatch-engine' and status = 'done' and finished_at > ${rescheduled}`,
+        );
+        return Number(r.n) >= 2;
+      });
       expect(await live()).toEqual(afterMove);
       await srv.kill();
     });

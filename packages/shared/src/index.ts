@@ -48,6 +48,7 @@ export * from './kit-designer/schemas.ts';
 export * from './market/endpoints.ts';
 export * from './market/rules.ts';
 export * from './market/schemas.ts';
+export * from './market/settings.ts';
 export * from './messages.ts';
 export * from './nodes/endpoints.ts';
 export * from './nodes/nmi.ts';

@@ -27,7 +27,7 @@ const parsed = positionals.map((file) => {
     fail(`${file}: cannot be read.`);
   }
   try {
-    return parsePriceFile(path.basename(file), bytes, config.MARKET_PRICE_CAP);
+    return parsePriceFile(path.basename(file), bytes);
   } catch (err) {
     if (err instanceof PriceFileError) fail(`Nothing was imported. ${err.message}`);
     throw err;

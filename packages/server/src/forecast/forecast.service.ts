@@ -123,27 +123,18 @@ export async function nodeProfiles(
       end,
     );
     const builders = new Map(chunk.map((m) => [m.node.id, { m, b: new ProfileBuilder(m.node, m.cutoff) }]));
-    await ctx.telemetry.visitRuns(
+    await ctx.telemetry.buckets(
       chunk.map((m) => m.node.id),
       ['sga_p', 'house_p'],
       start,
       end,
-      (run) => {
-        const entry = builders.get(run.node);
-        if (!entry) return;
+      (id, ts, cov, values) => {
+        const entry = builders.get(id);
+        if (!entry || !(cov >= MIN_COVERED_S) || ts >= entry.m.cutoff) return;
         const { m, b } = entry;
-        const compacted = run.midnight !== undefined;
-        for (let k = run.from; k < run.to; k++) {
-          const cov = run.cov[k];
-          if (!(cov >= MIN_COVERED_S)) continue;
-          const ts = run.ts + k * SLOT_S;
-          if (ts >= m.cutoff) continue;
-          // A compacted day holds averages; a recent row holds time integrals.
-          const sga = compacted ? run.values[0][k] : run.values[0][k] / cov;
-          const house = compacted ? run.values[1][k] : run.values[1][k] / cov;
-          const mid = ts + SLOT_S / 2;
-          b.add(ts, sga, house, clearSky(m.node.lat, m.node.lng, mid), weather.cloud(m.node.postcode, mid));
-        }
+        // The stream holds time integrals: each average is the integral over the seconds covered.
+        const mid = ts + SLOT_S / 2;
+        b.add(ts, values[0] / cov, values[1] / cov, clearSky(m.node.lat, m.node.lng, mid), weather.cloud(m.node.postcode, mid));
       },
     );
     const key = chunk[0].cutoff;
@@ -232,33 +223,27 @@ export async function forecastError(ctx: AppContext, nodes: readonly ModelNode[]
   const homeLoad = new Float64Array(nodes.length);
   const homeBuckets = new Float64Array(nodes.length);
   const homeMedians: number[][] = nodes.map(() => []);
-  await ctx.telemetry.visitRuns(
+  await ctx.telemetry.buckets(
     nodes.map((n) => n.id),
     ['sga_p', 'house_p'],
     start,
     end,
-    (run) => {
-      const i = index.get(run.node);
-      if (i === undefined) return;
-      const compacted = run.midnight !== undefined;
-      for (let k = run.from; k < run.to; k++) {
-        const cov = run.cov[k];
-        if (!(cov >= MIN_COVERED_S)) continue;
-        const ts = run.ts + k * SLOT_S;
-        const step = (ts - start) / SLOT_S;
-        if (disturbed.has(`${run.node}|${ts}`)) continue;
-        const sga = compacted ? run.values[0][k] : run.values[0][k] / cov;
-        const house = compacted ? run.values[1][k] : run.values[1][k] / cov;
-        if (!Number.isFinite(sga) || !Number.isFinite(house)) continue;
-        const measured = house - sga;
-        const predicted = expected.houseKw(i, step) - expected.solarKw(i, step);
-        forecastSum[step] += predicted;
-        measuredSum[step] += measured;
-        seen[step] = 1;
-        homeMedians[i].push(Math.abs(predicted - measured));
-        homeLoad[i] += house;
-        homeBuckets[i]++;
-      }
+    (id, ts, cov, values) => {
+      const i = index.get(id);
+      if (i === undefined || !(cov >= MIN_COVERED_S)) return;
+      const step = (ts - start) / SLOT_S;
+      if (disturbed.has(`${id}|${ts}`)) return;
+      const sga = values[0] / cov;
+      const house = values[1] / cov;
+      if (!Number.isFinite(sga) || !Number.isFinite(house)) return;
+      const measured = house - sga;
+      const predicted = expected.houseKw(i, step) - expected.solarKw(i, step);
+      forecastSum[step] += predicted;
+      measuredSum[step] += measured;
+      seen[step] = 1;
+      homeMedians[i].push(Math.abs(predicted - measured));
+      homeLoad[i] += house;
+      homeBuckets[i]++;
     },
   );
   const errors: number[] = [];

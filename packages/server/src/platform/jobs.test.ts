@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { simpleParser } from 'mailparser';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { nowS } from '../db/database.ts';
 import { describeEachDatabase } from '../test/harness.ts';
+import { waitFor } from '../test/wait.ts';
 import { backoffS, claimJob, createWorker, defineJob, enqueue, enqueueJob, ensureRecurring, type JobHandler, jobState, sweepJobs } from './jobs.ts';
 import { MAIL_JOB, mailJob, outboxDir, sendMail } from './mail.ts';
 
@@ -73,7 +75,9 @@ describeEachDatabase('durable jobs', (h) => {
     expect((await claimJob(h().ctx, 'dead-worker', [k], 1))?.id).toBe(id);
     const survivor = createWorker(h().ctx, jobs({ [k]: async () => undefined }), { leaseS: 30 });
     expect(await survivor.runUntilIdle()).toBe(0); // the lease still holds
-    await new Promise((r) => setTimeout(r, 2100));
+    // The lease runs out when the clock passes its end (whole seconds), not after a fixed wait.
+    const { locked_until } = await job(id);
+    await waitFor('the dead worker’s lease to run out', () => nowS() > Number(locked_until));
     expect(await survivor.runUntilIdle()).toBe(1);
     expect(await job(id)).toMatchObject({ status: 'done', attempts: 2 });
   });
@@ -100,7 +104,8 @@ describeEachDatabase('durable jobs', (h) => {
     const k = kind('parallel');
     const runs: number[] = [];
     const handler: JobHandler = async (_ctx, payload) => {
-      await new Promise((r) => setTimeout(r, 5));
+      // A job that gives way before it finishes, so that the workers' runs interleave.
+      await setImmediate();
       runs.push((payload as { i: number }).i);
     };
     for (let i = 0; i < 30; i++) await enqueue(h().ctx.db, k, { i });
@@ -132,7 +137,7 @@ describeEachDatabase('durable jobs', (h) => {
     worker.start();
     await enqueue(h().ctx.db, k, { i: 1 });
     await enqueue(h().ctx.db, k, { i: 2 });
-    for (let i = 0; i < 100 && done.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor('the worker to run both jobs', () => done.length >= 2);
     await worker.stop();
     expect(done.sort()).toEqual([1, 2]);
   });

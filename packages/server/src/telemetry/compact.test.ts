@@ -6,10 +6,9 @@ import { buildFleet } from '../fleet/builder.ts';
 import { hash01 } from '../fleet/random.ts';
 import type { JobRun } from '../platform/jobs.ts';
 import { describeEachDatabase } from '../test/harness.ts';
-import { telemetryCompactJob } from './compact.job.ts';
-import { DAY_COLUMNS, DAY_GROUPS, decodeDay, encodeDay } from './compact.ts';
+import { DAY_COLUMNS, DAY_GROUPS, decodeDay, encodeDay } from './codec.ts';
+import { telemetryCompactJob } from './compact.ts';
 import type { MetricColumn, Sample } from './metrics.ts';
-import { DayCache } from './read.ts';
 
 describe('a compacted day', () => {
   it('round-trips every column exactly as float32, missing values and absent columns included', () => {
@@ -214,19 +213,18 @@ describeEachDatabase('compacted telemetry history', (h) => {
 
   it('reads the same through a cache of unpacked days, and unpacks a day again once a compaction has rewritten it', async () => {
     const { telemetry } = h().ctx;
-    const cache = new DayCache();
     const span: [number, number] = [start, end];
     const plain = await telemetry.nodesSeries(nodes, cols, ...span, 300);
-    expect(await telemetry.nodesSeries(nodes, cols, ...span, 300, cache)).toEqual(plain);
+    expect(await telemetry.nodesSeries(nodes, cols, ...span, 300)).toEqual(plain);
     // Again from the cache: the same.
-    expect(await telemetry.nodesSeries(nodes, cols, ...span, 300, cache)).toEqual(plain);
-    expect(await telemetry.nodesSeries(nodes, cols, ...span, 3600, cache)).toEqual(await telemetry.nodesSeries(nodes, cols, ...span, 3600));
+    expect(await telemetry.nodesSeries(nodes, cols, ...span, 300)).toEqual(plain);
+    expect(await telemetry.nodesSeries(nodes, cols, ...span, 3600)).toEqual(await telemetry.nodesSeries(nodes, cols, ...span, 3600));
     // A bucket of node 1's silent afternoon arrives and is compacted into its day: the cached day is stale.
     const bucket = start + 32 * HOUR;
     const late = reading(nodes[1], bucket, 300, 11);
     await telemetry.ingest([late], now);
     await telemetry.compact(now);
-    const point = (await telemetry.nodesSeries([nodes[1]], ['meter_p'], bucket, bucket + 300, 300, cache))[0];
+    const point = (await telemetry.nodesSeries([nodes[1]], ['meter_p'], bucket, bucket + 300, 300))[0];
     expect(point.ts).toBe(bucket);
     expect(Math.abs((point.meter_p as number) - (late.meter_p as number))).toBeLessThan(1e-5);
   });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,21 +9,10 @@ import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import pg from 'pg';
 import { expect } from 'vitest';
-import { freePort } from './free-port.ts';
+import { startServerProcess } from './start-server.ts';
+import { waitFor } from './wait.ts';
 
-/** How long any one condition may take to come true on a busy two-core machine (real time). */
-const DEADLINE_MS = 45_000;
-
-/** Polls `check` until it answers something other than undefined or false; fails after the deadline. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false): Promise<T> {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { waitFor };
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -46,47 +35,27 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
   const pgUrl = process.env.TEST_DATABASE_URL;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `vpp-${name}-`));
   const schema = `${name.replace(/\W/g, '_')}_${randomBytes(5).toString('hex')}`;
-  const main = path.join(import.meta.dirname, '..', 'main.ts');
   let current: RunningServer | undefined;
   /** Every line the server processes have logged (at the LOG_LEVEL a start sets). */
   const log: string[] = [];
 
   async function start(more: Record<string, string> = {}): Promise<RunningServer> {
-    const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    const p = await startServerProcess({
+      dataDir,
+      log: 'pipe',
+      // The log (pino, one JSON line per entry): kept for the tests that read what the server said.
+      onLog: (line) => log.push(line),
       env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DEMO: 'true',
         LOG_LEVEL: 'error',
         CAPTCHA_COST: '200',
-        DATABASE_URL: dialect === 'postgres' ? pgUrl : '',
+        DATABASE_URL: dialect === 'postgres' ? (pgUrl ?? '') : '',
         DATABASE_SCHEMA: dialect === 'postgres' ? schema : '',
         CRASH_AT: '',
         ...env,
         ...more,
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
     });
-    // The log (pino, one JSON line per entry): kept for the tests that read what the server said.
-    let partial = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      log.push(...lines.filter(Boolean));
-    });
-    const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-    const url = `http://127.0.0.1:${port}`;
-    current = { url, child, exited };
-    await waitFor('the server to answer', async () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited (${child.exitCode ?? child.signalCode})`);
-      return fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-    });
+    current = { url: p.url, child: p.child, exited: p.exited };
     return current;
   }
 

@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
-import { recordId } from '../api/inputs.ts';
+import { recordId, tooLongMessage } from '../api/inputs.ts';
 import { PERMISSIONS } from '../permissions/registry.ts';
 
 /** VALID, REVOKING while the revoke call is under way (in the browser), then REVOKED. */
@@ -107,7 +107,7 @@ export type CreateApiKeyBody = z.input<typeof createApiKeyBody>;
 
 /** The account password, base64-encoded in the query string (spec 1 §7). */
 export const apiKeyPasswordQuery = z.object({
-  password: z.string({ error: API_KEY_MESSAGES.passwordRequired }).min(1, API_KEY_MESSAGES.passwordRequired).max(4096),
+  password: z.string({ error: API_KEY_MESSAGES.passwordRequired }).min(1, API_KEY_MESSAGES.passwordRequired).max(4096, tooLongMessage('The password', 4096)),
 });
 
 export const apiKeyParams = z.object({ id: recordId('api-key', 'The API key id') });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tooLongMessage } from '../api/inputs.ts';
 import { describePasswordFailures, passwordFailures } from '../auth/password-rules.ts';
 
 /** The texts of the password flows (spec 1 §5, §8), and the few the spec leaves to us. */
@@ -25,7 +26,7 @@ export const PASSWORD_MESSAGES = {
   changed: 'Successfully changed your password.',
 } as const;
 
-const required = (message: string) => z.string({ error: message }).min(1, message).max(1024);
+const required = (message: string) => z.string({ error: message }).min(1, message).max(1024, tooLongMessage('A password', 1024));
 
 /** A new password that meets the rules of spec 1 §5, reported on the named field. */
 function checkRules(password: string, path: string, ctx: z.RefinementCtx) {
@@ -38,7 +39,7 @@ export const forgotPasswordBody = z.object({
     .string({ error: PASSWORD_MESSAGES.emailRequired })
     .trim()
     .min(1, PASSWORD_MESSAGES.emailRequired)
-    .max(254)
+    .max(254, tooLongMessage('The email address', 254))
     .pipe(z.email({ error: PASSWORD_MESSAGES.emailInvalid })),
 });
 export type ForgotPasswordBody = z.infer<typeof forgotPasswordBody>;

@@ -12,6 +12,9 @@ export const MAX_EPOCH_S = 4_102_444_800;
 /** Most items a list in a request may hold, unless its schema says fewer. */
 export const MAX_LIST = 10_000;
 
+/** What a text field over its length limit is answered with (its own message, never the field's "required" one). */
+export const tooLongMessage = (field: string, max: number) => `${field} can be at most ${max} characters.`;
+
 /** An empty query value (`start=`) is a missing one, never 0. */
 const blankIsMissing = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 

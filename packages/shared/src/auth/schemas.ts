@@ -1,9 +1,14 @@
 import { z } from 'zod';
+import { tooLongMessage } from '../api/inputs.ts';
 import { MESSAGES } from '../messages.ts';
 
 export const loginBody = z.object({
-  username: z.string({ error: 'Enter your username or e-mail address.' }).trim().min(1, 'Enter your username or e-mail address.').max(254),
-  password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(1024),
+  username: z
+    .string({ error: 'Enter your username or e-mail address.' })
+    .trim()
+    .min(1, 'Enter your username or e-mail address.')
+    .max(254, tooLongMessage('The username or e-mail address', 254)),
+  password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(1024, tooLongMessage('The password', 1024)),
   captchaToken: z.string({ error: MESSAGES.captchaRequired }).min(1, MESSAGES.captchaRequired).max(10_000),
 });
 export type LoginBody = z.infer<typeof loginBody>;

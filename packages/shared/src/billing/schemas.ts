@@ -5,15 +5,20 @@ import { isIsoDate } from '../plans/rules.ts';
 import { BILLING_MESSAGES } from './messages.ts';
 
 /**
- * The grid-credit line-item types the settlements write: 'Spot Price', a credit at the market price
- * (dispatches and RERT dispatches alike); 'Curtailment', a fixed-rate credit for solar held back by a
- * curtailment (the customer's feed-in tariff, the revenue the customer lost).
+ * The grid-credit line-item types the settlements write: 'Spot Price', a dispatch's credit at the
+ * market price; 'RERT', a RERT dispatch's (an emergency reserve activated by AEMO, not spot trading);
+ * 'Curtailment', a fixed-rate credit for solar held back by a curtailment (the customer's feed-in
+ * tariff, the revenue the customer lost).
  */
-export const BILLING_ITEM_TYPES = ['Spot Price', 'Curtailment'] as const;
+export const BILLING_ITEM_TYPES = ['Spot Price', 'RERT', 'Curtailment'] as const;
 export type BillingItemType = (typeof BILLING_ITEM_TYPES)[number];
 /** The kind of event a line item settles. */
 export const BILLING_EVENT_KINDS = ['dispatch', 'rert', 'curtailment'] as const;
 export type BillingEventKind = (typeof BILLING_EVENT_KINDS)[number];
+
+const EVENT_NAMES: Record<BillingEventKind, string> = { dispatch: 'Dispatch', rert: 'RERT dispatch', curtailment: 'Curtailment' };
+/** The event a grid credit settles, as screens and the CSV name it: 'Dispatch 52', 'RERT dispatch 7', 'Curtailment 3'. */
+export const billingEventName = (kind: BillingEventKind, id: number) => `${EVENT_NAMES[kind]} ${id}`;
 
 /** How a billing date is given in a query: YYYY-MM-DD (the customer's local date of a line item). */
 const billingDate = (field: 'start' | 'end') =>
@@ -61,14 +66,15 @@ export const billingItemSchema = z.object({
   day: z.string(),
   /** Epoch seconds: the start of the event within that day. */
   ts: z.number(),
-  /** 'Spot Price' for credits at the market price, 'Curtailment' at a fixed rate; blank shows 'Support Request'. */
+  /** 'Spot Price' for credits at the market price, 'RERT' for a RERT dispatch's, 'Curtailment' at a fixed rate; blank shows 'Support Request'. */
   type: z.string(),
   amount: z.number(),
   rate: z.number(),
   cost: z.number(),
-  /** The event the item settles. */
+  /** The event the item settles, and its name as screens and the CSV show it ('RERT dispatch 7'). */
   eventKind: z.enum(BILLING_EVENT_KINDS),
   eventId: z.number(),
+  event: z.string(),
 });
 export type BillingItem = z.infer<typeof billingItemSchema>;
 export const billingItemsReply = okReply(

@@ -17,5 +17,6 @@ export const CUSTOMER_MESSAGES = {
   noPlan: 'This customer is not on a plan.',
   billFailed: 'Unable to fetch the bill estimate.',
   billNoData: 'There is no metered data for this month yet.',
+  noGridCredits: 'No settled event credited this customer in these days.',
   planNetworkMismatch: (plan: string, network: string) => `The plan is for ${plan}, but this customer is on ${network}.`,
 } as const;

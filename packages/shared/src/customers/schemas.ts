@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
 import { idResources, MAX_ID, pagingFields } from '../api/inputs.ts';
+import { BILLING_EVENT_KINDS } from '../billing/schemas.ts';
 import { planSchema } from '../plans/schemas.ts';
 
 /** What a home can take part in (spec 3 §2.8), derived from its hardware and its customer agreement. */
@@ -167,6 +168,27 @@ export const billEstimateSchema = z.object({
   totalCents: z.number().int(),
   /** The plan versions the month used. */
   versions: z.array(z.string()),
+  /**
+   * The grid credits of the same intervals, beside the retail lines (docs/settlement.md): each settled
+   * event's credit to this customer on a local day of the estimate. `event` names it ('Dispatch 52');
+   * `amount` kWh the battery gave (negative: it charged), `rate` $/kWh, `cents` the credit (≥ 0).
+   */
+  gridCredits: z.array(
+    z.object({
+      event: z.string(),
+      eventKind: z.enum(BILLING_EVENT_KINDS),
+      eventId: z.number(),
+      day: z.string(),
+      type: z.string(),
+      amount: z.number(),
+      rate: z.number(),
+      cents: z.number().int(),
+    }),
+  ),
+  /** Their sum, cents: credited apart from the bill, outside GST. */
+  gridCreditCents: z.number().int(),
+  /** totalCents less gridCreditCents: what the customer pays for the month once credited. */
+  netCents: z.number().int(),
 });
 export type BillEstimate = z.infer<typeof billEstimateSchema>;
 

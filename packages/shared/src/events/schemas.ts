@@ -18,8 +18,12 @@ export const powerstationEventsQuery = z.object({ status: eventState.optional() 
 export const eventsQuery = z.object({ state: eventState.optional() });
 export const eventsReply = z.object({ status: z.literal('OK'), events: z.array(vppEventSchema) });
 
-/** State of an event at `now`: upcoming before its start, in progress until its end, then completed. */
-export function eventStateAt(start: number, duration: number, now: number): VppEventState {
+/**
+ * State of an event at `now`: upcoming before its start, in progress until its end, then completed.
+ * A cancelled event is over once cancelled: completed, whether it had started or not.
+ */
+export function eventStateAt(start: number, duration: number, now: number, cancelledAt: number | null = null): VppEventState {
+  if (cancelledAt !== null && cancelledAt <= now) return 'COMPLETED';
   if (now < start) return 'UPCOMING';
   return now < start + duration ? 'INPROGRESS' : 'COMPLETED';
 }

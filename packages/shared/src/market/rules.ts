@@ -6,8 +6,6 @@ export const NEM_REGIONS = ['NSW1', 'QLD1', 'VIC1', 'SA1', 'TAS1'] as const;
 export type NemRegion = (typeof NEM_REGIONS)[number];
 export const isNemRegion = (region: string): region is NemRegion => (NEM_REGIONS as readonly string[]).includes(region);
 
-/** The market price floor, $/MWh: AEMO's, unchanged since the NEM began. The cap is a setting (MARKET_PRICE_CAP). */
-export const MARKET_PRICE_FLOOR = -1000;
 /** One dispatch interval: the 5 minutes each stored price covers. */
 export const DISPATCH_INTERVAL_S = 300;
 /** The step of the price series the console draws (spec 3 §3.2): each point averages six 5-minute prices. */

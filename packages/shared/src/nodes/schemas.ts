@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { epochSeconds, pagingFields, recordId, refineSeriesRange, sortFields } from '../api/inputs.ts';
+import { epochSeconds, pagingFields, recordId, refineSeriesRange, sortFields, tooLongMessage } from '../api/inputs.ts';
 import { AUSTRALIAN_STATES } from '../constants.ts';
 
 /**
@@ -124,9 +124,13 @@ export const NODE_SORTS = ['id', 'siteLabel', 'status', 'lastContact'] as const;
 export type NodeSort = (typeof NODE_SORTS)[number];
 
 /** `postcodes` is comma-separated; the value NULL stands for an empty list (spec 2 §5). */
+/** The fleet search's longest text, and what a longer one is answered with. */
+export const NODE_SEARCH_MAX = 200;
+export const NODE_SEARCH_TOO_LONG = tooLongMessage('The search', NODE_SEARCH_MAX);
+
 export const nodeListQuery = pagingQuery.extend({
   ...sortFields(NODE_SORTS, 'id'),
-  f: z.string().trim().max(200).optional(),
+  f: z.string().trim().max(NODE_SEARCH_MAX, NODE_SEARCH_TOO_LONG).optional(),
   state: z.enum(AUSTRALIAN_STATES, { error: `state must be one of ${AUSTRALIAN_STATES.join(', ')}.` }).optional(),
   postcodes: z
     .string()
@@ -148,7 +152,26 @@ export const siteLabelBody = z.object({
   siteLabel: z.string({ error: 'siteLabel is required.' }).trim().max(100, 'The site label can be at most 100 characters.'),
 });
 
+/** What the Event Log's Event column shows for each kind of node history event; another kind reads as its name in words. */
+export const NODE_EVENT_LABELS: Record<string, string> = {
+  DISPATCH: 'Dispatch',
+  RERT: 'RERT dispatch',
+  GRID_OUTAGE: 'Grid outage',
+};
+
+/** The Event column's text for a node history event type. */
+export function nodeEventLabel(eventType: string): string {
+  return (
+    NODE_EVENT_LABELS[eventType] ??
+    eventType
+      .replaceAll('_', ' ')
+      .toLowerCase()
+      .replace(/^./, (c) => c.toUpperCase())
+  );
+}
+
 export const nodeEventSchema = z.object({ id: z.number(), ts: z.number(), eventType: z.string(), description: z.string(), duration: z.number().nullable() });
+export type NodeEvent = z.infer<typeof nodeEventSchema>;
 export const nodeEventsReply = z.object({ data: z.array(nodeEventSchema), meta: z.object({ total: z.number(), pageCount: z.number() }) });
 
 /** Metrics a node's monitoring series can carry (spec 2 §3), as the API names them. */

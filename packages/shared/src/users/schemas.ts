@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
-import { pagingFields, recordId } from '../api/inputs.ts';
+import { pagingFields, recordId, tooLongMessage } from '../api/inputs.ts';
 import { DEFAULT_PAGE_SIZE } from '../constants.ts';
 import { canGrant } from '../permissions/registry.ts';
 
@@ -41,17 +41,17 @@ export const orgUser = z.object({
 });
 export type OrgUser = z.infer<typeof orgUser>;
 
-const required = (message: string) => z.string({ error: message }).trim().min(1, message).max(200);
+const required = (message: string, field: string) => z.string({ error: message }).trim().min(1, message).max(200, tooLongMessage(field, 200));
 
 /** The user form: given name, surname, email and the permissions granted. */
 export const userBody = z.object({
-  givenName: required(USER_MESSAGES.givenNameRequired),
-  surname: required(USER_MESSAGES.surnameRequired),
+  givenName: required(USER_MESSAGES.givenNameRequired, 'The given name'),
+  surname: required(USER_MESSAGES.surnameRequired, 'The surname'),
   email: z
     .string({ error: USER_MESSAGES.emailRequired })
     .trim()
     .min(1, USER_MESSAGES.emailRequired)
-    .max(254)
+    .max(254, tooLongMessage('The email address', 254))
     .pipe(z.email({ error: USER_MESSAGES.emailInvalid }))
     .transform((e) => e.toLowerCase()),
   permissions: z.array(z.string().max(200)).max(200).default([]),

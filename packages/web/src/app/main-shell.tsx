@@ -14,7 +14,15 @@ import { ROUTES } from './routes.tsx';
 
 /** The signed-in shell: header with the user menu, the sidebar, the time zone banner, the page. */
 export function MainShell({ children }: { children: ReactNode }) {
-  const [opened, { toggle }] = useDisclosure();
+  const [opened, { toggle, close }] = useDisclosure();
+  // On a phone the drawer covers the page: any navigation (a sidebar item, a link, Back) closes it.
+  const { pathname, search } = useLocation();
+  const at = `${pathname}${search}`;
+  const [openedAt, setOpenedAt] = useState(at);
+  if (openedAt !== at) {
+    setOpenedAt(at);
+    if (opened) close();
+  }
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
@@ -39,7 +47,7 @@ export function MainShell({ children }: { children: ReactNode }) {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main navigation">
         <ScrollArea>
-          <Sidebar />
+          <Sidebar onPick={close} />
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main>
@@ -51,7 +59,7 @@ export function MainShell({ children }: { children: ReactNode }) {
 }
 
 /** Sidebar groups built from the route table: an item shows only when its page exists and its permission is held. */
-function Sidebar() {
+function Sidebar({ onPick }: { onPick: () => void }) {
   const { data: account } = useAccount();
   const { pathname } = useLocation();
   const held = account?.permissions ?? [];
@@ -70,6 +78,8 @@ function Sidebar() {
             label={label}
             leftSection={icon}
             active={r.path === '/' ? pathname === '/' : pathname.startsWith(r.path)}
+            // The page already shown, picked again, does not navigate: the drawer closes all the same.
+            onClick={onPick}
           />
         );
         if (items.length === 1 && items[0].nav?.label === group.label) return link(items[0], group.label, <Icon size={18} />);

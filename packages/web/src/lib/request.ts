@@ -36,6 +36,8 @@ export interface RequestOptions<S extends z.ZodType | undefined> {
    * toast for it. Pair with `refreshUnlessNotFound` so the page stops asking.
    */
   notFoundInPage?: boolean;
+  /** Set on the one retry after a 401 was answered by a token refresh. */
+  retried?: boolean;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function request<S extends z.ZodType | undefined = undefined>(
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   let res: Response;
+  let text: string;
   try {
     res = await fetch(`${API_BASE}${path}`, {
       method,
@@ -64,17 +67,24 @@ export async function request<S extends z.ZodType | undefined = undefined>(
       credentials: 'include',
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
+    // The reply is read whole here: a page left after the headers came aborts the body, and that is
+    // no answer either (read as an empty success it signed the user out of the next page).
+    text = res.status === 204 ? '' : await res.text();
   } catch (err) {
     if (opts.errorToast) toast('error', opts.errorToast, MESSAGES.tryAgainLater, group);
     throw new ApiError(0, 'network', 'The server could not be reached.', err);
   }
-  const body: unknown = res.status === 204 ? null : await res.json().catch(() => null);
+  const body = parseJson(text);
   const err = body as { status?: string; error?: string; message?: string; data?: { message?: string } } | null;
   const message = err?.data?.message ?? err?.message ?? res.statusText;
 
   if (res.status === 401 && opts.auth !== false) {
     if (err?.error === 'mfa_failure') session.set({ loginStatus: 'TOTP_REQUIRED' });
-    else if (token) session.reset({ expired: true });
+    else if (token && !opts.retried) {
+      // An access token the server no longer takes: the refresh cookie gets a new one and the call
+      // is made again. Only the refresh's own refusal (a 401) ends the session, which it does itself.
+      if (await session.refresh()) return request(path, { ...opts, retried: true });
+    } else if (token) session.reset({ expired: true });
     else session.set({ loginStatus: 'LOGGED_OUT' });
     throw new ApiError(401, err?.error ?? null, message, body);
   }
@@ -93,6 +103,16 @@ export async function request<S extends z.ZodType | undefined = undefined>(
   if (opts.success) toast('success', opts.success.title, opts.success.message, group);
   if (body === null || !opts.schema) return body as never;
   return opts.schema.parse(body) as never;
+}
+
+/** A reply's JSON; null for an empty or non-JSON body (a proxy's error page). */
+function parseJson(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /** How a call is made beyond its contract: toasts, quietness, and (rarely) leaving the bearer out. */

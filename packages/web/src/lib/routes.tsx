@@ -1,6 +1,6 @@
 import type { PermissionRequirement } from '@vpp/shared';
 import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 
 /** The sidebar groups of spec 1 §2, in order (the app gives each its icon). */
 export const NAV_GROUP_LABELS = [
@@ -53,4 +53,22 @@ export const lazyPage = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentTy
 export function RedirectWithId({ to }: { to: (id: string) => string }) {
   const { id = '' } = useParams();
   return <Navigate to={to(id)} replace />;
+}
+
+/**
+ * Whether the browser's Back stays in this app: the router numbers its own history entries (`idx`,
+ * 0 for the page the app was opened at), so a page opened from a bookmark, a new tab or an e-mail
+ * link has nowhere in the app to go back to, whatever `history.length` says.
+ */
+export function canGoBackInApp(location: { key: string }): boolean {
+  const idx = (window.history.state as { idx?: number } | null)?.idx;
+  // Without the browser's history (a memory router), the first location's key is 'default'.
+  return idx === undefined ? location.key !== 'default' : idx > 0;
+}
+
+/** Go Back and Cancel: the previous page of this app, or `fallback` when the page was opened directly. */
+export function useGoBack(fallback: string) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return () => (canGoBackInApp(location) ? navigate(-1) : navigate(fallback));
 }

@@ -15,6 +15,7 @@ const TOKEN_KEY = 'vpp.access_token';
 const initial = (): SessionState => ({ loginStatus: 'FETCHING', sessionExpired: false, timezoneMismatch: false, totpConfig: null, message: null });
 
 let state: SessionState = initial();
+let refresher: (() => Promise<void>) | null = null;
 const listeners = new Set<() => void>();
 const resetListeners = new Set<() => void>();
 
@@ -36,6 +37,18 @@ export const session = {
     return () => resetListeners.delete(listener);
   },
   token: () => localStorage.getItem(TOKEN_KEY),
+  /** The auth area's token refresh, registered there: the request layer tries it before it gives up on a 401. */
+  setRefresher(fn: () => Promise<void>) {
+    refresher = fn;
+  },
+  /** Exchanges the refresh cookie for a new token; false when there is no refresher or it failed. */
+  async refresh(): Promise<boolean> {
+    if (!refresher) return false;
+    return refresher().then(
+      () => true,
+      () => false,
+    );
+  },
   setToken(token: string) {
     localStorage.setItem(TOKEN_KEY, token);
   },

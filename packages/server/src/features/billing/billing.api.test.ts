@@ -143,12 +143,13 @@ describeEachDatabase('billing API', (h) => {
     const rows = parse(res.body, { columns: true }) as Record<string, string>[];
     const items = (await get('/billing/items?start=2025-03-01&end=2025-04-30&limit=100')).json().data.items as Record<string, unknown>[];
     const sorted = [...rows].sort((a, b) => (a.day + a.nmi).localeCompare(b.day + b.nmi));
-    expect(sorted.map((r) => [r.nmi, r.day, Number(r.ts), Number(r.cost), Number(r.amount), r.type.startsWith("'=") ? r.type.slice(1) : r.type])).toEqual(
-      items.map((i) => [i.nmi, i.day, i.ts, i.cost, i.amount, i.type]),
-    );
+    expect(
+      sorted.map((r) => [r.nmi, r.day, Number(r.ts), Number(r.cost), Number(r.amount), r.type.startsWith("'=") ? r.type.slice(1) : r.type, r.event]),
+    ).toEqual(items.map((i) => [i.nmi, i.day, i.ts, i.cost, i.amount, i.type, i.event]));
     // The formula starts with a quote: a spreadsheet shows it as text.
     expect(rows.find((r) => r.nmi === '4102000003')?.type).toBe('\'=HYPERLINK("http://x","a, \\"b\\"")');
-    expect(Object.keys(rows[0])).toEqual(['nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost']);
+    expect(Object.keys(rows[0])).toEqual(['nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost', 'event']);
+    expect(rows.every((r) => /^(Dispatch|RERT dispatch|Curtailment) \d+$/.test(r.event))).toBe(true);
 
     const summary = await get('/billing/month/csv?start=2025-03-01&end=2025-03-31');
     expect(summary.statusCode).toBe(200);

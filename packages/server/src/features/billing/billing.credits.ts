@@ -1,15 +1,16 @@
 import { type BillingEventKind, type BillingItemType, epochToLocalDate } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
+import { planVersions } from '../plans/index.ts';
 
 // Grid credits (issue 15 item 1): what the retailer credits each customer for the energy their
 // battery gave in a settled event. Written by the settlement, in its transaction, once.
 //
-// Sign: a line item's `cost` is a credit to the customer, positive when the customer is owed money.
-// A dispatch's settled value (dispatch_settlements.cost) is what the energy cost the VPP at the spot
-// price: discharging at a positive price earns (negative cost). The customer is credited that
-// earning, so credit = −settled value, and `amount` is the energy the battery gave (kWh exported,
-// −delivered). A charging dispatch at a positive price gives a negative credit (a charge). A
-// curtailment's settlement gives its nodes' days in the same convention: kWh −curtailed, value −credit.
+// Sign: a line item's `cost` is a credit to the customer, positive when the customer is owed money,
+// and never negative: an event the operator ordered is never a debit to the customer. `amount` is the
+// energy the battery gave (kWh exported, −delivered; negative when it charged). A dispatch's node-day
+// carries its credit (`credit`: the spot value of its discharge beyond the feed-in tariff the bill
+// already pays for it, and what charging earned at negative prices; docs/settlement.md). A
+// curtailment's settlement gives its nodes' days as kWh −curtailed, value −credit.
 
 /** One node's part of a settled event on one of its local days. */
 export interface SettledNodeDay {
@@ -20,6 +21,11 @@ export interface SettledNodeDay {
   kwh: number;
   /** AUD at the spot price, signed like the settlement's cost; null when unpriced (outside the NEM). */
   value: number | null;
+  /**
+   * The customer's credit, AUD, never negative, when it is not simply −value: a dispatch credits the
+   * part of the spot value the customer's bill does not already pay (docs/settlement.md).
+   */
+  credit?: number;
 }
 
 export interface SettledEvent {
@@ -29,7 +35,7 @@ export interface SettledEvent {
   /** The line items' type: 'Spot Price' for a credit at the market price, 'Curtailment' at a fixed rate. */
   type: BillingItemType;
   startTime: number;
-  /** The event's settled value in AUD (the settlement's cost convention): the items sum to −its cents. */
+  /** The event's settled value in AUD (the settlement's cost convention). */
   settledValue: number;
   /** The complete nodes' days only: an incomplete node is not credited (its energy is not in the settled value). */
   nodes: SettledNodeDay[];
@@ -76,21 +82,22 @@ export async function writeGridCredits(trx: Database, e: SettledEvent, now = now
       .where('id', 'in', ids.slice(i, i + 1000))
       .execute())
       facts.set(n.id, n);
-  const lines = new Map<string, { nmi: string; day: string; ts: number; kwh: number; value: number }>();
+  const lines = new Map<string, { nmi: string; day: string; ts: number; kwh: number; credit: number }>();
   for (const n of priced) {
     const f = facts.get(n.nodeId);
     if (!f) continue;
     const day = epochToLocalDate(n.dayStart, f.timezone);
     const key = `${f.nmi}|${day}`;
-    const line = lines.get(key) ?? { nmi: f.nmi, day, ts: Math.max(e.startTime, n.dayStart), kwh: 0, value: 0 };
+    const line = lines.get(key) ?? { nmi: f.nmi, day, ts: Math.max(e.startTime, n.dayStart), kwh: 0, credit: 0 };
     line.kwh += n.kwh;
-    line.value += n.value as number;
+    line.credit += n.credit ?? -(n.value as number);
     lines.set(key, line);
   }
   const all = [...lines.values()].sort((a, b) => (a.nmi < b.nmi ? -1 : a.nmi > b.nmi ? 1 : a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  // The items' cents sum exactly to the event's total credit, rounded once.
   const cents = allocateCents(
-    all.map((l) => -l.value * 100),
-    toCents(-e.settledValue),
+    all.map((l) => l.credit * 100),
+    toCents(all.reduce((sum, l) => sum + l.credit, 0)),
   );
   const rows = all.map((l, i) => {
     const amount = -l.kwh;
@@ -103,7 +110,7 @@ export async function writeGridCredits(trx: Database, e: SettledEvent, now = now
       ts: l.ts,
       type: e.type,
       amount,
-      rate: Math.abs(amount) > 1e-9 ? -l.value / amount : 0,
+      rate: Math.abs(amount) > 1e-9 ? l.credit / amount : 0,
       cost_cents: cents[i],
       created_at: now,
     };
@@ -118,4 +125,25 @@ export async function writeGridCredits(trx: Database, e: SettledEvent, now = now
     written += Number(r.numInsertedOrUpdatedRows ?? 0);
   }
   return written;
+}
+
+/** $/kWh per node and local date (YYYY-MM-DD): the feed-in tariff of the plan the customer held with the organisation, else `fallback`. */
+export async function feedInRates(db: Database, orgId: number, wanted: readonly { nodeId: number; date: string }[], fallback: number) {
+  const ids = [...new Set(wanted.map((w) => w.nodeId))];
+  const held = new Map<number, { plan_id: number; start_date: string; end_date: string | null }[]>();
+  for (let i = 0; i < ids.length; i += 1000)
+    for (const r of await db
+      .selectFrom('customer_plans')
+      .select(['node_id', 'plan_id', 'start_date', 'end_date'])
+      .where('organisation_id', '=', orgId)
+      .where('node_id', 'in', ids.slice(i, i + 1000))
+      .execute())
+      held.set(r.node_id, [...(held.get(r.node_id) ?? []), r]);
+  const versions = await planVersions(db, [...new Set([...held.values()].flat().map((h) => h.plan_id))]);
+  return (nodeId: number, date: string): number => {
+    // A plan runs from its start date to the day before its end date (the next plan's start).
+    const plan = held.get(nodeId)?.find((h) => h.start_date <= date && (h.end_date === null || date < h.end_date));
+    const version = plan ? (versions.get(plan.plan_id) ?? []).filter((v) => v.start_date <= date).at(-1) : undefined;
+    return version ? Number(version.prices.feedInTariff) : fallback;
+  };
 }

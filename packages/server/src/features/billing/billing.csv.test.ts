@@ -63,6 +63,7 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
     { nmi: NASTY[(i + 3) % NASTY.length], type: 'Spot Price', amount: 0.5, rate: 0.2, cents: -15 - i },
   ]);
 
+  let event: number;
   beforeAll(async () => {
     org = await h().org('RETAILER');
     const { db } = h().ctx;
@@ -71,6 +72,7 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
       .values({ organisation_id: org, powerstation_id: null, type: 'DISPATCH', start_time: ts, duration: 3600, cancelled_at: null, created_at: ts })
       .returning('id')
       .executeTakeFirstOrThrow();
+    event = ev.id;
     await db
       .insertInto('billing_items')
       .values(
@@ -104,7 +106,9 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
     const expected =
       stringify([EVENTS_CSV_COLUMNS], CSV_OPTIONS) +
       rows
-        .map((r) => [field(r.nmi), day, ts, field(shown(r.type)), r.amount.toFixed(4), r.rate.toFixed(4), (r.cents / 100).toFixed(2)].join(','))
+        .map((r) =>
+          [field(r.nmi), day, ts, field(shown(r.type)), r.amount.toFixed(4), r.rate.toFixed(4), (r.cents / 100).toFixed(2), `Dispatch ${event}`].join(','),
+        )
         .map((l) => `${l}\r\n`)
         .join('');
     expect(await read()).toBe(expected);
@@ -139,7 +143,7 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
       .execute();
     let out = '';
     for await (const chunk of eventsCsv(db, org, '2025-05-10', '2025-05-10')) out += chunk;
-    expect(out.split('\r\n')[1]).toBe(`4102009999,2025-05-10,${ts},Spot Price,0.0000,0.2500,0.00`);
+    expect(out.split('\r\n')[1]).toBe(`4102009999,2025-05-10,${ts},Spot Price,0.0000,0.2500,0.00,Dispatch ${ev.id}`);
   });
 
   it('gives its connection back when a download is abandoned half-way: the next downloads still run', async () => {
@@ -184,6 +188,6 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
   it('writes only the header for a range with no items', async () => {
     let out = '';
     for await (const chunk of eventsCsv(h().ctx.db, org, '2025-05-07', '2025-05-09')) out += chunk;
-    expect(out).toBe('nmi,day,ts,type,amount,rate,cost\r\n');
+    expect(out).toBe('nmi,day,ts,type,amount,rate,cost,event\r\n');
   });
 });

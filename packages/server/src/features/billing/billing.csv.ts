@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { BILLING_MESSAGES } from '@vpp/shared';
+import { BILLING_MESSAGES, type BillingEventKind, billingEventName } from '@vpp/shared';
 import { stringify } from 'csv-stringify/sync';
 import { type ArrayReader, arrayReader, type CopyReader, copyReader, type Database } from '../../db/database.ts';
 import { CSV_OPTIONS, csvRecords, PLAIN } from '../../platform/csv.ts';
@@ -28,7 +28,7 @@ function stream<T>(pages: AsyncGenerator<T[]>, row: (r: T) => unknown[], columns
   );
 }
 
-export const EVENTS_CSV_COLUMNS = ['nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost'];
+export const EVENTS_CSV_COLUMNS = ['nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost', 'event'];
 export const SUMMARY_CSV_COLUMNS = ['nmi', 'events', 'amount', 'cost'];
 
 /** A text field as csv-stringify writes it with CSV_OPTIONS: plain text as it is, any other through csv-stringify. */
@@ -72,11 +72,16 @@ function fixedCents(cents: number): string {
 function eventRecords() {
   const nmiField = memoised(csvField);
   const typeField = memoised((t) => csvField(t.trim() === '' ? BILLING_MESSAGES.supportRequest : t));
-  return (nmi: string, day: string, ts: number | string, type: string, amount: number, rate: number, cents: number) =>
-    `${nmiField(nmi)},${day},${ts},${typeField(type)},${fixed4(amount)},${fixed4(rate)},${fixedCents(cents)}\r\n`;
+  // The event's name ('RERT dispatch 7'): plain text, written as it is.
+  const eventName = memoised((key) => {
+    const [kind, id] = key.split(':');
+    return csvField(billingEventName(kind as BillingEventKind, Number(id)));
+  });
+  return (nmi: string, day: string, ts: number | string, type: string, amount: number, rate: number, cents: number, kind: string, event: number | string) =>
+    `${nmiField(nmi)},${day},${ts},${typeField(type)},${fixed4(amount)},${fixed4(rate)},${fixedCents(cents)},${eventName(`${kind}:${event}`)}\r\n`;
 }
 
-const EVENT_COLUMNS = 'nmi, day, ts, type, amount, rate, cost_cents';
+const EVENT_COLUMNS = 'nmi, day, ts, type, amount, rate, cost_cents, event_kind, event_id';
 
 /**
  * SQLite: the records a page of rows at a time, as arrays straight off the connection (no object per
@@ -84,14 +89,16 @@ const EVENT_COLUMNS = 'nmi, day, ts, type, amount, rate, cost_cents';
  */
 async function* pagedEventLines(read: ArrayReader, orgId: number, start: string, end: string, size: number): AsyncGenerator<string> {
   // The day is known: not reading it back saves a string per row (a third of the read's time).
-  const text = 'select nmi, ts, type, amount, rate, cost_cents, id from billing_items where organisation_id = ? and day = ? and id > ? order by id limit ?';
+  const text =
+    'select nmi, ts, type, amount, rate, cost_cents, id, event_kind, event_id from billing_items where organisation_id = ? and day = ? and id > ? order by id limit ?';
   const record = eventRecords();
   for (const day of datesOf(start, end)) {
     let after = 0;
     for (;;) {
       const rows = await read(text, [orgId, day, after, size]);
       let out = '';
-      for (const r of rows) out += record(r[0] as string, day, r[1] as number, r[2] as string, r[3] as number, r[4] as number, Number(r[5]));
+      for (const r of rows)
+        out += record(r[0] as string, day, r[1] as number, r[2] as string, r[3] as number, r[4] as number, Number(r[5]), r[7] as string, r[8] as number);
       if (out) yield out;
       if (rows.length < size) break;
       after = Number(rows[rows.length - 1][6]);
@@ -129,7 +136,7 @@ async function* copiedEventLines(copy: CopyReader, orgId: number, start: string,
     let out = '';
     for (const line of data.slice(0, cut).split('\n')) {
       const f = line.split('\t');
-      out += record(uncopy(f[0]), f[1], f[2], uncopy(f[3]), Number(f[4]), Number(f[5]), Number(f[6]));
+      out += record(uncopy(f[0]), f[1], f[2], uncopy(f[3]), Number(f[4]), Number(f[5]), Number(f[6]), f[7], f[8]);
     }
     yield out;
   }
@@ -137,7 +144,7 @@ async function* copiedEventLines(copy: CopyReader, orgId: number, start: string,
 
 /**
  * The line items of [start, end] as CSV: nmi, day, ts, type, amount (kWh, 4 decimals), rate ($/kWh,
- * 4 decimals), cost (AUD, 2 decimals), in (day, id) order, written by one tight formatter from rows
+ * 4 decimals), cost (AUD, 2 decimals), event (the settled event's name, 'Dispatch 52'), in (day, id) order, written by one tight formatter from rows
  * straight off the driver: on PostgreSQL one streamed COPY, on SQLite pages of `size` rows as arrays.
  * The next rows are read only when the response has taken the last, so a month of a large fleet
  * streams without the file, or its rows as objects, ever being in memory.

@@ -1,4 +1,4 @@
-import { BILLING_MESSAGES, type BillingInterval, type BillingItem, epochToLocalDate, isIsoDate } from '@vpp/shared';
+import { BILLING_MESSAGES, type BillingInterval, type BillingItem, billingEventName, epochToLocalDate, isIsoDate } from '@vpp/shared';
 import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -56,6 +56,7 @@ const toItem = (r: ItemRow): BillingItem => ({
   cost: aud(Number(r.cost_cents)),
   eventKind: r.event_kind as BillingItem['eventKind'],
   eventId: r.event_id,
+  event: billingEventName(r.event_kind as BillingItem['eventKind'], r.event_id),
 });
 const ITEM_COLUMNS = ['id', 'nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost_cents', 'event_kind', 'event_id'] as const;
 

@@ -121,7 +121,7 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     expect(Number(n)).toBe(written.length);
   });
 
-  it('credits a RERT dispatch the same way, at the spot price, its kind rert', async () => {
+  it('credits a RERT dispatch at the spot price, labelled RERT (not Spot Price), its kind rert', async () => {
     const start2 = start + 3600;
     const res = await h().app.inject({
       method: 'POST',
@@ -146,9 +146,88 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     const settlement = await h().ctx.db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirstOrThrow();
     const written = await items(id);
     expect(written.length).toBeGreaterThan(0);
-    expect(written.every((r) => r.type === 'Spot Price' && r.event_kind === 'rert')).toBe(true);
+    expect(written.every((r) => r.type === 'RERT' && r.event_kind === 'rert')).toBe(true);
     // Two nodes × 0.5 kWh at 100, 200 and 300 $/MWh: 2 × (1/6)(0.1 + 0.2 + 0.3) = 0.2 AUD.
     expect(written.reduce((a, r) => a + Number(r.cost_cents), 0)).toBe(toCents(-settlement.cost));
     expect(toCents(-settlement.cost)).toBe(20);
+  });
+  /** A dispatch of the VPP from `at`, its orders sent and accepted, nodes A and B's battery power (kW) from the bucket before it, and NSW1's prices. */
+  const dispatchWith = async (at: number, realPowerP: number, power: number[], prices: number[]) => {
+    const res = await h().app.inject({ method: 'POST', url: '/dispatch', headers, payload: { powerstation: vpp, startTime: at, duration, realPowerP } });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().data.id as number;
+    expect((await runDispatchEngine(h().ctx, now)).sent).toContain(id);
+    await h().ctx.db.updateTable('node_commands').set({ status: 'ACCEPTED', responded_at: now }).where('source', '=', `dispatch:${id}`).execute();
+    await h().ctx.telemetry.ingest(
+      [0, 1].flatMap((k) => power.map((p, i) => ({ nodeId: ids[k], ts: at - 300 + i * 300, dt: 300, battery_p: p, remaining: 13 }))),
+    );
+    await h()
+      .ctx.db.insertInto('market_prices')
+      .values(prices.map((rrp, i) => ({ region: 'NSW1', interval_start: at + i * 300, rrp, source: 'AEMO' as const, published_at: now })))
+      .onConflict((oc) => oc.columns(['region', 'interval_start']).doUpdateSet((eb) => ({ rrp: eb.ref('excluded.rrp'), source: 'AEMO' as const })))
+      .execute();
+    return id;
+  };
+  const centsOf = async (id: number, k: number) => {
+    const nmi = (await h().ctx.db.selectFrom('nodes').select('nmi').where('id', '=', ids[k]).executeTakeFirstOrThrow()).nmi;
+    const rows = (await items(id)).filter((r) => r.nmi === nmi);
+    return { cents: rows.reduce((a, r) => a + Number(r.cost_cents), 0), kwh: rows.reduce((a, r) => a + r.amount, 0) };
+  };
+
+  it('credits a discharge at the spot price beyond the feed-in tariff the bill already pays for it', async () => {
+    // A holds a plan of this retailer with a feed-in tariff of 0.08 $/kWh; B none (its bill is not ours: the whole spot value).
+    const { db } = h().ctx;
+    const plan = (
+      await db
+        .insertInto('plans')
+        .values({
+          organisation_id: org,
+          name: 'Feed-in 8',
+          name_key: 'feed-in 8',
+          plan_code: 'FI8',
+          code_key: 'fi8',
+          description: '',
+          operational_network_uid: 'x',
+          tariff_type: 'FLAT_RATE',
+          start_date: '2020-01-01',
+          created_at: 1,
+          updated_at: 1,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const prices = JSON.stringify({ tariffType: 'FLAT_RATE', resetPeriod: null, rates: [], demandRates: [], dailyCharge: 1, feedInTariff: 0.08, discount: 0 });
+    await db.insertInto('plan_versions').values({ plan_id: plan, start_date: '2020-01-01', prices, created_at: 1 }).execute();
+    await db.insertInto('customer_plans').values({ organisation_id: org, node_id: ids[0], plan_id: plan, start_date: '2020-01-01', end_date: null }).execute();
+    // Each of A and B: −3 kW against a baseline of 0 for three intervals, 0.25 kWh each, at 300, 60 and 1000 $/MWh.
+    const at = start + 2 * 3600;
+    const id = await dispatchWith(at, -10, [0, -3, -3, -3], [300, 60, 1000]);
+    expect(await settleDispatch(h().ctx, id, at + duration + 3600)).toBe(true);
+    const settlement = await db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirstOrThrow();
+    // The VPP earned 2 × 0.25 × (0.300 + 0.060 + 1.000) = 0.68 AUD.
+    expect(settlement.cost).toBeCloseTo(-0.68, 9);
+    // A: 0.34 − 0.75 kWh × 0.08 = 0.28 AUD; B: 0.34 AUD.
+    expect(await centsOf(id, 0)).toEqual({ cents: 28, kwh: expect.closeTo(0.75, 9) });
+    expect(await centsOf(id, 1)).toEqual({ cents: 34, kwh: expect.closeTo(0.75, 9) });
+  });
+
+  it('never debits a customer for a charge the operator ordered, and stops measuring at the cancel (its bucket pro rata)', async () => {
+    // Each of A and B: +2 kW against 0 from the start; cancelled 2.5 minutes into the second interval; the third never counts.
+    const at = start + 2.5 * 3600;
+    const id = await dispatchWith(at, 10, [0, 2, 2, 2], [100, 200, 300]);
+    await h()
+      .ctx.db.updateTable('events')
+      .set({ cancelled_at: at + 450 })
+      .where('id', '=', id)
+      .execute();
+    expect(await settleDispatch(h().ctx, id, at + 450 + 3600)).toBe(true);
+    const settlement = await h().ctx.db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirstOrThrow();
+    // Each: 2 kW × 300 s = 1/6 kWh at 100 $/MWh, then 2 kW × 150 s = 1/12 kWh at 200 $/MWh: 1/60 + 1/60 AUD.
+    expect(Number(settlement.period_end)).toBe(at + 450);
+    expect(settlement.charged_kwh).toBeCloseTo(2 * 0.25, 9);
+    expect(settlement.cost).toBeCloseTo(2 * (1 / 60 + 1 / 60), 9);
+    // The VPP paid for the energy; the customers are credited nothing and debited nothing (it pays their import on the bill, and the energy is theirs, stored).
+    expect(await centsOf(id, 0)).toEqual({ cents: 0, kwh: expect.closeTo(-0.25, 9) });
+    expect(await centsOf(id, 1)).toEqual({ cents: 0, kwh: expect.closeTo(-0.25, 9) });
   });
 });

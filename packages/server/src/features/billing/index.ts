@@ -4,7 +4,7 @@ import { INVOICES_DUE_RECURRING, invoicesDueJob, issueInvoiceJob } from './billi
 import { billingRoutes } from './billing.routes.ts';
 import './billing.tables.ts';
 
-export { allocateCents, type SettledEvent, type SettledNodeDay, toCents, writeGridCredits } from './billing.credits.ts';
+export { allocateCents, feedInRates, type SettledEvent, type SettledNodeDay, toCents, writeGridCredits } from './billing.credits.ts';
 export { issueInvoice, queueDueInvoices } from './billing.invoices.ts';
 export { seedDemoInvoices } from './billing.seed.ts';
 

@@ -136,7 +136,7 @@ async function requireCurtailment(ctx: AppContext, user: AuthUser, id: number): 
 function summary(c: CurtailmentRow, now: number): CurtailmentSummary {
   return {
     id: c.id,
-    state: eventStateAt(c.start_time, c.duration, now),
+    state: eventStateAt(c.start_time, c.duration, now, c.cancelled_at),
     triggered: c.triggered,
     reason: c.reason,
     powerstation: c.powerstation_id !== null && c.powerstation_name !== null ? { id: c.powerstation_id, name: c.powerstation_name } : null,

@@ -4,9 +4,8 @@ import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
 import { defineJob } from '../../platform/jobs.ts';
-import { type SettledNodeDay, writeGridCredits } from '../billing/index.ts';
+import { feedInRates, type SettledNodeDay, writeGridCredits } from '../billing/index.ts';
 import { queueSettlements, type SettlementKind, STEP_S, settledEnd } from '../dispatches/index.ts';
-import { planVersions } from '../plans/index.ts';
 import { curtailmentSource } from './curtailments.service.ts';
 
 // Settlement of a curtailment (issue 15): SETTLEMENT_DELAY_S after it ends (or is cancelled), once the
@@ -49,27 +48,6 @@ async function limitWindows(db: Database, id: number): Promise<Map<number, [numb
   return out;
 }
 
-/** $/kWh per node and local date (YYYY-MM-DD): the feed-in tariff of the plan the customer held with the organisation, else `fallback`. */
-export async function creditRates(db: Database, orgId: number, wanted: readonly { nodeId: number; date: string }[], fallback: number) {
-  const ids = [...new Set(wanted.map((w) => w.nodeId))];
-  const held = new Map<number, { plan_id: number; start_date: string; end_date: string | null }[]>();
-  for (let i = 0; i < ids.length; i += 1000)
-    for (const r of await db
-      .selectFrom('customer_plans')
-      .select(['node_id', 'plan_id', 'start_date', 'end_date'])
-      .where('organisation_id', '=', orgId)
-      .where('node_id', 'in', ids.slice(i, i + 1000))
-      .execute())
-      held.set(r.node_id, [...(held.get(r.node_id) ?? []), r]);
-  const versions = await planVersions(db, [...new Set([...held.values()].flat().map((h) => h.plan_id))]);
-  return (nodeId: number, date: string): number => {
-    // A plan runs from its start date to the day before its end date (the next plan's start).
-    const plan = held.get(nodeId)?.find((h) => h.start_date <= date && (h.end_date === null || date < h.end_date));
-    const version = plan ? (versions.get(plan.plan_id) ?? []).filter((v) => v.start_date <= date).at(-1) : undefined;
-    return version ? Number(version.prices.feedInTariff) : fallback;
-  };
-}
-
 /**
  * Computes a curtailment's settlement: per node, the curtailed energy of the 5-minute buckets of the
  * settled window that overlap the node's limits, by the node's local day, valued at its rate.
@@ -102,7 +80,7 @@ export async function computeCurtailmentSettlement(
     perDay.set(key, row);
   }
   const days = [...perDay.values()];
-  const rate = await creditRates(ctx.db, c.organisation_id, days, ctx.config.CURTAILMENT_CREDIT_RATE);
+  const rate = await feedInRates(ctx.db, c.organisation_id, days, ctx.config.CURTAILMENT_CREDIT_RATE);
   let kwh = 0;
   let credit = 0;
   const nodes: SettledNodeDay[] = days.map((d) => {

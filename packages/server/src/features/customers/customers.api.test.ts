@@ -229,6 +229,37 @@ describeEachDatabase('customers', (h) => {
     });
 
     it('prices last month and this month so far under the customer’s plan, GST apart, in cents', async () => {
+      // Grid credits of this retailer's settled events on days of both months, and one of another organisation's (not shown).
+      const item = (organisation_id: number, event_id: number, event_kind: string, day: string, type: string, amount: number, cost_cents: number) => ({
+        organisation_id,
+        event_id,
+        event_kind,
+        nmi: homes.full.nmi,
+        day,
+        ts: Date.parse(`${day}T02:00:00Z`) / 1000,
+        type,
+        amount,
+        rate: cost_cents / 100 / amount,
+        cost_cents,
+        created_at: 1,
+      });
+      const event = async (organisation_id: number, type: string) =>
+        (
+          await h()
+            .ctx.db.insertInto('events')
+            .values({ organisation_id, powerstation_id: null, type, start_time: 1, duration: 300, cancelled_at: null, created_at: 1 })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      const [dispatch, curtailment, theirs] = [await event(retailer, 'DISPATCH'), await event(retailer, 'CURTAILMENT'), await event(network, 'CURTAILMENT')];
+      await h()
+        .ctx.db.insertInto('billing_items')
+        .values([
+          item(retailer, dispatch, 'dispatch', '2026-03-15', 'Spot Price', 1.5, 30),
+          item(retailer, curtailment, 'curtailment', '2026-04-05', 'Curtailment', 2, 12),
+          item(network, theirs, 'curtailment', '2026-04-06', 'Curtailment', 1, 5),
+        ])
+        .execute();
       const res = await get(`/contracts/customer/${homes.full.nmi}/bill-estimate`);
       expect(res.statusCode, res.body).toBe(200);
       const d = res.json().data;
@@ -242,6 +273,30 @@ describeEachDatabase('customers', (h) => {
       ]);
       // April so far: 10 days at $1, and 0.5 kWh exported at $0.05 (2.5 c → 3 c credit).
       expect(d.current).toMatchObject({ month: '2026-04', partial: true, to: now, exportKwh: 0.5, subtotalCents: 997, gstCents: 100, totalCents: 1097 });
+      // Beside the retail lines, the grid credits of the same days, and what the customer pays once credited.
+      expect(d.last).toMatchObject({
+        gridCredits: [
+          {
+            event: `Dispatch ${dispatch}`,
+            eventKind: 'dispatch',
+            eventId: dispatch,
+            day: '2026-03-15',
+            type: 'Spot Price',
+            amount: 1.5,
+            rate: expect.closeTo(0.2, 9),
+            cents: 30,
+          },
+        ],
+        gridCreditCents: 30,
+        netCents: 3406,
+      });
+      expect(d.current).toMatchObject({
+        gridCredits: [
+          { event: `Curtailment ${curtailment}`, eventKind: 'curtailment', eventId: curtailment, day: '2026-04-05', type: 'Curtailment', amount: 2, cents: 12 },
+        ],
+        gridCreditCents: 12,
+        netCents: 1085,
+      });
     });
 
     it('has nothing to estimate for a customer on no plan, and refuses other organisation types', async () => {

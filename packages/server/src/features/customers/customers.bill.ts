@@ -37,6 +37,9 @@ export interface BillInput {
   isHoliday: (date: string) => boolean;
 }
 
+/** The retail part of a bill estimate: what the plan charges; the grid credits are set beside it by the service. */
+export type RetailBill = Omit<BillEstimate, 'gridCredits' | 'gridCreditCents' | 'netCents'>;
+
 const DAY_CODES: readonly PlanDay[] = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
 const GST = 0.1;
 const DEMAND_WINDOW_S = 1800;
@@ -180,7 +183,7 @@ interface SegmentTally {
  * off usage and demand. Lines are rounded to cents; GST is 10 % of the charges (feed-in credits
  * carry none).
  */
-export function estimateBill(input: BillInput): BillEstimate {
+export function estimateBill(input: BillInput): RetailBill {
   const { from, to, segments, timezone } = input;
   const start = input.intervals.length ? Math.min(input.intervals[0].ts, from) : from;
   const offsetAt = offsets(timezone, start, to);

@@ -273,3 +273,22 @@ export async function newCustomerCount(db: Database, orgId: number, sinceDate: s
     .executeTakeFirstOrThrow();
   return Number(r.count);
 }
+
+/**
+ * The grid credits of one customer (NMI) from this organisation's settled events whose items fall
+ * on the local days [fromDate, toDate] and start before `before` (epoch seconds), by day then event.
+ */
+export async function gridCredits(db: Database, orgId: number, nmi: string, fromDate: string, toDate: string, before: number) {
+  const rows = await db
+    .selectFrom('billing_items')
+    .select(['event_kind', 'event_id', 'day', 'type', 'amount', 'rate', 'cost_cents'])
+    .where('organisation_id', '=', orgId)
+    .where('nmi', '=', nmi)
+    .where('day', '>=', fromDate)
+    .where('day', '<=', toDate)
+    .where('ts', '<', before)
+    .orderBy('day')
+    .orderBy('event_id')
+    .execute();
+  return rows.map((r) => ({ ...r, amount: Number(r.amount), rate: Number(r.rate), cost_cents: Number(r.cost_cents) }));
+}

@@ -1,5 +1,15 @@
 import { TZDate } from '@date-fns/tz';
-import { type BillEstimate, CUSTOMER_MESSAGES, type Customer, type CustomerDetail, networkOfNmi, type PlanPrices, type SuborgType } from '@vpp/shared';
+import {
+  type BillEstimate,
+  type BillingEventKind,
+  billingEventName,
+  CUSTOMER_MESSAGES,
+  type Customer,
+  type CustomerDetail,
+  networkOfNmi,
+  type PlanPrices,
+  type SuborgType,
+} from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest, notFound } from '../../platform/errors.ts';
@@ -194,7 +204,25 @@ async function monthBill(ctx: AppContext, orgId: number, row: repo.CustomerRow, 
   const segments = segmentsOf(held, await planVersions(ctx.db, [...new Set(held.map((h) => h.plan_id))]));
   const intervals = await repo.meteredIntervals(ctx.telemetry, row.id, usageStart(from, row.timezone, segments), to);
   const bill = estimateBill({ month, timezone: row.timezone, from, to, segments, intervals, isHoliday: (date) => isPublicHoliday(row.state, date) });
-  return { ...bill, partial: to < end };
+  // The grid credits of the same days, beside the retail lines: the customer sees both sides of each kWh.
+  const credits = await repo.gridCredits(ctx.db, orgId, row.nmi, `${month}-01`, localDate(to - 1, row.timezone), to);
+  const gridCreditCents = credits.reduce((sum, c) => sum + c.cost_cents, 0);
+  return {
+    ...bill,
+    partial: to < end,
+    gridCredits: credits.map((c) => ({
+      event: billingEventName(c.event_kind as BillingEventKind, c.event_id),
+      eventKind: c.event_kind as BillingEventKind,
+      eventId: c.event_id,
+      day: c.day,
+      type: c.type,
+      amount: c.amount,
+      rate: c.rate,
+      cents: c.cost_cents,
+    })),
+    gridCreditCents,
+    netCents: bill.totalCents - gridCreditCents,
+  };
 }
 
 /** This month so far and last month, under the plans the customer held (issue 14, item 6). */

@@ -8,6 +8,7 @@ import {
   type DispatchDetail,
   type DispatchStrategy,
   type DispatchSummary,
+  eventStateAt,
   hasPermission,
   type NemRegion,
   onPowerStep,
@@ -25,7 +26,7 @@ import { cancelCommands } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { dispatchPrice, regionPrices, requireMarketAccess } from '../market/index.ts';
+import { dispatchPrice, requireMarketAccess, settlementPrices } from '../market/index.ts';
 import { cancelOutage, isOutage } from '../outages/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
@@ -37,8 +38,8 @@ import { findSettlement } from './dispatches.settlement.ts';
 
 // Creating, reading and cancelling dispatches (spec 3 §4.1, §5, §7).
 
-const stateOf = (d: { start_time: number; duration: number }, now: number) =>
-  now < d.start_time ? ('UPCOMING' as const) : now < d.start_time + d.duration ? ('INPROGRESS' as const) : ('COMPLETED' as const);
+const stateOf = (d: { start_time: number; duration: number; cancelled_at: number | null }, now: number) =>
+  eventStateAt(d.start_time, d.duration, now, d.cancelled_at);
 
 const nameOf = (given: string | null, surname: string | null) => (given === null ? 'Unknown' : `${given} ${surname ?? ''}`.trim());
 
@@ -286,7 +287,9 @@ export async function dispatchCost(ctx: AppContext, user: AuthUser, id: number) 
     return { type: 'DISPATCH_NOT_STARTED' as const, cost: estimate.dispatchPrice, buyPrice: null, sellPrice: null, coverage: null, reason: estimate.reason };
   if (!estimate.region) return { type: 'ESTIMATE' as const, cost: null, buyPrice: null, sellPrice: null, coverage: null, reason: estimate.reason };
   const r = await measuredResponse(ctx, d);
-  const prices = new Map((await regionPrices(ctx, estimate.region as NemRegion, d.start_time, d.start_time + d.duration, now)).map((p) => [p.start, p.rrp]));
+  const prices = new Map(
+    (await settlementPrices(ctx, estimate.region as NemRegion, d.start_time, d.start_time + d.duration, now)).map((p) => [p.start, p.price]),
+  );
   // Buy and sell prices weighted by the energy of each interval, as settlement weighs them.
   let cost = 0;
   const buy = { kwh: 0, value: 0 };

@@ -47,7 +47,7 @@ export async function respondingNodes(db: Database, id: number): Promise<number[
  * so it survives restarts and needs no forecast; a node without that bucket counts from 0).
  * rejectedRealPowerP is what was ordered and not given: the whole order of a node that opted out or
  * never received it, and the shortfall of one that gave less than ordered (its battery empty or
- * full). deliveredKwh is Σ kW × 5/60. The total's powers are the latest measured bucket's; its energy
+ * full). deliveredKwh is Σ kW × 5/60 (× the part of the bucket before a cancel). The total's powers are the latest measured bucket's; its energy
  * is the sum so far.
  */
 export async function measuredResponse(ctx: AppContext, d: DispatchRow): Promise<MeasuredResponse> {
@@ -96,7 +96,9 @@ export async function measuredResponse(ctx: AppContext, d: DispatchRow): Promise
       // Less than ordered in the request's direction is a shortfall.
       if (direction !== 0 && (kw - p) * direction > 0) rejected += kw - p;
     }
-    if (measured) series.set(ts, { realPowerP: round3(delivered), rejectedRealPowerP: round3(rejected), deliveredKwh: round3((delivered * STEP_S) / 3600) });
+    // A cancel inside a bucket ends the measurement there: the bucket counts for its part before the cancel.
+    const counted = Math.min(STEP_S, end - ts);
+    if (measured) series.set(ts, { realPowerP: round3(delivered), rejectedRealPowerP: round3(rejected), deliveredKwh: round3((delivered * counted) / 3600) });
   }
   const last = [...series.values()].at(-1);
   let deliveredKwh = 0;

@@ -1,12 +1,12 @@
-import { isNemRegion, type NemRegion, startOfPeriod } from '@vpp/shared';
+import { epochToLocalDate, isNemRegion, type NemRegion, startOfPeriod } from '@vpp/shared';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
 import { defineJob, enqueue, type JobDefinition } from '../../platform/jobs.ts';
-import { writeGridCredits } from '../billing/index.ts';
-import { regionPrices } from '../market/index.ts';
+import { feedInRates, writeGridCredits } from '../billing/index.ts';
+import { settlementPrices } from '../market/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
 import { ENGINE_EVENTS, RERT_EVENT } from './dispatches.repo.ts';
 import { respondingNodes } from './dispatches.response.ts';
@@ -14,7 +14,7 @@ import { respondingNodes } from './dispatches.response.ts';
 // Settlement of a dispatch (issue 11 item 5): about an hour after it ends (SETTLEMENT_DELAY_S, so
 // that late telemetry has arrived), each responding node's delivered energy in each 5-minute
 // interval, measured as the response is, valued at that interval's 5-minute price of the node's
-// region, written once, and only once the fleet's telemetry covers the window (telemetryCovers).
+// region (the administered price in an administered price period: settlementPrices), written once, and only once the fleet's telemetry covers the window (telemetryCovers).
 
 /** The settled window of a dispatch: its start to its end, or to its cancel when cancelled earlier. */
 export const settledEnd = (e: { start_time: number; duration: number; cancelled_at: number | null }) =>
@@ -23,9 +23,16 @@ export const settledEnd = (e: { start_time: number; duration: number; cancelled_
 interface NodeDay {
   nodeId: number;
   dayStart: number;
+  /** The node's local date of dayStart (YYYY-MM-DD). */
+  date: string;
   region: string | null;
   kwh: number;
   value: number | null;
+  /** Energy discharged (kWh, positive) and its value at the settled prices (AUD, positive when earned). */
+  dischargedKwh: number;
+  dischargeValue: number;
+  /** What charging earned where the price was negative (AUD, ≥ 0): the VPP was paid to take the energy. */
+  chargeEarnings: number;
 }
 
 /** What a settlement writes, computed from telemetry and prices (nothing written yet). */
@@ -63,6 +70,8 @@ export async function computeSettlement(
   const responding = e.orders_sent_at === null ? [] : await respondingNodes(ctx.db, e.id);
   const buckets: number[] = [];
   for (let ts = start; ts < end; ts += STEP_S) buckets.push(ts);
+  // The seconds of each bucket measured: all 300, but the part before a cancel in the bucket it fell in.
+  const counted = buckets.map((ts) => Math.min(STEP_S, end - ts));
   const facts = new Map<number, { region: string; timezone: string }>();
   // Average power per node: index 0 the baseline bucket, then one per interval (NaN where missing or partial).
   const power = new Map<number, Float64Array>();
@@ -82,9 +91,9 @@ export async function computeSettlement(
   const prices = new Map<string, Float64Array>();
   for (const region of new Set([...facts.values()].map((f) => f.region))) {
     if (!isNemRegion(region) || !buckets.length) continue;
-    const series = await regionPrices(ctx, region as NemRegion, start, end, now);
+    const series = await settlementPrices(ctx, region as NemRegion, start, end, now);
     const a = new Float64Array(buckets.length).fill(Number.NaN);
-    for (const p of series) a[(p.start - start) / STEP_S] = p.rrp;
+    for (const p of series) a[(p.start - start) / STEP_S] = p.price;
     prices.set(region, a);
   }
   const days = new Map<string, number>();
@@ -118,20 +127,36 @@ export async function computeSettlement(
         full = false;
         continue;
       }
-      const kwh = ((avg - base) * STEP_S) / 3600;
+      const kwh = ((avg - base) * counted[k]) / 3600;
       const price = rrp?.[k];
       const value = price === undefined || Number.isNaN(price) ? null : (kwh * price) / 1000;
       const day = dayOf(buckets[k], f?.timezone ?? 'Australia/Sydney');
-      const row = perDay.get(day) ?? { nodeId, dayStart: day, region: rrp ? (f?.region ?? null) : null, kwh: 0, value: rrp ? 0 : null };
+      const row = perDay.get(day) ?? {
+        nodeId,
+        dayStart: day,
+        date: epochToLocalDate(day, f?.timezone ?? 'Australia/Sydney'),
+        region: rrp ? (f?.region ?? null) : null,
+        kwh: 0,
+        value: rrp ? 0 : null,
+        dischargedKwh: 0,
+        dischargeValue: 0,
+        chargeEarnings: 0,
+      };
       row.kwh += kwh;
-      if (row.value !== null && value !== null) row.value += value;
+      if (row.value !== null && value !== null) {
+        row.value += value;
+        if (kwh < 0) {
+          row.dischargedKwh -= kwh;
+          row.dischargeValue -= value;
+        } else if (value < 0) row.chargeEarnings -= value;
+      }
       perDay.set(day, row);
     }
     if (full) complete++;
     for (const row of perDay.values()) out.push({ ...row, complete: full });
     if (!full) continue;
     for (let k = 0; k < buckets.length; k++) {
-      const kwh = ((p[k + 1] - base) * STEP_S) / 3600;
+      const kwh = ((p[k + 1] - base) * counted[k]) / 3600;
       const price = rrp?.[k];
       if (price === undefined || Number.isNaN(price)) {
         unpriced += kwh;
@@ -218,6 +243,17 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
   if (await findSettlement(ctx.db, id)) return false;
   if (!(await telemetryCovers(ctx.db, id, settledEnd(ev)))) return false;
   const s = await computeSettlement(ctx, ev, now);
+  const complete = s.nodes.filter((n) => n.complete);
+  // The bill pays the plan's feed-in tariff on exported energy (a customer with no plan of this
+  // retailer: none here): the grid credit is the spot value beyond it, and never a debit.
+  const feedIn = await feedInRates(ctx.db, e.organisation_id, complete, 0);
+  const credits = complete.map((n) => ({
+    nodeId: n.nodeId,
+    dayStart: n.dayStart,
+    kwh: n.kwh,
+    value: n.value,
+    credit: Math.max(0, n.dischargeValue - n.dischargedKwh * feedIn(n.nodeId, n.date)) + n.chargeEarnings,
+  }));
   return ctx.db.transaction().execute(async (trx) => {
     const written = await trx
       .insertInto('dispatch_settlements')
@@ -262,11 +298,11 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
       organisationId: e.organisation_id,
       eventId: id,
       kind: e.type === RERT_EVENT ? 'rert' : 'dispatch',
-      // A RERT dispatch is valued at the spot price too (spec 3 §3.10: 'Spot Price' for credits at the market price).
-      type: 'Spot Price',
+      // Spec 3 §3.10 names 'Spot Price' and allows others: a RERT dispatch's credit is labelled as what it is.
+      type: e.type === RERT_EVENT ? 'RERT' : 'Spot Price',
       startTime: s.periodStart,
       settledValue: s.cost,
-      nodes: s.nodes.filter((n) => n.complete).map((n) => ({ nodeId: n.nodeId, dayStart: n.dayStart, kwh: n.kwh, value: n.value })),
+      nodes: credits,
     });
     return true;
   });

@@ -4,11 +4,11 @@ import { bucketTimes, roundValue, submeterMeans } from '../../fleet/series.ts';
 import { CSV_OPTIONS } from '../../platform/csv.ts';
 import type { FileWriter } from '../../platform/downloads.ts';
 import type { MetricColumn, TelemetryStore } from '../../telemetry/index.ts';
-import { DayCache, METRIC_TO_COLUMN } from '../../telemetry/index.ts';
+import { METRIC_TO_COLUMN } from '../../telemetry/index.ts';
 
 // The operational export: one CSV per metric, a row per interval and a column per node (or phase, or
 // submeter), or one summed column for a whole VPP. Values come from the telemetry's one read path
-// (telemetry/read.ts, fleet/series.ts), rounded as the node data API rounds them.
+// (the telemetry store's stream of buckets, fleet/series.ts), rounded as the node data API rounds them.
 
 /** The node data API's metrics an export metric reads; with Split by Phase the phased ones read A, B and C. */
 export const EXPORT_NODE_METRICS: Record<Exclude<ExportMetric, 'submeter_power' | 'submeter_power_reactive'>, { whole: NodeMetric; phases?: NodeMetric[] }> = {
@@ -182,7 +182,7 @@ export const PAGE_VALUES = 6_000_000;
 
 /**
  * Writes the export's files through `open` (one writer per metric), a page of rows at a time. Each
- * node's 5-minute history over the page is read run by run (a compacted day, a recent row) and added
+ * node's 5-minute history over the page is read from the telemetry store's stream of buckets and added
  * up into the export's buckets in columns (sum of value × seconds, and seconds), so a row's value is
  * the time-weighted average the node data API gives for the same bucket, added in the same order;
  * then the page's rows are written and the event loop let go before the next. Answers, per metric,
@@ -218,12 +218,9 @@ export async function writeOperational(
     i = j;
   }
 
-  // A node's compacted day reaching into two pages is unpacked once.
-  const days = new DayCache(64 * 2 ** 20);
   for (const [p, [i0, i1]] of pages.entries()) {
     const keys = buckets.slice(i0, i1);
     const a = keys[0];
-    days.forgetBefore(a);
     const b = buckets[i1] ?? plan.end;
     // The row holding an instant (rows are sorted), or undefined outside the page.
     const bucketOf = (t: number) => {
@@ -243,36 +240,25 @@ export async function writeOperational(
     if (nodeCols.length) {
       const perQuery = Math.max(1, Math.min(QUERY_NODES, Math.floor(QUERY_ROWS / Math.max(1, Math.ceil((b - a) / 300)))));
       for (let i = 0; i < nodeIds.length; i += perQuery) {
-        await telemetry.visitRuns(
-          nodeIds.slice(i, i + perQuery),
-          nodeCols,
-          a,
-          b,
-          (run) => {
-            const n = nodeIndex.get(run.node) as number;
-            const compacted = run.midnight !== undefined;
-            // The run's slots come in time order: its row is found once, then moves on only forward.
-            let k = -1;
-            for (let s = run.from; s < run.to; s++) {
-              const seconds = run.cov[s];
-              if (compacted && !(seconds > 0)) continue;
-              const ts = run.ts + s * 300;
-              if (ts < a || ts >= b) continue;
-              if (k < 0) k = bucketOf(ts) as number;
-              else while (k + 1 < keys.length && keys[k + 1] <= ts) k++;
-              const cell = k * width + n;
-              cov[cell] += seconds;
-              for (let j = 0; j < nodeCols.length; j++) {
-                const v = run.values[j][s];
-                if (Number.isNaN(v)) continue;
-                const integral = compacted ? v * seconds : v;
-                const sum = colVals[j][cell];
-                colVals[j][cell] = Number.isNaN(sum) ? integral : sum + integral;
-              }
-            }
-          },
-          days,
-        );
+        // A node's buckets come in time order: its row is found once, then moves on only forward.
+        let node = -1;
+        let n = 0;
+        let k = 0;
+        await telemetry.buckets(nodeIds.slice(i, i + perQuery), nodeCols, a, b, (id, ts, seconds, values) => {
+          if (id !== node) {
+            node = id;
+            n = nodeIndex.get(id) as number;
+            k = bucketOf(ts) as number;
+          } else while (k + 1 < keys.length && keys[k + 1] <= ts) k++;
+          const cell = k * width + n;
+          cov[cell] += seconds;
+          for (let j = 0; j < nodeCols.length; j++) {
+            const v = values[j];
+            if (Number.isNaN(v)) continue;
+            const sum = colVals[j][cell];
+            colVals[j][cell] = Number.isNaN(sum) ? v : sum + v;
+          }
+        });
         await yieldToLoop();
       }
       // Each cell's average, rounded as the node data API rounds it.

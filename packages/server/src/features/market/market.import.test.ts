@@ -4,7 +4,6 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { csvFields, marketTime, PriceFileError, parsePriceFile, parsePriceFileInWorker, UPLOAD_LIMITS, type UploadLimits } from './market.import.ts';
 
-const CAP = 20_300;
 const SAMPLES = path.join(import.meta.dirname, 'samples');
 const PD = 'PRICE_AND_DEMAND_202501_SA1.csv';
 const MMS = 'PUBLIC_DISPATCHIS_202501151005_0000000445123456.CSV';
@@ -18,7 +17,7 @@ const TEN = Date.UTC(2025, 0, 15, 0) / 1000;
 /** The refusal's message, or 'accepted'. */
 function refusal(name: string, content: string | Uint8Array, limits?: UploadLimits): string {
   try {
-    parsePriceFile(name, typeof content === 'string' ? strToU8(content) : content, CAP, limits);
+    parsePriceFile(name, typeof content === 'string' ? strToU8(content) : content, limits);
     return 'accepted';
   } catch (err) {
     if (err instanceof PriceFileError) return err.message;
@@ -28,7 +27,7 @@ function refusal(name: string, content: string | Uint8Array, limits?: UploadLimi
 
 describe('AEMO PRICE_AND_DEMAND files', () => {
   it('reads the sample: twelve 5-minute prices of SA1, each stamped by the end of its interval', () => {
-    const file = parsePriceFile(PD, sample(PD), CAP);
+    const file = parsePriceFile(PD, sample(PD));
     expect(file.format).toBe('PRICE_AND_DEMAND');
     expect(file.prices.map((p) => [p.region, p.intervalStart - NEW_YEAR, p.rrp])).toEqual([
       ['SA1', 0, 141.48],
@@ -54,7 +53,6 @@ describe('AEMO PRICE_AND_DEMAND files', () => {
       strToU8(
         '"REGION","SETTLEMENTDATE","TOTALDEMAND","RRP","PERIODTYPE"\n"NSW1","2019/08/01 00:30:00",7898.91,59.88,"TRADE"\n"NSW1","2019/08/01 01:00",7832.33,55.05,"TRADE"\n',
       ),
-      CAP,
     );
     const start = Date.UTC(2019, 6, 31, 14) / 1000;
     expect(file.prices.map((p) => [p.intervalStart - start, p.rrp])).toEqual([
@@ -76,11 +74,11 @@ describe('AEMO PRICE_AND_DEMAND files', () => {
       `${PD}, line 2: SETTLEMENTDATE is not a date and time (YYYY/MM/DD HH:MM:SS).`,
     );
     expect(refusal(PD, withLine(2, 'SA1,2025/01/01 00:07:00,1379.47,141.48,TRADE'))).toBe(`${PD}, line 2: SETTLEMENTDATE is not on a 5-minute boundary.`);
-    expect(refusal(PD, withLine(6, 'SA1,2025/01/01 00:25:00,1362.05,20300.01,TRADE'))).toBe(
-      `${PD}, line 6: RRP is above the market price cap of 20300 $/MWh (MARKET_PRICE_CAP).`,
+    expect(refusal(PD, withLine(6, 'SA1,2025/01/01 00:25:00,1362.05,17500.01,TRADE'))).toBe(
+      `${PD}, line 6: RRP is above the market price cap of 17500 $/MWh of FY 2024-25.`,
     );
     expect(refusal(PD, withLine(6, 'SA1,2025/01/01 00:25:00,1362.05,-1000.5,TRADE'))).toBe(
-      `${PD}, line 6: RRP is below the market price floor of -1000 $/MWh.`,
+      `${PD}, line 6: RRP is below the market price floor of -1000 $/MWh of FY 2024-25.`,
     );
     expect(refusal(PD, withLine(1, 'REGION,SETTLEMENTDATE,RRP,PERIODTYPE'))).toBe(`${PD}, line 1: the header lacks the column TOTALDEMAND.`);
     expect(refusal(PD, withLine(7, 'SA1,"2025/01/01 00:30:00,1355.80,131.40,TRADE'))).toBe(`${PD}, line 7: a quoted field is not closed.`);
@@ -93,7 +91,7 @@ describe('AEMO PRICE_AND_DEMAND files', () => {
 
 describe('AEMO MMS files with the DISPATCHPRICE table', () => {
   it('reads the sample: the INTERVENTION=0 price of each region and interval, skipping other tables', () => {
-    const file = parsePriceFile(MMS, sample(MMS), CAP);
+    const file = parsePriceFile(MMS, sample(MMS));
     expect(file.format).toBe('DISPATCHPRICE');
     expect(file.prices.map((p) => [p.region, p.intervalStart - TEN, p.rrp, p.publishedAt - TEN])).toEqual([
       ['NSW1', -300, 94.17, -294],
@@ -116,16 +114,16 @@ describe('AEMO MMS files with the DISPATCHPRICE table', () => {
     const older = nsw.replace(',96.02,0,96.02,', ',12,0,12,').replace('"2025/01/15 10:00:06"', '"2025/01/15 09:59:00"');
     const at = lines.indexOf(nsw);
     const content = [...lines.slice(0, at), revised, nsw, older, ...lines.slice(at + 1)].join('\r\n');
-    const price = parsePriceFile(MMS, strToU8(content), CAP).prices.find((p) => p.region === 'NSW1' && p.intervalStart === TEN);
+    const price = parsePriceFile(MMS, strToU8(content)).prices.find((p) => p.region === 'NSW1' && p.intervalStart === TEN);
     expect(price?.rrp).toBe(101.5);
   });
 
   it('reads zipped files, and zips inside zips as AEMO archives them', () => {
     const inner = zipSync({ [MMS]: sample(MMS) });
     const outer = zipSync({ 'PUBLIC_DISPATCHIS_20250115.zip': inner, 'readme.txt': strToU8('not a price file') });
-    const direct = parsePriceFile(MMS, sample(MMS), CAP).prices;
-    expect(parsePriceFile('PUBLIC_DISPATCHIS.zip', inner, CAP).prices).toEqual(direct);
-    expect(parsePriceFile('PUBLIC_DISPATCHIS_20250115.zip', outer, CAP).prices).toEqual(direct);
+    const direct = parsePriceFile(MMS, sample(MMS)).prices;
+    expect(parsePriceFile('PUBLIC_DISPATCHIS.zip', inner).prices).toEqual(direct);
+    expect(parsePriceFile('PUBLIC_DISPATCHIS_20250115.zip', outer).prices).toEqual(direct);
     expect(refusal('broken.zip', inner.slice(0, 40))).toBe('broken.zip: the zip file is damaged or not a zip file.');
     expect(refusal('empty.zip', zipSync({ 'a.txt': strToU8('x') }))).toBe('empty.zip: the zip file holds no CSV file.');
     const bad = text(MMS).replace(',NSW1,', ',NSW9,');
@@ -179,7 +177,7 @@ describe('bounded decompression of an upload', () => {
   it('refuses zips nested deeper than AEMO nests them', () => {
     let nested = zipSync({ [MMS]: sample(MMS) });
     for (let level = 1; level < UPLOAD_LIMITS.depth; level++) nested = zipSync({ [`level${level}.zip`]: nested });
-    expect(parsePriceFile('deep.zip', nested, CAP).prices).toEqual(parsePriceFile(MMS, sample(MMS), CAP).prices);
+    expect(parsePriceFile('deep.zip', nested).prices).toEqual(parsePriceFile(MMS, sample(MMS)).prices);
     expect(refusal('deeper.zip', zipSync({ 'too-deep.zip': nested }))).toBe(
       `deeper.zip/too-deep.zip/level2.zip/level1.zip: zip files are nested more than ${UPLOAD_LIMITS.depth} deep.`,
     );
@@ -188,7 +186,7 @@ describe('bounded decompression of an upload', () => {
   it('counts the entries of every zip of the upload against one limit', () => {
     const half = Object.fromEntries(Array.from({ length: SMALL.entries / 2 }, (_, i) => [`note${i}.txt`, new Uint8Array(0)]));
     const ok = zipSync({ 'a.zip': zipSync(half), [MMS]: sample(MMS) });
-    expect(parsePriceFile('ok.zip', ok, CAP, SMALL).prices.length).toBeGreaterThan(0);
+    expect(parsePriceFile('ok.zip', ok, SMALL).prices.length).toBeGreaterThan(0);
     const many = zipSync({ 'a.zip': zipSync(half), 'b.zip': zipSync(half) });
     expect(refusal('many.zip', many, SMALL)).toBe(`many.zip/b.zip: the upload holds more than ${SMALL.entries} files.`);
     // At the full limit too: 10,001 empty files in one zip.
@@ -197,18 +195,18 @@ describe('bounded decompression of an upload', () => {
   });
 
   it('reads a file in a worker whose memory is capped: one that needs more fails its import, not the process', async () => {
-    const direct = parsePriceFile(MMS, sample(MMS), CAP).prices;
-    expect((await parsePriceFileInWorker(MMS, sample(MMS), CAP)).prices).toEqual(direct);
-    await expect(parsePriceFileInWorker('day.zip', zipSync({ [MMS]: strToU8(text(MMS).replace(',NSW1,', ',NSW9,')) }), CAP)).rejects.toThrow(
+    const direct = parsePriceFile(MMS, sample(MMS)).prices;
+    expect((await parsePriceFileInWorker(MMS, sample(MMS))).prices).toEqual(direct);
+    await expect(parsePriceFileInWorker('day.zip', zipSync({ [MMS]: strToU8(text(MMS).replace(',NSW1,', ',NSW9,')) }))).rejects.toThrow(
       `day.zip/${MMS}, line 5: REGIONID is not a NEM region (NSW1, QLD1, VIC1, SA1 or TAS1).`,
     );
     // Three million short rows: their strings need far more than a 48 MB heap.
     const rows = strToU8(`${text(MMS).split('\r\n').slice(0, 4).join('\n')}\n${'D,DREGION,,3\n'.repeat(3_000_000)}`);
-    const err = await parsePriceFileInWorker('huge.csv', rows, CAP, 48).catch((e: unknown) => e);
+    const err = await parsePriceFileInWorker('huge.csv', rows, 48).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PriceFileError);
     expect((err as Error).message).toBe('huge.csv: reading it needs more than the 48 MB of memory an import may use.');
     // The process that asked carries on: the next file reads as before.
-    expect((await parsePriceFileInWorker(MMS, sample(MMS), CAP)).prices).toEqual(direct);
+    expect((await parsePriceFileInWorker(MMS, sample(MMS))).prices).toEqual(direct);
   }, 120_000);
 });
 

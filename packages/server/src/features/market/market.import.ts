@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { PRICE_FILE_FORMATS } from '@vpp/shared';
 // The market's rules alone, not the whole contract: the import worker loads this module afresh.
-import { isNemRegion, MARKET_PRICE_FLOOR, MARKET_TIME_OFFSET_S, type NemRegion } from '@vpp/shared/market/rules';
+import { isNemRegion, MARKET_TIME_OFFSET_S, type NemRegion } from '@vpp/shared/market/rules';
+import { financialYearOf, MARKET_SETTINGS, marketSettingsAt } from '@vpp/shared/market/settings';
 import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
 
 // Reads AEMO's public price files, with no database: the PRICE_AND_DEMAND monthly CSV and the MMS
@@ -57,12 +58,13 @@ const isZip = (bytes: Uint8Array) => ZIP_MAGIC.every((b, i) => bytes[i] === b);
 
 /**
  * Parses one price file (its name is only for messages): the format is recognised from the
- * content. `cap` is the market price cap in force: a price above it, or below the floor, is refused.
+ * content. Each price is checked against the market settings of its own interval's financial year
+ * (marketSettingsAt): above that year's cap, or below its floor, the file is refused.
  */
-export function parsePriceFile(fileName: string, bytes: Uint8Array, cap: number, limits: UploadLimits = UPLOAD_LIMITS): ParsedPriceFile {
+export function parsePriceFile(fileName: string, bytes: Uint8Array, limits: UploadLimits = UPLOAD_LIMITS): ParsedPriceFile {
   const texts = csvTexts(fileName, bytes, 1, { bytes: 0, entries: 0, limits });
   if (!texts.length) throw new PriceFileError(fileName, null, 'the zip file holds no CSV file.');
-  const parsed = texts.map(([name, text]) => parseCsvText(name, text, cap));
+  const parsed = texts.map(([name, text]) => parseCsvText(name, text));
   const formats = new Set(parsed.map((p) => p.format));
   if (formats.size > 1) throw new PriceFileError(fileName, null, 'the zip file mixes PRICE_AND_DEMAND and DISPATCHPRICE files: import them apart.');
   const newest = new Map<string, ImportedPrice>();
@@ -183,13 +185,13 @@ export function marketTime(text: string): number | null {
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
-function parseCsvText(name: string, text: string, cap: number): ParsedPriceFile {
+function parseCsvText(name: string, text: string): ParsedPriceFile {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const first = lines.findIndex((l) => l.trim() !== '');
   if (first < 0) throw new PriceFileError(name, null, 'the file is empty.');
   const head = csvFields(lines[first]);
-  if (head?.[0] === 'C') return parseMms(name, lines, cap);
-  if (head?.map((f) => f.toUpperCase()).includes('SETTLEMENTDATE')) return parsePriceAndDemand(name, lines, cap);
+  if (head?.[0] === 'C') return parseMms(name, lines);
+  if (head?.map((f) => f.toUpperCase()).includes('SETTLEMENTDATE')) return parsePriceAndDemand(name, lines);
   throw new PriceFileError(
     name,
     first + 1,
@@ -197,12 +199,15 @@ function parseCsvText(name: string, text: string, cap: number): ParsedPriceFile 
   );
 }
 
-/** Checks one price; answers the refusal, or null. */
-function priceProblem(rrp: string, cap: number): string | null {
+/** Checks one price of the interval starting at `start` against its financial year's settings; answers the refusal, or null. */
+function priceProblem(rrp: string, start: number): string | null {
   if (!NUMBER.test(rrp)) return 'RRP is not a number.';
   const v = Number(rrp);
-  if (v < MARKET_PRICE_FLOOR) return `RRP is below the market price floor of ${MARKET_PRICE_FLOOR} $/MWh.`;
-  if (v > cap) return `RRP is above the market price cap of ${cap} $/MWh (MARKET_PRICE_CAP).`;
+  const s = marketSettingsAt(start);
+  if (!s)
+    return `the interval is in FY ${financialYearOf(start)}, for which this console has no market settings (it has them for FY ${MARKET_SETTINGS[0].financialYear} to ${MARKET_SETTINGS[MARKET_SETTINGS.length - 1].financialYear}).`;
+  if (v < s.marketPriceFloor) return `RRP is below the market price floor of ${s.marketPriceFloor} $/MWh of FY ${s.financialYear}.`;
+  if (v > s.marketPriceCap) return `RRP is above the market price cap of ${s.marketPriceCap} $/MWh of FY ${s.financialYear}.`;
   return null;
 }
 
@@ -222,7 +227,7 @@ const PRICE_AND_DEMAND_COLUMNS = ['REGION', 'SETTLEMENTDATE', 'TOTALDEMAND', 'RR
  * holds for each of its six 5-minute intervals. The files carry no publication time: their prices
  * count as published at the end of their last interval.
  */
-function parsePriceAndDemand(name: string, lines: string[], cap: number): ParsedPriceFile {
+function parsePriceAndDemand(name: string, lines: string[]): ParsedPriceFile {
   let headerAt = lines.findIndex((l) => l.trim() !== '');
   const header = (csvFields(lines[headerAt]) ?? []).map((f) => f.toUpperCase());
   headerAt++;
@@ -239,7 +244,8 @@ function parsePriceAndDemand(name: string, lines: string[], cap: number): Parsed
     if (!isNemRegion(f[iRegion])) throw new PriceFileError(name, line, 'REGION is not a NEM region (NSW1, QLD1, VIC1, SA1 or TAS1).');
     const end = intervalEnd(f[iDate], 'SETTLEMENTDATE');
     if (typeof end === 'string') throw new PriceFileError(name, line, end);
-    const problem = priceProblem(f[iRrp], cap);
+    // A 30-minute row's first 5-minute interval is in the same financial year as its others.
+    const problem = priceProblem(f[iRrp], end - 300);
     if (problem) throw new PriceFileError(name, line, problem);
     rows.push({ region: f[iRegion] as NemRegion, end, rrp: Number(f[iRrp]), line });
   }
@@ -270,7 +276,7 @@ function parsePriceAndDemand(name: string, lines: string[], cap: number): Parsed
  * rows with INTERVENTION=0 give prices (intervention pricing is for compensation, not the
  * market price); a revision of an interval (a later LASTCHANGED) replaces the earlier one.
  */
-function parseMms(name: string, lines: string[], cap: number): ParsedPriceFile {
+function parseMms(name: string, lines: string[]): ParsedPriceFile {
   let columns: string[] | null = null;
   let table = '';
   let sawPriceTable = false;
@@ -308,7 +314,7 @@ function parseMms(name: string, lines: string[], cap: number): ParsedPriceFile {
     if (!isNemRegion(at('REGIONID'))) throw new PriceFileError(name, line, 'REGIONID is not a NEM region (NSW1, QLD1, VIC1, SA1 or TAS1).');
     const end = intervalEnd(at('SETTLEMENTDATE'), 'SETTLEMENTDATE');
     if (typeof end === 'string') throw new PriceFileError(name, line, end);
-    const problem = priceProblem(at('RRP'), cap);
+    const problem = priceProblem(at('RRP'), end - 300);
     if (problem) throw new PriceFileError(name, line, problem);
     const changed = columns.includes('LASTCHANGED') && at('LASTCHANGED') !== '' ? marketTime(at('LASTCHANGED')) : fileTime;
     if (changed === null) throw new PriceFileError(name, line, 'LASTCHANGED is not a date and time (YYYY/MM/DD HH:MM:SS).');
@@ -331,7 +337,7 @@ const { parentPort, workerData } = require('node:worker_threads');
   register();
   const m = await import(workerData.module);
   try {
-    parentPort.postMessage({ parsed: m.parsePriceFile(workerData.fileName, workerData.bytes, workerData.cap) });
+    parentPort.postMessage({ parsed: m.parsePriceFile(workerData.fileName, workerData.bytes) });
   } catch (err) {
     if (!(err instanceof m.PriceFileError)) throw err;
     parentPort.postMessage({ refused: { fileName: err.fileName, line: err.line, problem: err.problem } });
@@ -344,11 +350,11 @@ const { parentPort, workerData } = require('node:worker_threads');
  * memory than that fails its own import (PriceFileError) and the server carries on, and the
  * reading, however long, never holds the server's event loop.
  */
-export function parsePriceFileInWorker(fileName: string, bytes: Uint8Array, cap: number, heapMb = IMPORT_HEAP_MB): Promise<ParsedPriceFile> {
+export function parsePriceFileInWorker(fileName: string, bytes: Uint8Array, heapMb = IMPORT_HEAP_MB): Promise<ParsedPriceFile> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, {
       eval: true,
-      workerData: { tsx: import.meta.resolve('tsx/esm/api'), module: import.meta.url, fileName, bytes, cap },
+      workerData: { tsx: import.meta.resolve('tsx/esm/api'), module: import.meta.url, fileName, bytes },
       resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heapMb / 8)) },
       stdout: true,
       stderr: true,

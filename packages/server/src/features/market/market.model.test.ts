@@ -1,37 +1,39 @@
-import { MARKET_PRICE_FLOOR, NEM_REGIONS } from '@vpp/shared';
+import { type MarketSettings, marketSettingsAt, NEM_REGIONS } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
 import { intervalStarts, marketDayStart, modelPrice } from './market.model.ts';
 
-const CAP = 20_300;
 // Monday 12 January 2026, 00:00 market time (UTC+10).
 const MONDAY = Date.UTC(2026, 0, 11, 14) / 1000;
 const HOUR = 3600;
 
 /** Mean price of a region over the hour starting `hour` hours into each of the days. */
 function meanAt(region: (typeof NEM_REGIONS)[number], hour: number, days: number[]) {
-  const xs = days.flatMap((d) => Array.from({ length: 12 }, (_, i) => modelPrice(42, region, MONDAY + d * 86400 + hour * HOUR + i * 300, CAP)));
+  const xs = days.flatMap((d) => Array.from({ length: 12 }, (_, i) => modelPrice(42, region, MONDAY + d * 86400 + hour * HOUR + i * 300)));
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 const weeks = (n: number, weekdays: number[]) => Array.from({ length: n }, (_, w) => weekdays.map((d) => w * 7 + d)).flat();
 
 describe('the market price model', () => {
   it('gives the same price for an interval every time, and another with another seed', () => {
-    expect(modelPrice(42, 'NSW1', MONDAY + 18 * HOUR, CAP)).toBe(modelPrice(42, 'NSW1', MONDAY + 18 * HOUR, CAP));
-    const a = intervalStarts(MONDAY, MONDAY + 86400).map((t) => modelPrice(42, 'NSW1', t, CAP));
-    const b = intervalStarts(MONDAY, MONDAY + 86400).map((t) => modelPrice(7, 'NSW1', t, CAP));
+    expect(modelPrice(42, 'NSW1', MONDAY + 18 * HOUR)).toBe(modelPrice(42, 'NSW1', MONDAY + 18 * HOUR));
+    const a = intervalStarts(MONDAY, MONDAY + 86400).map((t) => modelPrice(42, 'NSW1', t));
+    const b = intervalStarts(MONDAY, MONDAY + 86400).map((t) => modelPrice(7, 'NSW1', t));
     expect(a).not.toEqual(b);
   });
 
-  it('stays between the floor and the cap, in cents, with rare spikes toward the cap and some negative middays', () => {
+  it("stays between the floor and the cap of each interval's financial year, in cents, with rare spikes toward the cap and some negative middays", () => {
     let spikes = 0;
     let negative = 0;
     let n = 0;
     let low = Infinity;
     let high = -Infinity;
     let notCents = 0;
+    let outside = 0;
     for (const region of NEM_REGIONS)
       for (let t = MONDAY; t < MONDAY + 365 * 86400; t += 300) {
-        const p = modelPrice(42, region, t, CAP);
+        const p = modelPrice(42, region, t);
+        const settings = marketSettingsAt(t) as MarketSettings;
+        if (p > settings.marketPriceCap || p < settings.marketPriceFloor) outside++;
         low = Math.min(low, p);
         high = Math.max(high, p);
         if (Math.round(p * 100) / 100 !== p) notCents++;
@@ -39,9 +41,10 @@ describe('the market price model', () => {
         if (p < 0) negative++;
         n++;
       }
-    expect(low).toBeGreaterThanOrEqual(MARKET_PRICE_FLOOR);
-    expect(high).toBeLessThanOrEqual(CAP);
-    expect(high).toBeGreaterThan(CAP / 2);
+    // Each price within its own financial year's floor and cap (the year runs across 30 June 2026).
+    expect(outside).toBe(0);
+    expect(low).toBeGreaterThanOrEqual(-1000);
+    expect(high).toBeGreaterThan(20_300 / 2);
     expect(notCents).toBe(0);
     expect(spikes).toBeGreaterThan(0);
     expect(spikes / n).toBeLessThan(0.001);

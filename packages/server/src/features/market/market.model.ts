@@ -1,8 +1,8 @@
-import { DISPATCH_INTERVAL_S, MARKET_PRICE_FLOOR, MARKET_TIME_OFFSET_S, type NemRegion } from '@vpp/shared';
+import { DISPATCH_INTERVAL_S, LATEST_MARKET_SETTINGS, MARKET_TIME_OFFSET_S, marketSettingsAt, type NemRegion } from '@vpp/shared';
 
 // The market price model: a pure function of (seed, region, interval), so any server computes the
 // same price for an interval; the store writes it once so that later changes to this code or to the
-// cap never move a price that settlement has used.
+// market settings never move a price that settlement has used.
 
 const DAY = 86_400;
 /** 5-minute intervals in a market day. */
@@ -65,12 +65,14 @@ function wander(seed: number, code: number, day: number, minute: number): number
 
 /**
  * The model's price ($/MWh, 2 decimals) of the 5-minute interval starting at `start` (epoch seconds,
- * UTC) in a region, within [floor, cap]: a daily shape in market time with a low or negative
+ * UTC) in a region, within the floor and cap of the interval's financial year (marketSettingsAt): a daily shape in market time with a low or negative
  * midday, a morning and a larger evening peak, weekends cheaper, day-to-day level and sunniness,
  * noise, and on a few days an evening spike toward the cap.
  */
-export function modelPrice(seed: number, region: NemRegion, start: number, cap: number): number {
+export function modelPrice(seed: number, region: NemRegion, start: number): number {
   const s = SHAPES[region];
+  const settings = marketSettingsAt(start) ?? LATEST_MARKET_SETTINGS;
+  const cap = settings.marketPriceCap;
   const local = start + MARKET_TIME_OFFSET_S;
   const day = Math.floor(local / DAY);
   const minute = Math.floor((local - day * DAY) / 60) + 2.5;
@@ -99,5 +101,5 @@ export function modelPrice(seed: number, region: NemRegion, start: number, cap: 
       price = Math.max(price, cap * height * shape);
     }
   }
-  return Math.round(Math.min(cap, Math.max(MARKET_PRICE_FLOOR, price)) * 100) / 100;
+  return Math.round(Math.min(cap, Math.max(settings.marketPriceFloor, price)) * 100) / 100;
 }

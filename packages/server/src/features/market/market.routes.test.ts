@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase, type Harness } from '../../test/harness.ts';
-import { regionPrices } from './index.ts';
+import { regionPrices, settlementPrices } from './index.ts';
 import { marketDayStart, modelPrice } from './market.model.ts';
 
 const SAMPLES = path.join(import.meta.dirname, 'samples');
@@ -58,7 +58,7 @@ describeEachDatabase(
 
     describe('the price model through the API', () => {
       it("answers a VPP's region series: each 30-minute point the average of its six 5-minute model prices", async () => {
-        const { SIM_SEED: seed, MARKET_PRICE_CAP: cap } = h().ctx.config;
+        const { SIM_SEED: seed } = h().ctx.config;
         const start = marketDayStart(nowS()) - 86400;
         const res = await get(`/powerstation/${nsw}/prices?start=${start}&end=${start + 86400}`);
         expect(res.statusCode, res.body).toBe(200);
@@ -72,7 +72,7 @@ describeEachDatabase(
         const keys = Object.keys(body.market.rrp).map(Number);
         expect(keys).toEqual(Array.from({ length: 48 }, (_, i) => start + i * 1800));
         for (const t of [start, start + 12 * 3600, start + 18.5 * 3600]) {
-          const six = Array.from({ length: 6 }, (_, i) => modelPrice(seed, 'NSW1', t + i * 300, cap));
+          const six = Array.from({ length: 6 }, (_, i) => modelPrice(seed, 'NSW1', t + i * 300));
           expect(body.market.rrp[t]).toBe(Math.round((six.reduce((a, b) => a + b, 0) / 6) * 100) / 100);
         }
       });
@@ -266,6 +266,60 @@ describeEachDatabase(
         const res = await h().app.inject({ method: 'POST', url: '/api/market/prices/import', headers: admin, payload: { file: 'x' } });
         expect(res.statusCode).toBe(400);
         expect(res.json().data.message).toBe(MARKET_MESSAGES.notAFile);
+      });
+    });
+
+    describe('market settings by financial year: a month of prices across 30 June 2026', () => {
+      /** 00:00 market time (UTC+10) of a day of 2026 (month 1-12). */
+      const day = (month: number, d: number) => Date.UTC(2026, month - 1, d) / 1000 - 10 * 3600;
+      const stamp = (t: number) => {
+        const m = new Date((t + 10 * 3600) * 1000).toISOString();
+        return `${m.slice(0, 4)}/${m.slice(5, 7)}/${m.slice(8, 10)} ${m.slice(11, 19)}`;
+      };
+      /** 16:00 on 29 June 2026 (FY 2025-26): the first of 100 intervals at 20,000 $/MWh, under that year's cap of 20,300. */
+      const RUN = day(6, 29) + 16 * 3600;
+      /** 18:00 on 2 July 2026 (FY 2026-27): 21,000 $/MWh, above 2025-26's cap and under 2026-27's. */
+      const JULY_SPIKE = day(7, 2) + 18 * 3600;
+      const rrpAt = (start: number) => (start >= RUN && start < RUN + 100 * 300 ? 20_000 : start === JULY_SPIKE ? 21_000 : 100);
+      /** A PRICE_AND_DEMAND file of NSW1's 5-minute intervals starting in [from, to), AEMO stamping each by its end. */
+      const file = (from: number, to: number, rrp = rrpAt) => {
+        const rows = ['REGION,SETTLEMENTDATE,TOTALDEMAND,RRP,PERIODTYPE'];
+        for (let t = from; t < to; t += 300) rows.push(`NSW1,${stamp(t + 300)},8000.00,${rrp(t).toFixed(2)},TRADE`);
+        return `${rows.join('\n')}\n`;
+      };
+
+      it('checks each interval against its own year: 21,000 $/MWh is refused in June 2026 and accepted in July 2026', async () => {
+        // 18:00 on 28 June is the 13th day's 217th interval of the file: line 1 + 12 × 288 + 216 + 1.
+        const june = file(day(6, 16), day(7, 1), (t) => (t === day(6, 28) + 18 * 3600 ? 21_000 : 100));
+        const refused = await upload(h(), admin, 'PRICE_AND_DEMAND_202606_NSW1.csv', june, 'text/csv');
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json().message).toBe('PRICE_AND_DEMAND_202606_NSW1.csv, line 3674: RRP is above the market price cap of 20300 $/MWh of FY 2025-26.');
+        const july = await upload(h(), admin, 'PRICE_AND_DEMAND_202607_NSW1.csv', file(day(7, 1), day(7, 16)), 'text/csv');
+        expect(july.statusCode, july.body).toBe(200);
+        expect(july.json().data).toMatchObject({ prices: 15 * 288, written: 15 * 288, from: day(7, 1), to: day(7, 16) });
+        const june2 = await upload(h(), admin, 'PRICE_AND_DEMAND_202606_NSW1.csv', file(day(6, 16), day(7, 1)), 'text/csv');
+        expect(june2.statusCode, june2.body).toBe(200);
+        expect(june2.json().data).toMatchObject({ prices: 15 * 288, written: 15 * 288 });
+        expect((await regionPrices(h().ctx, 'NSW1', JULY_SPIKE, JULY_SPIKE + 300))[0].rrp).toBe(21_000);
+      });
+
+      it('settles a run of prices over the cumulative price threshold at the administered price cap, to the end of the trading day', async () => {
+        // The 83rd interval of the run (22:50) is the first whose previous 2016 intervals sum over FY 2025-26's
+        // CPT of 1,823,600: 82 × 20,000 + 1934 × 100 = 1,833,400 (after 81: 1,813,500). From there the price is
+        // held at the APC of 600 to the end of the trading day (04:00 on 30 June); at 04:00 the previous 2016
+        // still sum 82 × 20,000 + 17 × 600 (22:55 to 00:15; the rest of the run) + … over the CPT, so the
+        // period runs on through the next trading day, into FY 2026-27, and ends at 04:00 on 1 July, when the
+        // sum (about 1.84 million) is under 2026-27's CPT of 2,225,700.
+        const from = RUN + 80 * 300;
+        const prices = await settlementPrices(h().ctx, 'NSW1', from, day(7, 1) + 5 * 3600);
+        const at = (t: number) => prices.find((p) => p.start === t);
+        expect(at(RUN + 81 * 300)).toEqual({ start: RUN + 81 * 300, rrp: 20_000, price: 20_000, administered: false });
+        expect(at(RUN + 82 * 300)).toEqual({ start: RUN + 82 * 300, rrp: 20_000, price: 600, administered: true });
+        expect(at(RUN + 99 * 300)).toEqual({ start: RUN + 99 * 300, rrp: 20_000, price: 600, administered: true });
+        expect(at(day(6, 30) + 12 * 3600)).toEqual({ start: day(6, 30) + 12 * 3600, rrp: 100, price: 100, administered: true });
+        expect(at(day(7, 1) + 4 * 3600 - 300)).toMatchObject({ price: 100, administered: true });
+        expect(at(day(7, 1) + 4 * 3600)).toMatchObject({ price: 100, administered: false });
+        expect(prices.filter((p) => p.administered)).toHaveLength(prices.findIndex((p) => p.start === day(7, 1) + 4 * 3600) - 2);
       });
     });
 

@@ -1,5 +1,7 @@
 import {
+  administeredPricing,
   canSeeMarketData,
+  cptWarmupStart,
   DISPATCH_INTERVAL_S,
   type DispatchPriceQuery,
   type DispatchPriceReply,
@@ -9,6 +11,7 @@ import {
   MARKET_SERIES_STEP_S,
   type NemRegion,
   type PowerstationPricesReply,
+  type SettledPrice,
   startOfPeriod,
 } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
@@ -43,7 +46,6 @@ export const seesMarketData = (user: AuthUser) => canSeeMarketData(user.row.subo
  * never changes; later days are forecast by the model without being written.
  */
 export async function regionPrices(ctx: AppContext, region: NemRegion, start: number, end: number, now = nowS()): Promise<{ start: number; rrp: number }[]> {
-  const cap = ctx.config.MARKET_PRICE_CAP;
   const seed = ctx.config.SIM_SEED;
   const starts = intervalStarts(start, end);
   if (!starts.length) return [];
@@ -58,7 +60,7 @@ export async function regionPrices(ctx: AppContext, region: NemRegion, start: nu
       if (!written.has(day)) {
         const prices = Array.from({ length: INTERVALS_PER_DAY }, (_, i) => day + i * DISPATCH_INTERVAL_S).map((t) => ({
           intervalStart: t,
-          rrp: modelPrice(seed, region, t, cap),
+          rrp: modelPrice(seed, region, t),
         }));
         await repo.writeModelDay(ctx.db, region, day, prices);
       }
@@ -66,7 +68,19 @@ export async function regionPrices(ctx: AppContext, region: NemRegion, start: nu
     }
   }
   const stored = await repo.storedPrices(ctx.db, region, starts[0], starts[starts.length - 1] + DISPATCH_INTERVAL_S);
-  return starts.map((t) => ({ start: t, rrp: stored.get(t) ?? modelPrice(seed, region, t, cap) }));
+  return starts.map((t) => ({ start: t, rrp: stored.get(t) ?? modelPrice(seed, region, t) }));
+}
+
+/**
+ * The 5-minute prices settlement uses for the intervals starting in [start, end): each interval's
+ * price, held within the administered price cap in an administered price period (when the prices of
+ * the 7 days before passed the financial year's cumulative price threshold: administeredPricing).
+ */
+export async function settlementPrices(ctx: AppContext, region: NemRegion, start: number, end: number, now = nowS()): Promise<SettledPrice[]> {
+  const from = cptWarmupStart(start);
+  const series = await regionPrices(ctx, region, from, end, now);
+  const first = series.findIndex((p) => p.start >= start);
+  return first < 0 ? [] : administeredPricing(series, first);
 }
 
 interface VppMarket {
@@ -180,7 +194,7 @@ export async function importPriceFile(ctx: AppContext, user: AuthUser, fileName:
     throw new ApiError(403, 'price_import_operator_only', MARKET_MESSAGES.importOperatorOnly);
   let parsed: ParsedPriceFile;
   try {
-    parsed = await parsePriceFileInWorker(fileName, bytes, ctx.config.MARKET_PRICE_CAP);
+    parsed = await parsePriceFileInWorker(fileName, bytes);
   } catch (err) {
     if (err instanceof PriceFileError) throw badRequest(err.message, 'price_file_malformed');
     throw err;

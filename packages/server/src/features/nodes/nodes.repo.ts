@@ -148,16 +148,103 @@ export async function nodeSubmeters(db: Database, nodeId: number) {
   return db.selectFrom('submeters').select(['id', 'name']).where('node_id', '=', nodeId).orderBy('id').execute();
 }
 
-export async function nodeEvents(db: Database, nodeId: number, limit: number, offset: number) {
+/** One line of a node's event log as stored: its own history, or a dispatch, RERT or grid outage that included it. */
+export interface NodeLogRow {
+  id: number;
+  ts: number;
+  kind: string;
+  duration: number | null;
+  description: string | null;
+  share_kw: number | null;
+  powerstation_name: string | null;
+  outage_reason: string | null;
+  cancelled_at: number | null;
+  dropped_at: number | null;
+  opted_out_at: number | null;
+  orders_sent_at: number | null;
+}
+
+/**
+ * A node's event log, newest first: the node's own history (status, commissioning, curtailment
+ * limits) and the organisation's dispatches, RERT dispatches and grid outages that included it, once
+ * they have started. An event cancelled before its start never reached the node and is left out.
+ */
+export async function nodeEvents(db: Database, orgId: number, nodeId: number, now: number, limit: number, offset: number) {
+  // Typed nulls: PostgreSQL resolves each column of a union from its first branch.
+  const none = <T>(type: 'text' | 'bigint' | 'double precision') => sql<T | null>`cast(null as ${sql.raw(type)})`;
+  const own = db
+    .selectFrom('node_events')
+    .where('node_id', '=', nodeId)
+    .select([
+      'id',
+      'ts',
+      'event_type as kind',
+      'duration',
+      sql<string | null>`description`.as('description'),
+      none<number>('double precision').as('share_kw'),
+      none<string>('text').as('powerstation_name'),
+      none<string>('text').as('outage_reason'),
+      none<number>('bigint').as('cancelled_at'),
+      none<number>('bigint').as('dropped_at'),
+      none<number>('bigint').as('opted_out_at'),
+      none<number>('bigint').as('orders_sent_at'),
+    ]);
+  const reached = (e: 'e') => sql<boolean>`(${sql.ref(`${e}.cancelled_at`)} is null or ${sql.ref(`${e}.cancelled_at`)} > ${sql.ref(`${e}.start_time`)})`;
+  const dispatched = db
+    .selectFrom('dispatch_nodes as dn')
+    .innerJoin('events as e', 'e.id', 'dn.event_id')
+    .leftJoin('powerstations as p', 'p.id', 'e.powerstation_id')
+    .where('dn.node_id', '=', nodeId)
+    .where('e.organisation_id', '=', orgId)
+    .where('e.start_time', '<=', now)
+    .where('dn.orders_sent_at', 'is not', null)
+    .where(reached('e'))
+    .select([
+      'e.id',
+      'e.start_time as ts',
+      'e.type as kind',
+      sql<number | null>`e.duration`.as('duration'),
+      none<string>('text').as('description'),
+      sql<number | null>`dn.share_kw`.as('share_kw'),
+      'p.name as powerstation_name',
+      none<string>('text').as('outage_reason'),
+      'e.cancelled_at',
+      'dn.dropped_at',
+      none<number>('bigint').as('opted_out_at'),
+      'dn.orders_sent_at',
+    ]);
+  const outages = db
+    .selectFrom('outage_nodes as o')
+    .innerJoin('events as e', 'e.id', 'o.event_id')
+    .innerJoin('grid_outages as g', 'g.event_id', 'e.id')
+    .leftJoin('powerstations as p', 'p.id', 'e.powerstation_id')
+    .where('o.node_id', '=', nodeId)
+    .where('e.organisation_id', '=', orgId)
+    .where('e.start_time', '<=', now)
+    .where(reached('e'))
+    .select([
+      'e.id',
+      'e.start_time as ts',
+      'e.type as kind',
+      sql<number | null>`e.duration`.as('duration'),
+      none<string>('text').as('description'),
+      none<number>('double precision').as('share_kw'),
+      'p.name as powerstation_name',
+      sql<string | null>`g.outage_reason`.as('outage_reason'),
+      'e.cancelled_at',
+      none<number>('bigint').as('dropped_at'),
+      'o.opted_out_at',
+      'o.orders_sent_at',
+    ]);
+  const log = own.unionAll(dispatched).unionAll(outages);
   const [rows, count] = await Promise.all([
-    db.selectFrom('node_events').selectAll().where('node_id', '=', nodeId).orderBy('ts', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    db.selectFrom(log.as('log')).selectAll().orderBy('ts', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
     db
-      .selectFrom('node_events')
+      .selectFrom(log.as('log'))
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('node_id', '=', nodeId)
       .executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows: rows as NodeLogRow[], total: Number(count.n) };
 }
 
 /** Map points of the fleet, optionally searched and filtered by display status. */

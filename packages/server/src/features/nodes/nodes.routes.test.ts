@@ -523,6 +523,111 @@ describeEachDatabase('node routes', (h) => {
     expect(defaults.json().meta.pageCount).toBe(Math.ceil(total / 10));
   });
 
+  it("lists in a node's event log the organisation's dispatches, RERT dispatches and grid outages that included it, once started", async () => {
+    const node = fleet[5];
+    const { db } = h().ctx;
+    const now = Math.floor(Date.now() / 1000);
+    const vpp = async (org: number, name: string) =>
+      (
+        await db
+          .insertInto('powerstations')
+          .values({ organisation_id: org, name, type: 'STATIC', state: null, duid: null, created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const mine = await vpp(retailerOrg, 'Evening Peak');
+    const theirs = await vpp(otherOrg, 'Their VPP');
+    const event = async (org: number, ps: number, type: string, start: number, duration: number, cancelledAt: number | null = null) =>
+      (
+        await db
+          .insertInto('events')
+          .values({ organisation_id: org, powerstation_id: ps, type, start_time: start, duration, cancelled_at: cancelledAt, created_at: start - 7200 })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const dispatched = async (id: number, shareKw: number, droppedAt: number | null = null) =>
+      db
+        .insertInto('dispatch_nodes')
+        .values({ event_id: id, node_id: node.id, share_kw: shareKw, intervals: '[]', orders_sent_at: id, dropped_at: droppedAt, message_sent_at: null })
+        .execute();
+    const t0 = now - 5 * DAY;
+    const dispatch = await event(retailerOrg, mine, 'DISPATCH', t0, 3600);
+    await dispatched(dispatch, -2.5);
+    const rert = await event(retailerOrg, mine, 'RERT', t0 + DAY, 7200, t0 + DAY + 1800);
+    await dispatched(rert, 0);
+    const dropped = await event(retailerOrg, mine, 'DISPATCH', t0 + 2 * DAY, 3600);
+    await dispatched(dropped, 1.2, t0 + 2 * DAY + 600);
+    const outage = await event(retailerOrg, mine, 'GRID_OUTAGE', t0 + 3 * DAY, 14400);
+    await db
+      .insertInto('grid_outages')
+      .values({ event_id: outage, outage_reason: 'STORM', message_title: null, customer_message: null, created_by: null, orders_sent_at: t0 })
+      .execute();
+    await db
+      .insertInto('outage_nodes')
+      .values({ event_id: outage, node_id: node.id, prepare_from: t0, orders_sent_at: t0, opted_out_at: null, opted_out_by: null })
+      .execute();
+    const optedOut = await event(retailerOrg, mine, 'GRID_OUTAGE', t0 + 4 * DAY, 3600);
+    await db
+      .insertInto('grid_outages')
+      .values({ event_id: optedOut, outage_reason: 'PLANNED', message_title: null, customer_message: null, created_by: null, orders_sent_at: t0 })
+      .execute();
+    await db
+      .insertInto('outage_nodes')
+      .values({ event_id: optedOut, node_id: node.id, prepare_from: null, orders_sent_at: null, opted_out_at: t0, opted_out_by: 'CUSTOMER' })
+      .execute();
+    // Left out: another organisation's dispatch, one cancelled before its start, one not started yet.
+    await dispatched(await event(otherOrg, theirs, 'DISPATCH', t0 + 3600, 3600), -1);
+    await dispatched(await event(retailerOrg, mine, 'DISPATCH', t0 + 7200, 3600, t0), -1);
+    await dispatched(await event(retailerOrg, mine, 'DISPATCH', now + DAY, 3600), -1);
+
+    const all: { id: number; ts: number; eventType: string; description: string; duration: number | null }[] = [];
+    for (let offset = 0; ; offset += 10) {
+      const res = await get(`/api/nodes/${node.id}/events?limit=10&offset=${offset}`, admin);
+      expect(res.statusCode, res.body).toBe(200);
+      all.push(...res.json().data);
+      if (offset + 10 >= res.json().meta.total) break;
+    }
+    expect(all.map((e) => e.ts)).toEqual([...all.map((e) => e.ts)].sort((a, b) => b - a));
+    const events = all.filter((e) => e.eventType !== 'NODE_ONLINE' && e.eventType !== 'NODE_OFFLINE' && e.eventType !== 'COMMISSIONED');
+    expect(events).toEqual([
+      {
+        id: optedOut,
+        ts: t0 + 4 * DAY,
+        eventType: 'GRID_OUTAGE',
+        description: `Grid outage ${optedOut} of Evening Peak (Planned Outage): the customer opted out; the battery was not prepared.`,
+        duration: 3600,
+      },
+      {
+        id: outage,
+        ts: t0 + 3 * DAY,
+        eventType: 'GRID_OUTAGE',
+        description: `Grid outage ${outage} of Evening Peak (Storm): the battery was told to charge to full before the outage.`,
+        duration: 14400,
+      },
+      {
+        id: dropped,
+        ts: t0 + 2 * DAY,
+        eventType: 'DISPATCH',
+        description: `Dispatch ${dropped} of Evening Peak: the battery was asked to charge 1.20 kW. The node stopped reporting and was dropped after 10 min.`,
+        duration: 600,
+      },
+      {
+        id: rert,
+        ts: t0 + DAY,
+        eventType: 'RERT',
+        description: `RERT dispatch ${rert} of Evening Peak: the battery was held idle (lockout). Cancelled after 30 min.`,
+        duration: 1800,
+      },
+      {
+        id: dispatch,
+        ts: t0,
+        eventType: 'DISPATCH',
+        description: `Dispatch ${dispatch} of Evening Peak: the battery was asked to discharge 2.50 kW.`,
+        duration: 3600,
+      },
+    ]);
+  });
+
   it("answers a node's series with a point for every bucket when fill=null, null where there is no data", async () => {
     const start = from - 3600;
     const end = from + 3600;

@@ -15,14 +15,7 @@ export function nodesRoutes(app: App) {
     status: 'OK' as const,
     data: await service.setSiteLabel(app.ctx, caller(req), req.params.id, req.body.siteLabel),
   }));
-  route(app, E.events, async (req) => {
-    await service.requireNode(app.ctx, caller(req), req.params.id);
-    const { rows, total } = await repo.nodeEvents(app.ctx.db, req.params.id, req.query.limit, req.query.offset);
-    return {
-      data: rows.map((r) => ({ id: r.id, ts: r.ts, eventType: r.event_type, description: r.description, duration: r.duration })),
-      meta: { total, pageCount: Math.ceil(total / req.query.limit) },
-    };
-  });
+  route(app, E.events, async (req) => service.nodeEvents(app.ctx, caller(req), req.params.id, req.query.limit, req.query.offset));
   route(app, E.series, async (req) => ({ status: 'OK' as const, series: await service.nodeSeries(app.ctx, caller(req), req.params.id, req.query) }));
   route(app, E.summary, async (req) => ({ status: 'OK' as const, ...(await service.nodeSummary(app.ctx, caller(req), req.params.id, req.query)) }));
   route(app, E.submeter, async (req) => ({ status: 'OK' as const, data: await service.submeterSeries(app.ctx, caller(req), req.params.id, req.query) }));

@@ -2,12 +2,17 @@ import {
   endOfPeriod,
   escapeMarkdown,
   formatDateTime,
+  formatDuration,
+  formatPower,
   hasPermission,
   type MeterGroup,
   type Node,
   type NodeDetail,
+  type NodeEvent,
   type NodeMetric,
   nodeStatus,
+  OUTAGE_REASON_LABELS,
+  type OutageReason,
   type Period,
   periodOfInterval,
   type SuborgType,
@@ -53,6 +58,43 @@ export function presentNode(r: repo.NodeRow, suborgType: SuborgType): Node {
     reposit: { serialNumber: r.serial_number, product: r.product, state: r.unit_state, commissionedDate: r.commissioned_at },
   };
   return { ...node, displayStatus: nodeStatus(node) };
+}
+
+/** One page of a node's event log as the caller's organisation sees it (its own dispatches and outages, the node's history). */
+export async function nodeEvents(ctx: AppContext, user: AuthUser, id: number, limit: number, offset: number) {
+  await requireNode(ctx, user, id);
+  const { rows, total } = await repo.nodeEvents(ctx.db, user.organisationId, id, nowS(), limit, offset);
+  return { data: rows.map(presentNodeEvent), meta: { total, pageCount: Math.ceil(total / limit) } };
+}
+
+/** The Event Log's line for a stored row: the node's own lines as written, an event's described from what the node was asked to do. */
+export function presentNodeEvent(r: repo.NodeLogRow): NodeEvent {
+  if (r.description !== null) return { id: r.id, ts: r.ts, eventType: r.kind, description: r.description, duration: r.duration };
+  const of = r.powerstation_name ? ` of ${r.powerstation_name}` : '';
+  // The node's part ends early when the event was cancelled or the node was dropped from it.
+  const cut = [r.cancelled_at, r.dropped_at].filter((t): t is number => t !== null && t < r.ts + (r.duration ?? 0));
+  const end = cut.length ? Math.min(...cut) : null;
+  const duration = end === null ? r.duration : end - r.ts;
+  let text: string;
+  if (r.kind === 'GRID_OUTAGE') {
+    const reason = OUTAGE_REASON_LABELS[r.outage_reason as OutageReason] ?? r.outage_reason;
+    text =
+      r.opted_out_at !== null
+        ? `Grid outage ${r.id}${of} (${reason}): the customer opted out; the battery was not prepared.`
+        : r.orders_sent_at === null
+          ? `Grid outage ${r.id}${of} (${reason}): the node was not reporting and got no orders.`
+          : `Grid outage ${r.id}${of} (${reason}): the battery was told to charge to full before the outage.`;
+  } else {
+    const kw = r.share_kw ?? 0;
+    const asked = kw === 0 ? 'the battery was held idle (lockout)' : `the battery was asked to ${kw < 0 ? 'discharge' : 'charge'} ${formatPower(Math.abs(kw))}`;
+    text = `${r.kind === 'RERT' ? 'RERT dispatch' : 'Dispatch'} ${r.id}${of}: ${asked}.`;
+  }
+  if (end !== null && duration !== null)
+    text +=
+      end === r.cancelled_at
+        ? ` Cancelled after ${formatDuration(duration)}.`
+        : ` The node stopped reporting and was dropped after ${formatDuration(duration)}.`;
+  return { id: r.id, ts: r.ts, eventType: r.kind, description: text, duration };
 }
 
 /** A node of the caller's fleet, or 404: another organisation's node is never revealed. */

@@ -88,6 +88,21 @@ describeEachDatabase('grid outages', (h) => {
     expect((await post('/grid-outage', { startTime: start() })).statusCode).toBe(400);
   });
 
+  it('refuses an outage on an FCAS VPP with 400, saying why, and creates nothing', async () => {
+    const { db } = h().ctx;
+    const fcas = (
+      await db
+        .insertInto('powerstations')
+        .values({ organisation_id: org, name: 'Frequency', type: 'FCAS', state: null, duid: 'FCAS01', created_at: nowS(), updated_at: nowS() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const res = await post('/grid-outage', { powerstation: fcas, startTime: start() });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().data.message).toBe('An FCAS Virtual Power Plant cannot prepare for a grid outage: choose a manual or automatic one.');
+    expect(await db.selectFrom('events').select('id').where('powerstation_id', '=', fcas).execute()).toEqual([]);
+  });
+
   describe('opt-outs', () => {
     it('records an opt-out from the customer app (node token), gives the node no order, and lists it', async () => {
       const id = await create();

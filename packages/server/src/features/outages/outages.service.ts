@@ -4,6 +4,7 @@ import {
   createOutageBody,
   defaultOutageMessage,
   defaultOutageTitle,
+  eventStateAt,
   GRID_OUTAGE,
   type GridOutage,
   type GridOutageResponse,
@@ -26,8 +27,8 @@ import { outageSource } from './outages.orders.ts';
 
 const conflict = (message: string) => new ApiError(409, 'conflict', message);
 
-export const stateOf = (d: { start_time: number; duration: number }, now: number) =>
-  now < d.start_time ? ('UPCOMING' as const) : now < d.start_time + d.duration ? ('INPROGRESS' as const) : ('COMPLETED' as const);
+export const stateOf = (d: { start_time: number; duration: number; cancelled_at: number | null }, now: number) =>
+  eventStateAt(d.start_time, d.duration, now, d.cancelled_at);
 
 const nameOf = (given: string | null, surname: string | null) => (given === null ? 'Unknown' : `${given} ${surname ?? ''}`.trim());
 
@@ -123,6 +124,8 @@ async function batteryMembers(db: Database, ps: Parameters<typeof memberNodes>[1
 export async function createOutage(ctx: AppContext, user: AuthUser, raw: CreateOutageBody): Promise<{ id: number }> {
   const body = createOutageBody.parse(raw);
   const ps = await requirePowerstation(ctx, user, body.powerstation);
+  // An FCAS VPP's batteries answer the market's frequency services, as for dispatches and curtailments.
+  if (ps.type === 'FCAS') throw badRequest(OUTAGE_MESSAGES.fcasNoOutage);
   const now = nowS();
   if (body.startTime % 300 !== 0) throw badRequest(OUTAGE_MESSAGES.startStep);
   if (body.duration % 300 !== 0) throw badRequest(OUTAGE_MESSAGES.durationStep);

@@ -145,6 +145,8 @@ describeEachDatabase('RERT dispatches: create, reschedule, cancel', (h) => {
     expect((await commands(id)).map((c) => c[4])).toEqual(['CANCELLED', 'CANCELLED', 'CANCELLED']);
     const detail = (await get(`/api/rert-dispatches/${id}`)).json().data;
     expect(detail.cancelledAt).toEqual(expect.any(Number));
+    // Cancelled before its start, it will never run: it is over, not upcoming.
+    expect(detail.state).toBe('COMPLETED');
     expect(detail.audit.map((a: { action: string }) => a.action)).toEqual(['CREATED', 'CANCELLED']);
     const again = await post(`/api/rert-dispatches/${id}/cancel`);
     expect(again.statusCode).toBe(409);

@@ -98,6 +98,9 @@ describeEachDatabase('organisation users', (h) => {
       [body({ surname: '  ' }), USER_MESSAGES.surnameRequired],
       [body({ email: '' }), USER_MESSAGES.emailRequired],
       [body({ email: 'grace-at-example' }), USER_MESSAGES.emailInvalid],
+      [body({ givenName: 'G'.repeat(300) }), 'The given name can be at most 200 characters.'],
+      [body({ surname: 'H'.repeat(201) }), 'The surname can be at most 200 characters.'],
+      [body({ email: `${'g'.repeat(250)}@example.test` }), 'The email address can be at most 254 characters.'],
       [body({ permissions: ['fleet.teleport'] }), unknownPermissionMessage('fleet.teleport')],
       [body({ email: `${a.username}@example.test` }), USER_MESSAGES.emailTaken],
     ] as const) {

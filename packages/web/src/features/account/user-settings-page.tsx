@@ -1,9 +1,9 @@
 import { Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { APP_VERSION, TIMEZONE_CHOICES } from '@vpp/shared';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { browserTimeZone, useAccount } from '../../lib/account.ts';
+import { useGoBack } from '../../lib/routes.tsx';
 import { useSession } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { useMfaSettings, useSaveCodePreference, useSaveTimezone } from './api.ts';
@@ -13,13 +13,13 @@ import { PasswordSection } from './password-section.tsx';
 
 /** User settings (spec 1 §2): time zone, notifications, password, API keys, two-factor when enabled, and the application version. */
 export function UserSettingsPage() {
-  const navigate = useNavigate();
+  const goBack = useGoBack('/');
   const { data: account } = useAccount();
   return (
     <PageLayout
       title="User Settings"
       actions={
-        <Button variant="default" onClick={() => navigate(-1)}>
+        <Button variant="default" onClick={goBack}>
           Cancel
         </Button>
       }

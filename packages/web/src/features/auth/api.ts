@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { authEndpoints as E, type LoginBody, TOKEN_REFRESH_BEFORE_S } from '@vpp/shared';
+import { authEndpoints as E, type LoginBody, MESSAGES, TOKEN_REFRESH_BEFORE_S } from '@vpp/shared';
 import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call } from '../../lib/request.ts';
@@ -43,9 +43,10 @@ export function refreshNow(from: string | null = session.token()): Promise<void>
   })
     .then(() => scheduleRefresh())
     .catch((err) => {
-      // Only the server's refusal ends the session: a refresh that never arrived (the network, a
-      // page being left mid-request) leaves the stored session for the next try.
-      if (!unreachable(err)) session.reset({ expired: true });
+      // Only the server's refusal (a 401) ends the session: a refresh that never arrived (the
+      // network, a page being left mid-request) or a server failure leaves the stored session for
+      // the next try.
+      if (refused(err)) session.reset({ expired: true });
       throw err;
     })
     .finally(() => {
@@ -54,8 +55,12 @@ export function refreshNow(from: string | null = session.token()): Promise<void>
   return inFlight;
 }
 
+session.setRefresher(() => refreshNow());
+
 /** A call that got no answer from the server (network down, or aborted as the page was left). */
 const unreachable = (err: unknown) => err instanceof ApiError && err.status === 0;
+/** The server refused the session (an expired, revoked or unknown token). */
+const refused = (err: unknown) => err instanceof ApiError && err.status === 401;
 
 /** Stores a full token, loads the account and enters the app. */
 async function enter(token: string) {
@@ -84,10 +89,12 @@ export async function bootSession() {
     await enter(session.token() as string);
   } catch (err) {
     if (session.get().loginStatus !== 'FETCHING') return;
-    // A page left while it boots aborts its requests: that must not sign the user out of the page
-    // that replaces it. The stored session stays, and the login panel says why it is showing.
-    if (unreachable(err)) session.set({ loginStatus: 'ERROR', message: (err as ApiError).message });
-    else session.reset({ expired: true });
+    // Only a refused session signs the user out. A page left while it boots aborts its requests,
+    // and a server failure is not the user's: the stored session stays, and the login panel says
+    // why it is showing.
+    if (refused(err)) {
+      if (session.token()) session.reset({ expired: true });
+    } else session.set({ loginStatus: 'ERROR', message: unreachable(err) ? (err as ApiError).message : MESSAGES.accountLoadFailed });
   }
 }
 

@@ -56,6 +56,7 @@ const item = (i: Partial<BillingItem> = {}): BillingItem => ({
   cost: 1.43,
   eventKind: 'dispatch',
   eventId: 9,
+  event: 'Dispatch 9',
   ...i,
 });
 const itemsReply = (items: BillingItem[], eventCount: number) => ({
@@ -151,8 +152,18 @@ describe('the transaction search', () => {
       '/billing/items': itemsReply(
         [
           item(),
-          item({ id: 2, nmi: '4102000002', type: '', amount: 1000.5, rate: 0.1, cost: 100.05, eventKind: 'rert', eventId: 3 }),
-          item({ id: 3, nmi: '4102000003', type: 'Curtailment', amount: 2.5, rate: 0.083, cost: 0.21, eventKind: 'curtailment', eventId: 4 }),
+          item({ id: 2, nmi: '4102000002', type: '', amount: 1000.5, rate: 0.1, cost: 100.05, eventKind: 'rert', eventId: 3, event: 'RERT dispatch 3' }),
+          item({
+            id: 3,
+            nmi: '4102000003',
+            type: 'Curtailment',
+            amount: 2.5,
+            rate: 0.083,
+            cost: 0.21,
+            eventKind: 'curtailment',
+            eventId: 4,
+            event: 'Curtailment 4',
+          }),
         ],
         3,
       ),
@@ -161,11 +172,11 @@ describe('the transaction search', () => {
     renderScreen(<BillingSearchPage />, { url: URL, account: VIEWER });
     const table = await screen.findByRole('table', { name: 'GridCredits transactions' });
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
-    expect(headers(table)).toEqual(['NMI', 'Day', 'Type', 'Amount (kWh)', 'Rate ($/kWh)', 'Cost (AUD)']);
+    expect(headers(table)).toEqual(['NMI', 'Day', 'Type', 'Event', 'Amount (kWh)', 'Rate ($/kWh)', 'Cost (AUD)']);
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(cells(rows[0])).toEqual(['4102000001', '03/02/2026', 'Spot Price', '4.57', '$0.3123', '$1.43']);
-    expect(cells(rows[1])).toEqual(['4102000002', '03/02/2026', 'Support Request', '1,000.50', '$0.1000', '$100.05']);
-    expect(cells(rows[2])).toEqual(['4102000003', '03/02/2026', 'Curtailment', '2.50', '$0.0830', '$0.21']);
+    expect(cells(rows[0])).toEqual(['4102000001', '03/02/2026', 'Spot Price', 'Dispatch 9', '4.57', '$0.3123', '$1.43']);
+    expect(cells(rows[1])).toEqual(['4102000002', '03/02/2026', 'Support Request', 'RERT dispatch 3', '1,000.50', '$0.1000', '$100.05']);
+    expect(cells(rows[2])).toEqual(['4102000003', '03/02/2026', 'Curtailment', 'Curtailment 4', '2.50', '$0.0830', '$0.21']);
     expect(screen.getByText('3 events · 3 line items · $101.69')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Events CSV' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Summary CSV' })).toBeInTheDocument();
@@ -179,7 +190,7 @@ describe('the transaction search', () => {
     renderScreen(<BillingSearchPage />, { url: URL, account: VIEWER });
     const table = await screen.findByRole('table', { name: 'GridCredits transactions' });
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
-    expect(cells(within(table).getAllByRole('row')[1]).slice(3)).toEqual(['1.20', '-$0.0066', '-$0.01']);
+    expect(cells(within(table).getAllByRole('row')[1]).slice(4)).toEqual(['1.20', '-$0.0066', '-$0.01']);
   });
 
   it('says when nothing is found, and offers no CSV', async () => {

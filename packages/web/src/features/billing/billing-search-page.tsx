@@ -17,6 +17,7 @@ export const ITEM_COLUMNS: Column<BillingItem>[] = [
   { key: 'nmi', header: 'NMI', render: (i) => i.nmi },
   { key: 'day', header: 'Day', render: (i) => formatDay(i.day) },
   { key: 'type', header: 'Type', render: (i) => itemTypeLabel(i.type) },
+  { key: 'event', header: 'Event', render: (i) => i.event },
   { key: 'amount', header: 'Amount (kWh)', render: (i) => formatKwh(i.amount), align: 'right' },
   { key: 'rate', header: 'Rate ($/kWh)', render: (i) => formatRate(i.rate), align: 'right' },
   { key: 'cost', header: 'Cost (AUD)', render: (i) => formatAud(i.cost), align: 'right' },

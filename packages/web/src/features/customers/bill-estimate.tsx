@@ -1,6 +1,6 @@
 import { Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { type BillEstimate, type BillLine, CUSTOMER_MESSAGES, RATE_DECIMALS } from '@vpp/shared';
-import { formatCents, formatMonth } from './customer-format.ts';
+import { formatCents, formatDay, formatMonth } from './customer-format.ts';
 
 const quantity = (l: BillLine) => (l.unit === '%' ? `${l.quantity} %` : `${Number(l.quantity.toFixed(2))} ${l.unit}`);
 /** A line's rate: $ per unit with 4 decimals (spec 3 §9), a discount as its percent. */
@@ -53,6 +53,43 @@ function MonthBill({ title, bill }: { title: string; bill: BillEstimate | null }
               </Table.Tr>
             </Table.Tbody>
           </Table>
+          <Table aria-label={`${title} grid credits`}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Grid credits of the same days</Table.Th>
+                <Table.Th ta="right">Credit</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {bill.gridCredits.length === 0 ? (
+                <Table.Tr>
+                  <Table.Td colSpan={2}>
+                    <Text size="sm" c="dimmed">
+                      {CUSTOMER_MESSAGES.noGridCredits}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ) : (
+                bill.gridCredits.map((c) => (
+                  <Table.Tr key={`${c.eventKind}-${c.eventId}-${c.day}-${c.type}`}>
+                    <Table.Td>
+                      <Text size="sm">{`${c.event}, ${formatDay(c.day)}`}</Text>
+                      <Text size="xs" c="dimmed">
+                        {`${c.type} · ${c.amount < 0 ? `${Number((-c.amount).toFixed(3))} kWh charged` : `${Number(c.amount.toFixed(3))} kWh given`} × $${c.rate.toFixed(RATE_DECIMALS)}/kWh`}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td ta="right">{formatCents(0 - c.cents)}</Table.Td>
+                  </Table.Tr>
+                ))
+              )}
+              <Table.Tr>
+                <Table.Th>Total after grid credits</Table.Th>
+                <Table.Td ta="right" fw={700}>
+                  {formatCents(bill.netCents)}
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
         </Stack>
       )}
     </Paper>
@@ -70,7 +107,7 @@ export function BillEstimateView({ current, last }: { current: BillEstimate | nu
       <Group>
         <Text size="xs" c="dimmed">
           Estimated from the meter's 5-minute import and export in the customer's local time. Plan prices exclude GST; GST applies to charges, not to feed-in
-          credits.
+          credits. Grid credits pay a dispatch's energy at the spot price beyond the feed-in tariff the bill already pays for it, and are never a charge.
         </Text>
       </Group>
     </Stack>

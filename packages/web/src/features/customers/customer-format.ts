@@ -21,3 +21,6 @@ export function formatMonth(month: string): string {
   const [y, m] = month.split('-').map(Number);
   return new Intl.DateTimeFormat('en-AU', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)));
 }
+
+/** A local date (YYYY-MM-DD) as 14/10/2026, as the console shows dates. */
+export const formatDay = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;

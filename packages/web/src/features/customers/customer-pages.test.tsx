@@ -161,6 +161,12 @@ const bill: BillEstimate = {
   gstCents: 791,
   totalCents: 8101,
   versions: ['2026-07-01'],
+  gridCredits: [
+    { event: 'Dispatch 52', eventKind: 'dispatch', eventId: 52, day: '2026-10-14', type: 'Spot Price', amount: 1.5, rate: 0.2, cents: 30 },
+    { event: 'Dispatch 64', eventKind: 'dispatch', eventId: 64, day: '2026-10-20', type: 'Spot Price', amount: -1.25, rate: 0, cents: 0 },
+  ],
+  gridCreditCents: 30,
+  netCents: 8071,
 };
 
 describe('the customer detail', () => {
@@ -200,6 +206,11 @@ describe('the customer detail', () => {
     expect(last).toHaveTextContent('Subtotal (excl. GST)$73.10');
     expect(last).toHaveTextContent('GST (10 %)$7.91');
     expect(last).toHaveTextContent('Total (incl. GST)$81.01');
+    // The grid credits of the same days beside the retail lines: a charge the operator ordered credits 0, never a debit.
+    const credits = within(last).getByRole('table', { name: 'Last month grid credits' });
+    expect(within(credits).getAllByRole('row')[1]).toHaveTextContent('Dispatch 52, 14/10/2026Spot Price · 1.5 kWh given × $0.2000/kWh-$0.30');
+    expect(within(credits).getAllByRole('row')[2]).toHaveTextContent('Dispatch 64, 20/10/2026Spot Price · 1.25 kWh charged × $0.0000/kWh$0.00');
+    expect(credits).toHaveTextContent('Total after grid credits$80.71');
     expect(screen.getByRole('region', { name: 'This month' })).toHaveTextContent('November 2026 so far');
   });
 

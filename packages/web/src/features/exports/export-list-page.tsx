@@ -7,6 +7,7 @@ import { Pager } from '../../components/data-table.tsx';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
+import { canGoBackInApp } from '../../lib/routes.tsx';
 import { useSearchState } from '../../lib/search-state.ts';
 import { useExportJobs, useExportNode } from './api.ts';
 import { exportSearch, isPrefilled, REDIRECT_PARAMS, EXPORT_SCREEN_TEXTS as T } from './export-format.ts';
@@ -56,11 +57,18 @@ export function ExportListPage() {
   const [open, setOpen] = useState<string[] | null>(null);
   const shownOpen = open ?? (tasks?.[0] && q.offset === 0 ? [String(tasks[0].task_id)] : []);
 
+  // A page past the last one (a link kept while exports were removed): the last page that has some.
+  const total = list.data?.total;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: moves only when the total or the page changes
+  useEffect(() => {
+    if (total !== undefined && total > 0 && q.offset >= total) setQuery({ offset: Math.floor((total - 1) / q.limit) * q.limit }, { replace: true });
+  }, [total, q.offset, q.limit]);
+
   const close = (how: 'cancel' | 'done') => {
     setView(null);
     const redirected = q.deploymentId !== undefined && isPrefilled(q);
     // Cancel after a redirect returns where it came from (spec 2 §4), when there is such a place in this app.
-    if (how === 'cancel' && redirected && location.key !== 'default') navigate(-1);
+    if (how === 'cancel' && redirected && canGoBackInApp(location)) navigate(-1);
     else if (q.deploymentId !== undefined || isPrefilled(q)) setQuery(noRedirect, { replace: true });
   };
 
@@ -81,7 +89,7 @@ export function ExportListPage() {
         </Alert>
       )}
       {list.isLoading && <LoadingSkeleton variant="table" rows={Math.min(q.limit, 10)} label="Loading exports" />}
-      {tasks && tasks.length === 0 && (
+      {tasks && tasks.length === 0 && (list.data?.total ?? 0) === 0 && (
         <Text c="dimmed" ta="center" py="lg">
           {T.empty}
         </Text>

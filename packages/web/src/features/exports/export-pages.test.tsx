@@ -268,6 +268,17 @@ describe('the Data Export (csv) page', () => {
     expect(await screen.findByText('There are no data exports yet. Choose New Export to start one.')).toBeInTheDocument();
   });
 
+  it('moves a page past the last one to the last page, without the empty text', async () => {
+    const calls = server({
+      list: (query) => ok({ tasks: Number(query.get('offset')) >= 5 ? [] : [1, 2, 3, 4, 5].map((id) => job({ task_id: id })), total: 5 }),
+    });
+    const { router } = renderScreen(<ExportListPage />, { url: '/analysis/export?limit=100&offset=100', account: EDITOR });
+    await waitFor(() => expect(router.state.location.search).toBe('?limit=100&offset=0'));
+    expect(await screen.findByText('1-5 of 5 items')).toBeInTheDocument();
+    expect(screen.queryByText('There are no data exports yet. Choose New Export to start one.')).toBeNull();
+    expect(calls.some((c) => c.query.get('offset') === '0')).toBe(true);
+  });
+
   it('says "Unable to fetch export history." when the list fails', async () => {
     server({ list: { status: 500, body: { status: 'ERROR', data: { message: 'boom' } } } });
     renderScreen(<ExportListPage />, { url: PAGE, account: EDITOR });
@@ -564,6 +575,7 @@ describe('New Export', () => {
     expect(options()).toEqual(['5 minutes', '10 minutes', '30 minutes', '1 hour', '6 hours', '12 hours', '1 day', '3 days', '1 week']);
     await user.click(screen.getByRole('option', { name: '6 hours' }));
     expect(interval).toHaveValue('6 hours');
+    expect(within(form).queryByText('Cleared, the export uses 5 minutes.')).toBeNull();
     // Mantine hides its clear button from the accessibility tree.
     const clear = form.querySelector('button[aria-label="Clear the interval"]');
     if (!clear) throw new Error('no clear button');
@@ -756,7 +768,9 @@ describe('New Customer Data Export', () => {
   it('for an installer: no VPP selector', async () => {
     const calls = server();
     const { user } = renderScreen(<ExportListPage />, { url: PAGE, account: testAccount(EDITOR.permissions, { suborg_type: 'INSTALLER' }) });
-    await openTile(user, M.tileCustomer);
+    await user.click(await screen.findByRole('button', { name: 'New Export' }));
+    expect(within(dialog(M.chooseTitle)).queryByRole('button', { name: M.tileVpp })).toBeNull();
+    await user.click(within(dialog(M.chooseTitle)).getByRole('button', { name: M.tileCustomer }));
     const form = dialog(M.customerTitle);
     expect(within(form).queryByRole('combobox', { name: 'Virtual Power Plant' })).toBeNull();
     expect(within(form).queryByText(M.retailerNoVpp)).toBeNull();

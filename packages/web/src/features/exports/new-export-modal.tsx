@@ -62,6 +62,8 @@ export function NewExportModal(props: {
   const suborgType = account?.suborg_type ?? 'RETAILER';
   const allowed = useMemo(() => exportMetricsFor(suborgType, canSga), [suborgType, canSga]);
   const fullScreen = useMediaQuery('(max-width: 48em)');
+  // Installers have no VPPs to export (spec 2 gives them no VPP selector): no tile leading to an empty list.
+  const vppTile = canEdit && suborgType !== 'INSTALLER';
   const today = epochToLocalDate(Date.now() / 1000, zone);
 
   const [draft, setDraft] = useState<OperationalDraft>(() => initialOperationalDraft('nodes', allowed, prefill));
@@ -116,8 +118,8 @@ export function NewExportModal(props: {
       closeOnClickOutside={false}
     >
       {view === 'choose' && (
-        <SimpleGrid cols={{ base: 1, sm: canEdit ? 3 : 2 }}>
-          {canEdit && <Tile icon={IconBolt} title={M.tileVpp} text="Every node of a Virtual Power Plant, or their sum." onClick={() => props.onView('vpp')} />}
+        <SimpleGrid cols={{ base: 1, sm: vppTile ? 3 : 2 }}>
+          {vppTile && <Tile icon={IconBolt} title={M.tileVpp} text="Every node of a Virtual Power Plant, or their sum." onClick={() => props.onView('vpp')} />}
           <Tile icon={IconMapPin} title={M.tileNodes} text="The nodes you search for and choose." onClick={() => props.onView('nodes')} />
           <Tile
             icon={IconBuildingStore}

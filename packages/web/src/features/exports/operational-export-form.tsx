@@ -107,7 +107,7 @@ export function OperationalExportForm(props: {
       </Stack>
       <Select
         label={M.downsamplingInterval}
-        description={`Cleared, the export uses ${fallbackLabel}.`}
+        description={d.interval === null ? `Cleared, the export uses ${fallbackLabel}.` : undefined}
         inputWrapperOrder={['label', 'input', 'description']}
         data={EXPORT_INTERVALS.map((i) => ({ value: i.value, label: i.label }))}
         value={d.interval}

@@ -32,11 +32,12 @@ export const nodeKeys = {
   device: (id: number) => ['nodes', id, 'device'] as const,
 };
 
-export function useNodeList(q: { f?: string; status?: NodeStatus; sort?: NodeSort; order?: SortOrder; limit: number; offset: number }) {
+export function useNodeList(q: { f?: string; status?: NodeStatus; sort?: NodeSort; order?: SortOrder; limit: number; offset: number }, enabled = true) {
   return useQuery({
     queryKey: nodeKeys.list(q),
     queryFn: () => call(E.list, { query: q }, { errorToast: 'Failed to load fleet management data.' }),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 

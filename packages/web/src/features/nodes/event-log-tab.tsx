@@ -1,4 +1,4 @@
-import { formatDateTime, formatDuration, type NodeDetail } from '@vpp/shared';
+import { formatDateTime, formatDuration, type NodeDetail, nodeEventLabel } from '@vpp/shared';
 import { DataTable, usePaging } from '../../components/data-table.tsx';
 import { useNodeEvents } from './api.ts';
 
@@ -14,17 +14,13 @@ export function EventLogTab({ node }: { node: NodeDetail }) {
         {
           key: 'type',
           header: 'Event',
-          render: (e) =>
-            e.eventType
-              .replaceAll('_', ' ')
-              .toLowerCase()
-              .replace(/^./, (c) => c.toUpperCase()),
+          render: (e) => nodeEventLabel(e.eventType),
         },
         { key: 'description', header: 'Description', render: (e) => e.description },
         { key: 'duration', header: 'Duration', render: (e) => formatDuration(e.duration) },
       ]}
       rows={events.data?.data}
-      rowKey={(e) => e.id}
+      rowKey={(e) => `${e.eventType}-${e.id}`}
       total={events.data?.meta.total ?? 0}
       limit={limit}
       offset={offset}

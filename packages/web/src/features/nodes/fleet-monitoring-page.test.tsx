@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';
 import { FleetMonitoringPage } from './fleet-monitoring-page.tsx';
@@ -56,5 +56,22 @@ describe('Fleet monitoring list', () => {
     await waitFor(() => expect(api.calls.at(-1)?.url).toContain('sort=siteLabel&order=asc&limit=10&offset=0'));
     await user.click(screen.getByRole('button', { name: 'Sort by Status' }));
     await waitFor(() => expect(api.calls.at(-1)?.url).toContain('sort=status&order=asc'));
+  });
+});
+
+describe('Fleet search', () => {
+  it('answers a search longer than 200 characters with its limit and the empty state, without asking the server', async () => {
+    const api = stubFetch({ '/v2/nodes': { deployments: [node(12, 'Banksia', 1_749_961_800, false)], total: 1 } });
+    vi.stubGlobal('fetch', api.fetch);
+    const { router } = renderScreen(<FleetMonitoringPage />, { url: `/fleet-monitoring/nodes?f=${'a'.repeat(201)}`, account: testAccount(['fleet.node.any']) });
+    expect(await screen.findByText('No nodes have been found for this search criteria')).toBeInTheDocument();
+    expect(screen.getByText('The search can be at most 200 characters.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Search')).toHaveAttribute('maxlength', '200');
+    expect(api.calls.filter((c) => c.url.startsWith('/v2/nodes'))).toEqual([]);
+    // The sidebar's link (no search) empties the box and lists the fleet.
+    await act(() => router.navigate('/fleet-monitoring/nodes?tab=LIST&limit=10&offset=0'));
+    await waitFor(() => expect(screen.getByLabelText('Search')).toHaveValue(''));
+    expect(await screen.findByRole('cell', { name: 'Banksia' })).toBeInTheDocument();
+    expect(screen.queryByText('The search can be at most 200 characters.')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconList, IconMap, IconSearch } from '@tabler/icons-react';
-import { formatDateTime, NODE_SORTS, NODE_STATUSES, type Node, SORT_ORDERS } from '@vpp/shared';
+import { formatDateTime, NODE_SEARCH_MAX, NODE_SEARCH_TOO_LONG, NODE_SORTS, NODE_STATUSES, type Node, SORT_ORDERS } from '@vpp/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
@@ -31,12 +31,22 @@ export function FleetMonitoringPage() {
   const setPage = (l: number, o: number, replace?: boolean) => setQuery({ limit: l, offset: o }, { replace });
   const mapHeight = useMapHeight();
   const [search, setSearch] = useState(f);
+  // The box follows the URL when it changes from elsewhere (the sidebar, Back), not while typing.
+  const [searchOf, setSearchOf] = useState(f);
+  if (searchOf !== f) {
+    setSearchOf(f);
+    if (search.trim() !== f) setSearch(f);
+  }
 
   // Searching waits 500 ms after the last key (spec 2 §4) and starts again at the first page.
   const applySearch = useDebouncedCallback((value: string) => setQuery({ f: value.trim(), offset: 0 }), 500);
 
-  const list = useNodeList({ f: f || undefined, status: status || undefined, sort, order, limit, offset });
-  const map = useFleetMap({ f: f || undefined, status: status || undefined }, tab === 'MAP');
+  // A search longer than any node's text (a link typed by hand) finds nothing: it is not sent.
+  const searchable = f.length <= NODE_SEARCH_MAX;
+  const list = useNodeList({ f: f || undefined, status: status || undefined, sort, order, limit, offset }, searchable);
+  const map = useFleetMap({ f: f || undefined, status: status || undefined }, tab === 'MAP' && searchable);
+  const listRows = searchable ? list.data?.deployments : [];
+  const mapNodes = searchable ? (map.data?.deployments ?? []) : [];
   const open = (id: number) => navigate(`/fleet-monitoring/nodes/${id}`);
 
   const userZone = useTimeZone();
@@ -79,6 +89,8 @@ export function FleetMonitoringPage() {
             placeholder="Site label, address, NMI, serial number, inverter or battery"
             leftSection={<IconSearch size={16} />}
             value={search}
+            maxLength={NODE_SEARCH_MAX}
+            error={searchable ? undefined : NODE_SEARCH_TOO_LONG}
             onChange={(e) => {
               setSearch(e.currentTarget.value);
               applySearch(e.currentTarget.value);
@@ -102,20 +114,20 @@ export function FleetMonitoringPage() {
         <DataTable
           label="Nodes"
           columns={columns}
-          rows={list.data?.deployments}
+          rows={listRows}
           rowKey={(n) => n.id}
-          total={list.data?.total ?? 0}
+          total={searchable ? (list.data?.total ?? 0) : 0}
           limit={limit}
           offset={offset}
           onPage={setPage}
           onRowClick={(n) => open(n.id)}
           empty="No nodes have been found for this search criteria"
-          loading={list.isLoading}
+          loading={searchable && list.isLoading}
         />
       ) : (
         <Stack gap="xs">
-          {map.data?.deployments.length === 0 && <Text c="dimmed">No nodes have been found for this search criteria</Text>}
-          <NodeMap nodes={map.data?.deployments ?? []} onSelect={open} height={mapHeight} label="Fleet map" listedBy="the list view (View List)" />
+          {(map.data || !searchable) && mapNodes.length === 0 && <Text c="dimmed">No nodes have been found for this search criteria</Text>}
+          <NodeMap nodes={mapNodes} onSelect={open} height={mapHeight} label="Fleet map" listedBy="the list view (View List)" />
         </Stack>
       )}
     </PageLayout>

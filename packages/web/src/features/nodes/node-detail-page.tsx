@@ -2,7 +2,7 @@ import { Anchor, Group, Stack, Tabs, Text } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { zoneLabel } from '@vpp/shared';
 import { lazy, Suspense } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { z } from 'zod';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
@@ -11,6 +11,7 @@ import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound } from '../../lib/request.ts';
+import { useGoBack } from '../../lib/routes.tsx';
 import { param, useSearchState } from '../../lib/search-state.ts';
 import { NODE_NOT_FOUND, useNodeDetail } from './api.ts';
 import { EventLogTab } from './event-log-tab.tsx';
@@ -28,7 +29,7 @@ const nodeDetailSearch = z.object({ tab: param.oneOf(TABS, 'MONITORING') });
 /** Node detail (/fleet-monitoring/nodes/{id}): site label and the four tabs; data refreshes every 10 s. */
 export function NodeDetailPage() {
   const id = Number(useParams().id);
-  const navigate = useNavigate();
+  const goBack = useGoBack(FLEET_LIST);
   const [{ tab }, setSearch] = useSearchState(nodeDetailSearch);
   const node = useNodeDetail(id);
   // The site label shows once, under the title, where it is edited (the title names the node).
@@ -39,7 +40,7 @@ export function NodeDetailPage() {
 
   return (
     <PageLayout title={title} permission="fleet.node.any" breadcrumb={[{ label: 'Fleet Monitoring', to: FLEET_LIST }, { label: `Node ${id}` }]}>
-      <Anchor component="button" onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/fleet-monitoring/nodes'))} size="sm" w="fit-content">
+      <Anchor component="button" onClick={goBack} size="sm" w="fit-content">
         <Group gap={4}>
           <IconArrowLeft size={14} /> Go Back
         </Group>
@@ -49,7 +50,8 @@ export function NodeDetailPage() {
       {node.data && (
         <Stack gap="md">
           <Group gap="md">
-            <SiteLabel node={node.data} />
+            {/* Another tab is another task: an edit left open there is dropped (keyed by the tab). */}
+            <SiteLabel key={tab} node={node.data} />
             <NodeStatusBadge node={node.data} timeZone={node.data.timezone} />
             <Text size="sm" c="dimmed">
               {node.data.address.text}

@@ -41,6 +41,9 @@ export function SiteLabel({ node }: { node: NodeDetail }) {
           value={value}
           maxLength={100}
           onChange={(e) => setValue(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setEditing(false);
+          }}
           w={320}
           description={`${value.length}/100`}
           autoFocus

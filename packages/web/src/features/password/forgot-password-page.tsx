@@ -38,7 +38,12 @@ export function ForgotPasswordPage() {
   );
 }
 
-/** The server's own message when it gave one, otherwise the spec's failure text. */
+/**
+ * The server's own message when it refused the request and said why (an ERROR reply below 500),
+ * otherwise the spec's failure text: a server failure's wording ("Internal Server Error") tells the
+ * user nothing they can act on.
+ */
 export function failureText(err: Error): string {
-  return err instanceof ApiError && err.status > 0 && err.body ? err.message : PASSWORD_MESSAGES.resetRequestFailed;
+  const replied = err instanceof ApiError && err.status >= 400 && err.status < 500 && (err.body as { status?: string } | null)?.status === 'ERROR';
+  return replied ? err.message : PASSWORD_MESSAGES.resetRequestFailed;
 }

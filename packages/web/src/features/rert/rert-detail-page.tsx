@@ -2,7 +2,7 @@ import { Button, Group } from '@mantine/core';
 import { IconCalendarTime } from '@tabler/icons-react';
 import { type DispatchDetail, RERT_EDIT, RERT_MESSAGES, RERT_VIEW } from '@vpp/shared';
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { type EventDetailConfig, EventDetailView } from '../dispatches/index.ts';
@@ -15,6 +15,7 @@ function RertActions({ d }: { d: DispatchDetail }) {
   const canEdit = usePermission(RERT_EDIT);
   const [moving, setMoving] = useState(false);
   const cancel = useCancelRert();
+  const navigate = useNavigate();
   if (!canEdit || d.state !== 'UPCOMING' || d.cancelledAt !== null) return null;
   return (
     <Group gap="sm">
@@ -26,7 +27,8 @@ function RertActions({ d }: { d: DispatchDetail }) {
         title="Cancel RERT Dispatch"
         question={RERT_MESSAGES.cancelConfirm}
         confirmLabel="Cancel Dispatch"
-        onConfirm={() => cancel.mutateAsync(d.id)}
+        // After a cancel the list (spec 3 §1), as for the other kinds of event.
+        onConfirm={() => cancel.mutateAsync(d.id).then(() => navigate(RERT_LIST_PATH))}
       />
       <RertDispatchModal opened={moving} onClose={() => setMoving(false)} reschedule={d} />
     </Group>

@@ -111,11 +111,15 @@ describe('RERT detail', () => {
   it("asks 'Are you sure want to cancel this dispatch?' and cancels with the spec's toast", async () => {
     const api = stubFetch({ ...replies(rert), '/api/rert-dispatches/42/cancel': { status: 'OK' } });
     vi.stubGlobal('fetch', api.fetch);
-    renderScreen(<RertDetailPage />, { ...detailAt, account: EDITOR });
+    const { router } = renderScreen(<RertDetailPage />, { ...detailAt, account: EDITOR });
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(await screen.findByText('Are you sure want to cancel this dispatch?')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Cancel Dispatch' }));
     expect(await screen.findByText('RERT Dispatch successfully cancelled.')).toBeInTheDocument();
+    // Then the list (spec 3 §1: after a cancel it navigates to the list).
+    await waitFor(() =>
+      expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/virtual-power-plants/rert-dispatches?limit=10&offset=0'),
+    );
     expect(api.calls.some((c) => c.method === 'POST' && c.url === '/api/rert-dispatches/42/cancel')).toBe(true);
   });
 
