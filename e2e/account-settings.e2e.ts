@@ -45,8 +45,12 @@ describe('user settings', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await shown(page.getByRole('heading', { name: 'Welcome, Maya' }));
 
+    // Settings reached inside the console, so Cancel has a console page to go back to (a page opened
+    // directly goes to the dashboard instead: navigation.e2e.ts).
     await page.goto('/user/notifications');
-    await page.goto('/user/settings');
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'User Settings' }).click();
+    await page.waitForURL((url) => url.pathname === '/user/settings');
     const section = page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: 'Multi-Factor Authentication' }) });
     await shown(section.getByText('Your authenticator app is set up.'));
     await eventually(() => section.getByRole('combobox', { name: 'Code preference' }).inputValue()).toBe('Authenticator app');
