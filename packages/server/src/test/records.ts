@@ -21,29 +21,20 @@ export const resourceOf = (e: Endpoint): string | null => {
   return id ? (idResources.get(id)?.resource ?? null) : null;
 };
 
+/** A static VPP of the organisation's node, made through the API: the events below run on it. */
+const theirVpp = (h: Harness, org: RecordOwner) =>
+  h.app.inject({ method: 'POST', url: '/api/powerstations', headers: org.auth, payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] } });
+
 /** Makes one record of each kind in an organisation, through the product's own calls; answers its id. */
 export const RECORD_MAKERS: Record<string, (h: Harness, org: RecordOwner) => Promise<number | string>> = {
   node: async (_h, org) => org.nodeId,
-  powerstation: async (h, org) => {
-    const res = await h.app.inject({
-      method: 'POST',
-      url: '/api/powerstations',
-      headers: org.auth,
-      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
-    });
-    return res.json().data.id;
-  },
+  powerstation: async (h, org) => (await theirVpp(h, org)).json().data.id,
   user: async (_h, org) => org.userId,
   dispatch: async (h, org) => {
     // A reporting battery makes the VPP dispatchable.
     const now = Math.floor(Date.now() / 1000);
     await h.ctx.telemetry.ingest([{ nodeId: org.nodeId, ts: now - (now % 30) - 30, dt: 30, remaining: 10, soc: null }]);
-    const vpp = await h.app.inject({
-      method: 'POST',
-      url: '/api/powerstations',
-      headers: org.auth,
-      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
-    });
+    const vpp = await theirVpp(h, org);
     const startTime = now - (now % 3600) + 7200;
     const res = await h.app.inject({
       method: 'POST',
@@ -54,12 +45,7 @@ export const RECORD_MAKERS: Record<string, (h: Harness, org: RecordOwner) => Pro
     return res.json().data.id;
   },
   'grid-outage': async (h, org) => {
-    const vpp = await h.app.inject({
-      method: 'POST',
-      url: '/api/powerstations',
-      headers: org.auth,
-      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
-    });
+    const vpp = await theirVpp(h, org);
     const now = Math.floor(Date.now() / 1000);
     const res = await h.app.inject({
       method: 'POST',
@@ -70,12 +56,7 @@ export const RECORD_MAKERS: Record<string, (h: Harness, org: RecordOwner) => Pro
     return res.json().data.id;
   },
   curtailment: async (h, org) => {
-    const vpp = await h.app.inject({
-      method: 'POST',
-      url: '/api/powerstations',
-      headers: org.auth,
-      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
-    });
+    const vpp = await theirVpp(h, org);
     const now = Math.floor(Date.now() / 1000);
     const res = await h.app.inject({
       method: 'POST',
@@ -88,12 +69,7 @@ export const RECORD_MAKERS: Record<string, (h: Harness, org: RecordOwner) => Pro
   'rert dispatch': async (h, org) => {
     const now = Math.floor(Date.now() / 1000);
     await h.ctx.telemetry.ingest([{ nodeId: org.nodeId, ts: now - (now % 30) - 30, dt: 30, remaining: 10, soc: null }]);
-    const vpp = await h.app.inject({
-      method: 'POST',
-      url: '/api/powerstations',
-      headers: org.auth,
-      payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] },
-    });
+    const vpp = await theirVpp(h, org);
     // After the dispatch above: the same node is not in two events at once.
     const startTime = now - (now % 3600) + 4 * 3600;
     const res = await h.app.inject({
