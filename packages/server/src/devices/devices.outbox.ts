@@ -28,28 +28,6 @@ export function toControl(spec: CommandSpec): DeviceControl {
   }
 }
 
-/** A device's reading of a command: the console's command spec again (the simulated devices obey these). */
-export function fromControl(c: DeviceControl): CommandSpec {
-  switch (c.type) {
-    case 'batteryPowerW':
-      return { kind: 'battery_power', kw: c.w / 1000 };
-    case 'opModExpLimW':
-    case 'opModGenLimW':
-      return {
-        kind: 'export_limit',
-        kw: c.w / 1000,
-        mode: c.type === 'opModExpLimW' ? 'net' : 'gross',
-        ...(c.rampS !== undefined ? { rampS: c.rampS } : {}),
-        ...(c.rampFromW !== undefined ? { rampFromKw: c.rampFromW === null ? null : c.rampFromW / 1000 } : {}),
-        ...(c.standing !== undefined ? { standing: c.standing } : {}),
-      };
-    case 'chargeToFull':
-      return { kind: 'charge_full' };
-    case 'outageReserve':
-      return { kind: 'grid_outage' };
-  }
-}
-
 /**
  * The durable command outbox (node_commands) on the wire: each round claims the pending commands
  * still valid of online devices that hold a credential and were never sent or not answered within

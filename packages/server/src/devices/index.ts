@@ -14,7 +14,6 @@ import { devicesRoutes } from './devices.routes.ts';
 import { verifyDevice } from './devices.service.ts';
 
 export { BrokerPortTaken } from './devices.broker.ts';
-export { fromControl, toControl } from './devices.outbox.ts';
 export { credentialedNodeIds, saveCredential } from './devices.repo.ts';
 export { hashSecret, newSecret } from './devices.service.ts';
 
