@@ -27,6 +27,7 @@ export * from './dashboard/layout.ts';
 export * from './dashboard/ticker.ts';
 export * from './demo.ts';
 export * from './devices/endpoints.ts';
+export * from './devices/identities.ts';
 export * from './devices/schemas.ts';
 export * from './dispatches/endpoints.ts';
 export * from './dispatches/messages.ts';
