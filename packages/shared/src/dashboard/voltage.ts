@@ -66,6 +66,10 @@ export function voltageCounts(points: readonly VoltagePoint[]): { within: number
 
 /** The heat map's text alternative: how many nodes it colours and how many are outside the band. */
 export function heatMapDescription(points: readonly VoltagePoint[]): string {
-  const { within, outside } = voltageCounts(points);
-  return `Shows the latest voltage of ${points.length} ${points.length === 1 ? 'node' : 'nodes'}: ${within} within ${VOLTAGE_MIN} V to ${VOLTAGE_MAX} V, ${outside} outside.`;
+  return heatMapSummary(points.length, voltageCounts(points).outside);
+}
+
+/** The same from the counts (the server's view of the heat map). */
+export function heatMapSummary(total: number, outside: number): string {
+  return `Shows the latest voltage of ${total} ${total === 1 ? 'node' : 'nodes'}: ${total - outside} within ${VOLTAGE_MIN} V to ${VOLTAGE_MAX} V, ${outside} outside.`;
 }
