@@ -80,7 +80,7 @@ export function bindNodeEvents(m: maplibregl.Map, onSelect: () => ((id: number) 
     if (!f) return;
     hover
       .setLngLat((f.geometry as GeoJSON.Point).coordinates as [number, number])
-      .setText(String(f.properties.label))
+      .setText(String(f.properties.label ?? `Node ${f.properties.id}`))
       .addTo(m);
   });
   m.on('mouseleave', 'node', () => hover.remove());
