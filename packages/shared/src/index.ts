@@ -80,6 +80,7 @@ export * from './support/messages.ts';
 export * from './support/permissions.ts';
 export * from './support/schemas.ts';
 export * from './time.ts';
+export * from './trading/schemas.ts';
 export * from './users/endpoints.ts';
 export * from './users/schemas.ts';
 export * from './vpps/endpoints.ts';
