@@ -146,6 +146,12 @@ export function NewDispatchEditView(p: EditViewProps) {
         />
       </SimpleGrid>
 
+      {c?.conflictMessage && (
+        <Alert color="yellow" variant="light" aria-label="Other events at that time">
+          {c.conflictMessage}
+        </Alert>
+      )}
+
       {c?.powerFactorConstraintMessage && (
         <Alert color="yellow" variant="light">
           {c.powerFactorConstraintMessage}
