@@ -37,7 +37,7 @@ import { cancelOutage, isOutage } from '../outages/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
 import { medianOf } from './dispatches.measurement.ts';
-import { allocationFor, allocNode, commandSource, customerMessageOf } from './dispatches.orders.ts';
+import { allocationFor, commandSource, customerMessageOf } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
 import { measuredResponse } from './dispatches.response.ts';
 import { constraints, dispatchableNodes, predictions } from './dispatches.service.ts';
