@@ -103,6 +103,19 @@ const schema = z.object({
   /** Data exports (issue 17): files are removed this many days after the export finished (the job then shows REMOVED). */
   EXPORT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
   /** The longest range one operational export may cover, in days (default a year). */
+  /** A lockout (a 0 kW dispatch) of an organisation lasts at most this (docs/precedence.md). */
+  LOCKOUT_MAX_DURATION_S: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .max(7 * 86_400)
+    .default(86_400),
+  /** An organisation's lockouts hold at most this many nodes at any one time (docs/precedence.md). */
+  LOCKOUT_MAX_NODES: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** Heavy reads (long-range series, maps) one user runs at a time; more wait (docs/performance.md). */
+  HEAVY_READS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  /** Heavy reads of one user that may wait their turn; one more is refused with a 429. */
+  HEAVY_READS_WAITING: z.coerce.number().int().min(0).max(1000).default(8),
   EXPORT_MAX_RANGE_DAYS: z.coerce.number().int().min(1).max(3660).default(366),
   /** How long a signed download URL of an export file works, in seconds (minutes long). */
   EXPORT_LINK_TTL_S: z.coerce.number().int().min(30).max(86400).default(900),

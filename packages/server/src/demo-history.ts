@@ -7,6 +7,7 @@ import { seedDemoExports } from './features/exports/index.ts';
 import { createRert } from './features/rert/index.ts';
 import type { FleetHistory, HistoryStep } from './fleet/fleet.ts';
 import type { AppContext } from './platform/context.ts';
+import { crashPoint } from './platform/crash-points.ts';
 
 // The demo's past dispatches: created, and their orders sent, by the same code as the API's, as at
 // a moment of the fleet's history; the backfill then simulates the homes obeying them, and the
@@ -65,12 +66,31 @@ export function demoHistory(ctx: AppContext, log: FastifyBaseLogger): FleetHisto
       return { powerstation, startTime, duration, realPowerP: Math.round(kw * 10) / 10 };
     };
     const steps: HistoryStep[] = [];
-    const step = (at: number, what: string, create: () => Promise<unknown>, engine: (c: AppContext, now: number) => Promise<unknown> = runDispatchEngine) =>
+    /** An event of the demo's own already there: a start killed after the step's create and before its engine (issue 32 item 6). */
+    const made = async (powerstation: number, startTime: number) =>
+      (await ctx.db
+        .selectFrom('events')
+        .select('id')
+        .where('organisation_id', '=', user.organisationId)
+        .where('powerstation_id', '=', powerstation)
+        .where('start_time', '=', startTime)
+        .where('cancelled_at', 'is', null)
+        .executeTakeFirst()) !== undefined;
+    const step = (
+      at: number,
+      what: string,
+      event: { powerstation: number; startTime: number },
+      create: () => Promise<unknown>,
+      engine: (c: AppContext, now: number) => Promise<unknown> = runDispatchEngine,
+    ) =>
       steps.push({
         at,
         act: async () => {
           try {
-            await create();
+            // A step done again after a kill creates nothing twice; its engine (idempotent) runs again.
+            if (!(await made(event.powerstation, event.startTime))) await create();
+            // The crash test's kill -9 between a step's create and its orders.
+            crashPoint('demo-history');
             await engine(ctx, at);
           } catch (err) {
             log.info(`Demo history: no ${what} (${(err as Error).message})`);
@@ -85,7 +105,7 @@ export function demoHistory(ctx: AppContext, log: FastifyBaseLogger): FleetHisto
         const start = day + EVENING_S;
         if (!fits(start, DURATION_S)) continue;
         const at = start - LEAD_S;
-        step(at, `evening dispatch of ${v.name}`, async () => {
+        step(at, `evening dispatch of ${v.name}`, { powerstation: vpp.id, startTime: start }, async () => {
           const body = await request(vpp.id, start, DURATION_S, at);
           if (body.realPowerP >= 0) throw new Error('nothing to discharge');
           return createDispatch(ctx, user, body, undefined, at);
@@ -97,7 +117,7 @@ export function demoHistory(ctx: AppContext, log: FastifyBaseLogger): FleetHisto
     if (sydney && lastEvening !== null && fits(lastEvening + RERT_S, RERT_DURATION_S)) {
       const start = lastEvening + RERT_S;
       const at = start - LEAD_S;
-      step(at, 'RERT activation', async () => {
+      step(at, 'RERT activation', { powerstation: sydney.id, startTime: start }, async () => {
         const body = await request(sydney.id, start, RERT_DURATION_S, at);
         if (body.realPowerP >= 0) throw new Error('nothing to discharge');
         return createRert(ctx, user, body, at);
@@ -108,6 +128,7 @@ export function demoHistory(ctx: AppContext, log: FastifyBaseLogger): FleetHisto
       step(
         start - LEAD_S,
         'curtailment',
+        { powerstation: sydney.id, startTime: start },
         async () => {
           const c = await curtailmentConstraint(ctx, user, sydney.id);
           const limit = Math.round(c.constraint * CURTAILMENT_SHARE * 10) / 10;

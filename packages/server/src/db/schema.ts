@@ -139,6 +139,10 @@ export interface NodeCommandTable {
   sent_at: Generated<Epoch | null>;
   /** Why the device refused it (REJECTED). */
   reason: Generated<string | null>;
+  /** The organisation whose event gave it (null: stored before migration 035). */
+  organisation_id: Generated<number | null>;
+  /** Its rank among the commands directing the node's battery, 0 first (docs/precedence.md). */
+  precedence: Generated<number>;
 }
 
 export interface DeviceCredentialTable {

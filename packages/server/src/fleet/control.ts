@@ -23,6 +23,87 @@ export const commandSpec = z.discriminatedUnion('kind', [
 ]);
 export type CommandSpec = z.infer<typeof commandSpec>;
 
+/** How a device answers a command when it receives it: it takes it on, or its customer opts out. */
+export type CommandAnswer = 'ACCEPTED' | 'OPTED_OUT';
+
+/**
+ * Precedence among the commands that direct a node's battery (docs/precedence.md), 0 first: a grid
+ * outage's reserve and every event of a network (its grid-safety events: curtailments, limits,
+ * outage preparation, RERT, network support) come first, then a retailer's market dispatches, then
+ * an installer's. Export and import limits are not ranked: every one binds (the tightest wins).
+ */
+export const PRECEDENCE = { NETWORK: 0, RETAILER: 1, INSTALLER: 2 } as const;
+export type OrganisationRole = keyof typeof PRECEDENCE;
+
+/** The kinds that direct the battery (one at a time per node); limits only bound what it does. */
+const DIRECTING: ReadonlySet<string> = new Set(['battery_power', 'charge_full', 'grid_outage']);
+
+/** A command's precedence: an outage's reserve (and any limit) 0; battery power by its organisation's role. */
+export function precedenceOf(spec: Pick<CommandSpec, 'kind'>, role: OrganisationRole): number {
+  return spec.kind === 'battery_power' ? PRECEDENCE[role] : 0;
+}
+
+/** A stored command as the precedence rule sees it. */
+interface Ranked {
+  id: number;
+  kind: string;
+  start: number;
+  end: number;
+  precedence: number;
+  organisationId: number | null;
+}
+
+/** Whether `a` comes before `b`: the lower precedence, then the earlier given. */
+const before = (a: Ranked, b: Ranked) => a.precedence < b.precedence || (a.precedence === b.precedence && a.id < b.id);
+
+/** [start, end) less the windows given (each [start, end)), as the windows left, in order. */
+function subtract(start: number, end: number, cuts: readonly { start: number; end: number }[]): { start: number; end: number }[] {
+  let left = [{ start, end }];
+  for (const c of cuts) {
+    const next: { start: number; end: number }[] = [];
+    for (const w of left) {
+      if (c.end <= w.start || c.start >= w.end) next.push(w);
+      else {
+        if (c.start > w.start) next.push({ start: w.start, end: c.start });
+        if (c.end < w.end) next.push({ start: c.end, end: w.end });
+      }
+    }
+    left = next;
+  }
+  return left;
+}
+
+/**
+ * The windows in which a node follows each of its commands: a command directing the battery holds
+ * only where no directing command with precedence over it stands (one instruction per node at a
+ * time); limits always hold. Answers, per command, the windows it holds (none: it is set aside).
+ */
+export function followedWindows<T extends Ranked>(commands: readonly T[]): Map<T, { start: number; end: number }[]> {
+  const out = new Map<T, { start: number; end: number }[]>();
+  const directing = commands.filter((c) => DIRECTING.has(c.kind));
+  for (const c of commands) {
+    if (!DIRECTING.has(c.kind)) {
+      out.set(c, [{ start: c.start, end: c.end }]);
+      continue;
+    }
+    out.set(
+      c,
+      subtract(
+        c.start,
+        c.end,
+        directing.filter((o) => o !== c && before(o, c)),
+      ),
+    );
+  }
+  return out;
+}
+
+/** The role of an organisation, for its commands' precedence. */
+async function roleOf(db: Database, organisationId: number): Promise<OrganisationRole> {
+  const row = await db.selectFrom('organisations').select('suborg_type').where('id', '=', organisationId).executeTakeFirstOrThrow();
+  return row.suborg_type;
+}
+
 export interface NewCommand {
   nodeId: number;
   start: number;
@@ -32,7 +113,17 @@ export interface NewCommand {
   source: string;
 }
 
-export async function sendCommands(db: Database, commands: readonly NewCommand[], created = nowS()): Promise<void> {
+/**
+ * Stores commands, given by an organisation's event (`organisationId`), each with its precedence
+ * (docs/precedence.md); commands of no organisation (a test's) rank as a retailer's.
+ */
+export async function sendCommands(
+  db: Database,
+  commands: readonly NewCommand[],
+  { created = nowS(), organisationId }: { created?: number; organisationId?: number } = {},
+): Promise<void> {
+  if (!commands.length) return;
+  const role = organisationId === undefined ? 'RETAILER' : await roleOf(db, organisationId);
   for (let i = 0; i < commands.length; i += 1000) {
     await db
       .insertInto('node_commands')
@@ -47,6 +138,8 @@ export async function sendCommands(db: Database, commands: readonly NewCommand[]
           status: 'PENDING' as const,
           created_at: created,
           responded_at: null,
+          organisation_id: organisationId ?? null,
+          precedence: precedenceOf(c.spec, role),
         })),
       )
       .execute();
@@ -101,6 +194,78 @@ export async function endCommands(db: Database, source: string, at: number, node
     await future.execute();
     await current.execute();
   }
+}
+
+/**
+ * Per node, the seconds in which a source's commands were set aside for another organisation's
+ * command with precedence (docs/precedence.md): the node followed that event. Only the seconds are
+ * answered, never the other event. `nodeIds` narrows it to those nodes.
+ */
+export async function precededSeconds(db: Database, source: string, nodeIds?: readonly number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (nodeIds && !nodeIds.length) return out;
+  let q = db
+    .selectFrom('node_commands')
+    .select(['id', 'node_id', 'kind', 'start_ts', 'end_ts', 'precedence', 'organisation_id', 'status', 'responded_at'])
+    .where('source', '=', source);
+  if (nodeIds) q = q.where('node_id', 'in', nodeIds.slice(0, 1000));
+  // An order withdrawn before its device answered was never followed; one answered and then withdrawn was, up to then.
+  const mine = (await q.execute()).filter((r) => DIRECTING.has(r.kind) && (r.status === 'ACCEPTED' || (r.status === 'CANCELLED' && r.responded_at !== null)));
+  if (!mine.length) return out;
+  const nodes = [...new Set(mine.map((r) => r.node_id))];
+  const from = Math.min(...mine.map((r) => r.start_ts));
+  const to = Math.max(...mine.map((r) => r.end_ts));
+  const byNode = new Map<number, Ranked[]>();
+  for (let i = 0; i < nodes.length; i += 1000) {
+    const rows = await db
+      .selectFrom('node_commands')
+      .select(['id', 'node_id', 'kind', 'start_ts', 'end_ts', 'precedence', 'organisation_id'])
+      .where('node_id', 'in', nodes.slice(i, i + 1000))
+      .where('source', '!=', source)
+      .where('kind', 'in', [...DIRECTING])
+      .where('status', 'in', ['PENDING', 'ACCEPTED'])
+      .where('start_ts', '<', to)
+      .where('end_ts', '>', from)
+      .execute();
+    for (const r of rows) {
+      const o = { id: r.id, kind: r.kind, start: r.start_ts, end: r.end_ts, precedence: r.precedence, organisationId: r.organisation_id };
+      byNode.set(r.node_id, [...(byNode.get(r.node_id) ?? []), o]);
+    }
+  }
+  for (const r of mine) {
+    const me: Ranked = { id: r.id, kind: r.kind, start: r.start_ts, end: r.end_ts, precedence: r.precedence, organisationId: r.organisation_id };
+    const over = (byNode.get(r.node_id) ?? []).filter((o) => o.organisationId !== me.organisationId && before(o, me));
+    if (!over.length) continue;
+    const kept = subtract(me.start, me.end, over).reduce((a, w) => a + w.end - w.start, 0);
+    const lost = me.end - me.start - kept;
+    if (lost > 0) out.set(r.node_id, (out.get(r.node_id) ?? 0) + lost);
+  }
+  return out;
+}
+
+/**
+ * The tightest net export limit (kW) standing on each of these nodes at some time in [start, end),
+ * whoever gave it: every limit binds every dispatch on the node (docs/precedence.md).
+ */
+export async function netExportCaps(db: Database, nodeIds: readonly number[], start: number, end: number): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (let i = 0; i < nodeIds.length; i += 1000) {
+    const rows = await db
+      .selectFrom('node_commands')
+      .select(['node_id', 'params'])
+      .where('node_id', 'in', nodeIds.slice(i, i + 1000))
+      .where('kind', '=', 'export_limit')
+      .where('status', 'in', ['PENDING', 'ACCEPTED'])
+      .where('start_ts', '<', end)
+      .where('end_ts', '>', start)
+      .execute();
+    for (const r of rows) {
+      const spec = commandSpec.parse(JSON.parse(r.params));
+      if (spec.kind !== 'export_limit' || spec.mode !== 'net') continue;
+      out.set(r.node_id, Math.min(out.get(r.node_id) ?? Number.POSITIVE_INFINITY, Math.max(0, spec.kw)));
+    }
+  }
+  return out;
 }
 
 /** How each node answered a source's commands. */

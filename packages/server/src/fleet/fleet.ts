@@ -32,6 +32,27 @@ export interface HistoryStep {
   act: () => Promise<void>;
 }
 
+/** The settings row that keeps a fresh fleet's history plan until its steps are done. */
+const HISTORY_KEY = 'fleet_history';
+
+interface HistoryPlan {
+  from: number;
+  to: number;
+  /** The last step done (`from` before the first). */
+  done: number;
+}
+
+async function historyPlan(ctx: AppContext): Promise<HistoryPlan | null> {
+  const row = await ctx.db.selectFrom('settings').select('value').where('key', '=', HISTORY_KEY).executeTakeFirst();
+  return row ? (JSON.parse(row.value) as HistoryPlan) : null;
+}
+
+async function saveHistoryPlan(ctx: AppContext, plan: HistoryPlan): Promise<void> {
+  const value = JSON.stringify(plan);
+  const done = await ctx.db.updateTable('settings').set({ value }).where('key', '=', HISTORY_KEY).executeTakeFirst();
+  if (Number(done.numUpdatedRows) === 0) await ctx.db.insertInto('settings').values({ key: HISTORY_KEY, value }).execute();
+}
+
 /** The steps of a freshly built fleet's history between `from` and `to` (the backfilled window). */
 export type FleetHistory = (from: number, to: number) => Promise<HistoryStep[]>;
 
@@ -46,6 +67,16 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, report
   const now = nowS();
   const existing = await ctx.db.selectFrom('nodes').select('id').limit(1).executeTakeFirst();
   const built = !existing && SIM_NODES > 0;
+  // The history's window and how far its steps have gone, kept until the last one is done: a first
+  // start killed on the way resumes its steps where it stopped (issue 32 item 6).
+  let plan = await historyPlan(ctx);
+  if (built && history) {
+    let from = now - SIM_HISTORY_DAYS * 86400;
+    from -= from % 300;
+    // History ends with the last complete 5-minute bucket; the live reports carry on from there.
+    plan = { from, to: now - (now % 300) - 300, done: from };
+    await saveHistoryPlan(ctx, plan);
+  }
   if (built) {
     const ids = await buildFleet(ctx.db, { count: SIM_NODES, seed: SIM_SEED, owners: await demoOwners(ctx), historyDays: SIM_HISTORY_DAYS, now });
     await reports.joined(ids);
@@ -70,16 +101,21 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, report
     const started = Date.now();
     let from = now - SIM_HISTORY_DAYS * 86400;
     from -= from % 300;
-    // History ends with the last complete 5-minute bucket; the live reports carry on from there.
     const to = now - (now % 300) - 300;
     let samples = 0;
-    const steps = built && history ? (await history(from, to)).filter((s) => s.at > from && s.at <= to && s.at % 300 === 0) : [];
+    // The steps still to do: all of a fresh fleet's; after a kill, those after the last one done.
+    const steps =
+      plan && history ? (await history(plan.from, plan.to)).filter((s) => s.at > (plan?.done ?? 0) && s.at <= (plan?.to ?? 0) && s.at % 300 === 0) : [];
+    if (plan && steps.length && !built) log.info(`Resuming the fleet history's ${steps.length} steps after ${new Date(plan.done * 1000).toISOString()}`);
+    if (plan) from = Math.min(from, plan.done);
     for (const s of steps.sort((a, b) => a.at - b.at)) {
       // Simulated up to the step (its last bucket ends at `at`), then the step acts as at that time.
       if (s.at > from) samples += await sim.run(from, s.at - 300, 300);
       from = Math.max(from, s.at);
       await s.act().catch((err) => log.error({ err }, 'fleet history step failed'));
+      if (plan) await saveHistoryPlan(ctx, { ...plan, done: s.at });
     }
+    if (plan) await ctx.db.deleteFrom('settings').where('key', '=', HISTORY_KEY).execute();
     samples += await sim.run(from, to, 300);
     if (samples) log.info(`Fleet history ready: ${samples} samples in ${Math.round((Date.now() - started) / 1000)} s`);
     // The days the backfill wrote after the start's compaction are packed now, not at the next hour's.

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { clockMs, type Database, nowS } from '../db/database.ts';
 import type { Sample, SubmeterSample, TelemetryStore } from '../telemetry/index.ts';
 import type { SimParams } from './builder.ts';
-import { type CommandSpec, commandSpec } from './control.ts';
+import { type CommandSpec, commandSpec, followedWindows } from './control.ts';
 import type { ConnectivityChange, FleetReports, UnitContact } from './reports.ts';
 
 /** Samples per ingest while catching up: big enough to write efficiently, small enough to keep the server answering. */
@@ -97,7 +97,7 @@ export function customerAnswer(c: { id: number; nodeId: number; spec: CommandSpe
  * recorded; a device that `reachable` says is not reporting while the command is due cannot
  * receive it, and the command stays pending.
  */
-async function commandsFor(
+export async function commandsFor(
   db: Database,
   from: number,
   to: number,
@@ -107,7 +107,7 @@ async function commandsFor(
 ): Promise<Map<number, Command[]>> {
   let q = db
     .selectFrom('node_commands')
-    .select(['id', 'node_id', 'kind', 'start_ts', 'end_ts', 'params', 'status'])
+    .select(['id', 'node_id', 'kind', 'start_ts', 'end_ts', 'params', 'status', 'precedence', 'organisation_id'])
     .where('end_ts', '>', from)
     .where('start_ts', '<=', to)
     .where('status', 'in', ['PENDING', 'ACCEPTED']);
@@ -115,7 +115,7 @@ async function commandsFor(
   const rows = await q.execute();
   const accepted: number[] = [];
   const optedOut: number[] = [];
-  const out = new Map<number, Command[]>();
+  const held = new Map<number, { id: number; kind: string; start: number; end: number; precedence: number; organisationId: number | null; spec: CommandSpec }[]>();
   for (const r of rows) {
     const spec = commandSpec.parse(JSON.parse(r.params));
     if (r.status === 'PENDING') {
@@ -126,9 +126,16 @@ async function commandsFor(
       }
       accepted.push(r.id);
     }
-    const list = out.get(r.node_id) ?? [];
-    list.push({ ...spec, start: r.start_ts, end: r.end_ts } as Command);
-    out.set(r.node_id, list);
+    const list = held.get(r.node_id) ?? [];
+    list.push({ id: r.id, kind: r.kind, start: r.start_ts, end: r.end_ts, precedence: r.precedence, organisationId: r.organisation_id, spec });
+    held.set(r.node_id, list);
+  }
+  // One instruction per node at a time (docs/precedence.md): each command holds only where none with precedence stands.
+  const out = new Map<number, Command[]>();
+  for (const [nodeId, list] of held) {
+    const commands: Command[] = [];
+    for (const [c, windows] of followedWindows(list)) for (const w of windows) commands.push({ ...c.spec, start: w.start, end: w.end } as Command);
+    out.set(nodeId, commands);
   }
   const at = nowS();
   for (let i = 0; i < accepted.length; i += 1000)

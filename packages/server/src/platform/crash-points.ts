@@ -4,7 +4,7 @@
  * or an OOM kill would, with no chance to clean up. main.ts arms the one point the setting names;
  * unarmed (the default, and always in-process tests), a pass costs one comparison.
  */
-export const CRASH_POINTS = ['telemetry-write', 'telemetry-fold', 'job', 'vpp-change', 'rert-reschedule', 'settlement', 'export'] as const;
+export const CRASH_POINTS = ['telemetry-write', 'telemetry-fold', 'job', 'vpp-change', 'rert-reschedule', 'settlement', 'export', 'demo-history'] as const;
 export type CrashPointName = (typeof CRASH_POINTS)[number];
 
 const kill = () => {

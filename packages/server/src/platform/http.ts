@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AppContext } from './context.ts';
+import { FairShare } from './fair-share.ts';
 import { encodeJsonChunks, largestCollection, STREAM_ITEMS } from './stream-json.ts';
 
 declare module 'fastify' {
@@ -69,8 +70,23 @@ export function route<E extends Endpoint>(app: App, e: E & { area?: string }, ha
       ...(e.body ? { body: e.body } : {}),
       response: { ...(e.reply ? { 200: e.reply } : {}), ...errorReplies(e) },
     },
-    handler: e.reply ? streamingLarge(e.reply, handler) : (handler as never),
+    handler: e.reply ? streamingLarge(e.reply, e.heavy ? fairShared(app, handler) : handler) : (handler as never),
   });
+}
+
+/** Each server's fair share of heavy reads, from its settings. */
+const shares = new WeakMap<object, FairShare>();
+
+/** A heavy read's handler run under its user's fair share (platform/fair-share.ts). */
+function fairShared<E extends Endpoint>(app: App, handler: RouteHandler<E>): RouteHandler<E> {
+  return (req, reply) => {
+    let share = shares.get(app.ctx);
+    if (!share) {
+      share = new FairShare(app.ctx.config.HEAVY_READS_PER_USER, app.ctx.config.HEAVY_READS_WAITING);
+      shares.set(app.ctx, share);
+    }
+    return share.run(String(req.user?.id ?? req.ip), async () => handler(req, reply));
+  };
 }
 
 /**

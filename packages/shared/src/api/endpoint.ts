@@ -41,6 +41,8 @@ export interface Endpoint {
    * single-use download token bound to the user, the organisation and this exact path and query.
    */
   download?: boolean;
+  /** A heavy read (long-range series, maps): run under each user's fair share of the server (docs/performance.md). */
+  heavy?: boolean;
 }
 
 /** Keeps an endpoint's literal types (path, method, schemas) for the server's and browser's typing. */

@@ -12,6 +12,7 @@ export const dashboardEndpoints = defineEndpoints('dashboard', {
     path: '/dashboard/map',
     summary: 'Every node of the fleet as a map point, optionally searched (f) and filtered by display status',
     permission: { anyOf: ['fleet.node.any', 'fleet.customerInformation.any', 'fleet.powerstations.any'] },
+    heavy: true,
     query: mapQuery,
     reply: mapReply,
   }),

@@ -48,6 +48,11 @@ export const DISPATCH_MESSAGES = {
   powerOutOfRange: (min: number, max: number) => `realPowerP must be from ${min} to ${max} kW for this duration.`,
   leadLagRequired: 'Choose leading or lagging when power factor is less than 1.',
   overlaps: (id: number) => `These nodes are already in dispatch ${id} at that time.`,
+  /** Never names the events (another organisation's are not the caller's to see): docs/precedence.md. */
+  heldElsewhere: (n: number) =>
+    `${n} ${n === 1 ? 'node follows' : 'nodes follow'} a grid outage or another organisation's event with precedence at that time, so the range leaves ${n === 1 ? 'it' : 'them'} out.`,
+  lockoutTooLong: (hours: number) => `A lockout may last at most ${hours} ${hours === 1 ? 'hour' : 'hours'}.`,
+  lockoutTooManyNodes: (max: number) => `Your organisation's lockouts may hold at most ${max} nodes at any one time.`,
   alreadyEnded: 'This dispatch has already ended.',
   alreadyCancelled: 'This dispatch has already been cancelled.',
 } as const;

@@ -30,6 +30,8 @@ export const constraintsQuery = z.object({
   duration: duration('duration').default(DISPATCH_DEFAULT_DURATION_S),
   realPowerP: realPowerP('realPowerP').default(0),
   powerFactor: powerFactor.default(POWER_FACTOR_MAX),
+  /** When the dispatch would start: the range then leaves out the nodes other events hold (docs/precedence.md). */
+  startTime: epochSeconds('startTime').optional(),
 });
 
 /** What a VPP can do now (spec 3 §3.2): kW bounds over the asked duration, power factor bounds and why not. */
@@ -46,8 +48,10 @@ export const constraintsSchema = z.object({
   powerFactorLeadLag: z.array(z.enum(LEAD_LAG)),
   /** Why the asked power or power factor cannot be dispatched; null when it can. */
   powerFactorConstraintMessage: z.string().nullable(),
-  /** Nodes that count: commissioned, with a battery, reporting. */
+  /** Nodes that count: commissioned, with a battery, reporting (and, with a start time, not held by an event with precedence). */
   deploymentsAvailable: z.number(),
+  /** With a start time: why some nodes are left out or the dispatch would be refused (docs/precedence.md); null when nothing stands in the way. */
+  conflictMessage: z.string().nullable(),
 });
 export type DispatchConstraints = z.infer<typeof constraintsSchema>;
 export const constraintsReply = z.object({ status: z.literal('OK'), data: constraintsSchema });

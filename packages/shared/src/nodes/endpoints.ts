@@ -70,6 +70,7 @@ export const nodeEndpoints = defineEndpoints('nodes', {
     path: '/api/nodes/:id/data',
     summary: "The node's monitoring series",
     permission: NODE_DATA,
+    heavy: true,
     params: nodeIdParams,
     query: seriesQuery,
     reply: seriesReply,

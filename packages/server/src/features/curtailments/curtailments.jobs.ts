@@ -15,6 +15,7 @@ function curtailmentPlan(c: CurtailmentRow): LimitPlan {
   const kw = -c.real_power_p + 0;
   return {
     source: curtailmentSource(c.id),
+    organisationId: c.organisation_id,
     netKw: c.component === 'grid' ? kw : null,
     grossKw: c.component === 'solar' ? kw : null,
     end: c.start_time + c.duration,
@@ -100,6 +101,7 @@ async function activeSetpoints(db: Database) {
     .selectFrom('curtailment_setpoints as s')
     .innerJoin('powerstations as ps', 'ps.id', 's.powerstation_id')
     .selectAll('s')
+    .select('ps.organisation_id')
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
@@ -120,6 +122,7 @@ type SetpointRow = Awaited<ReturnType<typeof activeSetpoints>>[number];
 
 const setpointPlan = (s: SetpointRow, rampFrom?: LimitPlan['rampFrom']): LimitPlan => ({
   source: setpointSource(s.id),
+  organisationId: s.organisation_id,
   netKw: -Number(s.grid_limit) + 0,
   grossKw: -Number(s.solar_limit) + 0,
   end: STANDING_END,

@@ -79,6 +79,8 @@ export function splitLimit(limitKw: number, nodes: readonly CurtailableNode[]): 
 export interface LimitPlan {
   /** `curtailment:{id}` or `setpoint:{id}`. */
   source: string;
+  /** The organisation whose limit it is. */
+  organisationId: number;
   /** VPP limits, kW (0 or more); null: none in that mode. */
   netKw: number | null;
   grossKw: number | null;
@@ -127,7 +129,7 @@ export async function sendLimits(db: Database, plan: LimitPlan, nodes: readonly 
   // Every node recorded so far is dropped, then those sent to are recorded afresh.
   await db.updateTable('limit_nodes').set({ dropped_at: from }).where('source', '=', plan.source).where('dropped_at', 'is', null).execute();
   await storeShares(db, plan.source, shares, from);
-  await sendCommands(db, commandsOf(plan, shares, from, true));
+  await sendCommands(db, commandsOf(plan, shares, from, true), { organisationId: plan.organisationId });
   return shares;
 }
 
@@ -194,7 +196,7 @@ export async function resplit(
     [...changed.keys()].filter((id) => heldIds.has(id)),
   );
   await storeShares(db, plan.source, changed, now);
-  await sendCommands(db, commandsOf(plan, changed, now, false));
+  await sendCommands(db, commandsOf(plan, changed, now, false), { organisationId: plan.organisationId });
   return { added, dropped, shares };
 }
 

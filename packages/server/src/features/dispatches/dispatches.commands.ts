@@ -37,10 +37,10 @@ import { cancelOutage, isOutage } from '../outages/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
 import { medianOf } from './dispatches.measurement.ts';
-import { allocationFor, allocNode, commandSource, customerMessageOf } from './dispatches.orders.ts';
+import { allocationFor, commandSource, customerMessageOf } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
 import { measuredResponse } from './dispatches.response.ts';
-import { constraints, predictions } from './dispatches.service.ts';
+import { constraints, dispatchableNodes, predictions } from './dispatches.service.ts';
 import { findSettlement } from './dispatches.settlement.ts';
 
 // Creating, reading and cancelling dispatches (spec 3 §4.1, §5, §7).
@@ -99,7 +99,16 @@ export async function createDispatch(
   if (body.duration % 300 !== 0) throw badRequest(DISPATCH_MESSAGES.durationStep);
   if (body.startTime < now) throw badRequest(DISPATCH_MESSAGES.startInPast);
   if (!onPowerStep(body.realPowerP)) throw badRequest(DISPATCH_MESSAGES.powerStep);
-  const c = await constraints(ctx, user, ps.id, { duration: body.duration, realPowerP: body.realPowerP, powerFactor: powerFactor ?? POWER_FACTOR_MAX }, now);
+  const lockout = body.realPowerP === 0;
+  if (lockout && body.duration > ctx.config.LOCKOUT_MAX_DURATION_S)
+    throw badRequest(DISPATCH_MESSAGES.lockoutTooLong(ctx.config.LOCKOUT_MAX_DURATION_S / 3600));
+  const c = await constraints(
+    ctx,
+    user,
+    ps.id,
+    { duration: body.duration, realPowerP: body.realPowerP, powerFactor: powerFactor ?? POWER_FACTOR_MAX, startTime: body.startTime },
+    now,
+  );
   if (!c.deploymentsAvailable) throw badRequest(DISPATCH_MESSAGES.noBatteryNodes);
   if (body.realPowerP < c.realPowerPMin - 1e-9 || body.realPowerP > c.realPowerPMax + 1e-9)
     throw badRequest(DISPATCH_MESSAGES.powerOutOfRange(c.realPowerPMin, c.realPowerPMax));
@@ -110,7 +119,8 @@ export async function createDispatch(
     if (!leadLag) throw badRequest(DISPATCH_MESSAGES.leadLagRequired);
   } else if (leadLag) throw badRequest(DISPATCH_MESSAGES.leadLagNeedsPowerFactor);
   const strategy = body.strategy ?? 'greedy';
-  const nodes = (await repo.reportingBatteries(ctx.db, ps, now)).map(allocNode);
+  // The nodes a grid outage or another organisation's event with precedence holds then are left out (docs/precedence.md).
+  const { nodes } = await dispatchableNodes(ctx, user, ps, body.startTime, body.duration, now);
   const allocation = allocationFor(nodes, body.startTime, body.duration, body.realPowerP, strategy);
   const end = body.startTime + body.duration;
   return ctx.db.transaction().execute(async (trx) => {
@@ -122,11 +132,14 @@ export async function createDispatch(
       );
     const other = await repo.overlapping(
       trx,
+      user.organisationId,
       allocation.map((a) => a.nodeId),
       body.startTime,
       end,
     );
     if (other !== undefined) throw badRequest(DISPATCH_MESSAGES.overlaps(other), 'dispatch_overlaps');
+    if (lockout && (await repo.lockoutNodesDuring(trx, user.organisationId, body.startTime, end)) + allocation.length > ctx.config.LOCKOUT_MAX_NODES)
+      throw badRequest(DISPATCH_MESSAGES.lockoutTooManyNodes(ctx.config.LOCKOUT_MAX_NODES));
     const { id } = await trx
       .insertInto('events')
       .values({

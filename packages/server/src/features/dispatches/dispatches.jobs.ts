@@ -65,6 +65,7 @@ async function candidates(db: Database, d: repo.DispatchRow, now: number) {
   const nodes = (await repo.reportingBatteries(db, ps, now)).map(allocNode);
   const busy = await repo.busyNodes(
     db,
+    d.organisation_id,
     nodes.map((n) => n.id),
     d.start_time,
     d.start_time + d.duration,
@@ -95,7 +96,7 @@ async function sendOrders(ctx: AppContext, id: number, now: number): Promise<boo
       .executeTakeFirst();
     if (Number(mark.numUpdatedRows) !== 1) return false;
     await repo.storeAllocation(trx, id, allocation);
-    await sendCommands(trx, commandsOf(id, allocation), now);
+    await sendCommands(trx, commandsOf(id, allocation), { created: now, organisationId: d.organisation_id });
     // The message goes to each allocated node's customer with the orders (none for a lockout).
     await trx
       .updateTable('dispatch_nodes')
@@ -142,7 +143,7 @@ async function reallocate(ctx: AppContext, id: number, now: number, bucket: numb
     const allocation = allocationFor(kept, now, end - now, d.real_power_p, d.strategy as DispatchStrategy);
     const keptIds = kept.map((k) => k.id);
     await cancelCommands(trx, source, now, keptIds);
-    await sendCommands(trx, commandsOf(id, allocation));
+    await sendCommands(trx, commandsOf(id, allocation), { organisationId: d.organisation_id });
     for (const a of allocation) {
       // The node's orders as they now stand: what it was given before now, then the new ones.
       const before = await trx.selectFrom('dispatch_nodes').select('intervals').where('event_id', '=', id).where('node_id', '=', a.nodeId).executeTakeFirst();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { type Database, readInIdPages } from '../../db/database.ts';
+import { PRECEDENCE } from '../../fleet/control.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 
@@ -227,10 +228,22 @@ function heldDuring(db: Database, nodeIds: readonly number[], start: number, end
     .where(sql<number>`events.start_time + events.duration`, '>', start);
 }
 
-/** A dispatch not cancelled that has one of these nodes in its allocation and overlaps [start, end). */
-export async function overlapping(db: Database, nodeIds: readonly number[], start: number, end: number, exceptId = 0): Promise<number | undefined> {
+/**
+ * A dispatch of the organisation, not cancelled, that has one of these nodes in its allocation and
+ * overlaps [start, end). Another organisation's events are never answered here (docs/precedence.md):
+ * they stand beside the organisation's own, each node following the one with precedence.
+ */
+export async function overlapping(
+  db: Database,
+  orgId: number,
+  nodeIds: readonly number[],
+  start: number,
+  end: number,
+  exceptId = 0,
+): Promise<number | undefined> {
   for (let i = 0; i < nodeIds.length; i += 1000) {
     const hit = await heldDuring(db, nodeIds.slice(i, i + 1000), start, end, exceptId)
+      .where('events.organisation_id', '=', orgId)
       .select('events.id')
       .orderBy('events.start_time')
       .limit(1)
@@ -238,6 +251,67 @@ export async function overlapping(db: Database, nodeIds: readonly number[], star
     if (hit) return hit.id;
   }
   return undefined;
+}
+
+/** How many nodes the organisation's lockouts (0 kW dispatches, not cancelled) hold at some time in [start, end). */
+export async function lockoutNodesDuring(db: Database, orgId: number, start: number, end: number): Promise<number> {
+  const r = await db
+    .selectFrom('dispatch_nodes as dn')
+    .innerJoin('events', 'events.id', 'dn.event_id')
+    .innerJoin('dispatches as d', 'd.event_id', 'events.id')
+    .select((eb) => eb.fn.count<number>('dn.node_id').distinct().as('n'))
+    .where('events.organisation_id', '=', orgId)
+    .where('events.cancelled_at', 'is', null)
+    .where('dn.dropped_at', 'is', null)
+    .where('d.real_power_p', '=', 0)
+    .where('events.start_time', '<', end)
+    .where(sql<number>`events.start_time + events.duration`, '>', start)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/**
+ * Of these nodes, those that during [start, end) follow another event than a dispatch of `orgId`
+ * (of precedence `precedence`, id `exceptId`) would be: one of the organisation's own dispatches,
+ * a grid outage's reserve (whoever's), or another organisation's dispatch with precedence (a lower
+ * rank, or the same rank and given earlier). Split by whose they are, so that a screen can say how
+ * many nodes other organisations hold without saying what holds them.
+ */
+export async function heldNodes(
+  db: Database,
+  orgId: number,
+  precedence: number,
+  nodeIds: readonly number[],
+  start: number,
+  end: number,
+  exceptId = 0,
+): Promise<{ own: Set<number>; others: Set<number> }> {
+  const own = new Set<number>();
+  const others = new Set<number>();
+  for (let i = 0; i < nodeIds.length; i += 1000) {
+    const ids = nodeIds.slice(i, i + 1000);
+    const dispatches = await heldDuring(db, ids, start, end, exceptId)
+      .innerJoin('organisations as o', 'o.id', 'events.organisation_id')
+      .select(['dn.node_id', 'events.id', 'events.organisation_id', 'o.suborg_type'])
+      .execute();
+    for (const r of dispatches) {
+      if (r.organisation_id === orgId) own.add(r.node_id);
+      else if (PRECEDENCE[r.suborg_type] < precedence || (PRECEDENCE[r.suborg_type] === precedence && (exceptId === 0 || r.id < exceptId)))
+        others.add(r.node_id);
+    }
+    const outages = await db
+      .selectFrom('outage_nodes as g')
+      .innerJoin('events', 'events.id', 'g.event_id')
+      .select(['g.node_id', 'events.organisation_id'])
+      .where('g.node_id', 'in', ids)
+      .where('g.opted_out_at', 'is', null)
+      .where('events.cancelled_at', 'is', null)
+      .where('events.start_time', '<', end)
+      .where(sql<number>`events.start_time + events.duration`, '>', start)
+      .execute();
+    for (const r of outages) (r.organisation_id === orgId ? own : others).add(r.node_id);
+  }
+  return { own, others };
 }
 
 /**
@@ -334,11 +408,16 @@ export async function previousMessages(db: Database, orgId: number, limit = 50, 
   return out;
 }
 
-/** Of these nodes, those another dispatch (not cancelled) holds during [start, end). */
-export async function busyNodes(db: Database, nodeIds: readonly number[], start: number, end: number, exceptId: number): Promise<Set<number>> {
+/**
+ * Of these nodes, those another dispatch of the organisation holds during [start, end). Another
+ * organisation's events do not take a node out of an allocation: the node gets the orders and
+ * follows, for each window, the event with precedence (fleet/control.ts, docs/precedence.md).
+ */
+export async function busyNodes(db: Database, orgId: number, nodeIds: readonly number[], start: number, end: number, exceptId: number): Promise<Set<number>> {
   const out = new Set<number>();
   for (let i = 0; i < nodeIds.length; i += 1000) {
     const rows = await heldDuring(db, nodeIds.slice(i, i + 1000), start, end, exceptId)
+      .where('events.organisation_id', '=', orgId)
       .select('dn.node_id')
       .execute();
     for (const r of rows) out.add(r.node_id);

@@ -78,6 +78,7 @@ describeEachDatabase('dispatch constraints and predictions', (h) => {
         powerFactorLeadLag: ['LEADING', 'LAGGING'],
         powerFactorConstraintMessage: null,
         deploymentsAvailable: 2,
+        conflictMessage: null,
       });
       // 1 h: discharge 3.8 + 5 (its power limit) = 8.8; charge 5 + 2.11 = 7.1.
       expect(await constraints(fleet, '?duration=3600')).toMatchObject({ realPowerPMin: -8.8, realPowerPMax: 7.1 });
@@ -111,6 +112,7 @@ describeEachDatabase('dispatch constraints and predictions', (h) => {
         powerFactorLeadLag: [],
         powerFactorConstraintMessage: DISPATCH_MESSAGES.noBatteryNodes,
         deploymentsAvailable: 0,
+        conflictMessage: null,
       });
     });
   });

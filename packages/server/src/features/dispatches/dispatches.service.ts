@@ -14,12 +14,13 @@ import {
   startOfPeriod,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
+import { netExportCaps, PRECEDENCE } from '../../fleet/control.ts';
 import { forecastError, forecastPower, type ModelNode } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { powerstationPrices, seesMarketData } from '../market/index.ts';
-import { requirePowerstation } from '../vpps/index.ts';
+import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
 
 const DAY_S = 86_400;
 
@@ -52,15 +53,48 @@ function lowestPowerFactor(nodes: readonly (AllocNode & { inverterKw: number })[
  * What the VPP can dispatch for `duration` seconds, from its reporting batteries' stored energy now
  * (less the reserve each keeps) and their power limits, and the power factor the inverters allow.
  */
+/**
+ * The VPP's reporting batteries a dispatch of the caller's organisation over [start, start +
+ * duration) can count on (docs/precedence.md): those that a grid outage or another organisation's
+ * event with precedence holds then are left out (`heldElsewhere` counts them, naming nothing), and
+ * `ownOverlap` is a dispatch of the organisation's own that already holds some of the rest. `caps`
+ * are the network's export limits standing on the nodes then: a node exports at most that (kW).
+ */
+export async function dispatchableNodes(ctx: AppContext, user: AuthUser, ps: PowerstationRow, start: number, duration: number, now: number) {
+  const all = (await repo.reportingBatteries(ctx.db, ps, now)).map(allocNode);
+  const ids = all.map((n) => n.id);
+  const held = await repo.heldNodes(ctx.db, user.organisationId, PRECEDENCE[user.row.suborg_type], ids, start, start + duration);
+  const nodes = all.filter((n) => !held.others.has(n.id));
+  const ownOverlap = nodes.some((n) => held.own.has(n.id))
+    ? await repo.overlapping(
+        ctx.db,
+        user.organisationId,
+        nodes.map((n) => n.id),
+        start,
+        start + duration,
+      )
+    : undefined;
+  const caps = await netExportCaps(ctx.db, ids, start, start + duration);
+  return { nodes, heldElsewhere: held.others.size, ownOverlap, caps };
+}
+
 export async function constraints(
   ctx: AppContext,
   user: AuthUser,
   id: number,
-  q: { duration: number; realPowerP: number; powerFactor: number },
+  q: { duration: number; realPowerP: number; powerFactor: number; startTime?: number },
   now = nowS(),
 ): Promise<DispatchConstraints> {
   const ps = await requirePowerstation(ctx, user, id);
-  const nodes = (await repo.reportingBatteries(ctx.db, ps, now)).map(allocNode);
+  const { nodes, heldElsewhere, ownOverlap, caps } = await dispatchableNodes(ctx, user, ps, q.startTime ?? now, q.duration, now);
+  const conflictMessage =
+    q.startTime === undefined
+      ? null
+      : ownOverlap !== undefined
+        ? DISPATCH_MESSAGES.overlaps(ownOverlap)
+        : heldElsewhere
+          ? DISPATCH_MESSAGES.heldElsewhere(heldElsewhere)
+          : null;
   if (!nodes.length)
     return {
       realPowerPMin: 0,
@@ -72,11 +106,13 @@ export async function constraints(
       powerFactorLeadLag: [],
       powerFactorConstraintMessage: DISPATCH_MESSAGES.noBatteryNodes,
       deploymentsAvailable: 0,
+      conflictMessage,
     };
   let discharge = 0;
   let charge = 0;
   for (const n of nodes) {
-    discharge += sustainableKw(n, -1, q.duration);
+    // A network's export limit binds the discharge too (the limit is at the connection).
+    discharge += Math.min(sustainableKw(n, -1, q.duration), caps.get(n.id) ?? Number.POSITIVE_INFINITY);
     charge += sustainableKw(n, 1, q.duration);
   }
   const realPowerPMin = powerMinStep(-discharge);
@@ -96,6 +132,7 @@ export async function constraints(
     powerFactorLeadLag: [...LEAD_LAG],
     powerFactorConstraintMessage: message,
     deploymentsAvailable: nodes.length,
+    conflictMessage,
   };
 }
 

@@ -18,6 +18,7 @@ import {
   type SuborgType,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
+import { precededSeconds } from '../../fleet/control.ts';
 import { bucketTimes, buildSeries, submeterBuckets } from '../../fleet/series.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
@@ -64,7 +65,17 @@ export function presentNode(r: repo.NodeRow, suborgType: SuborgType): Node {
 export async function nodeEvents(ctx: AppContext, user: AuthUser, id: number, limit: number, offset: number) {
   await requireNode(ctx, user, id);
   const { rows, total } = await repo.nodeEvents(ctx.db, user.organisationId, id, nowS(), limit, offset);
-  return { data: rows.map(presentNodeEvent), meta: { total, pageCount: Math.ceil(total / limit) } };
+  const data: NodeEvent[] = [];
+  for (const r of rows) {
+    const e = presentNodeEvent(r);
+    // A dispatch the node set aside, for a time, to follow another organisation's event with precedence (never named: docs/precedence.md).
+    if (r.description === null && r.kind !== 'GRID_OUTAGE') {
+      const s = (await precededSeconds(ctx.db, `dispatch:${r.id}`, [id])).get(id);
+      if (s) e.description += ` For ${formatDuration(s)} the node followed another organisation's event with precedence.`;
+    }
+    data.push(e);
+  }
+  return { data, meta: { total, pageCount: Math.ceil(total / limit) } };
 }
 
 /** The Event Log's line for a stored row: the node's own lines as written, an event's described from what the node was asked to do. */

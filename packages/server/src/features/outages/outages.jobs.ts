@@ -63,6 +63,7 @@ export async function runOutageEngine(ctx: AppContext, now = nowS()): Promise<nu
       await sendCommands(
         trx,
         ordered.flatMap((n) => outageCommands(id, n.node_id, Math.max(now, o.start_time - chargeLeadS(n)), o.start_time, end)),
+        { organisationId: o.organisation_id },
       );
       return true;
     });

@@ -99,7 +99,7 @@ export async function rescheduleRert(
     const now = clock();
     requireUpcoming(e, now);
     if (ctx.dialect === 'postgres') await d.lockNodes(trx, ids);
-    const other = await d.overlapping(trx, ids, body.startTime, end, id);
+    const other = await d.overlapping(trx, row.organisation_id, ids, body.startTime, end, id);
     if (other !== undefined) throw badRequest(DISPATCH_MESSAGES.overlaps(other), 'dispatch_overlaps');
     const moved = await trx
       .updateTable('events')
@@ -123,7 +123,7 @@ export async function rescheduleRert(
     // The crash tests' kill -9 between the old orders' withdrawal and the new ones.
     crashPoint('rert-reschedule');
     if (sendNow) {
-      await sendCommands(trx, d.commandsOf(id, allocation));
+      await sendCommands(trx, d.commandsOf(id, allocation), { organisationId: row.organisation_id });
       const hasMessage = row.real_power_p !== 0;
       await trx
         .updateTable('dispatch_nodes')

@@ -73,7 +73,12 @@ export function useDispatchFlow(opts: {
   const vpp = opened ? asking.powerstation : null;
 
   const powerstations = useDispatchPowerstations(opened);
-  const constraints = useDispatchConstraints(vpp, { duration: asking.duration, realPowerP: asking.realPowerP, powerFactor: asking.powerFactor });
+  const constraints = useDispatchConstraints(vpp, {
+    startTime: asking.startTime,
+    duration: asking.duration,
+    realPowerP: asking.realPowerP,
+    powerFactor: asking.powerFactor,
+  });
   const predictions = useDispatchPredictions(vpp, {
     start: graphStart(asking, zone),
     dispatchStart: asking.startTime,

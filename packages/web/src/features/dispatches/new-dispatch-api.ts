@@ -34,6 +34,8 @@ export function useDispatchPowerstations(enabled: boolean) {
 }
 
 export interface ConstraintsArgs {
+  /** When the dispatch starts: the answer then says what other events hold (docs/precedence.md). */
+  startTime?: number;
   duration: number;
   realPowerP: number;
   powerFactor: number | null;
@@ -41,7 +43,7 @@ export interface ConstraintsArgs {
 
 /** What the VPP can do for the dispatch being drawn up; the previous answer stays shown while the next loads. */
 export function useDispatchConstraints(id: number | null, q: ConstraintsArgs) {
-  const query = { duration: q.duration, realPowerP: q.realPowerP, powerFactor: q.powerFactor ?? POWER_FACTOR_MAX };
+  const query = { duration: q.duration, realPowerP: q.realPowerP, powerFactor: q.powerFactor ?? POWER_FACTOR_MAX, startTime: q.startTime };
   return useQuery({
     queryKey: newDispatchKeys.constraints(id ?? 0, query),
     queryFn: async () =>

@@ -146,6 +146,12 @@ export function NewDispatchEditView(p: EditViewProps) {
         />
       </SimpleGrid>
 
+      {c?.conflictMessage && (
+        <Alert color="yellow" variant="light" aria-label="Other events at that time">
+          {c.conflictMessage}
+        </Alert>
+      )}
+
       {p.predictions.data?.delivery?.warning && (
         <Alert color="orange" variant="light" role="alert">
           {p.predictions.data.delivery.warning}

@@ -38,6 +38,7 @@ const constraints = (patch: Partial<DispatchConstraints> = {}): DispatchConstrai
   powerFactorLeadLag: ['LEADING', 'LAGGING'],
   powerFactorConstraintMessage: null,
   deploymentsAvailable: 12,
+  conflictMessage: null,
   ...patch,
 });
 

@@ -13,6 +13,7 @@ const constraints: DispatchConstraints = {
   powerFactorLeadLag: ['LEADING', 'LAGGING'],
   powerFactorConstraintMessage: null,
   deploymentsAvailable: 3,
+  conflictMessage: null,
 };
 
 describe('the RERT flow rules (spec 3 §4.2)', () => {
