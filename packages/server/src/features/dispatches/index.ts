@@ -55,4 +55,5 @@ export {
   reportingBatteries,
   reportingNodes,
   storeAllocation,
+  storeRertActivation,
 } from './dispatches.repo.ts';
