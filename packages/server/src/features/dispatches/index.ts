@@ -42,6 +42,7 @@ export {
   requireDispatch,
 } from './dispatches.commands.ts';
 export { commandsOf, ORDER_LEAD_S, runDispatchEngine } from './dispatches.jobs.ts';
+export { BASELINE, medianOf, meterBaselines, weightedError } from './dispatches.measurement.ts';
 export { allocationFor, allocNode, commandSource } from './dispatches.orders.ts';
 export {
   audit,
