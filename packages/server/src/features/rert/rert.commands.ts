@@ -38,7 +38,7 @@ export async function createRert(ctx: AppContext, user: AuthUser, body: CreateRe
             customer_share: c.customerShare,
           })
       : undefined;
-  return d.createDispatch(ctx, user, { ...request, powerFactor: null, powerFactorLeadLag: null, messageTitle: null }, d.RERT_EVENT, now, alongside);
+  return d.createDispatch(ctx, user, { ...request, powerFactor: null, powerFactorLeadLag: null, messageTitle: null }, d.RERT_EVENT, now, null, alongside);
 }
 
 /** The event's row inside a transaction, locked until it ends on PostgreSQL (SQLite runs one writer at a time). */
