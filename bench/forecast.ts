@@ -4,11 +4,13 @@
 // the day-ahead forecast of each undisturbed home's net demand (load less the solar available)
 // against its measurement, at 5 minutes, as a VPP's prediction reports it. Prints the median
 // absolute error home by home (kW, and as a share of each home's mean load) and for the fleet
-// together, and how long the profiles of the fleet take to build and the day's forecast to run.
+// together, the dispatch baseline's median error on the undisturbed homes (issue 33), and how long the profiles of the fleet take to build and the day's forecast to run.
 // Adds its figures to bench/results.json. PostgreSQL: set BENCH_DATABASE_URL.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startOfPeriod } from '@vpp/shared';
+import { medianOf, meterBaselines, weightedError } from '../packages/server/src/features/dispatches/index.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
 import { buildFleet } from '../packages/server/src/fleet/builder.ts';
 import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
@@ -56,6 +58,32 @@ t = performance.now();
 await forecastPower(ctx, nodes, to, 288);
 const cachedMs = performance.now() - t;
 
+// Issue 33 item 1: the dispatch baseline (comparable days with a same-day adjustment) on undisturbed
+// homes (no dispatch ran), at 5 minutes: four one-hour windows of the last whole local day, each home's
+// Σ|baseline − measured| ÷ Σ|measured| over them, the median over homes.
+t = performance.now();
+const zone = 'Australia/Sydney';
+const lastDay = startOfPeriod(startOfPeriod(to, 'day', zone) - 43_200, 'day', zone);
+const homes = nodes.map((n) => ({ id: n.id, timezone: n.timezone }));
+const pooled = new Map<number, { b: number[]; a: number[] }>();
+for (const hour of [7, 12, 17, 20]) {
+  const s = lastDay + hour * 3600;
+  const baselines = await meterBaselines(ctx, homes, s, s + 3600, 0);
+  const measured = new Map<number, Float64Array>();
+  for (const n of homes) measured.set(n.id, new Float64Array(12).fill(Number.NaN));
+  await ctx.telemetry.buckets(ids, ['meter_p'], s, s + 3600, (id, ts, cov, v) => {
+    if (cov > 0 && !Number.isNaN(v[0])) (measured.get(id) as Float64Array)[(ts - s) / 300] = v[0] / cov;
+  });
+  for (const n of homes) {
+    const p = pooled.get(n.id) ?? { b: [], a: [] };
+    p.b.push(...(baselines.get(n.id)?.kw ?? []));
+    p.a.push(...(measured.get(n.id) as Float64Array));
+    pooled.set(n.id, p);
+  }
+}
+const homeErrors = [...pooled.values()].map((p) => weightedError(p.b, p.a)).filter((e): e is number => e !== null);
+const baselineMs = performance.now() - t;
+
 const figures = {
   nodes: NODES,
   days: DAYS,
@@ -67,6 +95,9 @@ const figures = {
   errorDayMs: Math.round(errorMs),
   forecastFirstMs: Math.round(profilesMs),
   forecastCachedMs: Math.round(cachedMs),
+  baselineHomes: homeErrors.length,
+  baselineMedianErrorPercent: Math.round((medianOf(homeErrors) ?? Number.NaN) * 1000) / 10,
+  baselineMs: Math.round(baselineMs),
 };
 // biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
 console.table(figures);

@@ -228,6 +228,35 @@ export type DispatchSummary = z.infer<typeof dispatchSummarySchema>;
 export const dispatchDetailSchema = dispatchSummarySchema.extend({
   currentResponse: dispatchResponseTotalsSchema,
   audit: z.array(eventAuditSchema),
+  /**
+   * Issue 33 item 3 (an addition): a RERT dispatch's AEMO instruction and reserve contract, and once
+   * settled its contract payments (AUD) and the customers' share; null for a dispatch or a RERT
+   * dispatch recorded without them.
+   */
+  rert: z
+    .object({
+      instruction: z.object({
+        id: z.string(),
+        noticeCategory: z.string(),
+        lorCondition: z.string(),
+        preActivationTime: z.number(),
+        activationTime: z.number(),
+      }),
+      contract: z.object({
+        reference: z.string(),
+        contractedMw: z.number(),
+        availabilityRate: z.number(),
+        preActivationRate: z.number(),
+        activationRate: z.number(),
+        usageRate: z.number(),
+        customerShare: z.number(),
+      }),
+      payments: z
+        .object({ availability: z.number(), preActivation: z.number(), activation: z.number(), usage: z.number(), total: z.number(), customers: z.number() })
+        .nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type DispatchDetail = z.infer<typeof dispatchDetailSchema>;
 

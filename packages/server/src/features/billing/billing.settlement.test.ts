@@ -121,14 +121,38 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     expect(Number(n)).toBe(written.length);
   });
 
-  it('credits a RERT dispatch at the spot price, labelled RERT (not Spot Price), its kind rert', async () => {
+  it('settles a RERT dispatch under its contract, never at spot, and credits the customers the contract’s share, labelled RERT', async () => {
     // Events 1.5 hours apart or more: a node's flat baseline (no comparable days here) is its meter in the hour before the start.
     const start2 = start + 1.5 * 3600;
+    const instruction = {
+      id: 'AEMO-RERT-0042',
+      noticeCategory: 'SHORT_NOTICE',
+      lorCondition: 'LOR2',
+      preActivationTime: start2 - 7200,
+      activationTime: start2 - 3600,
+    };
+    const contract = {
+      reference: 'RERT-SN-2026-07',
+      contractedMw: 0.02,
+      availabilityRate: 10,
+      preActivationRate: 100,
+      activationRate: 500,
+      usageRate: 1000,
+      customerShare: 0.4,
+    };
+    const bad = await h().app.inject({
+      method: 'POST',
+      url: '/api/rert-dispatches',
+      headers,
+      payload: { powerstation: vpp, startTime: start2, duration, realPowerP: -10, instruction: { ...instruction, lorCondition: 'LOR9' }, contract },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().data.message).toBe('instruction.lorCondition must be one of LOR1, LOR2, LOR3.');
     const res = await h().app.inject({
       method: 'POST',
       url: '/api/rert-dispatches',
       headers,
-      payload: { powerstation: vpp, startTime: start2, duration, realPowerP: -10 },
+      payload: { powerstation: vpp, startTime: start2, duration, realPowerP: -10, instruction, contract },
     });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().data.id as number;
@@ -137,6 +161,7 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     await h().ctx.telemetry.ingest(
       [0, 1].flatMap((k) => [0, -2, -2, -2].map((p, i) => ({ nodeId: ids[k], ts: start2 - 300 + i * 300, dt: 300, meter_p: p, battery_p: p, remaining: 13 }))),
     );
+    // Spot prices the RERT is not paid at.
     await h()
       .ctx.db.insertInto('market_prices')
       .values([100, 200, 300].map((rrp, i) => ({ region: 'NSW1', interval_start: start2 + i * 300, rrp, source: 'AEMO' as const, published_at: now })))
@@ -145,12 +170,23 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
       .execute();
     expect(await settleDispatch(h().ctx, id, start2 + duration + 3600)).toBe(true);
     const settlement = await h().ctx.db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirstOrThrow();
+    // By hand: availability 10 × 0.02 MW × 2.25 h = 0.45; pre-activation 100 × 0.02 × 1 h = 2.00;
+    // activation 500 × 0.02 × 1.25 h = 12.50; usage 1000 $/MWh × 0.001 MWh (2 nodes × 0.5 kWh) = 1.00.
+    expect(settlement.rert_availability).toBeCloseTo(0.45, 9);
+    expect(settlement.rert_pre_activation).toBeCloseTo(2, 9);
+    expect(settlement.rert_activation).toBeCloseTo(12.5, 9);
+    expect(settlement.rert_usage).toBeCloseTo(1, 9);
+    expect(settlement.cost).toBeCloseTo(-15.95, 9);
+    // The customers: 0.4 × 15.95 = 6.38 AUD, 3.19 each (each discharged half the energy); not the spot value (0.20).
     const written = await items(id);
-    expect(written.length).toBeGreaterThan(0);
     expect(written.every((r) => r.type === 'RERT' && r.event_kind === 'rert')).toBe(true);
-    // Two nodes × 0.5 kWh at 100, 200 and 300 $/MWh: 2 × (1/6)(0.1 + 0.2 + 0.3) = 0.2 AUD.
-    expect(written.reduce((a, r) => a + Number(r.cost_cents), 0)).toBe(toCents(-settlement.cost));
-    expect(toCents(-settlement.cost)).toBe(20);
+    expect(written.map((r) => Number(r.cost_cents))).toEqual([319, 319]);
+    const detail = (await h().app.inject({ method: 'GET', url: `/api/rert-dispatches/${id}`, headers })).json().data;
+    expect(detail.rert).toEqual({
+      instruction,
+      contract,
+      payments: { availability: 0.45, preActivation: 2, activation: 12.5, usage: 1, total: 15.95, customers: 6.38 },
+    });
   });
   /** A dispatch of the VPP from `at`, its orders sent and accepted, nodes A and B's battery power (kW) from the bucket before it, and NSW1's prices. */
   const dispatchWith = async (at: number, realPowerP: number, power: number[], prices: number[]) => {

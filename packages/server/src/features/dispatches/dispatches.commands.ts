@@ -27,7 +27,7 @@ import {
 /** The origin of a dispatch that a VPP's trading plan made (issue 35). */
 export const AUTOMATIC = 'AUTOMATIC';
 
-import { nowS } from '../../db/database.ts';
+import { type Database, nowS } from '../../db/database.ts';
 import { cancelCommands } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
@@ -89,6 +89,8 @@ export async function createDispatch(
   type = repo.DISPATCH_EVENT,
   now = nowS(),
   origin: typeof AUTOMATIC | null = null,
+  /** Written in the same transaction as the event (a RERT dispatch's instruction and contract). */
+  alongside?: (trx: Database, id: number) => Promise<void>,
 ): Promise<{ id: number }> {
   const ps = await requirePowerstation(ctx, user, body.powerstation);
   if (ps.type === 'FCAS') throw badRequest(DISPATCH_MESSAGES.fcasNotDispatchable);
@@ -172,6 +174,7 @@ export async function createDispatch(
       .execute();
     await repo.storeAllocation(trx, id, allocation);
     await repo.audit(trx, id, 'CREATED', user.id, now);
+    if (alongside) await alongside(trx, id);
     return { id };
   });
 }
@@ -194,11 +197,50 @@ export async function requireDispatch(ctx: AppContext, user: AuthUser, id: numbe
 export async function dispatchDetail(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT): Promise<DispatchDetail> {
   const d = await requireDispatch(ctx, user, id, type);
   const now = nowS();
-  const [audit, response] = await Promise.all([repo.auditOf(ctx.db, user.organisationId, id), measuredResponse(ctx, d)]);
+  const [audit, response, rert, settled] = await Promise.all([
+    repo.auditOf(ctx.db, user.organisationId, id),
+    measuredResponse(ctx, d),
+    repo.rertActivation(ctx.db, id),
+    findSettlement(ctx.db, id),
+  ]);
   return {
     ...summary(d, now),
     currentResponse: response.total,
     audit: audit.map((a) => ({ action: a.action as 'CREATED', at: a.at, by: nameOf(a.given_name, a.surname), detail: a.detail })),
+    rert: rert
+      ? {
+          instruction: {
+            id: rert.instruction_id,
+            noticeCategory: rert.notice_category,
+            lorCondition: rert.lor_condition,
+            preActivationTime: rert.pre_activated_at,
+            activationTime: rert.activated_at,
+          },
+          contract: {
+            reference: rert.contract_ref,
+            contractedMw: rert.contract_mw,
+            availabilityRate: rert.availability_rate,
+            preActivationRate: rert.pre_activation_rate,
+            activationRate: rert.activation_rate,
+            usageRate: rert.usage_rate,
+            customerShare: rert.customer_share,
+          },
+          payments:
+            settled && settled.rert_availability !== null
+              ? (() => {
+                  const p = {
+                    availability: cents(settled.rert_availability ?? 0),
+                    preActivation: cents(settled.rert_pre_activation ?? 0),
+                    activation: cents(settled.rert_activation ?? 0),
+                    usage: cents(settled.rert_usage ?? 0),
+                  };
+                  const total =
+                    (settled.rert_availability ?? 0) + (settled.rert_pre_activation ?? 0) + (settled.rert_activation ?? 0) + (settled.rert_usage ?? 0);
+                  return { ...p, total: cents(total), customers: cents(total * (settled.rert_customer_share ?? 0)) };
+                })()
+              : null,
+        }
+      : null,
   };
 }
 

@@ -98,8 +98,8 @@ describeEachDatabase('dispatch measurement against a stated baseline', (h) => {
       at(ids.a, ts, 1.5);
       at(ids.b, ts, 1.2);
     }
-    [0.3, 0.3, 0.3].forEach((p, k) => at(ids.a, start + k * 300, p, -3));
-    [3.3, 2.7, 3.0].forEach((p, k) => at(ids.b, start + k * 300, p));
+    for (const [k, p] of [0.3, 0.3, 0.3].entries()) at(ids.a, start + k * 300, p, -3);
+    for (const [k, p] of [3.3, 2.7, 3.0].entries()) at(ids.b, start + k * 300, p);
     // D, the second dispatch, an hour later: the hour before it at 0 kW (the battery covering the load), then −1 kW from the battery.
     const start2 = start + 2 * 3600;
     for (let ts = start2 - 3600; ts < start2; ts += 300) at(ids.d, ts, 0, -2.27);

@@ -444,3 +444,15 @@ export async function vppBaselineErrors(db: Database, powerstationId: number, si
     .execute();
   return rows.map((r) => Number(r.baseline_error));
 }
+
+/** A RERT dispatch's instruction and contract, or undefined (a dispatch, or a RERT dispatch recorded without them). */
+export async function rertActivation(db: Database, eventId: number) {
+  const r = await db.selectFrom('rert_activations').selectAll().where('event_id', '=', eventId).executeTakeFirst();
+  return r ? { ...r, pre_activated_at: Number(r.pre_activated_at), activated_at: Number(r.activated_at) } : undefined;
+}
+export type RertActivation = NonNullable<Awaited<ReturnType<typeof rertActivation>>>;
+
+/** Records a RERT dispatch's instruction and contract. */
+export async function storeRertActivation(db: Database, row: RertActivation): Promise<void> {
+  await db.insertInto('rert_activations').values(row).execute();
+}

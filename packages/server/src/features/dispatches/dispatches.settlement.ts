@@ -9,7 +9,7 @@ import { feedInRates, writeGridCredits } from '../billing/index.ts';
 import { settlementPrices } from '../market/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
 import { type BaselineError, measureDispatch } from './dispatches.measurement.ts';
-import { ENGINE_EVENTS, RERT_EVENT } from './dispatches.repo.ts';
+import { ENGINE_EVENTS, RERT_EVENT, type RertActivation, rertActivation } from './dispatches.repo.ts';
 
 // Settlement of a dispatch (issue 11 item 5): about an hour after it ends (SETTLEMENT_DELAY_S, so
 // that late telemetry has arrived), each responding node's delivered energy in each 5-minute
@@ -275,6 +275,7 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
   if (!(await telemetryCovers(ctx.db, id, settledEnd(ev)))) return false;
   const s = await computeSettlement(ctx, ev, now);
   const complete = s.nodes.filter((n) => n.complete);
+  if (e.type === RERT_EVENT) return writeSettlement(ctx, e, s, rertCredits(s, await rertActivation(ctx.db, id)), now);
   // The bill pays the plan's feed-in tariff on exported energy (a customer with no plan of this
   // retailer: none here): the grid credit is the spot value beyond it, and never a debit.
   const feedIn = await feedInRates(ctx.db, e.organisation_id, complete, 0);
@@ -285,6 +286,72 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
     value: n.value,
     credit: Math.max(0, n.dischargeValue - n.dischargedKwh * feedIn(n.nodeId, n.date)) + n.chargeEarnings,
   }));
+  return writeSettlement(ctx, e, s, { credits, rert: null }, now);
+}
+
+/** A RERT dispatch's payments under its contract (AUD), as settled. */
+export interface RertPayments {
+  availability: number;
+  preActivation: number;
+  activation: number;
+  usage: number;
+  customerShare: number;
+}
+
+/**
+ * A RERT dispatch settles under its reserve contract, never at spot (NER 3.20; issue 33 item 3):
+ * availability = rate ($/MW per hour) × contracted MW × hours from pre-activation to the settled end;
+ * pre-activation = rate ($/MWh) × contracted MW × hours from pre-activation to activation;
+ * activation = rate ($/MWh) × contracted MW × hours from activation to the settled end;
+ * usage = rate ($/MWh) × the MWh the complete nodes discharged against their baselines.
+ * The VPP earns the total (its cost is −total); the customers are credited the contract's share of
+ * it, node by node in proportion to the energy each discharged. Its intervals are under AEMO's
+ * intervention: no spot value is paid for them (each node's `value` is its part of the contract
+ * payment). Without a recorded contract it earns and credits nothing.
+ */
+export function rertCredits(s: Settlement, a: RertActivation | undefined): { credits: Credit[]; rert: RertPayments } {
+  const complete = s.nodes.filter((n) => n.complete);
+  const discharged = complete.reduce((sum, n) => sum + Math.max(0, -n.kwh), 0);
+  const rert: RertPayments = { availability: 0, preActivation: 0, activation: 0, usage: 0, customerShare: a?.customer_share ?? 0 };
+  if (a) {
+    const hours = (from: number, to: number) => Math.max(0, to - from) / 3600;
+    rert.availability = a.availability_rate * a.contract_mw * hours(a.pre_activated_at, s.periodEnd);
+    rert.preActivation = a.pre_activation_rate * a.contract_mw * hours(a.pre_activated_at, a.activated_at);
+    rert.activation = a.activation_rate * a.contract_mw * hours(a.activated_at, s.periodEnd);
+    rert.usage = (a.usage_rate * discharged) / 1000;
+  }
+  const total = rert.availability + rert.preActivation + rert.activation + rert.usage;
+  const credits = complete.map((n) => {
+    const part = discharged > 0 ? Math.max(0, -n.kwh) / discharged : 0;
+    return { nodeId: n.nodeId, dayStart: n.dayStart, kwh: n.kwh, value: -total * part, credit: total * part * rert.customerShare };
+  });
+  return { credits, rert };
+}
+
+interface Credit {
+  nodeId: number;
+  dayStart: number;
+  kwh: number;
+  value: number | null;
+  credit: number;
+}
+
+/** Writes a settlement and its customers' credits in one transaction, keyed by the event: once. */
+async function writeSettlement(
+  ctx: AppContext,
+  e: { id: number; organisation_id: number; type: string },
+  s: Settlement,
+  paid: { credits: Credit[]; rert: RertPayments | null },
+  now: number,
+): Promise<boolean> {
+  const id = e.id;
+  const { credits, rert } = paid;
+  if (rert) {
+    // Under the contract, never at spot: the VPP's cost is minus the contract payments, each node's value its part of them.
+    s.cost = -(rert.availability + rert.preActivation + rert.activation + rert.usage);
+    const byNode = new Map(credits.map((c) => [`${c.nodeId}:${c.dayStart}`, c.value]));
+    for (const n of s.nodes) n.value = n.complete ? (byNode.get(`${n.nodeId}:${n.dayStart}`) ?? 0) : null;
+  }
   return ctx.db.transaction().execute(async (trx) => {
     const written = await trx
       .insertInto('dispatch_settlements')
@@ -310,6 +377,11 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
         not_delivered_kwh: s.notDeliveredKwh,
         baseline_error: s.baselineError.median,
         baseline_error_nodes: s.baselineError.nodes,
+        rert_availability: rert?.availability ?? null,
+        rert_pre_activation: rert?.preActivation ?? null,
+        rert_activation: rert?.activation ?? null,
+        rert_usage: rert?.usage ?? null,
+        rert_customer_share: rert?.customerShare ?? null,
       })
       .onConflict((oc) => oc.column('event_id').doNothing())
       .returning('event_id')

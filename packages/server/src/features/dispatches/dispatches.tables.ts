@@ -60,6 +60,29 @@ export interface DispatchSettlementTable {
   not_delivered_kwh: number;
   baseline_error: number | null;
   baseline_error_nodes: number;
+  /** A RERT dispatch's contract payments (AUD) and the customers' share; null for a dispatch. */
+  rert_availability: number | null;
+  rert_pre_activation: number | null;
+  rert_activation: number | null;
+  rert_usage: number | null;
+  rert_customer_share: number | null;
+}
+
+/** AEMO's instruction and the reserve contract of a RERT dispatch (migration 033). */
+export interface RertActivationTable {
+  event_id: number;
+  instruction_id: string;
+  notice_category: string;
+  lor_condition: string;
+  pre_activated_at: Epoch;
+  activated_at: Epoch;
+  contract_ref: string;
+  contract_mw: number;
+  availability_rate: number;
+  pre_activation_rate: number;
+  activation_rate: number;
+  usage_rate: number;
+  customer_share: number;
 }
 
 export interface DispatchSettlementNodeTable {
@@ -81,5 +104,6 @@ declare module '../../db/schema.ts' {
     dispatches: DispatchTable;
     dispatch_nodes: DispatchNodeTable;
     event_audit: EventAuditTable;
+    rert_activations: RertActivationTable;
   }
 }

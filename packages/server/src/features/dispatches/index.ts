@@ -44,6 +44,7 @@ export {
   requireDispatch,
 } from './dispatches.commands.ts';
 export { commandsOf, ORDER_LEAD_S, runDispatchEngine } from './dispatches.jobs.ts';
+export { BASELINE, medianOf, meterBaselines, weightedError } from './dispatches.measurement.ts';
 export { allocationFor, allocNode, commandSource } from './dispatches.orders.ts';
 export {
   audit,
@@ -57,4 +58,5 @@ export {
   reportingBatteries,
   reportingNodes,
   storeAllocation,
+  storeRertActivation,
 } from './dispatches.repo.ts';

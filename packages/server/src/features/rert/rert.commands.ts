@@ -17,7 +17,28 @@ import { requirePowerstation } from '../vpps/index.ts';
  */
 export async function createRert(ctx: AppContext, user: AuthUser, body: CreateRertBody, now = nowS()): Promise<{ id: number }> {
   if (body.realPowerP > 0) throw badRequest(RERT_MESSAGES.dischargeOnly);
-  return d.createDispatch(ctx, user, { ...body, powerFactor: null, powerFactorLeadLag: null, messageTitle: null }, d.RERT_EVENT, now);
+  const { instruction: i, contract: c, ...request } = body;
+  // AEMO's instruction and the reserve contract (issue 33 item 3), written with the event or not at all.
+  const alongside =
+    i && c
+      ? (trx: Database, id: number) =>
+          d.storeRertActivation(trx, {
+            event_id: id,
+            instruction_id: i.id,
+            notice_category: i.noticeCategory,
+            lor_condition: i.lorCondition,
+            pre_activated_at: i.preActivationTime,
+            activated_at: i.activationTime,
+            contract_ref: c.reference,
+            contract_mw: c.contractedMw,
+            availability_rate: c.availabilityRate,
+            pre_activation_rate: c.preActivationRate,
+            activation_rate: c.activationRate,
+            usage_rate: c.usageRate,
+            customer_share: c.customerShare,
+          })
+      : undefined;
+  return d.createDispatch(ctx, user, { ...request, powerFactor: null, powerFactorLeadLag: null, messageTitle: null }, d.RERT_EVENT, now, null, alongside);
 }
 
 /** The event's row inside a transaction, locked until it ends on PostgreSQL (SQLite runs one writer at a time). */

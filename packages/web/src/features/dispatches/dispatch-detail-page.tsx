@@ -208,6 +208,44 @@ function MeasurementSection({ m, zone, nowS }: { m: DispatchMeasurement; zone: s
   );
 }
 
+const NOTICE_LABELS: Record<string, string> = { SHORT_NOTICE: 'Short notice', MEDIUM_NOTICE: 'Medium notice', LONG_NOTICE: 'Long notice' };
+
+/** Issue 33 item 3: a RERT dispatch's AEMO instruction, its reserve contract and, once settled, the contract's payments. */
+function RertSection({ r, zone, nowS, seesMarket }: { r: NonNullable<DispatchDetail['rert']>; zone: string; nowS: number; seesMarket: boolean }) {
+  const c = r.contract;
+  const p = r.payments;
+  return (
+    <Section title="AEMO Instruction and RERT Contract">
+      <Stack gap="sm">
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="md">
+          <Figure label="Instruction">{r.instruction.id}</Figure>
+          <Figure label="Notice category">{NOTICE_LABELS[r.instruction.noticeCategory] ?? r.instruction.noticeCategory}</Figure>
+          <Figure label="LOR condition">{r.instruction.lorCondition}</Figure>
+          <Figure label="Pre-activated">{formatDispatchStart(r.instruction.preActivationTime, zone, nowS)}</Figure>
+          <Figure label="Activated">{formatDispatchStart(r.instruction.activationTime, zone, nowS)}</Figure>
+        </SimpleGrid>
+        {seesMarket && (
+          <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="md">
+            <Figure label="Contract">{c.reference}</Figure>
+            <Figure label="Contracted reserve">{formatPower(c.contractedMw * 1000)}</Figure>
+            <Figure label="Availability">{formatAud(c.availabilityRate)}/MW per hour</Figure>
+            <Figure label="Pre-activation">{formatPrice(c.preActivationRate)}</Figure>
+            <Figure label="Activation">{formatPrice(c.activationRate)}</Figure>
+            <Figure label="Usage">{formatPrice(c.usageRate)}</Figure>
+          </SimpleGrid>
+        )}
+        {seesMarket && p && (
+          <Text size="sm">
+            Settled under the contract, not at spot: availability {formatAud(p.availability)} + pre-activation {formatAud(p.preActivation)} + activation{' '}
+            {formatAud(p.activation)} + usage {formatAud(p.usage)} = {formatAud(p.total)}; customers’ share ({(c.customerShare * 100).toFixed(0)}%){' '}
+            {formatAud(p.customers)}.
+          </Text>
+        )}
+      </Stack>
+    </Section>
+  );
+}
+
 function CostSection({ cost }: { cost: ReturnType<typeof useDispatchCost> }) {
   const c = cost.data?.data;
   // Spec 3 §4: the warning belongs to a settled cost; an estimate's coverage grows as the data arrives.
@@ -317,6 +355,7 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
           </SimpleGrid>
           <PredictionGraph dispatch={d} prediction={prediction.data?.data} response={response.data?.data} zone={zone} />
           <RemainingChargeGraph dispatch={d} remaining={remaining.data?.data} prediction={prediction.data?.data} zone={zone} />
+          {d.rert && <RertSection r={d.rert} zone={zone} nowS={nowS} seesMarket={!!account && canSeeMarketData(account.suborg_type, account.permissions)} />}
           {response.data?.data.measurement && <MeasurementSection m={response.data.data.measurement} zone={zone} nowS={nowS} />}
           {seesMarket && <CostSection cost={cost} />}
           {d.customerMessage && (
