@@ -26,6 +26,7 @@ import { openReadings } from './025-open-readings.ts';
 import { devices } from './029-devices.ts';
 import { weather } from './031-weather.ts';
 import { measurementRert } from './033-measurement-rert.ts';
+import { trading } from './040-trading.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '029-devices': devices,
   '031-weather': weather,
   '033-measurement-rert': measurementRert,
+  '040-trading': trading,
 };
