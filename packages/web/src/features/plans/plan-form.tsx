@@ -167,23 +167,33 @@ function FieldError({ message }: { message?: ReactNode }) {
   ) : null;
 }
 
+/** What a rate list's cards say and allow: rates or demand rates, of the plan's type. */
+interface ListShape {
+  listKey: ListKey;
+  demand: boolean;
+  multiBlock: boolean;
+  canAddRates: boolean;
+  noun: string;
+  Noun: string;
+}
+
 /** The rates (or demand rates) of the plan: each with its label and blocks; then every period of the list, each naming its rate. */
 function RateList(props: { form: UseFormReturnType<PlanFormState>; listKey: ListKey; readOnly: boolean }) {
   const { form, listKey, readOnly } = props;
   const type = form.values.tariffType as PlanType;
   const list = form.values[listKey];
   const demand = listKey === 'demandRates';
-  const multiBlock = demand || isBlockType(type);
+  const shape: ListShape = {
+    listKey,
+    demand,
+    multiBlock: demand || isBlockType(type),
+    canAddRates: demand || isTouType(type),
+    noun: demand ? 'Demand rate' : 'Rate',
+    Noun: demand ? 'Demand Rate' : 'Rate',
+  };
   const withPeriods = demand || isTouType(type);
-  const canAddRates = demand || isTouType(type);
-  const onsetUnit = demand ? 'kW' : 'kWh';
-  const priceUnit = demand ? `$/${DEMAND_UNIT}` : RATE_UNIT;
-  const noun = demand ? 'Demand rate' : 'Rate';
-  const Noun = demand ? 'Demand Rate' : 'Rate';
   const labels = [...new Set(list.map((r) => (r.label ?? '').trim()).filter(Boolean))];
 
-  const setLabel = (i: number, label: string) =>
-    form.setFieldValue(`${listKey}.${i}`, { ...list[i], label, periods: list[i].periods.map((p) => ({ ...p, rate: label })) });
   // A period lives under the rate it names: choosing another rate moves it there.
   const setPeriodRate = (i: number, j: number, label: string) => {
     const target = list.findIndex((r) => (r.label ?? '').trim() === label);
@@ -210,85 +220,14 @@ function RateList(props: { form: UseFormReturnType<PlanFormState>; listKey: List
   const periods = list.flatMap((r, i) => r.periods.map((p, j) => ({ p, i, j })));
   return (
     <Stack gap="sm">
-      {list.map((r, i) => {
-        const at = `${listKey}.${i}`;
-        return (
-          <Paper withBorder p="sm" key={at} component="fieldset" aria-label={`${noun} ${i + 1}`} style={{ margin: 0 }}>
-            <Group align="flex-end" gap="sm">
-              <TextInput
-                label="Label"
-                withAsterisk={!readOnly}
-                // The base rate keeps its name (spec 3 §4.4: the first rate is 'Base Rate').
-                readOnly={readOnly || r.isBaseRate}
-                maxLength={100}
-                {...form.getInputProps(`${at}.label`)}
-                onChange={(e) => setLabel(i, e.currentTarget.value)}
-              />
-              {r.isBaseRate && (
-                <Badge variant="light" mb={8}>
-                  {PLAN_MESSAGES.baseRate}
-                </Badge>
-              )}
-              {!readOnly && canAddRates && !r.isBaseRate && list.length > 1 && (
-                <Button
-                  variant="subtle"
-                  color="red"
-                  leftSection={<IconTrash size={16} />}
-                  onClick={() => {
-                    form.removeListItem(listKey, i);
-                    form.clearErrors();
-                  }}
-                >
-                  Remove {Noun}
-                </Button>
-              )}
-            </Group>
-            <Table mt="sm" withRowBorders={false} aria-label={`${noun} ${i + 1} blocks`}>
-              <Table.Tbody>
-                {r.blocks.map((_, j) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the inputs are controlled by their form path, which is what the key names
-                  <Table.Tr key={`${at}.blocks.${j}`}>
-                    <Table.Td pl={0}>
-                      <TextInput
-                        label={`Onset (${onsetUnit})`}
-                        inputMode="decimal"
-                        readOnly={readOnly || j === 0}
-                        {...form.getInputProps(`${at}.blocks.${j}.onset`)}
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      <PriceField form={form} path={`${at}.blocks.${j}.price`} label={`Price (${priceUnit})`} readOnly={readOnly} required />
-                    </Table.Td>
-                    <Table.Td valign="bottom">
-                      {!readOnly && multiBlock && j > 0 && (
-                        <ActionIcon variant="subtle" color="red" aria-label={`Remove block ${j + 1}`} onClick={() => form.removeListItem(`${at}.blocks`, j)}>
-                          <IconTrash size={16} />
-                        </ActionIcon>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-            <FieldError message={form.errors[`${at}.blocks`]} />
-            <FieldError message={form.errors[`${at}.periods`]} />
-            {!readOnly && multiBlock && (
-              <Button
-                variant="subtle"
-                size="xs"
-                leftSection={<IconPlus size={14} />}
-                onClick={() => form.insertListItem(`${at}.blocks`, { onset: '', price: '' })}
-              >
-                Add Block
-              </Button>
-            )}
-          </Paper>
-        );
-      })}
-      {!readOnly && canAddRates && (
+      {list.map((r, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the inputs are controlled by their form path, which is what the key names
+        <RateCard key={`${listKey}.${i}`} form={form} shape={shape} index={i} rate={r} count={list.length} readOnly={readOnly} />
+      ))}
+      {!readOnly && shape.canAddRates && (
         <Group>
           <Button variant="default" leftSection={<IconPlus size={16} />} onClick={addRate}>
-            Add {Noun}
+            Add {shape.Noun}
           </Button>
         </Group>
       )}
@@ -298,53 +237,20 @@ function RateList(props: { form: UseFormReturnType<PlanFormState>; listKey: List
             {demand ? 'Demand Periods' : 'Periods'}
           </Title>
           {periods.length === 0 && <Text c="dimmed">No periods.</Text>}
-          {periods.map(({ p, i, j }, n) => {
-            const at = `${listKey}.${i}.periods.${j}`;
-            return (
-              <Paper withBorder p="sm" key={at} component="fieldset" aria-label={`${demand ? 'Demand period' : 'Period'} ${n + 1}`} style={{ margin: 0 }}>
-                <Group align="flex-start" gap="sm" wrap="wrap">
-                  <TimeField form={form} path={`${at}.startTime`} label="Start" readOnly={readOnly} />
-                  <TimeField form={form} path={`${at}.endTime`} label="End" readOnly={readOnly} />
-                  <Select
-                    label="Rate"
-                    w={180}
-                    data={labels}
-                    readOnly={readOnly}
-                    allowDeselect={false}
-                    error={form.errors[`${at}.rate`]}
-                    value={p.rate || null}
-                    onChange={(v) => v && setPeriodRate(i, j, v)}
-                    comboboxProps={{ withinPortal: true }}
-                  />
-                  {!readOnly && (
-                    <ActionIcon variant="subtle" color="red" mt={28} aria-label={`Remove period ${n + 1}`} onClick={() => removePeriod(i, j)}>
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  )}
-                </Group>
-                {readOnly ? (
-                  <Group gap={6} mt="xs" role="group" aria-label="Days">
-                    {PLAN_DAYS.filter((d) => p.applicableDays.includes(d)).map((d) => (
-                      <Badge key={d} variant="outline" color="gray">
-                        {DAY_LABELS[d]}
-                      </Badge>
-                    ))}
-                  </Group>
-                ) : (
-                  <Chip.Group multiple value={p.applicableDays} onChange={(days) => form.setFieldValue(`${at}.applicableDays`, days as PlanDay[])}>
-                    <Group gap={6} mt="xs" role="group" aria-label="Days">
-                      {PLAN_DAYS.map((d) => (
-                        <Chip key={d} value={d} size="xs">
-                          {DAY_LABELS[d]}
-                        </Chip>
-                      ))}
-                    </Group>
-                  </Chip.Group>
-                )}
-                <FieldError message={form.errors[`${at}.applicableDays`]} />
-              </Paper>
-            );
-          })}
+          {periods.map(({ p, i, j }, n) => (
+            <PeriodCard
+              key={`${listKey}.${i}.periods.${j}`}
+              form={form}
+              at={`${listKey}.${i}.periods.${j}`}
+              name={`${demand ? 'Demand period' : 'Period'} ${n + 1}`}
+              number={n + 1}
+              period={p}
+              labels={labels}
+              readOnly={readOnly}
+              onRate={(label) => setPeriodRate(i, j, label)}
+              onRemove={() => removePeriod(i, j)}
+            />
+          ))}
           {!readOnly && (
             <Group>
               <Button variant="default" leftSection={<IconPlus size={16} />} onClick={addPeriod} disabled={list.length === 0}>
@@ -355,6 +261,212 @@ function RateList(props: { form: UseFormReturnType<PlanFormState>; listKey: List
         </Stack>
       )}
     </Stack>
+  );
+}
+
+/** One rate of a list: its label (the base rate keeps its name), its blocks of onset and price, and its errors. */
+function RateCard(props: { form: UseFormReturnType<PlanFormState>; shape: ListShape; index: number; rate: RateFormValues; count: number; readOnly: boolean }) {
+  const { form, shape, index: i, rate: r, readOnly } = props;
+  const at = `${shape.listKey}.${i}`;
+  const onsetUnit = shape.demand ? 'kW' : 'kWh';
+  const priceUnit = shape.demand ? `$/${DEMAND_UNIT}` : RATE_UNIT;
+  // The rate's periods name it: renaming the rate renames them.
+  const setLabel = (label: string) => form.setFieldValue(at, { ...r, label, periods: r.periods.map((p) => ({ ...p, rate: label })) });
+  return (
+    <Paper withBorder p="sm" component="fieldset" aria-label={`${shape.noun} ${i + 1}`} style={{ margin: 0 }}>
+      <Group align="flex-end" gap="sm">
+        <TextInput
+          label="Label"
+          withAsterisk={!readOnly}
+          // The base rate keeps its name (spec 3 §4.4: the first rate is 'Base Rate').
+          readOnly={readOnly || r.isBaseRate}
+          maxLength={100}
+          {...form.getInputProps(`${at}.label`)}
+          onChange={(e) => setLabel(e.currentTarget.value)}
+        />
+        {r.isBaseRate && (
+          <Badge variant="light" mb={8}>
+            {PLAN_MESSAGES.baseRate}
+          </Badge>
+        )}
+        {!readOnly && shape.canAddRates && !r.isBaseRate && props.count > 1 && (
+          <Button
+            variant="subtle"
+            color="red"
+            leftSection={<IconTrash size={16} />}
+            onClick={() => {
+              form.removeListItem(shape.listKey, i);
+              form.clearErrors();
+            }}
+          >
+            Remove {shape.Noun}
+          </Button>
+        )}
+      </Group>
+      <Table mt="sm" withRowBorders={false} aria-label={`${shape.noun} ${i + 1} blocks`}>
+        <Table.Tbody>
+          {r.blocks.map((_, j) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the inputs are controlled by their form path, which is what the key names
+            <Table.Tr key={`${at}.blocks.${j}`}>
+              <Table.Td pl={0}>
+                <TextInput
+                  label={`Onset (${onsetUnit})`}
+                  inputMode="decimal"
+                  readOnly={readOnly || j === 0}
+                  {...form.getInputProps(`${at}.blocks.${j}.onset`)}
+                />
+              </Table.Td>
+              <Table.Td>
+                <PriceField form={form} path={`${at}.blocks.${j}.price`} label={`Price (${priceUnit})`} readOnly={readOnly} required />
+              </Table.Td>
+              <Table.Td valign="bottom">
+                {!readOnly && shape.multiBlock && j > 0 && (
+                  <ActionIcon variant="subtle" color="red" aria-label={`Remove block ${j + 1}`} onClick={() => form.removeListItem(`${at}.blocks`, j)}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <FieldError message={form.errors[`${at}.blocks`]} />
+      <FieldError message={form.errors[`${at}.periods`]} />
+      {!readOnly && shape.multiBlock && (
+        <Button variant="subtle" size="xs" leftSection={<IconPlus size={14} />} onClick={() => form.insertListItem(`${at}.blocks`, { onset: '', price: '' })}>
+          Add Block
+        </Button>
+      )}
+    </Paper>
+  );
+}
+
+/** One period of a list: start, end, the rate it names, and its days (chips to choose, or badges when read-only). */
+function PeriodCard(props: {
+  form: UseFormReturnType<PlanFormState>;
+  at: string;
+  name: string;
+  number: number;
+  period: RateFormValues['periods'][number];
+  labels: string[];
+  readOnly: boolean;
+  onRate: (label: string) => void;
+  onRemove: () => void;
+}) {
+  const { form, at, period: p, readOnly } = props;
+  return (
+    <Paper withBorder p="sm" component="fieldset" aria-label={props.name} style={{ margin: 0 }}>
+      <Group align="flex-start" gap="sm" wrap="wrap">
+        <TimeField form={form} path={`${at}.startTime`} label="Start" readOnly={readOnly} />
+        <TimeField form={form} path={`${at}.endTime`} label="End" readOnly={readOnly} />
+        <Select
+          label="Rate"
+          w={180}
+          data={props.labels}
+          readOnly={readOnly}
+          allowDeselect={false}
+          error={form.errors[`${at}.rate`]}
+          value={p.rate || null}
+          onChange={(v) => v && props.onRate(v)}
+          comboboxProps={{ withinPortal: true }}
+        />
+        {!readOnly && (
+          <ActionIcon variant="subtle" color="red" mt={28} aria-label={`Remove period ${props.number}`} onClick={props.onRemove}>
+            <IconTrash size={16} />
+          </ActionIcon>
+        )}
+      </Group>
+      {readOnly ? (
+        <Group gap={6} mt="xs" role="group" aria-label="Days">
+          {PLAN_DAYS.filter((d) => p.applicableDays.includes(d)).map((d) => (
+            <Badge key={d} variant="outline" color="gray">
+              {DAY_LABELS[d]}
+            </Badge>
+          ))}
+        </Group>
+      ) : (
+        <Chip.Group multiple value={p.applicableDays} onChange={(days) => form.setFieldValue(`${at}.applicableDays`, days as PlanDay[])}>
+          <Group gap={6} mt="xs" role="group" aria-label="Days">
+            {PLAN_DAYS.map((d) => (
+              <Chip key={d} value={d} size="xs">
+                {DAY_LABELS[d]}
+              </Chip>
+            ))}
+          </Group>
+        </Chip.Group>
+      )}
+      <FieldError message={form.errors[`${at}.applicableDays`]} />
+    </Paper>
+  );
+}
+
+/** The plan's own fields: name, code, type, network, commencement date, reset period, charges, discount, description. */
+function PlanDetails(props: { form: UseFormReturnType<PlanFormState>; mode: 'create' | 'view' | 'edit'; onPlanType: (type: PlanType) => void }) {
+  const { form, onPlanType } = props;
+  const readOnly = props.mode === 'view';
+  const type = form.values.tariffType;
+  const networks = useOperationalNetworks();
+  const networkChoices = (networks.data ?? []).map((n) => ({ value: n.uid, label: n.name }));
+  return (
+    <Paper withBorder p="md" component="section" aria-label="Plan details">
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <TextInput label="Plan Name" withAsterisk={!readOnly} readOnly={readOnly} maxLength={200} {...form.getInputProps('name')} />
+        <TextInput label="Plan Code" withAsterisk={!readOnly} readOnly={readOnly} maxLength={100} {...form.getInputProps('planCode')} />
+        <Select
+          label="Plan Type"
+          withAsterisk={!readOnly}
+          readOnly={readOnly}
+          placeholder="Choose a plan type"
+          data={PLAN_TYPES.map((t) => ({ value: t, label: PLAN_TYPE_LABELS[t] }))}
+          allowDeselect={false}
+          {...form.getInputProps('tariffType')}
+          onChange={(v) => {
+            if (v && v !== type) onPlanType(v as PlanType);
+          }}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <Select
+          label="Network"
+          withAsterisk={!readOnly}
+          readOnly={readOnly}
+          placeholder="Choose a network"
+          searchable
+          data={networkChoices}
+          {...form.getInputProps('operationalNetworkUid')}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <DatePickerInput
+          label="Commencement Date"
+          withAsterisk={!readOnly}
+          readOnly={readOnly}
+          valueFormat="DD/MM/YYYY"
+          placeholder="dd/mm/yyyy"
+          description={props.mode === 'edit' ? 'Prices from a later date start a new version; the earlier one keeps applying before it.' : undefined}
+          {...form.getInputProps('startDate')}
+          value={form.values.startDate || null}
+          onChange={(v) => form.setFieldValue('startDate', v ? String(v).slice(0, 10) : '')}
+          popoverProps={{ withinPortal: true }}
+        />
+        {type && isBlockType(type) && (
+          <Select
+            label="Reset Period"
+            withAsterisk={!readOnly}
+            readOnly={readOnly}
+            placeholder="Choose a reset period"
+            data={RESET_PERIODS.map((r) => ({ value: r, label: RESET_LABELS[r] }))}
+            {...form.getInputProps('resetPeriod')}
+            comboboxProps={{ withinPortal: true }}
+          />
+        )}
+        <PriceField form={form} path="dailyCharge" label="Daily Charge ($/day)" readOnly={readOnly} required />
+        <PriceField form={form} path="feedInTariff" label={`Feed In Tariff (${RATE_UNIT})`} readOnly={readOnly} required />
+        <TextInput label="Discount (%)" inputMode="decimal" readOnly={readOnly} {...form.getInputProps('discount')} />
+      </SimpleGrid>
+      <Textarea mt="sm" label="Description" autosize minRows={2} readOnly={readOnly} maxLength={2000} {...form.getInputProps('description')} />
+      <Text size="xs" c="dimmed" mt="xs">
+        Prices exclude GST.
+      </Text>
+    </Paper>
   );
 }
 
@@ -379,7 +491,6 @@ export function PlanForm(props: {
   useEffect(() => {
     if (top.length) topRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   }, [top]);
-  const networks = useOperationalNetworks();
   const type = form.values.tariffType;
   const refusedTitle = props.mode === 'create' ? PLAN_MESSAGES.newPlanErrors : PLAN_MESSAGES.planErrors;
 
@@ -397,7 +508,6 @@ export function PlanForm(props: {
     if (refused) refuse(refused);
   });
 
-  const networkChoices = (networks.data ?? []).map((n) => ({ value: n.uid, label: n.name }));
   return (
     <form onSubmit={submit} noValidate aria-label={props.mode === 'create' ? 'New Plan' : 'Plan'}>
       <Stack gap="md">
@@ -412,68 +522,15 @@ export function PlanForm(props: {
             </Stack>
           </Alert>
         )}
-        <Paper withBorder p="md" component="section" aria-label="Plan details">
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label="Plan Name" withAsterisk={!readOnly} readOnly={readOnly} maxLength={200} {...form.getInputProps('name')} />
-            <TextInput label="Plan Code" withAsterisk={!readOnly} readOnly={readOnly} maxLength={100} {...form.getInputProps('planCode')} />
-            <Select
-              label="Plan Type"
-              withAsterisk={!readOnly}
-              readOnly={readOnly}
-              placeholder="Choose a plan type"
-              data={PLAN_TYPES.map((t) => ({ value: t, label: PLAN_TYPE_LABELS[t] }))}
-              allowDeselect={false}
-              {...form.getInputProps('tariffType')}
-              onChange={(v) => {
-                if (!v || v === type) return;
-                form.setValues(withPlanType(form.values, v as PlanType));
-                form.clearErrors();
-                setTop([]);
-              }}
-              comboboxProps={{ withinPortal: true }}
-            />
-            <Select
-              label="Network"
-              withAsterisk={!readOnly}
-              readOnly={readOnly}
-              placeholder="Choose a network"
-              searchable
-              data={networkChoices}
-              {...form.getInputProps('operationalNetworkUid')}
-              comboboxProps={{ withinPortal: true }}
-            />
-            <DatePickerInput
-              label="Commencement Date"
-              withAsterisk={!readOnly}
-              readOnly={readOnly}
-              valueFormat="DD/MM/YYYY"
-              placeholder="dd/mm/yyyy"
-              description={props.mode === 'edit' ? 'Prices from a later date start a new version; the earlier one keeps applying before it.' : undefined}
-              {...form.getInputProps('startDate')}
-              value={form.values.startDate || null}
-              onChange={(v) => form.setFieldValue('startDate', v ? String(v).slice(0, 10) : '')}
-              popoverProps={{ withinPortal: true }}
-            />
-            {type && isBlockType(type) && (
-              <Select
-                label="Reset Period"
-                withAsterisk={!readOnly}
-                readOnly={readOnly}
-                placeholder="Choose a reset period"
-                data={RESET_PERIODS.map((r) => ({ value: r, label: RESET_LABELS[r] }))}
-                {...form.getInputProps('resetPeriod')}
-                comboboxProps={{ withinPortal: true }}
-              />
-            )}
-            <PriceField form={form} path="dailyCharge" label="Daily Charge ($/day)" readOnly={readOnly} required />
-            <PriceField form={form} path="feedInTariff" label={`Feed In Tariff (${RATE_UNIT})`} readOnly={readOnly} required />
-            <TextInput label="Discount (%)" inputMode="decimal" readOnly={readOnly} {...form.getInputProps('discount')} />
-          </SimpleGrid>
-          <Textarea mt="sm" label="Description" autosize minRows={2} readOnly={readOnly} maxLength={2000} {...form.getInputProps('description')} />
-          <Text size="xs" c="dimmed" mt="xs">
-            Prices exclude GST.
-          </Text>
-        </Paper>
+        <PlanDetails
+          form={form}
+          mode={props.mode}
+          onPlanType={(v) => {
+            form.setValues(withPlanType(form.values, v));
+            form.clearErrors();
+            setTop([]);
+          }}
+        />
         <Paper withBorder p="md" component="section" aria-label="Rates">
           <Title order={2} size="h4" mb="sm">
             Rates

@@ -35,7 +35,6 @@ export function KitBuilderModal({ catalogue, onClose }: { catalogue: KitCatalogu
   const [referenceNotes, setReferenceNotes] = useState('');
   const check = useCheckDesign();
   const email = useEmailOrder();
-  const counts = systemCounts(design);
 
   const resize = (existing: boolean, value: string | number) => {
     const n = typeof value === 'number' ? value : Number.parseInt(value, 10);
@@ -80,74 +79,22 @@ export function KitBuilderModal({ catalogue, onClose }: { catalogue: KitCatalogu
     email.mutate({ order, design, referenceNotes }, { onSuccess: () => setEmailed(true) });
   };
 
-  const systems = Object.entries(design.inverterSystems);
   return (
     <Modal opened onClose={onClose} title={KIT_MESSAGES.title} size="xl" closeOnClickOutside={false} closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stepper active={step} size="sm" allowNextStepsSelect={false} onStepClick={goBackTo}>
         <Stepper.Step label={STEPS[0]}>
-          <Stack gap="md" mt="md">
-            <Stack gap={4}>
-              <Text size="sm" fw={500} id="grid-phases-label">
-                Grid phases
-              </Text>
-              <SegmentedControl
-                aria-labelledby="grid-phases-label"
-                value={String(design.gridPhases)}
-                onChange={(v) => {
-                  setDesign((d) => ({ ...d, gridPhases: Number(v) }));
-                  setErrors((e) => (e ? { ...e, gridPhases: undefined } : e));
-                }}
-                data={[
-                  { value: '1', label: 'Single-phase' },
-                  { value: '2', label: 'Two-phase' },
-                  { value: '3', label: 'Three-phase' },
-                ]}
-              />
-              {errors?.gridPhases && (
-                <Text size="xs" c="red" role="alert">
-                  {errors.gridPhases}
-                </Text>
-              )}
-            </Stack>
-            <Group grow>
-              <NumberInput
-                label="Existing inverters"
-                description="Already on site: metering only"
-                min={0}
-                max={KIT_LIMITS.existingSystems}
-                clampBehavior="strict"
-                allowDecimal={false}
-                value={counts.existing}
-                onChange={(v) => resize(true, v)}
-              />
-              <NumberInput
-                label="New inverters"
-                description="To fit: ordered with the kit"
-                min={0}
-                max={KIT_LIMITS.newSystems}
-                clampBehavior="strict"
-                allowDecimal={false}
-                value={counts.new}
-                onChange={(v) => resize(false, v)}
-              />
-            </Group>
-          </Stack>
+          <SiteDetailsStep
+            design={design}
+            error={errors?.gridPhases}
+            onGridPhases={(gridPhases) => {
+              setDesign((d) => ({ ...d, gridPhases }));
+              setErrors((e) => (e ? { ...e, gridPhases: undefined } : e));
+            }}
+            onResize={resize}
+          />
         </Stepper.Step>
         <Stepper.Step label={STEPS[1]}>
-          <Stack gap="md" mt="md">
-            {systems.length === 0 && <Text c="dimmed">No inverter systems: the kit meters the grid connection only.</Text>}
-            {systems.map(([id, s], i) => (
-              <InverterSystemCard
-                key={id}
-                index={i}
-                system={s}
-                catalogue={catalogue}
-                gridPhases={design.gridPhases}
-                errors={errors?.inverterSystems[id]}
-                onChange={(next) => changeSystem(id, next)}
-              />
-            ))}
-          </Stack>
+          <InvertersStep design={design} catalogue={catalogue} errors={errors} onChange={changeSystem} />
         </Stepper.Step>
         <Stepper.Step label={STEPS[2]}>
           {order && (
@@ -179,5 +126,89 @@ export function KitBuilderModal({ catalogue, onClose }: { catalogue: KitCatalogu
         )}
       </Group>
     </Modal>
+  );
+}
+
+/** Step 1, Site Details: the grid's phases, and how many existing and new inverters the site has. */
+function SiteDetailsStep(props: {
+  design: KitDesign;
+  error?: string;
+  onGridPhases: (phases: number) => void;
+  onResize: (existing: boolean, value: string | number) => void;
+}) {
+  const { design, error, onGridPhases, onResize } = props;
+  const counts = systemCounts(design);
+  return (
+    <Stack gap="md" mt="md">
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="grid-phases-label">
+          Grid phases
+        </Text>
+        <SegmentedControl
+          aria-labelledby="grid-phases-label"
+          value={String(design.gridPhases)}
+          onChange={(v) => onGridPhases(Number(v))}
+          data={[
+            { value: '1', label: 'Single-phase' },
+            { value: '2', label: 'Two-phase' },
+            { value: '3', label: 'Three-phase' },
+          ]}
+        />
+        {error && (
+          <Text size="xs" c="red" role="alert">
+            {error}
+          </Text>
+        )}
+      </Stack>
+      <Group grow>
+        <NumberInput
+          label="Existing inverters"
+          description="Already on site: metering only"
+          min={0}
+          max={KIT_LIMITS.existingSystems}
+          clampBehavior="strict"
+          allowDecimal={false}
+          value={counts.existing}
+          onChange={(v) => onResize(true, v)}
+        />
+        <NumberInput
+          label="New inverters"
+          description="To fit: ordered with the kit"
+          min={0}
+          max={KIT_LIMITS.newSystems}
+          clampBehavior="strict"
+          allowDecimal={false}
+          value={counts.new}
+          onChange={(v) => onResize(false, v)}
+        />
+      </Group>
+    </Stack>
+  );
+}
+
+/** Step 2, Configure Inverters: one card per inverter system, with the server's errors for it. */
+function InvertersStep(props: {
+  design: KitDesign;
+  catalogue: KitCatalogue;
+  errors: KitDesignErrors | null;
+  onChange: (id: string, system: InverterSystem) => void;
+}) {
+  const { design, catalogue, errors, onChange } = props;
+  const systems = Object.entries(design.inverterSystems);
+  return (
+    <Stack gap="md" mt="md">
+      {systems.length === 0 && <Text c="dimmed">No inverter systems: the kit meters the grid connection only.</Text>}
+      {systems.map(([id, s], i) => (
+        <InverterSystemCard
+          key={id}
+          index={i}
+          system={s}
+          catalogue={catalogue}
+          gridPhases={design.gridPhases}
+          errors={errors?.inverterSystems[id]}
+          onChange={(next) => onChange(id, next)}
+        />
+      ))}
+    </Stack>
   );
 }
