@@ -66,7 +66,7 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
       component: 'grid',
       cancelledAt: null,
       request: { startTime: start(), duration: 14400, realPowerP: 0, deploymentsRequested: 4 },
-      currentResponse: { deploymentsAccepted: 0, solarPower: null, meterPower: null },
+      currentResponse: { deploymentsAccepted: 0, deploymentsAsked: 4, solarPower: null, meterPower: null },
     });
     expect(d.createdBy).not.toBe('Unknown');
     expect(d.audit.map((a: { action: string }) => a.action)).toEqual(['CREATED']);
@@ -132,6 +132,21 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
     }
     expect((await get('/api/curtailments')).json().data.total).toBe(before);
     expect((await get(`/api/curtailments/setpoints/powerstation/${fcas}`)).json().data.total).toBe(0);
+  });
+
+  it('counts the nodes asked as the node table lists them, a node that joined the VPP later included', async () => {
+    const id = await create();
+    const late = (await node(h(), [org])).id;
+    await h()
+      .ctx.db.insertInto('limit_nodes')
+      .values({ source: curtailmentSource(id), node_id: late, net_kw: 0, gross_kw: null, orders_sent_at: null, dropped_at: null })
+      .execute();
+    const table = (await get(`/curtailment/${id}/nodes?limit=10&offset=0`)).json().data;
+    const response = (await get(`/api/curtailments/${id}/response`)).json().data;
+    expect(table.total).toBe(5);
+    expect(response.deploymentsRequested).toBe(table.total);
+    expect(response.deploymentsAccepted).toBe(table.nodes.filter((n: { responded: boolean }) => n.responded).length);
+    expect((await get(`/api/curtailments/${id}`)).json().data.currentResponse.deploymentsAsked).toBe(table.total);
   });
 
   it('sends per-node limits within 24 hours of the start, splitting the VPP limit by capacity, and logs them in the node history', async () => {

@@ -327,10 +327,12 @@ async function measure(db: Database, telemetry: TelemetryStore, c: CurtailmentRo
     solarPower,
     meterPower,
     deploymentsReporting: reporting,
-    deploymentsRequested: c.deployments,
+    // The nodes asked, as the node table lists them: those the VPP had at the start and any that joined it since.
+    deploymentsRequested: nodes.length,
     deploymentsAccepted: accepted.size,
     currentResponse: {
       deploymentsAccepted: accepted.size,
+      deploymentsAsked: nodes.length,
       solarPower: latest === null ? null : r3(solar.get(latest) as number),
       meterPower: latest === null ? null : r3(meter.get(latest) as number),
     },

@@ -37,7 +37,8 @@ const curtailment = (c: Partial<CurtailmentDetail> = {}): CurtailmentDetail => (
   cancelledAt: null,
   component: 'grid',
   request: { startTime: soon, duration: 14_400, realPowerP: -5, deploymentsRequested: 4 },
-  currentResponse: { deploymentsAccepted: 3, solarPower: 12.5, meterPower: -4.8 },
+  // A node joined the VPP after the start: 5 asked, 4 requested at the start.
+  currentResponse: { deploymentsAccepted: 3, deploymentsAsked: 5, solarPower: 12.5, meterPower: -4.8 },
   audit: [],
   ...c,
 });
@@ -373,8 +374,8 @@ describe('curtailment detail', () => {
     detailServer(curtailment());
     renderScreen(<CurtailmentDetailPage />, { ...at, account: EDITOR });
     expect(await screen.findByRole('heading', { name: 'Greater Sydney', level: 1 })).toBeInTheDocument();
-    expect(screen.getByText('3 of 4 nodes accepted')).toBeInTheDocument();
-    expect(screen.getByRole('progressbar', { name: 'Nodes accepted' })).toHaveAttribute('aria-valuenow', '75');
+    expect(screen.getByText('3 of 5 nodes accepted')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Nodes accepted' })).toHaveAttribute('aria-valuenow', '60');
     expect(screen.getByText('Accepted power').nextSibling).toHaveTextContent('4.8 kW');
     const request = screen.getByRole('region', { name: 'Request' });
     expect(within(request).getByText('Limit').nextSibling).toHaveTextContent('-5.0 kW');
