@@ -100,6 +100,7 @@ async function activeSetpoints(db: Database) {
     .selectFrom('curtailment_setpoints as s')
     .innerJoin('powerstations as ps', 'ps.id', 's.powerstation_id')
     .selectAll('s')
+    .where('s.removed_at', 'is', null)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(

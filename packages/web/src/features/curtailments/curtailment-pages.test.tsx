@@ -134,6 +134,35 @@ describe('Feed-In Management', () => {
     expect(rows[1]).toHaveTextContent('INACTIVE');
   });
 
+  it('lets an editor remove the ACTIVE setpoint after asking, then reloads the list (issue 34)', async () => {
+    let removed = false;
+    const calls = server({
+      '/api/curtailments': ok({ curtailments: [], total: 0 }),
+      '/api/curtailments/setpoints': () =>
+        ok({ setpoints: [setpoint({ status: removed ? 'INACTIVE' : 'ACTIVE' }), setpoint({ id: 4, status: 'INACTIVE' })], total: 2 }),
+      'POST /api/curtailments/setpoints/5/remove': () => {
+        removed = true;
+        return { status: 200, body: { status: 'OK' } };
+      },
+    });
+    const { user } = renderScreen(<FeedInManagementPage />, { url: `${list}?tab=SETPOINT_LIST`, account: EDITOR });
+    const table = await screen.findByRole('table', { name: 'Default Setpoints' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    // Only the ACTIVE setpoint offers Remove.
+    expect(
+      within(table)
+        .getAllByRole('button', { name: /^Remove/ })
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Remove setpoint 5']);
+    await user.click(within(table).getByRole('button', { name: 'Remove setpoint 5' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove setpoint 5' });
+    expect(within(dialog).getByText(M.removeSetpointConfirm)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Setpoint successfully removed.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/curtailments/setpoints/5/remove']);
+    await waitFor(() => expect(within(table).queryByRole('button', { name: 'Remove setpoint 5' })).toBeNull());
+  });
+
   it("says 'No curtailment setpoints found.' for an empty setpoint list", async () => {
     server({ '/api/curtailments/setpoints': ok({ setpoints: [], total: 0 }) });
     renderScreen(<FeedInManagementPage />, { url: `${list}?tab=SETPOINT_LIST`, account: VIEWER });
