@@ -67,6 +67,7 @@ export function DataGraphBody(props: { settings: Extract<Widget, { widgetId: 'DA
       end={end}
       stripes={48}
       unit={energy ? `${unit}h` : unit}
+      compact
       // The widget's body less the button under the chart: the plot fills its widget.
       height={Math.max(props.height - TABLE_BUTTON_PX, 100)}
       label={`${METRIC_LABELS[metric]}, ${vpp === ALL_FLEET_NODES ? ALL_FLEET_LABEL : 'Virtual Power Plant'}`}
