@@ -294,6 +294,11 @@ describe('the time zone banner', () => {
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Dashboard' }).click();
     await shown(page.getByRole('heading', { name: 'Welcome, Rita' }));
     expect(await page.getByText(BANNER).count()).toBe(0);
+    // Dismiss is remembered across a reload (issue 34).
+    await page.reload();
+    await shown(page.getByRole('heading', { name: 'Welcome, Rita' }));
+    await shown(page.getByRole('navigation', { name: 'Main navigation' }));
+    expect(await page.getByText(BANNER).count()).toBe(0);
   });
 
   it('does not appear when the browser is in the account time zone', async () => {

@@ -100,6 +100,15 @@ export const curtailmentEndpoints = defineEndpoints('curtailments', {
     query: setpointListQuery,
     reply: setpointListReply,
   }),
+  removeSetpoint: endpoint({
+    method: 'POST',
+    access: 'write',
+    path: '/api/curtailments/setpoints/:id/remove',
+    summary: "Remove a VPP's ACTIVE default setpoint: its standing limits are lifted, and the VPP has none until a new one is created",
+    permission: CURTAILMENT_EDIT,
+    params: curtailmentIdParams,
+    reply: statusReply,
+  }),
   createSetpoint: endpoint({
     method: 'POST',
     access: 'write',

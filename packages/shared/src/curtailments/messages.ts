@@ -36,6 +36,12 @@ export const CURTAILMENT_MESSAGES = {
   executed: 'Curtailment successfully executed',
   cancelled: 'Curtailment successfully cancelled.',
   setpointCreated: 'Setpoint successfully created',
+  // Ours (the spec has no removal): a setpoint can be removed, not only superseded (issue 34).
+  removeSetpoint: 'Remove',
+  removeSetpointConfirm: "Are you sure want to remove this setpoint? The Virtual Power Plant's standing limits are lifted until a new setpoint is created.",
+  setpointRemoved: 'Setpoint successfully removed.',
+  setpointRemoveFailed: 'Failed to remove setpoint.',
+  setpointNotActive: 'Only the active setpoint can be removed: a superseded or removed one holds no limit.',
   noGraphData: 'No data to display on the graph.',
 
   // The server's and modals' own texts: the spec names these rules but gives no words for them.

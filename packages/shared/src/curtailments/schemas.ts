@@ -57,6 +57,8 @@ export const curtailmentRequestSchema = z.object({
  */
 export const curtailmentCurrentResponseSchema = z.object({
   deploymentsAccepted: z.number(),
+  /** The nodes asked: those the node table lists (the VPP's at the start, and any that joined it since). */
+  deploymentsAsked: z.number(),
   solarPower: z.number().nullable(),
   meterPower: z.number().nullable(),
 });

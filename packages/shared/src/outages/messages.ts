@@ -17,6 +17,7 @@ export const OUTAGE_MESSAGES = {
   startInPast: 'The start must not be in the past.',
   noBatteryNodes: 'The selected Virtual Power Plant has no commissioned nodes with a battery.',
   fcasNoOutage: 'An FCAS Virtual Power Plant cannot prepare for a grid outage: choose a manual or automatic one.',
+  overlaps: (id: number) => `This Virtual Power Plant already has grid outage ${id} at that time: cancel it, or choose a time after it ends.`,
   notCancellable: 'Only an upcoming or in-progress grid outage can be cancelled.',
   optOutClosed: 'This grid outage has ended or was cancelled: it can no longer be opted out of.',
   badNodeToken: 'The customer app token is not valid.',

@@ -99,7 +99,7 @@ describe('plan validation (spec 3 §5)', () => {
           {
             label: 'Shoulder',
             blocks: [{ onset: '0', price: '0.3' }],
-            periods: [{ startTime: '10:00', endTime: '09:00', applicableDays: ['TUE'], rate: 'Shoulder' }],
+            periods: [{ startTime: '10:00', endTime: '10:00', applicableDays: ['TUE'], rate: 'Shoulder' }],
           },
         ],
       }),
@@ -214,7 +214,38 @@ describe('plan validation (spec 3 §5)', () => {
   });
 
   it('reads an end of 23:59 as midnight', () => {
-    expect(periodMinutes('21:00', '23:59')).toEqual([1260, 1440]);
+    expect(periodMinutes('21:00', '23:59')).toEqual([[1260, 1440]]);
+  });
+
+  it('takes an overnight period (22:00 to 07:00) as one period covering both sides of midnight on its days', () => {
+    expect(periodMinutes('22:00', '07:00')).toEqual([
+      [1320, 1440],
+      [0, 420],
+    ]);
+    expect(periodMinutes('22:00', '00:00')).toEqual([[1320, 1440]]);
+    expect(periodMinutes('07:00', '07:00')).toBeNull();
+    const plan = (night: [string, string], day: [string, string]) =>
+      form({
+        rates: [
+          {
+            label: 'Base Rate',
+            isBaseRate: true,
+            blocks: [{ onset: '0', price: '0.3' }],
+            periods: [{ startTime: day[0], endTime: day[1], applicableDays: ['MON'], rate: 'Base Rate' }],
+          },
+          {
+            label: 'Off Peak',
+            blocks: [{ onset: '0', price: '0.1' }],
+            periods: [{ startTime: night[0], endTime: night[1], applicableDays: ['MON'], rate: 'Off Peak' }],
+          },
+        ],
+      });
+    const fits = validatePlan(plan(['22:00', '07:00'], ['07:00', '22:00']));
+    expect(fits.errors).toEqual({});
+    expect(fits.non_field_errors).toEqual([]);
+    // Its early-morning side overlaps a period from 06:00; so does its late side one to 23:00.
+    expect(validatePlan(plan(['22:00', '07:00'], ['06:00', '21:00'])).non_field_errors).toEqual([M.overlapping]);
+    expect(validatePlan(plan(['22:00', '07:00'], ['08:00', '23:00'])).non_field_errors).toEqual([M.overlapping]);
   });
 
   it('formats HH:MM as the user types', () => {

@@ -57,14 +57,24 @@ export function minutesOf(time: string | null | undefined): number | null {
   return m ? Number(m[1]) * 60 + Number(m[2]) : null;
 }
 /**
- * The minutes a period covers, [start, end): an end of 23:59 reaches midnight, since HH:MM cannot
- * say 24:00 (spec 3 §5 keeps hours to 00-23).
+ * The minutes a period covers on each of its days, as [start, end) spans: an end of 23:59 reaches
+ * midnight, since HH:MM cannot say 24:00 (spec 3 §5 keeps hours to 00-23). An end before the start
+ * is an overnight period (22:00 to 07:00): on each of its days it covers 22:00 to midnight and
+ * midnight to 07:00, as the two periods a user would otherwise enter. null when a time is not HH:MM
+ * or the start equals the end (a period of nothing).
  */
-export function periodMinutes(startTime: string, endTime: string): [number, number] | null {
+export function periodMinutes(startTime: string, endTime: string): [number, number][] | null {
   const s = minutesOf(startTime);
   const e = minutesOf(endTime);
-  if (s === null || e === null) return null;
-  return [s, e === 23 * 60 + 59 ? 24 * 60 : e];
+  if (s === null || e === null || s === e) return null;
+  const end = e === 23 * 60 + 59 ? 24 * 60 : e;
+  if (s < end) return [[s, end]];
+  return end === 0
+    ? [[s, 24 * 60]]
+    : [
+        [s, 24 * 60],
+        [0, end],
+      ];
 }
 
 /**
@@ -114,9 +124,9 @@ export function periodsOverlap(
   b: { startTime: string; endTime: string; applicableDays: readonly string[] },
 ): boolean {
   if (!a.applicableDays.some((d) => b.applicableDays.includes(d))) return false;
-  const x = periodMinutes(a.startTime, a.endTime);
-  const y = periodMinutes(b.startTime, b.endTime);
-  return !!x && !!y && x[0] < y[1] && y[0] < x[1];
+  const x = periodMinutes(a.startTime, a.endTime) ?? [];
+  const y = periodMinutes(b.startTime, b.endTime) ?? [];
+  return x.some(([s1, e1]) => y.some(([s2, e2]) => s1 < e2 && s2 < e1));
 }
 
 /**
@@ -186,7 +196,8 @@ export function validatePlan(v: PlanFormValues): PlanErrors & { prices: PlanPric
         else if (s === null) add(`${pat}.startTime`, M.timeFormat);
         if (blank(p.endTime)) add(`${pat}.endTime`, M.endTimeRequired);
         else if (e === null) add(`${pat}.endTime`, M.timeFormat);
-        if (s !== null && e !== null && s >= e) add(`${pat}.endTime`, M.startBeforeEnd);
+        // An end before the start runs overnight (see periodMinutes); only a period of nothing is refused.
+        if (s !== null && e !== null && s === e) add(`${pat}.endTime`, M.startBeforeEnd);
         if (!p.applicableDays.length) add(`${pat}.applicableDays`, M.dayRequired);
         if (blank(p.rate)) add(`${pat}.rate`, M.rateRequired);
         else if (!labels.includes(String(p.rate).trim())) add(`${pat}.rate`, M.unknownRate);

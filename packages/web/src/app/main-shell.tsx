@@ -144,12 +144,22 @@ function UserMenu() {
  * Saves the browser's time zone when the account has none; when they differ, says so (the browser's
  * zone is then the one shown) with a link to the settings and Dismiss.
  */
+/** Where the time zone banner's Dismiss is kept: the account's and the browser's zones it was given for. */
+const BANNER_DISMISSED_KEY = 'vpp.timezoneBanner.dismissed';
+
 function TimezoneBanner() {
   const { data: account } = useAccount();
   const save = useSaveTimezone();
   const { timezoneMismatch } = useSession();
-  const [dismissed, setDismissed] = useState(false);
   const browser = browserTimeZone();
+  // Dismiss holds across reloads for this pair of zones (the account's and the browser's); another pair shows the banner again.
+  const pair = `${account?.timezone}|${browser}`;
+  const [dismissedPair, setDismissedPair] = useState(() => localStorage.getItem(BANNER_DISMISSED_KEY));
+  const dismissed = dismissedPair === pair;
+  const dismiss = () => {
+    localStorage.setItem(BANNER_DISMISSED_KEY, pair);
+    setDismissedPair(pair);
+  };
 
   // One try per page load: a save the server refuses must not be posted again at every render.
   const saveTried = useRef(false);
@@ -177,7 +187,7 @@ function TimezoneBanner() {
             Change your timezone in User Settings
           </Anchor>
         </Text>
-        <Anchor component="button" size="sm" onClick={() => setDismissed(true)}>
+        <Anchor component="button" size="sm" onClick={dismiss}>
           Dismiss
         </Anchor>
       </Group>

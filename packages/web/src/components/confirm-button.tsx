@@ -13,8 +13,13 @@ export function ConfirmButton({
   question,
   confirmLabel,
   onConfirm,
+  ariaLabel,
+  size,
 }: {
   label: string;
+  /** A name that says which item, where the label alone is one of many ('Remove setpoint 5'); it starts with the label. */
+  ariaLabel?: string;
+  size?: 'xs' | 'sm';
   title: string;
   question: string;
   confirmLabel: string;
@@ -28,7 +33,7 @@ export function ConfirmButton({
   };
   return (
     <>
-      <Button color="red" variant="light" leftSection={<IconX size={16} />} onClick={() => setOpened(true)}>
+      <Button color="red" variant="light" size={size} aria-label={ariaLabel} leftSection={<IconX size={16} />} onClick={() => setOpened(true)}>
         {label}
       </Button>
       <Modal opened={opened} onClose={() => setOpened(false)} title={title}>

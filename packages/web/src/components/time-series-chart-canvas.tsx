@@ -62,7 +62,7 @@ export default function TimeSeriesChartCanvas(props: TimeSeriesChartProps) {
       width,
       height,
       // Without a right axis the last time label needs room to the right.
-      padding: narrow ? [5, props.secondaryUnit ? 4 : 18, 50, 4] : [5, 30, 50, 30],
+      padding: narrow ? [5, props.secondaryUnit ? 4 : 18, props.compact ? 8 : 50, 4] : [5, 30, props.compact ? 8 : 50, 30],
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), props.timeZone),
       scales: {
         x: { time: true, range: [start, end] },
@@ -108,7 +108,7 @@ export default function TimeSeriesChartCanvas(props: TimeSeriesChartProps) {
           value: (_u: uPlot, v: number | null) => (v === null ? '–' : `${v.toFixed(2)} ${s.axis === 'y' ? props.unit : (props.secondaryUnit ?? '')}`),
         })),
       ],
-      legend: { show: true },
+      legend: { show: !props.compact },
       hooks: {
         drawClear: [
           (u) => {

@@ -18,6 +18,8 @@ export interface TimeSeriesChartProps {
   unit: string;
   secondaryUnit?: string;
   height?: number;
+  /** A small chart (a dashboard widget): no legend under it and little room under the time axis, so the plot takes the height. */
+  compact?: boolean;
   label: string;
   /** A tick at every multiple of this many seconds (labels thinned to fit); otherwise uPlot's own choice. */
   tickEvery?: number;

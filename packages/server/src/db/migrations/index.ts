@@ -27,6 +27,7 @@ import { devices } from './029-devices.ts';
 import { weather } from './031-weather.ts';
 import { measurementRert } from './033-measurement-rert.ts';
 import { commandPrecedence } from './035-command-precedence.ts';
+import { setpointRemoval } from './036-setpoint-removal.ts';
 import { trading } from './040-trading.ts';
 
 /** Every migration, in order; names sort as they run. */
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '031-weather': weather,
   '033-measurement-rert': measurementRert,
   '035-command-precedence': commandPrecedence,
+  '036-setpoint-removal': setpointRemoval,
   '040-trading': trading,
 };

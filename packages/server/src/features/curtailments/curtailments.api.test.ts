@@ -66,7 +66,7 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
       component: 'grid',
       cancelledAt: null,
       request: { startTime: start(), duration: 14400, realPowerP: 0, deploymentsRequested: 4 },
-      currentResponse: { deploymentsAccepted: 0, solarPower: null, meterPower: null },
+      currentResponse: { deploymentsAccepted: 0, deploymentsAsked: 4, solarPower: null, meterPower: null },
     });
     expect(d.createdBy).not.toBe('Unknown');
     expect(d.audit.map((a: { action: string }) => a.action)).toEqual(['CREATED']);
@@ -132,6 +132,21 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
     }
     expect((await get('/api/curtailments')).json().data.total).toBe(before);
     expect((await get(`/api/curtailments/setpoints/powerstation/${fcas}`)).json().data.total).toBe(0);
+  });
+
+  it('counts the nodes asked as the node table lists them, a node that joined the VPP later included', async () => {
+    const id = await create();
+    const late = (await node(h(), [org])).id;
+    await h()
+      .ctx.db.insertInto('limit_nodes')
+      .values({ source: curtailmentSource(id), node_id: late, net_kw: 0, gross_kw: null, orders_sent_at: null, dropped_at: null })
+      .execute();
+    const table = (await get(`/curtailment/${id}/nodes?limit=10&offset=0`)).json().data;
+    const response = (await get(`/api/curtailments/${id}/response`)).json().data;
+    expect(table.total).toBe(5);
+    expect(response.deploymentsRequested).toBe(table.total);
+    expect(response.deploymentsAccepted).toBe(table.nodes.filter((n: { responded: boolean }) => n.responded).length);
+    expect((await get(`/api/curtailments/${id}`)).json().data.currentResponse.deploymentsAsked).toBe(table.total);
   });
 
   it('sends per-node limits within 24 hours of the start, splitting the VPP limit by capacity, and logs them in the node history', async () => {
@@ -273,6 +288,36 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
       expect(fresh.find((s) => s.mode === 'net')).toMatchObject({ kw: 2, rampFromKw: 1 });
       expect(fresh.find((s) => s.mode === 'gross')).toMatchObject({ kw: 5, rampFromKw: 0 });
     });
+
+    it('removes the ACTIVE setpoint: its limits lifted, the VPP without one (the older does not return), and refuses removing an inactive one', async () => {
+      const own = [(await node(h(), [org])).id, (await node(h(), [org])).id];
+      await report(own);
+      const ps = (await post('/api/powerstations', { type: 'STATIC', name: 'Removable', nodes: own })).json().data.id;
+      const older = (await post('/api/curtailments/setpoint', { powerstation: ps, meterRealPowerP: -2 })).json().data.id as number;
+      const newer = (await post('/api/curtailments/setpoint', { powerstation: ps, meterRealPowerP: -3 })).json().data.id as number;
+      await runCurtailmentEngine(h().ctx, nowS());
+      const refused = await post(`/api/curtailments/setpoints/${older}/remove`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().data.message).toBe('Only the active setpoint can be removed: a superseded or removed one holds no limit.');
+      expect((await post(`/api/curtailments/setpoints/${newer}/remove`)).json()).toEqual({ status: 'OK' });
+      const statuses = (await get(`/api/curtailments/setpoints/powerstation/${ps}?offset=0&limit=10`))
+        .json()
+        .data.setpoints.map((s: { status: string }) => s.status);
+      expect(statuses).toEqual(['INACTIVE', 'INACTIVE']);
+      const live = await h()
+        .ctx.db.selectFrom('node_commands')
+        .select(['end_ts', 'status'])
+        .where('source', 'in', [setpointSource(older), setpointSource(newer)])
+        .execute();
+      expect(live.every((c) => Number(c.end_ts) <= nowS() || c.status === 'CANCELLED')).toBe(true);
+      // Nothing is sent again for this VPP until a new setpoint.
+      const run = await runCurtailmentEngine(h().ctx, nowS() + 600);
+      expect([...run.setpointsSent, ...run.setpointsResplit]).not.toContain(older);
+      expect([...run.setpointsSent, ...run.setpointsResplit]).not.toContain(newer);
+      const history = JSON.stringify((await get(`/api/nodes/${own[0]}/events?limit=50&offset=0`)).json());
+      expect(history).toContain(`Default setpoint ${newer} was removed: its standing limit is lifted.`);
+      expect((await post(`/api/curtailments/setpoints/${newer}/remove`)).statusCode).toBe(400);
+    });
   });
 
   it("ends a deleted VPP's setpoint limits, and lists its setpoints no more", async () => {
@@ -312,6 +357,8 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
       expect((await post('/api/curtailments', { powerstation: vpp, startTime: start() }, viewer)).statusCode).toBe(403);
       expect((await post(`/api/curtailments/${id}/cancel`, undefined, viewer)).statusCode).toBe(403);
       expect((await post('/api/curtailments/setpoint', { powerstation: vpp }, viewer)).statusCode).toBe(403);
+      const standing = (await get(`/api/curtailments/setpoints/powerstation/${vpp}`)).json().data.setpoints[0].id;
+      expect((await post(`/api/curtailments/setpoints/${standing}/remove`, undefined, viewer)).statusCode).toBe(403);
       expect((await get(`/api/constraints/curtailments?powerstation=${vpp}`, viewer)).statusCode).toBe(403);
       const dispatcher = await h().bearer((await h().user(org, { permissions: ['fleet.dispatches.any', 'fleet.dispatches.edit'] })).username);
       expect((await get('/api/curtailments', dispatcher)).statusCode).toBe(403);
@@ -338,6 +385,9 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
       expect((await post(`/api/curtailments/${id}/cancel`, undefined, theirs)).statusCode).toBe(404);
       expect((await post('/api/curtailments', { powerstation: vpp, startTime: start() }, theirs)).statusCode).toBe(404);
       expect((await post('/api/curtailments/setpoint', { powerstation: vpp }, theirs)).statusCode).toBe(404);
+      const standing = (await get(`/api/curtailments/setpoints/powerstation/${vpp}`)).json().data.setpoints[0];
+      expect((await post(`/api/curtailments/setpoints/${standing.id}/remove`, undefined, theirs)).statusCode).toBe(404);
+      expect((await get(`/api/curtailments/setpoints/powerstation/${vpp}`)).json().data.setpoints[0].status).toBe(standing.status);
       expect((await get('/api/curtailments', theirs)).json().data).toEqual({ curtailments: [], total: 0 });
       expect((await get('/api/curtailments/setpoints', theirs)).json().data).toEqual({ setpoints: [], total: 0 });
       expect((await get(`/api/curtailments/${id}`)).json().data.cancelledAt).toBeNull();

@@ -102,6 +102,7 @@ async function activeSetpoints(db: Database) {
     .innerJoin('powerstations as ps', 'ps.id', 's.powerstation_id')
     .selectAll('s')
     .select('ps.organisation_id')
+    .where('s.removed_at', 'is', null)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(

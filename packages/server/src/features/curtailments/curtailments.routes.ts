@@ -17,6 +17,10 @@ export function curtailmentsRoutes(app: App) {
   });
   route(app, E.setpoints, async (req) => ({ ...ok, data: await service.listSetpoints(app.ctx, caller(req), req.query) }));
   route(app, E.vppSetpoints, async (req) => ({ ...ok, data: await service.vppSetpoints(app.ctx, caller(req), req.params.id, req.query) }));
+  route(app, E.removeSetpoint, async (req) => {
+    await service.removeSetpoint(app.ctx, caller(req), req.params.id);
+    return ok;
+  });
   route(app, E.createSetpoint, async (req) => ({ ...ok, data: await service.createSetpoint(app.ctx, caller(req), req.body) }));
   route(app, E.constraint, async (req) => ({ ...ok, data: await service.constraint(app.ctx, caller(req), req.query.powerstation) }));
   route(app, E.newPrediction, async (req) => ({ ...ok, data: await service.newPrediction(app.ctx, caller(req), req.query) }));

@@ -327,10 +327,12 @@ async function measure(db: Database, telemetry: TelemetryStore, c: CurtailmentRo
     solarPower,
     meterPower,
     deploymentsReporting: reporting,
-    deploymentsRequested: c.deployments,
+    // The nodes asked, as the node table lists them: those the VPP had at the start and any that joined it since.
+    deploymentsRequested: nodes.length,
     deploymentsAccepted: accepted.size,
     currentResponse: {
       deploymentsAccepted: accepted.size,
+      deploymentsAsked: nodes.length,
       solarPower: latest === null ? null : r3(solar.get(latest) as number),
       meterPower: latest === null ? null : r3(meter.get(latest) as number),
     },
@@ -439,9 +441,12 @@ function setpointQuery(db: Database, orgId: number) {
       's.ramp_duration',
       's.solar_limit',
       's.grid_limit',
-      // A newer setpoint of the same VPP makes this one INACTIVE.
+      's.removed_at',
+      // A newer setpoint of the same VPP makes this one INACTIVE; so does its removal.
       eb
         .case()
+        .when('s.removed_at', 'is not', null)
+        .then(1)
         .when(
           eb.exists(
             eb
@@ -515,8 +520,53 @@ export async function createSetpoint(ctx: AppContext, user: AuthUser, raw: Creat
       grid_limit: body.meterRealPowerP + 0,
       orders_sent_at: null,
       checked_at: null,
+      removed_at: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id };
+}
+
+/**
+ * Removes a VPP's ACTIVE default setpoint: its standing limits are lifted now and its nodes hear so;
+ * the VPP then has no ACTIVE setpoint until a new one is created (a superseded one does not return).
+ * A superseded or removed setpoint holds no limit, so removing it is refused with the reason.
+ */
+export async function removeSetpoint(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
+  const s = await setpointQuery(ctx.db, user.organisationId).where('s.id', '=', id).executeTakeFirst();
+  if (!s) throw notFound('setpoint');
+  if (Number(s.inactive) === 1) throw badRequest(CURTAILMENT_MESSAGES.setpointNotActive);
+  const now = nowS();
+  const source = setpointSource(id);
+  await ctx.db.transaction().execute(async (trx) => {
+    const done = await trx
+      .updateTable('curtailment_setpoints')
+      .set({ removed_at: now })
+      .where('id', '=', id)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw badRequest(CURTAILMENT_MESSAGES.setpointNotActive);
+    await endCommands(trx, source, now);
+    const told = await trx
+      .selectFrom('limit_nodes')
+      .select('node_id')
+      .where('source', '=', source)
+      .where('orders_sent_at', 'is not', null)
+      .where('dropped_at', 'is', null)
+      .execute();
+    await trx.updateTable('limit_nodes').set({ dropped_at: now }).where('source', '=', source).where('dropped_at', 'is', null).execute();
+    for (let i = 0; i < told.length; i += 1000)
+      await trx
+        .insertInto('node_events')
+        .values(
+          told.slice(i, i + 1000).map((n) => ({
+            node_id: n.node_id,
+            ts: now,
+            event_type: CURTAILMENT,
+            description: `Default setpoint ${id} was removed: its standing limit is lifted.`,
+            duration: null,
+          })),
+        )
+        .execute();
+  });
 }

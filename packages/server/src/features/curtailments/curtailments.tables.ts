@@ -25,6 +25,8 @@ export interface CurtailmentSetpointTable {
   grid_limit: number;
   orders_sent_at: Epoch | null;
   checked_at: Epoch | null;
+  /** When a user removed it (its standing limits lifted); null while it stands or was only superseded. */
+  removed_at: Epoch | null;
 }
 
 export interface LimitNodeTable {

@@ -120,8 +120,8 @@ function periodRate(rates: readonly PlanRate[], dayCode: PlanDay, minute: number
   for (const r of rates)
     for (const p of r.periods) {
       if (!p.applicableDays.includes(dayCode)) continue;
-      const span = periodMinutes(p.startTime, p.endTime);
-      if (span && minute >= span[0] && minute < span[1]) return r;
+      const spans = periodMinutes(p.startTime, p.endTime) ?? [];
+      if (spans.some(([s, e]) => minute >= s && minute < e)) return r;
     }
   return null;
 }

@@ -16,8 +16,10 @@ describeEachDatabase('grid outages', (h) => {
   const post = (url: string, payload?: object, hdrs: Record<string, string> = headers) =>
     h().app.inject({ method: 'POST', url, headers: hdrs, ...(payload ? { payload } : {}) });
   const get = (url: string, hdrs: Record<string, string> = headers) => h().app.inject({ method: 'GET', url, headers: hdrs });
+  /** A VPP of the same nodes: a VPP holds one outage at a time, so each test's outage gets its own. */
+  const coast = async () => (await post('/api/powerstations', { type: 'STATIC', name: 'Coast', nodes })).json().data.id as number;
   const create = async (payload: object = {}) => {
-    const res = await post('/grid-outage', { powerstation: vpp, startTime: start(), ...payload });
+    const res = await post('/grid-outage', { powerstation: await coast(), startTime: start(), ...payload });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data.id as number;
   };
@@ -41,7 +43,7 @@ describeEachDatabase('grid outages', (h) => {
       request: { startTime: start(), duration: 7200 },
       reason: 'Storm Approaching',
       outageReason: 'STORM',
-      powerstation: { id: vpp, name: 'Coast' },
+      powerstation: { name: 'Coast' },
       state: 'UPCOMING',
       cancelledAt: null,
       customerMessage: defaultOutageMessage('STORM', 'Stormwatch Energy'),
@@ -50,6 +52,24 @@ describeEachDatabase('grid outages', (h) => {
     expect(d.createdBy).not.toBe('Unknown');
     const r = (await get(`/grid-outage/${id}/response`)).json().data;
     expect(r).toEqual({ responded: 0, total_deployments: nodes.length, total_cancelled_deployments: 0, cancelled_deployments: [] });
+  });
+
+  it('refuses an outage overlapping another of the same VPP, saying which, and creates nothing; one that follows it is taken', async () => {
+    const first = (await post('/grid-outage', { powerstation: vpp, startTime: start() })).json().data.id as number;
+    const count = async () => (await h().ctx.db.selectFrom('events').select('id').where('powerstation_id', '=', vpp).execute()).length;
+    const before = await count();
+    for (const at of [start() - 1800, start() + 3600, start() + 7200 - 300]) {
+      const res = await post('/grid-outage', { powerstation: vpp, startTime: at, duration: 3600 });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().data.message).toBe(
+        `This Virtual Power Plant already has grid outage ${first} at that time: cancel it, or choose a time after it ends.`,
+      );
+    }
+    expect(await count()).toBe(before);
+    // Back to back is no overlap; a cancelled outage holds no time.
+    expect((await post('/grid-outage', { powerstation: vpp, startTime: start() + 7200 })).statusCode).toBe(200);
+    expect((await post(`/dispatch/${first}/cancel`)).statusCode).toBe(200);
+    expect((await post('/grid-outage', { powerstation: vpp, startTime: start() - 3600, duration: 3600 })).statusCode).toBe(200);
   });
 
   it('keeps a planned outage with its own title and message, and lists outages by start then duration, descending', async () => {

@@ -134,6 +134,21 @@ export async function createOutage(ctx: AppContext, user: AuthUser, raw: CreateO
   if (!nodes.length) throw badRequest(OUTAGE_MESSAGES.noBatteryNodes);
   const org = await ctx.db.selectFrom('organisations').select('name').where('id', '=', user.organisationId).executeTakeFirstOrThrow();
   return ctx.db.transaction().execute(async (trx) => {
+    // One outage at a time per VPP: the VPP's row is locked (PostgreSQL; SQLite's one writer already
+    // runs these one after the other) so that two overlapping requests cannot both pass the check.
+    if (ctx.dialect === 'postgres') await trx.selectFrom('powerstations').select('id').where('id', '=', ps.id).forUpdate().execute();
+    const other = await trx
+      .selectFrom('events')
+      .select('id')
+      .where('powerstation_id', '=', ps.id)
+      .where('type', '=', GRID_OUTAGE)
+      .where('cancelled_at', 'is', null)
+      .where('start_time', '<', body.startTime + body.duration)
+      .where(sql<number>`start_time + duration`, '>', body.startTime)
+      .orderBy('start_time')
+      .limit(1)
+      .executeTakeFirst();
+    if (other) throw badRequest(OUTAGE_MESSAGES.overlaps(other.id), 'outage_overlaps');
     const { id } = await trx
       .insertInto('events')
       .values({

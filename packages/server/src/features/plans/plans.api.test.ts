@@ -149,7 +149,7 @@ describeEachDatabase('plans', (h) => {
               { onset: '0', price: '1.23456' },
               { onset: 'ten', price: '0.3' },
             ],
-            periods: [{ startTime: '18:00', endTime: '17:00', applicableDays: ['MON'], rate: 'Peak' }],
+            periods: [{ startTime: '18:00', endTime: '18:00', applicableDays: ['MON'], rate: 'Peak' }],
           },
         ],
       }),

@@ -203,6 +203,19 @@ export function useCreateSetpoint() {
   });
 }
 
+/** Removes a VPP's ACTIVE default setpoint (its standing limits lifted); the setpoint lists reload. */
+export function useRemoveSetpoint() {
+  return useMutation({
+    mutationFn: (id: number) =>
+      call(
+        E.removeSetpoint,
+        { params: { id } },
+        { errorToast: CURTAILMENT_MESSAGES.setpointRemoveFailed, success: { title: CURTAILMENT_MESSAGES.setpointRemoved } },
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: curtailmentKeys.all }),
+  });
+}
+
 /** Cancels an upcoming or in-progress curtailment (spec 3 §8 texts); every curtailment query refreshes. */
 export function useCancelCurtailment() {
   return useMutation({

@@ -81,7 +81,8 @@ function RequestSection({ c, zone, nowS }: { c: CurtailmentDetail; zone: string;
  */
 function ResponseSection({ c }: { c: CurtailmentDetail }) {
   const r = c.currentResponse;
-  const requested = c.request.deploymentsRequested;
+  // The nodes asked as the node table lists them (a node that joined the VPP since the start too).
+  const requested = r.deploymentsAsked;
   const share = requested ? (100 * r.deploymentsAccepted) / requested : 0;
   const gross = c.component === 'solar';
   const accepted = gross ? r.solarPower : r.meterPower === null ? null : Math.max(0, -r.meterPower);

@@ -37,7 +37,8 @@ const curtailment = (c: Partial<CurtailmentDetail> = {}): CurtailmentDetail => (
   cancelledAt: null,
   component: 'grid',
   request: { startTime: soon, duration: 14_400, realPowerP: -5, deploymentsRequested: 4 },
-  currentResponse: { deploymentsAccepted: 3, solarPower: 12.5, meterPower: -4.8 },
+  // A node joined the VPP after the start: 5 asked, 4 requested at the start.
+  currentResponse: { deploymentsAccepted: 3, deploymentsAsked: 5, solarPower: 12.5, meterPower: -4.8 },
   audit: [],
   ...c,
 });
@@ -131,6 +132,35 @@ describe('Feed-In Management', () => {
     expect(within(rows[0]).getAllByRole('cell')[4]).toHaveTextContent('-10');
     expect(within(rows[0]).getAllByRole('cell')[5]).toHaveTextContent('-3');
     expect(rows[1]).toHaveTextContent('INACTIVE');
+  });
+
+  it('lets an editor remove the ACTIVE setpoint after asking, then reloads the list (issue 34)', async () => {
+    let removed = false;
+    const calls = server({
+      '/api/curtailments': ok({ curtailments: [], total: 0 }),
+      '/api/curtailments/setpoints': () =>
+        ok({ setpoints: [setpoint({ status: removed ? 'INACTIVE' : 'ACTIVE' }), setpoint({ id: 4, status: 'INACTIVE' })], total: 2 }),
+      'POST /api/curtailments/setpoints/5/remove': () => {
+        removed = true;
+        return { status: 200, body: { status: 'OK' } };
+      },
+    });
+    const { user } = renderScreen(<FeedInManagementPage />, { url: `${list}?tab=SETPOINT_LIST`, account: EDITOR });
+    const table = await screen.findByRole('table', { name: 'Default Setpoints' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    // Only the ACTIVE setpoint offers Remove.
+    expect(
+      within(table)
+        .getAllByRole('button', { name: /^Remove/ })
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Remove setpoint 5']);
+    await user.click(within(table).getByRole('button', { name: 'Remove setpoint 5' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove setpoint 5' });
+    expect(within(dialog).getByText(M.removeSetpointConfirm)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Setpoint successfully removed.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/curtailments/setpoints/5/remove']);
+    await waitFor(() => expect(within(table).queryByRole('button', { name: 'Remove setpoint 5' })).toBeNull());
   });
 
   it("says 'No curtailment setpoints found.' for an empty setpoint list", async () => {
@@ -373,8 +403,8 @@ describe('curtailment detail', () => {
     detailServer(curtailment());
     renderScreen(<CurtailmentDetailPage />, { ...at, account: EDITOR });
     expect(await screen.findByRole('heading', { name: 'Greater Sydney', level: 1 })).toBeInTheDocument();
-    expect(screen.getByText('3 of 4 nodes accepted')).toBeInTheDocument();
-    expect(screen.getByRole('progressbar', { name: 'Nodes accepted' })).toHaveAttribute('aria-valuenow', '75');
+    expect(screen.getByText('3 of 5 nodes accepted')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Nodes accepted' })).toHaveAttribute('aria-valuenow', '60');
     expect(screen.getByText('Accepted power').nextSibling).toHaveTextContent('4.8 kW');
     const request = screen.getByRole('region', { name: 'Request' });
     expect(within(request).getByText('Limit').nextSibling).toHaveTextContent('-5.0 kW');

@@ -1,8 +1,19 @@
 import { Badge, Box, Stack, Text } from '@mantine/core';
-import { CURTAILMENT_MESSAGES, type CurtailmentSetpoint, type CurtailmentSummary, curtailmentComponentLabel, formatDuration, formatPower } from '@vpp/shared';
+import {
+  CURTAILMENT_EDIT,
+  CURTAILMENT_MESSAGES,
+  type CurtailmentSetpoint,
+  type CurtailmentSummary,
+  curtailmentComponentLabel,
+  formatDuration,
+  formatPower,
+} from '@vpp/shared';
 import { useNavigate } from 'react-router';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { type Column, DataTable, type OnPage } from '../../components/data-table.tsx';
+import { usePermission } from '../../lib/permission-gate.tsx';
 import { DispatchStatusBadge, formatDispatchStart } from '../dispatches/index.ts';
+import { useRemoveSetpoint } from './api.ts';
 import { curtailmentPath } from './curtailment-form.ts';
 
 interface Page<T> {
@@ -76,8 +87,8 @@ export function CurtailmentTable({ page, zone, nowS }: { page: Page<CurtailmentS
   );
 }
 
-function setpointColumns(zone: string, nowS: number, withVpp: boolean): Column<CurtailmentSetpoint>[] {
-  return [
+function setpointColumns(zone: string, nowS: number, withVpp: boolean, remove: ((id: number) => Promise<unknown>) | null): Column<CurtailmentSetpoint>[] {
+  const columns: Column<CurtailmentSetpoint>[] = [
     {
       key: 'setpoint',
       header: 'Setpoint',
@@ -109,6 +120,27 @@ function setpointColumns(zone: string, nowS: number, withVpp: boolean): Column<C
     { key: 'gross', header: 'Gross VPP Limit (kW)', render: (s) => s.solar_limit },
     { key: 'net', header: 'Net VPP Limit (kW)', render: (s) => s.grid_limit },
   ];
+  // Ours (issue 34): the ACTIVE setpoint can be removed, lifting the VPP's standing limits, not only superseded.
+  if (!remove) return columns;
+  return [
+    ...columns,
+    {
+      key: 'actions',
+      header: 'Actions',
+      render: (s) =>
+        s.status === 'ACTIVE' ? (
+          <ConfirmButton
+            label={CURTAILMENT_MESSAGES.removeSetpoint}
+            ariaLabel={`Remove setpoint ${s.id}`}
+            size="xs"
+            title={`Remove setpoint ${s.id}`}
+            question={CURTAILMENT_MESSAGES.removeSetpointConfirm}
+            confirmLabel={CURTAILMENT_MESSAGES.removeSetpoint}
+            onConfirm={() => remove(s.id)}
+          />
+        ) : null,
+    },
+  ];
 }
 
 /**
@@ -117,10 +149,12 @@ function setpointColumns(zone: string, nowS: number, withVpp: boolean): Column<C
  * VPP's own tab the VPP's name is left out.
  */
 export function SetpointTable({ page, zone, nowS, withVpp = true }: { page: Page<CurtailmentSetpoint>; zone: string; nowS: number; withVpp?: boolean }) {
+  const canEdit = usePermission(CURTAILMENT_EDIT);
+  const remove = useRemoveSetpoint();
   return (
     <DataTable
       label="Default Setpoints"
-      columns={setpointColumns(zone, nowS, withVpp)}
+      columns={setpointColumns(zone, nowS, withVpp, canEdit ? remove.mutateAsync : null)}
       rows={page.rows}
       rowKey={(s) => s.id}
       total={page.total}

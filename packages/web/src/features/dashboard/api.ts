@@ -5,10 +5,8 @@ import {
   type Dashboard,
   type DashboardBody,
   type DataGraphMetric,
-  endOfPeriod,
   HEAT_MAP_MAX_AGE_S,
   satisfies,
-  startOfPeriod,
   vppEndpoints as V,
   VPP_CHOICE,
   VPP_DATA,
@@ -149,13 +147,16 @@ export function useLatest(vpp: number | null, metric: 'meterVoltage' | 'solarPow
   });
 }
 
-/** The start and end of the user's day now, in their time zone. */
-export function dayOf(nowS: number, zone: string): { start: number; end: number } {
-  const start = startOfPeriod(nowS, 'day', zone);
-  return { start, end: endOfPeriod(start, 'day', zone) };
+/**
+ * The Data Graph's window: the 24 hours up to the end of the current 5-minute bucket, so that it is
+ * never empty just after the user's midnight and moves on as it refreshes.
+ */
+export function lastDayOf(nowS: number): { start: number; end: number } {
+  const end = Math.floor(nowS / 300) * 300 + 300;
+  return { start: end - 86_400, end };
 }
 
-/** The Data Graph's series: a VPP's or the whole fleet's metric from the start of the user's day, at 300 s. */
+/** The Data Graph's series: a VPP's or the whole fleet's metric over [start, end) at 300 s (the last 24 hours, see lastDayOf). */
 export function useWidgetSeries(vpp: number | typeof ALL_FLEET_NODES, metric: DataGraphMetric, start: number, end: number) {
   return useQuery({
     queryKey: dashboardKeys.series(vpp, metric, start),

@@ -51,7 +51,7 @@ const EVENTS: TickerEvent[] = [
     powerstation: { id: 7, name: 'Harbour' },
     state: 'INPROGRESS',
     realPowerP: -5,
-    startTime: 1,
+    startTime: Date.parse('2026-11-28T06:00:00Z') / 1000,
     duration: 3600,
     text: 'Harbour is discharging',
   },
@@ -61,7 +61,7 @@ const EVENTS: TickerEvent[] = [
     powerstation: { id: 8, name: 'Hills' },
     state: 'UPCOMING',
     realPowerP: 0,
-    startTime: 2,
+    startTime: Date.parse('2026-11-28T09:30:00Z') / 1000,
     duration: 3600,
     text: 'Hills is due to lockout',
   },
@@ -127,7 +127,7 @@ describe('the dashboard (spec 2 §2, §4, §6)', () => {
     expect([...openAddWidget()].map((i) => i.textContent)).toEqual(['Welcome']);
   });
 
-  it('replaces the Welcome widget with the first one added, puts the next below it in column 0, and saves 2000 ms after the last change', async () => {
+  it('replaces the Welcome widget with the first one added, puts the next beside it (not stacked in column 0), and saves 2000 ms after the last change', async () => {
     const calls = server({
       ...BASE,
       '/account/dashboard': dashboard(DEFAULT_DASHBOARD.widgets, true),
@@ -151,7 +151,7 @@ describe('the dashboard (spec 2 §2, §4, §6)', () => {
     expect(posts[0].body).toEqual({
       widgets: [
         { widgetId: 'SINGLE_STAT', layout: at(0, 0), settings: { metric: 'commissioned', powerstation: null } },
-        { widgetId: 'NODE_MAP', layout: at(0, 2), settings: { shouldCluster: true } },
+        { widgetId: 'NODE_MAP', layout: at(1, 0), settings: { shouldCluster: true } },
       ],
     });
     vi.useRealTimers();
@@ -195,6 +195,11 @@ describe('the dashboard (spec 2 §2, §4, §6)', () => {
     expect(await within(graph).findByRole('button', { name: 'Show data table' })).toBeVisible();
     const series = calls.find((c) => c.path === '/api/data');
     expect([series?.query.get('id'), series?.query.get('metrics'), series?.query.get('interval')]).toEqual(['__ALL_FLEET_NODES__', 'meterPower', '300']);
+    // The last 24 hours up to now, not the user's day (empty just after midnight).
+    const [from, to] = [Number(series?.query.get('start')), Number(series?.query.get('end'))];
+    expect(to - from).toBe(86_400);
+    expect(to).toBeGreaterThanOrEqual(Date.now() / 1000);
+    expect(to - Date.now() / 1000).toBeLessThanOrEqual(300);
     expect(await within(screen.getByRole('region', { name: 'Node Map' })).findByTestId('node-map-canvas')).toBeInTheDocument();
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove Single Stat' }));
@@ -250,8 +255,9 @@ describe('the dashboard (spec 2 §2, §4, §6)', () => {
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual([
-      'Harbour is discharging',
-      'Hills is due to lockout',
+      // A dispatch says when it ends (in progress) or starts (upcoming), in the user's zone (Sydney, +11).
+      expect.stringMatching(/^Harbour is discharging until 28 (November|Nov 26), 6:00 pm$/),
+      expect.stringMatching(/^Hills is due to lockout at 28 (November|Nov 26), 8:30 pm$/),
       'Cloud cover across the fleet is 25%',
       'High temperature of 38.2 °C in postcode 2000',
       '1 node commissioned in the last 7 days',

@@ -21,8 +21,8 @@ import { useDashboardLayout } from './api.ts';
 import { type PlacedWidget, useDashboardState } from './dashboard-state.ts';
 import { FullScreen } from './full-screen.tsx';
 import { Ticker } from './ticker.tsx';
+import { WidgetView } from './widgets/registry.tsx';
 import { DRAG_HANDLE, NO_DRAG, WidgetError, WidgetLoading, widgetErrorMessage } from './widgets/widget-frame.tsx';
-import { WidgetView } from './widgets/widgets.tsx';
 
 /** The columns at a grid width (spec 2 §9: breakpoints lg 2000, md 1500, sm 1000, xs 480, xxs 0). */
 export function columnsAt(width: number): number {

@@ -2,7 +2,7 @@ import { Box, Button, Group, Text } from '@mantine/core';
 import { FULLSCREEN_ROTATE_MS, WIDGET_NAMES, type Widget } from '@vpp/shared';
 import { useEffect, useState } from 'react';
 import { Ticker } from './ticker.tsx';
-import { WidgetView } from './widgets/widgets.tsx';
+import { WidgetView } from './widgets/registry.tsx';
 
 /** The widgets in the order full screen shows them: row by row, left to right. */
 export function rotationOrder<W extends Widget>(widgets: readonly W[]): W[] {

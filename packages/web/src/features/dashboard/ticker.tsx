@@ -1,6 +1,19 @@
 import { Box, type BoxProps } from '@mantine/core';
 import type { TickerEvent } from '@vpp/shared';
+import { useTimeZone } from '../../lib/account.ts';
+import { formatDispatchStart } from '../dispatches/index.ts';
 import { useTicker } from './api.ts';
+
+/**
+ * An event's words on the strip: the server's, and for a dispatch when it starts (upcoming) or ends
+ * (in progress), in the user's zone: 'Harbour is due to discharge at 28 November, 6:00 pm'.
+ */
+export function tickerItemText(e: TickerEvent, zone: string, nowS: number): string {
+  if (e.type !== 'DISPATCH') return e.text;
+  return e.state === 'UPCOMING'
+    ? `${e.text} at ${formatDispatchStart(e.startTime, zone, nowS)}`
+    : `${e.text} until ${formatDispatchStart(e.startTime + e.duration, zone, nowS)}`;
+}
 
 /** Seconds the strip takes to pass once: about 8 characters a second, at least 20 s. */
 export const tickerDuration = (events: readonly TickerEvent[]) => Math.max(20, Math.round(events.reduce((n, e) => n + e.text.length + 6, 0) / 8));
@@ -11,13 +24,16 @@ export const tickerDuration = (events: readonly TickerEvent[]) => Math.max(20, M
  */
 export function Ticker(props: BoxProps) {
   const q = useTicker();
+  const zone = useTimeZone();
   const events = q.data ?? [];
   if (events.length === 0) return null;
+  const nowS = q.dataUpdatedAt / 1000;
+  // The loop's second copy is for the eye only: hidden from readers and inert, so each item is heard once.
   const list = (hidden: boolean) => (
-    <ul aria-hidden={hidden || undefined} aria-label={hidden ? undefined : 'Ticker events'}>
+    <ul aria-hidden={hidden || undefined} inert={hidden || undefined} aria-label={hidden ? undefined : 'Ticker events'}>
       {events.map((e) => (
         <li key={e.type === 'DISPATCH' ? `DISPATCH-${e.id}` : `${e.type}-${e.text}`} data-type={e.type}>
-          {e.text}
+          {tickerItemText(e, zone, nowS)}
         </li>
       ))}
     </ul>

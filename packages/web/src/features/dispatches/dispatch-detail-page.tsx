@@ -41,6 +41,7 @@ import {
   formatAud,
   formatDispatchStart,
   formatPrice,
+  localiseStamps,
   MEASUREMENT_TEXTS as M,
   percentNotIncluded,
   requestKind,
@@ -287,7 +288,7 @@ function AuditSection({ d, zone, nowS, showNames }: { d: DispatchDetail; zone: s
           <Text size="sm" key={`${a.action}-${a.at}`}>
             {verb[a.action]}
             {showNames ? ` by ${a.by}` : ''} on {formatDispatchStart(a.at, zone, nowS)}
-            {a.detail ? ` (${a.detail})` : ''}
+            {a.detail ? ` (${localiseStamps(a.detail, zone, nowS)})` : ''}
           </Text>
         ))}
       </Stack>

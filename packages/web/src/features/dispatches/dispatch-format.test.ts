@@ -6,6 +6,7 @@ import {
   formatAud,
   formatDispatchStart,
   graphScale,
+  localiseStamps,
   percentNotIncluded,
   REFRESH_FAST_MS,
   REFRESH_IN_PROGRESS_MS,
@@ -36,6 +37,39 @@ describe('dispatch start (spec 3 §2.2)', () => {
     expect(formatDispatchStart(at('2026-12-31T13:30:00Z'), 'Australia/Sydney', newYearsEve)).toBe('1 January, 12:30 am');
     expect(formatDispatchStart(at('2026-12-31T12:00:00Z'), 'Australia/Sydney', newYearsEve)).toBe('31 Dec 26, 11:00 pm');
     expect(formatDispatchStart(at('2026-12-31T12:00:00Z'), 'UTC', newYearsEve)).toBe('31 December, 12:00 pm');
+  });
+});
+
+describe('times around a daylight-saving change (issue 34 item 9)', () => {
+  const now = at('2027-03-01T00:00:00Z');
+
+  it('names the zone where a local time repeats, so two starts never read alike', () => {
+    // Sydney leaves daylight saving at 3:00 am AEDT on 4 April 2027 (16:00 UTC): 2:00–3:00 am happens twice.
+    const first = formatDispatchStart(at('2027-04-03T15:30:00Z'), 'Australia/Sydney', now);
+    const second = formatDispatchStart(at('2027-04-03T16:30:00Z'), 'Australia/Sydney', now);
+    expect(first).toBe('4 April, 2:30 am AEDT');
+    expect(second).toBe('4 April, 2:30 am AEST');
+    // An end within the repeated hour reads after its start: 2:45 am AEDT to 2:15 am AEST.
+    expect(formatDispatchStart(at('2027-04-03T15:45:00Z'), 'Australia/Sydney', now)).toBe('4 April, 2:45 am AEDT');
+    expect(formatDispatchStart(at('2027-04-03T16:15:00Z'), 'Australia/Sydney', now)).toBe('4 April, 2:15 am AEST');
+  });
+
+  it('leaves every other time as it was, the spring change included', () => {
+    expect(formatDispatchStart(at('2027-04-03T14:30:00Z'), 'Australia/Sydney', now)).toBe('4 April, 1:30 am');
+    expect(formatDispatchStart(at('2027-04-03T17:30:00Z'), 'Australia/Sydney', now)).toBe('4 April, 3:30 am');
+    // 3 October 2027: 2:00 am AEST jumps to 3:00 am AEDT; nothing repeats.
+    expect(formatDispatchStart(at('2027-10-02T16:30:00Z'), 'Australia/Sydney', now)).toBe('3 October, 3:30 am');
+    expect(formatDispatchStart(at('2027-04-03T15:30:00Z'), 'Australia/Brisbane', now)).toBe('4 April, 1:30 am');
+  });
+});
+
+describe('audit details (issue 34 item 8)', () => {
+  it("writes the server's UTC stamps in the user's zone", () => {
+    const now = at('2026-11-24T01:00:00Z');
+    expect(localiseStamps('Rescheduled from 2026-11-28T05:00:00Z for 240 min to 2026-11-29T06:30:00Z for 60 min.', 'Australia/Sydney', now)).toBe(
+      'Rescheduled from 28 November, 4:00 pm for 240 min to 29 November, 5:30 pm for 60 min.',
+    );
+    expect(localiseStamps('No stamps here.', 'Australia/Sydney', now)).toBe('No stamps here.');
   });
 });
 

@@ -63,19 +63,55 @@ function zoneParts(epochS: number, timeZone: string) {
   return { year: n('year'), month: n('month'), day: n('day'), hour: n('hour'), minute: n('minute') };
 }
 
+/** The zone's offset from UTC at an instant (seconds), read from its wall clock. */
+function offsetS(epochS: number, timeZone: string): number {
+  const t = zoneParts(epochS, timeZone);
+  return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute) / 1000 - Math.floor(epochS / 60) * 60;
+}
+
+/**
+ * Whether the wall-clock time of `epochS` happens twice in the zone (the hour repeated when daylight
+ * saving ends): another instant, one offset change away, reads the same date, hour and minute.
+ */
+export function repeatsLocally(epochS: number, timeZone: string): boolean {
+  const here = offsetS(epochS, timeZone);
+  const wall = JSON.stringify(zoneParts(epochS, timeZone));
+  return [epochS - 7200, epochS + 7200].some((near) => {
+    const shift = here - offsetS(near, timeZone);
+    return shift !== 0 && JSON.stringify(zoneParts(epochS + shift, timeZone)) === wall;
+  });
+}
+
+/** The zone's name at an instant as en-AU writes it: 'AEDT', 'AEST', or 'GMT+10:30' where it has none. */
+const zoneAbbr = (epochS: number, timeZone: string) =>
+  new Intl.DateTimeFormat('en-AU', { timeZone, timeZoneName: 'short' }).formatToParts(new Date(epochS * 1000)).find((p) => p.type === 'timeZoneName')?.value ??
+  '';
+
 /**
  * A dispatch start as spec 3 §2.2 shows it, in the user's zone: 'D MMMM, h:mm a' within the current
  * year ('24 November, 3:05 pm'), 'D MMM YY, h:mm a' otherwise ('3 Jan 25, 9:00 am'). Month names
- * are written out here: ICU's short September is 'Sept' in en-AU.
+ * are written out here: ICU's short September is 'Sept' in en-AU. Where the local time happens twice
+ * (the hour repeated as daylight saving ends) the zone follows ('5 April, 2:30 am AEDT' and '5 April,
+ * 2:30 am AEST'), so two starts never read alike and an end never reads before its start.
  */
 export function formatDispatchStart(epochS: number, timeZone: string, nowS: number): string {
   const t = zoneParts(epochS, timeZone);
   const h12 = t.hour % 12 === 0 ? 12 : t.hour % 12;
-  const time = `${h12}:${String(t.minute).padStart(2, '0')} ${t.hour < 12 ? 'am' : 'pm'}`;
+  const zone = repeatsLocally(epochS, timeZone) ? ` ${zoneAbbr(epochS, timeZone)}` : '';
+  const time = `${h12}:${String(t.minute).padStart(2, '0')} ${t.hour < 12 ? 'am' : 'pm'}${zone}`;
   const month = MONTHS[t.month - 1];
   if (t.year === zoneParts(nowS, timeZone).year) return `${t.day} ${month}, ${time}`;
   return `${t.day} ${month.slice(0, 3)} ${String(t.year % 100).padStart(2, '0')}, ${time}`;
 }
+
+const ISO_STAMP = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z\b/g;
+
+/**
+ * An audit detail as the user reads it: the UTC ISO stamps the server records ('Rescheduled from
+ * 2026-11-28T05:00:00Z …') written as dispatch times in the user's zone ('28 November, 4:00 pm').
+ */
+export const localiseStamps = (text: string, timeZone: string, nowS: number) =>
+  text.replace(ISO_STAMP, (iso) => formatDispatchStart(Date.parse(iso) / 1000, timeZone, nowS));
 
 /** The state as users read it (spec 3 §4: INPROGRESS is 'In Progress'); a cancelled dispatch says so. */
 export function dispatchStatusLabel(d: Pick<DispatchSummary, 'state' | 'cancelledAt'>): string {

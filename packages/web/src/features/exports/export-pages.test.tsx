@@ -689,9 +689,9 @@ describe('the node export from a link', () => {
     expect(await within(form).findByText('5 · Bondi home · NMI 4102000005 · RP-5, Fronius, BYD')).toBeInTheDocument();
     expect(within(form).getByLabelText('Start')).toHaveTextContent('02/03/2026');
     expect(within(form).getByLabelText('End')).toHaveTextContent('08/03/2026');
-    // Without solar: no solar metrics.
+    // Without solar: no solar metrics; and only what the graph draws (no Meter Frequency).
     const chosen = Array.from(form.querySelectorAll('.mantine-Pill-label')).map((p) => p.textContent);
-    expect(chosen).toEqual(['Meter Power', 'Meter Frequency', 'Battery Power', 'Remaining Charge']);
+    expect(chosen).toEqual(['Meter Power', 'Battery Power', 'Remaining Charge']);
     expect(calls.some((c) => c.path === '/api/nodes/5/detail')).toBe(true);
     await user.click(within(form).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/fleet-monitoring/nodes/5'));
@@ -713,7 +713,7 @@ describe('the node export from a link', () => {
         deploymentUids: [5],
         start: day('2026-03-02'),
         end: day('2026-03-03'),
-        queries: ['meter_power', 'meter_frequency', 'solar_power'],
+        queries: ['meter_power', 'solar_power'],
         interval: '1h',
       },
     });

@@ -57,9 +57,21 @@ export interface OperationalPrefill {
 export const offeredMetrics = (allowed: readonly ExportMetricOption[], includeSubmeters: boolean) => allowed.filter((m) => includeSubmeters || !m.submeter);
 
 /** A new form of a kind; a redirect's prefill chooses its node, its days and the metrics its graph showed (spec 2 §2). */
+/**
+ * The metrics a node's monitoring graph draws (grid and house from the meter, solar, SGA, battery and
+ * its state of charge): a redirect from the graph pre-selects these alone, filtered by its flags, so
+ * the export holds what the graph showed. The rest (frequency, voltage, reactive power, current,
+ * submeters) stay offered to tick.
+ */
+const GRAPH_METRICS = new Set(['meter_power', 'solar_power', 'meter_sga_power', 'battery_power', 'remaining_charge']);
+
 export function initialOperationalDraft(kind: 'vpp' | 'nodes', allowed: readonly ExportMetricOption[], prefill: OperationalPrefill = {}): OperationalDraft {
   const flags = prefill.solar !== undefined || prefill.battery !== undefined || prefill.sga !== undefined;
-  const queries = flags ? exportMetricsForNode(offeredMetrics(allowed, false), prefill).map((m) => m.id) : [];
+  const queries = flags
+    ? exportMetricsForNode(offeredMetrics(allowed, false), prefill)
+        .map((m) => m.id)
+        .filter((id) => GRAPH_METRICS.has(id))
+    : [];
   return {
     kind,
     powerstation: null,

@@ -198,7 +198,7 @@ describe('the plan form', { timeout: 30_000 }, () => {
     await user.type(within(p1).getByRole('textbox', { name: 'End' }), '1800');
     await user.click(within(p1).getByRole('checkbox', { name: 'Mon' }));
     await user.type(within(p2).getByRole('textbox', { name: 'Start' }), '1600');
-    await user.type(within(p2).getByRole('textbox', { name: 'End' }), '1500');
+    await user.type(within(p2).getByRole('textbox', { name: 'End' }), '1600');
     await user.click(screen.getByRole('button', { name: 'Create Plan' }));
     expect(await screen.findByText('Start time must come before end time.')).toBeInTheDocument();
     expect(screen.getByText('Please select at least one day.')).toBeInTheDocument();

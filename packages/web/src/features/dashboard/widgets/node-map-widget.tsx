@@ -1,0 +1,45 @@
+import { Box, Switch } from '@mantine/core';
+import type { Widget } from '@vpp/shared';
+import { useNavigate } from 'react-router';
+import { type MapNode, NodeMap } from '../../../components/node-map.tsx';
+import { useDashboardMap } from '../api.ts';
+import { MapOverlay } from './widget-common.tsx';
+import { WidgetError, WidgetLoading, widgetErrorMessage } from './widget-frame.tsx';
+
+type Settings = Extract<Widget, { widgetId: 'NODE_MAP' }>['settings'];
+
+/** The Node Map's settings: clustering. */
+export function NodeMapSettings(props: { settings: Settings; onChange: (s: Settings) => void }) {
+  return <Switch label="Cluster nodes" checked={props.settings.shouldCluster} onChange={(e) => props.onChange({ shouldCluster: e.currentTarget.checked })} />;
+}
+
+const NO_NODES: MapNode[] = [];
+
+export function NodeMapBody(props: { cluster: boolean; height: number }) {
+  const q = useDashboardMap();
+  const navigate = useNavigate();
+  return (
+    <Box pos="relative" h="100%">
+      <NodeMap
+        nodes={q.data ?? NO_NODES}
+        height={Math.max(props.height, 120)}
+        fitWindow={false}
+        cluster={props.cluster}
+        label="Map of the fleet"
+        listedBy="the Fleet Monitoring page"
+        onSelect={(id) => navigate(`/fleet-monitoring/nodes/${id}`)}
+      />
+      {q.isError ? (
+        <MapOverlay>
+          <WidgetError message={widgetErrorMessage(q.error)} />
+        </MapOverlay>
+      ) : (
+        !q.data && (
+          <MapOverlay>
+            <WidgetLoading />
+          </MapOverlay>
+        )
+      )}
+    </Box>
+  );
+}
