@@ -17,6 +17,9 @@ export const OPERATIONS = ['READ', 'CREATE', 'UPDATE', 'DELETE'] as const;
 /** The most items one search answers (the document's `limit` maximum). */
 export const OPENADR_MAX_LIMIT = 50;
 
+/** The OpenADR id of a console event (a dispatch, RERT dispatch, curtailment or grid outage). */
+export const openadrEventId = (eventId: number) => `event-${eventId}`;
+
 /** ISO 8601 duration, as the document's pattern allows (years, months, days or weeks, hours, minutes, seconds). */
 const DURATION = /^(-?)P(?=\d|T\d)(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)([DW]))?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
 
