@@ -293,5 +293,6 @@ export const venVppsBody = z.object({
         .min(1)
         .max(2 ** 31 - 1),
     )
-    .max(1000),
+    .max(1000)
+    .default([]),
 });
