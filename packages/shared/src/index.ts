@@ -24,6 +24,7 @@ export * from './customers/permissions.ts';
 export * from './customers/schemas.ts';
 export * from './dashboard/endpoints.ts';
 export * from './dashboard/layout.ts';
+export * from './dashboard/map-tiles.ts';
 export * from './dashboard/ticker.ts';
 export * from './demo.ts';
 export * from './devices/endpoints.ts';

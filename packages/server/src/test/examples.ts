@@ -19,6 +19,13 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   powerstation: '1',
   delta_t: '300',
   id: '1',
+  // A map tile (zoom, column, row) and a heat map hexagon (radius, axial q and r).
+  z: '0',
+  x: '0',
+  y: '0',
+  radius: '1000',
+  q: '0',
+  r: '0',
   siteLabel: 'Cross-organisation label',
   name: 'Cross-organisation name',
   type: 'STATIC',

@@ -25,6 +25,7 @@ import { compactHistory } from './024-compact-history.ts';
 import { openReadings } from './025-open-readings.ts';
 import { devices } from './029-devices.ts';
 import { weather } from './031-weather.ts';
+import { measurementRert } from './033-measurement-rert.ts';
 import { openadr } from './038-openadr.ts';
 
 /** Every migration, in order; names sort as they run. */
@@ -55,5 +56,6 @@ export const migrations: Record<string, Migration> = {
   '025-open-readings': openReadings,
   '029-devices': devices,
   '031-weather': weather,
+  '033-measurement-rert': measurementRert,
   '038-openadr': openadr,
 };

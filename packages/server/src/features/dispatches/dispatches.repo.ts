@@ -349,3 +349,16 @@ export async function remainingSums(db: Database, telemetry: TelemetryStore, eve
   const sums = await telemetry.historySums(ids, ['remaining'], from, to, 300);
   return new Map([...sums].flatMap(([ts, b]) => (b.remaining === null ? [] : [[ts, Math.round(b.remaining * 1000) / 1000] as [number, number]])));
 }
+
+/** The baseline errors (fractions) of a VPP's dispatches settled since `since` that had undisturbed homes to compare. */
+export async function vppBaselineErrors(db: Database, powerstationId: number, since: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('dispatch_settlements as s')
+    .innerJoin('events as e', 'e.id', 's.event_id')
+    .select('s.baseline_error')
+    .where('e.powerstation_id', '=', powerstationId)
+    .where('s.period_start', '>=', since)
+    .where('s.baseline_error', 'is not', null)
+    .execute();
+  return rows.map((r) => Number(r.baseline_error));
+}

@@ -50,6 +50,14 @@ export interface DispatchSettlementTable {
   nodes_responding: number;
   nodes_complete: number;
   coverage: number;
+  /** Migration 033 (issue 33 item 1): the request's energy and its split, and the baseline's accuracy. */
+  requested_kwh: number;
+  baseline_kwh: number;
+  measured_kwh: number;
+  rejected_kwh: number;
+  not_delivered_kwh: number;
+  baseline_error: number | null;
+  baseline_error_nodes: number;
 }
 
 export interface DispatchSettlementNodeTable {
@@ -58,6 +66,8 @@ export interface DispatchSettlementNodeTable {
   day_start: Epoch;
   region: string | null;
   delivered_kwh: number;
+  /** The node's baseline energy at the meter over the same intervals (migration 033; null before it). */
+  baseline_kwh: number | null;
   value: number | null;
   complete: number;
 }

@@ -72,9 +72,9 @@ function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
   if (map.isLoading) return <LoadingSkeleton variant="chart" height={500} label="Loading map" />;
   return (
     <Stack gap="xs">
-      {map.data?.length === 0 && <Text c="dimmed">{VPP_MESSAGES.noNodes}</Text>}
+      {map.data?.total === 0 && <Text c="dimmed">{VPP_MESSAGES.noNodes}</Text>}
       <NodeMap
-        nodes={map.data ?? []}
+        tiles={map.data}
         height={height}
         label="VPP map"
         listedBy="the List tab"
