@@ -139,7 +139,7 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
   const keyId = Number(payload.sub);
   if (!Number.isInteger(keyId) || typeof payload.scope !== 'string') throw invalid;
   const row = await repo.findClient(ctx.db, keyId);
-  if (!row || row.status !== 'VALID' || !row.active || row.organisation_id !== payload.org) throw invalid;
+  if (row?.status !== 'VALID' || !row.active || row.organisation_id !== payload.org) throw invalid;
   const held = parseScopes(row.openadr_scopes);
   const scopes = payload.scope.split(' ').filter((s): s is OpenadrScope => held.includes(s as OpenadrScope));
   const venIds = (await repo.vens(ctx.db, row.organisation_id, { clientKeyId: keyId })).map((v) => v.id);
@@ -171,7 +171,7 @@ function vppProgram(v: VppRow): Program {
     modificationDateTime: iso(v.updated_at),
     objectType: 'PROGRAM',
     programName: v.name,
-    programLongName: `${v.name} (${v.type} virtual power plant)`,
+    programLongName: `${v.name} (${v.type} virtual power plant${state && STATE_REGION[state] ? `, ${STATE_REGION[state]}` : ''})`,
     programType: 'VPP_DISPATCH',
     country: 'AU',
     principalSubdivision: state,
@@ -535,7 +535,7 @@ export async function createReport(ctx: AppContext, client: VtnClient, body: Rep
   const report = await ctx.db.transaction().execute(async (trx) => {
     const row = await repo.insertReport(trx, { organisationId: client.organisationId, clientKeyId: client.keyId, ...reportFields(body), now });
     const report = storedReport(row);
-    await notifyReport(ctx, trx, client, report, 'CREATE');
+    await notifyReport(trx, client, report, 'CREATE');
     return report;
   });
   return report;
@@ -557,7 +557,7 @@ export async function updateReport(ctx: AppContext, client: VtnClient, id: strin
   return ctx.db.transaction().execute(async (trx) => {
     await repo.updateReport(trx, row.id, { ...reportFields(body), now: nowS() });
     const report = storedReport((await repo.reports(trx, client.organisationId, { id: row.id }))[0]);
-    await notifyReport(ctx, trx, client, report, 'UPDATE');
+    await notifyReport(trx, client, report, 'UPDATE');
     return report;
   });
 }
@@ -568,7 +568,7 @@ export async function deleteReport(ctx: AppContext, client: VtnClient, id: strin
   const report = storedReport(row);
   await ctx.db.transaction().execute(async (trx) => {
     await repo.deleteReport(trx, row.id);
-    await notifyReport(ctx, trx, client, report, 'DELETE');
+    await notifyReport(trx, client, report, 'DELETE');
   });
   return report;
 }
@@ -831,7 +831,7 @@ async function fanOut(
   }
 }
 
-async function notifyReport(ctx: AppContext, db: AppContext['db'], client: VtnClient, report: Report, op: Operation) {
+async function notifyReport(db: AppContext['db'], client: VtnClient, report: Report, op: Operation) {
   const subs = await repo.activeSubscriptions(db, client.organisationId);
   const venClients = new Set((await repo.vens(db, client.organisationId)).map((v) => v.client_key_id));
   // A VEN's client hears of its own reports only.
@@ -889,7 +889,7 @@ export const SUSPEND_AFTER_S = 24 * 3600;
 /** Delivers one queued notification; a failure throws so that the queue retries it with backoff. */
 export async function deliver(ctx: AppContext, payload: { subscriptionId: number; callback: number; notification: unknown }): Promise<void> {
   const sub = await repo.findSubscription(ctx.db, payload.subscriptionId);
-  if (!sub || sub.status !== 'ACTIVE') return;
+  if (sub?.status !== 'ACTIVE') return;
   const op = (repo.parseList(sub.object_operations) as Subscription['objectOperations'])[payload.callback];
   if (!op) return;
   const now = nowS();
