@@ -59,7 +59,22 @@ module.exports = {
         path: '^packages/server/src/(features|platform|forecast|telemetry)/',
         pathNot: ['\\.test\\.ts$'],
       },
-      to: { path: ['^packages/server/src/fleet/(physics|random|simulator|builder|catalogue|fleet|weather)\\.ts$', '^packages/fleet/'] },
+      to: { path: ['^packages/server/src/fleet/(simulator|builder|catalogue|fleet|weather)\\.ts$', '^packages/fleet/'] },
+    },
+    {
+      name: 'console-imports-no-fleet',
+      severity: 'error',
+      comment:
+        "Issue 28: the simulated fleet (packages/fleet) is a device like any other, reached only over MQTT. No console code imports it; tests that run it, and the demo's in-process simulator (server fleet/, which steps the same physics until the demo runs the fleet over the wire), excepted.",
+      from: { path: '^(packages/(server|web|shared)|e2e|bench)/', pathNot: ['\\.test\\.ts$', '^packages/server/src/fleet/'] },
+      to: { path: '^packages/fleet/' },
+    },
+    {
+      name: 'fleet-imports-only-shared',
+      severity: 'error',
+      comment: 'Issue 28: the simulated fleet knows only the device protocol (packages/shared), never the console.',
+      from: { path: '^packages/fleet/' },
+      to: { path: '^(packages/(server|web)|e2e|bench)/' },
     },
     {
       name: 'no-composition-root',

@@ -8,6 +8,7 @@ export default defineConfig({
     env: { TZ: 'UTC' },
     projects: [
       { test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'fleet', include: ['packages/fleet/src/**/*.test.ts'], environment: 'node' } },
       {
         test: {
           name: 'server',

@@ -187,13 +187,28 @@ describe('fleet monitoring', () => {
     const page = await app.page();
     await signIn(page, 'retailer', 'Rita');
     const online = await (await app.api('retailer')).call(dashboardEndpoints.map, { query: { status: 'ONLINE' } });
+    // The map asks the server for its view and for vector tiles of it (issue 30), never for every node.
+    const tile = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/dashboard/map/tiles/') && r.ok(), { timeout: 30_000 });
+    const everyNode: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/dashboard/map') everyNode.push(r.url());
+    });
     await page.goto('/fleet-monitoring/nodes?tab=MAP&status=ONLINE');
     const map = await shown(page.getByRole('region', { name: 'Fleet map' }));
     await eventually(() => map.getAttribute('data-node-count')).toBe(String(online.deployments.length));
+    expect(new URL((await tile).url()).searchParams.get('status')).toBe('ONLINE');
+    await eventually(async () => Number(await map.locator('[data-painted]').getAttribute('data-painted'))).toBeGreaterThan(0);
+    expect(everyNode).toEqual([]);
     await shown(page.getByRole('textbox', { name: 'Status' }).or(page.getByRole('combobox', { name: 'Status' })));
     // The legend gives the status colours; screen readers hear the count and where the nodes are listed.
     const legend = map.getByRole('list', { name: 'Legend' });
-    await eventually(() => legend.getByRole('listitem').allTextContents()).toEqual(['Online', 'Offline', 'Awaiting Contact', 'Not Commissioned']);
+    await eventually(() => legend.getByRole('listitem').allTextContents()).toEqual([
+      'Online',
+      'Offline',
+      'Awaiting Contact',
+      'Not Commissioned',
+      'Cluster of mixed statuses (one status: its colour)',
+    ]);
     await eventually(() => map.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? null)).toBe(
       `Shows ${online.deployments.length} nodes, coloured by status. The list view (View List) lists them.`,
     );

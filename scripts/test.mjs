@@ -51,7 +51,7 @@ function run(name, projects) {
 // The longest first: the end-to-end run on one lane, the units then the crash tests on the other.
 const queue = [
   ['e2e', ['e2e']],
-  ['units', ['shared', 'server', 'web']],
+  ['units', ['shared', 'fleet', 'server', 'web']],
   ['crash', ['crash']],
 ];
 const results = [];

@@ -23,7 +23,7 @@ describe('/meta.json', () => {
     const res = await plain.app.inject({ method: 'GET', url: `/meta.json?${Date.now()}` });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.json()).toEqual({ version: APP_VERSION, demo: false, mapTileUrl: null, analytics: null });
+    expect(res.json()).toEqual({ version: APP_VERSION, demo: false, mapTileUrl: null, basemap: null, analytics: null });
     expect(String(res.headers['content-security-policy']).split(';')).toContain("connect-src 'self'");
   });
 

@@ -19,6 +19,7 @@ import {
 import { ping } from './db/database.ts';
 import { isUniqueViolation } from './db/unique.ts';
 import { AUTHENTICATOR, FEATURES } from './features/index.ts';
+import { basemapOf, registerBasemap } from './platform/basemap.ts';
 import type { AppContext } from './platform/context.ts';
 import { ApiError, badRequest, errorBody, frameworkError } from './platform/errors.ts';
 import { guard } from './platform/guard.ts';
@@ -90,6 +91,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
           "'self'",
           ...(ctx.config.API_BASE_URL ? [ctx.config.API_BASE_URL] : []),
           ...(ctx.config.ANALYTICS_DOMAIN ? [new URL(ctx.config.ANALYTICS_URL).origin] : []),
+          // Map tiles and a basemap style of another server (its tiles, glyphs and sprites on the same origin).
+          ...[ctx.config.MAP_TILE_URL, ctx.config.BASEMAP_STYLE_URL].flatMap((u) => (u ? [new URL(u.replace(/[{}]/g, '')).origin] : [])),
         ],
         // The support page frames the external contact form, and nothing else may be framed.
         'frame-src': ["'self'", ...(ctx.config.SUPPORT_FORM_URL ? [new URL(ctx.config.SUPPORT_FORM_URL).origin] : [])],
@@ -138,7 +141,13 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
     typed.get('/meta.json', { config: { auth: 'public' }, schema: { tags: ['meta'], response: { 200: metaReply } } }, async (_req, reply) => {
       reply.header('cache-control', 'no-store');
       const { ANALYTICS_DOMAIN: domain, ANALYTICS_URL: endpoint } = ctx.config;
-      return { version: APP_VERSION, demo: ctx.config.demo, mapTileUrl: ctx.config.MAP_TILE_URL ?? null, analytics: domain ? { domain, endpoint } : null };
+      return {
+        version: APP_VERSION,
+        demo: ctx.config.demo,
+        mapTileUrl: ctx.config.MAP_TILE_URL ?? null,
+        basemap: basemapOf(ctx.config),
+        analytics: domain ? { domain, endpoint } : null,
+      };
     });
     for (const feature of FEATURES) await feature.routes?.(typed);
   });
@@ -155,6 +164,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
     await docs.register(scalar, { routePrefix: '/api/docs', configuration: { url: '/api/openapi.json', withDefaultFonts: false } });
   });
 
+  registerBasemap(app, ctx.config);
   registerWebApp(app, ctx.config.webDist, ctx.config.demo);
   return app;
 }

@@ -73,6 +73,10 @@ const schema = z.object({
   JOB_LEASE_S: seconds.default(60),
   SIMULATOR: bool.optional(),
   MAP_TILE_URL: z.string().url().optional(),
+  /** A street basemap: a Protomaps or OpenMapTiles extract (.pmtiles) the console serves, or a MapLibre style's URL. */
+  BASEMAP_PMTILES: z.string().min(1).optional(),
+  BASEMAP_STYLE_URL: z.string().url().optional(),
+  BASEMAP_ATTRIBUTION: z.string().min(1).default('© OpenStreetMap contributors'),
   ANALYTICS_DOMAIN: z.string().min(1).optional(),
   ANALYTICS_URL: z.string().url().default('https://plausible.io/api/event'),
   SIM_NODES: z.coerce.number().int().min(0).max(1_000_000).default(300),

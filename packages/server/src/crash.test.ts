@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { NodeModel } from '@vpp/fleet/physics';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SimParams } from './fleet/builder.ts';
-import type { NodeModel } from './fleet/physics.ts';
 import { reporting } from './fleet/simulator.ts';
 import { decodeDay } from './telemetry/index.ts';
 import { DIALECTS, fastClock, serverProcess, waitFor } from './test/server-process.ts';

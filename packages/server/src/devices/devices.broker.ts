@@ -97,6 +97,11 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
     },
   });
   const server = net.createServer(aedes.handle);
+  const sockets = new Set<net.Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   let port: number;
   try {
     port = await listen(server, o.port ?? 1883, o.host);
@@ -116,8 +121,11 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
       );
     },
     async close() {
+      // No new connection first: a device reconnecting while the broker closes would hold it open.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => aedes.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
     },
   };
 }

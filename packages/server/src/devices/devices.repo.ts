@@ -119,3 +119,27 @@ export async function storedSequences(db: Database, pairs: readonly { nodeId: nu
 export async function pruneSequences(db: Database, before: number): Promise<void> {
   await db.deleteFrom('device_readings').where('ts', '<', before).execute();
 }
+
+/** What a simulated fleet's identities file holds of each node (docs/devices.md): commissioned nodes, by id; `count` first, or `nodeIds`. */
+export async function fleetNodes(db: Database, pick: { count: number } | { nodeIds: readonly number[] }) {
+  let q = db
+    .selectFrom('nodes')
+    .select(['id', 'serial_number', 'lat', 'lng', 'region', 'postcode', 'timezone', 'phases', 'solar_kw', 'inverter_kw', 'battery_kw', 'battery_usable_kwh'])
+    .where('commissioned_at', 'is not', null)
+    .orderBy('id');
+  q = 'count' in pick ? q.limit(pick.count) : q.where('id', 'in', pick.nodeIds.length ? pick.nodeIds : [-1]);
+  const nodes = await q.execute();
+  const subs = nodes.length
+    ? await db
+        .selectFrom('submeters')
+        .select(['id', 'node_id', 'name'])
+        .where(
+          'node_id',
+          'in',
+          nodes.map((n) => n.id),
+        )
+        .orderBy('id')
+        .execute()
+    : [];
+  return nodes.map((n) => ({ ...n, submeters: subs.filter((s) => s.node_id === n.id).map((s) => ({ id: s.id, name: s.name })) }));
+}

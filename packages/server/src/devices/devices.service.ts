@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { DeviceCredential, NodeDevice } from '@vpp/shared';
-import { nowS } from '../db/database.ts';
+import type { DeviceCredential, FleetDevice, FleetIdentities, NodeDevice } from '@vpp/shared';
+import { type Database, nowS } from '../db/database.ts';
 import { requireNode } from '../features/nodes/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { AuthUser } from '../platform/guard.ts';
@@ -48,4 +48,34 @@ export async function nodeDevice(ctx: AppContext, user: AuthUser, nodeId: number
     rejectedCount: status?.rejected_count ?? 0,
     droppedCount: status?.dropped_count ?? 0,
   };
+}
+
+/**
+ * Commissions nodes as devices of a simulated fleet: issues each a new credential (stored hashed;
+ * an earlier one stops working) and answers the fleet's identities (docs/devices.md), the secrets
+ * in clear, for `npm run fleet` to read. Commissioned nodes by id: the first `count`, or `nodeIds`.
+ */
+export async function commissionFleet(db: Database, pick: { count: number } | { nodeIds: readonly number[] }, at = nowS()): Promise<FleetIdentities> {
+  const nodes = await repo.fleetNodes(db, pick);
+  const devices: FleetDevice[] = [];
+  for (const n of nodes) {
+    const secret = newSecret();
+    await repo.saveCredential(db, n.id, hashSecret(secret), at);
+    devices.push({
+      serial: n.serial_number,
+      secret,
+      lat: n.lat,
+      lng: n.lng,
+      region: n.region,
+      postcode: n.postcode,
+      timezone: n.timezone,
+      phases: n.phases === 3 ? 3 : 1,
+      solarKw: n.solar_kw,
+      inverterKw: n.inverter_kw,
+      batteryKw: n.battery_kw,
+      batteryKwh: n.battery_usable_kwh,
+      submeters: n.submeters,
+    });
+  }
+  return { issuedAt: at, devices };
 }

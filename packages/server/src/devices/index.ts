@@ -15,7 +15,7 @@ import { verifyDevice } from './devices.service.ts';
 
 export { BrokerPortTaken } from './devices.broker.ts';
 export { credentialedNodeIds, saveCredential } from './devices.repo.ts';
-export { hashSecret, newSecret } from './devices.service.ts';
+export { commissionFleet, hashSecret, newSecret } from './devices.service.ts';
 
 /** Devices on the wire: a node's device record and its credential. */
 export const devicesModule: FeatureModule = {

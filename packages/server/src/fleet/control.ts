@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { type Database, nowS } from '../db/database.ts';
-import type { Command } from './physics.ts';
 
 /**
  * The control interface between the console and the fleet: per-node commands out, responses back.
  * Dispatches, curtailments and outage preparation only ever issue commands here; the simulated
- * devices (or, later, real ones over MQTT) pick them up and obey them within their limits.
+ * devices pick them up over MQTT (devices/devices.outbox.ts) and obey them within their limits.
  */
-const commandSpec = z.discriminatedUnion('kind', [
+export const commandSpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('battery_power'), kw: z.number() }),
   // CSIP-AUS limits (see physics.ts ExportLimit): net = opModExpLimW, gross = opModGenLimW; standing = DefaultDERControl.
   z.object({
@@ -23,9 +22,6 @@ const commandSpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('grid_outage') }),
 ]);
 export type CommandSpec = z.infer<typeof commandSpec>;
-
-/** How a device answers a command when it receives it: it takes it on, or its customer opts out. */
-export type CommandAnswer = 'ACCEPTED' | 'OPTED_OUT';
 
 export interface NewCommand {
   nodeId: number;
@@ -110,59 +106,4 @@ export async function endCommands(db: Database, source: string, at: number, node
 /** How each node answered a source's commands. */
 export async function commandResponses(db: Database, source: string) {
   return db.selectFrom('node_commands').select(['node_id', 'status', 'responded_at']).where('source', '=', source).execute();
-}
-
-/**
- * The commands the devices must obey between `from` and `to` (both included), per node. A pending
- * command is delivered to its device, whose answer (`answer`: the device's, or its customer's) is
- * recorded; a device that `reachable` says is not reporting while the command is due cannot
- * receive it, and the command stays pending.
- */
-export async function commandsFor(
-  db: Database,
-  from: number,
-  to: number,
-  nodeIds: readonly number[] | undefined,
-  reachable: (nodeId: number, start: number, end: number) => boolean,
-  answer: (command: { id: number; nodeId: number; spec: CommandSpec }) => CommandAnswer,
-): Promise<Map<number, Command[]>> {
-  let q = db
-    .selectFrom('node_commands')
-    .select(['id', 'node_id', 'kind', 'start_ts', 'end_ts', 'params', 'status'])
-    .where('end_ts', '>', from)
-    .where('start_ts', '<=', to)
-    .where('status', 'in', ['PENDING', 'ACCEPTED']);
-  if (nodeIds) q = q.where('node_id', 'in', nodeIds);
-  const rows = await q.execute();
-  const accepted: number[] = [];
-  const optedOut: number[] = [];
-  const out = new Map<number, Command[]>();
-  for (const r of rows) {
-    const spec = commandSpec.parse(JSON.parse(r.params));
-    if (r.status === 'PENDING') {
-      if (!reachable(r.node_id, r.start_ts, r.end_ts)) continue;
-      if (answer({ id: r.id, nodeId: r.node_id, spec }) === 'OPTED_OUT') {
-        optedOut.push(r.id);
-        continue;
-      }
-      accepted.push(r.id);
-    }
-    const list = out.get(r.node_id) ?? [];
-    list.push({ ...spec, start: r.start_ts, end: r.end_ts } as Command);
-    out.set(r.node_id, list);
-  }
-  const at = nowS();
-  for (let i = 0; i < accepted.length; i += 1000)
-    await db
-      .updateTable('node_commands')
-      .set({ status: 'ACCEPTED', responded_at: at })
-      .where('id', 'in', accepted.slice(i, i + 1000))
-      .execute();
-  for (let i = 0; i < optedOut.length; i += 1000)
-    await db
-      .updateTable('node_commands')
-      .set({ status: 'OPTED_OUT', responded_at: at })
-      .where('id', 'in', optedOut.slice(i, i + 1000))
-      .execute();
-  return out;
 }

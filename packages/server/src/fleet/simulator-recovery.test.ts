@@ -1,10 +1,10 @@
+import type { NodeModel } from '@vpp/fleet/physics';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
 import { nodeReports } from '../features/nodes/index.ts';
 import { armCrashPoint } from '../platform/crash-points.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { buildFleet, type SimParams } from './builder.ts';
-import type { NodeModel } from './physics.ts';
 import { FleetSimulator, reporting } from './simulator.ts';
 
 const HOUR = 3600;

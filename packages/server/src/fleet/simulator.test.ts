@@ -1,3 +1,4 @@
+import type { NodeModel } from '@vpp/fleet/physics';
 import { AUSTRALIAN_STATES, isValidNmiWithChecksum, NODE_STATUSES, nodeStatus } from '@vpp/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
@@ -6,7 +7,6 @@ import { describeEachDatabase } from '../test/harness.ts';
 import { buildFleet, type SimParams } from './builder.ts';
 import { NMI_PREFIX, TIMEZONE } from './catalogue.ts';
 import { commandResponses, sendCommands } from './control.ts';
-import type { NodeModel } from './physics.ts';
 import { FleetSimulator, reporting } from './simulator.ts';
 
 const STEP = 300;

@@ -1,11 +1,10 @@
-import { tzOffsetS } from '@vpp/shared';
+import { type Command, customerOptsOut, frequency, type NodeModel, step, submeterPower, voltage } from '@vpp/fleet/physics';
+import { hash01 } from '@vpp/fleet/random';
 import type { FastifyBaseLogger } from 'fastify';
 import { clockMs, type Database, nowS } from '../db/database.ts';
 import type { Sample, SubmeterSample, TelemetryStore } from '../telemetry/index.ts';
 import type { SimParams } from './builder.ts';
-import { type CommandAnswer, type CommandSpec, commandsFor } from './control.ts';
-import { frequency, type NodeModel, step, voltage } from './physics.ts';
-import { hash01 } from './random.ts';
+import { type CommandSpec, commandSpec } from './control.ts';
 import type { ConnectivityChange, FleetReports, UnitContact } from './reports.ts';
 
 /** Samples per ingest while catching up: big enough to write efficiently, small enough to keep the server answering. */
@@ -84,22 +83,67 @@ function sample(n: SimNode, ts: number, dt: number, r: ReturnType<typeof step>):
   };
 }
 
-/** Submeter loads: each a share of the house with its own daily habit, in the node's local time. */
-function submeterPower(name: string, id: number, ts: number, houseKw: number, zone: string): number {
-  const hour = ((((ts + tzOffsetS(zone, ts)) / 3600) % 24) + 24) % 24;
-  const on = hash01(id, Math.floor(ts / 1800)) < 0.5;
-  if (name === 'Pool pump') return hour >= 0 && hour < 6 ? 1.1 : 0;
-  if (name === 'Hot water') return hour >= 14 && hour < 17 && on ? 3.6 : 0.02;
-  if (name === 'EV charger') return hour >= 8 && hour < 12 && on ? 7 : 0;
-  return Math.min(houseKw * 0.35, 3);
+/** How a device answers a command when it receives it: it takes it on, or its customer opts out. */
+type CommandAnswer = 'ACCEPTED' | 'OPTED_OUT';
+
+/** How a simulated home answers a command (the fleet's devices answer alike, packages/fleet). */
+export function customerAnswer(c: { id: number; nodeId: number; spec: CommandSpec }): CommandAnswer {
+  return customerOptsOut(c.nodeId, c.id, c.spec.kind === 'battery_power') ? 'OPTED_OUT' : 'ACCEPTED';
 }
 
 /**
- * How a simulated home answers a command: about one customer in twenty opts out of a battery
- * command (fixed per node and command); every device takes export limits and outage preparation.
+ * The commands the devices must obey between `from` and `to` (both included), per node. A pending
+ * command is delivered to its device, whose answer (`answer`: the device's, or its customer's) is
+ * recorded; a device that `reachable` says is not reporting while the command is due cannot
+ * receive it, and the command stays pending.
  */
-export function customerAnswer(c: { id: number; nodeId: number; spec: CommandSpec }): CommandAnswer {
-  return c.spec.kind === 'battery_power' && hash01(c.nodeId, c.id, 77) < 0.05 ? 'OPTED_OUT' : 'ACCEPTED';
+async function commandsFor(
+  db: Database,
+  from: number,
+  to: number,
+  nodeIds: readonly number[] | undefined,
+  reachable: (nodeId: number, start: number, end: number) => boolean,
+  answer: (command: { id: number; nodeId: number; spec: CommandSpec }) => CommandAnswer,
+): Promise<Map<number, Command[]>> {
+  let q = db
+    .selectFrom('node_commands')
+    .select(['id', 'node_id', 'kind', 'start_ts', 'end_ts', 'params', 'status'])
+    .where('end_ts', '>', from)
+    .where('start_ts', '<=', to)
+    .where('status', 'in', ['PENDING', 'ACCEPTED']);
+  if (nodeIds) q = q.where('node_id', 'in', nodeIds);
+  const rows = await q.execute();
+  const accepted: number[] = [];
+  const optedOut: number[] = [];
+  const out = new Map<number, Command[]>();
+  for (const r of rows) {
+    const spec = commandSpec.parse(JSON.parse(r.params));
+    if (r.status === 'PENDING') {
+      if (!reachable(r.node_id, r.start_ts, r.end_ts)) continue;
+      if (answer({ id: r.id, nodeId: r.node_id, spec }) === 'OPTED_OUT') {
+        optedOut.push(r.id);
+        continue;
+      }
+      accepted.push(r.id);
+    }
+    const list = out.get(r.node_id) ?? [];
+    list.push({ ...spec, start: r.start_ts, end: r.end_ts } as Command);
+    out.set(r.node_id, list);
+  }
+  const at = nowS();
+  for (let i = 0; i < accepted.length; i += 1000)
+    await db
+      .updateTable('node_commands')
+      .set({ status: 'ACCEPTED', responded_at: at })
+      .where('id', 'in', accepted.slice(i, i + 1000))
+      .execute();
+  for (let i = 0; i < optedOut.length; i += 1000)
+    await db
+      .updateTable('node_commands')
+      .set({ status: 'OPTED_OUT', responded_at: at })
+      .where('id', 'in', optedOut.slice(i, i + 1000))
+      .execute();
+  return out;
 }
 
 /**

@@ -1,7 +1,7 @@
+import { airTemperature, cloudCover } from '@vpp/fleet/physics';
+import { smoothNoise, stringKey } from '@vpp/fleet/random';
 import type { Database } from '../db/database.ts';
 import { saveWeather, type WeatherTable } from '../forecast/index.ts';
-import { airTemperature, cloudCover } from './physics.ts';
-import { smoothNoise, stringKey } from './random.ts';
 
 // The demo world's weather service: it tells the console, hour by hour per postcode of the fleet,
 // the cloud cover and air temperature it forecasts, as a real deployment's weather feed would. Its

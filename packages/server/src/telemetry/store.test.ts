@@ -1,9 +1,9 @@
+import { hash01 } from '@vpp/fleet/random';
 import { endOfPeriod, localBucketStart, startOfPeriod } from '@vpp/shared';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
 import { buildFleet } from '../fleet/builder.ts';
-import { hash01 } from '../fleet/random.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { FLEET_COLUMNS, type FleetColumn, METRIC_COLUMNS, type MetricColumn, metricValues, type Sample } from './metrics.ts';
 

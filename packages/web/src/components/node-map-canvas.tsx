@@ -23,7 +23,9 @@ function useNodeMap(container: React.RefObject<HTMLDivElement | null>, props: No
   const onSelect = useRef(props.onSelect);
   onSelect.current = props.onSelect;
   const meta = useMeta();
-  const tileUrl = meta.data ? meta.data.mapTileUrl : meta.isError ? null : undefined;
+  // The basemap is known once /meta.json answered (or failed: the shipped coastline).
+  const basemap = meta.data ? meta.data : meta.isError ? null : undefined;
+  const tileUrl = basemap === undefined ? undefined : (basemap?.mapTileUrl ?? null);
   const cluster = props.cluster !== false;
   // The server's tiles of every node on its own (overlapping nodes still one dot) when clustering is off.
   const tilesUrl = props.tiles ? `${props.tiles.url}${props.tiles.url.includes('?') ? '&' : '?'}cluster=${cluster}` : null;
@@ -34,8 +36,8 @@ function useNodeMap(container: React.RefObject<HTMLDivElement | null>, props: No
 
   useEffect(() => {
     const box = container.current;
-    if (!box || tileUrl === undefined) return;
-    const m = createMap(box, tileUrl);
+    if (!box || basemap === undefined) return;
+    const m = createMap(box, basemap);
     m.on('load', () => {
       addNodeSource(m, vector ? firstTilesUrl.current : null, cluster);
       addNodeLayers(m, vector);
@@ -61,7 +63,7 @@ function useNodeMap(container: React.RefObject<HTMLDivElement | null>, props: No
       setLoaded(null);
       m.remove();
     };
-  }, [tileUrl, cluster, vector, container, counted]);
+  }, [basemap, cluster, vector, container, counted]);
 
   // New data of the view (its version in the URL): the same map takes the new tiles.
   useEffect(() => {
@@ -73,7 +75,7 @@ function useNodeMap(container: React.RefObject<HTMLDivElement | null>, props: No
       source.setTiles([tilesUrl]);
     }
   }, [loaded, tilesUrl, counted]);
-  return { map: loaded, hasTiles: Boolean(tileUrl) };
+  return { map: loaded, hasTiles: Boolean(tileUrl || basemap?.basemap) };
 }
 
 /** The MapLibre map of NodeMap: the map, its nodes (given, or the view's tiles), and its framing. */

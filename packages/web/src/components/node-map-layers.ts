@@ -1,7 +1,7 @@
 import { MAP_CLUSTER_MAX_ZOOM, MAP_TILE_MAX_ZOOM, NODE_TILE_LAYER, type NodeStatus } from '@vpp/shared';
 import type { GeoJSONFeature, GeoJSONSource } from 'maplibre-gl';
 import * as maplibregl from 'maplibre-gl';
-import { STATUS_COLOURS } from './node-map-types.ts';
+import { MIXED_CLUSTER_COLOUR, STATUS_COLOURS } from './node-map-types.ts';
 
 // The node map's source and layers, for either kind of data: the nodes given (a GeoJSON source that
 // MapLibre clusters, for a page of a node or a few) or the server's vector tiles of a view (nodes and
@@ -9,8 +9,6 @@ import { STATUS_COLOURS } from './node-map-types.ts';
 // cluster of one status wears that status's colour; a click on it zooms to where it breaks up.
 
 const STATUSES = Object.keys(STATUS_COLOURS) as NodeStatus[];
-/** A cluster's colour when its nodes are of more than one status. */
-export const MIXED_CLUSTER_COLOUR = '#1c7ed6';
 
 /** Adds the `nodes` source: the server's tiles at `tilesUrl`, or an empty GeoJSON source (clustered or not) for the nodes given. */
 export function addNodeSource(m: maplibregl.Map, tilesUrl: string | null, cluster: boolean): void {
@@ -82,7 +80,7 @@ export function bindNodeEvents(m: maplibregl.Map, onSelect: () => ((id: number) 
     if (!f) return;
     hover
       .setLngLat((f.geometry as GeoJSON.Point).coordinates as [number, number])
-      .setText(String(f.properties.label))
+      .setText(String(f.properties.label ?? `Node ${f.properties.id}`))
       .addTo(m);
   });
   m.on('mouseleave', 'node', () => hover.remove());

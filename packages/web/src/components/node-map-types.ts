@@ -26,6 +26,11 @@ export const STATUS_LABELS: Record<NodeStatus, string> = {
   NOT_COMMISSIONED: 'Not Commissioned',
 };
 
+/** A cluster's colour when its nodes are of more than one status (a cluster of one status wears that status's colour). */
+export const MIXED_CLUSTER_COLOUR = '#1c7ed6';
+/** The legend's line for clusters. */
+export const CLUSTER_LEGEND = { label: 'Cluster of mixed statuses (one status: its colour)', colour: MIXED_CLUSTER_COLOUR };
+
 /** The map's legend: each status with its colour, in the order of STATUS_COLOURS. */
 export const MAP_LEGEND = (Object.keys(STATUS_COLOURS) as NodeStatus[]).map((status) => ({
   status,

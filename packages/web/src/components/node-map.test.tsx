@@ -91,6 +91,26 @@ describe('node map data', () => {
 });
 
 describe('NodeMap', () => {
+  it("counts the server's view of a fleet (its tiles), and its legend names no clusters when clustering is off", () => {
+    renderScreen(
+      <NodeMap
+        tiles={{ url: 'http://localhost/dashboard/map/tiles/{z}/{x}/{y}?v=1', total: 50000, bounds: [112, -44, 154, -10] }}
+        cluster={false}
+        height={500}
+        label="Fleet map"
+        listedBy="the list view (View List)"
+      />,
+    );
+    const region = screen.getByRole('region', { name: 'Fleet map' });
+    expect(region).toHaveAttribute('data-node-count', '50000');
+    expect(region).toHaveAccessibleDescription('Shows 50000 nodes, coloured by status. The list view (View List) lists them.');
+    expect(
+      within(region)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Online', 'Offline', 'Awaiting Contact', 'Not Commissioned']);
+  });
+
   it('is a region named by its label, described by its count, with the legend', async () => {
     renderScreen(<NodeMap nodes={[brisbane, perth]} height={500} label="VPP map" listedBy="the List tab" />);
     const region = screen.getByRole('region', { name: 'VPP map' });
@@ -101,7 +121,7 @@ describe('NodeMap', () => {
       within(legend)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['Online', 'Offline', 'Awaiting Contact', 'Not Commissioned']);
+    ).toEqual(['Online', 'Offline', 'Awaiting Contact', 'Not Commissioned', 'Cluster of mixed statuses (one status: its colour)']);
     // Listed elsewhere on the page: no hidden list of its own.
     expect(within(region).queryByRole('list', { name: 'Nodes on the vpp map' })).toBeNull();
     await screen.findByTestId('canvas');

@@ -1,7 +1,7 @@
 import { Box, Group, Paper, Text, VisuallyHidden } from '@mantine/core';
 import { useViewportSize } from '@mantine/hooks';
 import { lazy, Suspense, useId, useLayoutEffect, useRef, useState } from 'react';
-import { fittedHeight, MAP_LEGEND, mapDescription, type NodeMapProps, nodeLabel, STATUS_LABELS } from './node-map-types.ts';
+import { CLUSTER_LEGEND, fittedHeight, MAP_LEGEND, mapDescription, type NodeMapProps, nodeLabel, STATUS_LABELS } from './node-map-types.ts';
 
 export { type MapNode, type NodeMapProps, STATUS_COLOURS, STATUS_LABELS } from './node-map-types.ts';
 
@@ -59,13 +59,13 @@ export function NodeMap(props: NodeMapProps) {
       <Suspense fallback={null}>
         <NodeMapCanvas {...props} />
       </Suspense>
-      <MapLegend />
+      <MapLegend cluster={props.cluster !== false && (props.tiles !== undefined || nodes.length > 1)} />
     </Box>
   );
 }
 
 /** The status colours, over the map's bottom-left corner (the attribution keeps the bottom right). */
-export function MapLegend() {
+export function MapLegend(props: { cluster?: boolean }) {
   return (
     <Paper pos="absolute" left={8} bottom={8} px={8} py={4} shadow="xs" withBorder style={{ zIndex: 1, opacity: 0.95 }}>
       <Box component="ul" aria-label="Legend" m={0} p={0} style={{ listStyle: 'none' }}>
@@ -75,6 +75,12 @@ export function MapLegend() {
             <Text size="xs">{e.label}</Text>
           </Group>
         ))}
+        {props.cluster && (
+          <Group component="li" gap={6} wrap="nowrap">
+            <Box w={12} h={12} bg={CLUSTER_LEGEND.colour} style={{ borderRadius: '50%', border: '2px solid #fff', opacity: 0.75, flex: 'none' }} aria-hidden />
+            <Text size="xs">{CLUSTER_LEGEND.label}</Text>
+          </Group>
+        )}
       </Box>
     </Paper>
   );

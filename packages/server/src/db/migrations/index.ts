@@ -27,6 +27,7 @@ import { devices } from './029-devices.ts';
 import { weather } from './031-weather.ts';
 import { measurementRert } from './033-measurement-rert.ts';
 import { openadr } from './038-openadr.ts';
+import { trading } from './040-trading.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '031-weather': weather,
   '033-measurement-rert': measurementRert,
   '038-openadr': openadr,
+  '040-trading': trading,
 };

@@ -19,9 +19,14 @@ import {
   satisfies,
   TICKER_UPCOMING_S,
   type TickerDispatchEvent,
+  TRADING_MESSAGES,
   tickerText,
   VPP_VIEW,
 } from '@vpp/shared';
+
+/** The origin of a dispatch that a VPP's trading plan made (issue 35). */
+export const AUTOMATIC = 'AUTOMATIC';
+
 import { nowS } from '../../db/database.ts';
 import { cancelCommands } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -50,8 +55,9 @@ function summary(d: repo.DispatchRow, now: number): DispatchSummary {
     id: d.id,
     state: stateOf(d, now),
     // A RERT dispatch carries its kind as its reason (the list's Event column shows it).
-    reason: d.type === repo.RERT_EVENT ? 'RERT' : null,
-    triggered: false,
+    // An automatic one (a VPP's trading plan made it, issue 35) reads "Automatic" and is triggered.
+    reason: d.type === repo.RERT_EVENT ? 'RERT' : d.origin === AUTOMATIC ? TRADING_MESSAGES.automaticReason : null,
+    triggered: d.origin === AUTOMATIC,
     // The viewer holds a dispatch permission, which the creator rule of spec 3 §2.4 asks for.
     createdBy: nameOf(d.creator_given_name, d.creator_surname),
     createdAt: d.created_at,
@@ -82,6 +88,7 @@ export async function createDispatch(
   body: CreateDispatchBody,
   type = repo.DISPATCH_EVENT,
   now = nowS(),
+  origin: typeof AUTOMATIC | null = null,
 ): Promise<{ id: number }> {
   const ps = await requirePowerstation(ctx, user, body.powerstation);
   if (ps.type === 'FCAS') throw badRequest(DISPATCH_MESSAGES.fcasNotDispatchable);
@@ -147,6 +154,7 @@ export async function createDispatch(
         created_by: user.id,
         orders_sent_at: null,
         checked_at: null,
+        origin,
       })
       .execute();
     await repo.storeAllocation(trx, id, allocation);

@@ -112,6 +112,8 @@ export interface DispatchRow {
   creator_surname: string | null;
   orders_sent_at: number | null;
   checked_at: number | null;
+  /** 'AUTOMATIC' for a trading plan's dispatch; null for a person's. */
+  origin: string | null;
   deployments: number;
 }
 
@@ -141,6 +143,7 @@ function dispatchQuery(db: Database, types: readonly string[] = [DISPATCH_EVENT]
       'u.given_name as creator_given_name',
       'u.surname as creator_surname',
       'd.orders_sent_at',
+      'd.origin',
       'd.checked_at',
       eb
         .selectFrom('dispatch_nodes as dn')

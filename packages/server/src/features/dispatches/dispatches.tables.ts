@@ -14,6 +14,8 @@ export interface DispatchTable {
   created_by: number | null;
   orders_sent_at: Epoch | null;
   checked_at: Epoch | null;
+  /** What made the dispatch when no one did by hand: 'AUTOMATIC' for a trading plan's (issue 35); null for a person's. */
+  origin: string | null;
 }
 
 export interface DispatchNodeTable {

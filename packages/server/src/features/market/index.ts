@@ -3,7 +3,16 @@ import type { FeatureModule } from '../../platform/module.ts';
 import { marketRoutes } from './market.routes.ts';
 
 export { type ImportedPrice, type ParsedPriceFile, PriceFileError, parsePriceFile } from './market.import.ts';
-export { dispatchPrice, importPrices, powerstationPrices, regionPrices, requireMarketAccess, seesMarketData, settlementPrices } from './market.service.ts';
+export {
+  dispatchPrice,
+  importPrices,
+  powerstationPrices,
+  regionPrices,
+  requireMarketAccess,
+  seesMarketData,
+  settlementPrices,
+  vppRegion,
+} from './market.service.ts';
 export type { MarketImportTable, MarketModelDayTable, MarketPriceTable } from './market.tables.ts';
 
 /**

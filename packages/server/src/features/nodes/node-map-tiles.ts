@@ -16,7 +16,8 @@ export interface MapPoint {
   displayStatus: NodeStatus;
 }
 
-type NodeProps = { id: number; status: NodeStatus; label: string };
+// The hover label travels only when the node has a site label (the browser says "Node {id}" otherwise).
+type NodeProps = { id: number; status: NodeStatus; label?: string };
 type ClusterCounts = Record<NodeStatus, number>;
 
 /** One view's nodes, its bounds, and its two indexes (made when first asked). */
@@ -31,10 +32,10 @@ const PIXEL = TILE_EXTENT / 512;
 /** Clusters gather nodes within 40 pixels, as the map's own clustering did. */
 const CLUSTER_RADIUS_PX = 40;
 /**
- * Without clustering every node is drawn, but nodes closer than a pixel (a street of them seen from
+ * Without clustering every node is drawn (a 7-pixel dot), but nodes within 3 pixels (a street of them seen from
  * far out) are one dot until the zoom parts them: a tile of 50,000 nodes stays small.
  */
-const OVERLAP_RADIUS_PX = 1;
+const OVERLAP_RADIUS_PX = 3;
 
 const views = new TileViews<NodeMapData>(MAP_VIEW_TTL_S * 1000);
 
@@ -88,7 +89,7 @@ function indexOf(data: NodeMapData, cluster: boolean): Supercluster<NodeProps, C
     index.load(
       data.points.map((p) => ({
         type: 'Feature' as const,
-        properties: { id: p.id, status: p.displayStatus, label: p.siteLabel || `Node ${p.id}` },
+        properties: { id: p.id, status: p.displayStatus, ...(p.siteLabel ? { label: p.siteLabel } : {}) },
         geometry: { type: 'Point' as const, coordinates: [p.lng, p.lat] },
       })),
     );

@@ -94,7 +94,7 @@ describeEachDatabase('map views and vector tiles', (h) => {
     expect(nodes.map((f) => f.properties)).toEqual(
       expect.arrayContaining([
         { id: ids.newtown, status: 'ONLINE', label: 'Nguyen Home' },
-        { id: ids.enmore, status: 'ONLINE', label: `Node ${ids.enmore}` },
+        { id: ids.enmore, status: 'ONLINE' },
       ]),
     );
     expect(nodes.map((f) => f.properties.id)).not.toContain(foreign);

@@ -106,12 +106,13 @@ export default function VoltageMapCanvas(props: { tiles: HeatMapTiles; onSelect:
   // Asks the tiles of the current zoom's radius again (force: new data); set while a map is loaded.
   const retile = useRef<((force: boolean) => void) | null>(null);
   const meta = useMeta();
-  const tileUrl = meta.data ? meta.data.mapTileUrl : meta.isError ? null : undefined;
+  // The basemap is known once /meta.json answered (or failed: the shipped coastline).
+  const basemap = meta.data ? meta.data : meta.isError ? null : undefined;
 
   useEffect(() => {
     const box = container.current;
-    if (!box || tileUrl === undefined) return;
-    const m = createMap(box, tileUrl, true);
+    if (!box || basemap === undefined) return;
+    const m = createMap(box, basemap, true);
     let counted = false;
     let radius = 0;
     /** The tiles of the radius of the current zoom, when it or the data changed. */
@@ -158,7 +159,7 @@ export default function VoltageMapCanvas(props: { tiles: HeatMapTiles; onSelect:
       retile.current = null;
       m.remove();
     };
-  }, [tileUrl]);
+  }, [basemap]);
 
   // Framed once per VPP, at most as close as zoom 12 (the last of the 1000 m hexagons); new data of the same VPP keeps the user's view.
   const framed = useRef<number | null>(null);

@@ -248,3 +248,21 @@ export function voltage(n: NodeModel, ts: number, gridKw: number, phase: number)
 export function frequency(region: string, ts: number): number {
   return 50 + (smoothNoise(stringKey(region) + 7, ts, 90) - 0.5) * 0.12;
 }
+
+/** Submeter loads (kW): each a share of the house with its own daily habit, in the node's local time. */
+export function submeterPower(name: string, id: number, ts: number, houseKw: number, zone: string): number {
+  const hour = ((((ts + tzOffsetS(zone, ts)) / 3600) % 24) + 24) % 24;
+  const on = hash01(id, Math.floor(ts / 1800)) < 0.5;
+  if (name === 'Pool pump') return hour >= 0 && hour < 6 ? 1.1 : 0;
+  if (name === 'Hot water') return hour >= 14 && hour < 17 && on ? 3.6 : 0.02;
+  if (name === 'EV charger') return hour >= 8 && hour < 12 && on ? 7 : 0;
+  return Math.min(houseKw * 0.35, 3);
+}
+
+/**
+ * Whether a home's customer opts out of a command: about one in twenty declines a battery command
+ * (fixed per home and command); every device takes export limits and outage preparation.
+ */
+export function customerOptsOut(homeKey: number, commandId: number, batteryCommand: boolean): boolean {
+  return batteryCommand && hash01(homeKey, commandId, 77) < 0.05;
+}

@@ -1,0 +1,51 @@
+import { deviceReadingSchema, type FleetDevice } from '@vpp/shared';
+import { describe, expect, it } from 'vitest';
+import { SimulatedDevice, toCommand } from './device.ts';
+
+const home: FleetDevice = {
+  serial: 'RP20000001',
+  secret: 'a-secret-of-enough-length',
+  lat: -33.9,
+  lng: 151.18,
+  region: 'NSW1',
+  postcode: '2042',
+  timezone: 'Australia/Sydney',
+  phases: 3,
+  solarKw: 6.6,
+  inverterKw: 5,
+  batteryKw: 5,
+  batteryKwh: 13.5,
+  submeters: [{ id: 17, name: 'Pool pump' }],
+};
+const quiet = { info() {}, warn() {} };
+
+describe('a simulated device', () => {
+  it('reads the wire commands as its physics obey them', () => {
+    const at = { id: 1, createdAt: 100, validFrom: 200, validTo: 500 };
+    expect(toCommand({ ...at, control: { type: 'batteryPowerW', w: -3000 } })).toEqual({ kind: 'battery_power', start: 200, end: 500, kw: -3 });
+    expect(toCommand({ ...at, control: { type: 'opModExpLimW', w: 1500, rampS: 60, rampFromW: null, standing: true } })).toEqual({
+      kind: 'export_limit',
+      mode: 'net',
+      start: 200,
+      end: 500,
+      kw: 1.5,
+      rampS: 60,
+      rampFromKw: null,
+      standing: true,
+    });
+    expect(toCommand({ ...at, control: { type: 'opModGenLimW', w: 0 } })).toEqual({ kind: 'export_limit', mode: 'gross', start: 200, end: 500, kw: 0 });
+    expect(toCommand({ ...at, control: { type: 'chargeToFull' } })).toEqual({ kind: 'charge_full', start: 200, end: 500 });
+    expect(toCommand({ ...at, control: { type: 'outageReserve' } })).toEqual({ kind: 'grid_outage', start: 200, end: 500 });
+  });
+
+  it('takes readings the protocol accepts, numbered by their time, and keeps them while it has no broker', () => {
+    const d = new SimulatedDevice(home, { broker: 'mqtt://127.0.0.1:1', log: quiet });
+    const t = 1_795_000_000;
+    const readings = [d.report(t, 30), d.report(t + 30, 30)];
+    for (const r of readings) expect(deviceReadingSchema.parse(r)).toEqual(r);
+    expect(readings.map((r) => r.seq)).toEqual([t, t + 30]);
+    expect(readings[0].meterPowerC).not.toBeUndefined();
+    expect(readings[0].submeters?.map((s) => s.id)).toEqual([17]);
+    expect(d.buffer).toEqual(readings);
+  });
+});

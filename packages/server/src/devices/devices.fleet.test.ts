@@ -1,0 +1,85 @@
+import { type Fleet, runFleet } from '@vpp/fleet/fleet';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { nowS } from '../db/database.ts';
+import { nodeReports } from '../features/nodes/index.ts';
+import { sendCommands } from '../fleet/control.ts';
+import { node } from '../test/factories.ts';
+import { freePort } from '../test/free-port.ts';
+import { describeEachDatabase } from '../test/harness.ts';
+import { waitFor } from '../test/server-process.ts';
+import { commissionFleet, type DeviceLink, startDevices } from './index.ts';
+
+/**
+ * The simulated fleet (packages/fleet) against the console over the embedded broker, as
+ * `npm run fleet:commission` and `npm run fleet` run it: the devices know only their identities
+ * and the wire.
+ */
+describeEachDatabase('the simulated fleet on the wire', (h) => {
+  let link: DeviceLink;
+  let fleet: Fleet;
+  let ids: number[];
+  const quiet = { info() {}, warn() {} };
+
+  const start = async () => (await startDevices(h().ctx, h().app.log, nodeReports(h().ctx), { outboxEveryMs: 200 })) as DeviceLink;
+  const seqs = async (nodeId: number) =>
+    (await h().ctx.db.selectFrom('device_readings').select('seq').where('node_id', '=', nodeId).execute()).map((r) => Number(r.seq));
+
+  beforeAll(async () => {
+    const org = await h().org();
+    ids = [(await node(h(), [org])).id, (await node(h(), [org], { postcode: '2000' })).id];
+    h().ctx.config.MQTT_PORT = await freePort();
+    link = await start();
+    const identities = await commissionFleet(h().ctx.db, { nodeIds: ids });
+    // The console keeps each secret only as a hash.
+    const stored = await h().ctx.db.selectFrom('device_credentials').select('secret_hash').where('node_id', 'in', ids).execute();
+    expect(stored.map((s) => s.secret_hash).sort()).not.toContain(identities.devices[0].secret);
+    expect(stored.every((s) => s.secret_hash.startsWith('sha256:'))).toBe(true);
+    fleet = runFleet({ devices: identities.devices, broker: `mqtt://127.0.0.1:${link.port}`, intervalS: 2, log: quiet });
+  });
+
+  afterAll(async () => {
+    await fleet?.stop();
+    await link?.stop();
+  });
+
+  it('reports every interval from each device, which the console takes as online', async () => {
+    for (const id of ids) await waitFor(`readings of node ${id}`, async () => (await seqs(id)).length >= 2);
+    const nodes = await h().ctx.db.selectFrom('nodes').select(['id', 'connection_offline']).where('id', 'in', ids).execute();
+    expect(nodes.map((n) => n.connection_offline)).toEqual([0, 0]);
+    const latest = await h().ctx.db.selectFrom('tel_latest').selectAll().where('node_id', 'in', ids).execute();
+    expect(latest).toHaveLength(2);
+    for (const l of latest) expect(l.soc).toBeGreaterThan(0);
+  });
+
+  it('obeys a command and answers it; the console records the answer', async () => {
+    const now = nowS();
+    await sendCommands(h().ctx.db, [{ nodeId: ids[0], start: now - 1, end: now + 600, spec: { kind: 'battery_power', kw: 2 }, source: 'test:fleet' }]);
+    const answer = await waitFor('the answer', async () => {
+      const c = await h().ctx.db.selectFrom('node_commands').select(['status', 'responded_at']).where('source', '=', 'test:fleet').executeTakeFirstOrThrow();
+      return c.status === 'PENDING' ? undefined : c;
+    });
+    // A customer may opt out of a battery command (one in twenty); otherwise the battery follows it.
+    expect(['ACCEPTED', 'OPTED_OUT']).toContain(answer.status);
+    expect(answer.responded_at).not.toBeNull();
+    if (answer.status === 'ACCEPTED')
+      await waitFor('the battery at the setpoint', async () => {
+        const l = await h().ctx.db.selectFrom('tel_latest').select('battery_p').where('node_id', '=', ids[0]).executeTakeFirstOrThrow();
+        return l.battery_p === 2;
+      });
+  });
+
+  it('keeps its readings while the broker is away and sends them as a batch once it is back', async () => {
+    const device = fleet.devices[1];
+    await link.stop();
+    await waitFor('the device to see the broker gone', () => !device.connected);
+    await waitFor('readings kept', () => device.buffer.length >= 2);
+    const kept = device.buffer.map((r) => r.seq);
+    link = await start();
+    await waitFor('the kept readings stored', async () => {
+      const stored = new Set(await seqs(ids[1]));
+      return kept.every((s) => stored.has(s));
+    });
+    // As a batch (the device counts a batch once the broker has acknowledged it, after the console stored it).
+    await waitFor('the batch acknowledged', () => device.counts.resent >= kept.length);
+  });
+});
