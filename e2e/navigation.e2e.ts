@@ -54,6 +54,7 @@ const SIDEBAR: { label: string; href: string; permission: PermissionRequirement 
   // My Reposit
   { label: 'Users', href: '/my-reposit/users?limit=10&offset=0', permission: permission('fleet.myReposit.users') },
   { label: 'Invoices', href: '/my-reposit/billing?limit=10&offset=0', permission: permission('fleet.myReposit.billing') },
+  { label: 'OpenADR', href: '/my-reposit/openadr', permission: permission('fleet.administrator') },
 ];
 
 /** What the seed grants a demo user ('all' is every permission of the registry). */

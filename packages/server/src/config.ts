@@ -56,6 +56,16 @@ const schema = z.object({
     .url()
     .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://')
     .optional(),
+  /** Hosts (names or addresses, comma-separated) an OpenADR callback may reach over plain http or at a private address (docs/openadr.md). */
+  OPENADR_CALLBACK_ALLOW: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   SUPPORT_MAX_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
   RESET_TOKEN_TTL_S: seconds.default(3600),
   WELCOME_TOKEN_TTL_S: seconds.default(7 * 24 * 3600),

@@ -60,6 +60,8 @@ export * from './notifications/digest.ts';
 export * from './notifications/endpoints.ts';
 export * from './notifications/markdown.ts';
 export * from './notifications/schemas.ts';
+export * from './openadr/endpoints.ts';
+export * from './openadr/schemas.ts';
 export * from './outages/endpoints.ts';
 export * from './outages/messages.ts';
 export * from './outages/permissions.ts';

@@ -119,7 +119,12 @@ describeEachDatabase('another organisation’s records', (h) => {
     const site = await h().app.inject({ method: 'GET', url: `/api/nodes/${theirs.nodeId}/detail`, headers: theirs.auth });
     expect(site.json().data.siteLabel).toBe('Their home');
     const keys = await h().app.inject({ method: 'GET', url: '/account/api-keys', headers: theirs.auth });
-    expect(keys.json().data.keys.map((k: { keyName: string; status: string }) => [k.keyName, k.status])).toEqual([['Their key', 'VALID']]);
+    expect(keys.json().data.keys.map((k: { keyName: string; status: string }) => [k.keyName, k.status])).toEqual([
+      ['Their key', 'VALID'],
+      ['Their VEN', 'VALID'],
+    ]);
+    const openadr = await h().app.inject({ method: 'GET', url: '/openadr/overview', headers: theirs.auth });
+    expect(openadr.json().data.vens).toMatchObject([{ id: ids.get('openadr-ven'), vppIds: [] }]);
     const notes = await h().app.inject({ method: 'GET', url: '/account/notifications', headers: theirs.auth });
     expect(notes.json().data.unread).toBe(1);
     const dispatch = await h().app.inject({ method: 'GET', url: `/api/dispatches/${ids.get('dispatch')}`, headers: theirs.auth });
@@ -207,4 +212,141 @@ describeEachDatabase('access control of every endpoint for API keys', (h) => {
       }
     });
   }
+});
+
+// The OpenADR VTN (issue 31) answers OpenADR's own paths with OAuth tokens, not the console's
+// contract: every operation of the 3.0.1 document, with the scope it needs. No token is 401, a token
+// without the scope 403, and another organisation's client finds none of this organisation's objects (404).
+const VTN_OPERATIONS: [method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, scope: string][] = [
+  ['GET', '/programs', 'read_all'],
+  ['POST', '/programs', 'write_programs'],
+  ['GET', '/programs/:program', 'read_all'],
+  ['PUT', '/programs/:program', 'write_programs'],
+  ['DELETE', '/programs/:program', 'write_programs'],
+  ['GET', '/events', 'read_all'],
+  ['POST', '/events', 'write_events'],
+  ['GET', '/events/:event', 'read_all'],
+  ['PUT', '/events/:event', 'write_events'],
+  ['DELETE', '/events/:event', 'write_events'],
+  ['GET', '/reports', 'read_all'],
+  ['POST', '/reports', 'write_reports'],
+  ['GET', '/reports/:report', 'read_all'],
+  ['PUT', '/reports/:report', 'write_reports'],
+  ['DELETE', '/reports/:report', 'write_reports'],
+  ['GET', '/subscriptions', 'read_all'],
+  ['POST', '/subscriptions', 'write_subscriptions'],
+  ['GET', '/subscriptions/:subscription', 'read_all'],
+  ['PUT', '/subscriptions/:subscription', 'write_subscriptions'],
+  ['DELETE', '/subscriptions/:subscription', 'write_subscriptions'],
+  ['GET', '/vens', 'read_all'],
+  ['POST', '/vens', 'write_vens'],
+  ['GET', '/vens/:ven', 'read_all'],
+  ['PUT', '/vens/:ven', 'write_vens'],
+  ['DELETE', '/vens/:ven', 'write_vens'],
+  ['GET', '/vens/:ven/resources', 'read_all'],
+  ['POST', '/vens/:ven/resources', 'write_vens'],
+  ['GET', '/vens/:ven/resources/:resource', 'read_all'],
+  ['PUT', '/vens/:ven/resources/:resource', 'write_vens'],
+  ['DELETE', '/vens/:ven/resources/:resource', 'write_vens'],
+];
+const ALL_OPENADR_SCOPES = ['read_all', 'write_programs', 'write_events', 'write_reports', 'write_subscriptions', 'write_vens'];
+
+describeEachDatabase('access control of the OpenADR VTN', (h) => {
+  const B = '/openadr3/3.0.1';
+  const objects: Record<string, string> = {};
+  const client = async (auth: { authorization: string }, scopes: string[]) => {
+    const password = encodeURIComponent(Buffer.from(PASSWORD).toString('base64'));
+    const key = (
+      await h().app.inject({ method: 'POST', url: `/account/api-keys?password=${password}`, headers: auth, payload: { keyName: 'vtn', openadrScopes: scopes } })
+    ).json().data;
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: String(key.keyId), client_secret: key.key }).toString();
+    const res = await h().app.inject({
+      method: 'POST',
+      url: `${B}/auth/token`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form,
+    });
+    return { authorization: `Bearer ${res.json().access_token}` };
+  };
+  let theirs: { authorization: string };
+  const withScopes = new Map<string, { authorization: string }>();
+  beforeAll(async () => {
+    const org = await h().org('RETAILER', 'VTN Energy');
+    const owner = await h().bearer((await h().user(org)).username);
+    const nodeId = (await node(h(), [org])).id;
+    const vpp = (
+      await h().app.inject({ method: 'POST', url: '/api/powerstations', headers: owner, payload: { type: 'STATIC', name: 'VTN VPP', nodes: [nodeId] } })
+    ).json().data.id;
+    const ours = await client(owner, ALL_OPENADR_SCOPES);
+    const ven = (
+      await h().app.inject({ method: 'POST', url: `${B}/vens`, headers: ours, payload: { venName: 'VTN VEN', resources: [{ resourceName: 'r1' }] } })
+    ).json();
+    const sub = (
+      await h().app.inject({
+        method: 'POST',
+        url: `${B}/subscriptions`,
+        headers: ours,
+        payload: {
+          clientName: 'c',
+          programID: `vpp-${vpp}`,
+          objectOperations: [{ objects: ['EVENT'], operations: ['CREATE'], callbackUrl: 'https://example.com/cb' }],
+        },
+      })
+    ).json();
+    Object.assign(objects, { program: `vpp-${vpp}`, event: 'event-1', report: 'report-1', subscription: sub.id, ven: ven.id, resource: ven.resources[0].id });
+    for (const scope of ALL_OPENADR_SCOPES)
+      withScopes.set(
+        scope,
+        await client(
+          owner,
+          ALL_OPENADR_SCOPES.filter((s) => s !== scope),
+        ),
+      );
+    const other = await h().org('RETAILER', 'Elsewhere Energy');
+    theirs = await client(await h().bearer((await h().user(other)).username), ALL_OPENADR_SCOPES);
+  });
+  const url = (path: string) => B + path.replace(/:([a-z]+)/g, (_, k: string) => objects[k]);
+  /** A body that passes each collection's schema, so that what answers is the check under test. */
+  const bodyFor = (method: string, path: string) => {
+    if (method !== 'POST' && method !== 'PUT') return undefined;
+    if (path.includes('/resources')) return { resourceName: 'x' };
+    if (path.startsWith('/vens')) return { venName: 'x' };
+    if (path.startsWith('/subscriptions'))
+      return {
+        clientName: 'x',
+        programID: objects.program,
+        objectOperations: [{ objects: ['EVENT'], operations: ['CREATE'], callbackUrl: 'https://example.com/x' }],
+      };
+    if (path.startsWith('/reports')) return { programID: objects.program, eventID: 'event-1', clientName: 'x', resources: [] };
+    return {};
+  };
+
+  it.each(VTN_OPERATIONS)('%s %s: 401 without a token, 403 without its scope', async (method, path, scope) => {
+    const none = await h().app.inject({ method, url: url(path), payload: bodyFor(method, path) });
+    expect(none.statusCode).toBe(401);
+    expect(none.headers['content-type']).toContain('application/problem+json');
+    const res = await h().app.inject({
+      method,
+      url: url(path),
+      headers: withScopes.get(scope),
+      payload: bodyFor(method, path),
+    });
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json().detail).toBe(`This call needs the scope ${scope}.`);
+  });
+
+  it.each(VTN_OPERATIONS.filter(([, p]) => /:(program|subscription|ven)/.test(p)))(
+    "%s %s: another organisation's client finds nothing (404)",
+    async (method, path) => {
+      const res = await h().app.inject({
+        method,
+        url: url(path),
+        headers: theirs,
+        payload: bodyFor(method, path),
+      });
+      // Program writes are refused to every client (403), never with the program.
+      expect(res.statusCode, res.body).toBe(/^\/programs/.test(path) && method !== 'GET' ? 403 : 404);
+      expect(res.body).not.toContain('VTN VEN');
+    },
+  );
 });

@@ -17,6 +17,7 @@ import { kitDesignerModule } from './kit-designer/index.ts';
 import { marketModule } from './market/index.ts';
 import { nodesModule } from './nodes/index.ts';
 import { notificationsModule } from './notifications/index.ts';
+import { openadrModule } from './openadr/index.ts';
 import { outagesModule } from './outages/index.ts';
 import { passwordModule } from './password/index.ts';
 import { plansModule } from './plans/index.ts';
@@ -57,6 +58,7 @@ export const FEATURES: readonly FeatureModule[] = [
   customersModule,
   billingModule,
   exportsModule,
+  openadrModule,
 ];
 
 /** Who calls: sessions are the auth area's, API keys the api-keys area's. */

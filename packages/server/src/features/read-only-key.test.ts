@@ -106,4 +106,57 @@ describeEachDatabase('a read-only API key changes nothing', (h) => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: 'scope_missing', data: { message: API_KEY_MESSAGES.scopeMissing } });
   });
+  it('the OpenADR VTN: a read-only key gets no token, and a read_all client changes nothing', async () => {
+    const B = '/openadr3/3.0.1';
+    const token = (keyId: number, secret: string) =>
+      h().app.inject({
+        method: 'POST',
+        url: `${B}/auth/token`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: String(keyId), client_secret: secret }).toString(),
+      });
+    const password = encodeURIComponent(Buffer.from(PASSWORD).toString('base64'));
+    const readOnly = (
+      await h().app.inject({ method: 'POST', url: `/account/api-keys?password=${password}`, headers: owner.auth, payload: { keyName: 'plain' } })
+    ).json().data;
+    const refused = await token(readOnly.keyId, readOnly.key);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toBe('unauthorized_client');
+    // The console's key itself is no VTN token.
+    expect((await h().app.inject({ method: 'GET', url: `${B}/events`, headers: { authorization: `Bearer ${readOnly.key}` } })).statusCode).toBe(401);
+    const reader = (
+      await h().app.inject({
+        method: 'POST',
+        url: `/account/api-keys?password=${password}`,
+        headers: owner.auth,
+        payload: { keyName: 'reader', openadrScopes: ['read_all'] },
+      })
+    ).json().data;
+    const auth = { authorization: `Bearer ${(await token(reader.keyId, reader.key)).json().access_token}` };
+    const vpp = `vpp-${ids.get('powerstation')}`;
+    const venId = `ven-${ids.get('openadr-ven')}`;
+    const writes: [method: 'POST' | 'PUT' | 'DELETE', path: string, body?: object][] = [
+      ['POST', '/programs', { programName: 'x' }],
+      ['PUT', `/programs/${vpp}`, { programName: 'x' }],
+      ['DELETE', `/programs/${vpp}`],
+      ['POST', '/events', { programID: vpp, intervals: [] }],
+      ['DELETE', `/events/event-${ids.get('dispatch')}`],
+      ['POST', '/reports', { programID: vpp, eventID: `event-${ids.get('dispatch')}`, clientName: 'x', resources: [] }],
+      [
+        'POST',
+        '/subscriptions',
+        { clientName: 'x', programID: vpp, objectOperations: [{ objects: ['EVENT'], operations: ['CREATE'], callbackUrl: 'https://example.com/x' }] },
+      ],
+      ['POST', '/vens', { venName: 'x' }],
+      ['PUT', `/vens/${venId}`, { venName: 'x' }],
+      ['DELETE', `/vens/${venId}`],
+      ['POST', `/vens/${venId}/resources`, { resourceName: 'x' }],
+    ];
+    for (const [method, path, body] of writes) {
+      const before = await databaseSnapshot(h().ctx.db, h().dialect);
+      const res = await h().app.inject({ method, url: `${B}${path}`, headers: auth, ...(body ? { payload: body } : {}) });
+      expect(res.statusCode, `${method} ${path} ${res.body}`).toBe(403);
+      expect(await databaseSnapshot(h().ctx.db, h().dialect)).toEqual(before);
+    }
+  });
 });

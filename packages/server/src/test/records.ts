@@ -118,6 +118,31 @@ export const RECORD_MAKERS: Record<string, (h: Harness, org: RecordOwner) => Pro
     });
     return res.json().data.task_id;
   },
+  // A VEN written by their OpenADR client (an API key with OpenADR scopes, through the VTN's token).
+  'openadr-ven': async (h, org) => {
+    const password = Buffer.from(PASSWORD).toString('base64');
+    const key = await h.app.inject({
+      method: 'POST',
+      url: `/account/api-keys?password=${password}`,
+      headers: org.auth,
+      payload: { keyName: 'Their VEN', openadrScopes: ['read_all', 'write_vens'] },
+    });
+    const { keyId, key: secret } = key.json().data;
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: String(keyId), client_secret: secret });
+    const token = await h.app.inject({
+      method: 'POST',
+      url: '/openadr3/3.0.1/auth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form.toString(),
+    });
+    const ven = await h.app.inject({
+      method: 'POST',
+      url: '/openadr3/3.0.1/vens',
+      headers: { authorization: `Bearer ${token.json().access_token}` },
+      payload: { venName: `Their VEN ${org.id}` },
+    });
+    return Number(String(ven.json().id).slice(4));
+  },
   'api-key': async (h, org) => {
     const password = Buffer.from(PASSWORD).toString('base64');
     const res = await h.app.inject({ method: 'POST', url: `/account/api-keys?password=${password}`, headers: org.auth, payload: { keyName: 'Their key' } });

@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
 import { recordId, tooLongMessage } from '../api/inputs.ts';
+import { openadrScopesField } from '../openadr/schemas.ts';
 import { PERMISSIONS } from '../permissions/registry.ts';
 
 /** VALID, REVOKING while the revoke call is under way (in the browser), then REVOKED. */
@@ -23,6 +24,7 @@ export const API_KEY_MESSAGES = {
   scopesLabel: 'Scopes',
   scopesDescription: 'What the key may do: your permissions to give it. Read-only (the view permissions) unless you choose more.',
   /** The 403 of a key whose scopes do not open the call, although its owner could make it. */
+  openadrScopesAdminOnly: 'Only an administrator can give a key OpenADR scopes.',
   scopeMissing: 'This API key’s scopes do not allow this call. Create a key with the scope it needs.',
   /** The 403 of a call that changes something, made with a key whose scopes only view. */
   readOnlyKey: 'This API key is read-only: its scopes only view, and this call makes a change. Create a key with a scope that allows it.',
@@ -84,6 +86,8 @@ export const apiKey = z.object({
   status: z.enum(API_KEY_STATUSES),
   /** The permissions the key may use (registry names), chosen at creation; it acts with those its owner still holds. */
   scopes: z.array(z.string()),
+  /** The OpenADR 3 scopes of the key as a VTN client (docs/openadr.md), given by an administrator. */
+  openadrScopes: z.array(z.string()),
   createdAt: z.number(),
   lastUsedAt: z.number().nullable(),
 });
@@ -102,6 +106,8 @@ export const createApiKeyBody = z.object({
     .transform((v) => splitAllowList(v ?? [])),
   /** Permission names the owner holds; left out, the key is read-only (the owner's view permissions). */
   scopes: z.array(z.string().max(200)).max(PERMISSIONS.length).optional(),
+  /** OpenADR 3 scopes for the key as a VTN client; only an administrator may give them. */
+  openadrScopes: openadrScopesField.optional(),
 });
 export type CreateApiKeyBody = z.input<typeof createApiKeyBody>;
 

@@ -8,6 +8,7 @@ import { exportsRoutes } from '../features/exports/routes.tsx';
 import { kitDesignerRoutes } from '../features/kit-designer/routes.tsx';
 import { nodesRoutes } from '../features/nodes/routes.tsx';
 import { notificationsRoutes } from '../features/notifications/routes.tsx';
+import { openadrRoutes } from '../features/openadr/routes.tsx';
 import { outagesRoutes } from '../features/outages/routes.tsx';
 import { passwordRoutes } from '../features/password/routes.tsx';
 import { plansRoutes } from '../features/plans/routes.tsx';
@@ -28,6 +29,7 @@ export const ROUTES: AreaRoute[] = [
   ...accountRoutes,
   ...notificationsRoutes,
   ...usersRoutes,
+  ...openadrRoutes,
   ...nodesRoutes,
   ...vppsRoutes,
   ...dispatchesRoutes,

@@ -28,6 +28,7 @@ import { weather } from './031-weather.ts';
 import { measurementRert } from './033-measurement-rert.ts';
 import { commandPrecedence } from './035-command-precedence.ts';
 import { setpointRemoval } from './036-setpoint-removal.ts';
+import { openadr } from './038-openadr.ts';
 import { trading } from './040-trading.ts';
 
 /** Every migration, in order; names sort as they run. */
@@ -61,5 +62,6 @@ export const migrations: Record<string, Migration> = {
   '033-measurement-rert': measurementRert,
   '035-command-precedence': commandPrecedence,
   '036-setpoint-removal': setpointRemoval,
+  '038-openadr': openadr,
   '040-trading': trading,
 };

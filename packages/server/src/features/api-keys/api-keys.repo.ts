@@ -7,11 +7,11 @@ export const parseAllowList = (json: string): string[] => z.array(z.string()).pa
 /** A key's scopes as stored (a JSON array of permission names). */
 export const parseScopes = (json: string): string[] => z.array(z.string()).parse(JSON.parse(json));
 
-const columns = ['id', 'key_name', 'ip_whitelist', 'scopes', 'status', 'created_at', 'last_used_at'] as const;
+const columns = ['id', 'key_name', 'ip_whitelist', 'scopes', 'openadr_scopes', 'status', 'created_at', 'last_used_at'] as const;
 
 export async function insertKey(
   db: Database,
-  v: { organisationId: number; userId: number; name: string; hash: string; ipWhitelist: string[]; scopes: string[] },
+  v: { organisationId: number; userId: number; name: string; hash: string; ipWhitelist: string[]; scopes: string[]; openadrScopes: string[] },
 ) {
   return db
     .insertInto('api_keys')
@@ -22,6 +22,7 @@ export async function insertKey(
       key_hash: v.hash,
       ip_whitelist: JSON.stringify(v.ipWhitelist),
       scopes: JSON.stringify(v.scopes),
+      openadr_scopes: JSON.stringify(v.openadrScopes),
       status: 'VALID',
       created_at: nowS(),
     })

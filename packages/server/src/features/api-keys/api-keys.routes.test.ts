@@ -82,6 +82,7 @@ describeEachDatabase('API keys', (h) => {
         keyName: 'Billing export',
         ipWhitelist: data.ipWhitelist,
         scopes: READ_ONLY_PERMISSIONS,
+        openadrScopes: [],
         status: 'VALID',
         createdAt: data.createdAt,
         lastUsedAt: null,

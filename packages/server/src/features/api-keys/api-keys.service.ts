@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  ADMINISTRATOR,
   API_KEY_MESSAGES,
   API_KEY_PREFIX,
   type ApiKey,
@@ -33,6 +34,7 @@ function present(row: KeyRow): ApiKey {
     keyName: row.key_name,
     ipWhitelist: repo.parseAllowList(row.ip_whitelist),
     scopes: repo.parseScopes(row.scopes),
+    openadrScopes: repo.parseScopes(row.openadr_scopes),
     status: row.status,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
@@ -71,11 +73,13 @@ export function checkScopes(ownerPermissions: readonly string[], wanted: readonl
 export async function createKey(
   ctx: AppContext,
   user: { id: number; organisationId: number; permissions: string[] },
-  input: { keyName: string; ipWhitelist: string[]; scopes?: string[]; password: string; address: string },
+  input: { keyName: string; ipWhitelist: string[]; scopes?: string[]; openadrScopes?: string[]; password: string; address: string },
 ): Promise<ApiKey & { key: string }> {
   const bad = findBadAllowEntry(input.ipWhitelist);
   if (bad !== null) throw new ApiError(400, 'ip_parse_failure', ipParseFailure(bad));
   const scopes = checkScopes(user.permissions, input.scopes);
+  const openadrScopes = [...new Set(input.openadrScopes ?? [])];
+  if (openadrScopes.length && !user.permissions.includes(ADMINISTRATOR)) throw new ApiError(403, 'forbidden', API_KEY_MESSAGES.openadrScopesAdminOnly);
   await checkOwnPassword(ctx, user.id, input.address, decodePassword(input.password), rejected);
   const key = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const row = await repo.insertKey(ctx.db, {
@@ -85,6 +89,7 @@ export async function createKey(
     hash: hashToken(key),
     ipWhitelist: input.ipWhitelist,
     scopes,
+    openadrScopes,
   });
   return { ...present(row), key };
 }

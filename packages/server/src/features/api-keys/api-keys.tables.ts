@@ -14,6 +14,8 @@ export interface ApiKeyTable {
   status: 'VALID' | 'REVOKED';
   /** JSON list of the permissions (registry names) the key may use, chosen at creation. */
   scopes: Generated<string>;
+  /** JSON list of the key's OpenADR 3 scopes (migration 038), given by an administrator. */
+  openadr_scopes: Generated<string>;
   created_at: Epoch;
   revoked_at: Epoch | null;
   last_used_at: Epoch | null;

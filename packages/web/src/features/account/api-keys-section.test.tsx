@@ -5,7 +5,7 @@ import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';
 import { ApiKeysSection } from './api-keys-section.tsx';
 
-const KEY = { keyId: 7, keyName: 'Billing export', ipWhitelist: [], status: 'VALID', createdAt: 1_750_000_000, lastUsedAt: null };
+const KEY = { keyId: 7, keyName: 'Billing export', ipWhitelist: [], openadrScopes: [], status: 'VALID', createdAt: 1_750_000_000, lastUsedAt: null };
 
 function renderSection(permissions: string[], keys: object[] = []) {
   queryClient.clear();
@@ -75,5 +75,16 @@ describe('API keys: scopes', () => {
     await user.click(within(form).getByRole('button', { name: 'Create Key' }));
     expect(await within(form).findByText(scopeNotHeldMessage('fleet.powerstations.edit'))).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'POST')).toMatchObject([{ body: { keyName: 'Writer', ipWhitelist: '', scopes: ['fleet.powerstations.edit'] } }]);
+  });
+
+  it("shows a key's OpenADR scopes, and offers them to an administrator only", async () => {
+    const admin = renderSection(['fleet.administrator'], [{ ...KEY, scopes: ['fleet.node.view'], openadrScopes: ['read_all', 'write_reports'] }]);
+    expect(await screen.findByText('OpenADR: read_all, write_reports')).toBeInTheDocument();
+    await admin.user.click(await screen.findByRole('button', { name: 'Add API Key' }));
+    expect(within(screen.getByRole('form', { name: 'Add API key' })).getAllByLabelText('OpenADR scopes').length).toBeGreaterThan(0);
+    admin.unmount();
+    const viewer = renderSection(['fleet.powerstations.view']);
+    await viewer.user.click(await screen.findByRole('button', { name: 'Add API Key' }));
+    expect(within(screen.getByRole('form', { name: 'Add API key' })).queryAllByLabelText('OpenADR scopes')).toEqual([]);
   });
 });

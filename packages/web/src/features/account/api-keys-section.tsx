@@ -18,7 +18,19 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { API_KEY_MESSAGES, type ApiKey, canGrant, findBadAllowEntry, ipParseFailure, PERMISSIONS, READ_ONLY_PERMISSIONS, splitAllowList } from '@vpp/shared';
+import {
+  ADMINISTRATOR,
+  API_KEY_MESSAGES,
+  type ApiKey,
+  canGrant,
+  findBadAllowEntry,
+  ipParseFailure,
+  OPENADR_SCOPES,
+  type OpenadrScope,
+  PERMISSIONS,
+  READ_ONLY_PERMISSIONS,
+  splitAllowList,
+} from '@vpp/shared';
 import { useMemo, useState } from 'react';
 import { useAccount } from '../../lib/account.ts';
 import { ApiError } from '../../lib/request.ts';
@@ -116,6 +128,11 @@ export function ApiKeysSection() {
                   <Table.Td>{k.ipWhitelist.length ? k.ipWhitelist.join(' ') : <Text c="dimmed">All addresses</Text>}</Table.Td>
                   <Table.Td>
                     <Scopes scopes={k.scopes} />
+                    {k.openadrScopes.length > 0 && (
+                      <Text size="xs" c="dimmed">
+                        OpenADR: {k.openadrScopes.join(', ')}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
                     <Badge color={STATUS_COLOR[k.status]} variant="light" miw="max-content">
@@ -152,7 +169,7 @@ function AddKeyModal({ opened, onClose }: { opened: boolean; onClose: () => void
   const scopeOptions = useMemo(() => PERMISSIONS.filter((p) => held && canGrant(held, p.name)).map((p) => ({ value: p.name, label: p.displayName })), [held]);
   const readOnly = useMemo(() => READ_ONLY_PERMISSIONS.filter((p) => held && canGrant(held, p)), [held]);
   const form = useForm({
-    initialValues: { keyName: '', ipWhitelist: '', scopes: readOnly, password: '' },
+    initialValues: { keyName: '', ipWhitelist: '', scopes: readOnly, openadrScopes: [] as OpenadrScope[], password: '' },
     validate: {
       keyName: (v) => (v.trim() ? null : API_KEY_MESSAGES.nameRequired),
       ipWhitelist: (v) => {
@@ -230,6 +247,17 @@ function AddKeyModal({ opened, onClose }: { opened: boolean; onClose: () => void
               hidePickedOptions
               {...form.getInputProps('scopes')}
             />
+            {held?.includes(ADMINISTRATOR) && (
+              <MultiSelect
+                id="api-key-openadr-scopes"
+                label="OpenADR scopes"
+                description="For an OpenADR 3 client of this console's VTN (a VEN or a business system): the key's id is its client_id and the key its client_secret."
+                data={[...OPENADR_SCOPES]}
+                clearable
+                hidePickedOptions
+                {...form.getInputProps('openadrScopes')}
+              />
+            )}
             <PasswordInput label="Your password" autoComplete="current-password" {...form.getInputProps('password')} />
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>

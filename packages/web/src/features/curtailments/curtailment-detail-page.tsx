@@ -11,6 +11,7 @@ import {
   formatPower,
   CURTAILMENT_MESSAGES as M,
   NODE_VIEW,
+  openadrEventId,
 } from '@vpp/shared';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -68,6 +69,7 @@ function RequestSection({ c, zone, nowS }: { c: CurtailmentDetail; zone: string;
         <Figure label="Duration">{formatDuration(r.duration)}</Figure>
         <Figure label="Limit">{formatPower(r.realPowerP, 1)}</Figure>
         <Figure label="Component">{curtailmentComponentLabel(c.component)}</Figure>
+        <Figure label="OpenADR id">{openadrEventId(c.id)}</Figure>
         <Figure label="Nodes requested">{r.deploymentsRequested}</Figure>
       </SimpleGrid>
     </Section>

@@ -10,6 +10,7 @@ import {
   formatDuration,
   formatEnergy,
   formatPower,
+  openadrEventId,
   type PermissionRequirement,
 } from '@vpp/shared';
 import type { ReactNode } from 'react';
@@ -101,6 +102,7 @@ function RequestSection({ d, zone, nowS }: { d: DispatchDetail; zone: string; no
         </Figure>
         <Figure label="Nodes requested">{r.deploymentsRequested}</Figure>
         <Figure label="Strategy">{r.strategy === 'greedy' ? 'Greedy' : 'Uniform'}</Figure>
+        <Figure label="OpenADR id">{openadrEventId(d.id)}</Figure>
         {seesPowerFactor && (
           <Figure label="Power factor">
             {r.powerFactor === null

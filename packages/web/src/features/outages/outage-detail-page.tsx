@@ -1,5 +1,5 @@
 import { Anchor, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { formatDuration, type GridOutage, OUTAGE_EDIT, OUTAGE_MESSAGES, OUTAGE_VIEW, type PermissionRequirement } from '@vpp/shared';
+import { formatDuration, type GridOutage, OUTAGE_EDIT, OUTAGE_MESSAGES, OUTAGE_VIEW, openadrEventId, type PermissionRequirement } from '@vpp/shared';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
@@ -81,6 +81,7 @@ function RequestSection({ o, zone, nowS }: { o: GridOutage; zone: string; nowS: 
         <Figure label="End">{formatDispatchStart(o.request.startTime + o.request.duration, zone, nowS)}</Figure>
         <Figure label="Duration">{formatDuration(o.request.duration)}</Figure>
         <Figure label="Reason">{o.outageReason === 'PLANNED' ? 'Planned Outage' : 'Storm'}</Figure>
+        <Figure label="OpenADR id">{openadrEventId(o.id)}</Figure>
       </SimpleGrid>
     </Section>
   );

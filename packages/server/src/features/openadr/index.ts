@@ -1,0 +1,23 @@
+import { openadrEndpoints } from '@vpp/shared';
+import type { App } from '../../platform/http.ts';
+import type { FeatureModule } from '../../platform/module.ts';
+import { deliverNotificationJob, SCAN_RECURRING, scanChangesJob } from './openadr.jobs.ts';
+import { openadrConsoleRoutes, vtnRoutes } from './openadr.routes.ts';
+
+export type { OadrReportTable, OadrResourceTable, OadrSubscriptionTable, OadrVenTable, OadrVenVppTable } from './openadr.tables.ts';
+
+/**
+ * OpenADR 3.0.1 (docs/openadr.md): the console as a VTN at /openadr3/3.0.1. Programs and events are
+ * read from the VPPs, events and market prices as they are; VENs, resources, subscriptions and
+ * VEN reports are this area's tables; notifications go out through the job queue.
+ */
+export const openadrModule: FeatureModule = {
+  name: 'openadr',
+  endpoints: [openadrEndpoints],
+  routes: async (app: App) => {
+    openadrConsoleRoutes(app);
+    await vtnRoutes(app);
+  },
+  jobs: [deliverNotificationJob, scanChangesJob],
+  recurring: [SCAN_RECURRING],
+};

@@ -1,0 +1,123 @@
+import { Badge, Button, Card, Code, CopyButton, Group, MultiSelect, Stack, Table, Text, Title } from '@mantine/core';
+import { OPENADR_PERMISSION, type OpenadrOverview } from '@vpp/shared';
+import { PageLayout } from '../../components/page-layout.tsx';
+import { useOpenadrOverview, useSetVenVpps } from './api.ts';
+
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+function VenVpps({ ven, vpps }: { ven: OpenadrOverview['vens'][number]; vpps: OpenadrOverview['vpps'] }) {
+  const save = useSetVenVpps();
+  return (
+    <MultiSelect
+      aria-label={`VPPs of ${ven.venName}`}
+      data={vpps.map((v) => ({ value: String(v.id), label: v.name }))}
+      value={ven.vppIds.map(String)}
+      onChange={(ids) => save.mutate({ id: ven.id, vppIds: ids.map(Number) })}
+      placeholder={ven.vppIds.length ? undefined : 'No VPP: the VEN receives no events'}
+      clearable
+      disabled={save.isPending}
+    />
+  );
+}
+
+/** The organisation's OpenADR 3 settings: the VTN's address, the VENs and the subscriptions. */
+export function OpenadrPage() {
+  const { data } = useOpenadrOverview();
+  return (
+    <PageLayout title="OpenADR" breadcrumb={[{ label: 'My Reposit' }, { label: 'OpenADR' }]} permission={OPENADR_PERMISSION}>
+      <Stack gap="md">
+        <Card withBorder>
+          <Title order={4}>Virtual Top Node</Title>
+          <Text size="sm" c="dimmed" mb="xs">
+            OpenADR 3.0.1 clients reach the console here. Their token comes from auth/token with an API key given OpenADR scopes (client_id: the key's id,
+            client_secret: the key).
+          </Text>
+          <Group gap="xs">
+            <Code aria-label="VTN base URL">{data?.baseUrl ?? ''}</Code>
+            {data && (
+              <CopyButton value={data.baseUrl}>
+                {({ copied, copy }) => (
+                  <Button size="xs" variant="light" onClick={copy}>
+                    {copied ? 'Copied' : 'Copy'}
+                  </Button>
+                )}
+              </CopyButton>
+            )}
+          </Group>
+        </Card>
+        <Card withBorder>
+          <Title order={4} mb="xs">
+            VENs
+          </Title>
+          {data && !data.vens.length ? (
+            <Text c="dimmed">No VEN has registered yet.</Text>
+          ) : (
+            <Table striped aria-label="VENs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>VEN</Table.Th>
+                  <Table.Th>API key</Table.Th>
+                  <Table.Th>Resources</Table.Th>
+                  <Table.Th>VPPs whose events it receives</Table.Th>
+                  <Table.Th>Registered</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data?.vens.map((v) => (
+                  <Table.Tr key={v.id}>
+                    <Table.Td>{v.venName}</Table.Td>
+                    <Table.Td>{v.keyName ?? '—'}</Table.Td>
+                    <Table.Td>{v.resources.length ? v.resources.map((r) => r.resourceName).join(', ') : <Text c="dimmed">None</Text>}</Table.Td>
+                    <Table.Td miw={260}>
+                      <VenVpps ven={v} vpps={data.vpps} />
+                    </Table.Td>
+                    <Table.Td>{when.format(v.createdAt * 1000)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Card>
+        <Card withBorder>
+          <Title order={4} mb="xs">
+            Subscriptions
+          </Title>
+          {data && !data.subscriptions.length ? (
+            <Text c="dimmed">No client has subscribed yet.</Text>
+          ) : (
+            <Table striped aria-label="Subscriptions">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Client</Table.Th>
+                  <Table.Th>Program</Table.Th>
+                  <Table.Th>Objects</Table.Th>
+                  <Table.Th>Callback</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Last delivery</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data?.subscriptions.map((s) => (
+                  <Table.Tr key={s.id}>
+                    <Table.Td>{s.clientName}</Table.Td>
+                    <Table.Td>{s.programID}</Table.Td>
+                    <Table.Td>{s.objects.join(', ')}</Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-all' }}>{s.callbackUrls.join(' ')}</Table.Td>
+                    <Table.Td>
+                      <Badge color={s.status === 'ACTIVE' ? 'teal' : 'red'} variant="light">
+                        {s.status}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      {s.lastDeliveryAt ? `${when.format(s.lastDeliveryAt * 1000)}: ${s.lastDeliveryResult ?? ''}` : <Text c="dimmed">None yet</Text>}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Card>
+      </Stack>
+    </PageLayout>
+  );
+}
