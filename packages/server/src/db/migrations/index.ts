@@ -25,6 +25,7 @@ import { compactHistory } from './024-compact-history.ts';
 import { openReadings } from './025-open-readings.ts';
 import { devices } from './029-devices.ts';
 import { weather } from './031-weather.ts';
+import { priceForecasts } from './034-price-forecasts.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '025-open-readings': openReadings,
   '029-devices': devices,
   '031-weather': weather,
+  '034-price-forecasts': priceForecasts,
 };

@@ -41,6 +41,7 @@ import {
   formatDispatchStart,
   formatPrice,
   percentNotIncluded,
+  QUOTE_TEXTS,
   requestKind,
 } from './dispatch-format.ts';
 import { PredictionGraph, RemainingChargeGraph } from './dispatch-graphs.tsx';
@@ -126,7 +127,7 @@ function ResponseSection({ d }: { d: DispatchDetail }) {
   );
 }
 
-function CostSection({ cost }: { cost: ReturnType<typeof useDispatchCost> }) {
+function CostSection({ cost, zone, nowS }: { cost: ReturnType<typeof useDispatchCost>; zone: string; nowS: number }) {
   const c = cost.data?.data;
   // Spec 3 §4: the warning belongs to a settled cost; an estimate's coverage grows as the data arrives.
   const missing = c?.type === 'SETTLED' ? percentNotIncluded(c.coverage) : null;
@@ -147,6 +148,14 @@ function CostSection({ cost }: { cost: ReturnType<typeof useDispatchCost> }) {
             <Figure label="Sell price">{c.sellPrice === null ? '–' : formatPrice(c.sellPrice)}</Figure>
           </SimpleGrid>
           {c.reason && <Text c="dimmed">{c.reason}</Text>}
+          <Stack gap={2} aria-label={QUOTE_TEXTS.title}>
+            <Text size="sm">
+              {c.quote
+                ? QUOTE_TEXTS.quote(c.quote.cost, c.quote.tradingPrice, c.quote.forecastSource, formatDispatchStart(c.quote.forecastIssuedAt, zone, nowS))
+                : QUOTE_TEXTS.noQuote}
+            </Text>
+            {c.difference !== null && c.type !== 'DISPATCH_NOT_STARTED' && <Text size="sm">{QUOTE_TEXTS.difference(c.type, c.difference)}</Text>}
+          </Stack>
           {missing && (
             <Alert color="yellow" icon={<IconAlertTriangle size={16} />}>
               {DISPATCH_SCREEN_TEXTS.partialSettlement(missing)}
@@ -235,7 +244,7 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
           </SimpleGrid>
           <PredictionGraph dispatch={d} prediction={prediction.data?.data} response={response.data?.data} zone={zone} />
           <RemainingChargeGraph dispatch={d} remaining={remaining.data?.data} prediction={prediction.data?.data} zone={zone} />
-          {seesMarket && <CostSection cost={cost} />}
+          {seesMarket && <CostSection cost={cost} zone={zone} nowS={nowS} />}
           {d.customerMessage && (
             <Section title="Customer Message">
               <Text fw={600} size="sm">
