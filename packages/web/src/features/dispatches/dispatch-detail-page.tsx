@@ -154,7 +154,7 @@ function CostSection({ cost, zone, nowS }: { cost: ReturnType<typeof useDispatch
                 ? QUOTE_TEXTS.quote(c.quote.cost, c.quote.tradingPrice, c.quote.forecastSource, formatDispatchStart(c.quote.forecastIssuedAt, zone, nowS))
                 : QUOTE_TEXTS.noQuote}
             </Text>
-            {c.difference !== null && c.type !== 'DISPATCH_NOT_STARTED' && <Text size="sm">{QUOTE_TEXTS.difference(c.type, c.difference)}</Text>}
+            {c.quote && c.difference !== null && c.type !== 'DISPATCH_NOT_STARTED' && <Text size="sm">{QUOTE_TEXTS.difference(c.type, c.difference)}</Text>}
           </Stack>
           {missing && (
             <Alert color="yellow" icon={<IconAlertTriangle size={16} />}>
