@@ -11,6 +11,8 @@ export interface ExternalLink {
   publish(topic: string, payload: string): Promise<void>;
   close(): Promise<void>;
   client: MqttClient;
+  /** True while connected with the subscriptions granted on this connection (false from a disconnection until the next suback). */
+  readonly subscribed: boolean;
 }
 
 /** Passing this to MQTT.js's message callback skips its acknowledgement: the console sends it itself once the message is handled. */
@@ -44,6 +46,10 @@ export async function connectExternal(
     client.options.reconnectPeriod = Math.min(MAX_BACKOFF_MS, (client.options.reconnectPeriod ?? 1000) * 2);
   });
   client.on('offline', () => o.log.warn('The MQTT broker is away: reconnecting'));
+  let subscribed = false;
+  client.on('close', () => {
+    subscribed = false;
+  });
   client.on('error', (err) => {
     if (err !== ACK_LATER) o.log.error({ err }, 'MQTT client error');
   });
@@ -72,6 +78,7 @@ export async function connectExternal(
     const map = { ...Object.fromEntries(topics.map((t) => [t, { qos: 1 as const }])), resubscribe: true } as unknown as ISubscriptionMap;
     client.subscribe(map, (err) => {
       if (err) o.log.error({ err }, 'MQTT subscription failed');
+      else subscribed = client.connected;
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -79,8 +86,12 @@ export async function connectExternal(
     client.once('error', reject);
   });
   await client.subscribeAsync(topics, { qos: 1 });
+  subscribed = client.connected;
   return {
     client,
+    get subscribed() {
+      return subscribed;
+    },
     async publish(topic, payload) {
       await client.publishAsync(topic, payload, { qos: 1 });
     },

@@ -29,6 +29,8 @@ export interface DeviceLink {
   outbox: CommandOutbox;
   /** The embedded broker's port (null on an external broker). */
   port: number | null;
+  /** Whether devices' messages reach this console now: always on the embedded broker; on an external one, while connected and subscribed. */
+  listening(): boolean;
   stop(): Promise<void>;
 }
 
@@ -91,6 +93,7 @@ export async function startDevices(
     ingest,
     outbox,
     port: broker?.port ?? null,
+    listening: () => external?.subscribed ?? true,
     async stop() {
       clearInterval(upkeep);
       clearInterval(prune);

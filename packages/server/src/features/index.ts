@@ -23,6 +23,7 @@ import { plansModule } from './plans/index.ts';
 import { portalModule } from './portal/index.ts';
 import { rertModule } from './rert/index.ts';
 import { supportModule } from './support/index.ts';
+import { tradingModule } from './trading/index.ts';
 import { usersModule } from './users/index.ts';
 import { vppsModule } from './vpps/index.ts';
 
@@ -49,6 +50,7 @@ export const FEATURES: readonly FeatureModule[] = [
   outagesModule,
   curtailmentsModule,
   rertModule,
+  tradingModule,
   supportModule,
   kitDesignerModule,
   plansModule,

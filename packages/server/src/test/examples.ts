@@ -19,6 +19,13 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   powerstation: '1',
   delta_t: '300',
   id: '1',
+  // A map tile (zoom, column, row) and a heat map hexagon (radius, axial q and r).
+  z: '0',
+  x: '0',
+  y: '0',
+  radius: '1000',
+  q: '0',
+  r: '0',
   siteLabel: 'Cross-organisation label',
   name: 'Cross-organisation name',
   type: 'STATIC',
@@ -53,6 +60,15 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   deploymentUids: [1],
   // A dashboard: one Node Map widget.
   widgets: [{ widgetId: 'NODE_MAP', layout: { x: 0, y: 0, w: 2, h: 3 }, settings: { shouldCluster: false } }],
+  // A trading policy, off.
+  mode: 'OFF',
+  fromHour: 0,
+  toHour: 24,
+  maxPowerKw: null,
+  minSocPct: 20,
+  maxCyclesPerDay: 1,
+  degradationCostPerMWh: 20,
+  gridCharging: true,
 };
 
 /** The keys a query or body schema names. */

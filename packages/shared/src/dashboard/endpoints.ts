@@ -1,6 +1,7 @@
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { fleetSeriesQuery, mapQuery, mapReply, seriesReply, totalsReply } from '../nodes/schemas.ts';
 import { dashboardBody, dashboardReply } from './layout.ts';
+import { mapViewReply, nodeTileQuery, tileParams } from './map-tiles.ts';
 import { tickerReply } from './ticker.ts';
 
 /** The dashboard's fleet-wide calls (spec 2 §7). */
@@ -13,6 +14,24 @@ export const dashboardEndpoints = defineEndpoints('dashboard', {
     permission: { anyOf: ['fleet.node.any', 'fleet.customerInformation.any', 'fleet.powerstations.any'] },
     query: mapQuery,
     reply: mapReply,
+  }),
+  mapView: endpoint({
+    method: 'GET',
+    access: 'read',
+    path: '/dashboard/map/view',
+    summary: "The fleet map's view, optionally searched (f) and filtered by display status: how many nodes, their bounds, and the version its tiles carry",
+    permission: { anyOf: ['fleet.node.any', 'fleet.customerInformation.any', 'fleet.powerstations.any'] },
+    query: mapQuery,
+    reply: mapViewReply,
+  }),
+  mapTile: endpoint({
+    method: 'GET',
+    access: 'read',
+    path: '/dashboard/map/tiles/:z/:x/:y',
+    summary: 'One Mapbox vector tile of the fleet map (layer nodes): nodes and, with cluster=true, clusters counted by display status',
+    permission: { anyOf: ['fleet.node.any', 'fleet.customerInformation.any', 'fleet.powerstations.any'] },
+    params: tileParams,
+    query: mapQuery.extend(nodeTileQuery.shape),
   }),
   totals: endpoint({
     method: 'GET',

@@ -2,6 +2,15 @@
 export const DISPATCH_MESSAGES = {
   noVpp: 'You must create a Virtual Power Plant before you can dispatch.',
   futurePredictions: 'Predictions for future dates are likely to be inaccurate.',
+  /**
+   * Issue 33 item 1: the New Dispatch modal's warning, before Confirm and Execute, when the energy
+   * delivered at the meters (against the homes' baseline) would go against the request: the homes'
+   * batteries would already do more than asked on their own.
+   */
+  wrongWayDelivery: (requestKw: number, ownKw: number, deliveredKwh: number) =>
+    requestKw < 0
+      ? `Delivered energy would go the wrong way: on their own the homes' batteries would discharge about ${Math.abs(ownKw).toFixed(2)} kW for the homes' own use, more than the ${Math.abs(requestKw).toFixed(2)} kW requested, so at the meters this dispatch would add ${Math.abs(deliveredKwh).toFixed(2)} kWh of import instead of exporting. It would be settled as a cost, not revenue.`
+      : `Delivered energy would go the wrong way: on their own the homes' batteries would charge about ${Math.abs(ownKw).toFixed(2)} kW from their solar, more than the ${Math.abs(requestKw).toFixed(2)} kW requested, so at the meters this dispatch would add ${Math.abs(deliveredKwh).toFixed(2)} kWh of export instead of importing. It would be settled on that basis.`,
   futurePredictionsNoPrices: 'Predictions for future dates are likely to be inaccurate and market price predictions are unavailable.',
   multipleRegions: 'This Virtual Power Plant spans multiple NEM regions.',
   leadLagNeedsPowerFactor: 'Leading/lagging can only be set when power factor is less than 1.',

@@ -112,6 +112,13 @@ export const predictionsSchema = z.object({
   market: powerstationPricesReply.shape.market,
   /** The forecast's measured error for this VPP (its reporting homes). */
   forecastError: forecastErrorSchema,
+  /**
+   * Issue 33 item 1 (an addition): with a dispatch given, what it is expected to deliver on the
+   * settlement's basis, the change at the meters against the homes' own behaviour (kWh, signed like
+   * the request, over the part of the dispatch in the day shown), the batteries' own average power
+   * without it (kW), and the wrong-way warning; null without a dispatch or for a lockout.
+   */
+  delivery: z.object({ requestedKwh: z.number(), expectedKwh: z.number(), ownBatteryKw: z.number(), warning: z.string().nullable() }).nullable().optional(),
 });
 export type DispatchPredictions = z.infer<typeof predictionsSchema>;
 export const predictionsReply = z.object({ status: z.literal('OK'), data: predictionsSchema });
@@ -229,12 +236,52 @@ export const dispatchMessagesReply = okReply(
   z.object({ messages: z.array(z.object({ customerMessage: z.string(), title: z.string(), createdAt: z.number() })) }),
 );
 
+const rejectedKwSchema = z.object({ optedOut: z.number(), offline: z.number(), notAllocated: z.number() });
+const notDeliveredKwSchema = z.object({ offline: z.number(), stateOfCharge: z.number(), inverterLimit: z.number(), household: z.number() });
+
+/**
+ * Issue 33 item 1, an addition to the response: the measurement against each node's stated baseline
+ * (docs/settlement.md). Energies in kWh and powers in kW, signed like the request (positive charges,
+ * imports): requested = delivered + rejected + not delivered; delivered = measured − baseline at the
+ * meters of the nodes that accepted their orders.
+ */
+export const dispatchMeasurementSchema = z.object({
+  totals: z.object({
+    requestedKwh: z.number(),
+    baselineKwh: z.number(),
+    measuredKwh: z.number(),
+    deliveredKwh: z.number(),
+    rejectedKwh: rejectedKwSchema,
+    notDeliveredKwh: notDeliveredKwSchema,
+  }),
+  intervals: z.array(
+    z.object({
+      ts: z.number(),
+      seconds: z.number(),
+      requestedKw: z.number(),
+      baselineKw: z.number(),
+      measuredKw: z.number(),
+      deliveredKw: z.number(),
+      rejectedKw: rejectedKwSchema,
+      notDeliveredKw: notDeliveredKwSchema,
+      nodesMeasured: z.number(),
+    }),
+  ),
+  /** How the accepting nodes' baselines were made: from comparable days, flat from the same day, none. */
+  baselineMethods: z.object({ comparableDays: z.number(), sameDay: z.number(), none: z.number() }),
+  /** Baseline accuracy on this dispatch's undisturbed homes, and on the VPP's settled dispatches of the last 90 days (median, a fraction). */
+  baselineError: z.object({ nodes: z.number(), median: z.number().nullable() }),
+  vppBaselineError: z.object({ dispatches: z.number(), median: z.number().nullable() }),
+});
+export type DispatchMeasurement = z.infer<typeof dispatchMeasurementSchema>;
+
 /** `GET /api/dispatches/{id}/response`: measured per 5 minutes (keyed by bucket start) and in total. */
 export const dispatchResponseReply = okReply(
   z.object({
     interval: z.number(),
     series: z.record(z.string(), z.object({ realPowerP: z.number(), rejectedRealPowerP: z.number(), deliveredKwh: z.number() })),
     total: dispatchResponseTotalsSchema,
+    measurement: dispatchMeasurementSchema,
   }),
 );
 

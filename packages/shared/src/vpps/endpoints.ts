@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { statusReply } from '../api/envelope.ts';
 import { recordId } from '../api/inputs.ts';
+import { heatMapViewReply, hexagonQuery, hexagonReply, hexTileQuery, mapViewReply, nodeTileQuery, tileParams } from '../dashboard/map-tiles.ts';
 import { mapReply, nodeListReply, pagingQuery, seriesReply } from '../nodes/schemas.ts';
 import { VPP_CHOICE, VPP_DATA, VPP_EDIT, VPP_VIEW } from './permissions.ts';
 import {
@@ -108,6 +109,54 @@ export const vppEndpoints = defineEndpoints('vpps', {
     permission: VIEW,
     params: vppIdParams,
     reply: mapReply,
+  }),
+  mapView: endpoint({
+    method: 'GET',
+    access: 'read',
+    path: '/v2/powerstations/:id/map/view',
+    summary: "The VPP map's view: how many member nodes, their bounds, and the version its tiles carry",
+    permission: VIEW,
+    params: vppIdParams,
+    reply: mapViewReply,
+  }),
+  mapTile: endpoint({
+    method: 'GET',
+    access: 'read',
+    path: '/v2/powerstations/:id/map/tiles/:z/:x/:y',
+    summary: "One Mapbox vector tile of the VPP's map (layer nodes): its nodes and clusters counted by display status",
+    permission: VIEW,
+    params: vppIdParams.extend(tileParams.shape),
+    query: nodeTileQuery,
+  }),
+  heatMapView: endpoint({
+    method: 'GET',
+    access: 'read',
+    path: '/api/powerstations/:id/data/latest/heat-map',
+    summary:
+      "The voltage heat map's view: the member nodes with a meter voltage at most 1200 s old, how many are outside 216.2 V to 253 V, their bounds, the hexagons at each radius, and the version its tiles carry",
+    permission: DATA,
+    params: vppIdParams,
+    reply: heatMapViewReply,
+  }),
+  heatMapTile: endpoint({
+    method: 'GET',
+    access: 'read',
+    path: '/api/powerstations/:id/data/latest/heat-map/tiles/:z/:x/:y',
+    summary:
+      'One Mapbox vector tile of the voltage heat map (layer hexagons): the hexagons of the radius asked, each with the mean voltage (v) and count (n) of its nodes; far out, where a hexagon is under two pixels, neighbouring hexagons merged into points',
+    permission: DATA,
+    params: vppIdParams.extend(tileParams.shape),
+    query: hexTileQuery,
+  }),
+  heatMapHexagon: endpoint({
+    method: 'GET',
+    access: 'read',
+    path: '/api/powerstations/:id/data/latest/heat-map/hexagon',
+    summary: 'The nodes of one hexagon of the voltage heat map and their latest meter voltage, lowest first',
+    permission: DATA,
+    params: vppIdParams,
+    query: hexagonQuery,
+    reply: hexagonReply,
   }),
   latest: endpoint({
     method: 'GET',

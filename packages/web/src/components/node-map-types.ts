@@ -1,5 +1,6 @@
 import type { NodeStatus } from '@vpp/shared';
 import type { FeatureCollection, Point } from 'geojson';
+import type { MapTiles } from './map-tiles.ts';
 
 export interface MapNode {
   id: number;
@@ -33,7 +34,10 @@ export const MAP_LEGEND = (Object.keys(STATUS_COLOURS) as NodeStatus[]).map((sta
 }));
 
 export interface NodeMapProps {
-  nodes: MapNode[];
+  /** The nodes to show (a node's or a customer's page); a fleet's or a VPP's map gives `tiles` instead. */
+  nodes?: MapNode[];
+  /** The server's vector tiles of a view (nodes and clusters made on the server), with its count and bounds. */
+  tiles?: MapTiles;
   onSelect?: (id: number) => void;
   height: number;
   zoom?: number;

@@ -24,6 +24,8 @@ const NodeMapCanvas = lazy(() => import('./node-map-canvas.tsx'));
  */
 export function NodeMap(props: NodeMapProps) {
   const descriptionId = useId();
+  const nodes = props.nodes ?? [];
+  const count = props.tiles ? props.tiles.total : nodes.length;
   const label = props.label ?? 'Map of nodes';
   const box = useRef<HTMLDivElement>(null);
   const { height: viewport } = useViewportSize();
@@ -41,14 +43,14 @@ export function NodeMap(props: NodeMapProps) {
       role="region"
       aria-label={label}
       aria-describedby={descriptionId}
-      data-node-count={props.nodes.length}
+      data-node-count={count}
       style={{ borderRadius: 8, overflow: 'hidden' }}
     >
-      <VisuallyHidden id={descriptionId}>{mapDescription(props.nodes.length, props.listedBy)}</VisuallyHidden>
-      {!props.listedBy && props.nodes.length > 0 && (
+      <VisuallyHidden id={descriptionId}>{mapDescription(count, props.listedBy)}</VisuallyHidden>
+      {!props.listedBy && nodes.length > 0 && (
         <VisuallyHidden>
           <ul aria-label={`Nodes on the ${label.toLowerCase()}`}>
-            {props.nodes.map((n) => (
+            {nodes.map((n) => (
               <li key={n.id}>{`${nodeLabel(n)}: ${STATUS_LABELS[n.displayStatus]}`}</li>
             ))}
           </ul>

@@ -25,7 +25,9 @@ import { compactHistory } from './024-compact-history.ts';
 import { openReadings } from './025-open-readings.ts';
 import { devices } from './029-devices.ts';
 import { weather } from './031-weather.ts';
+import { measurementRert } from './033-measurement-rert.ts';
 import { priceForecasts } from './034-price-forecasts.ts';
+import { trading } from './040-trading.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -55,5 +57,7 @@ export const migrations: Record<string, Migration> = {
   '025-open-readings': openReadings,
   '029-devices': devices,
   '031-weather': weather,
+  '033-measurement-rert': measurementRert,
   '034-price-forecasts': priceForecasts,
+  '040-trading': trading,
 };

@@ -69,12 +69,12 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     ];
     const samples = power.flatMap((ps, k) =>
       ps.flatMap((p, i) =>
-        p === null ? [] : [{ nodeId: ids[k], ts: start - 300 + i * 300, dt: k === 4 && i === 2 ? 150 : 300, battery_p: p, remaining: 13 }],
+        p === null ? [] : [{ nodeId: ids[k], ts: start - 300 + i * 300, dt: k === 4 && i === 2 ? 150 : 300, meter_p: p, battery_p: p, remaining: 13 }],
       ),
     );
     await telemetry.ingest(samples);
     // A reading of every node after the windows the tests settle: the fleet's telemetry covers them.
-    await telemetry.ingest(ids.map((nodeId) => ({ nodeId, ts: start + 3 * 3600, dt: 300, battery_p: 0, remaining: 13 })));
+    await telemetry.ingest(ids.map((nodeId) => ({ nodeId, ts: start + 6 * 3600, dt: 300, meter_p: 0, battery_p: 0, remaining: 13 })));
     await db
       .insertInto('market_prices')
       .values([1000, 2400, -600].map((rrp, i) => ({ region: 'NSW1', interval_start: start + i * 300, rrp, source: 'AEMO' as const, published_at: now })))
@@ -122,7 +122,8 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
   });
 
   it('credits a RERT dispatch at the spot price, labelled RERT (not Spot Price), its kind rert', async () => {
-    const start2 = start + 3600;
+    // Events 1.5 hours apart or more: a node's flat baseline (no comparable days here) is its meter in the hour before the start.
+    const start2 = start + 1.5 * 3600;
     const res = await h().app.inject({
       method: 'POST',
       url: '/api/rert-dispatches',
@@ -134,7 +135,7 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     expect((await runDispatchEngine(h().ctx, now)).sent).toContain(id);
     await h().ctx.db.updateTable('node_commands').set({ status: 'ACCEPTED', responded_at: now }).where('source', '=', `dispatch:${id}`).execute();
     await h().ctx.telemetry.ingest(
-      [0, 1].flatMap((k) => [0, -2, -2, -2].map((p, i) => ({ nodeId: ids[k], ts: start2 - 300 + i * 300, dt: 300, battery_p: p, remaining: 13 }))),
+      [0, 1].flatMap((k) => [0, -2, -2, -2].map((p, i) => ({ nodeId: ids[k], ts: start2 - 300 + i * 300, dt: 300, meter_p: p, battery_p: p, remaining: 13 }))),
     );
     await h()
       .ctx.db.insertInto('market_prices')
@@ -159,7 +160,7 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     expect((await runDispatchEngine(h().ctx, now)).sent).toContain(id);
     await h().ctx.db.updateTable('node_commands').set({ status: 'ACCEPTED', responded_at: now }).where('source', '=', `dispatch:${id}`).execute();
     await h().ctx.telemetry.ingest(
-      [0, 1].flatMap((k) => power.map((p, i) => ({ nodeId: ids[k], ts: at - 300 + i * 300, dt: 300, battery_p: p, remaining: 13 }))),
+      [0, 1].flatMap((k) => power.map((p, i) => ({ nodeId: ids[k], ts: at - 300 + i * 300, dt: 300, meter_p: p, battery_p: p, remaining: 13 }))),
     );
     await h()
       .ctx.db.insertInto('market_prices')
@@ -200,7 +201,7 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     await db.insertInto('plan_versions').values({ plan_id: plan, start_date: '2020-01-01', prices, created_at: 1 }).execute();
     await db.insertInto('customer_plans').values({ organisation_id: org, node_id: ids[0], plan_id: plan, start_date: '2020-01-01', end_date: null }).execute();
     // Each of A and B: −3 kW against a baseline of 0 for three intervals, 0.25 kWh each, at 300, 60 and 1000 $/MWh.
-    const at = start + 2 * 3600;
+    const at = start + 3.25 * 3600;
     const id = await dispatchWith(at, -10, [0, -3, -3, -3], [300, 60, 1000]);
     expect(await settleDispatch(h().ctx, id, at + duration + 3600)).toBe(true);
     const settlement = await db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirstOrThrow();
@@ -213,7 +214,7 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
 
   it('never debits a customer for a charge the operator ordered, and stops measuring at the cancel (its bucket pro rata)', async () => {
     // Each of A and B: +2 kW against 0 from the start; cancelled 2.5 minutes into the second interval; the third never counts.
-    const at = start + 2.5 * 3600;
+    const at = start + 4.5 * 3600;
     const id = await dispatchWith(at, 10, [0, 2, 2, 2], [100, 200, 300]);
     await h()
       .ctx.db.updateTable('events')

@@ -3,8 +3,9 @@ import { bucketTimes, buildSeries } from '../../fleet/series.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
+import { checkTile, sendTile } from '../../platform/vector-tiles.ts';
 import { FLEET_METRIC_TO_COLUMN } from '../../telemetry/index.ts';
-import { deploymentCounts, mapNodes, presentMapNode } from '../nodes/index.ts';
+import { deploymentCounts, mapNodes, nodeMapTile, nodeMapView, presentMapNode } from '../nodes/index.ts';
 import * as service from './dashboard.service.ts';
 
 export function dashboardRoutes(app: App) {
@@ -13,6 +14,21 @@ export function dashboardRoutes(app: App) {
     return {
       deployments: rows.map(presentMapNode),
     };
+  });
+
+  // The fleet map's view and tiles (issue 30): one index per organisation and search, for the report interval.
+  const fleetView = (organisationId: number, q: { f?: string; status?: string }) =>
+    nodeMapView(`fleet:${organisationId}:${q.status ?? ''}:${q.f ?? ''}`, async () =>
+      (await mapNodes(app.ctx.db, organisationId, q as Parameters<typeof mapNodes>[2])).map(presentMapNode),
+    );
+  route(app, E.mapView, async (req) => {
+    const view = await fleetView(caller(req).organisationId, req.query);
+    return { status: 'OK' as const, data: { total: view.data.points.length, bounds: view.data.bounds, version: view.version } };
+  });
+  route(app, E.mapTile, async (req, reply) => {
+    checkTile(req.params);
+    const view = await fleetView(caller(req).organisationId, req.query);
+    return sendTile(req, reply, nodeMapTile(view, req.params, req.query.cluster));
   });
 
   route(app, E.totals, async (req) => ({ status: 'OK' as const, data: { deploymentCounts: await deploymentCounts(app.ctx.db, caller(req).organisationId) } }));

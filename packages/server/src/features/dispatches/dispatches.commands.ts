@@ -6,6 +6,7 @@ import {
   DISPATCH_STRATEGY,
   DISPATCH_VIEW,
   type DispatchDetail,
+  type DispatchMeasurement,
   type DispatchStrategy,
   type DispatchSummary,
   eventStateAt,
@@ -18,9 +19,14 @@ import {
   satisfies,
   TICKER_UPCOMING_S,
   type TickerDispatchEvent,
+  TRADING_MESSAGES,
   tickerText,
   VPP_VIEW,
 } from '@vpp/shared';
+
+/** The origin of a dispatch that a VPP's trading plan made (issue 35). */
+export const AUTOMATIC = 'AUTOMATIC';
+
 import { nowS } from '../../db/database.ts';
 import { cancelCommands } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -30,6 +36,7 @@ import { dispatchPrice, dispatchQuote, quoteForDispatch, requireMarketAccess, se
 import { cancelOutage, isOutage } from '../outages/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
+import { medianOf } from './dispatches.measurement.ts';
 import { allocationFor, allocNode, commandSource, customerMessageOf } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
 import { measuredResponse } from './dispatches.response.ts';
@@ -48,8 +55,9 @@ function summary(d: repo.DispatchRow, now: number): DispatchSummary {
     id: d.id,
     state: stateOf(d, now),
     // A RERT dispatch carries its kind as its reason (the list's Event column shows it).
-    reason: d.type === repo.RERT_EVENT ? 'RERT' : null,
-    triggered: false,
+    // An automatic one (a VPP's trading plan made it, issue 35) reads "Automatic" and is triggered.
+    reason: d.type === repo.RERT_EVENT ? 'RERT' : d.origin === AUTOMATIC ? TRADING_MESSAGES.automaticReason : null,
+    triggered: d.origin === AUTOMATIC,
     // The viewer holds a dispatch permission, which the creator rule of spec 3 §2.4 asks for.
     createdBy: nameOf(d.creator_given_name, d.creator_surname),
     createdAt: d.created_at,
@@ -80,6 +88,7 @@ export async function createDispatch(
   body: CreateDispatchBody,
   type = repo.DISPATCH_EVENT,
   now = nowS(),
+  origin: typeof AUTOMATIC | null = null,
 ): Promise<{ id: number }> {
   const ps = await requirePowerstation(ctx, user, body.powerstation);
   if (ps.type === 'FCAS') throw badRequest(DISPATCH_MESSAGES.fcasNotDispatchable);
@@ -147,6 +156,7 @@ export async function createDispatch(
         created_by: user.id,
         orders_sent_at: null,
         checked_at: null,
+        origin,
       })
       .execute();
     await repo.storeAllocation(trx, id, allocation);
@@ -232,7 +242,37 @@ export async function previousMessages(ctx: AppContext, user: AuthUser, type = r
 export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT) {
   const d = await requireDispatch(ctx, user, id, type);
   const r = await measuredResponse(ctx, d);
-  return { interval: STEP_S, series: Object.fromEntries(r.series), total: r.total };
+  const m = r.measurement;
+  const kwh = (f: (iv: (typeof m.intervals)[number]) => number) => round3(m.intervals.reduce((a, iv) => a + (f(iv) * iv.seconds) / 3600, 0));
+  const methods = { comparableDays: 0, sameDay: 0, none: 0 };
+  for (const n of m.nodes)
+    if (n.answer === 'ACCEPTED') methods[n.baseline.method === 'comparable-days' ? 'comparableDays' : n.baseline.method === 'same-day' ? 'sameDay' : 'none']++;
+  const vppErrors = await repo.vppBaselineErrors(ctx.db, d.powerstation_id, d.start_time - 90 * 86_400);
+  const measurement: DispatchMeasurement = {
+    totals: {
+      requestedKwh: kwh((iv) => iv.requestedKw),
+      baselineKwh: kwh((iv) => iv.baselineKw),
+      measuredKwh: kwh((iv) => iv.measuredKw),
+      deliveredKwh: kwh((iv) => iv.deliveredKw),
+      rejectedKwh: mapValues(m.intervals[0]?.rejectedKw ?? { optedOut: 0, offline: 0, notAllocated: 0 }, (_, k) => kwh((iv) => iv.rejectedKw[k])),
+      notDeliveredKwh: mapValues(m.intervals[0]?.notDeliveredKw ?? { offline: 0, stateOfCharge: 0, inverterLimit: 0, household: 0 }, (_, k) =>
+        kwh((iv) => iv.notDeliveredKw[k]),
+      ),
+    },
+    intervals: m.intervals.map((iv) => ({
+      ...iv,
+      requestedKw: round3(iv.requestedKw),
+      baselineKw: round3(iv.baselineKw),
+      measuredKw: round3(iv.measuredKw),
+      deliveredKw: round3(iv.deliveredKw),
+      rejectedKw: mapValues(iv.rejectedKw, (v) => round3(v)),
+      notDeliveredKw: mapValues(iv.notDeliveredKw, (v) => round3(v)),
+    })),
+    baselineMethods: methods,
+    baselineError: m.baselineError,
+    vppBaselineError: { dispatches: vppErrors.length, median: medianOf(vppErrors) },
+  };
+  return { interval: STEP_S, series: Object.fromEntries(r.series), total: r.total, measurement };
 }
 
 /** The forecast around the dispatch: from the hour before its start, with and without it. */
@@ -257,6 +297,11 @@ export async function remainingCharge(ctx: AppContext, user: AuthUser, id: numbe
   for (let ts = from; ts < to; ts += STEP_S) out[ts] = sums.get(ts) ?? null;
   return { interval: STEP_S, remainingCharge: out };
 }
+
+const round3 = (v: number) => Math.round(v * 1000) / 1000 + 0;
+/** An object's values mapped, its keys kept. */
+const mapValues = <K extends string>(o: Record<K, number>, f: (v: number, k: K) => number) =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v as number, k as K)])) as Record<K, number>;
 
 const cents = (v: number) => Math.round(v * 100) / 100 + 0;
 

@@ -112,6 +112,8 @@ export interface DispatchRow {
   creator_surname: string | null;
   orders_sent_at: number | null;
   checked_at: number | null;
+  /** 'AUTOMATIC' for a trading plan's dispatch; null for a person's. */
+  origin: string | null;
   deployments: number;
 }
 
@@ -141,6 +143,7 @@ function dispatchQuery(db: Database, types: readonly string[] = [DISPATCH_EVENT]
       'u.given_name as creator_given_name',
       'u.surname as creator_surname',
       'd.orders_sent_at',
+      'd.origin',
       'd.checked_at',
       eb
         .selectFrom('dispatch_nodes as dn')
@@ -348,4 +351,17 @@ export async function remainingSums(db: Database, telemetry: TelemetryStore, eve
   const ids = (await db.selectFrom('dispatch_nodes').select('node_id').where('event_id', '=', eventId).execute()).map((r) => r.node_id);
   const sums = await telemetry.historySums(ids, ['remaining'], from, to, 300);
   return new Map([...sums].flatMap(([ts, b]) => (b.remaining === null ? [] : [[ts, Math.round(b.remaining * 1000) / 1000] as [number, number]])));
+}
+
+/** The baseline errors (fractions) of a VPP's dispatches settled since `since` that had undisturbed homes to compare. */
+export async function vppBaselineErrors(db: Database, powerstationId: number, since: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('dispatch_settlements as s')
+    .innerJoin('events as e', 'e.id', 's.event_id')
+    .select('s.baseline_error')
+    .where('e.powerstation_id', '=', powerstationId)
+    .where('s.period_start', '>=', since)
+    .where('s.baseline_error', 'is not', null)
+    .execute();
+  return rows.map((r) => Number(r.baseline_error));
 }

@@ -23,7 +23,7 @@ import { requirePowerstation } from '../vpps/index.ts';
 
 const DAY_S = 86_400;
 
-import { type AllocNode, type ForecastNode, type ForecastRequest, forecast, forecastSteps, STEP_S, sustainableKw } from './dispatches.engine.ts';
+import { type AllocNode, type Forecast, type ForecastNode, type ForecastRequest, forecast, forecastSteps, STEP_S, sustainableKw } from './dispatches.engine.ts';
 import { allocNode } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
 
@@ -126,6 +126,36 @@ export function toForecastNode(r: repo.NodeStateRow): ForecastNode & ModelNode {
 }
 
 /**
+ * What a dispatch is expected to deliver on the settlement's basis (dispatches.measurement.ts): the
+ * change of the homes' meters against their own behaviour (the prediction without the dispatch
+ * stands for the baseline), over the buckets of the dispatch the forecast covers; and the warning
+ * when it goes against the request (a discharge smaller than the batteries' own discharge for the
+ * homes' load raises the homes' import, and so on).
+ */
+export function expectedDelivery(result: Forecast, start: number, duration: number, realPowerP: number) {
+  let expectedKwh = 0;
+  let own = 0;
+  let steps = 0;
+  for (let ts = start; ts < start + duration; ts += STEP_S) {
+    const base = result.prediction[ts];
+    const adj = result.adjustedPrediction?.[ts];
+    if (base?.meterPower == null || adj?.meterPower == null) continue;
+    expectedKwh += ((adj.meterPower - base.meterPower) * STEP_S) / 3600;
+    own += base.batteryPower ?? 0;
+    steps++;
+  }
+  const ownBatteryKw = steps ? own / steps : 0;
+  const r3 = (v: number) => Math.round(v * 1000) / 1000 + 0;
+  const wrong = steps > 0 && Math.sign(expectedKwh) !== Math.sign(realPowerP) && Math.abs(expectedKwh) >= 0.001;
+  return {
+    requestedKwh: r3((realPowerP * duration) / 3600),
+    expectedKwh: r3(expectedKwh),
+    ownBatteryKw: r3(ownBatteryKw),
+    warning: wrong ? DISPATCH_MESSAGES.wrongWayDelivery(realPowerP, ownBatteryKw, expectedKwh) : null,
+  };
+}
+
+/**
  * The VPP's forecast day from `start` (24 hours at 5 minutes), and with a dispatch given, the same
  * with the dispatch applied through the engine's allocation.
  */
@@ -158,6 +188,10 @@ export async function predictions(
   const pricesAvailable = q.start + DAY_S <= now + MARKET_FORECAST_S;
   const market = marketVisible && pricesAvailable ? (await powerstationPrices(ctx, user, id, { start: q.start, end: q.start + DAY_S })).market : null;
   return {
+    delivery:
+      hasDispatch && realPowerP !== 0 && result.adjustedPrediction
+        ? expectedDelivery(result, q.dispatchStart as number, q.dispatchDuration as number, realPowerP)
+        : null,
     interval: STEP_S,
     prediction: result.prediction,
     adjustedPrediction: result.adjustedPrediction,

@@ -47,7 +47,7 @@ describeEachDatabase('dispatch settlement waits for the telemetry', (h) => {
 
     // The window's readings arrive late, the first two nodes' through the end: the third still holds it back.
     const window = (nodeId: number, through: number) =>
-      [0, -2, -2, -2, 0].slice(0, through).map((p, i) => ({ nodeId, ts: start - 300 + i * 300, dt: 300, battery_p: p, remaining: 13 }));
+      [0, -2, -2, -2, 0].slice(0, through).map((p, i) => ({ nodeId, ts: start - 300 + i * 300, dt: 300, meter_p: p, battery_p: p, remaining: 13 }));
     await h().ctx.telemetry.ingest([...window(ids[0], 5), ...window(ids[1], 5), ...window(ids[2], 2)]);
     expect((await runDispatchEngine(h().ctx, due + 60)).settling).not.toContain(id);
     expect(await settleDispatch(h().ctx, id, due + 60)).toBe(false);

@@ -75,12 +75,14 @@ describeEachDatabase('dispatch settlement', (h) => {
     };
     const samples = Object.entries(power).flatMap(([id, ps]) =>
       ps.flatMap((p, i) =>
-        p === null ? [] : [{ nodeId: Number(id), ts: start - 300 + i * 300, dt: Number(id) === nodes.e && i === 2 ? 150 : 300, battery_p: p, remaining: 13 }],
+        p === null
+          ? []
+          : [{ nodeId: Number(id), ts: start - 300 + i * 300, dt: Number(id) === nodes.e && i === 2 ? 150 : 300, meter_p: p, battery_p: p, remaining: 13 }],
       ),
     );
     await telemetry.ingest(samples);
     // A reading of every node after the last window the tests settle: the fleet's telemetry covers them all.
-    await telemetry.ingest(ids.map((nodeId) => ({ nodeId, ts: start + 8 * duration, dt: 300, battery_p: 0, remaining: 13 })));
+    await telemetry.ingest(ids.map((nodeId) => ({ nodeId, ts: start + 8 * duration, dt: 300, meter_p: 0, battery_p: 0, remaining: 13 })));
     // Imported prices for the event's intervals (they replace the model's).
     await db
       .insertInto('market_prices')

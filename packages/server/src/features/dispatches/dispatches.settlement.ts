@@ -8,8 +8,8 @@ import { defineJob, enqueue, type JobDefinition } from '../../platform/jobs.ts';
 import { feedInRates, writeGridCredits } from '../billing/index.ts';
 import { settlementPrices } from '../market/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
+import { type BaselineError, measureDispatch } from './dispatches.measurement.ts';
 import { ENGINE_EVENTS, RERT_EVENT } from './dispatches.repo.ts';
-import { respondingNodes } from './dispatches.response.ts';
 
 // Settlement of a dispatch (issue 11 item 5): about an hour after it ends (SETTLEMENT_DELAY_S, so
 // that late telemetry has arrived), each responding node's delivered energy in each 5-minute
@@ -27,6 +27,8 @@ interface NodeDay {
   date: string;
   region: string | null;
   kwh: number;
+  /** The node's baseline energy at the meter over the same intervals (kWh, positive imports). */
+  baselineKwh: number;
   value: number | null;
   /** Energy discharged (kWh, positive) and its value at the settled prices (AUD, positive when earned). */
   dischargedKwh: number;
@@ -50,44 +52,44 @@ export interface Settlement {
   nodesResponding: number;
   nodesComplete: number;
   coverage: number;
+  /** The request's energy over the settled window, and how it splits (kWh, signed like the request): requested = delivered (energyKwh) + rejected + not delivered. */
+  requestedKwh: number;
+  /** The complete nodes' baseline and measured energy at their meters (positive imports): delivered = measured − baseline. */
+  baselineKwh: number;
+  measuredKwh: number;
+  rejectedKwh: number;
+  notDeliveredKwh: number;
+  baselineError: BaselineError;
   nodes: (NodeDay & { complete: boolean })[];
 }
 
 /**
- * Computes a dispatch's settlement. Delivered power per node and interval is the battery's average
- * power in the interval's 5-minute rollup less its average in the 5 minutes before the start (as
- * the response measures it); energy = kW × 1/12 h, valued at price ($/MWh) ÷ 1000 per kWh. Only
- * nodes with a full rollup (300 s of readings) for every interval count in the totals: coverage is
- * their share of the responding nodes. Nodes outside the NEM deliver energy with no price.
+ * Computes a dispatch's settlement from its measurement (dispatches.measurement.ts): per accepting
+ * node and interval, delivered kW = the meter's average power in the interval's 5-minute rollup less
+ * the node's baseline; energy = kW × the seconds measured ÷ 3600, valued at price ($/MWh) ÷ 1000 per
+ * kWh. Only nodes with a full rollup (300 s of readings) and a baseline for every interval count in
+ * the totals: coverage is their share of the responding nodes. Nodes outside the NEM deliver energy
+ * with no price.
  */
 export async function computeSettlement(
   ctx: AppContext,
-  e: { id: number; start_time: number; duration: number; cancelled_at: number | null; orders_sent_at: number | null },
+  e: { id: number; start_time: number; duration: number; cancelled_at: number | null; orders_sent_at: number | null; real_power_p: number },
   now: number,
 ): Promise<Settlement> {
   const start = e.start_time;
   const end = settledEnd(e);
-  const responding = e.orders_sent_at === null ? [] : await respondingNodes(ctx.db, e.id);
-  const buckets: number[] = [];
-  for (let ts = start; ts < end; ts += STEP_S) buckets.push(ts);
-  // The seconds of each bucket measured: all 300, but the part before a cancel in the bucket it fell in.
-  const counted = buckets.map((ts) => Math.min(STEP_S, end - ts));
+  const m = await measureDispatch(ctx, e, end);
+  const { buckets, seconds: counted } = m;
+  const responding = m.nodes.filter((x) => x.answer === 'ACCEPTED');
   const facts = new Map<number, { region: string; timezone: string }>();
-  // Average power per node: index 0 the baseline bucket, then one per interval (NaN where missing or partial).
-  const power = new Map<number, Float64Array>();
-  for (let i = 0; i < responding.length; i += 1000) {
-    const ids = responding.slice(i, i + 1000);
-    for (const n of await ctx.db.selectFrom('nodes').select(['id', 'region', 'timezone']).where('id', 'in', ids).execute()) facts.set(n.id, n);
-    for (const id of ids) power.set(id, new Float64Array(buckets.length + 1).fill(Number.NaN));
-    if (!buckets.length) continue;
-    const rows = await ctx.telemetry.historyRows(ids, ['battery_p'], start - STEP_S, end);
-    for (const r of rows) {
-      if (r.battery_p === null) continue;
-      const k = (r.ts - start) / STEP_S + 1;
-      // The baseline counts from any reading; an interval of the event only when fully covered.
-      if (k === 0 || r.cov >= STEP_S) (power.get(r.node_id) as Float64Array)[k] = r.battery_p / r.cov;
-    }
-  }
+  const ids = responding.map((x) => x.nodeId);
+  for (let i = 0; i < ids.length; i += 1000)
+    for (const n of await ctx.db
+      .selectFrom('nodes')
+      .select(['id', 'region', 'timezone'])
+      .where('id', 'in', ids.slice(i, i + 1000))
+      .execute())
+      facts.set(n.id, n);
   const prices = new Map<string, Float64Array>();
   for (const region of new Set([...facts.values()].map((f) => f.region))) {
     if (!isNemRegion(region) || !buckets.length) continue;
@@ -114,20 +116,25 @@ export async function computeSettlement(
   let buyValue = 0;
   let sellValue = 0;
   let complete = 0;
-  for (const nodeId of responding) {
+  const totals = { requested: 0, baseline: 0, measured: 0, rejected: 0, notDelivered: 0 };
+  for (let k = 0; k < buckets.length; k++) {
+    const iv = m.intervals[k];
+    const h = counted[k] / 3600;
+    totals.requested += iv.requestedKw * h;
+    for (const v of Object.values(iv.rejectedKw)) totals.rejected += v * h;
+  }
+  for (const node of responding) {
+    const { nodeId } = node;
     const f = facts.get(nodeId);
-    const p = power.get(nodeId) as Float64Array;
     const rrp = f ? prices.get(f.region) : undefined;
-    const base = Number.isNaN(p[0]) ? 0 : p[0];
     let full = true;
+    for (let k = 0; k < buckets.length; k++) if (!node.full[k] || Number.isNaN(node.baseline.kw[k])) full = false;
     const perDay = new Map<number, NodeDay>();
     for (let k = 0; k < buckets.length; k++) {
-      const avg = p[k + 1];
-      if (Number.isNaN(avg)) {
-        full = false;
-        continue;
-      }
-      const kwh = ((avg - base) * counted[k]) / 3600;
+      const meter = node.measured[k];
+      const base = node.baseline.kw[k];
+      if (!node.full[k] || Number.isNaN(base)) continue;
+      const kwh = ((meter - base) * counted[k]) / 3600;
       const price = rrp?.[k];
       const value = price === undefined || Number.isNaN(price) ? null : (kwh * price) / 1000;
       const day = dayOf(buckets[k], f?.timezone ?? 'Australia/Sydney');
@@ -137,12 +144,14 @@ export async function computeSettlement(
         date: epochToLocalDate(day, f?.timezone ?? 'Australia/Sydney'),
         region: rrp ? (f?.region ?? null) : null,
         kwh: 0,
+        baselineKwh: 0,
         value: rrp ? 0 : null,
         dischargedKwh: 0,
         dischargeValue: 0,
         chargeEarnings: 0,
       };
       row.kwh += kwh;
+      row.baselineKwh += (base * counted[k]) / 3600;
       if (row.value !== null && value !== null) {
         row.value += value;
         if (kwh < 0) {
@@ -152,11 +161,14 @@ export async function computeSettlement(
       }
       perDay.set(day, row);
     }
-    if (full) complete++;
     for (const row of perDay.values()) out.push({ ...row, complete: full });
     if (!full) continue;
+    complete++;
     for (let k = 0; k < buckets.length; k++) {
-      const kwh = ((p[k + 1] - base) * counted[k]) / 3600;
+      const h = counted[k] / 3600;
+      totals.baseline += node.baseline.kw[k] * h;
+      totals.measured += node.measured[k] * h;
+      const kwh = (node.measured[k] - node.baseline.kw[k]) * h;
       const price = rrp?.[k];
       if (price === undefined || Number.isNaN(price)) {
         unpriced += kwh;
@@ -172,11 +184,14 @@ export async function computeSettlement(
       }
     }
   }
+  const energy = charged - discharged + unpriced;
+  // What the accepting nodes were asked and did not give, as counted (incomplete nodes' orders included).
+  totals.notDelivered = totals.requested - totals.rejected - energy;
   return {
     periodStart: start,
     periodEnd: end,
     cost,
-    energyKwh: charged - discharged + unpriced,
+    energyKwh: energy,
     chargedKwh: charged,
     dischargedKwh: discharged,
     unpricedKwh: unpriced,
@@ -185,6 +200,12 @@ export async function computeSettlement(
     nodesResponding: responding.length,
     nodesComplete: complete,
     coverage: responding.length ? complete / responding.length : 1,
+    requestedKwh: totals.requested,
+    baselineKwh: totals.baseline,
+    measuredKwh: totals.measured,
+    rejectedKwh: totals.rejected,
+    notDeliveredKwh: totals.notDelivered,
+    baselineError: m.baselineError,
     nodes: out,
   };
 }
@@ -233,7 +254,16 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
   const e = await ctx.db
     .selectFrom('events')
     .innerJoin('dispatches as d', 'd.event_id', 'events.id')
-    .select(['events.id', 'events.organisation_id', 'events.type', 'events.start_time', 'events.duration', 'events.cancelled_at', 'd.orders_sent_at'])
+    .select([
+      'events.id',
+      'events.organisation_id',
+      'events.type',
+      'events.start_time',
+      'events.duration',
+      'events.cancelled_at',
+      'd.orders_sent_at',
+      'd.real_power_p',
+    ])
     .where('events.id', '=', id)
     .where('events.type', 'in', ENGINE_EVENTS)
     .executeTakeFirst();
@@ -244,6 +274,7 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
     duration: Number(e.duration),
     cancelled_at: e.cancelled_at === null ? null : Number(e.cancelled_at),
     orders_sent_at: e.orders_sent_at === null ? null : Number(e.orders_sent_at),
+    real_power_p: e.real_power_p,
   };
   if (settledEnd(ev) + ctx.config.SETTLEMENT_DELAY_S > now) return false;
   if (!pricesActual(settledEnd(ev), now)) return false;
@@ -279,6 +310,13 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
         nodes_responding: s.nodesResponding,
         nodes_complete: s.nodesComplete,
         coverage: s.coverage,
+        requested_kwh: s.requestedKwh,
+        baseline_kwh: s.baselineKwh,
+        measured_kwh: s.measuredKwh,
+        rejected_kwh: s.rejectedKwh,
+        not_delivered_kwh: s.notDeliveredKwh,
+        baseline_error: s.baselineError.median,
+        baseline_error_nodes: s.baselineError.nodes,
       })
       .onConflict((oc) => oc.column('event_id').doNothing())
       .returning('event_id')
@@ -294,6 +332,7 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
             day_start: n.dayStart,
             region: n.region,
             delivered_kwh: n.kwh,
+            baseline_kwh: n.baselineKwh,
             value: n.value,
             complete: n.complete ? 1 : 0,
           })),

@@ -8,6 +8,7 @@ import { describeEachDatabase } from '../../test/harness.ts';
 import { actualPrices } from '../market/index.ts';
 import { nodeReports } from '../nodes/index.ts';
 import { runDispatchEngine } from './dispatches.jobs.ts';
+import { meterBaselines } from './dispatches.measurement.ts';
 
 // A discharge dispatched to a simulated fleet: the engine sends the orders, the simulator runs over
 // the event window and obeys them within its physics, and the response is measured from telemetry.
@@ -62,17 +63,19 @@ describeEachDatabase('a dispatch delivered by the simulated fleet', (h) => {
     // The history runs at 5 minutes, so the readings are the 5-minute rollups (time-weighted sums).
     const rollups = await db
       .selectFrom('tel_5m')
-      .select(['node_id', 'ts', 'battery_p', 'cov'])
+      .select(['node_id', 'ts', 'battery_p', 'meter_p', 'cov'])
       .where('node_id', 'in', accepted)
       .where('ts', '>=', start - 300)
       .where('ts', '<', start + duration)
       .execute();
-    // The telemetry's own account: each accepted battery's average power in a bucket less its average
-    // in the 5 minutes before the start.
-    const avg = (nodeId: number, from: number) => {
+    // The telemetry's own account: each accepted battery's average power in a bucket, and the change
+    // of its meter's average against the node's stated baseline (issue 33: delivered at the meter).
+    const avg = (nodeId: number, from: number, col: 'battery_p' | 'meter_p' = 'battery_p') => {
       const r = rollups.find((x) => x.node_id === nodeId && Number(x.ts) === from);
-      return r ? Number(r.battery_p) / Number(r.cov) : undefined;
+      return r ? Number(r[col]) / Number(r.cov) : undefined;
     };
+    const zones = await db.selectFrom('nodes').select(['id', 'timezone']).where('id', 'in', accepted).execute();
+    const baselines = await meterBaselines(h().ctx, zones, start, start + duration, id);
     const response = (await get(`/api/dispatches/${id}/response`)).json().data;
     expect(Object.keys(response.series)).toHaveLength(duration / 300);
     let delivered = 0;
@@ -82,7 +85,7 @@ describeEachDatabase('a dispatch delivered by the simulated fleet', (h) => {
       let power = 0;
       for (const n of accepted) {
         const p = avg(n, ts) as number;
-        measured += p - (avg(n, start - 300) ?? 0);
+        measured += (avg(n, ts, 'meter_p') as number) - (baselines.get(n)?.kw[(ts - start) / 300] as number);
         const iv = (JSON.parse(orders.find((o) => o.node_id === n)?.intervals ?? '[]') as { start: number; end: number; kw: number }[]).find(
           (i) => i.start <= ts && ts < i.end,
         );

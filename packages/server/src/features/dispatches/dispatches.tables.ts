@@ -14,6 +14,8 @@ export interface DispatchTable {
   created_by: number | null;
   orders_sent_at: Epoch | null;
   checked_at: Epoch | null;
+  /** What made the dispatch when no one did by hand: 'AUTOMATIC' for a trading plan's (issue 35); null for a person's. */
+  origin: string | null;
 }
 
 export interface DispatchNodeTable {
@@ -50,6 +52,14 @@ export interface DispatchSettlementTable {
   nodes_responding: number;
   nodes_complete: number;
   coverage: number;
+  /** Migration 033 (issue 33 item 1): the request's energy and its split, and the baseline's accuracy. */
+  requested_kwh: number;
+  baseline_kwh: number;
+  measured_kwh: number;
+  rejected_kwh: number;
+  not_delivered_kwh: number;
+  baseline_error: number | null;
+  baseline_error_nodes: number;
 }
 
 export interface DispatchSettlementNodeTable {
@@ -58,6 +68,8 @@ export interface DispatchSettlementNodeTable {
   day_start: Epoch;
   region: string | null;
   delivered_kwh: number;
+  /** The node's baseline energy at the meter over the same intervals (migration 033; null before it). */
+  baseline_kwh: number | null;
   value: number | null;
   complete: number;
 }

@@ -32,6 +32,8 @@ export const dispatchesModule: FeatureModule = {
   recurring: [DISPATCH_ENGINE_RECURRING],
 };
 export {
+  AUTOMATIC,
+  cancelDispatch,
   createDispatch,
   dispatchDetail,
   dispatchPrediction,

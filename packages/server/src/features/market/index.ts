@@ -19,6 +19,7 @@ export {
   seesMarketData,
   settlementPrices,
   storeDispatchQuote,
+  vppRegion,
 } from './market.service.ts';
 export type { DispatchQuoteTable, MarketForecastTable, MarketImportTable, MarketModelDayTable, MarketPriceTable } from './market.tables.ts';
 

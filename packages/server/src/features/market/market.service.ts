@@ -159,6 +159,12 @@ interface VppMarket {
  * holding most of its nodes), or why it has none. 403 before 404: a caller who may not see market
  * data learns nothing about the VPP.
  */
+/** The NEM region a VPP trades at (the one holding most of its nodes); null when none of its nodes is in the NEM. */
+export async function vppRegion(ctx: AppContext, ps: Parameters<typeof repo.memberRegions>[1]): Promise<NemRegion | null> {
+  const nem = (await repo.memberRegions(ctx.db, ps)).filter((r) => isNemRegion(r.region));
+  return nem.length ? (nem[0].region as NemRegion) : null;
+}
+
 async function vppMarket(ctx: AppContext, user: AuthUser, id: number): Promise<VppMarket> {
   requireMarketAccess(user);
   const ps = await requirePowerstation(ctx, user, id);

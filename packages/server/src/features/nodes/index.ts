@@ -2,6 +2,7 @@ import { nodeEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { nodesRoutes } from './nodes.routes.ts';
 
+export { clearNodeMapViews, type MapPoint, nodeMapTile, nodeMapView } from './node-map-tiles.ts';
 export { deploymentCounts, fleetNodes, latestReading, mapNodes, type NodeRow, nodeSite, searchMatches } from './nodes.repo.ts';
 export { nodeReports } from './nodes.reports.ts';
 export { nodeDetail, notifyNodeStatus, presentMapNode, presentNode, requireNode } from './nodes.service.ts';

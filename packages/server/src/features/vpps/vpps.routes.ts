@@ -1,7 +1,9 @@
-import { vppEndpoints as E } from '@vpp/shared';
+import { vppEndpoints as E, HEAT_MAP_MAX_AGE_S } from '@vpp/shared';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
-import { presentMapNode, presentNode } from '../nodes/index.ts';
+import { checkTile, sendTile } from '../../platform/vector-tiles.ts';
+import { nodeMapTile, nodeMapView, presentMapNode, presentNode } from '../nodes/index.ts';
+import { heatMapTile, heatMapView, hexagonCounts, hexagonNodes } from './heat-map-tiles.ts';
 import * as repo from './vpps.repo.ts';
 import * as service from './vpps.service.ts';
 
@@ -33,6 +35,41 @@ export function vppsRoutes(app: App) {
   route(app, E.map, async (req) => {
     const ps = await service.requirePowerstation(app.ctx, caller(req), req.params.id);
     return { deployments: (await repo.vppMapNodes(app.ctx.db, ps)).map(presentMapNode) };
+  });
+  // The VPP's map and voltage heat map as views and vector tiles (issue 30): the VPP is looked up in
+  // the caller's organisation on every call, then its view is taken from the index of the report interval.
+  const vppMapView = async (req: { params: { id: number } } & Parameters<typeof caller>[0]) => {
+    const ps = await service.requirePowerstation(app.ctx, caller(req), req.params.id);
+    return nodeMapView(`vpp:${ps.organisation_id}:${ps.id}:${ps.updated_at}`, async () => (await repo.vppMapNodes(app.ctx.db, ps)).map(presentMapNode));
+  };
+  route(app, E.mapView, async (req) => {
+    const view = await vppMapView(req);
+    return { ...ok, data: { total: view.data.points.length, bounds: view.data.bounds, version: view.version } };
+  });
+  route(app, E.mapTile, async (req, reply) => {
+    checkTile(req.params);
+    return sendTile(req, reply, nodeMapTile(await vppMapView(req), req.params, req.query.cluster));
+  });
+  const voltageView = async (req: { params: { id: number } } & Parameters<typeof caller>[0]) => {
+    const user = caller(req);
+    const ps = await service.requirePowerstation(app.ctx, user, req.params.id);
+    return heatMapView(`heat:${ps.organisation_id}:${ps.id}:${ps.updated_at}`, async () => {
+      const latest = await service.latestData(app.ctx, user, ps.id, { metrics: ['meterVoltage'], maxAge: HEAT_MAP_MAX_AGE_S });
+      return latest.meterVoltage ?? [];
+    });
+  };
+  route(app, E.heatMapView, async (req) => {
+    const view = await voltageView(req);
+    const d = view.data;
+    return { ...ok, data: { total: d.points.length, outside: d.outside, bounds: d.bounds, version: view.version, hexagons: hexagonCounts(d) } };
+  });
+  route(app, E.heatMapTile, async (req, reply) => {
+    checkTile(req.params);
+    return sendTile(req, reply, heatMapTile(await voltageView(req), req.params, req.query.radius));
+  });
+  route(app, E.heatMapHexagon, async (req) => {
+    const view = await voltageView(req);
+    return { ...ok, data: hexagonNodes(view.data, req.query.radius, req.query.q, req.query.r) };
   });
   route(app, E.latest, async (req) => ({ ...ok, ...(await service.latestData(app.ctx, caller(req), req.params.id, req.query)) }));
   route(app, E.series, async (req) => ({ ...ok, series: await service.seriesData(app.ctx, caller(req), req.params.id, req.query) }));

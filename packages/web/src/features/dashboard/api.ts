@@ -15,6 +15,7 @@ import {
   VPP_VIEW,
   WIDGET_GRAPH_REFRESH_MS,
 } from '@vpp/shared';
+import { type HeatMapTiles, type MapTiles, tileTemplate } from '../../components/map-tiles.ts';
 import { useAccount } from '../../lib/account.ts';
 import { call } from '../../lib/request.ts';
 
@@ -76,6 +77,31 @@ export function useTotals() {
   return useQuery({
     queryKey: dashboardKeys.totals,
     queryFn: async () => (await call(D.totals, {}, { errorToast: DASHBOARD_TOASTS.counts })).data.deploymentCounts,
+    refetchInterval: WIDGET_REFRESH_MS,
+  });
+}
+
+/** The fleet map's view: its count, bounds and the URL of its vector tiles (the server clusters its nodes). */
+export function useDashboardMapTiles() {
+  return useQuery({
+    queryKey: [...dashboardKeys.map, 'tiles'],
+    queryFn: async (): Promise<MapTiles> => {
+      const { total, bounds, version } = (await call(D.mapView, { query: {} }, { errorToast: DASHBOARD_TOASTS.nodes })).data;
+      return { total, bounds, url: tileTemplate('/dashboard/map/tiles/{z}/{x}/{y}', { v: version }) };
+    },
+    refetchInterval: WIDGET_REFRESH_MS,
+  });
+}
+
+/** The voltage heat map's view of a VPP: its counts, bounds, hexagons per radius and the URL of its vector tiles. */
+export function useHeatMapTiles(vpp: number | null) {
+  return useQuery({
+    queryKey: ['dashboard', 'heat-map', vpp ?? 0],
+    queryFn: async (): Promise<HeatMapTiles> => {
+      const d = (await call(V.heatMapView, { params: { id: vpp as number } })).data;
+      return { ...d, vpp: vpp as number, url: tileTemplate(`/api/powerstations/${vpp}/data/latest/heat-map/tiles/{z}/{x}/{y}`, { v: d.version }) };
+    },
+    enabled: vpp !== null,
     refetchInterval: WIDGET_REFRESH_MS,
   });
 }

@@ -1,4 +1,4 @@
-import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import {
   canSeeMarketData,
@@ -6,6 +6,7 @@ import {
   DISPATCH_POWER_FACTOR,
   DISPATCH_VIEW,
   type DispatchDetail,
+  type DispatchMeasurement,
   formatDuration,
   formatEnergy,
   formatPower,
@@ -40,6 +41,7 @@ import {
   formatAud,
   formatDispatchStart,
   formatPrice,
+  MEASUREMENT_TEXTS as M,
   percentNotIncluded,
   QUOTE_TEXTS,
   requestKind,
@@ -123,6 +125,86 @@ function ResponseSection({ d }: { d: DispatchDetail }) {
           {c.deploymentsResponded} of {d.request.deploymentsRequested}
         </Figure>
       </SimpleGrid>
+    </Section>
+  );
+}
+
+const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+const pct = (v: number | null) => (v === null ? null : (v * 100).toFixed(1));
+
+/** A figure and its parts by reason (only the reasons with energy). */
+function ByReason({ total, parts, labels }: { total: number; parts: Record<string, number>; labels: Record<string, string> }) {
+  const shown = Object.entries(parts).filter(([, v]) => Math.abs(v) >= 0.0005);
+  return (
+    <>
+      {formatEnergy(total)}
+      {shown.map(([k, v]) => (
+        <Text size="xs" c="dimmed" key={k}>
+          {formatEnergy(v)} {labels[k]}
+        </Text>
+      ))}
+    </>
+  );
+}
+
+/** Issue 33 item 1: requested, baseline, measured, delivered, rejected and not delivered, and the baseline's accuracy. */
+function MeasurementSection({ m, zone, nowS }: { m: DispatchMeasurement; zone: string; nowS: number }) {
+  const t = m.totals;
+  return (
+    <Section title={M.title}>
+      <Stack gap="sm">
+        <Text size="sm">{M.explain}</Text>
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="md">
+          <Figure label={M.requested}>{formatEnergy(t.requestedKwh)}</Figure>
+          <Figure label={M.baseline}>{formatEnergy(t.baselineKwh)}</Figure>
+          <Figure label={M.measured}>{formatEnergy(t.measuredKwh)}</Figure>
+          <Figure label={M.delivered}>{formatEnergy(t.deliveredKwh)}</Figure>
+          <Figure label={M.rejected}>
+            <ByReason total={sum(t.rejectedKwh)} parts={t.rejectedKwh} labels={M.rejectedReasons} />
+          </Figure>
+          <Figure label={M.notDelivered}>
+            <ByReason total={sum(t.notDeliveredKwh)} parts={t.notDeliveredKwh} labels={M.notDeliveredReasons} />
+          </Figure>
+        </SimpleGrid>
+        <Text size="sm" c="dimmed">
+          {M.methods(m.baselineMethods)} {M.accuracy(pct(m.baselineError.median), m.baselineError.nodes)}{' '}
+          {M.vppAccuracy(pct(m.vppBaselineError.median), m.vppBaselineError.dispatches)}
+        </Text>
+        {m.intervals.length > 0 && (
+          <Table.ScrollContainer minWidth={640} mah={320}>
+            <Table striped withTableBorder fz="xs" stickyHeader captionSide="top">
+              <Table.Caption>{M.intervalsCaption}</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Interval</Table.Th>
+                  <Table.Th>{M.requested}</Table.Th>
+                  <Table.Th>{M.baseline}</Table.Th>
+                  <Table.Th>{M.measured}</Table.Th>
+                  <Table.Th>{M.delivered}</Table.Th>
+                  <Table.Th>{M.rejected}</Table.Th>
+                  <Table.Th>{M.notDelivered}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {m.intervals.map((iv) => (
+                  <Table.Tr key={iv.ts}>
+                    <Table.Td>
+                      {formatDispatchStart(iv.ts, zone, nowS)}
+                      {iv.seconds < 300 ? ` (${iv.seconds} s)` : ''}
+                    </Table.Td>
+                    <Table.Td>{formatPower(iv.requestedKw)}</Table.Td>
+                    <Table.Td>{formatPower(iv.baselineKw)}</Table.Td>
+                    <Table.Td>{formatPower(iv.measuredKw)}</Table.Td>
+                    <Table.Td>{formatPower(iv.deliveredKw)}</Table.Td>
+                    <Table.Td>{formatPower(sum(iv.rejectedKw))}</Table.Td>
+                    <Table.Td>{formatPower(sum(iv.notDeliveredKw))}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
     </Section>
   );
 }
@@ -244,6 +326,7 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
           </SimpleGrid>
           <PredictionGraph dispatch={d} prediction={prediction.data?.data} response={response.data?.data} zone={zone} />
           <RemainingChargeGraph dispatch={d} remaining={remaining.data?.data} prediction={prediction.data?.data} zone={zone} />
+          {response.data?.data.measurement && <MeasurementSection m={response.data.data.measurement} zone={zone} nowS={nowS} />}
           {seesMarket && <CostSection cost={cost} zone={zone} nowS={nowS} />}
           {d.customerMessage && (
             <Section title="Customer Message">

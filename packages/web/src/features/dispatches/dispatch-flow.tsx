@@ -153,6 +153,7 @@ export function DispatchFlowModal(props: {
           vppName={props.vppName}
           zone={zone}
           prices={prices}
+          deliveryWarning={flow.predictions.data?.delivery?.warning ?? null}
           executing={props.executing}
           onBack={() => setView('edit')}
           onExecute={props.onExecute}

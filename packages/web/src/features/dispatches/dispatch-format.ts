@@ -14,6 +14,35 @@ export const DISPATCH_SCREEN_TEXTS = {
     `Partial settlement: ${percentMissing}% of nodes are not included in this cost because their data is incomplete.`,
 } as const;
 
+/** The measurement section of a dispatch's detail (issue 33 item 1): how the request's energy splits. */
+export const MEASUREMENT_TEXTS = {
+  title: 'Measurement',
+  explain:
+    'Delivered is the change at the meters of the nodes that accepted their orders against each home’s baseline (its own same-time history on recent comparable days, adjusted to the same day). Delivered, rejected and not delivered add up to the request.',
+  requested: 'Requested',
+  baseline: 'Baseline (at the meters)',
+  measured: 'Measured (at the meters)',
+  delivered: 'Delivered',
+  rejected: 'Rejected',
+  notDelivered: 'Not delivered',
+  rejectedReasons: { optedOut: 'opted out', offline: 'offline, no answer', notAllocated: 'no battery had room (inverter limit or state of charge)' },
+  notDeliveredReasons: {
+    offline: 'offline, no readings',
+    stateOfCharge: 'state of charge',
+    inverterLimit: 'inverter limit',
+    household: 'the home’s own load and battery use against its baseline',
+  },
+  methods: (m: { comparableDays: number; sameDay: number; none: number }) =>
+    `Baselines: ${m.comparableDays} from comparable days, ${m.sameDay} flat from the hour before the start, ${m.none} without one.`,
+  accuracy: (pct: string | null, nodes: number) =>
+    pct === null ? 'Baseline error on undisturbed homes: no undisturbed home to compare.' : `Baseline error on undisturbed homes: ${pct}% (${nodes} homes).`,
+  vppAccuracy: (pct: string | null, dispatches: number) =>
+    pct === null
+      ? 'This VPP’s baseline error over the last 90 days: no settled dispatch to compare.'
+      : `This VPP’s baseline error over the last 90 days: ${pct}% (median of ${dispatches} settled dispatches).`,
+  intervalsCaption: 'Per 5-minute interval (kW)',
+} as const;
+
 /** The list and detail path of a dispatch (spec 3 §2.1). */
 export const DISPATCH_LIST_PATH = '/virtual-power-plants/dispatches?limit=10&offset=0';
 export const dispatchPath = (id: number) => `/virtual-power-plants/dispatches/${id}`;

@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { DISPATCH_MESSAGES, type DispatchPriceReply, formatDateTime, formatDuration } from '@vpp/shared';
 import { createBody, type DispatchDraft, type DraftPermissions, powerLabel } from './new-dispatch-form.ts';
 import { NewDispatchPrices } from './new-dispatch-prices.tsx';
@@ -12,6 +12,8 @@ export function NewDispatchConfirmView(props: {
   vppName: string;
   zone: string;
   prices: { show: boolean; data: DispatchPriceReply | undefined; failed: boolean; loading: boolean };
+  /** Issue 33 item 1: the expected delivery goes against the request (null when it does not). */
+  deliveryWarning?: string | null;
   executing: boolean;
   onBack: () => void;
   onExecute: () => void;
@@ -50,6 +52,11 @@ export function NewDispatchConfirmView(props: {
         </Table.Tbody>
       </Table>
       {props.prices.show && <NewDispatchPrices data={props.prices.data} failed={props.prices.failed} loading={props.prices.loading} />}
+      {props.deliveryWarning && (
+        <Alert color="orange" variant="light" role="alert">
+          {props.deliveryWarning}
+        </Alert>
+      )}
       <Text fw={600}>{props.question ?? DISPATCH_MESSAGES.confirm}</Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={props.onBack} disabled={props.executing}>

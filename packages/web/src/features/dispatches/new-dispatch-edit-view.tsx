@@ -146,6 +146,12 @@ export function NewDispatchEditView(p: EditViewProps) {
         />
       </SimpleGrid>
 
+      {p.predictions.data?.delivery?.warning && (
+        <Alert color="orange" variant="light" role="alert">
+          {p.predictions.data.delivery.warning}
+        </Alert>
+      )}
+
       {c?.powerFactorConstraintMessage && (
         <Alert color="yellow" variant="light">
           {c.powerFactorConstraintMessage}

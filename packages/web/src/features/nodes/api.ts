@@ -10,6 +10,7 @@ import {
   portalEndpoints,
   type SortOrder,
 } from '@vpp/shared';
+import { type MapTiles, tileTemplate } from '../../components/map-tiles.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { call, refreshUnlessNotFound } from '../../lib/request.ts';
 
@@ -41,10 +42,14 @@ export function useNodeList(q: { f?: string; status?: NodeStatus; sort?: NodeSor
   });
 }
 
+/** The fleet map's view of a search: its count, bounds and the URL of its vector tiles (the server clusters its nodes). */
 export function useFleetMap(q: { f?: string; status?: NodeStatus }, enabled: boolean) {
   return useQuery({
     queryKey: nodeKeys.map(q),
-    queryFn: () => call(dashboardEndpoints.map, { query: q }, { errorToast: 'Failed to load fleet map nodes.' }),
+    queryFn: async (): Promise<MapTiles> => {
+      const { total, bounds, version } = (await call(dashboardEndpoints.mapView, { query: q }, { errorToast: 'Failed to load fleet map nodes.' })).data;
+      return { total, bounds, url: tileTemplate('/dashboard/map/tiles/{z}/{x}/{y}', { ...q, v: version }) };
+    },
     enabled,
   });
 }

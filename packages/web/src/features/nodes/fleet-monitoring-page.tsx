@@ -46,7 +46,7 @@ export function FleetMonitoringPage() {
   const list = useNodeList({ f: f || undefined, status: status || undefined, sort, order, limit, offset }, searchable);
   const map = useFleetMap({ f: f || undefined, status: status || undefined }, tab === 'MAP' && searchable);
   const listRows = searchable ? list.data?.deployments : [];
-  const mapNodes = searchable ? (map.data?.deployments ?? []) : [];
+  const mapTiles = searchable ? map.data : undefined;
   const open = (id: number) => navigate(`/fleet-monitoring/nodes/${id}`);
 
   const userZone = useTimeZone();
@@ -126,8 +126,8 @@ export function FleetMonitoringPage() {
         />
       ) : (
         <Stack gap="xs">
-          {(map.data || !searchable) && mapNodes.length === 0 && <Text c="dimmed">No nodes have been found for this search criteria</Text>}
-          <NodeMap nodes={mapNodes} onSelect={open} height={mapHeight} label="Fleet map" listedBy="the list view (View List)" />
+          {(map.data || !searchable) && (mapTiles?.total ?? 0) === 0 && <Text c="dimmed">No nodes have been found for this search criteria</Text>}
+          <NodeMap tiles={mapTiles} onSelect={open} height={mapHeight} label="Fleet map" listedBy="the list view (View List)" />
         </Stack>
       )}
     </PageLayout>

@@ -9,6 +9,7 @@ import {
   VPP_MESSAGES,
   type VppType,
 } from '@vpp/shared';
+import { type MapTiles, tileTemplate } from '../../components/map-tiles.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { call } from '../../lib/request.ts';
 
@@ -78,10 +79,14 @@ export function usePowerstationNodes(id: number, q: VppNodesQuery, enabled = tru
   });
 }
 
+/** The VPP map's view: its count, bounds and the URL of its vector tiles (the server clusters its nodes). */
 export function usePowerstationMap(id: number, enabled: boolean) {
   return useQuery({
     queryKey: vppKeys.map(id),
-    queryFn: async () => (await call(E.map, { params: { id } }, { errorToast: VPP_MESSAGES.mapFailed })).deployments,
+    queryFn: async (): Promise<MapTiles> => {
+      const { total, bounds, version } = (await call(E.mapView, { params: { id } }, { errorToast: VPP_MESSAGES.mapFailed })).data;
+      return { total, bounds, url: tileTemplate(`/v2/powerstations/${id}/map/tiles/{z}/{x}/{y}`, { v: version }) };
+    },
     enabled,
   });
 }

@@ -1,7 +1,7 @@
 import { Button, Group, Menu, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconBolt, IconChevronDown, IconPencil, IconSearch, IconSunOff } from '@tabler/icons-react';
-import { CURTAILMENT_EDIT, CURTAILMENT_VIEW, DISPATCH_EDIT, NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
+import { CURTAILMENT_EDIT, CURTAILMENT_VIEW, canSeeMarketData, DISPATCH_EDIT, DISPATCH_VIEW, NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DataTable, pagingSearch } from '../../components/data-table.tsx';
@@ -9,6 +9,7 @@ import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { useAccount } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound } from '../../lib/request.ts';
 import { param, useSearchState } from '../../lib/search-state.ts';
@@ -19,12 +20,13 @@ import { NameplateSummary, VppRule } from './vpp-nameplate.tsx';
 import { nodeColumns } from './vpp-node-columns.tsx';
 import { VPP_LIST_PATH, vppEditPath } from './vpp-paths.ts';
 
-const TABS = ['MAP', 'DEPLOYMENT_LIST', 'SETPOINT_LIST'] as const;
+const TABS = ['MAP', 'DEPLOYMENT_LIST', 'SETPOINT_LIST', 'TRADING'] as const;
 
 // The other areas' parts load when first shown: the modals on their first opening, the setpoints with their tab.
 const NewDispatchModal = lazy(() => import('../dispatches/index.ts').then((m) => ({ default: m.NewDispatchModal })));
 const NewCurtailmentModal = lazy(() => import('../curtailments/index.ts').then((m) => ({ default: m.NewCurtailmentModal })));
 const VppSetpointsTab = lazy(() => import('../curtailments/index.ts').then((m) => ({ default: m.VppSetpointsTab })));
+const TradingPanel = lazy(() => import('../trading/index.ts').then((m) => ({ default: m.TradingPanel })));
 const vppDetailSearch = pagingSearch.extend({ tab: param.oneOf(TABS, 'MAP'), f: param.text() });
 
 /** The VPP's nodes, searched (f) and paged in the URL. */
@@ -72,9 +74,9 @@ function VppMap({ id, linkNodes }: { id: number; linkNodes: boolean }) {
   if (map.isLoading) return <LoadingSkeleton variant="chart" height={500} label="Loading map" />;
   return (
     <Stack gap="xs">
-      {map.data?.length === 0 && <Text c="dimmed">{VPP_MESSAGES.noNodes}</Text>}
+      {map.data?.total === 0 && <Text c="dimmed">{VPP_MESSAGES.noNodes}</Text>}
       <NodeMap
-        nodes={map.data ?? []}
+        tiles={map.data}
         height={height}
         label="VPP map"
         listedBy="the List tab"
@@ -139,7 +141,10 @@ export function VppDetailPage() {
   const linkNodes = usePermission(NODE_VIEW);
   const seesSetpoints = usePermission(CURTAILMENT_VIEW);
   // The Default Setpoints tab needs fleet.curtailments.any (spec 2 §2): without it a linked SETPOINT_LIST opens the map.
-  const shownTab = tab === 'SETPOINT_LIST' && !seesSetpoints ? 'MAP' : tab;
+  // Automatic trading (issue 35) is for those who dispatch and see the market's prices, on a VPP that can be dispatched.
+  const { data: account } = useAccount();
+  const seesTrading = usePermission(DISPATCH_VIEW) && !!account && canSeeMarketData(account.suborg_type, account.permissions) && vpp.data?.type !== 'FCAS';
+  const shownTab = (tab === 'SETPOINT_LIST' && !seesSetpoints) || (tab === 'TRADING' && !seesTrading) ? 'MAP' : tab;
   const editable = canEdit && vpp.data && vpp.data.type !== 'FCAS';
 
   return (
@@ -175,6 +180,7 @@ export function VppDetailPage() {
               <Tabs.Tab value="MAP">Map</Tabs.Tab>
               <Tabs.Tab value="DEPLOYMENT_LIST">List</Tabs.Tab>
               {seesSetpoints && <Tabs.Tab value="SETPOINT_LIST">Default Setpoints</Tabs.Tab>}
+              {seesTrading && <Tabs.Tab value="TRADING">Trading</Tabs.Tab>}
             </Tabs.List>
             <Tabs.Panel value="MAP" pt="md">
               <VppMap id={id} linkNodes={linkNodes} />
@@ -186,6 +192,13 @@ export function VppDetailPage() {
               <Tabs.Panel value="SETPOINT_LIST" pt="md">
                 <Suspense fallback={<LoadingSkeleton variant="table" />}>
                   <VppSetpointsTab id={id} />
+                </Suspense>
+              </Tabs.Panel>
+            )}
+            {seesTrading && (
+              <Tabs.Panel value="TRADING" pt="md">
+                <Suspense fallback={<LoadingSkeleton />}>
+                  <TradingPanel id={id} />
                 </Suspense>
               </Tabs.Panel>
             )}

@@ -1,12 +1,12 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { Box } from '@mantine/core';
+import { hexagonFeatures, hexRadiusForZoom } from '@vpp/shared/dashboard/hexagons';
 import type { GeoJSONSource, MapGeoJSONFeature } from 'maplibre-gl';
 import * as maplibregl from 'maplibre-gl';
 import { useEffect, useRef, useState } from 'react';
 import { baseStyle } from '../../../components/node-map-canvas.tsx';
 import { frameFor } from '../../../components/node-map-types.ts';
 import { useMeta } from '../../../lib/meta.ts';
-import { hexagonFeatures, hexRadiusForZoom } from './heat-map-hexagons.ts';
 import { type VoltagePoint, voltageColourExpression } from './heat-map-types.ts';
 
 /** The colour MapLibre evaluated for a rendered feature, as #rrggbb (what the GPU painted it). */

@@ -1,5 +1,5 @@
 import type { Feature, FeatureCollection, Polygon } from 'geojson';
-import type { VoltagePoint } from './heat-map-types.ts';
+import type { VoltagePoint } from './voltage.ts';
 
 // The voltage heat map's hexagons (spec 2 §9): the nodes binned into hexagons whose radius depends on
 // the zoom, each coloured by the mean latest voltage of its nodes. The grid is pointy-topped and laid
@@ -99,42 +99,56 @@ export interface HexProps {
   n: number;
 }
 
+/** One non-empty hexagon: its axial coordinates, the mean voltage and count of its nodes. */
+export interface HexCell {
+  q: number;
+  r: number;
+  v: number;
+  n: number;
+}
+
 /**
- * The points binned into hexagons of `radius` metres, as GeoJSON polygons (numbered from 0 as
- * feature ids), each with the mean voltage and count of its nodes. One pass over the points, then
- * one polygon per non-empty hexagon.
+ * The points binned into hexagons of `radius` metres at the points' reference latitude: one pass
+ * over the points, one cell per non-empty hexagon (in the order first met).
  */
-export function hexagonFeatures(points: readonly VoltagePoint[], radius: number): FeatureCollection<Polygon, HexProps> {
+export function binHexagons(points: readonly Pick<VoltagePoint, 'lat' | 'lng' | 'value'>[], radius: number): { refLat: number; cells: HexCell[] } {
   const refLat = referenceLatitude(points);
   const size = projectedRadius(radius, refLat);
   const index = new Map<number, number>();
-  const qs: number[] = [];
-  const rs: number[] = [];
-  const sums: number[] = [];
-  const counts: number[] = [];
+  const cells: HexCell[] = [];
   for (const p of points) {
     const [q, r] = cellOf(p.lng, p.lat, size);
     const key = (q + KEY_OFFSET) * KEY_BASE + (r + KEY_OFFSET);
     let i = index.get(key);
     if (i === undefined) {
-      i = qs.length;
+      i = cells.length;
       index.set(key, i);
-      qs.push(q);
-      rs.push(r);
-      sums.push(0);
-      counts.push(0);
+      cells.push({ q, r, v: 0, n: 0 });
     }
-    sums[i] += p.value;
-    counts[i]++;
+    cells[i].v += p.value;
+    cells[i].n++;
   }
-  const features: Feature<Polygon, HexProps>[] = new Array(qs.length);
-  for (let i = 0; i < qs.length; i++) {
-    features[i] = {
-      type: 'Feature',
-      id: i,
-      properties: { v: sums[i] / counts[i], n: counts[i] },
-      geometry: { type: 'Polygon', coordinates: [hexRing(qs[i], rs[i], radius, refLat)] },
-    };
-  }
+  for (const c of cells) c.v /= c.n;
+  return { refLat, cells };
+}
+
+/** A hexagon's centre as [lng, lat]. */
+export function hexCentre(q: number, r: number, radius: number, refLat: number): [number, number] {
+  const size = projectedRadius(radius, refLat);
+  return [(size * SQRT3 * (q + r / 2)) / EARTH / RAD, latitudeOf(size * 1.5 * r)];
+}
+
+/**
+ * The points binned into hexagons of `radius` metres, as GeoJSON polygons (numbered from 0 as
+ * feature ids), each with the mean voltage and count of its nodes.
+ */
+export function hexagonFeatures(points: readonly VoltagePoint[], radius: number): FeatureCollection<Polygon, HexProps> {
+  const { refLat, cells } = binHexagons(points, radius);
+  const features: Feature<Polygon, HexProps>[] = cells.map((c, i) => ({
+    type: 'Feature',
+    id: i,
+    properties: { v: c.v, n: c.n },
+    geometry: { type: 'Polygon', coordinates: [hexRing(c.q, c.r, radius, refLat)] },
+  }));
   return { type: 'FeatureCollection', features };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HEX_RADIUS_CLOSE, hexagonFeatures, hexCell, hexRadiusForZoom, hexRing, referenceLatitude } from './heat-map-hexagons.ts';
-import { voltageColour } from './heat-map-types.ts';
+import { HEX_RADIUS_CLOSE, hexagonFeatures, hexCell, hexRadiusForZoom, hexRing, referenceLatitude } from './hexagons.ts';
+import { voltageColour } from './voltage.ts';
 
 const EARTH = 6378137;
 const RAD = Math.PI / 180;

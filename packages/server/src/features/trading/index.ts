@@ -1,0 +1,27 @@
+import { tradingEndpoints } from '@vpp/shared';
+import { z } from 'zod';
+import { nowS } from '../../db/database.ts';
+import { defineJob, type Recurring } from '../../platform/jobs.ts';
+import type { FeatureModule } from '../../platform/module.ts';
+import { tradingRoutes } from './trading.routes.ts';
+import { runTrading } from './trading.service.ts';
+
+import './trading.tables.ts';
+
+export { type Plan, PlanError, type PlanProblem, plan } from './trading.optimiser.ts';
+
+const tradingJob = defineJob('trading', z.object({ at: z.number() }), async (ctx, payload) => {
+  await runTrading(ctx, Math.max(payload.at, nowS()));
+});
+
+/** Every minute: each automatic VPP is re-planned when its plan is 5 minutes old, or at once on a price spike. */
+const TRADING_RECURRING: Recurring = { kind: tradingJob.kind, periodS: 60 };
+
+/** Automatic trading (issue 35): a VPP's policy, its plan against the price forecast, and the dispatches the plan makes. */
+export const tradingModule: FeatureModule = {
+  name: 'trading',
+  endpoints: [tradingEndpoints],
+  routes: tradingRoutes,
+  jobs: [tradingJob],
+  recurring: [TRADING_RECURRING],
+};

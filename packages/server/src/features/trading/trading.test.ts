@@ -1,0 +1,223 @@
+import { TRADING_MESSAGES } from '@vpp/shared';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { nowS } from '../../db/database.ts';
+import { node } from '../../test/factories.ts';
+import { describeEachDatabase } from '../../test/harness.ts';
+import { plan } from './trading.optimiser.ts';
+import { runTrading } from './trading.service.ts';
+
+const base = {
+  start: 0,
+  stepS: 3600,
+  efficiency: 1,
+  degradationPerMWh: 0,
+  capacityKwh: 10,
+  storedKwh: 5,
+  floorKwh: 0,
+  dayOf: () => 0,
+};
+
+describe('the trading optimiser', () => {
+  // Hour-long intervals, a lossless 10 kWh store holding 5, 100 kW either way: worked by hand.
+  it('charges at the low prices and discharges at the high ones, within the store', async () => {
+    const p = await plan({
+      ...base,
+      prices: [10, 100, 10, 100],
+      maxChargeKw: [100, 100, 100, 100],
+      maxDischargeKw: [100, 100, 100, 100],
+      dischargeBudgetKwh: [100],
+    });
+    expect(p.intervals.map((i) => i.kw)).toEqual([5, -10, 10, -10]);
+    // (−5 × 10 + 10 × 100 − 10 × 10 + 10 × 100) / 1000
+    expect(p.expectedRevenue).toBeCloseTo(1.85, 9);
+    expect(p.intervals.map((i) => i.storedKwh)).toEqual([10, 0, 10, 0]);
+  });
+
+  it('never leaves the floor, keeps to the cycle budget and to the hours it may use', async () => {
+    const p = await plan({
+      ...base,
+      floorKwh: 2,
+      prices: [10, 100, 10, 100],
+      maxChargeKw: [100, 100, 0, 0],
+      maxDischargeKw: [100, 100, 100, 0],
+      dischargeBudgetKwh: [6],
+    });
+    // The budget of 6 is drawn at the first high price, down to the floor: so only 3 is bought first.
+    // The third interval may not charge and the last may not discharge, so nothing more is worth buying.
+    expect(p.intervals.map((i) => i.kw)).toEqual([3, -6, 0, 0]);
+    expect(Math.min(...p.intervals.map((i) => i.storedKwh))).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps an interval that another event holds at that event’s power, and counts losses and wear', async () => {
+    const p = await plan({
+      ...base,
+      efficiency: 0.9,
+      degradationPerMWh: 20,
+      prices: [100, 10, 100],
+      maxChargeKw: [100, 100, 100],
+      maxDischargeKw: [100, 100, 100],
+      fixedKw: [null, 2, null],
+      dischargeBudgetKwh: [100],
+    });
+    // 5 kWh in store gives 4.5 at the meter; the held 2 kW charge stores 1.8, which gives 1.62 back.
+    expect(p.intervals.map((i) => Math.round(i.kw * 1000) / 1000)).toEqual([-4.5, 2, -1.62]);
+    // 4.5 × (100 − 20) − 2 × (10 + 20) + 1.62 × (100 − 20), $/1000
+    expect(p.expectedRevenue).toBeCloseTo(0.4296, 6);
+  });
+
+  it('plans a day of 5-minute intervals', async () => {
+    const n = 288;
+    const prices = Array.from({ length: n }, (_, t) => 50 + 100 * Math.sin((2 * Math.PI * t) / n));
+    const p = await plan({
+      ...base,
+      stepS: 300,
+      efficiency: 0.95,
+      degradationPerMWh: 20,
+      capacityKwh: 135_000,
+      storedKwh: 60_000,
+      floorKwh: 13_500,
+      prices,
+      maxChargeKw: Array(n).fill(50_000),
+      maxDischargeKw: Array(n).fill(50_000),
+      dischargeBudgetKwh: [135_000],
+    });
+    expect(p.intervals).toHaveLength(n);
+    expect(p.expectedRevenue).toBeGreaterThan(0);
+    expect(Math.min(...p.intervals.map((i) => i.storedKwh))).toBeGreaterThanOrEqual(13_500 - 1e-6);
+  });
+});
+
+describeEachDatabase('trading: policy, plan and automatic dispatches', (h) => {
+  let headers: { authorization: string };
+  let viewer: { authorization: string };
+  let network: { authorization: string };
+  let other: { authorization: string };
+  let vpp: number;
+  const now = nowS();
+  const put = (id: number, payload: object, hdrs = headers) =>
+    h().app.inject({ method: 'PUT', url: `/api/powerstations/${id}/trading`, headers: hdrs, payload });
+  const get = (url: string, hdrs = headers) => h().app.inject({ method: 'GET', url, headers: hdrs });
+  const automatic = {
+    mode: 'AUTOMATIC',
+    fromHour: 0,
+    toHour: 24,
+    maxPowerKw: null,
+    minSocPct: 20,
+    maxCyclesPerDay: 1,
+    degradationCostPerMWh: 20,
+    gridCharging: true,
+  };
+
+  beforeAll(async () => {
+    const org = await h().org('RETAILER', 'Trader');
+    const dnsp = await h().org('NETWORK', 'Poles');
+    headers = await h().bearer((await h().user(org)).username);
+    viewer = await h().bearer((await h().user(org, { permissions: ['fleet.dispatches.view', 'fleet.powerstations.view'] })).username);
+    network = await h().bearer((await h().user(dnsp)).username);
+    other = await h().bearer((await h().user(await h().org('RETAILER', 'Elsewhere'))).username);
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const n = await node(h(), [org, dnsp]);
+      await h().ctx.db.updateTable('nodes').set({ battery_usable_kwh: 10, battery_kwh: 10, battery_kw: 5 }).where('id', '=', n.id).execute();
+      await h().ctx.telemetry.ingest([{ nodeId: n.id, ts: now - (now % 30) - 30, dt: 30, remaining: 6, soc: null }]);
+      ids.push(n.id);
+    }
+    const res = await h().app.inject({ method: 'POST', url: '/api/powerstations', headers, payload: { type: 'STATIC', name: 'Traded', nodes: ids } });
+    expect(res.statusCode, res.body).toBe(200);
+    vpp = res.json().data.id;
+  });
+
+  it('starts off, with no plan', async () => {
+    const res = await get(`/api/powerstations/${vpp}/trading`, viewer);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({
+      policy: { mode: 'OFF', minSocPct: 20, maxCyclesPerDay: 1 },
+      plan: [],
+      plannedAt: null,
+      suspended: null,
+      updatedBy: null,
+    });
+  });
+
+  it('refuses limits out of range with the message that says which, and changes nothing', async () => {
+    const cases: [object, string][] = [
+      [{ minSocPct: 120 }, TRADING_MESSAGES.minSoc],
+      [{ maxCyclesPerDay: 0 }, TRADING_MESSAGES.cycles],
+      [{ degradationCostPerMWh: -1 }, TRADING_MESSAGES.degradation],
+      [{ fromHour: 18, toHour: 6 }, TRADING_MESSAGES.hours],
+      [{ maxPowerKw: 0 }, TRADING_MESSAGES.maxPower],
+    ];
+    for (const [over, message] of cases) {
+      const res = await put(vpp, { ...automatic, ...over });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().message).toContain(message);
+    }
+    expect((await get(`/api/powerstations/${vpp}/trading`)).json().data.policy.mode).toBe('OFF');
+  });
+
+  it('is set only by a dispatcher who sees market data, of their own organisation', async () => {
+    expect((await put(vpp, automatic, viewer)).statusCode).toBe(403);
+    // The network shares the homes, not the retailer's VPP.
+    expect((await put(vpp, automatic, network)).statusCode).toBe(404);
+    expect((await put(vpp, automatic, other)).statusCode).toBe(404);
+    expect((await get(`/api/powerstations/${vpp}/trading`, other)).statusCode).toBe(404);
+  });
+
+  it('plans the next 24 hours within the store when automatic, and turns the next block into an "Automatic" dispatch', async () => {
+    // A spike over the next two intervals (stored before the model's day, which then keeps it): the plan discharges into
+    // it, whichever of the two comes next when the plan is made (the clock may pass a 5-minute mark meanwhile).
+    const at = nowS();
+    const next = at - (at % 300) + 300;
+    for (const t of [next, next + 300])
+      await h()
+        .ctx.db.insertInto('market_prices')
+        .values({ region: 'NSW1', interval_start: t, rrp: 12_000, source: 'AEMO', published_at: at })
+        .onConflict((oc) => oc.columns(['region', 'interval_start']).doUpdateSet({ rrp: 12_000, source: 'AEMO' }))
+        .execute();
+    const res = await put(vpp, automatic);
+    expect(res.statusCode, res.body).toBe(200);
+    const state = res.json().data;
+    expect(state.policy.mode).toBe('AUTOMATIC');
+    expect(state.plan).toHaveLength(288);
+    expect(state.plannedAt).toBeGreaterThanOrEqual(at);
+    expect(state.suspended).toBeNull();
+    // 3 × 10 kWh; the floor is 20 % of it (above the customers' 10 % reserve); 3 × 5 kW either way.
+    for (const i of state.plan) {
+      expect(i.storedKwh).toBeGreaterThanOrEqual(6 - 1e-6);
+      expect(i.storedKwh).toBeLessThanOrEqual(30 + 1e-6);
+      expect(Math.abs(i.kw)).toBeLessThanOrEqual(15 + 1e-6);
+    }
+    // One cycle a day: at most the 30 kWh of the store drawn (at the battery) in a market day.
+    const drawn = state.plan.filter((i: { kw: number }) => i.kw < 0).reduce((s: number, i: { kw: number }) => s - i.kw / 12 / 0.95, 0);
+    expect(drawn).toBeLessThanOrEqual(2 * 30 + 1e-3);
+    expect([next, next + 300]).toContain(state.plan[0].start);
+    expect(state.plan[0]).toMatchObject({ kw: -15, price: 12_000 });
+
+    await h().ctx.db.updateTable('trading_policies').set({ planned_at: null }).where('powerstation_id', '=', vpp).execute();
+    const run = nowS();
+    await runTrading(h().ctx, run);
+    const list = (await get('/api/dispatches?limit=50')).json().data.dispatches as {
+      reason: string | null;
+      triggered: boolean;
+      request: { startTime: number; realPowerP: number };
+    }[];
+    const made = list.filter((d) => d.reason === 'Automatic');
+    expect(made).toHaveLength(1);
+    expect(made[0].triggered).toBe(true);
+    expect(made[0].request.startTime).toBe(run - (run % 300) + 300);
+    expect(made[0].request.realPowerP).toBeLessThan(0);
+    // The next run within the same 5 minutes leaves it be: one dispatch per block.
+    await runTrading(h().ctx, run);
+    expect((await get('/api/dispatches?limit=50')).json().data.dispatches.filter((d: { reason: string | null }) => d.reason === 'Automatic')).toHaveLength(1);
+  });
+
+  it('withdraws its upcoming dispatches when switched off', async () => {
+    const res = await put(vpp, { ...automatic, mode: 'OFF' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.plan).toEqual([]);
+    const list = (await get('/api/dispatches?limit=50')).json().data.dispatches as { reason: string | null; cancelledAt: number | null }[];
+    const automaticOnes = list.filter((x) => x.reason === 'Automatic');
+    expect(automaticOnes).toHaveLength(1);
+    for (const d of automaticOnes) expect(d.cancelledAt).not.toBeNull();
+  });
+});
