@@ -5,12 +5,17 @@
 // against its measurement, at 5 minutes, as a VPP's prediction reports it. Prints the median
 // absolute error home by home (kW, and as a share of each home's mean load) and for the fleet
 // together, the dispatch baseline's median error on the undisturbed homes (issue 33), and how long the profiles of the fleet take to build and the day's forecast to run.
+// Then the price forecast's error by horizon (issue 33 item 2): for every region, a run every 30
+// minutes over the last `days`, its forecast of each interval up to 36 hours ahead (latestForecast,
+// as the quotes and the optimiser read it: imported runs where there are, the model's otherwise)
+// against the actual price (actualPrices): the mean and median absolute error per horizon band.
 // Adds its figures to bench/results.json. PostgreSQL: set BENCH_DATABASE_URL.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startOfPeriod } from '@vpp/shared';
 import { medianOf, meterBaselines, weightedError } from '../packages/server/src/features/dispatches/index.ts';
+import { actualPrices, latestForecast } from '../packages/server/src/features/market/index.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
 import { buildFleet } from '../packages/server/src/fleet/builder.ts';
 import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
@@ -101,7 +106,56 @@ const figures = {
 };
 // biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
 console.table(figures);
+
+const BANDS = [
+  { label: '0-5 min', to: 300 },
+  { label: '5-30 min', to: 1800 },
+  { label: '30 min-1 h', to: 3600 },
+  { label: '1-4 h', to: 4 * 3600 },
+  { label: '4-12 h', to: 12 * 3600 },
+  { label: '12-24 h', to: 24 * 3600 },
+  { label: '24-36 h', to: 36 * 3600 },
+];
+const errors = BANDS.map(() => [] as number[]);
+const spikes = BANDS.map(() => ({ n: 0, seen: 0 }));
+t = performance.now();
+const priceFrom = to - DAYS * 86_400;
+for (const region of ['NSW1', 'QLD1', 'VIC1', 'SA1', 'TAS1'] as const) {
+  const actual = new Map((await actualPrices(ctx, region, priceFrom, to, now)).map((p) => [p.start, p.rrp]));
+  for (let run = priceFrom; run < to; run += 1800)
+    for (const f of await latestForecast(ctx, region, run, Math.min(to, run + 36 * 3600), run)) {
+      const a = actual.get(f.start);
+      if (a === undefined) continue;
+      const band = BANDS.findIndex((b) => f.horizon < b.to);
+      if (band < 0) continue;
+      errors[band].push(Math.abs(f.rrp - a));
+      if (a >= 1000) {
+        spikes[band].n++;
+        if (f.rrp >= 1000) spikes[band].seen++;
+      }
+    }
+}
+const priceMs = performance.now() - t;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : null;
+};
+const round = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
+const priceError = BANDS.map((b, i) => ({
+  horizon: b.label,
+  forecasts: errors[i].length,
+  meanAbsoluteErrorPerMWh: round(errors[i].reduce((a, v) => a + v, 0) / Math.max(1, errors[i].length)),
+  medianAbsoluteErrorPerMWh: round(median(errors[i])),
+  spikesOver1000: spikes[i].n,
+  spikesForecast: spikes[i].seen,
+}));
+// biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
+console.table(priceError);
+log(`Price forecast error: ${Math.round(priceMs)} ms for ${errors.reduce((a, e) => a + e.length, 0)} forecasts.`);
 const file = path.join(import.meta.dirname, 'results.json');
 const previous = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-fs.writeFileSync(file, `${JSON.stringify({ ...previous, [`forecast-${handle.dialect}`]: figures }, null, 2)}\n`);
+fs.writeFileSync(
+  file,
+  `${JSON.stringify({ ...previous, [`forecast-${handle.dialect}`]: { ...figures, priceError, priceErrorMs: Math.round(priceMs) } }, null, 2)}\n`,
+);
 await close();

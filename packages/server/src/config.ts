@@ -89,6 +89,8 @@ const schema = z.object({
   SIM_BACKUP_RESERVE: z.coerce.number().min(0).max(0.9).default(0.2),
   PORTAL_URL: z.string().url().optional(),
   MARKET_IMPORT_ORGANISATION: z.string().trim().min(1).max(200).optional(),
+  /** The organisation that runs the platform and issues its invoices: its billing administrators alone set an invoice paid (the market's operating organisation when unset). */
+  BILLING_OPERATOR_ORGANISATION: z.string().trim().min(1).max(200).optional(),
   SETTLEMENT_DELAY_S: z.coerce
     .number()
     .int()
@@ -160,6 +162,7 @@ export type Config = z.infer<typeof schema> & {
   publicUrl: string;
   /** The organisation whose administrators may import market prices through the API; none: the command line only. */
   marketImportOrganisation: string | null;
+  billingOperatorOrganisation: string | null;
 };
 
 /** Reads and validates the settings; a bad value throws an error naming the setting. */
@@ -176,6 +179,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demo: c.DEMO ?? !c.DATABASE_URL,
     // Prices are every organisation's: in the demo the retailer runs the deployment.
     marketImportOrganisation: c.MARKET_IMPORT_ORGANISATION ?? ((c.DEMO ?? !c.DATABASE_URL) ? DEMO_ORGANISATIONS[0].name : null),
+    billingOperatorOrganisation:
+      c.BILLING_OPERATOR_ORGANISATION ?? c.MARKET_IMPORT_ORGANISATION ?? ((c.DEMO ?? !c.DATABASE_URL) ? DEMO_ORGANISATIONS[0].name : null),
     simulator: c.SIMULATOR ?? c.DEMO ?? !c.DATABASE_URL,
     dataDir: path.resolve(c.DATA_DIR),
     webDist: path.resolve(c.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),

@@ -7,7 +7,7 @@ import { seedDemoInvoices } from './features/billing/index.ts';
 import { enrolDemoCustomers } from './features/customers/index.ts';
 import { FEATURES, seedDemo } from './features/index.ts';
 import { nodeReports } from './features/nodes/index.ts';
-import { startFleet } from './fleet/fleet.ts';
+import { type FleetHistory, startFleet } from './fleet/fleet.ts';
 import { createContext } from './platform/context.ts';
 import { armCrashPoint } from './platform/crash-points.ts';
 import { createWorker } from './platform/jobs.ts';
@@ -69,12 +69,16 @@ async function main() {
       ? async (ids: readonly number[]) => {
           await reports.joined(ids);
           await enrolDemoCustomers(ctx.db, ids);
-          // The platform's invoices of the past months, now that the nodes under management exist.
-          await seedDemoInvoices(ctx);
         }
       : reports.joined;
     // The demo's past dispatches, ordered as at their time so that the backfilled homes obey them.
-    fleet = await startFleet(ctx, app.log, { ...reports, joined }, config.demo && config.SIM_DEMO_DISPATCHES ? demoHistory(ctx, app.log) : undefined);
+    const events = config.demo && config.SIM_DEMO_DISPATCHES ? demoHistory(ctx, app.log) : undefined;
+    // Then the platform's invoices of the past months, the history's last step: they count the
+    // nodes under management and the dispatches run, so the past events are written first.
+    const history: FleetHistory | undefined = config.demo
+      ? async (from, to) => [...(events ? await events(from, to) : []), { at: to - (to % 300), act: () => seedDemoInvoices(ctx) }]
+      : undefined;
+    fleet = await startFleet(ctx, app.log, { ...reports, joined }, history);
   }
 }
 

@@ -1,6 +1,8 @@
 // Imports AEMO price files into the market prices:
 //   npm run prices:import -- PRICE_AND_DEMAND_202501_NSW1.csv PUBLIC_DISPATCHIS_202501151005_0000000445123456.zip …
-// PRICE_AND_DEMAND CSV files and MMS files holding the DISPATCHPRICE table, plain or zipped. Every
+// Actual prices: PRICE_AND_DEMAND CSV files and MMS files holding the DISPATCHPRICE table; forecasts
+// (stored apart, with each run's issue time): MMS files holding P5MIN_REGIONSOLUTION or
+// PREDISPATCHPRICE; plain or zipped. Every
 // file is read before anything is stored: one malformed file (its line is named) stops the import
 // and nothing is written.
 import fs from 'node:fs';
@@ -39,7 +41,7 @@ const when = (t: number) => new Date((t + 36_000) * 1000).toISOString().slice(0,
 for (const file of parsed) {
   const s = await importPrices(handle, file, null);
   console.info(
-    `${s.fileName}: ${s.format}, ${s.prices} prices of ${s.regions.join(', ')} from ${when(s.from)} to ${when(s.to)} market time; ${s.written} written, ${s.kept} left as they were (a newer price was already stored).`,
+    `${s.fileName}: ${s.format}, ${s.prices} ${s.forecast ? 'forecast prices (stored apart from the actual prices)' : 'prices'} of ${s.regions.join(', ')} from ${when(s.from)} to ${when(s.to)} market time; ${s.written} written, ${s.kept} left as they were (a newer price was already stored).`,
   );
 }
 await handle.close();

@@ -15,6 +15,7 @@ export const BILLING_MESSAGES = {
   downloadFailed: 'Failed to start the download.',
   invoiceNotFound: 'No such invoice in your organisation.',
   markPaidFailed: 'Failed to change the paid status of the invoice.',
+  markPaidOperatorOnly: "Only the platform's billing administrators, who issue the invoices, can mark an invoice paid.",
   markedPaid: 'Invoice marked as paid',
   markedUnpaid: 'Invoice marked as unpaid',
   downloadPathRefused: 'A download link can only be made for a billing CSV or an invoice PDF.',

@@ -149,7 +149,8 @@ export const invoiceSchema = z.object({
   downloadURL: z.string(),
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
-export const invoiceListReply = okReply(z.object({ invoices: z.array(invoiceSchema) }));
+/** `canMarkPaid`: whether the caller may set an invoice paid (the platform's own billing administrators only). */
+export const invoiceListReply = okReply(z.object({ invoices: z.array(invoiceSchema), canMarkPaid: z.boolean() }));
 export type InvoiceListReply = z.infer<typeof invoiceListReply>;
 
 export const invoiceIdParams = z.object({ id: recordId('invoice', 'The invoice id') });

@@ -339,5 +339,14 @@ export const dispatchCostReply = okReply(
     coverage: z.number().nullable(),
     /** Why there is no cost (a VPP outside the NEM, a start beyond the price forecast); null otherwise. */
     reason: z.string().nullable(),
+    /**
+     * The quote the dispatch kept when it was created: its cost (AUD) and average price ($/MWh) at
+     * the forecast prices then, when it was quoted, and the issue time and source (P5MIN,
+     * PREDISPATCH or MODEL) of the newest forecast run it read. Null for a dispatch created before
+     * quotes were kept, or with no NEM price.
+     */
+    quote: z.object({ cost: z.number(), tradingPrice: z.number(), quotedAt: z.number(), forecastIssuedAt: z.number(), forecastSource: z.string() }).nullable(),
+    /** The ESTIMATE or SETTLED cost less the quote's (AUD): what the forecast missed; null before the start or with no quote. */
+    difference: z.number().nullable(),
   }),
 );

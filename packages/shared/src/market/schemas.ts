@@ -95,13 +95,18 @@ export const priceImportQuery = z.object({
   fileName: z.string().trim().min(1, 'fileName must not be empty.').max(255, 'fileName can be at most 255 characters.').optional(),
 });
 
-export const PRICE_FILE_FORMATS = ['PRICE_AND_DEMAND', 'DISPATCHPRICE'] as const;
+/** Actual prices: PRICE_AND_DEMAND and DISPATCHPRICE; forecasts: P5MIN (P5MIN_REGIONSOLUTION) and PREDISPATCH (PREDISPATCHPRICE). */
+export const PRICE_FILE_FORMATS = ['PRICE_AND_DEMAND', 'DISPATCHPRICE', 'P5MIN', 'PREDISPATCH'] as const;
+/** The formats whose prices are forecasts, stored apart from the actual prices. */
+export const FORECAST_FILE_FORMATS: readonly (typeof PRICE_FILE_FORMATS)[number][] = ['P5MIN', 'PREDISPATCH'];
 
 /**
- * What one import did: `prices` 5-minute prices read from the file (INTERVENTION=0 rows only, the
- * newest of each interval), `written` of them stored (replacing the model's, or an older import's),
- * `kept` not stored because a newer price of the same interval was already there; `from` and `to`
- * bound the intervals (epoch seconds, start of the first and end of the last).
+ * What one import did: `prices` prices read from the file (INTERVENTION=0 rows only; of an actual
+ * price file the newest of each 5-minute interval, of a forecast file one per run, region and
+ * period), `written` of them stored (replacing the model's, or an older import's; a forecast
+ * replaces only the same run's), `kept` not stored because a newer price of the same interval was
+ * already there; `from` and `to` bound the intervals (epoch seconds, start of the first and end of
+ * the last); `forecast` tells a forecast file's prices, stored apart from the actual ones.
  */
 export const priceImportReply = z.object({
   status: z.literal('OK'),
@@ -114,5 +119,6 @@ export const priceImportReply = z.object({
     kept: z.number(),
     from: z.number(),
     to: z.number(),
+    forecast: z.boolean(),
   }),
 });

@@ -26,6 +26,7 @@ import { openReadings } from './025-open-readings.ts';
 import { devices } from './029-devices.ts';
 import { weather } from './031-weather.ts';
 import { measurementRert } from './033-measurement-rert.ts';
+import { priceForecasts } from './034-price-forecasts.ts';
 import { commandPrecedence } from './035-command-precedence.ts';
 import { setpointRemoval } from './036-setpoint-removal.ts';
 import { openadr } from './038-openadr.ts';
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   '029-devices': devices,
   '031-weather': weather,
   '033-measurement-rert': measurementRert,
+  '034-price-forecasts': priceForecasts,
   '035-command-precedence': commandPrecedence,
   '036-setpoint-removal': setpointRemoval,
   '038-openadr': openadr,

@@ -162,8 +162,12 @@ export async function listInvoices(ctx: AppContext, user: AuthUser) {
     .where('organisation_id', '=', user.organisationId)
     .orderBy('period', 'desc')
     .execute();
-  return { invoices: rows.map(toInvoice) };
+  return { invoices: rows.map(toInvoice), canMarkPaid: isBillingOperator(ctx, user) };
 }
+
+/** Whether the caller is of the organisation that runs the platform and issues the invoices (the route checks the billing and administrator permissions). */
+const isBillingOperator = (ctx: AppContext, user: AuthUser) =>
+  ctx.config.billingOperatorOrganisation !== null && user.row.organisation_name === ctx.config.billingOperatorOrganisation;
 
 const notFound = () => new ApiError(404, 'not_found', BILLING_MESSAGES.invoiceNotFound);
 
@@ -175,14 +179,19 @@ export async function requireInvoice(db: Database, user: AuthUser, id: number) {
   return { ...row, lines };
 }
 
-/** Sets the paid flag (the only thing about an invoice that ever changes). */
+/**
+ * Sets the paid flag (the only thing about an invoice that ever changes): the supplier records the
+ * payment, so only the billing administrators of the platform's operating organisation may, on any
+ * organisation's invoice; the invoiced organisation's own administrators get 403 (issue 33 item 6).
+ */
 export async function setPaid(ctx: AppContext, user: AuthUser, id: number, paid: boolean, now = nowS()) {
-  await requireInvoice(ctx.db, user, id);
+  if (!isBillingOperator(ctx, user)) throw new ApiError(403, 'invoice_paid_operator_only', BILLING_MESSAGES.markPaidOperatorOnly);
+  const found = await ctx.db.selectFrom('invoices').select('id').where('id', '=', id).executeTakeFirst();
+  if (!found) throw notFound();
   await ctx.db
     .updateTable('invoices')
     .set({ paid: paid ? 1 : 0, paid_at: paid ? now : null, paid_by: paid ? user.id : null })
     .where('id', '=', id)
-    .where('organisation_id', '=', user.organisationId)
     .execute();
   const row = await ctx.db.selectFrom('invoices').select(INVOICE_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
   return toInvoice(row);

@@ -32,7 +32,7 @@ import { cancelCommands } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { dispatchPrice, requireMarketAccess, settlementPrices } from '../market/index.ts';
+import { dispatchPrice, dispatchQuote, quoteForDispatch, requireMarketAccess, settlementPrices, storeDispatchQuote } from '../market/index.ts';
 import { cancelOutage, isOutage } from '../outages/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
@@ -125,6 +125,8 @@ export async function createDispatch(
   const { nodes } = await dispatchableNodes(ctx, user, ps, body.startTime, body.duration, now);
   const allocation = allocationFor(nodes, body.startTime, body.duration, body.realPowerP, strategy);
   const end = body.startTime + body.duration;
+  // The quote: its cost at the forecast prices now, kept to compare with the settled outcome (issue 33 item 2).
+  const quote = await quoteForDispatch(ctx, ps, body, now);
   return ctx.db.transaction().execute(async (trx) => {
     // Two creates at once on shared nodes must not both pass the check: the second waits here.
     if (ctx.dialect === 'postgres')
@@ -173,6 +175,7 @@ export async function createDispatch(
       })
       .execute();
     await repo.storeAllocation(trx, id, allocation);
+    if (quote) await storeDispatchQuote(trx, id, quote, now);
     await repo.audit(trx, id, 'CREATED', user.id, now);
     if (alongside) await alongside(trx, id);
     return { id };
@@ -366,7 +369,18 @@ const cents = (v: number) => Math.round(v * 100) / 100 + 0;
 export async function dispatchCost(ctx: AppContext, user: AuthUser, id: number) {
   requireMarketAccess(user);
   const d = await requireDispatch(ctx, user, id);
-  const settled = await findSettlement(ctx.db, id);
+  const [settled, stored] = await Promise.all([findSettlement(ctx.db, id), dispatchQuote(ctx.db, id)]);
+  const quote = stored
+    ? {
+        cost: cents(stored.cost),
+        tradingPrice: cents(stored.tradingPrice),
+        quotedAt: stored.quotedAt,
+        forecastIssuedAt: stored.forecastIssuedAt,
+        forecastSource: stored.forecastSource,
+      }
+    : null;
+  // The outcome less the quote: what the forecast missed (positive: it cost more, or earned less, than quoted).
+  const versus = (cost: number | null) => ({ quote, difference: quote && cost !== null ? cents(cost - quote.cost) : null });
   if (settled)
     return {
       type: 'SETTLED' as const,
@@ -375,6 +389,7 @@ export async function dispatchCost(ctx: AppContext, user: AuthUser, id: number) 
       sellPrice: settled.sell_price === null ? null : cents(settled.sell_price),
       coverage: Math.round(settled.coverage * 1000) / 1000,
       reason: null,
+      ...versus(cents(settled.cost)),
     };
   const now = nowS();
   const estimate = await dispatchPrice(
@@ -384,8 +399,18 @@ export async function dispatchCost(ctx: AppContext, user: AuthUser, id: number) 
     Math.min(now, d.start_time),
   );
   if (now < d.start_time)
-    return { type: 'DISPATCH_NOT_STARTED' as const, cost: estimate.dispatchPrice, buyPrice: null, sellPrice: null, coverage: null, reason: estimate.reason };
-  if (!estimate.region) return { type: 'ESTIMATE' as const, cost: null, buyPrice: null, sellPrice: null, coverage: null, reason: estimate.reason };
+    return {
+      type: 'DISPATCH_NOT_STARTED' as const,
+      cost: estimate.dispatchPrice,
+      buyPrice: null,
+      sellPrice: null,
+      coverage: null,
+      reason: estimate.reason,
+      quote,
+      difference: null,
+    };
+  if (!estimate.region)
+    return { type: 'ESTIMATE' as const, cost: null, buyPrice: null, sellPrice: null, coverage: null, reason: estimate.reason, quote, difference: null };
   const r = await measuredResponse(ctx, d);
   const prices = new Map(
     (await settlementPrices(ctx, estimate.region as NemRegion, d.start_time, d.start_time + d.duration, now)).map((p) => [p.start, p.price]),
@@ -405,5 +430,13 @@ export async function dispatchCost(ctx: AppContext, user: AuthUser, id: number) 
     }
   }
   const weighted = (w: { kwh: number; value: number }) => (w.kwh > 0 ? cents(w.value / w.kwh) : null);
-  return { type: 'ESTIMATE' as const, cost: cents(cost), buyPrice: weighted(buy), sellPrice: weighted(sell), coverage: r.coverage, reason: null };
+  return {
+    type: 'ESTIMATE' as const,
+    cost: cents(cost),
+    buyPrice: weighted(buy),
+    sellPrice: weighted(sell),
+    coverage: r.coverage,
+    reason: null,
+    ...versus(cents(cost)),
+  };
 }

@@ -103,7 +103,12 @@ describeEachDatabase('dispatch settlement', (h) => {
 
     const cost = await get(`/api/dispatches/${id}/cost`);
     expect(cost.statusCode).toBe(200);
-    expect(cost.json().data).toEqual({ type: 'SETTLED', cost: -1.08, buyPrice: -600, sellPrice: 1240, coverage: 0.6, reason: null });
+    const settled = cost.json().data;
+    expect(settled).toMatchObject({ type: 'SETTLED', cost: -1.08, buyPrice: -600, sellPrice: 1240, coverage: 0.6, reason: null });
+    // The quote kept at creation is the forecast's (the model's here), the difference the outcome less it.
+    expect(settled.quote).toMatchObject({ forecastSource: 'MODEL' });
+    expect(settled.quote.forecastIssuedAt).toBeLessThanOrEqual(settled.quote.quotedAt);
+    expect(settled.difference).toBe(Math.round((-1.08 - settled.quote.cost) * 100) / 100 + 0);
 
     const rows = await settlementRows(id);
     expect(rows.dispatch).toHaveLength(1);
@@ -194,7 +199,7 @@ describeEachDatabase('dispatch settlement', (h) => {
     expect(await settleDispatch(h().ctx, id, start + 300 + 3599)).toBe(false);
     expect(await settleDispatch(h().ctx, id, start + 300 + 3600)).toBe(true);
     // The first interval only: A, B, D and E each −1/6 kWh at 1000 $/MWh (C unpriced); every node complete over it.
-    expect((await get(`/api/dispatches/${id}/cost`)).json().data).toEqual({
+    expect((await get(`/api/dispatches/${id}/cost`)).json().data).toMatchObject({
       type: 'SETTLED',
       cost: -0.67,
       buyPrice: null,

@@ -231,6 +231,12 @@ export async function telemetryCovers(db: Database, id: number, end: number): Pr
   return behind === undefined;
 }
 
+/**
+ * Whether every interval a settled window ending at `end` prices has an actual price by `now`: the
+ * interval a cancel fell in must have ended too. Settlement never reads a forecast; until then it waits.
+ */
+export const pricesActual = (end: number, now: number) => Math.ceil(end / STEP_S) * STEP_S <= now;
+
 /** The dispatch's stored settlement, or undefined before it is settled. */
 export async function findSettlement(db: Database, id: number) {
   const row = await db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirst();
@@ -271,6 +277,7 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
     real_power_p: e.real_power_p,
   };
   if (settledEnd(ev) + ctx.config.SETTLEMENT_DELAY_S > now) return false;
+  if (!pricesActual(settledEnd(ev), now)) return false;
   if (await findSettlement(ctx.db, id)) return false;
   if (!(await telemetryCovers(ctx.db, id, settledEnd(ev)))) return false;
   const s = await computeSettlement(ctx, ev, now);
@@ -435,6 +442,8 @@ export interface SettlementKind {
   job: JobDefinition<{ id: number; at: number }>;
   /** Whether the fleet's telemetry covers the event's settled window [.., end). */
   covers: (db: Database, id: number, end: number) => Promise<boolean>;
+  /** Whether the settlement values its energy at actual spot prices, so waits until they exist (`pricesActual`). */
+  spotPriced?: boolean;
 }
 
 /** Events read per page of the settlement queue. */
@@ -475,6 +484,7 @@ export async function queueSettlements(ctx: AppContext, kind: SettlementKind, no
         duration: Number(r.duration),
         cancelled_at: r.cancelled_at === null ? null : Number(r.cancelled_at),
       });
+      if (kind.spotPriced && !pricesActual(end, now)) continue;
       if (!(await kind.covers(ctx.db, r.id, end))) continue;
       if ((await enqueue(ctx.db, kind.job.kind, { id: r.id, at: now }, { uniqueKey: `${prefix}${r.id}` })) !== null) queued.push(r.id);
     }
@@ -483,7 +493,13 @@ export async function queueSettlements(ctx: AppContext, kind: SettlementKind, no
   }
 }
 
-const DISPATCH_SETTLEMENTS: SettlementKind = { types: ENGINE_EVENTS, table: 'dispatch_settlements', job: settleDispatchJob, covers: telemetryCovers };
+const DISPATCH_SETTLEMENTS: SettlementKind = {
+  types: ENGINE_EVENTS,
+  table: 'dispatch_settlements',
+  job: settleDispatchJob,
+  covers: telemetryCovers,
+  spotPriced: true,
+};
 
 /** Queues the settlement of every dispatch and RERT dispatch that is due and not settled (the engine asks every minute). */
 export const queueDueSettlements = (ctx: AppContext, now = nowS()) => queueSettlements(ctx, DISPATCH_SETTLEMENTS, now);

@@ -5,7 +5,7 @@ import { cancelCommands } from '../../fleet/control.ts';
 import { FleetSimulator } from '../../fleet/simulator.ts';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { regionPrices } from '../market/index.ts';
+import { actualPrices } from '../market/index.ts';
 import { nodeReports } from '../nodes/index.ts';
 import { runDispatchEngine } from './dispatches.jobs.ts';
 import { meterBaselines } from './dispatches.measurement.ts';
@@ -120,7 +120,10 @@ describeEachDatabase('a dispatch delivered by the simulated fleet', (h) => {
     expect(charge.remainingCharge[start + duration - 300]).toBeLessThan(charge.remainingCharge[start - 300]);
     const cost = (await get(`/api/dispatches/${id}/cost`)).json().data;
     const price = (await get(`/dispatch/price?powerstation=${vpp}&startTime=${start}&duration=${duration}&realPowerP=${realPowerP}`)).json();
-    expect(cost).toEqual({ type: 'DISPATCH_NOT_STARTED', cost: price.dispatchPrice, buyPrice: null, sellPrice: null, coverage: null, reason: null });
+    expect(cost).toMatchObject({ type: 'DISPATCH_NOT_STARTED', cost: price.dispatchPrice, buyPrice: null, sellPrice: null, coverage: null, reason: null });
+    // The quote kept at creation: the forecast then (the model's run of that 5 minutes), and no difference before the start.
+    expect(cost.quote).toMatchObject({ forecastSource: 'MODEL' });
+    expect(cost.difference).toBeNull();
   });
 
   it("answers the cost during the event as an ESTIMATE: each measured interval's energy at its 5-minute price", async () => {
@@ -131,12 +134,14 @@ describeEachDatabase('a dispatch delivered by the simulated fleet', (h) => {
     vi.setSystemTime((start + duration - 60) * 1000);
     headers = await h().bearer(username);
     const response = (await get(`/api/dispatches/${id}/response`)).json().data;
-    const prices = new Map((await regionPrices(h().ctx, price.region as NemRegion, start, start + duration, nowS())).map((p) => [p.start, p.rrp]));
+    // Actual prices only: the interval not yet ended has none, and the estimate leaves it out.
+    const prices = new Map((await actualPrices(h().ctx, price.region as NemRegion, start, start + duration, nowS())).map((p) => [p.start, p.rrp]));
     let expected = 0;
     let sold = 0;
     let soldValue = 0;
     for (const [ts, p] of Object.entries(response.series as Record<string, { deliveredKwh: number }>)) {
-      const rrp = prices.get(Number(ts)) as number;
+      const rrp = prices.get(Number(ts));
+      if (rrp === undefined) continue;
       expected += (p.deliveredKwh * rrp) / 1000;
       if (p.deliveredKwh < 0) {
         sold -= p.deliveredKwh;

@@ -84,7 +84,7 @@ describe('AEMO PRICE_AND_DEMAND files', () => {
     expect(refusal(PD, withLine(7, 'SA1,"2025/01/01 00:30:00,1355.80,131.40,TRADE'))).toBe(`${PD}, line 7: a quoted field is not closed.`);
     expect(refusal(PD, 'REGION,SETTLEMENTDATE,TOTALDEMAND,RRP,PERIODTYPE\r\n')).toBe(`${PD}: the file holds no prices.`);
     expect(refusal('prices.csv', 'hello,world\n1,2\n')).toBe(
-      'prices.csv, line 1: this is neither an AEMO PRICE_AND_DEMAND file (header REGION,SETTLEMENTDATE,TOTALDEMAND,RRP,PERIODTYPE) nor an MMS file (C, I and D rows).',
+      'prices.csv, line 1: this is neither an AEMO PRICE_AND_DEMAND file (header REGION,SETTLEMENTDATE,TOTALDEMAND,RRP,PERIODTYPE) nor an MMS file (C, I and D rows: DISPATCHPRICE, P5MIN_REGIONSOLUTION or PREDISPATCHPRICE).',
     );
   });
 });
@@ -145,7 +145,7 @@ describe('AEMO MMS files with the DISPATCHPRICE table', () => {
     );
     expect(refusal(MMS, withLine(4, lines[3].replace(',RRP,', ',PRICE,')))).toBe(`${MMS}, line 4: the DISPATCHPRICE table lacks the column RRP.`);
     expect(refusal(MMS, lines.filter((l) => !l.includes('DISPATCH,PRICE')).join('\r\n'))).toBe(
-      `${MMS}: the file has no DISPATCHPRICE table (I,DISPATCH,PRICE rows).`,
+      `${MMS}: the file has no DISPATCHPRICE, P5MIN_REGIONSOLUTION or PREDISPATCHPRICE table (I,DISPATCH,PRICE, I,P5MIN,REGIONSOLUTION or I,PREDISPATCH,REGION_PRICES rows).`,
     );
   });
 });

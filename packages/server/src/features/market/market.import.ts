@@ -19,11 +19,27 @@ export interface ImportedPrice {
   publishedAt: number;
 }
 
+/** Where a forecast comes from: AEMO's 5-minute predispatch (an hour ahead, 5-minute periods) or its predispatch (30-minute periods, to the end of the next trading day). */
+export type ForecastSource = 'P5MIN' | 'PREDISPATCH';
+
+/** One forecast price of a run: the price of the period [intervalStart, intervalEnd) as the run issued at `issuedAt` saw it. */
+export interface ImportedForecast {
+  region: NemRegion;
+  source: ForecastSource;
+  issuedAt: number;
+  intervalStart: number;
+  /** 5 minutes after the start for P5MIN, 30 for PREDISPATCH. */
+  intervalEnd: number;
+  rrp: number;
+}
+
 export interface ParsedPriceFile {
   fileName: string;
   format: (typeof PRICE_FILE_FORMATS)[number];
-  /** One price per region and interval: the newest in the file. */
+  /** Actual prices (PRICE_AND_DEMAND, DISPATCHPRICE): one per region and interval, the newest in the file. */
   prices: ImportedPrice[];
+  /** Forecast prices (P5MIN, PREDISPATCH): one per region, run and period; empty for an actual price file. */
+  forecasts: ImportedForecast[];
 }
 
 /** Why a file was refused: the file (and zip entry), the line, and what is wrong, never the line's text. */
@@ -66,15 +82,20 @@ export function parsePriceFile(fileName: string, bytes: Uint8Array, limits: Uplo
   if (!texts.length) throw new PriceFileError(fileName, null, 'the zip file holds no CSV file.');
   const parsed = texts.map(([name, text]) => parseCsvText(name, text));
   const formats = new Set(parsed.map((p) => p.format));
-  if (formats.size > 1) throw new PriceFileError(fileName, null, 'the zip file mixes PRICE_AND_DEMAND and DISPATCHPRICE files: import them apart.');
+  if (formats.size > 1) throw new PriceFileError(fileName, null, `the zip file mixes ${[...formats].sort().join(' and ')} files: import them apart.`);
   const newest = new Map<string, ImportedPrice>();
   for (const p of parsed) for (const price of p.prices) keepNewest(newest, price);
+  const forecasts = new Map<string, ImportedForecast>();
+  for (const p of parsed) for (const f of p.forecasts) forecasts.set(forecastKey(f), f);
   return {
     fileName,
     format: parsed[0].format,
     prices: [...newest.values()].sort((a, b) => a.intervalStart - b.intervalStart || a.region.localeCompare(b.region)),
+    forecasts: [...forecasts.values()].sort((a, b) => a.issuedAt - b.issuedAt || a.intervalStart - b.intervalStart || a.region.localeCompare(b.region)),
   };
 }
+
+const forecastKey = (f: ImportedForecast) => `${f.region}:${f.source}:${f.issuedAt}:${f.intervalStart}`;
 
 /** A later (or equally new, later in the file) revision of an interval replaces the one kept. */
 function keepNewest(kept: Map<string, ImportedPrice>, price: ImportedPrice) {
@@ -195,7 +216,7 @@ function parseCsvText(name: string, text: string): ParsedPriceFile {
   throw new PriceFileError(
     name,
     first + 1,
-    'this is neither an AEMO PRICE_AND_DEMAND file (header REGION,SETTLEMENTDATE,TOTALDEMAND,RRP,PERIODTYPE) nor an MMS file (C, I and D rows).',
+    'this is neither an AEMO PRICE_AND_DEMAND file (header REGION,SETTLEMENTDATE,TOTALDEMAND,RRP,PERIODTYPE) nor an MMS file (C, I and D rows: DISPATCHPRICE, P5MIN_REGIONSOLUTION or PREDISPATCHPRICE).',
   );
 }
 
@@ -212,10 +233,10 @@ function priceProblem(rrp: string, start: number): string | null {
 }
 
 /** The interval ending at an AEMO settlement date, or the refusal. */
-function intervalEnd(text: string, column: string): number | string {
+function intervalEnd(text: string, column: string, step = 300): number | string {
   const end = marketTime(text);
   if (end === null) return `${column} is not a date and time (YYYY/MM/DD HH:MM:SS).`;
-  if (end % 300 !== 0) return `${column} is not on a 5-minute boundary.`;
+  if ((end + MARKET_TIME_OFFSET_S) % step !== 0) return `${column} is not on a ${step / 60}-minute boundary.`;
   return end;
 }
 
@@ -267,21 +288,56 @@ function parsePriceAndDemand(name: string, lines: string[]): ParsedPriceFile {
       throw new PriceFileError(name, r.line, 'SETTLEMENTDATE is not on a 30-minute boundary, as the rest of this 30-minute file is.');
     for (let t = r.end - width; t < r.end; t += 300) keepNewest(kept, { region: r.region, intervalStart: t, rrp: r.rrp, publishedAt: published });
   }
-  return { fileName: name, format: 'PRICE_AND_DEMAND', prices: [...kept.values()] };
+  return { fileName: name, format: 'PRICE_AND_DEMAND', prices: [...kept.values()], forecasts: [] };
+}
+
+/** The MMS tables this console reads, by `REPORT.TABLE` of their I rows, with the columns each needs. */
+const MMS_TABLES = {
+  'DISPATCH.PRICE': { format: 'DISPATCHPRICE', name: 'DISPATCHPRICE', needs: ['SETTLEMENTDATE', 'REGIONID', 'RRP', 'INTERVENTION'] },
+  'P5MIN.REGIONSOLUTION': { format: 'P5MIN', name: 'P5MIN_REGIONSOLUTION', needs: ['RUN_DATETIME', 'INTERVAL_DATETIME', 'REGIONID', 'RRP'] },
+  'PREDISPATCH.REGION_PRICES': {
+    format: 'PREDISPATCH',
+    name: 'PREDISPATCHPRICE',
+    needs: ['PREDISPATCHSEQNO', 'REGIONID', 'RRP', 'INTERVENTION', 'DATETIME'],
+  },
+} as const;
+type MmsTable = keyof typeof MMS_TABLES;
+const isMmsTable = (t: string): t is MmsTable => t in MMS_TABLES;
+
+/**
+ * When a PREDISPATCH run was issued, from its PREDISPATCHSEQNO `YYYYMMDDPP`: the run of trading
+ * period PP of the trading day YYYYMMDD (which begins at 04:00 market time; period 01 ends at 04:30)
+ * is issued at that period's start. Null when it is not such a number.
+ */
+export function predispatchIssuedAt(seqno: string): number | null {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})$/.exec(seqno);
+  if (!m) return null;
+  const period = Number(m[4]);
+  if (period < 1 || period > 48) return null;
+  const dayStart = marketTime(`${m[1]}/${m[2]}/${m[3]} 04:00:00`);
+  return dayStart === null ? null : dayStart + (period - 1) * 1800;
 }
 
 /**
  * An MMS file: C rows (the header and the end of the report), I rows naming a table's columns
- * (`I,DISPATCH,PRICE,<version>,SETTLEMENTDATE,…`) and D rows of that table. Only DISPATCHPRICE
- * rows with INTERVENTION=0 give prices (intervention pricing is for compensation, not the
- * market price); a revision of an interval (a later LASTCHANGED) replaces the earlier one.
+ * (`I,DISPATCH,PRICE,<version>,SETTLEMENTDATE,…`) and D rows of that table. It gives actual prices
+ * from DISPATCHPRICE or forecasts from P5MIN_REGIONSOLUTION or PREDISPATCHPRICE (one kind per file),
+ * always from the INTERVENTION = 0 rows (intervention pricing is for compensation, not the market
+ * price):
+ * - DISPATCHPRICE: SETTLEMENTDATE ends the interval; a revision (a later LASTCHANGED) replaces the earlier one.
+ * - P5MIN_REGIONSOLUTION: the run of RUN_DATETIME forecasts the 5-minute intervals ending at
+ *   INTERVAL_DATETIME (the first ends at RUN_DATETIME); it is issued 5 minutes before RUN_DATETIME,
+ *   at the start of its first interval.
+ * - PREDISPATCHPRICE: DATETIME ends a 30-minute period; the run is issued as PREDISPATCHSEQNO says
+ *   (`predispatchIssuedAt`); of two runs of one sequence number (RUNNO), the higher is kept.
  */
 function parseMms(name: string, lines: string[]): ParsedPriceFile {
   let columns: string[] | null = null;
   let table = '';
-  let sawPriceTable = false;
+  let found: MmsTable | null = null;
   let fileTime = 0;
   const kept = new Map<string, ImportedPrice>();
+  const forecasts = new Map<string, ImportedForecast & { runNo: number }>();
   for (let i = 0; i < lines.length; i++) {
     if (lines[i].trim() === '') continue;
     const line = i + 1;
@@ -296,11 +352,14 @@ function parseMms(name: string, lines: string[]): ParsedPriceFile {
       if (f.length < 5) throw new PriceFileError(name, line, 'an I row must name its report, table, version and columns.');
       table = `${f[1]}.${f[2]}`.toUpperCase();
       columns = f.map((c) => c.toUpperCase());
-      if (table === 'DISPATCH.PRICE') {
-        const missing = ['SETTLEMENTDATE', 'REGIONID', 'RRP', 'INTERVENTION'].filter((c) => !columns?.includes(c));
+      if (isMmsTable(table)) {
+        const spec = MMS_TABLES[table];
+        if (found && found !== table)
+          throw new PriceFileError(name, line, `the file holds both ${MMS_TABLES[found].name} and ${spec.name} tables: import them apart.`);
+        const missing = spec.needs.filter((c) => !columns?.includes(c));
         if (missing.length)
-          throw new PriceFileError(name, line, `the DISPATCHPRICE table lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
-        sawPriceTable = true;
+          throw new PriceFileError(name, line, `the ${spec.name} table lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+        found = table;
       }
       continue;
     }
@@ -308,21 +367,64 @@ function parseMms(name: string, lines: string[]): ParsedPriceFile {
     if (!columns) throw new PriceFileError(name, line, 'a D row comes before any I row naming its columns.');
     if (`${f[1]}.${f[2]}`.toUpperCase() !== table) throw new PriceFileError(name, line, 'the D row is of another table than the I row before it.');
     if (f.length !== columns.length) throw new PriceFileError(name, line, `the row has ${f.length} fields where its I row has ${columns.length}.`);
-    if (table !== 'DISPATCH.PRICE') continue;
-    const at = (c: string) => f[(columns as string[]).indexOf(c)];
-    if (!/^[01]$/.test(at('INTERVENTION'))) throw new PriceFileError(name, line, 'INTERVENTION is not 0 or 1.');
+    if (!isMmsTable(table)) continue;
+    const cols = columns;
+    const at = (c: string) => f[cols.indexOf(c)];
+    const intervention = cols.includes('INTERVENTION') ? at('INTERVENTION') : '0';
+    if (!/^[01]$/.test(intervention)) throw new PriceFileError(name, line, 'INTERVENTION is not 0 or 1.');
     if (!isNemRegion(at('REGIONID'))) throw new PriceFileError(name, line, 'REGIONID is not a NEM region (NSW1, QLD1, VIC1, SA1 or TAS1).');
-    const end = intervalEnd(at('SETTLEMENTDATE'), 'SETTLEMENTDATE');
-    if (typeof end === 'string') throw new PriceFileError(name, line, end);
-    const problem = priceProblem(at('RRP'), end - 300);
-    if (problem) throw new PriceFileError(name, line, problem);
-    const changed = columns.includes('LASTCHANGED') && at('LASTCHANGED') !== '' ? marketTime(at('LASTCHANGED')) : fileTime;
-    if (changed === null) throw new PriceFileError(name, line, 'LASTCHANGED is not a date and time (YYYY/MM/DD HH:MM:SS).');
-    if (at('INTERVENTION') !== '0') continue;
-    keepNewest(kept, { region: at('REGIONID') as NemRegion, intervalStart: end - 300, rrp: Number(at('RRP')), publishedAt: changed });
+    const region = at('REGIONID') as NemRegion;
+    if (table === 'DISPATCH.PRICE') {
+      const end = intervalEnd(at('SETTLEMENTDATE'), 'SETTLEMENTDATE');
+      if (typeof end === 'string') throw new PriceFileError(name, line, end);
+      const problem = priceProblem(at('RRP'), end - 300);
+      if (problem) throw new PriceFileError(name, line, problem);
+      const changed = cols.includes('LASTCHANGED') && at('LASTCHANGED') !== '' ? marketTime(at('LASTCHANGED')) : fileTime;
+      if (changed === null) throw new PriceFileError(name, line, 'LASTCHANGED is not a date and time (YYYY/MM/DD HH:MM:SS).');
+      if (intervention !== '0') continue;
+      keepNewest(kept, { region, intervalStart: end - 300, rrp: Number(at('RRP')), publishedAt: changed });
+      continue;
+    }
+    let forecast: ImportedForecast & { runNo: number };
+    if (table === 'P5MIN.REGIONSOLUTION') {
+      const run = intervalEnd(at('RUN_DATETIME'), 'RUN_DATETIME');
+      if (typeof run === 'string') throw new PriceFileError(name, line, run);
+      const end = intervalEnd(at('INTERVAL_DATETIME'), 'INTERVAL_DATETIME');
+      if (typeof end === 'string') throw new PriceFileError(name, line, end);
+      if (end < run) throw new PriceFileError(name, line, 'INTERVAL_DATETIME is before RUN_DATETIME: a run forecasts only the intervals after it.');
+      const problem = priceProblem(at('RRP'), end - 300);
+      if (problem) throw new PriceFileError(name, line, problem);
+      forecast = { region, source: 'P5MIN', issuedAt: run - 300, intervalStart: end - 300, intervalEnd: end, rrp: Number(at('RRP')), runNo: 0 };
+    } else {
+      const issuedAt = predispatchIssuedAt(at('PREDISPATCHSEQNO'));
+      if (issuedAt === null) throw new PriceFileError(name, line, 'PREDISPATCHSEQNO is not a trading day and period (YYYYMMDDPP, PP from 01 to 48).');
+      const end = intervalEnd(at('DATETIME'), 'DATETIME', 1800);
+      if (typeof end === 'string') throw new PriceFileError(name, line, end);
+      if (end - 1800 < issuedAt) throw new PriceFileError(name, line, 'DATETIME ends a period that began before the run (PREDISPATCHSEQNO) was issued.');
+      const problem = priceProblem(at('RRP'), end - 1800);
+      if (problem) throw new PriceFileError(name, line, problem);
+      const runNo = cols.includes('RUNNO') && at('RUNNO') !== '' ? Number(at('RUNNO')) : 0;
+      if (!Number.isInteger(runNo)) throw new PriceFileError(name, line, 'RUNNO is not a whole number.');
+      forecast = { region, source: 'PREDISPATCH', issuedAt, intervalStart: end - 1800, intervalEnd: end, rrp: Number(at('RRP')), runNo };
+    }
+    if (intervention !== '0') continue;
+    const key = forecastKey(forecast);
+    const old = forecasts.get(key);
+    if (!old || forecast.runNo >= old.runNo) forecasts.set(key, forecast);
   }
-  if (!sawPriceTable) throw new PriceFileError(name, null, 'the file has no DISPATCHPRICE table (I,DISPATCH,PRICE rows).');
-  return { fileName: name, format: 'DISPATCHPRICE', prices: [...kept.values()] };
+  if (!found)
+    throw new PriceFileError(
+      name,
+      null,
+      'the file has no DISPATCHPRICE, P5MIN_REGIONSOLUTION or PREDISPATCHPRICE table (I,DISPATCH,PRICE, I,P5MIN,REGIONSOLUTION or I,PREDISPATCH,REGION_PRICES rows).',
+    );
+  const spec = MMS_TABLES[found];
+  return {
+    fileName: name,
+    format: spec.format,
+    prices: [...kept.values()],
+    forecasts: [...forecasts.values()].map(({ runNo: _, ...f }) => f),
+  };
 }
 
 /** The heap a price file's reading may use: a month of every region's DISPATCHPRICE needs about a fifth of it. */

@@ -63,13 +63,15 @@ function wander(seed: number, code: number, day: number, minute: number): number
   return a + (b - a) * (3 * f * f - 2 * f * f * f);
 }
 
-/**
- * The model's price ($/MWh, 2 decimals) of the 5-minute interval starting at `start` (epoch seconds,
- * UTC) in a region, within the floor and cap of the interval's financial year (marketSettingsAt): a daily shape in market time with a low or negative
- * midday, a morning and a larger evening peak, weekends cheaper, day-to-day level and sunniness,
- * noise, and on a few days an evening spike toward the cap.
- */
-export function modelPrice(seed: number, region: NemRegion, start: number): number {
+/** The model's price of an interval before rounding and clamping: its smooth part and its spike (null on most intervals). */
+interface PriceParts {
+  base: number;
+  spike: number | null;
+  floor: number;
+  cap: number;
+}
+
+function priceParts(seed: number, region: NemRegion, start: number): PriceParts {
   const s = SHAPES[region];
   const settings = marketSettingsAt(start) ?? LATEST_MARKET_SETTINGS;
   const cap = settings.marketPriceCap;
@@ -91,6 +93,7 @@ export function modelPrice(seed: number, region: NemRegion, start: number): numb
   price += level * 0.06 * (uniform(seed, s.code, start, 3) - 0.5);
 
   // A spike day: one burst of a few intervals in the evening ramp, rising toward the cap.
+  let spike: number | null = null;
   if (uniform(seed, s.code, day, 4) < s.spikeDays) {
     const first = 16 * 12 + Math.floor(uniform(seed, s.code, day, 5) * 36);
     const length = 1 + Math.floor(uniform(seed, s.code, day, 6) * 6);
@@ -98,8 +101,64 @@ export function modelPrice(seed: number, region: NemRegion, start: number): numb
     if (slot >= first && slot < first + length) {
       const height = 0.25 + 0.75 * uniform(seed, s.code, day, 7);
       const shape = 1 - Math.abs(slot - first - (length - 1) / 2) / length;
-      price = Math.max(price, cap * height * shape);
+      if (cap * height * shape > price) spike = cap * height * shape;
     }
   }
-  return Math.round(Math.min(cap, Math.max(settings.marketPriceFloor, price)) * 100) / 100;
+  return { base: price, spike, floor: settings.marketPriceFloor, cap };
+}
+
+const clampRound = (v: number, p: PriceParts) => Math.round(Math.min(p.cap, Math.max(p.floor, v)) * 100) / 100;
+
+/**
+ * The model's price ($/MWh, 2 decimals) of the 5-minute interval starting at `start` (epoch seconds,
+ * UTC) in a region, within the floor and cap of the interval's financial year (marketSettingsAt): a daily shape in market time with a low or negative
+ * midday, a morning and a larger evening peak, weekends cheaper, day-to-day level and sunniness,
+ * noise, and on a few days an evening spike toward the cap.
+ */
+export function modelPrice(seed: number, region: NemRegion, start: number): number {
+  const p = priceParts(seed, region, start);
+  return clampRound(p.spike ?? p.base, p);
+}
+
+/** The model runs its forecast every 5 minutes: a run at each interval boundary. */
+export const MODEL_RUN_S = DISPATCH_INTERVAL_S;
+
+/**
+ * The standard deviation of the model's forecast error, as a share of the region's typical price
+ * level, at a horizon of `hours`: 4 % at the start of the interval, growing with the square root of
+ * the horizon to 34 % at 40 hours (the end of PREDISPATCH's reach) and no further.
+ */
+export const forecastSigma = (hours: number) => 0.04 + 0.3 * Math.sqrt(Math.min(40, Math.max(0, hours)) / 40);
+
+/**
+ * The chance that a run `hours` ahead sees a spike coming: 1 at the interval itself, half at about
+ * 30 minutes, under 1 in 10 two hours ahead. A missed spike is forecast at the smooth price.
+ */
+export const spikeSeen = (hours: number) => Math.exp(-Math.max(0, hours) / 0.75);
+
+/** A standard normal number from the hash of the arguments (Box-Muller on two uniforms). */
+function normal(...xs: number[]): number {
+  const u = Math.max(uniform(...xs, 21), 1e-12);
+  const v = uniform(...xs, 22);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/**
+ * The model's forecast ($/MWh, 2 decimals) of the interval starting at `start`, by its run issued at
+ * `issuedAt` (a 5-minute boundary at or before the start): the actual model price (`modelPrice`) with
+ * an error whose spread grows with the horizon (`forecastSigma`; one part shared by the run's hour,
+ * so a run is wrong in runs, one part of the interval's own), and a spike seen only with the chance
+ * `spikeSeen` (the same for the whole spike within a run). Deterministic from the seed: a test or a
+ * bench computes the same forecast as the server.
+ */
+export function modelForecast(seed: number, region: NemRegion, start: number, issuedAt: number): number {
+  const s = SHAPES[region];
+  const p = priceParts(seed, region, start);
+  const hours = Math.max(0, start - issuedAt) / 3600;
+  const run = Math.floor(issuedAt / MODEL_RUN_S);
+  const z = 0.6 * normal(seed, s.code, run, Math.floor(start / 3600), 31) + 0.8 * normal(seed, s.code, run, start, 32);
+  const error = forecastSigma(hours) * s.level * z;
+  const day = Math.floor((start + MARKET_TIME_OFFSET_S) / DAY);
+  const seen = p.spike !== null && uniform(seed, s.code, run, day, 33) < spikeSeen(hours);
+  return clampRound((seen ? (p.spike as number) : p.base) + error, p);
 }

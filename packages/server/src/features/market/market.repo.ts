@@ -13,18 +13,12 @@ export async function memberRegions(db: Database, ps: PowerstationRow): Promise<
   return rows.map((r) => ({ region: r.region, nodes: Number(r.n) })).sort((a, b) => b.nodes - a.nodes || a.region.localeCompare(b.region));
 }
 
-/** Which of these market days already have the region's model prices. */
-export async function writtenDays(db: Database, region: NemRegion, days: number[]): Promise<Set<number>> {
-  if (!days.length) return new Set();
-  const rows = await db.selectFrom('market_model_days').select('day_start').where('region', '=', region).where('day_start', 'in', days).execute();
-  return new Set(rows.map((r) => Number(r.day_start)));
-}
-
 /**
- * Writes a day of the model's prices for a region, once: an interval that already has a price (an
- * import, or the same day written by another request or process) keeps it.
+ * Writes the model's actual prices of intervals that have ended and have none, once: an interval
+ * that already has a price (an import, or the same interval written by another request or process)
+ * keeps it.
  */
-export async function writeModelDay(db: Database, region: NemRegion, dayStart: number, prices: { intervalStart: number; rrp: number }[]): Promise<void> {
+export async function writeModelPrices(db: Database, region: NemRegion, prices: { intervalStart: number; rrp: number }[]): Promise<void> {
   const at = nowS();
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < prices.length; i += 500)
@@ -33,11 +27,6 @@ export async function writeModelDay(db: Database, region: NemRegion, dayStart: n
         .values(prices.slice(i, i + 500).map((p) => ({ region, interval_start: p.intervalStart, rrp: p.rrp, source: 'MODEL' as const, published_at: at })))
         .onConflict((oc) => oc.columns(['region', 'interval_start']).doNothing())
         .execute();
-    await trx
-      .insertInto('market_model_days')
-      .values({ region, day_start: dayStart, written_at: at })
-      .onConflict((oc) => oc.columns(['region', 'day_start']).doNothing())
-      .execute();
   });
 }
 
@@ -58,6 +47,7 @@ export async function storedPrices(db: Database, region: NemRegion, start: numbe
  * import of its interval, and records the import. Answers how many were written.
  */
 export async function storeImport(db: Database, file: ParsedPriceFile, by: { userId: number; organisationId: number } | null): Promise<number> {
+  if (file.forecasts.length) return storeForecastImport(db, file, by);
   const prices = file.prices;
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
@@ -114,4 +104,130 @@ export async function storeImport(db: Database, file: ParsedPriceFile, by: { use
       .execute();
     return writes.length;
   });
+}
+
+/** Stores a forecast file's prices (a run's price of a period replaces the same run's only) and records the import. */
+async function storeForecastImport(db: Database, file: ParsedPriceFile, by: { userId: number; organisationId: number } | null): Promise<number> {
+  const rows = file.forecasts;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const f of rows) {
+    first = Math.min(first, f.intervalStart);
+    last = Math.max(last, f.intervalEnd);
+  }
+  return db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += 500)
+      await trx
+        .insertInto('market_forecasts')
+        .values(
+          rows.slice(i, i + 500).map((f) => ({
+            region: f.region,
+            source: f.source,
+            issued_at: f.issuedAt,
+            interval_start: f.intervalStart,
+            interval_end: f.intervalEnd,
+            rrp: f.rrp,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['region', 'interval_start', 'issued_at', 'source'])
+            .doUpdateSet((eb) => ({ rrp: eb.ref('excluded.rrp'), interval_end: eb.ref('excluded.interval_end') })),
+        )
+        .execute();
+    await trx
+      .insertInto('market_imports')
+      .values({
+        file_name: file.fileName,
+        format: file.format,
+        prices: rows.length,
+        written: rows.length,
+        first_interval: first,
+        last_interval: last,
+        user_id: by?.userId ?? null,
+        organisation_id: by?.organisationId ?? null,
+        imported_at: nowS(),
+      })
+      .execute();
+    return rows.length;
+  });
+}
+
+/** A stored forecast price of an imported run. */
+export interface StoredForecast {
+  source: 'P5MIN' | 'PREDISPATCH';
+  issuedAt: number;
+  intervalStart: number;
+  intervalEnd: number;
+  rrp: number;
+}
+
+/** The imported forecasts of a region whose periods overlap [start, end), issued in [issuedFrom, issuedTo]. */
+export async function storedForecasts(
+  db: Database,
+  region: NemRegion,
+  start: number,
+  end: number,
+  issuedFrom: number,
+  issuedTo: number,
+): Promise<StoredForecast[]> {
+  const rows = await db
+    .selectFrom('market_forecasts')
+    .select(['source', 'issued_at', 'interval_start', 'interval_end', 'rrp'])
+    .where('region', '=', region)
+    .where('issued_at', '>=', issuedFrom)
+    .where('issued_at', '<=', issuedTo)
+    .where('interval_start', '<', end)
+    .where('interval_end', '>', start)
+    .execute();
+  return rows.map((r) => ({
+    source: r.source,
+    issuedAt: Number(r.issued_at),
+    intervalStart: Number(r.interval_start),
+    intervalEnd: Number(r.interval_end),
+    rrp: Number(r.rrp),
+  }));
+}
+
+/** A dispatch's quote, as stored when it was created. */
+export interface StoredQuote {
+  eventId: number;
+  quotedAt: number;
+  region: string;
+  cost: number;
+  tradingPrice: number;
+  forecastIssuedAt: number;
+  forecastSource: string;
+}
+
+/** Stores a dispatch's quote (in the transaction that creates the dispatch). */
+export async function storeQuote(db: Database, q: StoredQuote): Promise<void> {
+  await db
+    .insertInto('dispatch_quotes')
+    .values({
+      event_id: q.eventId,
+      quoted_at: q.quotedAt,
+      region: q.region,
+      cost: q.cost,
+      trading_price: q.tradingPrice,
+      forecast_issued_at: q.forecastIssuedAt,
+      forecast_source: q.forecastSource,
+    })
+    .execute();
+}
+
+/** A dispatch's quote, or undefined (created before quotes were kept, or outside the NEM). */
+export async function findQuote(db: Database, eventId: number): Promise<StoredQuote | undefined> {
+  const r = await db.selectFrom('dispatch_quotes').selectAll().where('event_id', '=', eventId).executeTakeFirst();
+  return r
+    ? {
+        eventId: r.event_id,
+        quotedAt: Number(r.quoted_at),
+        region: r.region,
+        cost: Number(r.cost),
+        tradingPrice: Number(r.trading_price),
+        forecastIssuedAt: Number(r.forecast_issued_at),
+        forecastSource: r.forecast_source,
+      }
+    : undefined;
 }

@@ -35,8 +35,33 @@ export interface MarketImportTable {
   imported_at: Epoch;
 }
 
+/** A forecast price of an imported AEMO run (migration 034): the period [interval_start, interval_end) as the run issued at issued_at saw it. */
+export interface MarketForecastTable {
+  region: string;
+  source: 'P5MIN' | 'PREDISPATCH';
+  issued_at: Epoch;
+  interval_start: Epoch;
+  interval_end: Epoch;
+  rrp: number;
+}
+
+/** A dispatch's quote (migration 034): its cost at the forecast prices when it was created. */
+export interface DispatchQuoteTable {
+  event_id: number;
+  quoted_at: Epoch;
+  region: string;
+  /** AUD, as GET /dispatch/price answers it: charging at a positive price costs, discharging earns (negative). */
+  cost: number;
+  trading_price: number;
+  /** The issue time of the newest forecast run the quote read, and where that run came from (P5MIN, PREDISPATCH or MODEL). */
+  forecast_issued_at: Epoch;
+  forecast_source: string;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
+    market_forecasts: MarketForecastTable;
+    dispatch_quotes: DispatchQuoteTable;
     market_prices: MarketPriceTable;
     market_model_days: MarketModelDayTable;
     market_imports: MarketImportTable;

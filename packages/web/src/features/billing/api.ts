@@ -44,7 +44,8 @@ export function useBillingItems(q: BillingItemsQuery, enabled: boolean) {
 export function useInvoices() {
   return useQuery({
     queryKey: billingKeys.invoices,
-    queryFn: async () => (await call(E.invoices, {}, { errorToast: BILLING_MESSAGES.invoicesFailed })).data.invoices,
+    // The invoices, and whether the caller may set them paid (the platform's billing administrators only).
+    queryFn: async () => (await call(E.invoices, {}, { errorToast: BILLING_MESSAGES.invoicesFailed })).data,
   });
 }
 

@@ -315,6 +315,7 @@ describe('the invoices', () => {
               invoice(),
               invoice({ id: 11, number: 'INV-000011', date: '2026-02-01', total: 99.9, paid: true, downloadURL: '/invoices/11/INV-000011.pdf' }),
             ],
+            canMarkPaid: false,
           },
         },
       }).fetch,
@@ -329,14 +330,14 @@ describe('the invoices', () => {
   });
 
   it('says when there are none', async () => {
-    vi.stubGlobal('fetch', stubFetch({ '/billing/invoices': { status: 'OK', data: { invoices: [] } } }).fetch);
+    vi.stubGlobal('fetch', stubFetch({ '/billing/invoices': { status: 'OK', data: { invoices: [], canMarkPaid: false } } }).fetch);
     renderScreen(<InvoicesPage />, { url: '/my-reposit/billing', account: INVOICE_VIEWER });
     expect(await screen.findByText('No invoices.')).toBeInTheDocument();
   });
 
   it('downloads the PDF through a single-use link', async () => {
     const api = stubFetch({
-      '/billing/invoices': { status: 'OK', data: { invoices: [invoice()] } },
+      '/billing/invoices': { status: 'OK', data: { invoices: [invoice()], canMarkPaid: false } },
       '/billing/download-token': { status: 'OK', data: { token: 'once', expiresAt: 0, url: '/invoices/12/INV-000012.pdf?token=once' } },
     });
     vi.stubGlobal('fetch', api.fetch);
@@ -351,7 +352,7 @@ describe('the invoices', () => {
   });
 
   it('toasts when no link could be made, and follows none', async () => {
-    vi.stubGlobal('fetch', stubFetch({ '/billing/invoices': { status: 'OK', data: { invoices: [invoice()] } } }).fetch);
+    vi.stubGlobal('fetch', stubFetch({ '/billing/invoices': { status: 'OK', data: { invoices: [invoice()], canMarkPaid: false } } }).fetch);
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
     const { user } = renderScreen(<InvoicesPage />, { url: '/my-reposit/billing', account: INVOICE_VIEWER });
     await user.click(await screen.findByRole('button', { name: 'PDF of INV-000012' }));
@@ -359,9 +360,15 @@ describe('the invoices', () => {
     expect(click).not.toHaveBeenCalled();
   });
 
-  it('lets an administrator mark an invoice paid', async () => {
+  it("lets the platform's billing administrator mark an invoice paid, and not the invoiced organisation's", async () => {
+    vi.stubGlobal('fetch', stubFetch({ '/billing/invoices': { status: 'OK', data: { invoices: [invoice()], canMarkPaid: false } } }).fetch);
+    const first = renderScreen(<InvoicesPage />, { url: '/my-reposit/billing', account: ADMIN });
+    expect(await screen.findByText('Unpaid')).toBeInTheDocument();
+    expect(screen.queryByRole('switch')).toBeNull();
+    first.unmount();
+    queryClient.clear();
     const api = stubFetch({
-      '/billing/invoices': { status: 'OK', data: { invoices: [invoice()] } },
+      '/billing/invoices': { status: 'OK', data: { invoices: [invoice()], canMarkPaid: true } },
       '/billing/invoices/12/paid': { status: 'OK', data: invoice({ paid: true }) },
     });
     vi.stubGlobal('fetch', api.fetch);

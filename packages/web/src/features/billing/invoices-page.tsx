@@ -53,7 +53,8 @@ function PaidCell({ invoice, editable }: { invoice: Invoice; editable: boolean }
 export function InvoicesPage() {
   const { limit, offset, setPage } = usePaging();
   const invoices = useInvoices();
-  const editable = usePermission(INVOICES_MARK_PAID);
+  // The platform's own billing administrators alone set an invoice paid: the server says whether the caller is one.
+  const editable = usePermission(INVOICES_MARK_PAID) && invoices.data?.canMarkPaid === true;
   const columns: Column<Invoice>[] = [
     {
       key: 'date',
@@ -76,9 +77,9 @@ export function InvoicesPage() {
       <DataTable
         label="Invoices"
         columns={columns}
-        rows={invoices.data?.slice(offset, offset + limit)}
+        rows={invoices.data?.invoices.slice(offset, offset + limit)}
         rowKey={(i) => i.id}
-        total={invoices.data?.length ?? 0}
+        total={invoices.data?.invoices.length ?? 0}
         limit={limit}
         offset={offset}
         onPage={setPage}

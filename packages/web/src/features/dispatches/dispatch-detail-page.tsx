@@ -45,6 +45,7 @@ import {
   localiseStamps,
   MEASUREMENT_TEXTS as M,
   percentNotIncluded,
+  QUOTE_TEXTS,
   requestKind,
 } from './dispatch-format.ts';
 import { PredictionGraph, RemainingChargeGraph } from './dispatch-graphs.tsx';
@@ -249,7 +250,7 @@ function RertSection({ r, zone, nowS, seesMarket }: { r: NonNullable<DispatchDet
   );
 }
 
-function CostSection({ cost }: { cost: ReturnType<typeof useDispatchCost> }) {
+function CostSection({ cost, zone, nowS }: { cost: ReturnType<typeof useDispatchCost>; zone: string; nowS: number }) {
   const c = cost.data?.data;
   // Spec 3 §4: the warning belongs to a settled cost; an estimate's coverage grows as the data arrives.
   const missing = c?.type === 'SETTLED' ? percentNotIncluded(c.coverage) : null;
@@ -270,6 +271,14 @@ function CostSection({ cost }: { cost: ReturnType<typeof useDispatchCost> }) {
             <Figure label="Sell price">{c.sellPrice === null ? '–' : formatPrice(c.sellPrice)}</Figure>
           </SimpleGrid>
           {c.reason && <Text c="dimmed">{c.reason}</Text>}
+          <Stack gap={2} aria-label={QUOTE_TEXTS.title}>
+            <Text size="sm">
+              {c.quote
+                ? QUOTE_TEXTS.quote(c.quote.cost, c.quote.tradingPrice, c.quote.forecastSource, formatDispatchStart(c.quote.forecastIssuedAt, zone, nowS))
+                : QUOTE_TEXTS.noQuote}
+            </Text>
+            {c.quote && c.difference !== null && c.type !== 'DISPATCH_NOT_STARTED' && <Text size="sm">{QUOTE_TEXTS.difference(c.type, c.difference)}</Text>}
+          </Stack>
           {missing && (
             <Alert color="yellow" icon={<IconAlertTriangle size={16} />}>
               {DISPATCH_SCREEN_TEXTS.partialSettlement(missing)}
@@ -360,7 +369,7 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
           <RemainingChargeGraph dispatch={d} remaining={remaining.data?.data} prediction={prediction.data?.data} zone={zone} />
           {d.rert && <RertSection r={d.rert} zone={zone} nowS={nowS} seesMarket={!!account && canSeeMarketData(account.suborg_type, account.permissions)} />}
           {response.data?.data.measurement && <MeasurementSection m={response.data.data.measurement} zone={zone} nowS={nowS} />}
-          {seesMarket && <CostSection cost={cost} />}
+          {seesMarket && <CostSection cost={cost} zone={zone} nowS={nowS} />}
           {d.customerMessage && (
             <Section title="Customer Message">
               <Text fw={600} size="sm">

@@ -165,6 +165,26 @@ export const formatPrice = (v: number) => `${formatAud(v)}/MWh`;
 /** The heading of the cost section by its type (spec 3 §3.3, §4). */
 export const COST_TYPE_LABELS = { DISPATCH_NOT_STARTED: 'Not started (forecast)', ESTIMATE: 'Estimated', SETTLED: 'Settled' } as const;
 
+/** Where a quote's newest forecast came from, as the dispatch page names it. */
+const FORECAST_SOURCES: Record<string, string> = {
+  P5MIN: "AEMO's P5MIN forecast",
+  PREDISPATCH: "AEMO's PREDISPATCH forecast",
+  MODEL: "the console's price forecast",
+  ACTUAL: 'the actual prices',
+};
+
+/** The quote a dispatch kept at its creation, and how its outcome differs (issue 33 item 2). */
+export const QUOTE_TEXTS = {
+  title: 'Quote and outcome',
+  quote: (cost: number, price: number, source: string, issued: string) =>
+    `Quoted at creation: ${cost < 0 ? 'revenue' : 'cost'} ${formatAud(Math.abs(cost))} at an average of ${formatAud(price)}/MWh, from ${FORECAST_SOURCES[source] ?? source} issued ${issued}.`,
+  difference: (type: 'ESTIMATE' | 'SETTLED', difference: number) =>
+    difference === 0
+      ? `The ${type === 'SETTLED' ? 'settled' : 'estimated'} outcome equals the quote.`
+      : `The ${type === 'SETTLED' ? 'settled' : 'estimated'} outcome ${difference > 0 ? 'cost' : 'earned'} ${formatAud(Math.abs(difference))} more than quoted: the actual prices differed from the forecast.`,
+  noQuote: 'No quote was kept for this dispatch (created before quotes were kept, or with no NEM price).',
+} as const;
+
 /** The percent of nodes left out of a partial settlement, or null when coverage is complete (spec 3 §4). */
 export function percentNotIncluded(coverage: number | null): string | null {
   if (coverage === null || coverage >= 1) return null;

@@ -116,7 +116,19 @@ describe('dispatch detail', () => {
       'fetch',
       stubFetch({
         ...replies,
-        '/api/dispatches/42/cost': { status: 'OK', data: { type: 'SETTLED', cost: -18.456, buyPrice: null, sellPrice: 310.5, coverage: 0.9, reason: null } },
+        '/api/dispatches/42/cost': {
+          status: 'OK',
+          data: {
+            type: 'SETTLED',
+            cost: -18.456,
+            buyPrice: null,
+            sellPrice: 310.5,
+            coverage: 0.9,
+            reason: null,
+            quote: { cost: -17.2, tradingPrice: 290, quotedAt: 1_750_000_000, forecastIssuedAt: 1_749_999_900, forecastSource: 'P5MIN' },
+            difference: -1.26,
+          },
+        },
       }).fetch,
     );
     renderScreen(<DispatchDetailPage />, { url: '/virtual-power-plants/dispatches/42', path: '/virtual-power-plants/dispatches/:id', account: EDITOR });
@@ -125,6 +137,11 @@ describe('dispatch detail', () => {
     expect(screen.getByText('$310.50/MWh')).toBeInTheDocument();
     expect(screen.getByText('Settled')).toBeInTheDocument();
     expect(screen.getByText(/10% of nodes are not included/)).toBeInTheDocument();
+    // The quote kept at creation, the outcome and the difference (issue 33 item 2).
+    expect(
+      screen.getByText(/^Quoted at creation: revenue \$17\.20 at an average of \$290\.00\/MWh, from AEMO's P5MIN forecast issued .+\.$/),
+    ).toBeInTheDocument();
+    expect(screen.getByText('The settled outcome earned $1.26 more than quoted: the actual prices differed from the forecast.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cancel Dispatch' })).toBeInTheDocument();
   });
 
@@ -133,7 +150,10 @@ describe('dispatch detail', () => {
       'fetch',
       stubFetch({
         ...replies,
-        '/api/dispatches/42/cost': { status: 'OK', data: { type: 'ESTIMATE', cost: 4.2, buyPrice: 95, sellPrice: null, coverage: 0.5, reason: null } },
+        '/api/dispatches/42/cost': {
+          status: 'OK',
+          data: { type: 'ESTIMATE', cost: 4.2, buyPrice: 95, sellPrice: null, coverage: 0.5, reason: null, quote: null, difference: null },
+        },
       }).fetch,
     );
     renderScreen(<DispatchDetailPage />, { url: '/virtual-power-plants/dispatches/42', path: '/virtual-power-plants/dispatches/:id', account: EDITOR });
@@ -141,6 +161,7 @@ describe('dispatch detail', () => {
     expect(screen.getByText('Estimated')).toBeInTheDocument();
     expect(screen.getByText('$95.00/MWh')).toBeInTheDocument();
     expect(screen.queryByText(/nodes are not included/)).toBeNull();
+    expect(screen.getByText('No quote was kept for this dispatch (created before quotes were kept, or with no NEM price).')).toBeInTheDocument();
   });
 
   it('says once, in the page, that a dispatch is not found, and calls nothing else', async () => {
