@@ -115,7 +115,10 @@ export async function commandsFor(
   const rows = await q.execute();
   const accepted: number[] = [];
   const optedOut: number[] = [];
-  const held = new Map<number, { id: number; kind: string; start: number; end: number; precedence: number; organisationId: number | null; spec: CommandSpec }[]>();
+  const held = new Map<
+    number,
+    { id: number; kind: string; start: number; end: number; precedence: number; organisationId: number | null; spec: CommandSpec }[]
+  >();
   for (const r of rows) {
     const spec = commandSpec.parse(JSON.parse(r.params));
     if (r.status === 'PENDING') {

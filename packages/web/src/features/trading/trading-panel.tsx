@@ -18,7 +18,15 @@ function PolicyForm({ id, saved }: { id: number; saved: TradingPolicy }) {
   const set = <K extends keyof TradingPolicy>(k: K, v: TradingPolicy[K]) => setP((x) => ({ ...x, [k]: v }));
   const num = (v: string | number, fallback: number) => (typeof v === 'number' ? v : v === '' ? fallback : Number(v));
   return (
-    <Stack gap="sm" component="form" aria-label="Trading policy" onSubmit={(e) => (e.preventDefault(), save.mutate(p))}>
+    <Stack
+      gap="sm"
+      component="form"
+      aria-label="Trading policy"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate(p);
+      }}
+    >
       <SegmentedControl
         aria-label="Trading"
         disabled={!canEdit}
