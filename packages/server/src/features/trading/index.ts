@@ -8,6 +8,7 @@ import { runTrading } from './trading.service.ts';
 
 import './trading.tables.ts';
 
+export { type BacktestResult, backtest, type StrategyResult } from './trading.backtest.ts';
 export { type Plan, PlanError, type PlanProblem, plan } from './trading.optimiser.ts';
 
 const tradingJob = defineJob('trading', z.object({ at: z.number() }), async (ctx, payload) => {

@@ -15,7 +15,7 @@ import { ApiError, badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { callerOf } from '../auth/index.ts';
 import { AUTOMATIC, allocNode, cancelDispatch, constraints, createDispatch, dispatchResponse, reportingBatteries } from '../dispatches/index.ts';
-import { regionPrices, requireMarketAccess, settlementPrices, vppRegion } from '../market/index.ts';
+import { latestForecast, requireMarketAccess, settlementPrices, vppRegion } from '../market/index.ts';
 import { notifyUser } from '../notifications/index.ts';
 import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
 import { type Plan, PlanError, plan } from './trading.optimiser.ts';
@@ -96,10 +96,10 @@ export async function makePlan(ctx: AppContext, ps: PowerstationRow, row: repo.P
   if (!region) return suspend(ctx, ps.id, TRADING_MESSAGES.outsideNem);
   const store = await storeOf(ctx, ps, policy, now);
   if (!store.nodes) return suspend(ctx, ps.id, TRADING_MESSAGES.noBatteries);
-  const forecast = await regionPrices(ctx, region, start, end, now);
-  // The model stands in for AEMO's forecasts where none was imported: it is issued as it is read.
-  const issuedAt = now;
-  if (now - issuedAt > TRADING_FORECAST_MAX_AGE_S) return suspend(ctx, ps.id, TRADING_MESSAGES.staleForecast);
+  // The forecast as issued now (AEMO's imported runs, or the model's where none is recent): never an actual price.
+  const forecast = await latestForecast(ctx, region, start, end, now);
+  // The next interval's forecast is the freshest the plan has: when even that is old, no new dispatch is made from it.
+  if (!forecast.length || now - forecast[0].issuedAt > TRADING_FORECAST_MAX_AGE_S) return suspend(ctx, ps.id, TRADING_MESSAGES.staleForecast);
   const n = forecast.length;
   const discharge: number[] = [];
   const charge: number[] = [];
@@ -239,9 +239,10 @@ async function spiked(ctx: AppContext, ps: PowerstationRow, now: number): Promis
   if (!planned) return false;
   const region = await vppRegion(ctx, ps);
   if (!region) return false;
-  const [actual] = await regionPrices(ctx, region, at, at + TRADING_STEP_S, now);
-  if (!actual) return false;
-  return actual.rrp > planned.price + SPIKE.overDollars && actual.rrp > planned.price * SPIKE.ratio;
+  // The newest forecast of the interval now running (issued as it began: the nearest thing to its price).
+  const [latest] = await latestForecast(ctx, region, at, at + TRADING_STEP_S, now);
+  if (!latest) return false;
+  return latest.rrp > planned.price + SPIKE.overDollars && latest.rrp > planned.price * SPIKE.ratio;
 }
 
 /** The policy, the plan ahead, and the last day's plan against what the automatic dispatches delivered and earned. */
