@@ -4,6 +4,7 @@ import { nowS } from '../../db/database.ts';
 import { defineJob, type Recurring } from '../../platform/jobs.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { tradingRoutes } from './trading.routes.ts';
+import { seedDemoTrading } from './trading.seed.ts';
 import { runTrading } from './trading.service.ts';
 
 import './trading.tables.ts';
@@ -25,4 +26,5 @@ export const tradingModule: FeatureModule = {
   routes: tradingRoutes,
   jobs: [tradingJob],
   recurring: [TRADING_RECURRING],
+  seedDemo: seedDemoTrading,
 };

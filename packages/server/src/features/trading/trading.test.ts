@@ -5,6 +5,7 @@ import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { backtest } from './trading.backtest.ts';
 import { plan } from './trading.optimiser.ts';
+import { seedDemoTrading } from './trading.seed.ts';
 import { runTrading } from './trading.service.ts';
 
 const base = {
@@ -262,5 +263,22 @@ describeEachDatabase('trading: policy, plan and automatic dispatches', (h) => {
     const automaticOnes = list.filter((x) => x.reason === 'Automatic');
     expect(automaticOnes).toHaveLength(1);
     for (const d of automaticOnes) expect(d.cancelledAt).not.toBeNull();
+  });
+
+  it("puts the demo's Queensland VPP on an automatic policy in the demo retailer's name, once however often it runs", async () => {
+    const org = await h().org('RETAILER', 'Demo retailer');
+    const user = await h().user(org, { username: 'retailer' });
+    const hdrs = await h().bearer('retailer');
+    const res = await h().app.inject({ method: 'POST', url: '/api/powerstations', headers: hdrs, payload: { type: 'STATIC', name: 'Queensland', nodes: [] } });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().data.id;
+    await seedDemoTrading(h().ctx, { orgs: { retailer: org } });
+    await seedDemoTrading(h().ctx, { orgs: { retailer: org } });
+    const rows = await h().ctx.db.selectFrom('trading_policies').selectAll().where('powerstation_id', '=', id).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ mode: 'AUTOMATIC', updated_by: user.id, organisation_id: org });
+    const state = (await get(`/api/powerstations/${id}/trading`, hdrs)).json().data;
+    expect(state.policy.mode).toBe('AUTOMATIC');
+    expect(state.updatedBy).toBe('Test retailer');
   });
 });

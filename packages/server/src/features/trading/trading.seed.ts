@@ -1,0 +1,43 @@
+import { DEFAULT_TRADING_POLICY } from '@vpp/shared';
+import { nowS } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { DemoSeed } from '../../platform/module.ts';
+import * as repo from './trading.repo.ts';
+
+/** The demo VPP that trades on its own from the first start: the retailer's Queensland VPP, in its demo administrator's name. */
+export const DEMO_TRADING_VPP = 'Queensland';
+
+/**
+ * Puts the demo's Queensland VPP on an automatic policy with the default limits. The trading job plans
+ * it within a minute of the start and dispatches its first block; the demo's evening dispatches on the
+ * same VPP stay the operator's own, and the plan works around them. Written as an upsert, so a seed
+ * that runs again after a crash leaves one policy.
+ */
+export async function seedDemoTrading(ctx: AppContext, demo: DemoSeed): Promise<void> {
+  if (demo.orgs.retailer === undefined) return;
+  const user = await ctx.db.selectFrom('users').select('id').where('username', '=', 'retailer').executeTakeFirst();
+  const vpp = await ctx.db
+    .selectFrom('powerstations')
+    .select('id')
+    .where('organisation_id', '=', demo.orgs.retailer)
+    .where('name', '=', DEMO_TRADING_VPP)
+    .executeTakeFirst();
+  if (!user || !vpp) return;
+  const p = DEFAULT_TRADING_POLICY;
+  await repo.savePolicy(ctx.db, {
+    powerstation_id: vpp.id,
+    organisation_id: demo.orgs.retailer,
+    mode: 'AUTOMATIC',
+    from_hour: p.fromHour,
+    to_hour: p.toHour,
+    max_power_kw: p.maxPowerKw,
+    min_soc_pct: p.minSocPct,
+    max_cycles_per_day: p.maxCyclesPerDay,
+    degradation_cost: p.degradationCostPerMWh,
+    grid_charging: p.gridCharging ? 1 : 0,
+    updated_by: user.id,
+    updated_at: nowS(),
+    planned_at: null,
+    suspended: null,
+  });
+}
