@@ -35,11 +35,11 @@ for (const { dialect, skip } of DIALECTS) {
       const past = () =>
         srv.query<Past>(
           `select e.id, e.type, e.start_time, e.duration, d.orders_sent_at, s.cost, s.discharged_kwh, s.nodes_complete
-             from events e join dispatches d on d.event_id = e.id left join dispatch_settlements s on s.event_id = e.id order by e.id`,
+             from events e join dispatches d on d.event_id = e.id left join dispatch_settlements s on s.event_id = e.id where d.origin is null order by e.id`,
         );
       let rows: Past[] = [];
       let due: Past[] = [];
-      // Every past dispatch due by the clock settled (none is settled before the backfill covers it).
+      // Every past dispatch of the history due by the clock settled (the Queensland VPP's automatic trading makes its own: left out) (none is settled before the backfill covers it).
       await waitFor(
         'the past dispatches to settle',
         async () => {

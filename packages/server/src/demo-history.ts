@@ -120,7 +120,26 @@ export function demoHistory(ctx: AppContext, log: FastifyBaseLogger): FleetHisto
       step(at, 'RERT activation', { powerstation: sydney.id, startTime: start }, async () => {
         const body = await request(sydney.id, start, RERT_DURATION_S, at);
         if (body.realPowerP >= 0) throw new Error('nothing to discharge');
-        return createRert(ctx, user, body, at);
+        // AEMO's instruction and the reserve contract it runs under (issue 33 item 3): settled under the contract, never at spot.
+        const day = new Date(start * 1000).toISOString().slice(0, 10).replaceAll('-', '');
+        return createRert(
+          ctx,
+          user,
+          {
+            ...body,
+            instruction: { id: `RERT-${day}-NSW1`, noticeCategory: 'SHORT_NOTICE', lorCondition: 'LOR2', preActivationTime: at, activationTime: start - 1800 },
+            contract: {
+              reference: 'SUNRISE-RERT-2026',
+              contractedMw: Math.abs(body.realPowerP) / 1000,
+              availabilityRate: 50,
+              preActivationRate: 100,
+              activationRate: 500,
+              usageRate: 1000,
+              customerShare: 0.5,
+            },
+          },
+          at,
+        );
       });
     }
     if (sydney && lastEvening !== null && fits(lastEvening + CURTAILMENT_S, CURTAILMENT_DURATION_S)) {

@@ -51,12 +51,13 @@ describe('the dashboard contract (spec 2 §3, §4, §9)', () => {
     expect(messages({ widgets: 'all' })).toEqual(['widgets must be a list.']);
   });
 
-  it('places a new widget 1 wide by 2 high in the first free place, row by row, left to right', () => {
+  it('places a new widget 1 wide by 2 high below the lowest widget in column 0', () => {
     expect(newWidgetLayout([])).toEqual({ x: 0, y: 0, w: 1, h: 2 });
-    // Beside the 2-wide Welcome widget, then along the row: added widgets fill a row, not column 0.
-    expect(newWidgetLayout(DEFAULT_DASHBOARD.widgets)).toEqual({ x: 2, y: 0, w: 1, h: 2 });
-    const row = [...DEFAULT_DASHBOARD.widgets, { layout: { x: 2, y: 0, w: 1, h: 2 } }, { layout: { x: 3, y: 0, w: 1, h: 2 } }];
-    expect(newWidgetLayout(row)).toEqual({ x: 4, y: 0, w: 1, h: 2 });
-    expect(newWidgetLayout([...row, { layout: { x: 4, y: 0, w: 1, h: 9 } }])).toEqual({ x: 0, y: 2, w: 1, h: 2 });
+    expect(newWidgetLayout([...DEFAULT_DASHBOARD.widgets, { layout: { x: 0, y: 3, w: 1, h: 4 } }, { layout: { x: 2, y: 0, w: 1, h: 9 } }])).toEqual({
+      x: 0,
+      y: 7,
+      w: 1,
+      h: 2,
+    });
   });
 });

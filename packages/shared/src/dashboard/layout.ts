@@ -169,16 +169,11 @@ export const DEFAULT_DASHBOARD: Dashboard = {
 };
 
 /**
- * Where a new widget goes: 1 wide by 2 high (spec 2 §4), in the first free place reading the grid's
- * rows top to bottom and each left to right, so that widgets added one after another fill a row
- * rather than stack in column 0 (issue 34: spec 2 §4's "below the lowest widget in column 0" made a
- * narrow column of them beside an empty grid). On a full grid: below the lowest widget in column 0.
+ * Where a new widget goes (spec 2 §4): 1 wide by 2 high, below the lowest widget in column 0. Issue 34
+ * asked that added widgets fill a row instead; the spec's words are kept (the user moves and resizes
+ * them afterwards).
  */
 export function newWidgetLayout(widgets: readonly { layout: WidgetLayout }[]): WidgetLayout {
-  const { w, h } = NEW_WIDGET_SIZE;
-  const free = (x: number, y: number) =>
-    widgets.every((o) => x + w <= o.layout.x || o.layout.x + o.layout.w <= x || y + h <= o.layout.y || o.layout.y + o.layout.h <= y);
-  for (let y = 0; y <= WIDGET_MAX_Y; y++) for (let x = 0; x + w <= DASHBOARD_GRID_COLUMNS; x++) if (free(x, y)) return { x, y, ...NEW_WIDGET_SIZE };
-  const bottom = widgets.filter((o) => o.layout.x === 0).reduce((max, o) => Math.max(max, o.layout.y + o.layout.h), 0);
+  const bottom = widgets.filter((w) => w.layout.x === 0).reduce((max, w) => Math.max(max, w.layout.y + w.layout.h), 0);
   return { x: 0, y: Math.min(bottom, WIDGET_MAX_Y), ...NEW_WIDGET_SIZE };
 }

@@ -185,7 +185,11 @@ export async function requireInvoice(db: Database, user: AuthUser, id: number) {
  * organisation's invoice; the invoiced organisation's own administrators get 403 (issue 33 item 6).
  */
 export async function setPaid(ctx: AppContext, user: AuthUser, id: number, paid: boolean, now = nowS()) {
-  if (!isBillingOperator(ctx, user)) throw new ApiError(403, 'invoice_paid_operator_only', BILLING_MESSAGES.markPaidOperatorOnly);
+  if (!isBillingOperator(ctx, user)) {
+    // 404 first for another organisation's invoice (ids do not leak), then 403 for the caller's own.
+    await requireInvoice(ctx.db, user, id);
+    throw new ApiError(403, 'invoice_paid_operator_only', BILLING_MESSAGES.markPaidOperatorOnly);
+  }
   const found = await ctx.db.selectFrom('invoices').select('id').where('id', '=', id).executeTakeFirst();
   if (!found) throw notFound();
   await ctx.db

@@ -93,6 +93,8 @@ describeEachDatabase('dispatches: create, list, detail, cancel', (h) => {
       customerMessage: { title: 'GridCredits Event', text: 'Thanks for helping' },
       currentResponse: { realPowerP: 0, rejectedRealPowerP: 0, deliveredKwh: 0, deploymentsResponded: 0 },
       audit: [{ action: 'CREATED', at: expect.any(Number), by: userName, detail: null }],
+      // Not a RERT dispatch: no AEMO instruction nor contract (issue 33 item 3).
+      rert: null,
     });
     const alloc = await h()
       .ctx.db.selectFrom('dispatch_nodes')

@@ -127,7 +127,7 @@ describe('the dashboard (spec 2 §2, §4, §6)', () => {
     expect([...openAddWidget()].map((i) => i.textContent)).toEqual(['Welcome']);
   });
 
-  it('replaces the Welcome widget with the first one added, puts the next beside it (not stacked in column 0), and saves 2000 ms after the last change', async () => {
+  it('replaces the Welcome widget with the first one added, puts the next below it in column 0, and saves 2000 ms after the last change', async () => {
     const calls = server({
       ...BASE,
       '/account/dashboard': dashboard(DEFAULT_DASHBOARD.widgets, true),
@@ -151,7 +151,7 @@ describe('the dashboard (spec 2 §2, §4, §6)', () => {
     expect(posts[0].body).toEqual({
       widgets: [
         { widgetId: 'SINGLE_STAT', layout: at(0, 0), settings: { metric: 'commissioned', powerstation: null } },
-        { widgetId: 'NODE_MAP', layout: at(1, 0), settings: { shouldCluster: true } },
+        { widgetId: 'NODE_MAP', layout: at(0, 2), settings: { shouldCluster: true } },
       ],
     });
     vi.useRealTimers();

@@ -29,6 +29,7 @@ const CONSTRAINTS = {
   powerFactorLeadLag: ['LEADING', 'LAGGING'],
   powerFactorConstraintMessage: null,
   deploymentsAvailable: 3,
+  conflictMessage: null,
 };
 
 type Reply = { status: number; body: unknown };
