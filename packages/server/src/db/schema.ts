@@ -115,6 +115,14 @@ export interface FleetMemberTable {
   site_label: string | null;
 }
 
+/** Issue 33 item 6: one stay of a node in an organisation's fleet (migration 044); left_at null while it stays. */
+export interface FleetMembershipHistoryTable {
+  organisation_id: number;
+  node_id: number;
+  joined_at: Epoch;
+  left_at: Epoch | null;
+}
+
 export interface NodeEventTable {
   id: Generated<number>;
   node_id: number;
@@ -217,6 +225,7 @@ export interface DB {
   nodes: NodeTable;
   node_search: NodeSearchTable;
   fleet_members: FleetMemberTable;
+  fleet_membership_history: FleetMembershipHistoryTable;
   node_events: NodeEventTable;
   node_commands: NodeCommandTable;
   device_credentials: DeviceCredentialTable;

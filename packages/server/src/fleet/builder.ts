@@ -183,7 +183,18 @@ export async function buildFleet(
       const inserted = await trx.insertInto('nodes').values(rows).returning('id').execute();
       // Every organisation starts with the label the node was commissioned with.
       const members = inserted.flatMap((r, k) => extras[k].members.map((m) => ({ ...m, node_id: r.id, site_label: rows[k].field_label })));
-      if (members.length) await trx.insertInto('fleet_members').values(members).execute();
+      if (members.length) {
+        await trx.insertInto('fleet_members').values(members).execute();
+        // Each home is under its organisations' management from when it came into the fleet (issue 33 item 6).
+        await trx
+          .insertInto('fleet_membership_history')
+          .values(
+            inserted.flatMap((r, k) =>
+              extras[k].members.map((m) => ({ organisation_id: m.organisation_id, node_id: r.id, joined_at: rows[k].created_at, left_at: null })),
+            ),
+          )
+          .execute();
+      }
       const subs = inserted.flatMap((r, k) => extras[k].submeters.map((sm) => ({ ...sm, node_id: r.id })));
       if (subs.length) await trx.insertInto('submeters').values(subs).execute();
       const events = inserted.flatMap((r, k) =>

@@ -11,7 +11,19 @@ let serial = 0;
 export async function node(
   h: Harness,
   orgIds: number[],
-  at: { postcode?: string; state?: string; region?: string; suburb?: string; label?: string; batteryKwh?: number; commissioned?: boolean } = {},
+  at: {
+    postcode?: string;
+    state?: string;
+    region?: string;
+    suburb?: string;
+    label?: string;
+    batteryKwh?: number;
+    commissioned?: boolean;
+    /** When it came into and (if it did) left the organisations' fleets; by default from its commissioning, staying. */
+    joinedAt?: number;
+    leftAt?: number;
+    commissionedAt?: number;
+  } = {},
 ): Promise<{ id: number; serial: string }> {
   const serialNumber = `RPT${String(++serial).padStart(7, '0')}${Math.random().toString(36).slice(2, 6)}`;
   const row = {
@@ -29,7 +41,7 @@ export async function node(
     serial_number: serialNumber,
     product: 'Reposit Box',
     unit_state: at.commissioned === false ? ('NOT_COMMISSIONED' as const) : ('COMMISSIONED' as const),
-    commissioned_at: at.commissioned === false ? null : nowS() - 86400 * 30,
+    commissioned_at: at.commissioned === false ? null : (at.commissionedAt ?? nowS() - 86400 * 30),
     phases: 1,
     solar_kw: 6.6,
     inverter_kw: 5,
@@ -46,11 +58,18 @@ export async function node(
   };
   const { id } = await h.ctx.db.insertInto('nodes').values(row).returning('id').executeTakeFirstOrThrow();
   await nodeReports(h.ctx).joined([id]);
-  if (orgIds.length)
+  if (orgIds.length) {
     await h.ctx.db
       .insertInto('fleet_members')
       .values(orgIds.map((organisation_id) => ({ organisation_id, node_id: id, role: 'RETAILER' as const, site_label: at.label ?? null })))
       .execute();
+    // In the fleet from its commissioning (or now), as the product's fleet builder records it (issue 33 item 6).
+    const joined = at.joinedAt ?? row.commissioned_at ?? row.created_at;
+    await h.ctx.db
+      .insertInto('fleet_membership_history')
+      .values(orgIds.map((organisation_id) => ({ organisation_id, node_id: id, joined_at: joined, left_at: at.leftAt ?? null })))
+      .execute();
+  }
   h.ctx.telemetry.invalidate(id);
   return { id, serial: serialNumber };
 }

@@ -18,5 +18,7 @@ export const CUSTOMER_MESSAGES = {
   billFailed: 'Unable to fetch the bill estimate.',
   billNoData: 'There is no metered data for this month yet.',
   noGridCredits: 'No settled event credited this customer in these days.',
+  /** Issue 33 item 8: a home in WA or NT, in the list's Retail Plan column (the reason on hover and on its page). */
+  outsideNem: 'Outside the NEM: no retail plan',
   planNetworkMismatch: (plan: string, network: string) => `The plan is for ${plan}, but this customer is on ${network}.`,
 } as const;

@@ -26,6 +26,9 @@ export const MARKET_MESSAGES = {
   outsideNem:
     'This Virtual Power Plant has no nodes in the National Electricity Market (its nodes are in WA or NT, which have markets of their own), so it has no market prices.',
   multipleRegions: 'This Virtual Power Plant spans multiple NEM regions.',
+  /** Issue 33 item 8: a VPP with homes in the NEM and homes outside it. */
+  partlyOutsideNem: (nodes: number) =>
+    `${nodes === 1 ? '1 of this Virtual Power Plant’s nodes is' : `${nodes} of this Virtual Power Plant’s nodes are`} in WA or NT, outside the National Electricity Market: ${nodes === 1 ? 'it is' : 'they are'} not priced for NEM dispatch, and ${nodes === 1 ? 'its' : 'their'} energy earns no NEM price when a dispatch is settled.`,
   beyondForecast: 'Market price predictions are unavailable more than 2 days ahead.',
   fileTooLarge: 'The file is too large: the API takes files of at most 32 MB. Import larger ones with npm run prices:import.',
   importOperatorOnly:

@@ -23,7 +23,8 @@ const regionCount = z.object({ region: z.string(), nodes: z.number() });
  * prices in $/MWh: prices already set (AEMO's when imported, otherwise the market model's), the
  * model's forecast for intervals still to come. `market.region` is the region holding most of the
  * VPP's nodes; `market.multipleRegions` is true when its nodes span several NEM regions. `market`
- * is null, with `reason` saying why, when the VPP has no node in the NEM.
+ * is null, with `reason` saying why, when the VPP has no node in the NEM; with a market, `reason`
+ * says how many of its nodes are outside the NEM (WA, NT) and not priced (issue 33 item 8), or is null.
  */
 export const powerstationPricesReply = z.object({
   status: z.literal('OK'),
@@ -78,7 +79,8 @@ export type DispatchPriceQuery = z.infer<typeof dispatchPriceQuery>;
  *   5-minute prices.
  *
  * Both are null, with `reason`, when the VPP has no node in the NEM or the dispatch ends more than
- * 2 days from now (the model forecasts no further).
+ * 2 days from now (the model forecasts no further). With prices, `reason` says how many of the VPP's
+ * nodes are outside the NEM (WA, NT) and not priced (issue 33 item 8), or is null.
  */
 export const dispatchPriceReply = z.object({
   status: z.literal('OK'),

@@ -1,4 +1,4 @@
-import { operationalNetwork } from '../customers/networks.ts';
+import { operationalNetwork, outsideNem } from '../customers/networks.ts';
 import { PLAN_DAYS, type PlanType } from './constants.ts';
 import { PLAN_MESSAGES as M } from './messages.ts';
 import type { PlanFormValues, PlanPrices, PlanRate } from './schemas.ts';
@@ -152,7 +152,12 @@ export function validatePlan(v: PlanFormValues): PlanErrors & { prices: PlanPric
   else if (/^(new|\.+)$/i.test(String(v.planCode).trim())) add('planCode', M.planCodeReserved);
   if (!v.tariffType) add('tariffType', M.typeRequired);
   if (blank(v.operationalNetworkUid)) add('operationalNetworkUid', M.networkRequired);
-  else if (!operationalNetwork(String(v.operationalNetworkUid))) add('operationalNetworkUid', M.unknownNetwork);
+  else {
+    const network = operationalNetwork(String(v.operationalNetworkUid));
+    if (!network) add('operationalNetworkUid', M.unknownNetwork);
+    // Issue 33 item 8: retail plans are the NEM's; WA's and NT's homes are not offered them.
+    else if (outsideNem(network)) add('operationalNetworkUid', outsideNem(network) as string);
+  }
   if (blank(v.startDate)) add('startDate', M.startDateRequired);
   else if (!isIsoDate(String(v.startDate))) add('startDate', M.dateFormat);
   const dailyCharge = parseDollars(v.dailyCharge);

@@ -168,6 +168,13 @@ export const planListReply = okReply(z.object({ plans: z.array(planSummarySchema
 export const planReply = okReply(planSchema);
 export const savePlanReply = okReply(planSchema);
 
-export const operationalNetworkSchema = z.object({ uid: z.string(), name: z.string(), states: z.array(z.string()) });
+/** A network, whether it is in the NEM, and if not why its homes are not offered plans (issue 33 item 8). */
+export const operationalNetworkSchema = z.object({
+  uid: z.string(),
+  name: z.string(),
+  states: z.array(z.string()),
+  nem: z.boolean(),
+  outsideNem: z.string().nullable(),
+});
 export type OperationalNetworkItem = z.infer<typeof operationalNetworkSchema>;
 export const operationalNetworksReply = okReply(z.object({ networks: z.array(operationalNetworkSchema) }));

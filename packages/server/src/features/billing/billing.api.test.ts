@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
+import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runJobs } from '../../test/outbox.ts';
 import { issueInvoice, issueInvoiceJob, queueDueInvoices } from './billing.invoices.ts';
@@ -285,6 +286,54 @@ describeEachDatabase(
       expect((await pay(platform, id as number, false)).json().data.paid).toBe(false);
       // The lines never change.
       expect(await h().ctx.db.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', id).orderBy('position').execute()).toEqual(lines);
+    });
+
+    it('counts the month’s nodes under management from the membership history and the month’s events that ran (issue 33 item 6)', async () => {
+      const t = (d: string) => Date.parse(`${d}T00:00:00+11:00`) / 1000;
+      const o = await h().org('RETAILER', 'Membership Energy');
+      // March 2025 in Sydney (the invoice's zone): [1 March 00:00 +11:00, 1 April 00:00 +11:00).
+      const home = (joinedAt: string, commissionedAt: string | null, leftAt?: string) =>
+        node(h(), [o], {
+          joinedAt: t(joinedAt),
+          ...(leftAt ? { leftAt: t(leftAt) } : {}),
+          ...(commissionedAt ? { commissionedAt: t(commissionedAt) } : { commissioned: false }),
+        });
+      await home('2025-01-10', '2025-01-10'); // A: in the fleet all March: counted
+      await home('2025-03-15', '2025-03-15'); // B: joined in March: counted
+      await home('2025-01-01', '2025-01-01', '2025-02-28'); // C: left before March: not counted
+      await home('2025-01-01', '2025-01-01', '2025-03-10'); // D: left in March: counted
+      await home('2025-04-05', '2025-01-01'); // E: joined after March (today's fleet would count it): not counted
+      await home('2025-01-01', '2025-04-02'); // F: commissioned after March: not counted
+      await home('2025-01-01', null); // G: never commissioned: not counted
+      // Events: a dispatch and a RERT dispatch that ran, one cancelled after its start (it ran), one
+      // cancelled before its start (it did not), one on 1 April (next month's).
+      const ev = (start: string, type: 'DISPATCH' | 'RERT' = 'DISPATCH', cancelledAt: number | null = null) =>
+        h()
+          .ctx.db.insertInto('events')
+          .values({
+            organisation_id: o,
+            powerstation_id: null,
+            type,
+            start_time: t(start),
+            duration: 1800,
+            cancelled_at: cancelledAt,
+            created_at: t(start) - 7200,
+          })
+          .execute();
+      await ev('2025-03-01');
+      await ev('2025-03-12', 'RERT');
+      await ev('2025-03-20', 'DISPATCH', t('2025-03-20') + 600);
+      await ev('2025-03-25', 'DISPATCH', t('2025-03-25') - 600);
+      await ev('2025-04-01');
+      const id = (await issueInvoice(h().ctx, o, '2025-03', t('2025-04-01'))) as number;
+      const lines = await h().ctx.db.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', id).orderBy('position').execute();
+      // A, B and D: 3 × $2.50 = $7.50; 3 events × $15.00 = $45.00; subtotal $52.50, GST $5.25, total $57.75.
+      expect(lines.map((l) => [l.description, l.quantity, Number(l.unit_cents), Number(l.amount_cents)])).toEqual([
+        ['Nodes under management, March 2025', 3, 250, 750],
+        ['Dispatches run, March 2025', 3, 1500, 4500],
+      ]);
+      const inv = await h().ctx.db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect([Number(inv.subtotal_cents), Number(inv.gst_cents), Number(inv.total_cents)]).toEqual([5250, 525, 5775]);
     });
 
     it('queues last month’s invoice of each organisation that existed then, once; the job issues it', async () => {

@@ -12,8 +12,9 @@ import { aud, BILLING_DEFAULT_ZONE } from './billing.service.ts';
 // month before, stored once with their lines and never changed (but for the paid flag).
 //
 // Choices where the issue is silent: months are Australia/Sydney calendar months (the supplier's);
-// the nodes under management are the organisation's fleet's commissioned nodes commissioned before
-// the month's end, billed as one line (count × the per-node fee); the dispatches run are the
+// the nodes under management are the nodes in the organisation's fleet at some time in the month (its
+// membership history, migration 044) and commissioned before the month's end, billed as one line
+// (count × the per-node fee); the dispatches run are the
 // organisation's dispatches and RERT dispatches that started within the month and were not cancelled
 // before their start, one line (count × the per-dispatch fee). GST is 10 % of the lines' sum, rounded
 // once per invoice to the cent, half up.
@@ -52,12 +53,16 @@ export async function issueInvoice(ctx: AppContext, orgId: number, period: strin
   if (!org) return null;
   const from = localDateToEpoch(`${period}-01`, INVOICE_ZONE);
   const to = localDateToEpoch(`${nextMonth(period)}-01`, INVOICE_ZONE);
+  // The month's nodes under management, from the membership history (issue 33 item 6): in the
+  // organisation's fleet at some time in the month, and commissioned before its end.
   const nodes = await ctx.db
-    .selectFrom('fleet_members as fm')
-    .innerJoin('nodes as n', 'n.id', 'fm.node_id')
-    .where('fm.organisation_id', '=', orgId)
-    .where('n.unit_state', '=', 'COMMISSIONED')
-    .where((eb) => eb.or([eb('n.commissioned_at', 'is', null), eb('n.commissioned_at', '<', to)]))
+    .selectFrom('fleet_membership_history as mh')
+    .innerJoin('nodes as n', 'n.id', 'mh.node_id')
+    .where('mh.organisation_id', '=', orgId)
+    .where('mh.joined_at', '<', to)
+    .where((eb) => eb.or([eb('mh.left_at', 'is', null), eb('mh.left_at', '>', from)]))
+    .where('n.commissioned_at', 'is not', null)
+    .where('n.commissioned_at', '<', to)
     .select(sql<number>`count(distinct n.id)`.as('n'))
     .executeTakeFirstOrThrow();
   const dispatches = await ctx.db

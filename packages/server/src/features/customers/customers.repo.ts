@@ -1,4 +1,4 @@
-import { type Capability, CUSTOMER_MESSAGES, NO_CAPABILITIES, networkOfNmi, operationalNetwork } from '@vpp/shared';
+import { type Capability, CUSTOMER_MESSAGES, NO_CAPABILITIES, networkOfNmi, operationalNetwork, outsideNem } from '@vpp/shared';
 import { type ExpressionBuilder, sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -202,7 +202,8 @@ export async function meteredIntervals(telemetry: TelemetryStore, nodeId: number
 
 /**
  * Puts a customer on a plan from a date: the plan it held ends that day. The plan must be for the
- * home's distribution network (from its NMI and state), otherwise a 400 says which.
+ * home's distribution network (from its NMI and state), otherwise a 400 says which; a home outside
+ * the NEM (WA, NT) is refused with why.
  */
 export async function assignPlan(db: Database, orgId: number, nodeId: number, planId: number, startDate: string) {
   const home = await db.selectFrom('nodes').select(['nmi', 'state']).where('id', '=', nodeId).executeTakeFirstOrThrow();
@@ -213,6 +214,9 @@ export async function assignPlan(db: Database, orgId: number, nodeId: number, pl
     .where('organisation_id', '=', orgId)
     .executeTakeFirstOrThrow();
   const network = networkOfNmi(home.nmi, home.state);
+  // Issue 33 item 8: a home outside the NEM (WA, NT) is not offered a NEM retail plan.
+  const outside = network && outsideNem(network);
+  if (outside) throw badRequest(outside);
   if (network?.uid !== plan.operational_network_uid)
     throw badRequest(
       CUSTOMER_MESSAGES.planNetworkMismatch(

@@ -164,7 +164,19 @@ describeEachDatabase(
 
         // Discharging 100 kW for the first half hour: −100 kW × 5/60 h × 826.51 $/MWh ÷ 1000 = −6.8876 AUD.
         const discharge = await get(`/dispatch/price?powerstation=${sa}&startTime=${NEW_YEAR}&duration=1800&realPowerP=-100&powerFactor=0.95`);
-        expect(discharge.json()).toEqual({ status: 'OK', dispatchPrice: -6.89, tradingPrice: 137.75, region: 'SA1', multipleRegions: false, reason: null });
+        // Its WA node is not priced, and the reply says so (issue 33 item 8).
+        expect(discharge.json()).toEqual({
+          status: 'OK',
+          dispatchPrice: -6.89,
+          tradingPrice: 137.75,
+          region: 'SA1',
+          multipleRegions: false,
+          reason: MARKET_MESSAGES.partlyOutsideNem(1),
+        });
+        expect(MARKET_MESSAGES.partlyOutsideNem(1)).toBe(
+          '1 of this Virtual Power Plant’s nodes is in WA or NT, outside the National Electricity Market: it is not priced for NEM dispatch, and its energy earns no NEM price when a dispatch is settled.',
+        );
+        expect(after.reason).toBe(MARKET_MESSAGES.partlyOutsideNem(1));
         // Charging 250 kW for the second: 250 × 5/60 × 595.07 ÷ 1000 = 12.3973 AUD at an average of 99.18 $/MWh.
         const charge = await get(`/dispatch/price?powerstation=${sa}&startTime=${NEW_YEAR + 1800}&duration=1800&realPowerP=250`);
         expect(charge.json()).toMatchObject({ dispatchPrice: 12.4, tradingPrice: 99.18 });

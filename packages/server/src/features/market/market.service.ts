@@ -171,7 +171,9 @@ async function vppMarket(ctx: AppContext, user: AuthUser, id: number): Promise<V
   const regions = await repo.memberRegions(ctx.db, ps);
   const nem = regions.filter((r) => isNemRegion(r.region));
   if (!nem.length) return { regions, region: null, multipleRegions: false, reason: regions.length ? MARKET_MESSAGES.outsideNem : MARKET_MESSAGES.noNodes };
-  return { regions, region: nem[0].region as NemRegion, multipleRegions: nem.length > 1, reason: null };
+  // Homes in WA or NT beside the NEM's: said, as they are not priced (issue 33 item 8).
+  const outside = regions.filter((r) => !isNemRegion(r.region)).reduce((a, r) => a + r.nodes, 0);
+  return { regions, region: nem[0].region as NemRegion, multipleRegions: nem.length > 1, reason: outside ? MARKET_MESSAGES.partlyOutsideNem(outside) : null };
 }
 
 const cents = (v: number) => Math.round(v * 100) / 100;
@@ -202,7 +204,7 @@ export async function powerstationPrices(
     const s = sums.get(b);
     rrp[b] = s ? cents(s.sum / s.n) : null;
   }
-  return { market: { region: m.region, multipleRegions: m.multipleRegions, step: MARKET_SERIES_STEP_S, rrp }, regions: m.regions, reason: null };
+  return { market: { region: m.region, multipleRegions: m.multipleRegions, step: MARKET_SERIES_STEP_S, rrp }, regions: m.regions, reason: m.reason };
 }
 
 /** A dispatch's cost at the forecast prices of its region as known at a time, and the newest run it read. */
@@ -291,7 +293,7 @@ export async function dispatchPrice(ctx: AppContext, user: AuthUser, q: Dispatch
   const end = q.startTime + q.duration;
   if (end > now + MARKET_FORECAST_S) return { ...none, reason: MARKET_MESSAGES.beyondForecast };
   const quote = await forecastQuote(ctx, m.region, q, now);
-  return { dispatchPrice: quote.cost, tradingPrice: quote.tradingPrice, region: m.region, multipleRegions: m.multipleRegions, reason: null };
+  return { dispatchPrice: quote.cost, tradingPrice: quote.tradingPrice, region: m.region, multipleRegions: m.multipleRegions, reason: m.reason };
 }
 
 /** The result of one import, as the API and the command line report it. */

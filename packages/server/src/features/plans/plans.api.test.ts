@@ -1,4 +1,4 @@
-import { PLAN_MESSAGES as M, PLAN_TYPES, type PlanType, planStructure, type SavePlanBody } from '@vpp/shared';
+import { PLAN_MESSAGES as M, OUTSIDE_NEM_REASONS, PLAN_TYPES, type PlanType, planStructure, type SavePlanBody } from '@vpp/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
@@ -280,6 +280,45 @@ describeEachDatabase('plans', (h) => {
     expect(moved.json().data.errors).toEqual({ operationalNetworkUid: M.networkHasCustomers('Ausgrid') });
     const unknown = await put(plan.uid, planOf('FLAT_RATE', 'Networked', 'NET-1', { operationalNetworkUid: 'nowhere' }));
     expect(unknown.json().data.errors).toEqual({ operationalNetworkUid: M.unknownNetwork });
+  });
+
+  it('offers NEM retail plans only: WA and NT networks are listed with why, and refused', async () => {
+    const networks = (await get('/contracts/plan/operational-networks')).json().data.networks as { uid: string; nem: boolean; outsideNem: string | null }[];
+    const wa = OUTSIDE_NEM_REASONS.WEM('Western Power');
+    const nt = OUTSIDE_NEM_REASONS.NT('Power and Water');
+    expect(wa).toBe(
+      "Western Power is not in the NEM: its network is Western Australia's South West Interconnected System (SWIS), whose households are Synergy's customers under the Wholesale Electricity Market, so its homes are not offered NEM retail plans or priced for NEM dispatch.",
+    );
+    expect(networks.find((n) => n.uid === 'western-power')).toMatchObject({ nem: false, outsideNem: wa });
+    expect(networks.find((n) => n.uid === 'power-and-water')).toMatchObject({ nem: false, outsideNem: nt });
+    expect(networks.filter((n) => n.nem).length).toBe(13);
+    expect(networks.filter((n) => n.nem).every((n) => n.outsideNem === null)).toBe(true);
+
+    // A plan for either is a 400 saying why, and nothing is saved.
+    const before = (await get('/contracts/plan')).json().data.total;
+    for (const [uid, why] of [
+      ['western-power', wa],
+      ['power-and-water', nt],
+    ]) {
+      const res = await post(planOf('FLAT_RATE', `Outside ${uid}`, `OUT-${uid}`, { operationalNetworkUid: uid }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().data.errors).toEqual({ operationalNetworkUid: why });
+    }
+    expect((await get('/contracts/plan')).json().data.total).toBe(before);
+    // Nor can a plan move there.
+    const plan = await create(planOf('FLAT_RATE', 'Stays in the NEM', 'NEM-1'));
+    const moved = await put(plan.uid, planOf('FLAT_RATE', 'Stays in the NEM', 'NEM-1', { operationalNetworkUid: 'western-power' }));
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json().data.errors).toEqual({ operationalNetworkUid: wa });
+    expect((await get(`/contracts/plan/${plan.uid}`)).json().data.operationalNetworkUid).toBe('ausgrid');
+
+    // A home in WA or NT is not put on a NEM plan: refused with why, its plans unchanged.
+    const perth = await node(h(), [org], { state: 'WA', region: 'WEM', postcode: '6160' });
+    await expect(assignPlan(h().ctx.db, org, perth.id, plan.uid, '2026-02-01')).rejects.toThrow(wa);
+    const darwin = await node(h(), [org], { state: 'NT', region: 'NT', postcode: '0820' });
+    await expect(assignPlan(h().ctx.db, org, darwin.id, plan.uid, '2026-02-01')).rejects.toThrow(nt);
+    const held = await h().ctx.db.selectFrom('customer_plans').select('node_id').where('node_id', 'in', [perth.id, darwin.id]).execute();
+    expect(held).toEqual([]);
   });
 
   describe('the list', () => {

@@ -87,7 +87,7 @@ const TYPE_NAMES: Record<PlanType, string> = {
 
 /**
  * The demo retailer's plans: every plan type on Ausgrid, and a time-of-use and a flat plan on each
- * other network, from the start of last year; the Ausgrid time-of-use plan has a price rise from
+ * other network of the NEM, from the start of last year; the Ausgrid time-of-use plan has a price rise from
  * 1 July of last year (two versions).
  */
 export async function seedDemoPlans(ctx: AppContext, demo: DemoSeed) {
@@ -96,7 +96,8 @@ export async function seedDemoPlans(ctx: AppContext, demo: DemoSeed) {
   const now = nowS();
   const year = new Date(now * 1000).getUTCFullYear() - 1;
   const start = `${year}-01-01`;
-  for (const network of OPERATIONAL_NETWORKS) {
+  // NEM networks only (issue 33 item 8): WA's and NT's homes are not offered NEM retail plans.
+  for (const network of OPERATIONAL_NETWORKS.filter((n) => n.market === 'NEM')) {
     const types: PlanType[] = network.uid === 'ausgrid' ? ['FLAT_RATE', 'BLOCK', 'TOU', 'TOU_BLOCK', 'FLAT_DEMAND', 'TOU_DEMAND'] : ['TOU', 'FLAT_RATE'];
     const code = network.uid.toUpperCase().replace(/-/g, '');
     for (const type of types) {

@@ -3,6 +3,7 @@ import {
   networkOfNmi,
   OPERATIONAL_NETWORKS,
   operationalNetwork,
+  outsideNem,
   PLAN_MESSAGES,
   type Plan,
   type PlanFormValues,
@@ -50,7 +51,10 @@ export function presentPlan(plan: repo.PlanRow, versions: readonly repo.VersionR
   };
 }
 
-export const listNetworks = () => ({ networks: OPERATIONAL_NETWORKS.map((n) => ({ uid: n.uid, name: n.name, states: [...n.states] })) });
+/** Every network, with whether it is in the NEM and, if not, why its homes are not offered plans (issue 33 item 8). */
+export const listNetworks = () => ({
+  networks: OPERATIONAL_NETWORKS.map((n) => ({ uid: n.uid, name: n.name, states: [...n.states], nem: n.market === 'NEM', outsideNem: outsideNem(n) })),
+});
 
 export async function listPlans(ctx: AppContext, user: AuthUser, q: repo.PlanListFilters): Promise<{ plans: PlanSummary[]; total: number }> {
   const { rows, total } = await repo.listPlans(ctx.db, user.organisationId, q);

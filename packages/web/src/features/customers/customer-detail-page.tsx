@@ -6,6 +6,8 @@ import {
   type InstallationStatus,
   NODE_VIEW,
   type NodeStatus,
+  networkOfNmi,
+  outsideNem,
   PLAN_TYPE_LABELS,
   PLAN_VIEW,
   RATE_DECIMALS,
@@ -135,8 +137,11 @@ function InformationSection({ info }: { info: NonNullable<CustomerDetail['inform
 }
 
 /** The current plan (retailers holding plans.any) with View Plan Details, and the bill it gives. */
-function PlanSection({ nmi }: { nmi: string }) {
+function PlanSection({ nmi, state }: { nmi: string; state: string }) {
   const plan = useCustomerPlan(nmi, true);
+  // Issue 33 item 8: a home in WA or NT is not offered NEM retail plans; the section says why.
+  const network = networkOfNmi(nmi, state);
+  const outside = network ? outsideNem(network) : null;
   const bill = useBillEstimate(nmi, true);
   const p = plan.data?.plan;
   return (
@@ -144,7 +149,7 @@ function PlanSection({ nmi }: { nmi: string }) {
       <Section title="Current Plan">
         {plan.isLoading && <LoadingSkeleton variant="lines" rows={2} />}
         {plan.isError && <Text c="dimmed">{CUSTOMER_MESSAGES.planFailed}</Text>}
-        {plan.data && !p && <Text c="dimmed">{CUSTOMER_MESSAGES.noPlan}</Text>}
+        {plan.data && !p && <Text c="dimmed">{outside ?? CUSTOMER_MESSAGES.noPlan}</Text>}
         {p && (
           <Stack gap="sm">
             <Rows
@@ -240,7 +245,7 @@ export function CustomerDetailPage() {
               <CapabilitiesSection c={c} />
             </Stack>
           </SimpleGrid>
-          {showPlan && <PlanSection nmi={c.nmi} />}
+          {showPlan && <PlanSection nmi={c.nmi} state={c.state} />}
         </Stack>
       )}
     </PageLayout>

@@ -1,7 +1,17 @@
 import { Alert, Anchor, Badge, Group, MultiSelect, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
-import { CAPABILITIES, type Capability, CUSTOMER_MESSAGES, CUSTOMER_VIEW, type Customer, NO_CAPABILITIES, PLAN_VIEW } from '@vpp/shared';
+import {
+  CAPABILITIES,
+  type Capability,
+  CUSTOMER_MESSAGES,
+  CUSTOMER_VIEW,
+  type Customer,
+  NO_CAPABILITIES,
+  networkOfNmi,
+  outsideNem,
+  PLAN_VIEW,
+} from '@vpp/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
@@ -15,6 +25,18 @@ import { useCustomers } from './api.ts';
 import { capabilityLabel, customerPath, installAddress } from './customer-format.ts';
 
 const CAPABILITY_CHOICES = [...CAPABILITIES.map((c) => ({ value: c, label: capabilityLabel(c) })), { value: NO_CAPABILITIES, label: 'No capabilities' }];
+
+/** A home without a plan: '–', or for a home in WA or NT, that it is outside the NEM and (on hover) why (issue 33 item 8). */
+function OutsideNem({ c }: { c: Customer }) {
+  const network = networkOfNmi(c.nmi, c.state);
+  const why = network ? outsideNem(network) : null;
+  if (!why) return '–';
+  return (
+    <Text size="xs" c="dimmed" title={why}>
+      {CUSTOMER_MESSAGES.outsideNem}
+    </Text>
+  );
+}
 
 /** The list's query string: search (NMI or address), tariff (a plan uid), capabilities (comma-separated), paging. */
 export const customerListSearch = pagingSearch.extend({
@@ -88,7 +110,7 @@ export function customerColumns(show: { retailPlan: boolean; information: boolea
                   </Text>
                 </Stack>
               ) : (
-                '–'
+                <OutsideNem c={c} />
               ),
           },
         ]

@@ -109,8 +109,8 @@ export function DispatchFlowModal(props: {
   vppName: string;
   executing: boolean;
   onExecute: () => void;
-  edit?: Pick<EditViewProps, 'locked' | 'powerHint'>;
-  confirm?: { question?: string; executeLabel?: string };
+  edit?: Pick<EditViewProps, 'locked' | 'powerHint' | 'extra' | 'extraBlocker'>;
+  confirm?: { question?: string; executeLabel?: string; extraRows?: [string, string][] };
 }): React.JSX.Element {
   const { flow, opened, onClose, can, zone, prices } = props;
   const { view, setView, draft } = flow;

@@ -20,6 +20,8 @@ export function NewDispatchConfirmView(props: {
   /** The question and the button that sends (another kind's, or a reschedule's). */
   question?: string;
   executeLabel?: string;
+  /** Another kind's own rows (a RERT dispatch's instruction and contract), after the dispatch's. */
+  extraRows?: [string, string][];
 }) {
   const { draft: d, can, zone } = props;
   const body = createBody(d, can);
@@ -36,6 +38,7 @@ export function NewDispatchConfirmView(props: {
       'Power factor',
       `${body.powerFactor.toFixed(2)}${body.powerFactorLeadLag ? ` ${body.powerFactorLeadLag === 'LEADING' ? 'leading' : 'lagging'}` : ''}`,
     ]);
+  rows.push(...(props.extraRows ?? []));
   rows.push(['Customer message', body.customerMessage ? `${body.messageTitle}: ${body.customerMessage}` : 'None (no message is sent for this dispatch)']);
   return (
     <Stack>

@@ -55,6 +55,10 @@ export interface EditViewProps {
   locked?: boolean;
   /** What the power's sign means, under the slider. */
   powerHint?: string;
+  /** Another kind's own fields (a RERT dispatch's instruction and contract), before the customer message. */
+  extra?: React.ReactNode;
+  /** Why Confirm is disabled for those fields (null when they are complete). */
+  extraBlocker?: string | null;
 }
 
 /** The power factor slider and lead/lag choice, for users with fleet.dispatches.powerFactor. */
@@ -126,7 +130,7 @@ export function NewDispatchEditView(p: EditViewProps) {
     },
     [update],
   );
-  const blocker = confirmBlocker(draft, c, nowS);
+  const blocker = confirmBlocker(draft, c, nowS) ?? p.extraBlocker ?? null;
   const noVpps = p.powerstations.data !== undefined && p.powerstations.data.length === 0;
 
   return (
@@ -206,6 +210,8 @@ export function NewDispatchEditView(p: EditViewProps) {
         </Stack>
         {can.powerFactor && <PowerFactorControl draft={draft} update={update} c={c} />}
       </SimpleGrid>
+
+      {p.extra}
 
       <Paper withBorder p="sm" aria-label="Customer message">
         {messageApplies(draft) ? (

@@ -406,7 +406,9 @@ function PlanDetails(props: { form: UseFormReturnType<PlanFormState>; mode: 'cre
   const readOnly = props.mode === 'view';
   const type = form.values.tariffType;
   const networks = useOperationalNetworks();
-  const networkChoices = (networks.data ?? []).map((n) => ({ value: n.uid, label: n.name }));
+  // Issue 33 item 8: networks outside the NEM (WA, NT) are listed but cannot be chosen; the form says why.
+  const networkChoices = (networks.data ?? []).map((n) => ({ value: n.uid, label: n.nem ? n.name : `${n.name} (not in the NEM)`, disabled: !n.nem }));
+  const outside = (networks.data ?? []).flatMap((n) => (n.outsideNem ? [n.outsideNem] : []));
   return (
     <Paper withBorder p="md" component="section" aria-label="Plan details">
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
@@ -435,6 +437,11 @@ function PlanDetails(props: { form: UseFormReturnType<PlanFormState>; mode: 'cre
           {...form.getInputProps('operationalNetworkUid')}
           comboboxProps={{ withinPortal: true }}
         />
+        {!readOnly && outside.length > 0 && (
+          <Text size="xs" c="dimmed" style={{ gridColumn: '1 / -1' }} aria-label="Networks outside the NEM">
+            {outside.join(' ')}
+          </Text>
+        )}
         <DatePickerInput
           label="Commencement Date"
           withAsterisk={!readOnly}

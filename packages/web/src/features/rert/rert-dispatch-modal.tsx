@@ -1,12 +1,13 @@
 import { DISPATCH_STRATEGY, type DispatchDetail } from '@vpp/shared';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { DispatchFlowModal, initialDraft, NO_PRICES, nowS, useDispatchFlow, withPower } from '../dispatches/index.ts';
 import { useCreateRert, useRertMessages, useRescheduleRert } from './api.ts';
-import { createRertBody, draftOf, RERT_CAN, rertConstraints, rescheduleBody } from './rert-form.ts';
+import { createRertBody, draftOf, EMPTY_TERMS, RERT_CAN, rertConstraints, rescheduleBody, TERMS_MESSAGES, termsBody } from './rert-form.ts';
 import { RERT_TEXTS, rertPath } from './rert-format.ts';
+import { RertTermsFields, termsRows } from './rert-terms-fields.tsx';
 
 /**
  * The New RERT Dispatch flow (spec 3 §2.5, §4.2), composed of the New Dispatch modal's views: the edit
@@ -25,6 +26,12 @@ export function RertDispatchModal(props: { opened: boolean; onClose: () => void;
   const messages = useRertMessages(opened);
   const flow = useDispatchFlow({ opened, fresh, keepMessage: !!reschedule, previousMessages: messages.data, zone, can });
   const { draft, setDraft } = flow;
+  // A new RERT dispatch's AEMO instruction and contract (issue 33 item 3); a reschedule keeps its own.
+  const [terms, setTerms] = useState(EMPTY_TERMS);
+  useEffect(() => {
+    if (opened) setTerms(EMPTY_TERMS);
+  }, [opened]);
+  const termsSent = reschedule ? null : termsBody(terms, draft.startTime, zone);
 
   const c = rertConstraints(flow.constraints.data);
   // A new RERT dispatch keeps its power inside the VPP's discharge range; a reschedule keeps its own.
@@ -46,12 +53,15 @@ export function RertDispatchModal(props: { opened: boolean; onClose: () => void;
         },
       );
     else
-      create.mutate(createRertBody(draft, can), {
-        onSuccess: ({ id }) => {
-          onClose();
-          navigate(rertPath(id));
+      create.mutate(
+        { ...createRertBody(draft, can), ...(termsSent ?? {}) },
+        {
+          onSuccess: ({ id }) => {
+            onClose();
+            navigate(rertPath(id));
+          },
         },
-      });
+      );
   };
 
   return (
@@ -73,8 +83,17 @@ export function RertDispatchModal(props: { opened: boolean; onClose: () => void;
       vppName={flow.powerstations.data?.find((v) => v.id === draft.powerstation)?.name ?? reschedule?.powerstation.name ?? ''}
       executing={create.isPending || move.isPending}
       onExecute={execute}
-      edit={{ locked: !!reschedule, powerHint: RERT_TEXTS.powerHint }}
-      confirm={{ question: reschedule ? RERT_TEXTS.rescheduleConfirm : RERT_TEXTS.executeConfirm, executeLabel: reschedule ? 'Reschedule' : 'Execute' }}
+      edit={{
+        locked: !!reschedule,
+        powerHint: RERT_TEXTS.powerHint,
+        extra: reschedule ? undefined : <RertTermsFields terms={terms} onChange={setTerms} startTime={draft.startTime} zone={zone} />,
+        extraBlocker: reschedule || termsSent ? null : TERMS_MESSAGES.incomplete,
+      }}
+      confirm={{
+        question: reschedule ? RERT_TEXTS.rescheduleConfirm : RERT_TEXTS.executeConfirm,
+        executeLabel: reschedule ? 'Reschedule' : 'Execute',
+        extraRows: termsRows(termsSent, zone),
+      }}
     />
   );
 }
