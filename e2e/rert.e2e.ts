@@ -1,7 +1,7 @@
 // RERT dispatches against the real server in demo mode (spec 3 §2.5, §4.2): the retailer executes a
 // RERT discharge through the edit and confirmation views, reschedules it an hour longer through the
 // same flow (ending in Reschedule, the detail page in place), and cancels it after the question.
-import { dispatchEndpoints, formatPower, RERT_MESSAGES, rertEndpoints, vppEndpoints } from '@vpp/shared';
+import { accountEndpoints, dispatchEndpoints, formatPower, RERT_MESSAGES, rertEndpoints, vppEndpoints } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
 import { eventually, gone, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
 
@@ -17,6 +17,12 @@ async function vppWithBatteries(): Promise<{ id: number; name: string }> {
   }
   throw new Error('no demo VPP has a battery that can discharge');
 }
+
+/** 'YYYY-MM-DDTHH:MM' of an instant in a time zone, as a datetime-local field takes it. */
+const localDateTime = (ts: number, zone: string) =>
+  new Intl.DateTimeFormat('sv-SE', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    .format(ts * 1000)
+    .replace(' ', 'T');
 
 /** An 'HH:MM' an hour later. */
 const hourLater = (hhmm: string) => `${String((Number(hhmm.slice(0, 2)) + 1) % 24).padStart(2, '0')}:${hhmm.slice(3, 5)}`;
@@ -44,6 +50,28 @@ describe('RERT dispatches', () => {
     // RERT only discharges: the slider's far end is 0.
     expect(Number(await power.getAttribute('aria-valuemax'))).toBeLessThanOrEqual(0.1);
     await shown(edit.getByText(/^Customer message: /));
+    // AEMO's instruction and the RERT contract (issue 33 item 3): Confirm waits for them.
+    expect(await edit.getByRole('button', { name: 'Confirm', exact: true }).isDisabled()).toBe(true);
+    const zone = (await rita.call(accountEndpoints.get, {})).data.timezone ?? 'Australia/Sydney';
+    const now = Math.floor(Date.now() / 1000);
+    await edit.getByRole('textbox', { name: 'AEMO instruction ID' }).fill('AEMO-RERT-E2E');
+    await edit.getByRole('combobox', { name: 'Notice category' }).click();
+    await page.getByRole('option', { name: 'Short notice' }).click();
+    await edit.getByRole('combobox', { name: 'LOR condition' }).click();
+    await page.getByRole('option', { name: 'LOR2' }).click();
+    await edit.getByLabel(/^Pre-activation time/).fill(localDateTime(now - 3600, zone));
+    await edit.getByLabel(/^Activation time/).fill(localDateTime(now, zone));
+    for (const [name, value] of [
+      ['Contract reference', 'E2E-RERT'],
+      ['Contracted reserve (MW)', '0.05'],
+      ['Availability ($/MW per hour)', '10'],
+      ['Pre-activation ($/MWh)', '100'],
+      ['Activation ($/MWh)', '500'],
+      ['Usage ($/MWh)', '1000'],
+      ['Customers’ share (%)', '40'],
+    ])
+      await edit.getByRole('textbox', { name, exact: true }).fill(value);
+    await eventually(() => edit.getByRole('button', { name: 'Confirm', exact: true }).isDisabled()).toBe(false);
     await edit.getByRole('button', { name: 'Confirm', exact: true }).click();
     const confirm = await shown(page.getByRole('dialog', { name: 'Confirm RERT Dispatch' }));
     await shown(confirm.getByText(`Discharge ${Math.abs(kw).toFixed(1)} kW`));
@@ -57,7 +85,17 @@ describe('RERT dispatches', () => {
     await shown(page.getByText('RERT Dispatch successfully executed'));
     await shown(page.getByRole('region', { name: 'Request' }).getByText(`${formatPower(kw)} (Discharge)`));
     const before = (await rita.call(rertEndpoints.detail, { params: { id } })).data;
-    expect(before).toMatchObject({ state: 'UPCOMING', reason: 'RERT', powerstation: { id: vpp.id }, request: { realPowerP: kw } });
+    expect(before).toMatchObject({
+      state: 'UPCOMING',
+      reason: 'RERT',
+      powerstation: { id: vpp.id },
+      request: { realPowerP: kw },
+      rert: {
+        instruction: { id: 'AEMO-RERT-E2E', noticeCategory: 'SHORT_NOTICE', lorCondition: 'LOR2' },
+        contract: { reference: 'E2E-RERT', customerShare: 0.4 },
+      },
+    });
+    await shown(page.getByRole('region', { name: 'AEMO Instruction and RERT Contract' }).getByText('AEMO-RERT-E2E'));
 
     // Reschedule: the same flow, an hour longer, ending in Reschedule; the detail page stays in place.
     await (await shown(page.getByRole('button', { name: 'Reschedule' }))).click();

@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { BillEstimate, Customer, CustomerDetail, Plan } from '@vpp/shared';
+import { type BillEstimate, CUSTOMER_MESSAGES, type Customer, type CustomerDetail, OUTSIDE_NEM_REASONS, type Plan } from '@vpp/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';
@@ -83,6 +83,20 @@ describe('the customer list', () => {
     await waitFor(() => expect(api.calls.some((c) => c.url.includes('capabilities=NONE'))).toBe(true));
     await user.click(rows[0]);
     expect(router.state.location.pathname).toBe('/customers/manage/4102000001');
+  });
+
+  it('says a home in WA is outside the NEM in the Retail Plan column, and why on hover (issue 33 item 8)', async () => {
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        '/contracts/customer': listReply([customer({ nmi: '8001000001', state: 'WA' })], { retailPlan: true, information: false }),
+        '/contracts/plan': { status: 'OK', data: { plans: [], total: 0 } },
+      }).fetch,
+    );
+    renderScreen(<CustomerListPage />, { url: '/customers/manage', account: RETAILER });
+    const table = await screen.findByRole('table', { name: 'Customers' });
+    const cell = within(table).getByText(CUSTOMER_MESSAGES.outsideNem);
+    expect(cell).toHaveAttribute('title', OUTSIDE_NEM_REASONS.WEM('Western Power'));
   });
 
   it('shows a network the Information column, and neither Retail Plan nor Tariff', async () => {
@@ -212,6 +226,19 @@ describe('the customer detail', () => {
     expect(within(credits).getAllByRole('row')[2]).toHaveTextContent('Dispatch 64, 20/10/2026Spot Price · 1.25 kWh charged × $0.0000/kWh$0.00');
     expect(credits).toHaveTextContent('Total after grid credits$80.71');
     expect(screen.getByRole('region', { name: 'This month' })).toHaveTextContent('November 2026 so far');
+  });
+
+  it('tells a retailer why a home in the Northern Territory has no plan (issue 33 item 8)', async () => {
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        '/contracts/customer/2500000001': { status: 'OK', data: detail({ nmi: '2500000001', state: 'NT', tariff: null, currentTariff: null }) },
+        '/contracts/customer/2500000001/plan': { status: 'OK', data: { plan: null, since: null, versionStartDate: null } },
+      }).fetch,
+    );
+    renderScreen(<CustomerDetailPage />, { url: '/customers/manage/2500000001', path: '/customers/manage/:nmi', account: RETAILER });
+    const current = await screen.findByRole('region', { name: 'Current Plan' });
+    expect(await within(current).findByText(OUTSIDE_NEM_REASONS.NT('Power and Water'))).toBeInTheDocument();
   });
 
   it('shows no plan to a retailer without plans.any, nor to a network, which sees the Information', async () => {

@@ -151,7 +151,7 @@ function ByReason({ total, parts, labels }: { total: number; parts: Record<strin
 }
 
 /** Issue 33 item 1: requested, baseline, measured, delivered, rejected and not delivered, and the baseline's accuracy. */
-function MeasurementSection({ m, zone, nowS }: { m: DispatchMeasurement; zone: string; nowS: number }) {
+function MeasurementSection({ m, zone, nowS, intervention }: { m: DispatchMeasurement; zone: string; nowS: number; intervention: boolean }) {
   const t = m.totals;
   return (
     <Section title={M.title}>
@@ -176,7 +176,7 @@ function MeasurementSection({ m, zone, nowS }: { m: DispatchMeasurement; zone: s
         {m.intervals.length > 0 && (
           <Table.ScrollContainer minWidth={640} mah={320}>
             <Table striped withTableBorder fz="xs" stickyHeader captionSide="top">
-              <Table.Caption>{M.intervalsCaption}</Table.Caption>
+              <Table.Caption>{intervention ? M.interventionCaption : M.intervalsCaption}</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Interval</Table.Th>
@@ -186,6 +186,7 @@ function MeasurementSection({ m, zone, nowS }: { m: DispatchMeasurement; zone: s
                   <Table.Th>{M.delivered}</Table.Th>
                   <Table.Th>{M.rejected}</Table.Th>
                   <Table.Th>{M.notDelivered}</Table.Th>
+                  {intervention && <Table.Th>{M.interventionHeader}</Table.Th>}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -201,6 +202,7 @@ function MeasurementSection({ m, zone, nowS }: { m: DispatchMeasurement; zone: s
                     <Table.Td>{formatPower(iv.deliveredKw)}</Table.Td>
                     <Table.Td>{formatPower(sum(iv.rejectedKw))}</Table.Td>
                     <Table.Td>{formatPower(sum(iv.notDeliveredKw))}</Table.Td>
+                    {intervention && <Table.Td>{M.interventionMark}</Table.Td>}
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -368,7 +370,9 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
           <PredictionGraph dispatch={d} prediction={prediction.data?.data} response={response.data?.data} zone={zone} />
           <RemainingChargeGraph dispatch={d} remaining={remaining.data?.data} prediction={prediction.data?.data} zone={zone} />
           {d.rert && <RertSection r={d.rert} zone={zone} nowS={nowS} seesMarket={!!account && canSeeMarketData(account.suborg_type, account.permissions)} />}
-          {response.data?.data.measurement && <MeasurementSection m={response.data.data.measurement} zone={zone} nowS={nowS} />}
+          {response.data?.data.measurement && (
+            <MeasurementSection m={response.data.data.measurement} zone={zone} nowS={nowS} intervention={d.reason === 'RERT'} />
+          )}
           {seesMarket && <CostSection cost={cost} zone={zone} nowS={nowS} />}
           {d.customerMessage && (
             <Section title="Customer Message">

@@ -41,6 +41,10 @@ export const MEASUREMENT_TEXTS = {
       ? 'This VPP’s baseline error over the last 90 days: no settled dispatch to compare.'
       : `This VPP’s baseline error over the last 90 days: ${pct}% (median of ${dispatches} settled dispatches).`,
   intervalsCaption: 'Per 5-minute interval (kW)',
+  /** Issue 33 item 3: a RERT dispatch's intervals are under AEMO's intervention, paid under the contract and never at spot. */
+  interventionCaption: 'Per 5-minute interval (kW). Each interval is under AEMO’s intervention (RERT): paid under the RERT contract, not at the spot price.',
+  interventionHeader: 'Market',
+  interventionMark: 'Intervention',
 } as const;
 
 /** The list and detail path of a dispatch (spec 3 §2.1). */

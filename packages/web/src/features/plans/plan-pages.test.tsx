@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
-import { formatTimeInput, type Plan, type PlanSummary } from '@vpp/shared';
+import { formatTimeInput, OUTSIDE_NEM_REASONS, type Plan, type PlanSummary } from '@vpp/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';
@@ -14,8 +14,9 @@ const NETWORKS = {
   status: 'OK',
   data: {
     networks: [
-      { uid: 'ausgrid', name: 'Ausgrid', states: ['NSW'] },
-      { uid: 'energex', name: 'Energex', states: ['QLD'] },
+      { uid: 'ausgrid', name: 'Ausgrid', states: ['NSW'], nem: true, outsideNem: null },
+      { uid: 'energex', name: 'Energex', states: ['QLD'], nem: true, outsideNem: null },
+      { uid: 'western-power', name: 'Western Power', states: ['WA'], nem: false, outsideNem: OUTSIDE_NEM_REASONS.WEM('Western Power') },
     ],
   },
 };
@@ -154,6 +155,16 @@ describe('the plan form', { timeout: 30_000 }, () => {
     expect(within(rates).getAllByRole('group', { name: /^Period \d$/ })).toHaveLength(3);
     await user.click(within(rates).getByRole('button', { name: 'Remove period 3' }));
     expect(within(rates).getAllByRole('group', { name: /^Period \d$/ })).toHaveLength(2);
+  });
+
+  it('lists WA’s network as outside the NEM, not to be chosen, and says why (issue 33 item 8)', async () => {
+    api({ '/contracts/plan/operational-networks': { body: NETWORKS } });
+    const { user } = renderScreen(<PlanCreatePage />, { ...at, account: EDITOR });
+    expect(await screen.findByLabelText('Networks outside the NEM')).toHaveTextContent(OUTSIDE_NEM_REASONS.WEM('Western Power'));
+    await user.click(screen.getByRole('combobox', { name: /Network/ }));
+    const wa = await screen.findByRole('option', { name: 'Western Power (not in the NEM)' });
+    expect(wa).toHaveAttribute('data-combobox-disabled', 'true');
+    expect(screen.getByRole('option', { name: 'Ausgrid' })).not.toHaveAttribute('data-combobox-disabled');
   });
 
   it('formats period times as typed and prices to 4 decimals', async () => {

@@ -108,6 +108,53 @@ describe('RERT detail', () => {
     }
   });
 
+  it('marks each measured interval of a RERT dispatch as under intervention, paid under the contract and not at spot (issue 33 item 3)', async () => {
+    const zero = { optedOut: 0, offline: 0, notAllocated: 0 };
+    const none = { offline: 0, stateOfCharge: 0, inverterLimit: 0, household: 0 };
+    const measurement = {
+      totals: {
+        requestedKwh: -20.833,
+        baselineKwh: 4,
+        measuredKwh: -16,
+        deliveredKwh: -20,
+        rejectedKwh: zero,
+        notDeliveredKwh: { ...none, household: -0.833 },
+      },
+      intervals: [
+        {
+          ts: rert.request.startTime,
+          seconds: 300,
+          requestedKw: -250,
+          baselineKw: 48,
+          measuredKw: -192,
+          deliveredKw: -240,
+          rejectedKw: zero,
+          notDeliveredKw: { ...none, household: -10 },
+          nodesMeasured: 12,
+        },
+      ],
+      baselineMethods: { comparableDays: 12, sameDay: 0, none: 0 },
+      baselineError: { nodes: 0, median: null },
+      vppBaselineError: { dispatches: 0, median: null },
+    };
+    const started = { ...rert, state: 'INPROGRESS' as const };
+    vi.stubGlobal(
+      'fetch',
+      stubFetch({
+        ...replies(started),
+        '/api/rert-dispatches/42/response': { status: 'OK', data: { interval: 300, series: {}, total: rert.currentResponse, measurement } },
+      }).fetch,
+    );
+    renderScreen(<RertDetailPage />, { ...detailAt, account: VIEWER });
+    expect(
+      await screen.findByText(
+        'Per 5-minute interval (kW). Each interval is under AEMO’s intervention (RERT): paid under the RERT contract, not at the spot price.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Market' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'Intervention' })).toBeInTheDocument();
+  });
+
   it("asks 'Are you sure want to cancel this dispatch?' and cancels with the spec's toast", async () => {
     const api = stubFetch({ ...replies(rert), '/api/rert-dispatches/42/cancel': { status: 'OK' } });
     vi.stubGlobal('fetch', api.fetch);
