@@ -79,7 +79,7 @@ export function RertTermsFields(props: { terms: RertTermsDraft; onChange: (t: Re
             comboboxProps={{ withinPortal: true }}
           />
           <TextInput
-            label={`Pre-activation time (${tz})`}
+            label={`Pre-activation time, ${tz}`}
             type="datetime-local"
             value={terms.preActivation}
             onChange={(e) => set('preActivation', e.currentTarget.value)}
@@ -87,7 +87,7 @@ export function RertTermsFields(props: { terms: RertTermsDraft; onChange: (t: Re
             error={shown('preActivation') ?? (terms.preActivation && terms.activation ? errors.preActivation : undefined)}
           />
           <TextInput
-            label={`Activation time (${tz})`}
+            label={`Activation time, ${tz}`}
             type="datetime-local"
             value={terms.activation}
             onChange={(e) => set('activation', e.currentTarget.value)}
