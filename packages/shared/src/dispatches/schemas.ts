@@ -298,6 +298,15 @@ export const dispatchMeasurementSchema = z.object({
       rejectedKw: rejectedKwSchema,
       notDeliveredKw: notDeliveredKwSchema,
       nodesMeasured: z.number(),
+      /**
+       * Issue 33 "Done when": the interval's settled price ($/MWh) of each NEM region of the measured
+       * nodes, and the value of the energy delivered (AUD, Σ node kWh × its region's price ÷ 1000;
+       * discharging earns, negative), so the page reproduces the money. Empty and null for a RERT
+       * dispatch (under intervention: paid under its contract), before the interval's price is set, and
+       * for callers who may not see market data.
+       */
+      prices: z.record(z.string(), z.number()),
+      valueAud: z.number().nullable(),
     }),
   ),
   /** How the accepting nodes' baselines were made: from comparable days, flat from the same day, none. */

@@ -11,6 +11,7 @@ import {
   type DispatchSummary,
   eventStateAt,
   hasPermission,
+  isNemRegion,
   type NemRegion,
   onPowerStep,
   onTimeStep,
@@ -32,7 +33,7 @@ import { cancelCommands } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { dispatchPrice, dispatchQuote, quoteForDispatch, requireMarketAccess, settlementPrices, storeDispatchQuote } from '../market/index.ts';
+import { dispatchPrice, dispatchQuote, quoteForDispatch, requireMarketAccess, seesMarketData, settlementPrices, storeDispatchQuote } from '../market/index.ts';
 import { cancelOutage, isOutage } from '../outages/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
@@ -293,8 +294,51 @@ export async function previousMessages(ctx: AppContext, user: AuthUser, type = r
   return { messages: await repo.previousMessages(ctx.db, user.organisationId, 50, type) };
 }
 
-/** The measured response of a dispatch, per 5 minutes and in total. */
-export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT) {
+/**
+ * Each measured interval's settled prices (by NEM region of the accepting nodes) and the value of the
+ * energy its measured nodes delivered (Σ kWh × the node's region's price ÷ 1000, AUD), as settlement
+ * prices it; empty when not `priced` (a RERT dispatch, a caller without market data).
+ */
+async function intervalMoney(ctx: AppContext, m: Awaited<ReturnType<typeof measuredResponse>>['measurement'], priced: boolean, now: number) {
+  const none = m.intervals.map(() => ({ prices: {} as Record<string, number>, valueAud: null as number | null }));
+  if (!priced || !m.intervals.length) return none;
+  const accepted = m.nodes.filter((x) => x.answer === 'ACCEPTED');
+  const regionOf = new Map<number, string>();
+  const ids = accepted.map((x) => x.nodeId);
+  for (let i = 0; i < ids.length; i += 1000)
+    for (const r of await ctx.db
+      .selectFrom('nodes')
+      .select(['id', 'region'])
+      .where('id', 'in', ids.slice(i, i + 1000))
+      .execute())
+      regionOf.set(r.id, r.region);
+  const priceAt = new Map<string, Map<number, number>>();
+  for (const region of new Set(regionOf.values())) {
+    if (!isNemRegion(region)) continue;
+    const series = await settlementPrices(ctx, region, m.start, m.end, now);
+    priceAt.set(region, new Map(series.map((p) => [p.start, p.price])));
+  }
+  return m.intervals.map((iv, k) => {
+    const prices: Record<string, number> = {};
+    for (const [region, at] of priceAt) {
+      const p = at.get(iv.ts);
+      if (p !== undefined) prices[region] = p;
+    }
+    let value = 0;
+    let valued = false;
+    for (const x of accepted) {
+      const price = prices[regionOf.get(x.nodeId) ?? ''];
+      const kw = x.measured[k] - x.baseline.kw[k];
+      if (price === undefined || Number.isNaN(kw)) continue;
+      value += (((kw * iv.seconds) / 3600) * price) / 1000;
+      valued = true;
+    }
+    return { prices, valueAud: valued ? Math.round(value * 10_000) / 10_000 : null };
+  });
+}
+
+/** The measured response of a dispatch, per 5 minutes and in total (its intervals priced as of `now`: those that have ended). */
+export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT, now = nowS()) {
   const d = await requireDispatch(ctx, user, id, type);
   const r = await measuredResponse(ctx, d);
   const m = r.measurement;
@@ -303,6 +347,7 @@ export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: numb
   for (const n of m.nodes)
     if (n.answer === 'ACCEPTED') methods[n.baseline.method === 'comparable-days' ? 'comparableDays' : n.baseline.method === 'same-day' ? 'sameDay' : 'none']++;
   const vppErrors = await repo.vppBaselineErrors(ctx.db, d.powerstation_id, d.start_time - 90 * 86_400);
+  const money = await intervalMoney(ctx, m, d.type !== 'RERT' && seesMarketData(user), now);
   const measurement: DispatchMeasurement = {
     totals: {
       requestedKwh: kwh((iv) => iv.requestedKw),
@@ -314,8 +359,9 @@ export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: numb
         kwh((iv) => iv.notDeliveredKw[k]),
       ),
     },
-    intervals: m.intervals.map((iv) => ({
+    intervals: m.intervals.map((iv, k) => ({
       ...iv,
+      ...money[k],
       requestedKw: round3(iv.requestedKw),
       baselineKw: round3(iv.baselineKw),
       measuredKw: round3(iv.measuredKw),

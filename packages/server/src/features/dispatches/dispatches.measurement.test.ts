@@ -1,9 +1,12 @@
 import { DISPATCH_MESSAGES, startOfPeriod } from '@vpp/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
+import type { AuthUser } from '../../platform/guard.ts';
 import type { Sample } from '../../telemetry/index.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
+import { callerOf } from '../auth/index.ts';
+import { dispatchResponse } from './dispatches.commands.ts';
 import { forecast } from './dispatches.engine.ts';
 import { runDispatchEngine } from './dispatches.jobs.ts';
 import { BASELINE, comparableDays } from './dispatches.measurement.ts';
@@ -29,6 +32,7 @@ import { settleDispatch } from './dispatches.settlement.ts';
 //   way, +0.3175 kWh, costing 1.27/12 × (0.1 + 0.2 + 0.3) = 0.0635 AUD; D's customer is credited 0.
 describeEachDatabase('dispatch measurement against a stated baseline', (h) => {
   let headers: { authorization: string };
+  let userId: number;
   let ids: { a: number; b: number; c: number; d: number };
   let vpp: number;
   let small: number;
@@ -69,7 +73,9 @@ describeEachDatabase('dispatch measurement against a stated baseline', (h) => {
 
   beforeAll(async () => {
     const org = await h().org('RETAILER', 'Baseline Energy');
-    headers = await h().bearer((await h().user(org)).username);
+    const u = await h().user(org);
+    userId = u.id;
+    headers = await h().bearer(u.username);
     const { db, telemetry } = h().ctx;
     const days = comparableDays(start, zone).slice(0, 3);
     await telemetry.ensurePartitions(days[2] - 86_400, start + 86_400);
@@ -158,6 +164,20 @@ describeEachDatabase('dispatch measurement against a stated baseline', (h) => {
     // The VPP's baseline accuracy now counts this settled dispatch.
     const again = (await h().app.inject({ method: 'GET', url: `/api/dispatches/${id}/response`, headers })).json().data.measurement;
     expect(again.vppBaselineError).toEqual({ dispatches: 1, median: expect.closeTo(1 / 15, 9) });
+    // The page reproduces the money (issue 33 "Done when"): each interval's settled price and the value
+    // of its delivered energy, −3 kW × 300 s ÷ 3600 = −0.25 kWh × 100, 200, 300 $/MWh ÷ 1000; their sum the settled cost.
+    // (As of after its end: an interval is priced once it has ended; this dispatch is tomorrow's.)
+    const priced = (
+      await dispatchResponse(h().ctx, (await callerOf(h().ctx, userId, 'done', { kind: 'download' })) as AuthUser, id, 'DISPATCH', start + duration + 3600)
+    ).measurement;
+    expect(priced.intervals.map((iv) => [iv.prices, iv.valueAud])).toEqual([
+      [{ NSW1: 100 }, -0.025],
+      [{ NSW1: 200 }, -0.05],
+      [{ NSW1: 300 }, -0.075],
+    ]);
+    expect(priced.intervals.reduce((a, iv) => a + (iv.valueAud ?? 0), 0)).toBeCloseTo(s.cost, 9);
+    // Not yet ended by the clock: no price shown.
+    expect(again.intervals.map((iv: { valueAud: number | null }) => iv.valueAud)).toEqual([null, null, null]);
   });
 
   it('settles a small discharge below the homes’ own use on the stated basis: delivered the wrong way, a cost, no debit to the customer', async () => {

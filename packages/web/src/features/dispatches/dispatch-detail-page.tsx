@@ -151,8 +151,16 @@ function ByReason({ total, parts, labels }: { total: number; parts: Record<strin
 }
 
 /** Issue 33 item 1: requested, baseline, measured, delivered, rejected and not delivered, and the baseline's accuracy. */
+/** An interval's price: its region's, or each region's when the measured nodes span several. */
+const priceCell = (prices: Record<string, number>) => {
+  const e = Object.entries(prices);
+  if (!e.length) return '–';
+  return e.length === 1 ? e[0][1].toFixed(2) : e.map(([r, p]) => `${r} ${p.toFixed(2)}`).join(', ');
+};
+
 function MeasurementSection({ m, zone, nowS, intervention }: { m: DispatchMeasurement; zone: string; nowS: number; intervention: boolean }) {
   const t = m.totals;
+  const priced = !intervention && m.intervals.some((iv) => Object.keys(iv.prices).length > 0);
   return (
     <Section title={M.title}>
       <Stack gap="sm">
@@ -176,7 +184,7 @@ function MeasurementSection({ m, zone, nowS, intervention }: { m: DispatchMeasur
         {m.intervals.length > 0 && (
           <Table.ScrollContainer minWidth={640} mah={320}>
             <Table striped withTableBorder fz="xs" stickyHeader captionSide="top">
-              <Table.Caption>{intervention ? M.interventionCaption : M.intervalsCaption}</Table.Caption>
+              <Table.Caption>{intervention ? M.interventionCaption : priced ? M.pricedCaption : M.intervalsCaption}</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Interval</Table.Th>
@@ -187,6 +195,8 @@ function MeasurementSection({ m, zone, nowS, intervention }: { m: DispatchMeasur
                   <Table.Th>{M.rejected}</Table.Th>
                   <Table.Th>{M.notDelivered}</Table.Th>
                   {intervention && <Table.Th>{M.interventionHeader}</Table.Th>}
+                  {priced && <Table.Th>{M.priceHeader}</Table.Th>}
+                  {priced && <Table.Th>{M.valueHeader}</Table.Th>}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -203,6 +213,8 @@ function MeasurementSection({ m, zone, nowS, intervention }: { m: DispatchMeasur
                     <Table.Td>{formatPower(sum(iv.rejectedKw))}</Table.Td>
                     <Table.Td>{formatPower(sum(iv.notDeliveredKw))}</Table.Td>
                     {intervention && <Table.Td>{M.interventionMark}</Table.Td>}
+                    {priced && <Table.Td>{priceCell(iv.prices)}</Table.Td>}
+                    {priced && <Table.Td>{iv.valueAud === null ? '–' : `${iv.valueAud < 0 ? '-' : ''}$${Math.abs(iv.valueAud).toFixed(4)}`}</Table.Td>}
                   </Table.Tr>
                 ))}
               </Table.Tbody>

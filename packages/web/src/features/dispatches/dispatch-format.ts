@@ -44,6 +44,11 @@ export const MEASUREMENT_TEXTS = {
   /** Issue 33 item 3: a RERT dispatch's intervals are under AEMO's intervention, paid under the contract and never at spot. */
   interventionCaption: 'Per 5-minute interval (kW). Each interval is under AEMO’s intervention (RERT): paid under the RERT contract, not at the spot price.',
   interventionHeader: 'Market',
+  /** Issue 33 "Done when": each interval's settled price and the value of its delivered energy. */
+  priceHeader: 'Price ($/MWh)',
+  valueHeader: 'Value',
+  pricedCaption:
+    'Per 5-minute interval (kW). Delivered kW × seconds ÷ 3600 = kWh; × the interval’s price ÷ 1000 = its value (discharging earns, negative); the values add up to the settled cost.',
   interventionMark: 'Intervention',
 } as const;
 

@@ -131,6 +131,8 @@ describe('RERT detail', () => {
           rejectedKw: zero,
           notDeliveredKw: { ...none, household: -10 },
           nodesMeasured: 12,
+          prices: {},
+          valueAud: null,
         },
       ],
       baselineMethods: { comparableDays: 12, sameDay: 0, none: 0 },
