@@ -226,7 +226,7 @@ export interface BaselineError {
 export const measuredEnd = (e: { start_time: number; duration: number; cancelled_at: number | null }, now = Number.POSITIVE_INFINITY) =>
   Math.max(e.start_time, Math.min(e.start_time + e.duration, e.cancelled_at ?? Number.POSITIVE_INFINITY, now));
 
-/** Σ|b − a| ÷ Σ|a| of one home over the intervals where both are known (null when none, or no load). */
+/** Σ|b − a| ÷ Σ|a| of one home over the intervals where both are known (null when none, or the meter read zero: Σ|a| ≤ 1e-6 kW). */
 export function weightedError(baseline: ArrayLike<number>, measured: ArrayLike<number>): number | null {
   let err = 0;
   let tot = 0;
@@ -235,7 +235,8 @@ export function weightedError(baseline: ArrayLike<number>, measured: ArrayLike<n
     err += Math.abs(baseline[k] - measured[k]);
     tot += Math.abs(measured[k]);
   }
-  return tot > 0 ? err / tot : null;
+  // A meter that read zero (to float noise) has no relative error: 1e-18 kW would read as 10^17 %.
+  return tot > 1e-6 ? err / tot : null;
 }
 
 export function medianOf(xs: number[]): number | null {

@@ -182,9 +182,13 @@ function MeasurementSection({ m, zone, nowS, intervention }: { m: DispatchMeasur
           {M.vppAccuracy(pct(m.vppBaselineError.median), m.vppBaselineError.dispatches)}
         </Text>
         {m.intervals.length > 0 && (
+          <Text size="xs" c="dimmed">
+            {intervention ? M.interventionCaption : priced ? M.pricedCaption : M.intervalsCaption}
+          </Text>
+        )}
+        {m.intervals.length > 0 && (
           <Table.ScrollContainer minWidth={640} mah={320}>
-            <Table striped withTableBorder fz="xs" stickyHeader captionSide="top">
-              <Table.Caption>{intervention ? M.interventionCaption : priced ? M.pricedCaption : M.intervalsCaption}</Table.Caption>
+            <Table striped withTableBorder fz="xs" stickyHeader>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Interval</Table.Th>
