@@ -93,7 +93,7 @@ function BacktestItem({ b, zone }: { b: Backtest; zone: string }) {
  */
 export function BacktestPanel({ id }: { id: number }) {
   const zone = useTimeZone();
-  const [first, setFirst] = useState(marketDay(BACKTEST_MAX_DAYS - 1));
+  const [first, setFirst] = useState(marketDay(BACKTEST_MAX_DAYS));
   const [last, setLast] = useState(marketDay(1));
   const list = useBacktests(id);
   const start = useStartBacktest(id);
