@@ -100,7 +100,17 @@ describe("a VPP's trading panel", () => {
           gainOverBestNaive: 0.417,
         },
       },
-      { id: 3, firstDay: '2026-11-01', lastDay: '2026-11-02', requestedAt: start, requestedBy: 'Rita Retailer', status: 'FAILED', progress: 0.2, error: BACKTEST_MESSAGES.failed, result: null },
+      {
+        id: 3,
+        firstDay: '2026-11-01',
+        lastDay: '2026-11-02',
+        requestedAt: start,
+        requestedBy: 'Rita Retailer',
+        status: 'FAILED',
+        progress: 0.2,
+        error: BACKTEST_MESSAGES.failed,
+        result: null,
+      },
     ]);
     expect(await screen.findByText('The optimiser earned 41.7 % more than the better naive rule.', { exact: false })).toBeInTheDocument();
     const table = screen.getByRole('table', { name: 'Backtest 2026-10-01 to 2026-10-31' });
