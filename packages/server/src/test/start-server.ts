@@ -27,6 +27,8 @@ export interface ServerStart {
    * builds its fleet, which on two cores shared with other runs took over 40 s.
    */
   deadlineMs?: number;
+  /** false: resolve once spawned, without waiting for /healthz (a start that is to crash before it answers). */
+  waitForAnswer?: boolean;
 }
 
 export interface ServerProcess {
@@ -77,6 +79,7 @@ export async function startServerProcess(opts: ServerStart = {}): Promise<Server
     return exited;
   };
   const url = `http://127.0.0.1:${port}`;
+  if (opts.waitForAnswer === false) return { url, dataDir, child, exited, end };
   try {
     await waitFor(
       'the server to answer',

@@ -333,13 +333,19 @@ export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: numb
 /** The forecast around the dispatch: from the hour before its start, with and without it. */
 export async function dispatchPrediction(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT) {
   const d = await requireDispatch(ctx, user, id, type);
-  return predictions(ctx, user, d.powerstation_id, {
-    start: d.start_time - (d.start_time % 3600) - 3600,
-    dispatchStart: d.start_time,
-    dispatchDuration: d.duration,
-    dispatchRealPowerP: d.real_power_p,
-    strategy: d.strategy as DispatchStrategy,
-  });
+  return predictions(
+    ctx,
+    user,
+    d.powerstation_id,
+    {
+      start: d.start_time - (d.start_time % 3600) - 3600,
+      dispatchStart: d.start_time,
+      dispatchDuration: d.duration,
+      dispatchRealPowerP: d.real_power_p,
+      strategy: d.strategy as DispatchStrategy,
+    },
+    d.id,
+  );
 }
 
 /** Stored energy (kWh) of the dispatch's nodes per 5 minutes, from an hour before its start to an hour after its end (null where no node has reported). */
