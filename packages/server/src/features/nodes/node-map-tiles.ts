@@ -104,12 +104,24 @@ export function nodeMapTile(view: TileView<NodeMapData>, t: { z: number; x: numb
     const index = indexOf(view.data, cluster);
     const features = (index.getTile(t.z, t.x, t.y)?.features ?? []).map((f): TileFeature => {
       const tags = f.tags as Record<string, unknown>;
-      if (!tags.cluster) return { type: 1, geometry: f.geometry, tags, id: tags.id as number };
+      // A node's id is the feature's id (the browser reads it there), not a tag as well: at 50,000 nodes a tag of its own per node was a third of the tile.
+      if (!tags.cluster) {
+        const { id, ...rest } = tags;
+        return { type: 1, geometry: f.geometry, tags: rest, id: id as number };
+      }
       const id = tags.cluster_id as number;
+      // A status counted 0 is left out (the colour asks whether one status counts every node); the cluster's
+      // id and abbreviated count label it on the map, and only clustered maps label their clusters.
+      const { cluster_id, point_count_abbreviated, ...rest } = tags;
+      const kept = Object.fromEntries(Object.entries(rest).filter(([k, v]) => !(NODE_STATUSES as readonly string[]).includes(k) || v !== 0));
       return {
         type: 1,
         geometry: f.geometry,
-        tags: { ...tags, expansion_zoom: Math.min(index.getClusterExpansionZoom(id), MAP_TILE_MAX_ZOOM + 4) },
+        tags: {
+          ...kept,
+          ...(cluster ? { cluster_id, point_count_abbreviated } : {}),
+          expansion_zoom: Math.min(index.getClusterExpansionZoom(id), MAP_TILE_MAX_ZOOM + 4),
+        },
       };
     });
     return { [NODE_TILE_LAYER]: features };
