@@ -1,8 +1,8 @@
 import { Box, Switch } from '@mantine/core';
 import type { Widget } from '@vpp/shared';
 import { useNavigate } from 'react-router';
-import { type MapNode, NodeMap } from '../../../components/node-map.tsx';
-import { useDashboardMap } from '../api.ts';
+import { NodeMap } from '../../../components/node-map.tsx';
+import { useDashboardMapTiles } from '../api.ts';
 import { MapOverlay } from './widget-common.tsx';
 import { WidgetError, WidgetLoading, widgetErrorMessage } from './widget-frame.tsx';
 
@@ -13,15 +13,14 @@ export function NodeMapSettings(props: { settings: Settings; onChange: (s: Setti
   return <Switch label="Cluster nodes" checked={props.settings.shouldCluster} onChange={(e) => props.onChange({ shouldCluster: e.currentTarget.checked })} />;
 }
 
-const NO_NODES: MapNode[] = [];
-
+/** The fleet's nodes over the server's vector tiles of its view (clustered or every node, issue 30). */
 export function NodeMapBody(props: { cluster: boolean; height: number }) {
-  const q = useDashboardMap();
+  const q = useDashboardMapTiles();
   const navigate = useNavigate();
   return (
     <Box pos="relative" h="100%">
       <NodeMap
-        nodes={q.data ?? NO_NODES}
+        tiles={q.data}
         height={Math.max(props.height, 120)}
         fitWindow={false}
         cluster={props.cluster}
