@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import './openadr.tables.ts';
 
 const jsonList = z.array(z.unknown());
@@ -104,6 +105,38 @@ export async function consoleEvents(
   }));
 }
 
+// ---- the client-written tables: one search shape ----
+
+type OwnedTable = 'oadr_vens' | 'oadr_subscriptions' | 'oadr_reports';
+type Filter = string | number | number[] | undefined;
+
+/**
+ * An organisation's rows of a client-written table by id: each filter given (a column's value, or
+ * a list of ids) narrows them, an undefined one does not; `limit` pages them.
+ */
+async function owned<T extends OwnedTable>(
+  db: Database,
+  table: T,
+  organisationId: number,
+  filters: Record<string, Filter>,
+  paging: { skip?: number; limit?: number } = {},
+): Promise<Selectable<DB[T]>[]> {
+  let q = db
+    .selectFrom(table as OwnedTable)
+    .selectAll()
+    .where('organisation_id', '=', organisationId);
+  for (const [column, value] of Object.entries(filters)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      if (!value.length) return [];
+      q = q.where(sql.ref(column), 'in', value);
+    } else q = q.where(sql.ref(column), '=', value);
+  }
+  q = q.orderBy('id');
+  if (paging.limit !== undefined) q = q.limit(paging.limit).offset(paging.skip ?? 0);
+  return (await q.execute()) as Selectable<DB[T]>[];
+}
+
 // ---- VENs, their resources and their VPPs ----
 
 export async function vens(
@@ -111,16 +144,7 @@ export async function vens(
   organisationId: number,
   opts: { clientKeyId?: number; venName?: string; ids?: number[]; skip?: number; limit?: number } = {},
 ) {
-  let q = db.selectFrom('oadr_vens').selectAll().where('organisation_id', '=', organisationId);
-  if (opts.clientKeyId !== undefined) q = q.where('client_key_id', '=', opts.clientKeyId);
-  if (opts.venName !== undefined) q = q.where('ven_name', '=', opts.venName);
-  if (opts.ids) {
-    if (!opts.ids.length) return [];
-    q = q.where('id', 'in', opts.ids);
-  }
-  q = q.orderBy('id');
-  if (opts.limit !== undefined) q = q.limit(opts.limit).offset(opts.skip ?? 0);
-  return q.execute();
+  return owned(db, 'oadr_vens', organisationId, { client_key_id: opts.clientKeyId, ven_name: opts.venName, id: opts.ids }, opts);
 }
 
 export async function insertVen(
@@ -229,14 +253,13 @@ export async function subscriptions(
   organisationId: number,
   opts: { clientKeyId?: number; id?: number; programId?: string; clientName?: string; skip?: number; limit?: number } = {},
 ) {
-  let q = db.selectFrom('oadr_subscriptions').selectAll().where('organisation_id', '=', organisationId);
-  if (opts.clientKeyId !== undefined) q = q.where('client_key_id', '=', opts.clientKeyId);
-  if (opts.id !== undefined) q = q.where('id', '=', opts.id);
-  if (opts.programId !== undefined) q = q.where('program_id', '=', opts.programId);
-  if (opts.clientName !== undefined) q = q.where('client_name', '=', opts.clientName);
-  q = q.orderBy('id');
-  if (opts.limit !== undefined) q = q.limit(opts.limit).offset(opts.skip ?? 0);
-  return q.execute();
+  return owned(
+    db,
+    'oadr_subscriptions',
+    organisationId,
+    { client_key_id: opts.clientKeyId, id: opts.id, program_id: opts.programId, client_name: opts.clientName },
+    opts,
+  );
 }
 export type SubscriptionRow = Awaited<ReturnType<typeof subscriptions>>[number];
 
@@ -334,15 +357,13 @@ export async function reports(
   organisationId: number,
   opts: { clientKeyId?: number; id?: number; programId?: string; eventId?: string; clientName?: string; skip?: number; limit?: number } = {},
 ) {
-  let q = db.selectFrom('oadr_reports').selectAll().where('organisation_id', '=', organisationId);
-  if (opts.clientKeyId !== undefined) q = q.where('client_key_id', '=', opts.clientKeyId);
-  if (opts.id !== undefined) q = q.where('id', '=', opts.id);
-  if (opts.programId !== undefined) q = q.where('program_id', '=', opts.programId);
-  if (opts.eventId !== undefined) q = q.where('event_id', '=', opts.eventId);
-  if (opts.clientName !== undefined) q = q.where('client_name', '=', opts.clientName);
-  q = q.orderBy('id');
-  if (opts.limit !== undefined) q = q.limit(opts.limit).offset(opts.skip ?? 0);
-  return q.execute();
+  return owned(
+    db,
+    'oadr_reports',
+    organisationId,
+    { client_key_id: opts.clientKeyId, id: opts.id, program_id: opts.programId, event_id: opts.eventId, client_name: opts.clientName },
+    opts,
+  );
 }
 export type ReportRow = Awaited<ReturnType<typeof reports>>[number];
 
