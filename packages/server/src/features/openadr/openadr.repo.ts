@@ -37,6 +37,17 @@ export async function vppsOf(db: Database, organisationId: number, ids?: number[
   return q.orderBy('id').execute();
 }
 
+/** The organisation's VPPs created or changed at or after `since`. */
+export async function changedVpps(db: Database, organisationId: number, since: number) {
+  return db
+    .selectFrom('powerstations')
+    .select(['id', 'name', 'type', 'state', 'created_at', 'updated_at'])
+    .where('organisation_id', '=', organisationId)
+    .where('updated_at', '>=', since)
+    .orderBy('id')
+    .execute();
+}
+
 export interface ConsoleEventRow {
   id: number;
   powerstation_id: number | null;
@@ -138,6 +149,24 @@ async function owned<T extends OwnedTable>(
 }
 
 // ---- VENs, their resources and their VPPs ----
+
+/** The organisation of a console event. */
+export async function eventOrganisation(db: Database, eventId: number): Promise<number | undefined> {
+  return (await db.selectFrom('events').select('organisation_id').where('id', '=', eventId).executeTakeFirst())?.organisation_id;
+}
+
+/** The organisation's fleet nodes with one of the NMIs or serial numbers. */
+export async function fleetNodesNamed(db: Database, organisationId: number, nmis: string[], serials: string[]) {
+  if (!nmis.length && !serials.length) return [];
+  return db
+    .selectFrom('nodes as n')
+    .innerJoin('fleet_members as f', 'f.node_id', 'n.id')
+    .select(['n.id', 'n.nmi', 'n.serial_number'])
+    .where('f.organisation_id', '=', organisationId)
+    .where((eb) => eb.or([...(nmis.length ? [eb('n.nmi', 'in', nmis)] : []), ...(serials.length ? [eb('n.serial_number', 'in', serials)] : [])]))
+    .orderBy('n.id')
+    .execute();
+}
 
 export async function vens(
   db: Database,
@@ -262,6 +291,16 @@ export async function subscriptions(
   );
 }
 export type SubscriptionRow = Awaited<ReturnType<typeof subscriptions>>[number];
+
+// ---- the scan's own job rows ----
+
+/**
+ * Deletes the finished run of a recurring job due at `at` (by its unique key, an indexed row): a
+ * run every 5 s would otherwise keep 17,280 rows a day for the week the queue keeps finished jobs.
+ */
+export async function pruneRun(db: Database, kind: string, at: number): Promise<void> {
+  await db.deleteFrom('jobs').where('unique_key', '=', `${kind}@${at}`).where('status', 'in', ['done', 'failed']).execute();
+}
 
 /** The organisations that have active subscriptions. */
 export async function subscribedOrganisations(db: Database): Promise<number[]> {
