@@ -29,7 +29,8 @@ const vtn = `${base}${OPENADR_BASE_PATH}`;
 const db = ctx.db;
 const now = Math.floor(Date.now() / 1000);
 
-// A VPP with EVENTS dispatches over the last year and the next month.
+// A VPP with EVENTS dispatches over the last year and the next month, each made a day before its start
+// (or yesterday): none changed lately, so the fan-out's scan finds only its own dispatch.
 const vpp = (
   await db
     .insertInto('powerstations')
@@ -48,7 +49,7 @@ for (let i = 0; i < EVENTS; i += 500) {
       start_time: start - (start % 300),
       duration: 1800,
       cancelled_at: null,
-      created_at: start - 86400,
+      created_at: Math.min(start, now) - 86400,
     };
   });
   const ids = await db.insertInto('events').values(rows).returning('id').execute();
