@@ -38,40 +38,32 @@ const vpp = (
     .returning('id')
     .executeTakeFirstOrThrow()
 ).id;
-log(`Seeding ${EVENTS} dispatches…`);
-for (let i = 0; i < EVENTS; i += 500) {
-  const rows = Array.from({ length: Math.min(500, EVENTS - i) }, (_, k) => {
-    const start = now - 365 * 86400 + (i + k) * Math.floor((395 * 86400) / EVENTS);
-    return {
-      organisation_id: org,
-      powerstation_id: vpp,
-      type: 'DISPATCH',
-      start_time: start - (start % 300),
-      duration: 1800,
-      cancelled_at: null,
-      created_at: Math.min(start, now) - 86400,
-    };
-  });
+/** Inserts dispatches of -100 kW, 30 minutes, on the VPP: (start, made at) each. */
+async function insertDispatches(list: { start: number; createdAt: number }[]) {
+  const rows = list.map((d) => ({
+    organisation_id: org,
+    powerstation_id: vpp,
+    type: 'DISPATCH',
+    start_time: d.start - (d.start % 300),
+    duration: 1800,
+    cancelled_at: null,
+    created_at: d.createdAt,
+  }));
   const ids = await db.insertInto('events').values(rows).returning('id').execute();
+  const detail = { real_power_p: -100, power_factor: null, power_factor_lead_lag: null, strategy: 'EVEN', message_title: null, customer_message: null };
   await db
     .insertInto('dispatches')
-    .values(
-      ids.map((e) => ({
-        event_id: e.id,
-        real_power_p: -100,
-        power_factor: null,
-        power_factor_lead_lag: null,
-        strategy: 'EVEN',
-        message_title: null,
-        customer_message: null,
-        created_by: null,
-        orders_sent_at: null,
-        checked_at: null,
-        origin: null,
-      })),
-    )
+    .values(ids.map((e) => ({ event_id: e.id, ...detail, created_by: null, orders_sent_at: null, checked_at: null, origin: null })))
     .execute();
 }
+log(`Seeding ${EVENTS} dispatches…`);
+for (let i = 0; i < EVENTS; i += 500)
+  await insertDispatches(
+    Array.from({ length: Math.min(500, EVENTS - i) }, (_, k) => {
+      const start = now - 365 * 86400 + (i + k) * Math.floor((395 * 86400) / EVENTS);
+      return { start, createdAt: Math.min(start, now) - 86400 };
+    }),
+  );
 
 // The VEN: an API key with OpenADR scopes, its token, its VEN, put in the VPP by the administrator.
 const { headers } = await signIn(base, 'bench');
@@ -143,27 +135,7 @@ for (let i = 0; i < SUBSCRIPTIONS; i++)
     now,
   });
 const created = Math.floor(Date.now() / 1000);
-const ev = await db
-  .insertInto('events')
-  .values({ organisation_id: org, powerstation_id: vpp, type: 'DISPATCH', start_time: created + 3600, duration: 1800, cancelled_at: null, created_at: created })
-  .returning('id')
-  .executeTakeFirstOrThrow();
-await db
-  .insertInto('dispatches')
-  .values({
-    event_id: ev.id,
-    real_power_p: -100,
-    power_factor: null,
-    power_factor_lead_lag: null,
-    strategy: 'EVEN',
-    message_title: null,
-    customer_message: null,
-    created_by: null,
-    orders_sent_at: null,
-    checked_at: null,
-    origin: null,
-  })
-  .execute();
+await insertDispatches([{ start: created + 3600, createdAt: created }]);
 // The worker as main.ts makes it (its default two lanes), started as the scan begins.
 const worker = createWorker(
   ctx,
