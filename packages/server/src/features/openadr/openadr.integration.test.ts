@@ -352,7 +352,7 @@ describeEachDatabase(
       expect(got.map((n) => `${n.objectType} ${n.operation} ${n.object.id}`).sort()).toEqual(
         [`VEN POST ${v.id}`, `RESOURCE POST ${r.id}`, `VEN PUT ${v.id}`, `VEN POST ${otherVen.id}`].sort(),
       );
-      expect((got.find((n) => n.operation === 'PUT')?.object as { venName: string }).venName).toBe(`Fleet-${s.org}-2`);
+      expect(got.find((n) => n.operation === 'PUT')?.object).toMatchObject({ venName: `Fleet-${s.org}-2` });
 
       // A VPP renamed in the console: the program's UPDATE, found by the scan.
       const mark = received.length;
