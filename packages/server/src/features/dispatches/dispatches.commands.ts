@@ -327,7 +327,7 @@ export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: numb
     baselineError: m.baselineError,
     vppBaselineError: { dispatches: vppErrors.length, median: medianOf(vppErrors) },
   };
-  return { interval: STEP_S, series: Object.fromEntries(r.series), total: r.total, measurement };
+  return { interval: STEP_S, series: Object.fromEntries(r.series), total: r.total, measurement, venResponses: r.external };
 }
 
 /** The forecast around the dispatch: from the hour before its start, with and without it. */

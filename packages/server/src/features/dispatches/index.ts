@@ -4,6 +4,7 @@ import { DISPATCH_ENGINE_RECURRING, dispatchEngineJob } from './dispatches.jobs.
 import { dispatchesRoutes } from './dispatches.routes.ts';
 import { settleDispatchJob } from './dispatches.settlement.ts';
 
+export { type ExternalResponse, useExternalResponses } from './dispatches.external.ts';
 export { queueSettlements, type SettlementKind, settleDispatch, settledEnd } from './dispatches.settlement.ts';
 
 import './dispatches.tables.ts';

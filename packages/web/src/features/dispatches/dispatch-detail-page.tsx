@@ -150,6 +150,44 @@ function ByReason({ total, parts, labels }: { total: number; parts: Record<strin
   );
 }
 
+type VenResponse = NonNullable<ReturnType<typeof useDispatchResponse>['data']>['data']['venResponses'][number];
+
+/** Issue 31 item 3: what OpenADR VENs reported their resources delivered, counted in the response beside the console's own nodes. */
+function VenSection({ lines }: { lines: VenResponse[] }) {
+  return (
+    <Section title="OpenADR VENs">
+      <Stack gap="sm">
+        <Text size="sm">
+          What the VENs reported their resources delivered in this event's intervals. It is counted in the response beside the console's own nodes, and a
+          resource enrolled as a node of the fleet is settled and credited as that node.
+        </Text>
+        <Table striped withTableBorder fz="sm" captionSide="top" aria-label="OpenADR VENs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>VEN</Table.Th>
+              <Table.Th>Resource</Table.Th>
+              <Table.Th>Enrolled as</Table.Th>
+              <Table.Th>Intervals reported</Table.Th>
+              <Table.Th>Delivered</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {lines.map((l) => (
+              <Table.Tr key={`${l.source}/${l.resource}`}>
+                <Table.Td>{l.source}</Table.Td>
+                <Table.Td>{l.resource}</Table.Td>
+                <Table.Td>{l.nodeId === null ? 'Not enrolled' : `Node ${l.nodeId}`}</Table.Td>
+                <Table.Td>{Object.keys(l.series).length}</Table.Td>
+                <Table.Td>{formatEnergy(l.deliveredKwh)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Stack>
+    </Section>
+  );
+}
+
 /** Issue 33 item 1: requested, baseline, measured, delivered, rejected and not delivered, and the baseline's accuracy. */
 function MeasurementSection({ m, zone, nowS }: { m: DispatchMeasurement; zone: string; nowS: number }) {
   const t = m.totals;
@@ -369,6 +407,7 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
           <RemainingChargeGraph dispatch={d} remaining={remaining.data?.data} prediction={prediction.data?.data} zone={zone} />
           {d.rert && <RertSection r={d.rert} zone={zone} nowS={nowS} seesMarket={!!account && canSeeMarketData(account.suborg_type, account.permissions)} />}
           {response.data?.data.measurement && <MeasurementSection m={response.data.data.measurement} zone={zone} nowS={nowS} />}
+          {!!response.data?.data.venResponses?.length && <VenSection lines={response.data.data.venResponses} />}
           {seesMarket && <CostSection cost={cost} zone={zone} nowS={nowS} />}
           {d.customerMessage && (
             <Section title="Customer Message">
