@@ -9,6 +9,7 @@ import {
   type DispatchMeasurement,
   type DispatchStrategy,
   type DispatchSummary,
+  dispatchPredictionStart,
   eventStateAt,
   hasPermission,
   type NemRegion,
@@ -334,7 +335,7 @@ export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: numb
 export async function dispatchPrediction(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT) {
   const d = await requireDispatch(ctx, user, id, type);
   return predictions(ctx, user, d.powerstation_id, {
-    start: d.start_time - (d.start_time % 3600) - 3600,
+    start: dispatchPredictionStart(d.start_time),
     dispatchStart: d.start_time,
     dispatchDuration: d.duration,
     dispatchRealPowerP: d.real_power_p,

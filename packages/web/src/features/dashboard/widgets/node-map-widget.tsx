@@ -1,4 +1,5 @@
 import { Box, Switch } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import type { Widget } from '@vpp/shared';
 import { useNavigate } from 'react-router';
 import { type MapNode, NodeMap } from '../../../components/node-map.tsx';
@@ -15,14 +16,18 @@ export function NodeMapSettings(props: { settings: Settings; onChange: (s: Setti
 
 const NO_NODES: MapNode[] = [];
 
+/** The widget's map takes what its legend, in a line below it, leaves (a widget has no corner to spare for it). */
 export function NodeMapBody(props: { cluster: boolean; height: number }) {
   const q = useDashboardMap();
   const navigate = useNavigate();
+  const legend = useElementSize();
   return (
     <Box pos="relative" h="100%">
       <NodeMap
         nodes={q.data ?? NO_NODES}
-        height={Math.max(props.height, 120)}
+        height={Math.max(props.height - (legend.height ? legend.height + 4 : 0), 40)}
+        legend="below"
+        legendRef={legend.ref}
         fitWindow={false}
         cluster={props.cluster}
         label="Map of the fleet"
