@@ -9,6 +9,7 @@ import {
   type DispatchMeasurement,
   type DispatchStrategy,
   type DispatchSummary,
+  dispatchPredictionStart,
   eventStateAt,
   hasPermission,
   type NemRegion,
@@ -338,7 +339,7 @@ export async function dispatchPrediction(ctx: AppContext, user: AuthUser, id: nu
     user,
     d.powerstation_id,
     {
-      start: d.start_time - (d.start_time % 3600) - 3600,
+      start: dispatchPredictionStart(d.start_time),
       dispatchStart: d.start_time,
       dispatchDuration: d.duration,
       dispatchRealPowerP: d.real_power_p,

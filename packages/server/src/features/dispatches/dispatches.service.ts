@@ -8,6 +8,7 @@ import {
   POWER_FACTOR_MAX,
   POWER_FACTOR_MIN,
   POWER_FACTOR_STEP,
+  PREDICTION_HORIZON_S,
   powerFactorSettable,
   powerMaxStep,
   powerMinStep,
@@ -30,9 +31,6 @@ import * as repo from './dispatches.repo.ts';
 
 /** The zone of an account without one (as the alert digests assume). */
 export const DEFAULT_TIME_ZONE = 'Australia/Sydney';
-
-/** How far ahead a prediction may be asked: the weather forecast and the nodes' state say little beyond it. */
-export const PREDICTION_HORIZON_S = 7 * 86_400;
 
 /**
  * The lowest power factor the inverters can hold while carrying `realPowerP`: each node carries its

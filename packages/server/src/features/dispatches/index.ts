@@ -22,7 +22,7 @@ export {
   type PowerInterval,
   STEP_S,
 } from './dispatches.engine.ts';
-export { constraints, DEFAULT_TIME_ZONE, PREDICTION_HORIZON_S, predictionWarning, toForecastNode } from './dispatches.service.ts';
+export { constraints, DEFAULT_TIME_ZONE, predictionWarning, toForecastNode } from './dispatches.service.ts';
 
 /** Dispatches: a VPP's constraints and predictions, the dispatches themselves and the engine that sends their orders. */
 export const dispatchesModule: FeatureModule = {

@@ -7,11 +7,13 @@ import {
   DISPATCH_VIEW,
   type DispatchDetail,
   type DispatchMeasurement,
+  dispatchPredictionStart,
   formatDuration,
   formatEnergy,
   formatPower,
   openadrEventId,
   type PermissionRequirement,
+  PREDICTION_HORIZON_S,
 } from '@vpp/shared';
 import type { ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -375,7 +377,9 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
   const refresh = d ? detailRefreshMs(d, Date.now()) : false;
   const loaded = !!d && !detail.isError;
   const seesMarket = !!account && canSeeMarketData(account.suborg_type, account.permissions) && !!source.cost;
-  const prediction = useDispatchPrediction(id, refresh, loaded, source);
+  // Past the prediction horizon there is no prediction yet (the server refuses it): the page says so.
+  const tooFar = !!d && dispatchPredictionStart(d.request.startTime) > Date.now() / 1000 + PREDICTION_HORIZON_S;
+  const prediction = useDispatchPrediction(id, refresh, loaded && !tooFar, source);
   const response = useDispatchResponse(id, refresh, loaded, source);
   const remaining = useDispatchRemainingCharge(id, refresh, loaded, source);
   const cost = useDispatchCost(id, refresh, loaded && seesMarket, source);
@@ -403,7 +407,7 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
             <RequestSection d={d} zone={zone} nowS={nowS} />
             <ResponseSection d={d} />
           </SimpleGrid>
-          <PredictionGraph dispatch={d} prediction={prediction.data?.data} response={response.data?.data} zone={zone} />
+          <PredictionGraph dispatch={d} prediction={prediction.data?.data} response={response.data?.data} zone={zone} tooFar={tooFar} />
           <RemainingChargeGraph dispatch={d} remaining={remaining.data?.data} prediction={prediction.data?.data} zone={zone} />
           {d.rert && <RertSection r={d.rert} zone={zone} nowS={nowS} seesMarket={!!account && canSeeMarketData(account.suborg_type, account.permissions)} />}
           {response.data?.data.measurement && <MeasurementSection m={response.data.data.measurement} zone={zone} nowS={nowS} />}
