@@ -27,6 +27,8 @@ export interface ServerStart {
    * builds its fleet, which on two cores shared with other runs took over 40 s.
    */
   deadlineMs?: number;
+  /** The HTTP port; a free one when absent (a restart on the same port keeps names made of it, such as the MQTT client id). */
+  port?: number;
 }
 
 export interface ServerProcess {
@@ -45,7 +47,7 @@ export interface ServerProcess {
  * exits first, or never answers, is ended and the start fails.
  */
 export async function startServerProcess(opts: ServerStart = {}): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `vpp-${opts.name ?? 'server'}-`));
   const out = opts.log === 'pipe' ? 'pipe' : 'inherit';
   const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), MAIN], {
