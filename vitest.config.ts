@@ -34,7 +34,10 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
-      { test: { name: 'e2e', include: ['e2e/**/*.e2e.ts'], testTimeout: 90_000, hookTimeout: 180_000, fileParallelism: false } },
+      // One retry: stop 37's CI had one end-to-end failure that 24 of 24 files on a loaded machine
+      // did not repeat, and its name was lost with the log. A test that passes only on its retry is
+      // listed by scripts/test.mjs as intermittent at the end of `npm test`, to be fixed, not hidden.
+      { test: { name: 'e2e', include: ['e2e/**/*.e2e.ts'], testTimeout: 90_000, hookTimeout: 180_000, fileParallelism: false, retry: 1 } },
     ],
   },
 });

@@ -45,7 +45,9 @@ export async function createHarness(dialect: DialectName, env: Record<string, st
   const ctx = await createContext(config, handle.db, handle.dialect);
   const app = await buildApp(ctx, { logger: false });
   await app.ready();
-  hashed ??= hashPassword(PASSWORD);
+  // A cheap scrypt cost for the fixtures' users: hundreds of sign-ins per suite, each verified at the
+  // hash's own cost (the product's hashes keep theirs; passwords.test.ts covers that cost).
+  hashed ??= hashPassword(PASSWORD, { N: 1024 });
   let n = 0;
 
   const h: Harness = {
