@@ -3,7 +3,7 @@ import { type Fleet, runFleet } from '@vpp/fleet/fleet';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { nowS, setClock } from '../db/database.ts';
 import { nodeReports } from '../features/nodes/index.ts';
-import { sendCommands } from '../fleet/control.ts';
+import { cancelCommands, sendCommands } from '../fleet/control.ts';
 import { node } from '../test/factories.ts';
 import { freePort } from '../test/free-port.ts';
 import { describeEachDatabase } from '../test/harness.ts';
@@ -68,6 +68,31 @@ describeEachDatabase('the simulated fleet on the wire', (h) => {
         const l = await h().ctx.db.selectFrom('tel_latest').select('battery_p').where('node_id', '=', ids[0]).executeTakeFirstOrThrow();
         return l.battery_p === 2;
       });
+  });
+
+  it('follows, of two events on its battery, the one the console says has precedence, and returns to the other when that one is called off', async () => {
+    const installer = await h().org('INSTALLER', 'Solar Fitters');
+    const now = nowS();
+    const battery = async () =>
+      (await h().ctx.db.selectFrom('tel_latest').select('battery_p').where('node_id', '=', ids[1]).executeTakeFirstOrThrow()).battery_p;
+    const answer = async (source: string) =>
+      waitFor(`the answer to ${source}`, async () => {
+        const c = await h().ctx.db.selectFrom('node_commands').select('status').where('source', '=', source).executeTakeFirstOrThrow();
+        return c.status === 'PENDING' ? undefined : c.status;
+      });
+    // The installer's lockout first, then the retailer's discharge over the same window: the discharge has precedence.
+    await sendCommands(h().ctx.db, [{ nodeId: ids[1], start: now - 1, end: now + 600, spec: { kind: 'battery_power', kw: 0 }, source: 'test:lockout' }], {
+      organisationId: installer,
+    });
+    await sendCommands(h().ctx.db, [{ nodeId: ids[1], start: now - 1, end: now + 600, spec: { kind: 'battery_power', kw: 3 }, source: 'test:discharge' }], {
+      organisationId: org,
+    });
+    const lockout = await answer('test:lockout');
+    const discharge = await answer('test:discharge');
+    // (A customer may opt out of either: one in twenty.)
+    if (discharge === 'ACCEPTED') await waitFor('the battery discharging', async () => (await battery()) === 3);
+    await cancelCommands(h().ctx.db, 'test:discharge');
+    if (lockout === 'ACCEPTED') await waitFor('the battery locked out again', async () => (await battery()) === 0);
   });
 
   it('keeps its readings while the broker is away and sends them as a batch once it is back', async () => {
