@@ -29,6 +29,8 @@ export interface ServerStart {
   deadlineMs?: number;
   /** false: resolve once spawned, without waiting for /healthz (a start that is to crash before it answers). */
   waitForAnswer?: boolean;
+  /** The HTTP port; a free one when absent (a restart on the same port keeps names made of it, such as the MQTT client id). */
+  port?: number;
 }
 
 export interface ServerProcess {
@@ -47,7 +49,7 @@ export interface ServerProcess {
  * exits first, or never answers, is ended and the start fails.
  */
 export async function startServerProcess(opts: ServerStart = {}): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `vpp-${opts.name ?? 'server'}-`));
   const out = opts.log === 'pipe' ? 'pipe' : 'inherit';
   const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), MAIN], {

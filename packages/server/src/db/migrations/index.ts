@@ -32,6 +32,7 @@ import { setpointRemoval } from './036-setpoint-removal.ts';
 import { openadr } from './038-openadr.ts';
 import { trading } from './040-trading.ts';
 import { tradingBacktests } from './041-trading-backtests.ts';
+import { commandWindows } from './045-command-windows.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '038-openadr': openadr,
   '040-trading': trading,
   '041-trading-backtests': tradingBacktests,
+  '045-command-windows': commandWindows,
 };
