@@ -2,10 +2,13 @@
 // capital cities (as the demo fleet's postcodes do), makes the node map's and the heat map's views as
 // the server does, and prints what a view downloads at three zooms (the country, a city, a suburb):
 // the gzipped bytes of the tiles a 1440×900 map shows, and the time to index and cut them. The views
-// are made in process (no database): what it measures is the clustering, binning and encoding.
+// are made as the server makes them (no database), in the map worker thread: what it measures is the
+// clustering, binning and encoding, and how long the calling thread's event loop is held meanwhile.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { hexRadiusForZoom } from '@vpp/shared/dashboard/hexagons';
 import { type MapPoint, nodeMapTile, nodeMapView } from '../packages/server/src/features/nodes/node-map-tiles.ts';
 import { heatMapTile, heatMapView } from '../packages/server/src/features/vpps/heat-map-tiles.ts';
+import { stopMapWorker } from '../packages/server/src/platform/map-worker.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -64,10 +67,13 @@ const VIEWS = [
   { name: 'a suburb (zoom 14)', lng: 151, lat: -33.85, z: 14 },
 ];
 
+// The API thread's event loop while the worker indexes and cuts: its longest delay.
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
 let t = performance.now();
 const nodes = await nodeMapView('bench:nodes', async () => points);
 const heat = await heatMapView('bench:heat', async () => volts);
-log(`${N.toLocaleString('en-AU')} nodes: views made in ${Math.round(performance.now() - t)} ms`);
+log(`${N.toLocaleString('en-AU')} nodes: views made in ${Math.round(performance.now() - t)} ms (the worker started with them)`);
 const results: Record<string, number> = {};
 for (const v of VIEWS) {
   const tiles = tilesOfView(v.lng, v.lat, v.z);
@@ -77,10 +83,13 @@ for (const v of VIEWS) {
     ['heat map', (tt: (typeof tiles)[0]) => heatMapTile(heat, tt, hexRadiusForZoom(v.z))],
   ] as const) {
     t = performance.now();
-    const bytes = tiles.reduce((sum, tt) => sum + cut(tt).length, 0);
+    const bytes = (await Promise.all(tiles.map(cut))).reduce((sum, b) => sum + b.length, 0);
     const ms = performance.now() - t;
     log(`  ${kind}, ${v.name}: ${tiles.length} tiles, ${(bytes / 1024).toFixed(1)} KB gzipped, cut in ${Math.round(ms)} ms`);
     results[`${kind} ${v.z}`] = bytes;
   }
 }
+loop.disable();
 log(`largest view: ${(Math.max(...Object.values(results)) / 1024).toFixed(1)} KB gzipped (mapViewMaxKbGzip)`);
+log(`the calling thread's event loop held at most ${Math.round(loop.max / 1e6)} ms (mapLongestStallMs)`);
+await stopMapWorker();

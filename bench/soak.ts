@@ -3,13 +3,19 @@
 // endpoints. Samples the server's memory (after a full collection) at the start, every minute and
 // at the end, and reports latencies per endpoint. Prints tables and writes bench/soak-results.json.
 // PostgreSQL: set BENCH_DATABASE_URL (a fresh schema is used and dropped).
+//
+// `npm run bench:soak -- --heavy` (issue 32 item 5): the fair share of heavy reads instead. One user
+// (retailer) keeps ten of the heaviest reads in flight (its largest VPP's 31-day 5-minute series,
+// every metric) while /healthz and another user's (operator's) VPP list are timed one request after
+// another; the same probes are timed first with nothing else running. `--days` defaults to 31 there,
+// `--seconds` (60) is how long each phase lasts. Writes bench/soak-heavy-results.json.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
-import { ALL_FLEET_NODES, DEMO_PASSWORD, loginReply, nodeListReply, startOfPeriod } from '@vpp/shared';
+import { ALL_FLEET_NODES, DEMO_PASSWORD, loginReply, nodeListReply, powerstationListReply, seriesReply, startOfPeriod, VPP_SERIES_METRICS } from '@vpp/shared';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import pg from 'pg';
@@ -21,21 +27,32 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '10' },
     clients: { type: 'string', default: '4' },
     nodes: { type: 'string', default: '300' },
-    days: { type: 'string', default: '2' },
+    days: { type: 'string' },
     interval: { type: 'string', default: '30' },
     'pause-ms': { type: 'string', default: '50' },
+    heavy: { type: 'boolean', default: false },
+    keep: { type: 'string' },
+    seconds: { type: 'string', default: '60' },
   },
 });
 const MINUTES = Number(values.minutes);
 const CLIENTS = Number(values.clients);
 const NODES = Number(values.nodes);
 const PAUSE_MS = Number(values['pause-ms']);
-for (const [name, v] of Object.entries({ minutes: MINUTES, clients: CLIENTS, nodes: NODES, 'pause-ms': PAUSE_MS })) {
+const HEAVY = values.heavy === true;
+const DAYS = values.days ?? (HEAVY ? '31' : '2');
+const SECONDS = Number(values.seconds);
+for (const [name, v] of Object.entries({ minutes: MINUTES, clients: CLIENTS, nodes: NODES, 'pause-ms': PAUSE_MS, days: Number(DAYS), seconds: SECONDS })) {
   if (!Number.isFinite(v) || v < 0 || (name !== 'pause-ms' && v <= 0)) throw new Error(`--${name} must be a positive number`);
 }
 const pgUrl = process.env.BENCH_DATABASE_URL;
-const schema = `soak_${randomBytes(4).toString('hex')}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-soak-'));
+// `--keep NAME`: the fleet is kept (data directory vpp-soak-NAME in the temporary directory, schema
+// soak_NAME) for the next run with the same name, which starts on it instead of building a new one.
+const KEEP = values.keep;
+if (KEEP !== undefined && !/^\w+$/.test(KEEP)) throw new Error('--keep must be letters, digits or _');
+const schema = `soak_${KEEP ?? randomBytes(4).toString('hex')}`;
+const dataDir = KEEP ? path.join(os.tmpdir(), `vpp-soak-${KEEP}`) : fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-soak-'));
+fs.mkdirSync(dataDir, { recursive: true });
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,7 +61,7 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : Number.NaN);
 
 const durationS = MINUTES * 60;
-log(`Starting the server (${pgUrl ? 'postgres' : 'sqlite'}, ${NODES} nodes, ${values.days} days of history)…`);
+log(`Starting the server (${pgUrl ? 'postgres' : 'sqlite'}, ${NODES} nodes, ${DAYS} days of history)…`);
 const server = await startServerProcess({
   name: 'soak',
   dataDir,
@@ -55,7 +72,7 @@ const server = await startServerProcess({
     DATABASE_URL: pgUrl ?? '',
     DATABASE_SCHEMA: pgUrl ? schema : '',
     SIM_NODES: String(NODES),
-    SIM_HISTORY_DAYS: values.days,
+    SIM_HISTORY_DAYS: DAYS,
     SIM_INTERVAL_S: values.interval,
     // One sign-in lasts the whole soak.
     ACCESS_TOKEN_TTL_S: String(durationS + 3600),
@@ -83,6 +100,7 @@ async function memory(): Promise<Memory> {
 
 async function cleanUp() {
   await server.end();
+  if (KEEP) return;
   fs.rmSync(dataDir, { recursive: true, force: true });
   if (pgUrl) {
     const c = new pg.Client({ connectionString: pgUrl });
@@ -92,14 +110,19 @@ async function cleanUp() {
   }
 }
 
-/** Where the fleet stands: how many nodes have been simulated, and up to when (the least of them). */
-async function simulated(): Promise<{ n: number; ts: number }> {
-  const text = 'select count(*) as n, min(ts) as ts from sim_state';
+/**
+ * Where the fleet stands: how many nodes have been simulated, and up to when (the least of them);
+ * and how many 5-minute rows older than two days are still to be compacted (the start compacts
+ * its backfill once written).
+ */
+async function simulated(): Promise<{ n: number; ts: number; loose: number }> {
+  const twoDaysAgo = Math.floor(Date.now() / 1000) - 2 * 86400;
+  const text = `select count(*) as n, min(ts) as ts, (select count(*) from tel_5m where ts < ${twoDaysAgo}) as loose from sim_state`;
   if (!pgUrl) {
     const db = new DatabaseSync(path.join(dataDir, 'console.db'));
     try {
-      const row = db.prepare(text).get() as { n: number; ts: number | null };
-      return { n: Number(row.n), ts: Number(row.ts ?? 0) };
+      const row = db.prepare(text).get() as { n: number; ts: number | null; loose: number };
+      return { n: Number(row.n), ts: Number(row.ts ?? 0), loose: Number(row.loose) };
     } finally {
       db.close();
     }
@@ -107,8 +130,8 @@ async function simulated(): Promise<{ n: number; ts: number }> {
   const c = new pg.Client({ connectionString: pgUrl, options: `-c search_path=${schema}` });
   await c.connect();
   try {
-    const row = (await c.query(text)).rows[0] as { n: string; ts: string | null };
-    return { n: Number(row.n), ts: Number(row.ts ?? 0) };
+    const row = (await c.query(text)).rows[0] as { n: string; ts: string | null; loose: string };
+    return { n: Number(row.n), ts: Number(row.ts ?? 0), loose: Number(row.loose) };
   } finally {
     await c.end();
   }
@@ -121,25 +144,39 @@ try {
     'the fleet history',
     async () => {
       const s = await simulated().catch(() => null);
-      return s !== null && s.n >= NODES && s.ts >= Date.now() / 1000 - 600;
+      // The heavy reads read the history as a running server keeps it: closed days compacted.
+      return s !== null && s.n >= NODES && s.ts >= Date.now() / 1000 - 600 && (!HEAVY || s.loose === 0);
     },
     30 * 60_000,
   );
   log(`  fleet live after ${r1((Date.now() - t0) / 1000)} s`);
 
+  const headers = await signIn('retailer');
+  if (HEAVY) await heavyReads(headers, await signIn('operator'));
+  else await steadyLoad(headers);
+} finally {
+  await cleanUp();
+}
+
+/** A bearer header for a demo user, signed in as the login screen does (its captcha solved). */
+async function signIn(username: string): Promise<{ authorization: string }> {
   const challenge = (await (await fetch(`${base}/auth/captcha/challenge`)).json()) as Parameters<typeof solveChallenge>[0]['challenge'];
   const solution = await solveChallenge({ challenge, deriveKey });
   const login = await fetch(`${base}/auth/login/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      username: 'retailer',
+      username,
       password: DEMO_PASSWORD,
       captchaToken: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'),
     }),
   });
   if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
-  const headers = { authorization: `Bearer ${loginReply.parse(await login.json()).access_token}` };
+  return { authorization: `Bearer ${loginReply.parse(await login.json()).access_token}` };
+}
+
+/** The steady load of a few clients on the main read endpoints, with the server's memory sampled. */
+async function steadyLoad(headers: { authorization: string }) {
   const list = nodeListReply.parse(await (await fetch(`${base}/v2/nodes?limit=100&offset=0`, { headers })).json());
   const ids = list.deployments.map((d) => d.id);
   if (!ids.length) throw new Error('The fleet has no nodes to ask about.');
@@ -257,6 +294,110 @@ try {
   ]);
   for (const f of failures) log(`  failed: ${f}`);
   fs.writeFileSync(path.join(import.meta.dirname, 'soak-results.json'), `${JSON.stringify(results, null, 2)}\n`);
-} finally {
-  await cleanUp();
+}
+
+interface Timings {
+  requests: number;
+  errors: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+function timings(xs: number[], errors: number): Timings {
+  const s = [...xs].sort((a, b) => a - b);
+  return { requests: xs.length + errors, errors, p50Ms: r1(quantile(s, 0.5)), p99Ms: r1(quantile(s, 0.99)), maxMs: r1(s.at(-1) ?? Number.NaN) };
+}
+
+/**
+ * Issue 32 item 5: /healthz and another user's VPP list, each timed one request after another for
+ * SECONDS, first alone, then while one user keeps ten of the heaviest reads in flight.
+ */
+async function heavyReads(heavyUser: { authorization: string }, otherUser: { authorization: string }) {
+  const vpps = powerstationListReply.parse(await (await fetch(`${base}/v2/powerstations?limit=100&offset=0`, { headers: heavyUser })).json()).result;
+  const vpp = [...vpps].sort((a, b) => b.nodes - a.nodes)[0];
+  if (!vpp) throw new Error('The heavy user has no VPP.');
+  const now = Math.floor(Date.now() / 1000);
+  const end = now - (now % 300);
+  const heavyUrl = `/api/powerstations/${vpp.id}/data?metrics=${VPP_SERIES_METRICS.join(',')}&interval=300&start=${end - 31 * 86400}&end=${end}`;
+  log(`Heavy read: ${vpp.name} (${vpp.nodes} nodes), 31 days at 5 minutes`);
+
+  /** Calls `url` one request after another until `until`; answers its latencies and failures. */
+  const probe = async (url: string, headers: Record<string, string>, until: number) => {
+    const xs: number[] = [];
+    let errors = 0;
+    while (Date.now() < until) {
+      const s = performance.now();
+      const res = await fetch(`${base}${url}`, { headers });
+      await res.arrayBuffer();
+      if (res.ok) xs.push(performance.now() - s);
+      else errors++;
+    }
+    return timings(xs, errors);
+  };
+  const probes = (until: number) => Promise.all([probe('/healthz', {}, until), probe('/v2/powerstations?limit=20&offset=0', otherUser, until)]);
+
+  // Warm-up: the heavy read once (its pages in the cache), the probes briefly.
+  const first = performance.now();
+  const warm = await fetch(`${base}${heavyUrl}`, { headers: heavyUser });
+  const points = Object.keys(seriesReply.parse(await warm.json()).series).length;
+  const aloneMs = performance.now() - first;
+  log(`  one heavy read alone: ${r1(aloneMs)} ms`);
+  await probes(Date.now() + 2000);
+
+  log(`Probes alone for ${SECONDS} s…`);
+  const [healthIdle, listIdle] = await probes(Date.now() + SECONDS * 1000);
+
+  log(`Probes beside ten heavy reads in flight for ${SECONDS} s…`);
+  const until = Date.now() + SECONDS * 1000;
+  const heavy: number[] = [];
+  let refused = 0;
+  let heavyErrors = 0;
+  const load = os.loadavg()[0];
+  const heavyClients = Array.from({ length: 10 }, async () => {
+    while (Date.now() < until) {
+      const s = performance.now();
+      const res = await fetch(`${base}${heavyUrl}`, { headers: heavyUser });
+      await res.arrayBuffer();
+      if (res.ok) heavy.push(performance.now() - s);
+      else if (res.status === 429) refused++;
+      else heavyErrors++;
+    }
+  });
+  const [[healthBusy, listBusy]] = await Promise.all([probes(until), ...heavyClients]);
+  const heavyT = timings(heavy, heavyErrors);
+
+  const rows = [
+    { figure: '/healthz, alone', ...healthIdle },
+    { figure: "another user's VPP list, alone", ...listIdle },
+    { figure: '/healthz, beside 10 heavy reads', ...healthBusy },
+    { figure: "another user's VPP list, beside 10 heavy reads", ...listBusy },
+    { figure: 'the heavy reads (31-day 5-minute VPP series)', ...heavyT },
+  ];
+  // biome-ignore lint/suspicious/noConsole: the soak prints its figures as tables
+  console.table(rows);
+  const loadAfter = os.loadavg()[0];
+  // biome-ignore lint/suspicious/noConsole: the soak prints its figures as tables
+  console.table([
+    { figure: 'VPP, nodes', value: `${vpp.name}, ${vpp.nodes}` },
+    { figure: 'points in a heavy reply', value: points },
+    { figure: 'one heavy read alone (ms)', value: r1(aloneMs) },
+    { figure: 'heavy reads refused (429)', value: refused },
+    { figure: '/healthz p99 ≤ 100 ms', value: healthBusy.p99Ms <= 100 ? 'met' : 'not met' },
+    { figure: "another user's VPP list p99 ≤ 200 ms", value: listBusy.p99Ms <= 200 ? 'met' : 'not met' },
+    { figure: 'load average (1 min), start → end of the busy phase', value: `${load.toFixed(2)} → ${loadAfter.toFixed(2)}` },
+  ]);
+  const results = {
+    database: pgUrl ? 'postgres' : 'sqlite',
+    nodes: NODES,
+    days: Number(DAYS),
+    seconds: SECONDS,
+    vpp: { name: vpp.name, nodes: vpp.nodes },
+    oneHeavyReadAloneMs: r1(aloneMs),
+    refused,
+    figures: rows,
+    loadAverage: { start: load, end: loadAfter },
+    machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    at: new Date().toISOString(),
+  };
+  fs.writeFileSync(path.join(import.meta.dirname, 'soak-heavy-results.json'), `${JSON.stringify(results, null, 2)}\n`);
 }

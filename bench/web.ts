@@ -1,7 +1,8 @@
 // `npm run bench:web`: builds the web app, reports the gzipped JavaScript each screen needs (from
 // Vite's build manifest: bench/web-bundle.ts), then starts the real server on a scratch data
-// directory and runs Lighthouse on the login page (/, signed out) in Debian's Chromium. Prints a
-// table and writes bench/web-results.json. A measurement, not a test: it asserts nothing.
+// directory and runs Lighthouse on the login page (/, signed out) in Debian's Chromium, then times the
+// node page's graph after its data arrives (bench/node-graph.ts). Prints a table and writes
+// bench/web-results.json. A measurement, not a test: it asserts nothing.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { startServerProcess } from '../packages/server/src/test/start-server.ts';
+import { measureNodeGraph, median, type NodeGraphTimes } from './node-graph.ts';
 import { analyseBundle } from './web-bundle.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -85,6 +87,7 @@ async function runLighthouse(preset: 'mobile' | 'desktop'): Promise<Run> {
 
 let mobile: Run;
 let desktop: Run;
+let nodeGraph: NodeGraphTimes;
 try {
   log('Lighthouse (mobile, then desktop) on the login page…');
   // One retry: a first run on a cold server now and then yields no paint at all.
@@ -95,6 +98,8 @@ try {
     });
   mobile = await twice('mobile');
   desktop = await twice('desktop');
+  log('The node graph, five clicks from the list and five full loads…');
+  nodeGraph = await measureNodeGraph(url, CHROMIUM, 5);
 } finally {
   await stopServer();
 }
@@ -107,6 +112,7 @@ const results = {
   largestOtherScreen: { screen: largest.screen, firstLoadKbGz: largest.firstLoadKbGz, parts: largest.heaviestParts },
   lighthousePerformance: { mobile: mobile.score, desktop: desktop.score },
   lighthouse: { mobile, desktop },
+  nodeGraph,
   screens: bundle.screens,
   totalJsKbGz: bundle.totalJsKbGz,
 };
@@ -123,6 +129,8 @@ const rows: [string, string][] = [
   ['  FCP / LCP ms (mobile)', `${mobile.fcpMs} / ${mobile.lcpMs}`],
   ['  TBT ms / CLS (mobile)', `${mobile.tbtMs} / ${mobile.cls}`],
   ['all JS of the app, KB gz', `${bundle.totalJsKbGz}`],
+  ['node graph drawn after its data, ms (median of 5): list click / full load', `${median(nodeGraph.click)} / ${median(nodeGraph.fullLoad)}`],
+  ['node graph drawn after the click / the navigation, ms (median of 5)', `${median(nodeGraph.clickTotal)} / ${median(nodeGraph.fullLoadTotal)}`],
 ];
 console.info(rows.map(([k, v]) => `${pad(k, 70)} ${v}`).join('\n'));
 console.info(`\n${pad('screen', 58)} ${pad('own KB gz', 10)} first load KB gz (heaviest on-demand chain)`);

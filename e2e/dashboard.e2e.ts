@@ -80,17 +80,19 @@ describe('dashboard', () => {
     const heat = widget(page, 'Voltage Heat Map');
     await shown(heat.getByText('Choose a Virtual Power Plant in this widget’s settings.'));
     const chosen = saved(page);
-    // The widget's own reply: the nodes reporting within maxAge when it asked (others may have come or gone since the count above).
-    const latestReply = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/powerstations/${vpp.v.id}/data/latest` && r.ok(), { timeout: 15_000 });
+    // The widget's own reply: the server's view of the nodes reporting within maxAge when it asked (others may have come or gone since the count above).
+    const viewReply = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/powerstations/${vpp.v.id}/data/latest/heat-map` && r.ok(), {
+      timeout: 15_000,
+    });
     await heat.getByRole('button', { name: 'Voltage Heat Map settings' }).click();
     await page.getByRole('combobox', { name: 'Virtual Power Plant' }).click();
     await page.getByRole('option', { name: vpp.v.name, exact: true }).click();
     await page.keyboard.press('Escape');
     await chosen;
-    const reported = ((await (await latestReply).json()) as { meterVoltage?: unknown[] }).meterVoltage ?? [];
-    expect(reported.length).toBeGreaterThan(0);
+    const reported = ((await (await viewReply).json()) as { data: { total: number } }).data.total;
+    expect(reported).toBeGreaterThan(0);
     const map = await shown(heat.getByRole('region', { name: 'Voltage heat map', exact: true }));
-    await eventually(() => map.getAttribute('data-node-count')).toBe(String(reported.length));
+    await eventually(() => map.getAttribute('data-node-count')).toBe(String(reported));
     const canvas = map.getByTestId('heat-map-canvas');
     await eventually(async () => Number(await canvas.getAttribute('data-painted'))).toBeGreaterThan(0);
     expect(await map.getByRole('list', { name: 'Legend' }).getByRole('listitem').allTextContents()).toEqual([
@@ -119,7 +121,7 @@ describe('dashboard', () => {
       );
     const framed = await hexagons();
     expect(framed.made).toBeGreaterThan(0);
-    expect(framed.made).toBeLessThanOrEqual(reported.length);
+    expect(framed.made).toBeLessThanOrEqual(reported);
     expect(framed.painted).toBeLessThanOrEqual(framed.made);
     expect(framed.radius).toBe(radiusFor(framed.zoom));
     const painted = framed.colours.split(',').map((c) => c.split(':'));

@@ -41,7 +41,7 @@ export default defineConfig({
   plugins: [
     react(),
     // The service worker precaches the shell only (the entry chunk and what it imports, the CSS and
-    // the logo): the other screens' chunks load when first shown. Pages and API calls always go to
+    // the logo): the other screens' chunks load when first shown, and are kept then. Pages and API calls always go to
     // the server (downloads and /api/docs stay the server's), and index.html is never served stale.
     VitePWA({
       registerType: 'autoUpdate',
@@ -58,6 +58,21 @@ export default defineConfig({
         navigateFallback: null,
         cleanupOutdatedCaches: true,
         manifestTransforms: [shellOnly],
+        // The rest of the app (issue 30): each screen's chunks, the captcha's and MapLibre's code and the
+        // login backgrounds are kept as they are first fetched, for the next visit. Chunks are named by
+        // their content, so a kept one is never stale; a background is refreshed behind the kept one.
+        runtimeCaching: [
+          {
+            urlPattern: /\/assets\/[^/?]+\.(?:js|css)$/,
+            handler: 'CacheFirst',
+            options: { cacheName: 'app-chunks', expiration: { maxEntries: 300, maxAgeSeconds: 60 * 86_400 } },
+          },
+          {
+            urlPattern: /\/backgrounds\/[^/?]+\.svg$/,
+            handler: 'StaleWhileRevalidate',
+            options: { cacheName: 'login-backgrounds', expiration: { maxEntries: 8 } },
+          },
+        ],
       },
     }),
   ],

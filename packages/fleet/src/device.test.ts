@@ -1,6 +1,6 @@
 import { deviceReadingSchema, type FleetDevice } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { SimulatedDevice, toCommand } from './device.ts';
+import { SimulatedDevice, toCommands } from './device.ts';
 
 const home: FleetDevice = {
   serial: 'RP20000001',
@@ -22,20 +22,40 @@ const quiet = { info() {}, warn() {} };
 describe('a simulated device', () => {
   it('reads the wire commands as its physics obey them', () => {
     const at = { id: 1, createdAt: 100, validFrom: 200, validTo: 500 };
-    expect(toCommand({ ...at, control: { type: 'batteryPowerW', w: -3000 } })).toEqual({ kind: 'battery_power', start: 200, end: 500, kw: -3 });
-    expect(toCommand({ ...at, control: { type: 'opModExpLimW', w: 1500, rampS: 60, rampFromW: null, standing: true } })).toEqual({
-      kind: 'export_limit',
-      mode: 'net',
-      start: 200,
-      end: 500,
-      kw: 1.5,
-      rampS: 60,
-      rampFromKw: null,
-      standing: true,
-    });
-    expect(toCommand({ ...at, control: { type: 'opModGenLimW', w: 0 } })).toEqual({ kind: 'export_limit', mode: 'gross', start: 200, end: 500, kw: 0 });
-    expect(toCommand({ ...at, control: { type: 'chargeToFull' } })).toEqual({ kind: 'charge_full', start: 200, end: 500 });
-    expect(toCommand({ ...at, control: { type: 'outageReserve' } })).toEqual({ kind: 'grid_outage', start: 200, end: 500 });
+    expect(toCommands({ ...at, control: { type: 'batteryPowerW', w: -3000 } })).toEqual([{ kind: 'battery_power', start: 200, end: 500, kw: -3 }]);
+    expect(toCommands({ ...at, control: { type: 'opModExpLimW', w: 1500, rampS: 60, rampFromW: null, standing: true } })).toEqual([
+      {
+        kind: 'export_limit',
+        mode: 'net',
+        start: 200,
+        end: 500,
+        kw: 1.5,
+        rampS: 60,
+        rampFromKw: null,
+        standing: true,
+      },
+    ]);
+    expect(toCommands({ ...at, control: { type: 'opModGenLimW', w: 0 } })).toEqual([{ kind: 'export_limit', mode: 'gross', start: 200, end: 500, kw: 0 }]);
+    expect(toCommands({ ...at, control: { type: 'chargeToFull' } })).toEqual([{ kind: 'charge_full', start: 200, end: 500 }]);
+    expect(toCommands({ ...at, control: { type: 'outageReserve' } })).toEqual([{ kind: 'grid_outage', start: 200, end: 500 }]);
+  });
+
+  it('follows a command only in the windows the console sends with it', () => {
+    const at = { id: 2, createdAt: 100, validFrom: 200, validTo: 500, control: { type: 'batteryPowerW', w: 0 } } as const;
+    expect(
+      toCommands({
+        ...at,
+        windows: [
+          { from: 200, to: 300 },
+          { from: 400, to: 500 },
+        ],
+      }),
+    ).toEqual([
+      { kind: 'battery_power', start: 200, end: 300, kw: 0 },
+      { kind: 'battery_power', start: 400, end: 500, kw: 0 },
+    ]);
+    // Set aside for all of its span: nothing to follow.
+    expect(toCommands({ ...at, windows: [] })).toEqual([]);
   });
 
   it('takes readings the protocol accepts, numbered by their time, and keeps them while it has no broker', () => {

@@ -3,7 +3,7 @@ import {
   type DeviceCommand,
   type DeviceReading,
   type DeviceState,
-  deviceCommandSchema,
+  deviceCmdMessageSchema,
   deviceTopics,
   type FleetDevice,
   MAX_BATCH_READINGS,
@@ -23,9 +23,17 @@ export interface FleetLog {
   warn(msg: string): void;
 }
 
-/** A command of the wire as the home's physics obey it. */
-export function toCommand(c: DeviceCommand): Command {
-  const base = { start: c.validFrom, end: c.validTo };
+/**
+ * A command of the wire as the home's physics obey it: one piece per window in which the device is
+ * to follow it (the console has resolved the precedence among its commands; docs/devices.md).
+ */
+export function toCommands(c: DeviceCommand): Command[] {
+  const windows = c.windows ?? [{ from: c.validFrom, to: c.validTo }];
+  return windows.filter((w) => w.to > w.from).map((w) => toCommand(c, w.from, w.to));
+}
+
+function toCommand(c: DeviceCommand, start: number, end: number): Command {
+  const base = { start, end };
   const ctl = c.control;
   switch (ctl.type) {
     case 'batteryPowerW':
@@ -64,7 +72,8 @@ export class SimulatedDevice {
   /** Readings taken while the broker was away, not yet sent. */
   readonly buffer: DeviceReading[] = [];
   readonly counts = { published: 0, resent: 0, commands: 0, optedOut: 0, rejected: 0 };
-  private readonly commands = new Map<number, Command>();
+  /** The commands it follows, by id (a command sent again replaces its pieces). */
+  private readonly commands = new Map<number, Command[]>();
   private client: MqttClient | null = null;
   private flushing: Promise<void> | null = null;
   private readonly key: number;
@@ -163,21 +172,26 @@ export class SimulatedDevice {
     } catch {
       return; // Not a command of this protocol, and no id to answer.
     }
-    const parsed = deviceCommandSchema.safeParse(raw);
+    const parsed = deviceCmdMessageSchema.safeParse(raw);
     const id = (raw as { id?: unknown })?.id;
     let ack: DeviceAck;
+    if (parsed.success && 'cancel' in parsed.data) {
+      // Withdrawn: not followed any more, and not answered.
+      this.commands.delete(parsed.data.id);
+      return;
+    }
     if (!parsed.success) {
       if (typeof id !== 'number' || !Number.isInteger(id) || id <= 0) return;
       this.counts.rejected++;
       ack = { id, result: 'REJECTED', reason: `Not a command this device understands: ${parsed.error.issues[0]?.message ?? 'invalid'}`.slice(0, 200) };
     } else {
-      const cmd = parsed.data;
+      const cmd = parsed.data as DeviceCommand;
       this.counts.commands++;
       if (customerOptsOut(this.key, cmd.id, cmd.control.type === 'batteryPowerW')) {
         this.counts.optedOut++;
         ack = { id: cmd.id, result: 'OPTED_OUT' };
       } else {
-        this.commands.set(cmd.id, toCommand(cmd));
+        this.commands.set(cmd.id, toCommands(cmd));
         ack = { id: cmd.id, result: 'ACCEPTED' };
       }
     }
@@ -186,9 +200,9 @@ export class SimulatedDevice {
 
   /** One report: the physics stepped over [ts, ts + dt), published, or kept while the broker is away. */
   report(ts: number, dt: number): DeviceReading {
-    for (const [id, c] of this.commands) if (c.end <= ts) this.commands.delete(id);
+    for (const [id, pieces] of this.commands) if (pieces.every((c) => c.end <= ts)) this.commands.delete(id);
     const m = this.model;
-    const r = step(m, ts, dt, this.socKwh, [...this.commands.values()]);
+    const r = step(m, ts, dt, this.socKwh, [...this.commands.values()].flat());
     this.socKwh = r.socKwh;
     const share = m.phases === 3 ? [0.4, 0.35, 0.25] : [1];
     const volts = share.map((s, i) => voltage(m, ts, r.gridKw * s * (m.phases === 3 ? 3 : 1), i));

@@ -145,6 +145,11 @@ const schema = z.object({
     .url()
     .refine((u) => /^mqtts?:\/\//i.test(u), 'must start with mqtt:// or mqtts://')
     .optional(),
+  /** The shared subscription's group on an external broker: console processes of one deployment share one group and split the devices. */
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _')
+    .default('vpp-console'),
   // Test only: the clock runs CLOCK_RATE times faster than real time from CLOCK_ANCHOR (epoch seconds; default, the start).
   CLOCK_RATE: z.coerce.number().int().min(1).max(3600).default(1),
   CLOCK_ANCHOR: seconds.optional(),

@@ -37,10 +37,12 @@ async function main() {
     recurring: FEATURES.flatMap((f) => f.recurring ?? []),
   });
   if (config.WORKER) worker.start();
-  let fleet: Awaited<ReturnType<typeof startFleet>> | null = null;
+  // The fleet's start, awaited by a stop that comes during it, so that the start never writes to a
+  // database the stop has closed.
+  let fleet: ReturnType<typeof startFleet> | null = null;
   let devices: DeviceLink | null = null;
   const stop = async () => {
-    fleet?.stop();
+    (await fleet?.catch(() => null))?.stop();
     await devices?.stop();
     await worker.stop();
     await app.close();
@@ -78,7 +80,8 @@ async function main() {
     const history: FleetHistory | undefined = config.demo
       ? async (from, to) => [...(events ? await events(from, to) : []), { at: to - (to % 300), act: () => seedDemoInvoices(ctx) }]
       : undefined;
-    fleet = await startFleet(ctx, app.log, { ...reports, joined }, history);
+    fleet = startFleet(ctx, app.log, { ...reports, joined }, history);
+    await fleet;
   }
 }
 

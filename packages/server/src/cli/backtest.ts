@@ -1,18 +1,16 @@
 // The backtest of a VPP's trading policy (issue 35, docs/trading.md):
 //   npm run backtest -- --vpp 4 --from 2026-10-01 --to 2026-11-01 [--replan 30] [--above 300] [--below 40]
 // Replays the actual prices of [from, to) (market days, UTC+10) against the VPP's batteries taken as one
-// store (their usable energy and power; the floor and limits of its trading policy, or the defaults), three
-// ways: the optimiser re-planning every `replan` minutes against the price forecasts as they were issued
+// store (backtestVpp, as the Trading tab's backtest: their usable energy and power now; the floor above each
+// customer's reserve and the limits of its trading policy, or the defaults), three ways: the optimiser re-planning every `replan` minutes against the price forecasts as they were issued
 // then, and the two naive rules. Prints revenue, energy and cycles of each, and the optimiser's gain.
 import { parseArgs } from 'node:util';
-import { DEFAULT_TRADING_POLICY, TRADING_STEP_S } from '@vpp/shared';
+import type { BacktestFigures, StrategyFigures as StrategyResult } from '@vpp/shared';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
-import { actualPrices, latestForecast, vppRegion } from '../features/market/index.ts';
-import { backtest, type StrategyResult } from '../features/trading/index.ts';
-import { memberNodes } from '../features/vpps/index.ts';
-import { BATTERY_ONE_WAY_EFFICIENCY } from '../forecast/index.ts';
+import { backtestVpp, tradingPolicyOf } from '../features/trading/index.ts';
 import { createContext } from '../platform/context.ts';
+import { ApiError } from '../platform/errors.ts';
 
 const { values } = parseArgs({
   options: {
@@ -51,39 +49,22 @@ try {
   const ctx = await createContext(config, handle.db, handle.dialect);
   const ps = await handle.db.selectFrom('powerstations').selectAll().where('id', '=', vppId).executeTakeFirst();
   if (!ps) fail(`There is no VPP ${vppId}.`);
-  const region = await vppRegion(ctx, ps);
-  if (!region) fail(`${ps.name} has no nodes in the NEM: there is no price to trade against.`);
-  const plate = await memberNodes(handle.db, ps)
-    .select((eb) => [eb.fn.sum<number>('nodes.battery_usable_kwh').as('kwh'), eb.fn.sum<number>('nodes.battery_kw').as('kw')])
-    .where('nodes.battery_usable_kwh', '>', 0)
-    .executeTakeFirst();
-  const capacity = Number(plate?.kwh ?? 0);
-  const power = Number(plate?.kw ?? 0);
-  if (!(capacity > 0 && power > 0)) fail(`${ps.name} has no batteries.`);
-  const row = await handle.db.selectFrom('trading_policies').selectAll().where('powerstation_id', '=', ps.id).executeTakeFirst();
-  const minSoc = row?.min_soc_pct ?? DEFAULT_TRADING_POLICY.minSocPct;
-  const actual = await actualPrices(ctx, region, from, to);
-  if (actual.length < (to - from) / TRADING_STEP_S) fail('The period must have ended: actual prices are known only for intervals that have.');
-  const result = await backtest({
-    start: from,
-    actual: actual.map((p) => p.rrp),
-    store: {
-      capacityKwh: capacity,
-      powerKw: row?.max_power_kw == null ? power : Math.min(power, row.max_power_kw),
-      floorKwh: capacity * Math.max(0.1, minSoc / 100),
-      storedKwh: capacity / 2,
-      efficiency: BATTERY_ONE_WAY_EFFICIENCY,
-      degradationPerMWh: row?.degradation_cost ?? DEFAULT_TRADING_POLICY.degradationCostPerMWh,
-      maxCyclesPerDay: row?.max_cycles_per_day ?? DEFAULT_TRADING_POLICY.maxCyclesPerDay,
-    },
-    forecast: async (asOf, start, count) => (await latestForecast(ctx, region, start, start + count * TRADING_STEP_S, asOf)).map((p) => p.rrp),
-    replanS: replanMin * 60,
-    dischargeAbove: Number(values.above),
-    chargeBelow: Number(values.below),
-  });
+  let result: BacktestFigures;
+  try {
+    result = await backtestVpp(ctx, ps, await tradingPolicyOf(ctx, ps.id), from, to, {
+      replanS: replanMin * 60,
+      dischargeAbove: Number(values.above),
+      chargeBelow: Number(values.below),
+    });
+  } catch (e) {
+    if (e instanceof ApiError) fail(e.message);
+    throw e;
+  }
   const line = (r: StrategyResult) =>
     `${r.name.padEnd(16)} $${r.revenue.toFixed(2).padStart(12)}  ${(r.dischargedKwh / 1000).toFixed(2).padStart(9)} MWh out  ${(r.chargedKwh / 1000).toFixed(2).padStart(9)} MWh in  ${r.cycles.toFixed(1).padStart(6)} cycles (most in a day ${r.maxDayCycles.toFixed(2)})  lowest store ${r.minStoredKwh.toFixed(0)} kWh`;
-  console.info(`${ps.name} (${region}): ${capacity.toFixed(0)} kWh, ${power.toFixed(0)} kW, ${values.from} to ${values.to}, ${result.plans} plans`);
+  console.info(
+    `${ps.name} (${result.region}): ${result.capacityKwh.toFixed(0)} kWh, ${result.powerKw.toFixed(0)} kW, floor ${result.floorKwh.toFixed(0)} kWh, ${values.from} to ${values.to}, ${result.plans} plans`,
+  );
   for (const r of [result.optimiser, result.threshold, result.evening]) console.info(line(r));
   console.info(
     result.gainOverBestNaive === null

@@ -294,6 +294,25 @@ export async function readInIdPages<R extends { id: number }>(page: (afterId: nu
   }
 }
 
+/** The longest a long read computes before it lets the event loop run (ms). */
+export const SLICE_MS = 5;
+
+/**
+ * A long computation's checkpoint: `await pause()` lets the event loop run (the requests waiting, a
+ * /healthz, another user's list) once `ms` have passed since the last time it did, and returns at
+ * once otherwise. SQLite answers synchronously, so a long read holds every other request for as long
+ * as it computes without one.
+ */
+export function timeSlices(ms = SLICE_MS): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < ms) return undefined;
+    return yieldToLoop().then(() => {
+      since = performance.now();
+    });
+  };
+}
+
 /** [start, end) cut into windows of `width` seconds, the event loop free between them. */
 export async function* timeWindows(start: number, end: number, width: number): AsyncGenerator<[number, number]> {
   for (let from = start; from < end; from += width) {

@@ -151,6 +151,10 @@ export interface NodeCommandTable {
   organisation_id: Generated<number | null>;
   /** Its rank among the commands directing the node's battery, 0 first (docs/precedence.md). */
   precedence: Generated<number>;
+  /** The form last sent to the device: its end and followed windows, or `cancel` (null: never sent). */
+  wire: Generated<string | null>;
+  /** 1: its followed windows may have changed; the outbox looks at it again (migration 045). */
+  revise: Generated<number>;
 }
 
 export interface DeviceCredentialTable {

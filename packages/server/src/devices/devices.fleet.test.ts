@@ -1,8 +1,9 @@
+import { SimulatedDevice } from '@vpp/fleet/device';
 import { type Fleet, runFleet } from '@vpp/fleet/fleet';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { nowS } from '../db/database.ts';
+import { nowS, setClock } from '../db/database.ts';
 import { nodeReports } from '../features/nodes/index.ts';
-import { sendCommands } from '../fleet/control.ts';
+import { cancelCommands, sendCommands } from '../fleet/control.ts';
 import { node } from '../test/factories.ts';
 import { freePort } from '../test/free-port.ts';
 import { describeEachDatabase } from '../test/harness.ts';
@@ -18,6 +19,7 @@ describeEachDatabase('the simulated fleet on the wire', (h) => {
   let link: DeviceLink;
   let fleet: Fleet;
   let ids: number[];
+  let org: number;
   const quiet = { info() {}, warn() {} };
 
   const start = async () => (await startDevices(h().ctx, h().app.log, nodeReports(h().ctx), { outboxEveryMs: 200 })) as DeviceLink;
@@ -25,7 +27,7 @@ describeEachDatabase('the simulated fleet on the wire', (h) => {
     (await h().ctx.db.selectFrom('device_readings').select('seq').where('node_id', '=', nodeId).execute()).map((r) => Number(r.seq));
 
   beforeAll(async () => {
-    const org = await h().org();
+    org = await h().org();
     ids = [(await node(h(), [org])).id, (await node(h(), [org], { postcode: '2000' })).id];
     h().ctx.config.MQTT_PORT = await freePort();
     link = await start();
@@ -68,6 +70,31 @@ describeEachDatabase('the simulated fleet on the wire', (h) => {
       });
   });
 
+  it('follows, of two events on its battery, the one the console says has precedence, and returns to the other when that one is called off', async () => {
+    const installer = await h().org('INSTALLER', 'Solar Fitters');
+    const now = nowS();
+    const battery = async () =>
+      (await h().ctx.db.selectFrom('tel_latest').select('battery_p').where('node_id', '=', ids[1]).executeTakeFirstOrThrow()).battery_p;
+    const answer = async (source: string) =>
+      waitFor(`the answer to ${source}`, async () => {
+        const c = await h().ctx.db.selectFrom('node_commands').select('status').where('source', '=', source).executeTakeFirstOrThrow();
+        return c.status === 'PENDING' ? undefined : c.status;
+      });
+    // The installer's lockout first, then the retailer's discharge over the same window: the discharge has precedence.
+    await sendCommands(h().ctx.db, [{ nodeId: ids[1], start: now - 1, end: now + 600, spec: { kind: 'battery_power', kw: 0 }, source: 'test:lockout' }], {
+      organisationId: installer,
+    });
+    await sendCommands(h().ctx.db, [{ nodeId: ids[1], start: now - 1, end: now + 600, spec: { kind: 'battery_power', kw: 3 }, source: 'test:discharge' }], {
+      organisationId: org,
+    });
+    const lockout = await answer('test:lockout');
+    const discharge = await answer('test:discharge');
+    // (A customer may opt out of either: one in twenty.)
+    if (discharge === 'ACCEPTED') await waitFor('the battery discharging', async () => (await battery()) === 3);
+    await cancelCommands(h().ctx.db, 'test:discharge');
+    if (lockout === 'ACCEPTED') await waitFor('the battery locked out again', async () => (await battery()) === 0);
+  });
+
   it('keeps its readings while the broker is away and sends them as a batch once it is back', async () => {
     const device = fleet.devices[1];
     await link.stop();
@@ -82,4 +109,71 @@ describeEachDatabase('the simulated fleet on the wire', (h) => {
     // As a batch (the device counts a batch once the broker has acknowledged it, after the console stored it).
     await waitFor('the batch acknowledged', () => device.counts.resent >= kept.length);
   });
+
+  // Last in this file: it runs the console's clock fast (an hour in six seconds) and leaves it so.
+  it('takes back a device away for an hour: its kept hour fills its graphs, and its offline and online events are in its history', async () => {
+    const id = (await node(h(), [org], { postcode: '3000' })).id;
+    const [identity] = (await commissionFleet(h().ctx.db, { nodeIds: [id] })).devices;
+    // The fleet's own device, its reports timed by the test on the console's clock.
+    const device = new SimulatedDevice(identity, { broker: `mqtt://127.0.0.1:${link.port}`, log: quiet });
+    const headers = await h().bearer((await h().user(org)).username);
+    const get = async (url: string) => {
+      const res = await h().app.inject({ method: 'GET', url, headers });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    setClock(600, Date.now() / 1000);
+    try {
+      device.connect();
+      await waitFor('the device connected', () => device.connected);
+      const first = nowS() - (nowS() % 30);
+      device.report(first, 30);
+      await waitFor('its live reading', async () => (await seqs(id)).includes(first));
+      // Away: the connection drops without a goodbye, and the broker publishes its last will.
+      await device.stop(false);
+      await waitFor(
+        'the node offline',
+        async () => (await h().ctx.db.selectFrom('nodes').select('connection_offline').where('id', '=', id).executeTakeFirstOrThrow()).connection_offline === 1,
+      );
+      const offlineAt = Number(
+        (await h().ctx.db.selectFrom('node_events').select('ts').where('node_id', '=', id).where('event_type', '=', 'NODE_OFFLINE').executeTakeFirstOrThrow())
+          .ts,
+      );
+      // The hour it is away for, from its last will on; it keeps a reading every 30 s of it.
+      const away = offlineAt - (offlineAt % 30) + 30;
+      await waitFor('an hour to pass', () => nowS() >= away + 3600);
+      for (let ts = away; ts < away + 3600; ts += 30) device.report(ts, 30);
+      expect(device.buffer).toHaveLength(120);
+      device.connect();
+      await waitFor('the kept hour stored', async () => (await seqs(id)).length === 121, 60_000);
+      // Its graph: every 5-minute bucket of the hour holds a value (a late reading joins its bucket's
+      // history at the next fold, on the next write after a 5-minute boundary).
+      const from = away - (away % 300) + 300;
+      const to = away + 3600 - ((away + 3600) % 300);
+      const gaps = async () => {
+        const series = (await get(`/api/nodes/${id}/data?metrics=meterPower,soc&start=${from}&end=${to}&interval=300&fill=null`)).series as Record<
+          string,
+          Record<string, number | null>
+        >;
+        const buckets = Object.entries(series).filter(([t]) => Number(t) >= from && Number(t) < to);
+        expect(buckets.length).toBe((to - from) / 300);
+        return buckets.filter(([, p]) => p.meterPower === null || p.soc === null).map(([t]) => t);
+      };
+      await waitFor('the graph filled', async () => (await gaps()).length === 0);
+      // Its history: offline, then online again after the hour.
+      await waitFor(
+        'the node online',
+        async () => (await h().ctx.db.selectFrom('nodes').select('connection_offline').where('id', '=', id).executeTakeFirstOrThrow()).connection_offline === 0,
+      );
+      const events = (await get(`/api/nodes/${id}/events?limit=10&offset=0`)).data as { eventType: string; ts: number; duration: number | null }[];
+      const [online, offline] = events.filter((e) => e.eventType === 'NODE_ONLINE' || e.eventType === 'NODE_OFFLINE');
+      expect(offline).toMatchObject({ eventType: 'NODE_OFFLINE' });
+      expect(online).toMatchObject({ eventType: 'NODE_ONLINE' });
+      expect(online.ts - offline.ts).toBeGreaterThanOrEqual(3600);
+      expect(online.duration).toBeGreaterThanOrEqual(3600);
+    } finally {
+      await device.stop();
+      setClock(1, 0);
+    }
+  }, 120_000);
 });

@@ -3,7 +3,7 @@ import { DEVICE_TOPIC_PREFIX, parseDeviceTopic } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type ISubscriptionMap, type MqttClient } from 'mqtt';
 
-/** The subscriptions' group: console processes in one group split the devices' messages between them. */
+/** The subscriptions' group by default (MQTT_SHARE_GROUP): console processes in one group split the devices' messages between them. */
 export const SHARE_GROUP = 'vpp-console';
 const MAX_BACKOFF_MS = 30_000;
 
@@ -27,7 +27,12 @@ const ACK_LATER = new Error('acknowledged once handled');
  */
 export async function connectExternal(
   url: string,
-  o: { log: FastifyBaseLogger; clientId?: string; handle(serial: string, kind: 'telemetry' | 'state' | 'ack', payload: Buffer): Promise<void> },
+  o: {
+    log: FastifyBaseLogger;
+    clientId?: string;
+    shareGroup?: string;
+    handle(serial: string, kind: 'telemetry' | 'state' | 'ack', payload: Buffer): Promise<void>;
+  },
 ): Promise<ExternalLink> {
   const clientId = o.clientId ?? `vpp-console-${os.hostname()}-${process.pid}`;
   const client = mqtt.connect(url, {
@@ -53,10 +58,18 @@ export async function connectExternal(
   client.on('error', (err) => {
     if (err !== ACK_LATER) o.log.error({ err }, 'MQTT client error');
   });
+  /** Messages being handled, not yet acknowledged: a shutdown waits for them. */
+  const inFlight = new Set<Promise<void>>();
   client.handleMessage = (packet, callback) => {
     const topic = parseDeviceTopic(packet.topic);
     const kind = topic?.kind;
     const handled = topic && kind && kind !== 'cmd' ? o.handle(topic.serial, kind, packet.payload as Buffer) : Promise.resolve();
+    const settled = handled.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.add(settled);
+    void settled.finally(() => inFlight.delete(settled));
     if (packet.qos === 0) {
       void handled.catch((err: unknown) => o.log.error({ err }, 'device message could not be handled'));
       return callback();
@@ -70,7 +83,7 @@ export async function connectExternal(
     );
     callback(ACK_LATER);
   };
-  const topics = ['telemetry', 'state', 'cmd/ack'].map((k) => `$share/${SHARE_GROUP}/${DEVICE_TOPIC_PREFIX}/+/${k}`);
+  const topics = ['telemetry', 'state', 'cmd/ack'].map((k) => `$share/${o.shareGroup ?? SHARE_GROUP}/${DEVICE_TOPIC_PREFIX}/+/${k}`);
   // On every connection, not only the first: Mosquitto 2.0 restores a persistent session after its
   // restart without its shared subscriptions (and MQTT.js subscribes again only to a new session).
   client.on('connect', () => {
@@ -95,8 +108,16 @@ export async function connectExternal(
     async publish(topic, payload) {
       await client.publishAsync(topic, payload, { qos: 1 });
     },
+    /**
+     * A shutdown: takes no more messages, acknowledges those in hand once handled, and ends the
+     * session. A broker (Mosquitto) keeps sharing messages with a persistent session that is away:
+     * a process stopped for good must not hold its share of the devices until the session expires.
+     * (A process killed keeps its session: what it held comes back to it when it starts again.)
+     */
     async close() {
-      await client.endAsync();
+      if (client.connected) await client.unsubscribeAsync(topics).catch(() => undefined);
+      await Promise.all(inFlight);
+      await client.endAsync(false, { properties: { sessionExpiryInterval: 0 } });
     },
   };
 }

@@ -1,7 +1,9 @@
-import { type DeviceAck, type DeviceCommand, type DeviceControl, deviceTopics } from '@vpp/shared';
+import { type DeviceAck, type DeviceCmdMessage, type DeviceCommand, type DeviceControl, deviceTopics } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ExpressionBuilder } from 'kysely';
 import { type Database, nowS } from '../db/database.ts';
-import type { CommandSpec } from '../fleet/control.ts';
+import type { DB } from '../db/schema.ts';
+import { type CommandSpec, DIRECTING, followedWindows, reviseNodes } from '../fleet/control.ts';
 
 /** A command not acknowledged this long after it was sent goes out again (QoS 1 covers the wire; this covers a device that restarted before answering). */
 export const RESEND_S = 30;
@@ -28,12 +30,79 @@ export function toControl(spec: CommandSpec): DeviceControl {
   }
 }
 
+/** A claimed command as the outbox sees it. */
+interface Claimed {
+  id: number;
+  node_id: number;
+  kind: string;
+  params: string;
+  start_ts: number;
+  end_ts: number;
+  created_at: number;
+  status: string;
+  precedence: number;
+  organisation_id: number | null;
+  wire: string | null;
+}
+
 /**
- * The durable command outbox (node_commands) on the wire: each round claims the pending commands
- * still valid of online devices that hold a credential and were never sent or not answered within
- * RESEND_S, marks them sent in the same statement (so two console processes never both send one),
- * and publishes them. A device that returns gets its pending commands at once; an answer records
- * the device's result, which the dispatch, curtailment and outage figures read.
+ * What a device is to be sent for each of these commands, with the precedence rule already applied
+ * (docs/precedence.md): a live command with the windows in which its node follows it (`windows` left
+ * out where that is all of it), a withdrawal for one withdrawn after it was sent, or nothing (null)
+ * for one withdrawn before. `live` are the node's commands that direct its battery and still stand.
+ */
+export function wireForms(claimed: readonly Claimed[], live: readonly Claimed[]): Map<number, { form: string; message: DeviceCmdMessage } | null> {
+  const out = new Map<number, { form: string; message: DeviceCmdMessage } | null>();
+  const byNode = new Map<number, Map<number, Claimed>>();
+  for (const c of [...live, ...claimed.filter((c) => c.status === 'PENDING' || c.status === 'ACCEPTED')]) {
+    if (!DIRECTING.has(c.kind)) continue;
+    const m = byNode.get(c.node_id) ?? new Map<number, Claimed>();
+    m.set(c.id, c);
+    byNode.set(c.node_id, m);
+  }
+  const followed = new Map<number, { start: number; end: number }[]>();
+  for (const m of byNode.values()) {
+    const ranked = [...m.values()].map((c) => ({
+      id: c.id,
+      kind: c.kind,
+      start: Number(c.start_ts),
+      end: Number(c.end_ts),
+      precedence: c.precedence,
+      organisationId: c.organisation_id,
+    }));
+    for (const [c, windows] of followedWindows(ranked)) followed.set(c.id, windows);
+  }
+  for (const c of claimed) {
+    if (c.status !== 'PENDING' && c.status !== 'ACCEPTED') {
+      out.set(c.id, c.wire === null ? null : { form: 'cancel', message: { id: c.id, cancel: true } });
+      continue;
+    }
+    const start = Number(c.start_ts);
+    const end = Number(c.end_ts);
+    const windows = followed.get(c.id) ?? [{ start, end }];
+    const whole = windows.length === 1 && windows[0].start === start && windows[0].end === end;
+    const message: DeviceCommand = {
+      id: c.id,
+      createdAt: Number(c.created_at),
+      validFrom: start,
+      validTo: end,
+      control: toControl(JSON.parse(c.params) as CommandSpec),
+      ...(whole ? {} : { windows: windows.map((w) => ({ from: w.start, to: w.end })) }),
+    };
+    out.set(c.id, { form: JSON.stringify([end, whole ? null : message.windows]), message });
+  }
+  return out;
+}
+
+/**
+ * The durable command outbox (node_commands) on the wire. Each round claims, of online devices that
+ * hold a credential, the commands still valid that were never sent or not answered within RESEND_S,
+ * and those marked to revise (their node's commands changed), marking them sent in the same
+ * statement (so two console processes never both send one). It resolves the precedence among the
+ * node's commands (docs/precedence.md) and sends each device only what it is to follow: a command
+ * with the windows in which the node follows it, again when those windows or its end change, and a
+ * withdrawal when it is withdrawn. A device that returns gets its commands still valid at once; an
+ * answer records the device's result, which the dispatch, curtailment and outage figures read.
  */
 export class CommandOutbox {
   private timer: NodeJS.Timeout | null = null;
@@ -70,71 +139,125 @@ export class CommandOutbox {
     return this.running;
   }
 
-  /** A device is back: its commands not yet answered go out in the next round, not after RESEND_S. */
+  /** A device is back (it may have restarted and forgotten): every command of its still valid goes out in the next round. */
   async online(nodeId: number): Promise<void> {
-    await this.db.updateTable('node_commands').set({ sent_at: null }).where('node_id', '=', nodeId).where('status', '=', 'PENDING').execute();
+    await this.db
+      .updateTable('node_commands')
+      .set({ sent_at: null, revise: 1, wire: null })
+      .where('node_id', '=', nodeId)
+      .where('status', 'in', ['PENDING', 'ACCEPTED'])
+      .where('end_ts', '>', nowS())
+      .execute();
     void this.round().catch((err) => this.log.error({ err }, 'command outbox round failed'));
+  }
+
+  /**
+   * Claims commands of online devices with a credential, still valid: `due`, those pending and never
+   * sent or not answered within RESEND_S (marked sent); `revise`, those marked to look at again. The
+   * claim re-checks what it selected: of two processes claiming the same rows, one updates none.
+   */
+  private async claim(now: number, which: 'due' | 'revise'): Promise<Claimed[]> {
+    const pick = (eb: ExpressionBuilder<DB, 'node_commands'>) =>
+      which === 'due'
+        ? eb.and([
+            eb('node_commands.status', '=', 'PENDING'),
+            eb.or([eb('node_commands.sent_at', 'is', null), eb('node_commands.sent_at', '<=', now - RESEND_S)]),
+          ])
+        : eb.and([eb('node_commands.revise', '=', 1), eb('node_commands.status', 'in', ['PENDING', 'ACCEPTED', 'CANCELLED'])]);
+    const ids = this.db
+      .selectFrom('node_commands')
+      .innerJoin('device_credentials as d', 'd.node_id', 'node_commands.node_id')
+      .innerJoin('nodes as n', 'n.id', 'node_commands.node_id')
+      .select('node_commands.id')
+      .where('node_commands.end_ts', '>', now)
+      .where('n.connection_offline', '=', 0)
+      .where(pick)
+      .orderBy('node_commands.id')
+      .limit(CLAIM);
+    const rows = await this.db
+      .updateTable('node_commands')
+      .set(which === 'due' ? { sent_at: now, revise: 0 } : { revise: 0 })
+      .where('id', 'in', ids)
+      .where(pick)
+      .returning(['id', 'node_id', 'kind', 'params', 'start_ts', 'end_ts', 'created_at', 'status', 'precedence', 'organisation_id', 'wire'])
+      .execute();
+    return rows.map((c) => ({ ...c, start_ts: Number(c.start_ts), end_ts: Number(c.end_ts), created_at: Number(c.created_at) }));
   }
 
   private async send(): Promise<void> {
     for (;;) {
       const now = nowS();
-      const due = this.db
-        .selectFrom('node_commands as c')
-        .innerJoin('device_credentials as d', 'd.node_id', 'c.node_id')
-        .innerJoin('nodes as n', 'n.id', 'c.node_id')
-        .select('c.id')
-        .where('c.status', '=', 'PENDING')
-        .where('c.end_ts', '>', now)
-        .where('n.connection_offline', '=', 0)
-        .where((eb) => eb.or([eb('c.sent_at', 'is', null), eb('c.sent_at', '<=', now - RESEND_S)]))
-        .orderBy('c.id')
-        .limit(CLAIM);
-      // The claim re-checks what it selected: of two processes claiming the same rows, one updates none.
-      const claimed = await this.db
-        .updateTable('node_commands')
-        .set({ sent_at: now })
-        .where('id', 'in', due)
-        .where('status', '=', 'PENDING')
-        .where((eb) => eb.or([eb('sent_at', 'is', null), eb('sent_at', '<=', now - RESEND_S)]))
-        .returning(['id', 'node_id', 'params', 'start_ts', 'end_ts', 'created_at'])
-        .execute();
+      const due = await this.claim(now, 'due');
+      const revised = await this.claim(now, 'revise');
+      const force = new Set(due.map((c) => c.id));
+      // In the order given (an UPDATE … RETURNING keeps none).
+      const claimed = [...due, ...revised].sort((a, b) => a.id - b.id);
       if (!claimed.length) return;
-      const serials = new Map(
-        (
-          await this.db
-            .selectFrom('nodes')
-            .select(['id', 'serial_number'])
-            .where('id', 'in', [...new Set(claimed.map((c) => c.node_id))])
-            .execute()
-        ).map((n) => [n.id, n.serial_number]),
-      );
+      const nodeIds = [...new Set(claimed.map((c) => c.node_id))];
+      const serials = new Map<number, string>();
+      const live: Claimed[] = [];
+      for (let i = 0; i < nodeIds.length; i += 1000) {
+        const chunk = nodeIds.slice(i, i + 1000);
+        for (const n of await this.db.selectFrom('nodes').select(['id', 'serial_number']).where('id', 'in', chunk).execute())
+          serials.set(n.id, n.serial_number);
+        const rows = await this.db
+          .selectFrom('node_commands')
+          .select(['id', 'node_id', 'kind', 'params', 'start_ts', 'end_ts', 'created_at', 'status', 'precedence', 'organisation_id', 'wire'])
+          .where('node_id', 'in', chunk)
+          .where('end_ts', '>', now)
+          .where('kind', 'in', [...DIRECTING])
+          .where('status', 'in', ['PENDING', 'ACCEPTED'])
+          .execute();
+        for (const r of rows) live.push({ ...r, start_ts: Number(r.start_ts), end_ts: Number(r.end_ts), created_at: Number(r.created_at) });
+      }
+      const forms = wireForms(claimed, live);
+      const sent = new Map<string, number[]>();
+      const failed: number[] = [];
       await Promise.all(
-        claimed.map((c) => {
-          const cmd: DeviceCommand = {
-            id: c.id,
-            createdAt: Number(c.created_at),
-            validFrom: Number(c.start_ts),
-            validTo: Number(c.end_ts),
-            control: toControl(JSON.parse(c.params) as CommandSpec),
-          };
-          this.counts.sent++;
-          return this.publish(deviceTopics(serials.get(c.node_id) as string).cmd, JSON.stringify(cmd));
+        claimed.map(async (c) => {
+          const f = forms.get(c.id);
+          // Unchanged since it was last sent (or withdrawn before it went out): nothing to send.
+          if (!f || (!force.has(c.id) && f.form === c.wire)) return;
+          try {
+            await this.publish(deviceTopics(serials.get(c.node_id) as string).cmd, JSON.stringify(f.message));
+            this.counts.sent++;
+            sent.set(f.form, [...(sent.get(f.form) ?? []), c.id]);
+          } catch (err) {
+            this.log.warn({ err, command: c.id }, 'command not sent; it goes out again');
+            failed.push(c.id);
+          }
         }),
       );
-      if (claimed.length < CLAIM) return;
+      for (const [form, ids] of sent)
+        for (let i = 0; i < ids.length; i += 1000)
+          await this.db
+            .updateTable('node_commands')
+            .set({ wire: form })
+            .where('id', 'in', ids.slice(i, i + 1000))
+            .execute();
+      for (let i = 0; i < failed.length; i += 1000)
+        await this.db
+          .updateTable('node_commands')
+          .set({ revise: 1 })
+          .where('id', 'in', failed.slice(i, i + 1000))
+          .execute();
+      if (due.length < CLAIM && revised.length < CLAIM) return;
     }
   }
 
   /** A device's answer to one of its own commands; an answer to a command no longer pending (withdrawn, answered before) changes nothing. */
   async ack(nodeId: number, ack: DeviceAck): Promise<void> {
     this.counts.acks++;
-    await this.db
+    const at = nowS();
+    const answered = await this.db
       .updateTable('node_commands')
-      .set({ status: ack.result, responded_at: nowS(), reason: ack.reason ?? null })
+      .set({ status: ack.result, responded_at: at, reason: ack.reason ?? null })
       .where('id', '=', ack.id)
       .where('node_id', '=', nodeId)
       .where('status', '=', 'PENDING')
+      .returning('kind')
       .execute();
+    // A declined instruction to the battery sets nothing aside: the node returns to what it had set aside.
+    if (ack.result !== 'ACCEPTED' && answered.some((r) => DIRECTING.has(r.kind))) await reviseNodes(this.db, [nodeId], at);
   }
 }

@@ -1,9 +1,9 @@
-import { type DeviceCommand, deviceTopics } from '@vpp/shared';
+import { type DeviceCmdMessage, type DeviceCommand, deviceTopics } from '@vpp/shared';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
 import { nodeReports } from '../features/nodes/index.ts';
-import { sendCommands } from '../fleet/control.ts';
+import { cancelCommands, sendCommands } from '../fleet/control.ts';
 import { node } from '../test/factories.ts';
 import { freePort } from '../test/free-port.ts';
 import { describeEachDatabase } from '../test/harness.ts';
@@ -263,5 +263,68 @@ describeEachDatabase('devices on the wire (embedded broker)', (h) => {
     );
     const after = await h().ctx.db.selectFrom('node_events').select('event_type').where('node_id', '=', d.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(after.event_type).toBe('NODE_OFFLINE');
+  });
+
+  it('sends each device only what it is to follow: the precedence resolved window by window, sent again as events come and go', async () => {
+    const installer = await h().org('INSTALLER', 'Solar Fitters');
+    const d = await commissioned();
+    const c = await connect(d);
+    const got: DeviceCmdMessage[] = [];
+    c.on('message', (_t, p) => got.push(JSON.parse(p.toString())));
+    await c.subscribeAsync(deviceTopics(d.serial).cmd, { qos: 1 });
+    const t0 = nowS() + 3600;
+    const hour = 3600;
+    /** The last message the device had about a command, once it has had `n` of them. */
+    const last = async (id: number, n = 1) => {
+      await waitFor(`message ${n} about command ${id}`, () => got.filter((m) => m.id === id).length >= n);
+      return got.filter((m) => m.id === id).at(-1);
+    };
+    const idOf = async (source: string) =>
+      (await h().ctx.db.selectFrom('node_commands').select('id').where('source', '=', source).executeTakeFirstOrThrow()).id;
+    const ack = (id: number, result: string) => c.publishAsync(deviceTopics(d.serial).ack, JSON.stringify({ id, result }), { qos: 1 });
+
+    // The installer's three-hour lockout: the device follows all of it.
+    await sendCommands(h().ctx.db, [{ nodeId: d.id, start: t0, end: t0 + 3 * hour, spec: { kind: 'battery_power', kw: 0 }, source: 'test:lockout' }], {
+      organisationId: installer,
+    });
+    const lockout = await idOf('test:lockout');
+    expect(await last(lockout)).toMatchObject({ validFrom: t0, validTo: t0 + 3 * hour, control: { type: 'batteryPowerW', w: 0 } });
+    expect(await last(lockout)).not.toHaveProperty('windows');
+    await ack(lockout, 'ACCEPTED');
+
+    // The retailer's one-hour discharge inside it takes precedence: the lockout is sent again with the windows around it.
+    await sendCommands(h().ctx.db, [{ nodeId: d.id, start: t0 + hour, end: t0 + 2 * hour, spec: { kind: 'battery_power', kw: 4 }, source: 'test:discharge' }], {
+      organisationId: org,
+    });
+    const discharge = await idOf('test:discharge');
+    expect(await last(discharge)).toMatchObject({ validFrom: t0 + hour, validTo: t0 + 2 * hour, control: { type: 'batteryPowerW', w: 4000 } });
+    expect(await last(discharge)).not.toHaveProperty('windows');
+    expect(await last(lockout, 2)).toMatchObject({
+      windows: [
+        { from: t0, to: t0 + hour },
+        { from: t0 + 2 * hour, to: t0 + 3 * hour },
+      ],
+    });
+    await ack(discharge, 'ACCEPTED');
+
+    // The discharge is called off: the device is told, and follows the whole lockout again.
+    await cancelCommands(h().ctx.db, 'test:discharge');
+    expect(await last(discharge, 2)).toEqual({ id: discharge, cancel: true });
+    expect(await last(lockout, 3)).not.toHaveProperty('windows');
+
+    // Another discharge, which the customer declines: the lockout is set aside while it waits for the answer, and back after.
+    await sendCommands(h().ctx.db, [{ nodeId: d.id, start: t0 + hour, end: t0 + 2 * hour, spec: { kind: 'battery_power', kw: 3 }, source: 'test:declined' }], {
+      organisationId: org,
+    });
+    const declined = await idOf('test:declined');
+    await last(declined);
+    expect((await last(lockout, 4)) as DeviceCommand).toHaveProperty('windows');
+    await ack(declined, 'OPTED_OUT');
+    expect(await last(lockout, 5)).not.toHaveProperty('windows');
+
+    // Every message was sent once: nothing unchanged went out again.
+    await link.outbox.round();
+    expect(got.filter((m) => m.id === lockout)).toHaveLength(5);
+    expect(got.filter((m) => m.id === discharge)).toHaveLength(2);
   });
 });

@@ -58,6 +58,7 @@ export async function startDevices(
     external = await connectExternal(MQTT_URL, {
       log,
       clientId: opts.clientId ?? `vpp-console-${os.hostname()}-${PORT}`,
+      shareGroup: ctx.config.MQTT_SHARE_GROUP,
       handle: (serial, kind, payload) => ingest.handle(serial, kind, payload),
     });
   } else {

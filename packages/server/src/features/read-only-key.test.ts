@@ -1,6 +1,6 @@
 import { API_KEY_MESSAGES, type Endpoint, endpointUrl, isReadOnlyPermission, PERMISSIONS } from '@vpp/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { databaseSnapshot } from '../test/db-snapshot.ts';
+import { unchangedRun } from '../test/db-snapshot.ts';
 import { exampleFor } from '../test/examples.ts';
 import { node } from '../test/factories.ts';
 import { describeEachDatabase, PASSWORD } from '../test/harness.ts';
@@ -27,6 +27,7 @@ describeEachDatabase('a read-only API key changes nothing', (h) => {
   let owner: RecordOwner;
   let ids: Map<string, number | string>;
   let key: { 'x-api-key': string };
+  let run: ReturnType<typeof unchangedRun> | undefined;
   beforeAll(async () => {
     const org = await h().org('RETAILER', 'Read-only Energy');
     const user = await h().user(org, { permissions: PERMISSIONS.map((p) => p.name) });
@@ -57,7 +58,8 @@ describeEachDatabase('a read-only API key changes nothing', (h) => {
     it.each(KEY_CALLS.filter((e) => e.access === access).map((e) => [`${e.method} ${e.path}`, e] as const))(
       '%s leaves the database as it was',
       async (_, e) => {
-        const before = await databaseSnapshot(h().ctx.db, h().dialect);
+        run ??= unchangedRun(h().ctx.db, h().dialect);
+        const before = await run.before();
         const res = await call(e);
         if (access === 'write') {
           expect(res.statusCode, res.body).toBe(403);
@@ -65,7 +67,9 @@ describeEachDatabase('a read-only API key changes nothing', (h) => {
         } else {
           expect(res.statusCode, res.body).toBeLessThan(500);
         }
-        expect(await databaseSnapshot(h().ctx.db, h().dialect)).toEqual(before);
+        const after = await run.after();
+        expect(after).toEqual(before);
+        run.unchanged(after);
       },
     );
   });
@@ -152,11 +156,14 @@ describeEachDatabase('a read-only API key changes nothing', (h) => {
       ['DELETE', `/vens/${venId}`],
       ['POST', `/vens/${venId}/resources`, { resourceName: 'x' }],
     ];
+    const vtn = unchangedRun(h().ctx.db, h().dialect);
     for (const [method, path, body] of writes) {
-      const before = await databaseSnapshot(h().ctx.db, h().dialect);
+      const before = await vtn.before();
       const res = await h().app.inject({ method, url: `${B}${path}`, headers: auth, ...(body ? { payload: body } : {}) });
       expect(res.statusCode, `${method} ${path} ${res.body}`).toBe(403);
-      expect(await databaseSnapshot(h().ctx.db, h().dialect)).toEqual(before);
+      const after = await vtn.after();
+      expect(after).toEqual(before);
+      vtn.unchanged(after);
     }
   });
 });

@@ -36,7 +36,7 @@ export const PRECEDENCE = { NETWORK: 0, RETAILER: 1, INSTALLER: 2 } as const;
 export type OrganisationRole = keyof typeof PRECEDENCE;
 
 /** The kinds that direct the battery (one at a time per node); limits only bound what it does. */
-const DIRECTING: ReadonlySet<string> = new Set(['battery_power', 'charge_full', 'grid_outage']);
+export const DIRECTING: ReadonlySet<string> = new Set(['battery_power', 'charge_full', 'grid_outage']);
 
 /** A command's precedence: an outage's reserve (and any limit) 0; battery power by its organisation's role. */
 export function precedenceOf(spec: Pick<CommandSpec, 'kind'>, role: OrganisationRole): number {
@@ -98,6 +98,25 @@ export function followedWindows<T extends Ranked>(commands: readonly T[]): Map<T
   return out;
 }
 
+/**
+ * Marks the live commands directing these nodes' batteries for the outbox to look at again: a
+ * command of theirs came, went or was declined, so what each node follows, window by window, may
+ * have changed, and its device must be sent the new form (docs/precedence.md, docs/devices.md).
+ */
+export async function reviseNodes(db: Database, nodeIds: readonly number[], at = nowS()): Promise<void> {
+  const nodes = [...new Set(nodeIds)];
+  for (let i = 0; i < nodes.length; i += 1000)
+    await db
+      .updateTable('node_commands')
+      .set({ revise: 1 })
+      .where('node_id', 'in', nodes.slice(i, i + 1000))
+      .where('end_ts', '>', at)
+      .where('kind', 'in', [...DIRECTING])
+      .where('status', 'in', ['PENDING', 'ACCEPTED'])
+      .where('revise', '=', 0)
+      .execute();
+}
+
 /** The role of an organisation, for its commands' precedence. */
 async function roleOf(db: Database, organisationId: number): Promise<OrganisationRole> {
   const row = await db.selectFrom('organisations').select('suborg_type').where('id', '=', organisationId).executeTakeFirstOrThrow();
@@ -144,6 +163,12 @@ export async function sendCommands(
       )
       .execute();
   }
+  // A new instruction to a battery may set aside (or be set aside by) the node's others.
+  await reviseNodes(
+    db,
+    commands.filter((c) => DIRECTING.has(c.spec.kind)).map((c) => c.nodeId),
+    created,
+  );
 }
 
 /**
@@ -153,16 +178,20 @@ export async function sendCommands(
  */
 export async function cancelCommands(db: Database, source: string, at = nowS(), nodeIds?: readonly number[]): Promise<void> {
   if (nodeIds && !nodeIds.length) return;
+  const touched: number[] = [];
   for (let i = 0; i < (nodeIds?.length ?? 1); i += 1000) {
+    // `revise`: the device that was sent it is told it is withdrawn.
     let q = db
       .updateTable('node_commands')
-      .set({ status: 'CANCELLED' })
+      .set({ status: 'CANCELLED', revise: 1 })
       .where('source', '=', source)
       .where('end_ts', '>', at)
       .where('status', 'in', ['PENDING', 'ACCEPTED']);
     if (nodeIds) q = q.where('node_id', 'in', nodeIds.slice(i, i + 1000));
-    await q.execute();
+    for (const r of await q.returning(['node_id', 'kind']).execute()) if (DIRECTING.has(r.kind)) touched.push(r.node_id);
   }
+  // What it had set aside on its nodes comes back.
+  await reviseNodes(db, touched, at);
 }
 
 /**
@@ -172,17 +201,18 @@ export async function cancelCommands(db: Database, source: string, at = nowS(), 
  */
 export async function endCommands(db: Database, source: string, at: number, nodeIds?: readonly number[]): Promise<void> {
   if (nodeIds && !nodeIds.length) return;
+  const touched: number[] = [];
   for (let i = 0; i < (nodeIds?.length ?? 1); i += 1000) {
     const chunk = nodeIds?.slice(i, i + 1000);
     let future = db
       .updateTable('node_commands')
-      .set({ status: 'CANCELLED' })
+      .set({ status: 'CANCELLED', revise: 1 })
       .where('source', '=', source)
       .where('start_ts', '>=', at)
       .where('status', 'in', ['PENDING', 'ACCEPTED']);
     let current = db
       .updateTable('node_commands')
-      .set({ end_ts: at })
+      .set({ end_ts: at, revise: 1 })
       .where('source', '=', source)
       .where('start_ts', '<', at)
       .where('end_ts', '>', at)
@@ -191,9 +221,9 @@ export async function endCommands(db: Database, source: string, at: number, node
       future = future.where('node_id', 'in', chunk);
       current = current.where('node_id', 'in', chunk);
     }
-    await future.execute();
-    await current.execute();
+    for (const q of [future, current]) for (const r of await q.returning(['node_id', 'kind']).execute()) if (DIRECTING.has(r.kind)) touched.push(r.node_id);
   }
+  await reviseNodes(db, touched, at);
 }
 
 /**

@@ -7,8 +7,9 @@ import { badRequest } from './errors.ts';
 
 // Mapbox vector tiles (MVT) of the maps (issue 30): the maps' areas index their view once per
 // organisation and scope (a VPP, a search) and keep it for the nodes' report interval; a tile is cut
-// from the index, encoded by vt-pbf, gzipped once and kept with the view. A view's version (a hash of
-// what it was made of) goes into the tiles' URL, so new data is new tiles to the browser.
+// from the index, encoded by vt-pbf, gzipped once (in the map worker, platform/map-tiles.ts) and kept
+// with the view. A view's version (a hash of what it was made of) goes into the tiles' URL, so new
+// data is new tiles to the browser.
 
 /** Tile coordinates of a tile's features, as geojson-vt and supercluster cut them. */
 export const TILE_EXTENT = 4096;
@@ -26,19 +27,30 @@ export interface TileView<T> {
   data: T;
   version: string;
   madeAt: number;
-  tiles: Map<string, Buffer>;
+  tiles: Map<string, Promise<Buffer>>;
 }
 
 /**
  * Views by key (organisation, scope, query), each kept `ttlMs` after it was made; at most `max`
  * views, the oldest dropped first. Two callers asking the same view while it is made share one build.
+ * A view let go is handed to `dropped` a little later (tiles already asked of it are answered first).
  */
 export class TileViews<T> {
   private readonly views = new Map<string, Promise<TileView<T>>>();
   constructor(
     private readonly ttlMs: number,
     private readonly max = 64,
+    private readonly dropped?: (data: T) => void,
   ) {}
+
+  private letGo(view: Promise<TileView<T>> | undefined): void {
+    const dropped = this.dropped;
+    if (!view || !dropped) return;
+    view.then(
+      (v) => setTimeout(() => dropped(v.data), 10_000).unref(),
+      () => {},
+    );
+  }
 
   /** The view of `key`, made by `build` when there is none or it is older than the time to live. */
   async get(key: string, build: () => Promise<T>, versionOf: (data: T) => string, now = Date.now()): Promise<TileView<T>> {
@@ -46,18 +58,25 @@ export class TileViews<T> {
     if (held) {
       const view = await held.catch(() => null);
       if (view && now - view.madeAt < this.ttlMs) return view;
-      if (this.views.get(key) === held) this.views.delete(key);
-      else return this.get(key, build, versionOf, now);
+      if (this.views.get(key) === held) {
+        this.views.delete(key);
+        this.letGo(held);
+      } else return this.get(key, build, versionOf, now);
     }
-    const made = build().then((data) => ({ data, version: versionOf(data), madeAt: now, tiles: new Map<string, Buffer>() }));
+    const made = build().then((data) => ({ data, version: versionOf(data), madeAt: now, tiles: new Map<string, Promise<Buffer>>() }));
     this.views.set(key, made);
     made.catch(() => this.views.delete(key));
-    while (this.views.size > this.max) this.views.delete(this.views.keys().next().value as string);
+    while (this.views.size > this.max) {
+      const oldest = this.views.keys().next().value as string;
+      this.letGo(this.views.get(oldest));
+      this.views.delete(oldest);
+    }
     return made;
   }
 
-  /** Forgets every view (tests). */
-  clear(): void {
+  /** Forgets every view (tests; the map worker stopped, `drop` false, as its views are gone). */
+  clear(drop = true): void {
+    if (drop) for (const v of this.views.values()) this.letGo(v);
     this.views.clear();
   }
 }
@@ -85,12 +104,13 @@ export function encodeTile(layers: Record<string, TileFeature[]>): Buffer {
   return gzipSync(vtpbf.fromGeojsonVt(present, { version: 2, extent: TILE_EXTENT }), { level: 6 });
 }
 
-/** The tile of `key` in the view, cut and encoded once. */
-export function tileOf<T>(view: TileView<T>, key: string, cut: () => Record<string, TileFeature[]>): Buffer {
+/** The tile of `key` in the view, cut and encoded once (by `cut`, in the map worker). */
+export function tileOf<T>(view: TileView<T>, key: string, cut: () => Promise<Uint8Array>): Promise<Buffer> {
   let tile = view.tiles.get(key);
   if (!tile) {
-    tile = encodeTile(cut());
+    tile = cut().then((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength));
     view.tiles.set(key, tile);
+    tile.catch(() => view.tiles.delete(key));
   }
   return tile;
 }

@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql, type Transaction } from 'kysely';
-import type { Database } from '../db/database.ts';
+import { type Database, timeSlices } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { dayColumnIndex, decodeDay, decodeSubDay, groupsOf, SUB_DAY_COLUMNS } from './codec.ts';
 import { ENERGY_COLUMNS, type EnergyColumn, type MetricColumn } from './metrics.ts';
@@ -85,6 +85,8 @@ export async function readBuckets(db: Database, h: History, ids: readonly number
   const energy = cols.map((c) => ENERGIES.has(c));
   const want = new Set([0, ...index]);
   const values = new Float64Array(width);
+  // The decoding of a chunk's days lets the event loop run every few milliseconds (a long series).
+  const pause = timeSlices();
   for (let i = 0; i < ids.length; i += CHUNK) {
     const { days, recent } = await readChunk(db, h, ids.slice(i, i + CHUNK), start, end);
     let r = 0;
@@ -103,6 +105,7 @@ export async function readBuckets(db: Database, h: History, ids: readonly number
       }
     };
     for (let d = 0; d < days.length; ) {
+      await pause();
       // A day's parts are consecutive rows.
       const { id } = days[d];
       const day = Number(days[d].day);

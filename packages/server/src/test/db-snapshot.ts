@@ -16,18 +16,32 @@ const CACHED: Record<string, (row: Record<string, unknown>) => boolean> = {
   market_prices: (row) => row.source === 'MODEL',
 };
 
+/** The tables of a database, read once per database: only a migration adds one. */
+const tableLists = new WeakMap<Database, Promise<string[]>>();
+function tablesOf(db: Database, dialect: DialectName): Promise<string[]> {
+  let tables = tableLists.get(db);
+  if (!tables) {
+    tables = (async () => {
+      const schema = dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+      return (await db.introspection.getTables({ withInternalKyselyTables: false }))
+        .filter((t) => !t.isView && (dialect === 'sqlite' || t.schema === schema))
+        .map((t) => t.name)
+        .sort();
+    })();
+    tableLists.set(db, tables);
+  }
+  return tables;
+}
+
+export type DatabaseSnapshot = Record<string, string[]>;
+
 /**
  * Every row of every table of the database, each table's rows in a stable order, for comparing the
  * whole database before and after something that should change nothing.
  */
-export async function databaseSnapshot(db: Database, dialect: DialectName): Promise<Record<string, string[]>> {
-  const schema = dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
-  const tables = (await db.introspection.getTables({ withInternalKyselyTables: false }))
-    .filter((t) => !t.isView && (dialect === 'sqlite' || t.schema === schema))
-    .map((t) => t.name)
-    .sort();
-  const snapshot: Record<string, string[]> = {};
-  for (const table of tables) {
+export async function databaseSnapshot(db: Database, dialect: DialectName): Promise<DatabaseSnapshot> {
+  const snapshot: DatabaseSnapshot = {};
+  for (const table of await tablesOf(db, dialect)) {
     const rows = (await db.selectFrom(sql.table(table).as('t')).selectAll().execute()) as Record<string, unknown>[];
     const skip = BOOKKEEPING[table] ?? [];
     const cached = CACHED[table];
@@ -44,4 +58,28 @@ export async function databaseSnapshot(db: Database, dialect: DialectName): Prom
       .sort();
   }
   return snapshot;
+}
+
+/**
+ * For a run of calls that should each change nothing: `before()` is the snapshot a call starts
+ * from, `after()` the one it must equal. A call that left the database as it was hands its after
+ * on as the next call's before (the same rows, read once instead of twice); any other outcome
+ * (a failed assertion, a call that threw) makes the next call read its own.
+ */
+export function unchangedRun(db: Database, dialect: DialectName) {
+  let kept: DatabaseSnapshot | undefined;
+  return {
+    async before(): Promise<DatabaseSnapshot> {
+      const snapshot = kept ?? (await databaseSnapshot(db, dialect));
+      kept = undefined;
+      return snapshot;
+    },
+    async after(): Promise<DatabaseSnapshot> {
+      return databaseSnapshot(db, dialect);
+    },
+    /** Called once the call's after-snapshot has been found equal to its before. */
+    unchanged(snapshot: DatabaseSnapshot) {
+      kept = snapshot;
+    },
+  };
 }

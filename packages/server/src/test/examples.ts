@@ -60,6 +60,9 @@ const EXAMPLE_FIELDS: Record<string, unknown> = {
   deploymentUids: [1],
   // A dashboard: one Node Map widget.
   widgets: [{ widgetId: 'NODE_MAP', layout: { x: 0, y: 0, w: 2, h: 3 }, settings: { shouldCluster: false } }],
+  // A backtest of yesterday and the day before (market days, ended).
+  firstDay: new Date((now - 2 * 86400) * 1000).toISOString().slice(0, 10),
+  lastDay: new Date((now - 86400) * 1000).toISOString().slice(0, 10),
   // A trading policy, off.
   mode: 'OFF',
   fromHour: 0,

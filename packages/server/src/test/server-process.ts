@@ -25,6 +25,11 @@ export interface RunningServer {
 
 export type Headers = Record<string, string>;
 
+/** How long a start may take to answer /healthz: a start transpiles the server and builds its fleet, minutes at a load of 20 on two cores. */
+const START_DEADLINE_MS = 5 * 60_000;
+/** How long a start may run before its crash point kills it. */
+const CRASH_DEADLINE_MS = 10 * 60_000;
+
 /**
  * The real server (main.ts) in a child process on its own data (a temporary DATA_DIR, and on
  * PostgreSQL its own schema), for the tests that kill it with SIGKILL at chosen points (CRASH_AT)
@@ -39,9 +44,16 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
   /** Every line the server processes have logged (at the LOG_LEVEL a start sets). */
   const log: string[] = [];
 
-  async function start(more: Record<string, string> = {}): Promise<RunningServer> {
+  /**
+   * Starts the server; resolved once /healthz answers. A start on a busy machine (the tests share two
+   * cores with other runs) may take minutes: the deadline is generous, and a process that exits fails
+   * the start at once.
+   */
+  async function start(more: Record<string, string> = {}, waitForAnswer = true): Promise<RunningServer> {
     const p = await startServerProcess({
       dataDir,
+      waitForAnswer,
+      deadlineMs: START_DEADLINE_MS,
       log: 'pipe',
       // The log (pino, one JSON line per entry): kept for the tests that read what the server said.
       onLog: (line) => log.push(line),
@@ -57,6 +69,28 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
     });
     current = { url: p.url, child: p.child, exited: p.exited };
     return current;
+  }
+
+  /**
+   * Starts the server with a crash point that kills it (CRASH_AT), and answers how it ended once it
+   * has: whether or not /healthz answered first. A server still running after CRASH_DEADLINE_MS (the
+   * crash point never reached) is killed and the wait fails.
+   */
+  async function untilKilled(more: Record<string, string>): Promise<NodeJS.Signals | number | null> {
+    const s = await start(more, false);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        s.child.kill('SIGKILL');
+        reject(new Error(`The server did not reach its crash point (${more.CRASH_AT}) in ${CRASH_DEADLINE_MS / 60_000} minutes.`));
+      }, CRASH_DEADLINE_MS);
+    });
+    try {
+      return await Promise.race([s.exited, late]);
+    } finally {
+      clearTimeout(timer);
+      current = undefined;
+    }
   }
 
   /** Ends the running server: SIGKILL (a power cut) or SIGTERM (a shutdown). Answers how it ended. */
@@ -140,6 +174,7 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
     schema,
     log,
     start,
+    untilKilled,
     kill: () => end('SIGKILL'),
     stop: () => end('SIGTERM'),
     query,

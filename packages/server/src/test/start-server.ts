@@ -27,6 +27,10 @@ export interface ServerStart {
    * builds its fleet, which on two cores shared with other runs took over 40 s.
    */
   deadlineMs?: number;
+  /** false: resolve once spawned, without waiting for /healthz (a start that is to crash before it answers). */
+  waitForAnswer?: boolean;
+  /** The HTTP port; a free one when absent (a restart on the same port keeps names made of it, such as the MQTT client id). */
+  port?: number;
 }
 
 export interface ServerProcess {
@@ -45,7 +49,7 @@ export interface ServerProcess {
  * exits first, or never answers, is ended and the start fails.
  */
 export async function startServerProcess(opts: ServerStart = {}): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `vpp-${opts.name ?? 'server'}-`));
   const out = opts.log === 'pipe' ? 'pipe' : 'inherit';
   const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), MAIN], {
@@ -77,6 +81,7 @@ export async function startServerProcess(opts: ServerStart = {}): Promise<Server
     return exited;
   };
   const url = `http://127.0.0.1:${port}`;
+  if (opts.waitForAnswer === false) return { url, dataDir, child, exited, end };
   try {
     await waitFor(
       'the server to answer',

@@ -119,15 +119,34 @@ export const deviceControlSchema = z.discriminatedUnion('type', [
 ]);
 export type DeviceControl = z.infer<typeof deviceControlSchema>;
 
-/** A `cmd` payload (console → device): the control, valid over [validFrom, validTo), created at `createdAt`. */
+/**
+ * A `cmd` payload (console → device): the control, valid over [validFrom, validTo), created at
+ * `createdAt`. `windows`, when present, are the only parts of that span in which the device follows
+ * it (none: it is set aside for now), because another instruction to the battery has precedence
+ * there (docs/precedence.md); the console has already resolved the precedence, so at any moment a
+ * device holds at most one battery instruction to follow. A command with an id the device holds
+ * replaces it (the console sends it again whenever its windows or its end change).
+ */
 export const deviceCommandSchema = z.strictObject({
   id: z.number().int().positive(),
   createdAt: epoch,
   validFrom: epoch,
   validTo: epoch,
   control: deviceControlSchema,
+  windows: z
+    .array(z.strictObject({ from: epoch, to: epoch }))
+    .max(100)
+    .optional(),
 });
 export type DeviceCommand = z.infer<typeof deviceCommandSchema>;
+
+/** A `cmd` payload that withdraws a command the device was sent: it no longer follows it (not answered). */
+export const deviceCancelSchema = z.strictObject({ id: z.number().int().positive(), cancel: z.literal(true) });
+export type DeviceCancel = z.infer<typeof deviceCancelSchema>;
+
+/** Any `cmd` payload: a command (new, or replacing one of the same id) or a withdrawal. */
+export const deviceCmdMessageSchema = z.union([deviceCancelSchema, deviceCommandSchema]);
+export type DeviceCmdMessage = z.infer<typeof deviceCmdMessageSchema>;
 
 export const DEVICE_ACK_RESULTS = ['ACCEPTED', 'OPTED_OUT', 'REJECTED'] as const;
 

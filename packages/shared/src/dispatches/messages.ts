@@ -37,6 +37,9 @@ export const DISPATCH_MESSAGES = {
   powerFactorRange: 'powerFactor must be from 0.7 to 1 in steps of 0.05.',
   powerFactorBelowInverters: (min: number) => `The inverters cannot hold a power factor below ${min.toFixed(2)} at this power.`,
   predictionHorizon: 'Predictions reach at most 7 days ahead.',
+  /** A dispatch's page while its start is beyond the prediction horizon: what it shows instead. */
+  predictionLater:
+    'This dispatch starts more than 7 days from now: its prediction is made once it is 7 days away. Until then this page shows its request; the nodes take their orders within 24 hours of the start.',
   dispatchWithoutStart: 'dispatchStart and dispatchDuration are needed with dispatchRealPowerP.',
   /** The spec names a standard default message without giving its words. */
   defaultMessageText: 'Your battery is helping the grid during a GridCredits event. Thank you for taking part.',

@@ -12,6 +12,10 @@ export const DISPATCH_DEFAULT_DURATION_S = 14_400;
 /** The default start is this far ahead, rounded down to the hour. */
 export const DISPATCH_DEFAULT_LEAD_S = 4 * 3600;
 export const DISPATCH_POWER_STEP_KW = 0.1;
+/** How far ahead a prediction may be asked: the weather forecast and the nodes' state say little beyond it. */
+export const PREDICTION_HORIZON_S = 7 * 86_400;
+/** Where a dispatch's prediction starts (the hour before the hour of its start): past the horizon there is none yet. */
+export const dispatchPredictionStart = (startTime: number) => startTime - (startTime % 3600) - 3600;
 export const POWER_FACTOR_STEP = 0.05;
 export const POWER_FACTOR_MIN = 0.7;
 export const POWER_FACTOR_MAX = 1;

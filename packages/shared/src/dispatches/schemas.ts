@@ -324,6 +324,14 @@ export const dispatchResponseReply = okReply(
     series: z.record(z.string(), z.object({ realPowerP: z.number(), rejectedRealPowerP: z.number(), deliveredKwh: z.number() })),
     total: dispatchResponseTotalsSchema,
     measurement: dispatchMeasurementSchema,
+    /**
+     * Issue 31 item 3: what OpenADR VENs reported they delivered (kW per 5-minute bucket, signed
+     * like the request), one line per VEN resource; counted in `series` and `total` already.
+     * `nodeId` is the node the resource is enrolled as (docs/openadr.md), or null.
+     */
+    venResponses: z.array(
+      z.object({ source: z.string(), resource: z.string(), nodeId: z.number().nullable(), deliveredKwh: z.number(), series: z.record(z.string(), z.number()) }),
+    ),
   }),
 );
 

@@ -105,6 +105,74 @@ export const tradingStateSchema = z.object({
 });
 export type TradingState = z.infer<typeof tradingStateSchema>;
 
+/** The longest period a backtest asked for on the screen may cover, market days (`npm run backtest` allows 92). */
+export const BACKTEST_MAX_DAYS = 31;
+/** The screen's backtests re-plan every 30 minutes (the live job re-plans every 5; docs/trading.md says what that changes). */
+export const BACKTEST_REPLAN_S = 1800;
+
+export const BACKTEST_MESSAGES = {
+  day: 'Each day must be a date, YYYY-MM-DD (market time).',
+  order: 'The last day must not be before the first day.',
+  tooLong: `A backtest covers at most ${BACKTEST_MAX_DAYS} days.`,
+  notEnded: 'The period must have ended: actual prices are known only for intervals that have, so its last day must be before today (market time).',
+  running: 'A backtest of this VPP is already running; wait for it to finish.',
+  failed: 'The backtest failed; try again later.',
+} as const;
+
+const marketDaySchema = z
+  .string({ error: BACKTEST_MESSAGES.day })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, BACKTEST_MESSAGES.day)
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), BACKTEST_MESSAGES.day);
+
+/** A backtest's period: its first and last market days (UTC+10), both whole. */
+export const backtestBodySchema = z.object({ firstDay: marketDaySchema, lastDay: marketDaySchema });
+export type BacktestBody = z.infer<typeof backtestBodySchema>;
+
+export const strategyResultSchema = z.object({
+  name: z.string(),
+  /** $: the actual price times the energy at the meter, less degradation. */
+  revenue: z.number(),
+  dischargedKwh: z.number(),
+  chargedKwh: z.number(),
+  /** Energy drawn from the store over its capacity, and the most in any one market day. */
+  cycles: z.number(),
+  maxDayCycles: z.number(),
+  minStoredKwh: z.number(),
+});
+export type StrategyFigures = z.infer<typeof strategyResultSchema>;
+
+export const backtestFiguresSchema = z.object({
+  region: z.string(),
+  capacityKwh: z.number(),
+  powerKw: z.number(),
+  floorKwh: z.number(),
+  replanMinutes: z.number(),
+  plans: z.number().int(),
+  optimiser: strategyResultSchema,
+  threshold: strategyResultSchema,
+  evening: strategyResultSchema,
+  /** The optimiser's revenue over the better naive rule's, less one; null when that rule earned nothing. */
+  gainOverBestNaive: z.number().nullable(),
+});
+export type BacktestFigures = z.infer<typeof backtestFiguresSchema>;
+
+export const BACKTEST_STATUSES = ['RUNNING', 'DONE', 'FAILED'] as const;
+export const backtestSchema = z.object({
+  id: z.number().int(),
+  firstDay: z.string(),
+  lastDay: z.string(),
+  requestedAt: z.number().int(),
+  requestedBy: z.string(),
+  status: z.enum(BACKTEST_STATUSES),
+  /** 0 to 1. */
+  progress: z.number(),
+  result: backtestFiguresSchema.nullable(),
+  error: z.string().nullable(),
+});
+export type Backtest = z.infer<typeof backtestSchema>;
+
+const backtestParams = vppIdParams;
+
 /** Automatic trading of a VPP (issue 35): its policy, its plan over the price forecast and its results. */
 export const tradingEndpoints = defineEndpoints('trading', {
   state: endpoint({
@@ -125,5 +193,24 @@ export const tradingEndpoints = defineEndpoints('trading', {
     params: vppIdParams,
     body: tradingPolicySchema,
     reply: okReply(tradingStateSchema),
+  }),
+  backtests: endpoint({
+    method: 'GET',
+    access: 'read',
+    path: '/api/powerstations/:id/trading/backtests',
+    summary: "The VPP's last 10 backtests, newest first: each period, its progress and its figures (market data: retailers and traders)",
+    permission: DISPATCH_VIEW,
+    params: backtestParams,
+    reply: okReply(z.array(backtestSchema)),
+  }),
+  startBacktest: endpoint({
+    method: 'POST',
+    access: 'write',
+    path: '/api/powerstations/:id/trading/backtests',
+    summary: `Backtests the VPP's trading policy over a period of actual prices (at most ${BACKTEST_MAX_DAYS} days, ended): runs in the background, answered at once`,
+    permission: DISPATCH_VIEW,
+    params: backtestParams,
+    body: backtestBodySchema,
+    reply: okReply(backtestSchema),
   }),
 });

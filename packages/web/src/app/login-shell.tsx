@@ -1,4 +1,4 @@
-import { Box, Center, Group, Image, Paper, Title } from '@mantine/core';
+import { Box, Group, Image, Paper, Title } from '@mantine/core';
 import { APP_TITLE } from '@vpp/shared';
 import { type ReactNode, useEffect, useState } from 'react';
 
@@ -10,7 +10,11 @@ const BACKGROUNDS = ['dawn', 'noon', 'dusk', 'night'];
  * depends on their link).
  */
 export function LoginShell({ children, title }: { children: ReactNode; title?: string }) {
-  const [background] = useState(() => BACKGROUNDS[Math.floor(Math.random() * BACKGROUNDS.length)]);
+  // The picture index.html's first paint chose (issue 30), so that nothing changes as the app takes over.
+  const [background] = useState(() => {
+    const first = (window as { __loginBackground?: string }).__loginBackground;
+    return first && BACKGROUNDS.includes(first) ? first : BACKGROUNDS[Math.floor(Math.random() * BACKGROUNDS.length)];
+  });
   useEffect(() => {
     if (title) document.title = `${title} | ${APP_TITLE}`;
   }, [title]);
@@ -20,8 +24,9 @@ export function LoginShell({ children, title }: { children: ReactNode; title?: s
       style={{ backgroundImage: `url(/backgrounds/${background}.svg)`, backgroundSize: 'cover', backgroundPosition: 'center' }}
       data-background={background}
     >
-      <Center mih="100vh" p="md">
-        <Paper shadow="xl" radius="md" p="xl" w={460} maw="100%">
+      {/* The panel hangs from the top, as index.html paints it first: what arrives later (the demo logins) only grows it downwards. */}
+      <Box p="md" pt="min(12vh, 6rem)">
+        <Paper shadow="xl" radius="md" p="xl" w={460} maw="100%" mx="auto">
           <Group gap="sm" mb="lg">
             <Image src="/logo.svg" alt="" w={40} h={40} />
             <Title order={1} size="h3">
@@ -30,7 +35,7 @@ export function LoginShell({ children, title }: { children: ReactNode; title?: s
           </Group>
           {children}
         </Paper>
-      </Center>
+      </Box>
     </Box>
   );
 }

@@ -99,7 +99,12 @@ export default function NodeMapCanvas(props: NodeMapProps) {
     framed.current = view;
     const frame = frameFor(points, props.zoom, hasTiles);
     if (frame?.kind === 'centre') map.jumpTo({ center: frame.centre, zoom: frame.zoom });
-    else if (frame?.kind === 'bounds') map.fitBounds(frame.bounds, { padding: 40, maxZoom: frame.maxZoom, duration: 0 });
+    else if (frame?.kind === 'bounds') {
+      // 40 px around the nodes, less on a small map (a dashboard widget): padding past half its size leaves no view to fit.
+      const { clientWidth, clientHeight } = map.getContainer();
+      const padding = Math.max(0, Math.min(40, Math.floor(Math.min(clientWidth, clientHeight) / 4)));
+      map.fitBounds(frame.bounds, { padding, maxZoom: frame.maxZoom, duration: 0 });
+    }
   }, [map, nodes, props.tiles, bounds, props.zoom, hasTiles]);
 
   useEffect(() => {

@@ -58,6 +58,9 @@ export function addNodeLayers(m: maplibregl.Map, vector: boolean): void {
   });
 }
 
+/** A node's id: a property of the nodes given, the feature's own id in the server's tiles. */
+const nodeId = (f: GeoJSONFeature) => f.properties.id ?? f.id;
+
 /** A click on a cluster zooms to where it breaks up; a click on a node selects it; a hover names the node. */
 export function bindNodeEvents(m: maplibregl.Map, onSelect: () => ((id: number) => void) | undefined): void {
   m.on('click', 'clusters', async (e) => {
@@ -70,7 +73,8 @@ export function bindNodeEvents(m: maplibregl.Map, onSelect: () => ((id: number) 
     m.easeTo({ center: (f.geometry as GeoJSON.Point).coordinates as [number, number], zoom });
   });
   m.on('click', 'node', (e) => {
-    const id = e.features?.[0]?.properties.id;
+    const f = e.features?.[0];
+    const id = f && nodeId(f);
     if (id !== undefined) onSelect()?.(Number(id));
   });
   // The node's site label (or address) while the pointer is over it.
@@ -80,7 +84,7 @@ export function bindNodeEvents(m: maplibregl.Map, onSelect: () => ((id: number) 
     if (!f) return;
     hover
       .setLngLat((f.geometry as GeoJSON.Point).coordinates as [number, number])
-      .setText(String(f.properties.label ?? `Node ${f.properties.id}`))
+      .setText(String(f.properties.label ?? `Node ${nodeId(f)}`))
       .addTo(m);
   });
   m.on('mouseleave', 'node', () => hover.remove());

@@ -127,6 +127,17 @@ describe('NodeMap', () => {
     await screen.findByTestId('canvas');
   });
 
+  it('puts its legend below the map, not over it, where asked (a small dashboard widget)', async () => {
+    renderScreen(<NodeMap nodes={[brisbane, perth]} height={120} fitWindow={false} label="Map of the fleet" legend="below" />);
+    const region = screen.getByRole('region', { name: 'Map of the fleet' });
+    expect(within(region).queryByRole('list', { name: 'Legend' })).toBeNull();
+    const legend = screen.getByRole('list', { name: 'Legend' });
+    expect(region.contains(legend)).toBe(false);
+    expect(region.compareDocumentPosition(legend) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(legend).getAllByRole('listitem')).toHaveLength(5);
+    await screen.findByTestId('canvas');
+  });
+
   it('lists its nodes for screen readers when nothing else on the page does', async () => {
     renderScreen(<NodeMap nodes={[perth]} height={320} label="Node location" />);
     const region = screen.getByRole('region', { name: 'Node location' });

@@ -1,6 +1,6 @@
 import { Box, Group, Paper, Text, VisuallyHidden } from '@mantine/core';
 import { useViewportSize } from '@mantine/hooks';
-import { lazy, Suspense, useId, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, type Ref, Suspense, useId, useLayoutEffect, useRef, useState } from 'react';
 import { CLUSTER_LEGEND, fittedHeight, MAP_LEGEND, mapDescription, type NodeMapProps, nodeLabel, STATUS_LABELS } from './node-map-types.ts';
 
 export { type MapNode, type NodeMapProps, STATUS_COLOURS, STATUS_LABELS } from './node-map-types.ts';
@@ -22,7 +22,7 @@ const NodeMapCanvas = lazy(() => import('./node-map-canvas.tsx'));
  * `listedBy`, where the nodes are listed; without it, a visually hidden list names its nodes.
  * While MapLibre loads, an empty box of the map's size holds its place.
  */
-export function NodeMap(props: NodeMapProps) {
+export function NodeMap(props: NodeMapProps & { legend?: 'over' | 'below'; legendRef?: Ref<HTMLDivElement> }) {
   const descriptionId = useId();
   const nodes = props.nodes ?? [];
   const count = props.tiles ? props.tiles.total : nodes.length;
@@ -34,7 +34,8 @@ export function NodeMap(props: NodeMapProps) {
   useLayoutEffect(() => {
     if (box.current) setTop(Math.round(box.current.getBoundingClientRect().top + window.scrollY));
   });
-  return (
+  const withClusters = props.cluster !== false && (props.tiles !== undefined || nodes.length > 1);
+  const map = (
     <Box
       ref={box}
       pos="relative"
@@ -59,29 +60,54 @@ export function NodeMap(props: NodeMapProps) {
       <Suspense fallback={null}>
         <NodeMapCanvas {...props} />
       </Suspense>
-      <MapLegend cluster={props.cluster !== false && (props.tiles !== undefined || nodes.length > 1)} />
+      {props.legend !== 'below' && <MapLegend cluster={withClusters} />}
     </Box>
+  );
+  if (props.legend !== 'below') return map;
+  return (
+    <>
+      {map}
+      <MapLegend cluster={withClusters} below boxRef={props.legendRef} />
+    </>
   );
 }
 
-/** The status colours, over the map's bottom-left corner (the attribution keeps the bottom right). */
-export function MapLegend(props: { cluster?: boolean }) {
+/**
+ * The status colours, over the map's bottom-left corner (the attribution keeps the bottom right), or
+ * `below` it in one wrapping line, for a map too small to give the legend a corner (a dashboard widget).
+ */
+export function MapLegend(props: { cluster?: boolean; below?: boolean; boxRef?: Ref<HTMLDivElement> }) {
+  const list = (
+    <Box
+      component="ul"
+      aria-label="Legend"
+      m={0}
+      p={0}
+      style={{ listStyle: 'none', ...(props.below ? { display: 'flex', flexWrap: 'wrap', columnGap: 12, rowGap: 2 } : {}) }}
+    >
+      {MAP_LEGEND.map((e) => (
+        <Group component="li" key={e.status} gap={6} wrap="nowrap">
+          <Box w={10} h={10} bg={e.colour} style={{ borderRadius: '50%', border: '1px solid #fff', flex: 'none' }} aria-hidden />
+          <Text size="xs">{e.label}</Text>
+        </Group>
+      ))}
+      {props.cluster && (
+        <Group component="li" gap={6} wrap="nowrap">
+          <Box w={12} h={12} bg={CLUSTER_LEGEND.colour} style={{ borderRadius: '50%', border: '2px solid #fff', opacity: 0.75, flex: 'none' }} aria-hidden />
+          <Text size="xs">{CLUSTER_LEGEND.label}</Text>
+        </Group>
+      )}
+    </Box>
+  );
+  if (props.below)
+    return (
+      <Box ref={props.boxRef} pt={4} data-legend="below">
+        {list}
+      </Box>
+    );
   return (
     <Paper pos="absolute" left={8} bottom={8} px={8} py={4} shadow="xs" withBorder style={{ zIndex: 1, opacity: 0.95 }}>
-      <Box component="ul" aria-label="Legend" m={0} p={0} style={{ listStyle: 'none' }}>
-        {MAP_LEGEND.map((e) => (
-          <Group component="li" key={e.status} gap={6} wrap="nowrap">
-            <Box w={10} h={10} bg={e.colour} style={{ borderRadius: '50%', border: '1px solid #fff', flex: 'none' }} aria-hidden />
-            <Text size="xs">{e.label}</Text>
-          </Group>
-        ))}
-        {props.cluster && (
-          <Group component="li" gap={6} wrap="nowrap">
-            <Box w={12} h={12} bg={CLUSTER_LEGEND.colour} style={{ borderRadius: '50%', border: '2px solid #fff', opacity: 0.75, flex: 'none' }} aria-hidden />
-            <Text size="xs">{CLUSTER_LEGEND.label}</Text>
-          </Group>
-        )}
-      </Box>
+      {list}
     </Paper>
   );
 }

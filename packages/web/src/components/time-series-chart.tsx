@@ -1,12 +1,19 @@
 import { Box, Button, ScrollArea, Table } from '@mantine/core';
-import { lazy, Suspense, useId, useState } from 'react';
+import { useId, useState } from 'react';
+import { loadable } from '../lib/loadable.tsx';
 import { LoadingSkeleton } from './loading-skeleton.tsx';
 import { chartTable, type TimeSeriesChartProps } from './time-series-chart-types.ts';
 
 export type { ChartSeries, TimeSeriesChartProps } from './time-series-chart-types.ts';
 
-// uPlot loads with the first screen that draws a chart.
-const TimeSeriesChartCanvas = lazy(() => import('./time-series-chart-canvas.tsx'));
+// uPlot loads with the first screen that draws a chart; a screen asks for it early (preloadChart)
+// so that it is there when the data arrives.
+const TimeSeriesChartCanvas = loadable(
+  async () => (await import('./time-series-chart-canvas.tsx')).default,
+  (props: TimeSeriesChartProps) => <LoadingSkeleton variant="chart" height={props.height ?? 380} label={`Loading ${props.label}`} />,
+);
+/** Starts loading the chart's code, for a screen that will draw one once its data arrives. */
+export const preloadChart = () => void TimeSeriesChartCanvas.preload().catch(() => undefined);
 
 /** The chart's text alternative (WCAG 1.1.1): the plotted series as a table, time and one column per series. */
 function ChartDataTable(props: TimeSeriesChartProps) {
@@ -55,9 +62,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
   const tableId = useId();
   return (
     <Box>
-      <Suspense fallback={<LoadingSkeleton variant="chart" height={props.height ?? 380} label={`Loading ${props.label}`} />}>
-        <TimeSeriesChartCanvas {...props} />
-      </Suspense>
+      <TimeSeriesChartCanvas {...props} />
       <Button variant="subtle" size="compact-sm" mt={4} aria-expanded={table} aria-controls={tableId} onClick={() => setTable((t) => !t)}>
         {table ? 'Hide data table' : 'Show data table'}
       </Button>

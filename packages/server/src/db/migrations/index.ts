@@ -31,7 +31,9 @@ import { commandPrecedence } from './035-command-precedence.ts';
 import { setpointRemoval } from './036-setpoint-removal.ts';
 import { openadr } from './038-openadr.ts';
 import { trading } from './040-trading.ts';
+import { tradingBacktests } from './041-trading-backtests.ts';
 import { membershipHistory } from './044-membership-history.ts';
+import { commandWindows } from './045-command-windows.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -67,5 +69,7 @@ export const migrations: Record<string, Migration> = {
   '036-setpoint-removal': setpointRemoval,
   '038-openadr': openadr,
   '040-trading': trading,
+  '041-trading-backtests': tradingBacktests,
   '044-membership-history': membershipHistory,
+  '045-command-windows': commandWindows,
 };

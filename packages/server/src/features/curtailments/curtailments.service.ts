@@ -14,6 +14,7 @@ import {
   createCurtailmentBody,
   createSetpointBody,
   eventStateAt,
+  PREDICTION_HORIZON_S,
 } from '@vpp/shared';
 import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
@@ -23,18 +24,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
-import {
-  audit,
-  auditOf,
-  DEFAULT_TIME_ZONE,
-  forecast,
-  forecastSteps,
-  PREDICTION_HORIZON_S,
-  predictionWarning,
-  reportingNodes,
-  STEP_S,
-  toForecastNode,
-} from '../dispatches/index.ts';
+import { audit, auditOf, DEFAULT_TIME_ZONE, forecast, forecastSteps, predictionWarning, reportingNodes, STEP_S, toForecastNode } from '../dispatches/index.ts';
 import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
 import { curtailableNodes, curtailmentConstraint, splitLimit } from './curtailments.limits.ts';
 

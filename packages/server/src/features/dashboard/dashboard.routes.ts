@@ -23,12 +23,12 @@ export function dashboardRoutes(app: App) {
     );
   route(app, E.mapView, async (req) => {
     const view = await fleetView(caller(req).organisationId, req.query);
-    return { status: 'OK' as const, data: { total: view.data.points.length, bounds: view.data.bounds, version: view.version } };
+    return { status: 'OK' as const, data: { total: view.data.total, bounds: view.data.bounds, version: view.version } };
   });
   route(app, E.mapTile, async (req, reply) => {
     checkTile(req.params);
     const view = await fleetView(caller(req).organisationId, req.query);
-    return sendTile(req, reply, nodeMapTile(view, req.params, req.query.cluster));
+    return sendTile(req, reply, await nodeMapTile(view, req.params, req.query.cluster));
   });
 
   route(app, E.totals, async (req) => ({ status: 'OK' as const, data: { deploymentCounts: await deploymentCounts(app.ctx.db, caller(req).organisationId) } }));

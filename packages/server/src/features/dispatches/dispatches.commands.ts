@@ -9,6 +9,7 @@ import {
   type DispatchMeasurement,
   type DispatchStrategy,
   type DispatchSummary,
+  dispatchPredictionStart,
   eventStateAt,
   hasPermission,
   isNemRegion,
@@ -373,19 +374,25 @@ export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: numb
     baselineError: m.baselineError,
     vppBaselineError: { dispatches: vppErrors.length, median: medianOf(vppErrors) },
   };
-  return { interval: STEP_S, series: Object.fromEntries(r.series), total: r.total, measurement };
+  return { interval: STEP_S, series: Object.fromEntries(r.series), total: r.total, measurement, venResponses: r.external };
 }
 
 /** The forecast around the dispatch: from the hour before its start, with and without it. */
 export async function dispatchPrediction(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT) {
   const d = await requireDispatch(ctx, user, id, type);
-  return predictions(ctx, user, d.powerstation_id, {
-    start: d.start_time - (d.start_time % 3600) - 3600,
-    dispatchStart: d.start_time,
-    dispatchDuration: d.duration,
-    dispatchRealPowerP: d.real_power_p,
-    strategy: d.strategy as DispatchStrategy,
-  });
+  return predictions(
+    ctx,
+    user,
+    d.powerstation_id,
+    {
+      start: dispatchPredictionStart(d.start_time),
+      dispatchStart: d.start_time,
+      dispatchDuration: d.duration,
+      dispatchRealPowerP: d.real_power_p,
+      strategy: d.strategy as DispatchStrategy,
+    },
+    d.id,
+  );
 }
 
 /** Stored energy (kWh) of the dispatch's nodes per 5 minutes, from an hour before its start to an hour after its end (null where no node has reported). */

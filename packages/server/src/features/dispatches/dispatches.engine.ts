@@ -153,7 +153,12 @@ export interface ForecastRequest {
   /** The day shown: buckets of [dayStart, dayStart + 86400) at STEP_S (to `end` when given). */
   dayStart: number;
   end?: number;
-  dispatch?: AllocRequest & { strategy: DispatchStrategy };
+  /**
+   * The dispatch applied in the adjusted prediction; `leftOut` are nodes a grid outage or another
+   * organisation's event with precedence holds in its window (docs/precedence.md): they get no share
+   * and go on as they would without it.
+   */
+  dispatch?: AllocRequest & { strategy: DispatchStrategy; leftOut?: ReadonlySet<number> };
 }
 
 export interface Forecast {
@@ -242,7 +247,7 @@ export function forecast(nodes: readonly ForecastNode[], req: ForecastRequest, e
   let allocation: Allocation | null = null;
   if (dispatch) {
     const batteries = nodes.flatMap((n, i) =>
-      n.usableKwh > 0 && n.batteryKw > 0
+      n.usableKwh > 0 && n.batteryKw > 0 && !dispatch.leftOut?.has(n.id)
         ? [{ id: n.id, maxKw: n.batteryKw, usableKwh: n.usableKwh, reserveKwh: n.usableKwh * RESERVE_SHARE, socKwh: socAtDispatch[i] }]
         : [],
     );

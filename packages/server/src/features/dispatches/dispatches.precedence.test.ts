@@ -120,6 +120,19 @@ describeEachDatabase('shared homes: events of several organisations on the same 
       expect(res.json().message).toBe(DISPATCH_MESSAGES.noBatteryNodes);
       expect(res.body).not.toContain(String(retailerId));
     }
+    // Its prediction of the dispatch leaves the held homes out too: with them all held, the dispatch changes nothing.
+    const predicted = async (at: number) => {
+      const q = `start=${hour}&dispatchStart=${at}&dispatchDuration=1800&dispatchRealPowerP=-2`;
+      const res = await h().app.inject({ method: 'GET', url: `/api/powerstations/${as.installer.vpp}/predictions?${q}`, headers: as.installer.headers });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data;
+    };
+    const held = await predicted(start);
+    expect(held.adjustedPrediction).toEqual(held.prediction);
+    expect(held.delivery.expectedKwh).toBe(0);
+    // (An hour later the homes are free: the same dispatch then discharges them.)
+    const free = await predicted(start + 3600);
+    expect(free.adjustedPrediction[start + 3600].batteryPower).toBeLessThan(free.prediction[start + 3600].batteryPower);
     // The retailer's own second dispatch over the same homes is refused with its own dispatch named, and the modal says so before Confirm.
     const mine = await constraintsOf('retailer', `duration=1800&realPowerP=-2&startTime=${start}`);
     expect(mine.conflictMessage).toBe(DISPATCH_MESSAGES.overlaps(retailerId));

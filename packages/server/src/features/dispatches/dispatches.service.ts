@@ -8,6 +8,7 @@ import {
   POWER_FACTOR_MAX,
   POWER_FACTOR_MIN,
   POWER_FACTOR_STEP,
+  PREDICTION_HORIZON_S,
   powerFactorSettable,
   powerMaxStep,
   powerMinStep,
@@ -30,9 +31,6 @@ import * as repo from './dispatches.repo.ts';
 
 /** The zone of an account without one (as the alert digests assume). */
 export const DEFAULT_TIME_ZONE = 'Australia/Sydney';
-
-/** How far ahead a prediction may be asked: the weather forecast and the nodes' state say little beyond it. */
-export const PREDICTION_HORIZON_S = 7 * 86_400;
 
 /**
  * The lowest power factor the inverters can hold while carrying `realPowerP`: each node carries its
@@ -201,6 +199,8 @@ export async function predictions(
   user: AuthUser,
   id: number,
   q: { start: number; dispatchStart?: number; dispatchDuration?: number; dispatchRealPowerP?: number; strategy?: DispatchStrategy },
+  /** An existing dispatch's prediction: its own id, so that only events with precedence over it hold its nodes. */
+  dispatchId = 0,
 ): Promise<DispatchPredictions> {
   const ps = await requirePowerstation(ctx, user, id);
   const now = nowS();
@@ -211,11 +211,26 @@ export async function predictions(
   const nodes = (await repo.reportingNodes(ctx.db, ps, now)).map(toForecastNode);
   const realPowerP = q.dispatchRealPowerP ?? 0;
   if (hasDispatch && realPowerP !== 0 && !nodes.some((n) => n.usableKwh > 0 && n.batteryKw > 0)) throw badRequest(DISPATCH_MESSAGES.noBatteryNodes);
+  // As the dispatch's range and orders do (dispatchableNodes), the nodes held then by a grid outage or
+  // another organisation's event with precedence get no share of it (docs/precedence.md).
+  const leftOut = hasDispatch
+    ? (
+        await repo.heldNodes(
+          ctx.db,
+          user.organisationId,
+          PRECEDENCE[user.row.suborg_type],
+          nodes.map((n) => n.id),
+          q.dispatchStart as number,
+          (q.dispatchStart as number) + (q.dispatchDuration as number),
+          dispatchId,
+        )
+      ).others
+    : undefined;
   const req: ForecastRequest = {
     from: now - (now % STEP_S),
     dayStart: q.start,
     dispatch: hasDispatch
-      ? { start: q.dispatchStart as number, duration: q.dispatchDuration as number, realPowerP, strategy: q.strategy ?? 'greedy' }
+      ? { start: q.dispatchStart as number, duration: q.dispatchDuration as number, realPowerP, strategy: q.strategy ?? 'greedy', leftOut }
       : undefined,
   };
   const [expected, error] = await Promise.all([forecastPower(ctx, nodes, req.from, forecastSteps(req)), forecastError(ctx, nodes, now)]);

@@ -8,6 +8,7 @@ import { defineJob, enqueue, type JobDefinition } from '../../platform/jobs.ts';
 import { feedInRates, writeGridCredits } from '../billing/index.ts';
 import { settlementPrices } from '../market/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
+import { type ExternalResponse, externalResponses } from './dispatches.external.ts';
 import { type BaselineError, measureDispatch } from './dispatches.measurement.ts';
 import { ENGINE_EVENTS, RERT_EVENT, type RertActivation, rertActivation } from './dispatches.repo.ts';
 
@@ -81,8 +82,14 @@ export async function computeSettlement(
   const m = await measureDispatch(ctx, e, end);
   const { buckets, seconds: counted } = m;
   const responding = m.nodes.filter((x) => x.answer === 'ACCEPTED');
+  // The OpenADR VENs' resources enrolled as the organisation's nodes (not measured by the console itself)
+  // settle on what their VEN reported: delivered kW per interval, complete when every interval is reported.
+  const own = new Set(responding.map((x) => x.nodeId));
+  const external = (await externalResponses(ctx, e.id, buckets)).filter(
+    (x): x is ExternalResponse & { nodeId: number } => x.nodeId !== null && !own.has(x.nodeId),
+  );
   const facts = new Map<number, { region: string; timezone: string }>();
-  const ids = responding.map((x) => x.nodeId);
+  const ids = [...responding.map((x) => x.nodeId), ...new Set(external.map((x) => x.nodeId))];
   for (let i = 0; i < ids.length; i += 1000)
     for (const n of await ctx.db
       .selectFrom('nodes')
@@ -123,7 +130,15 @@ export async function computeSettlement(
     totals.requested += iv.requestedKw * h;
     for (const v of Object.values(iv.rejectedKw)) totals.rejected += v * h;
   }
-  for (const node of responding) {
+  const zero = new Float64Array(buckets.length);
+  const reported = [...new Set(external.map((x) => x.nodeId))].map((nodeId) => {
+    // A node's resources (of one VEN or several) add up; an interval none reported is missing.
+    const kw = new Float64Array(buckets.length).fill(Number.NaN);
+    for (const x of external.filter((y) => y.nodeId === nodeId))
+      for (let k = 0; k < buckets.length; k++) if (!Number.isNaN(x.kw[k])) kw[k] = (Number.isNaN(kw[k]) ? 0 : kw[k]) + x.kw[k];
+    return { nodeId, measured: kw, baseline: { kw: zero }, full: Array.from(kw, (v) => !Number.isNaN(v)), external: true };
+  });
+  for (const node of [...responding.map((x) => ({ ...x, external: false })), ...reported]) {
     const { nodeId } = node;
     const f = facts.get(nodeId);
     const rrp = f ? prices.get(f.region) : undefined;
@@ -166,8 +181,11 @@ export async function computeSettlement(
     complete++;
     for (let k = 0; k < buckets.length; k++) {
       const h = counted[k] / 3600;
-      totals.baseline += node.baseline.kw[k] * h;
-      totals.measured += node.measured[k] * h;
+      // A VEN's report is its delivery; its meters' baseline and readings are not the console's to total.
+      if (!node.external) {
+        totals.baseline += node.baseline.kw[k] * h;
+        totals.measured += node.measured[k] * h;
+      }
       const kwh = (node.measured[k] - node.baseline.kw[k]) * h;
       const price = rrp?.[k];
       if (price === undefined || Number.isNaN(price)) {
@@ -197,7 +215,7 @@ export async function computeSettlement(
     unpricedKwh: unpriced,
     buyPrice: charged > 0 ? buyValue / charged : null,
     sellPrice: discharged > 0 ? sellValue / discharged : null,
-    nodesResponding: responding.length,
+    nodesResponding: responding.length + reported.length,
     nodesComplete: complete,
     coverage: responding.length ? complete / responding.length : 1,
     requestedKwh: totals.requested,

@@ -4,6 +4,7 @@ import { DISPATCH_ENGINE_RECURRING, dispatchEngineJob } from './dispatches.jobs.
 import { dispatchesRoutes } from './dispatches.routes.ts';
 import { settleDispatchJob } from './dispatches.settlement.ts';
 
+export { type ExternalResponse, useExternalResponses } from './dispatches.external.ts';
 export { queueSettlements, type SettlementKind, settleDispatch, settledEnd } from './dispatches.settlement.ts';
 
 import './dispatches.tables.ts';
@@ -21,7 +22,7 @@ export {
   type PowerInterval,
   STEP_S,
 } from './dispatches.engine.ts';
-export { constraints, DEFAULT_TIME_ZONE, PREDICTION_HORIZON_S, predictionWarning, toForecastNode } from './dispatches.service.ts';
+export { constraints, DEFAULT_TIME_ZONE, predictionWarning, toForecastNode } from './dispatches.service.ts';
 
 /** Dispatches: a VPP's constraints and predictions, the dispatches themselves and the engine that sends their orders. */
 export const dispatchesModule: FeatureModule = {

@@ -1,11 +1,13 @@
-import { MAP_CLUSTER_MAX_ZOOM, MAP_TILE_MAX_ZOOM, MAP_VIEW_TTL_S, NODE_STATUSES, NODE_TILE_LAYER, type NodeStatus } from '@vpp/shared';
-import Supercluster from 'supercluster';
-import { TILE_EXTENT, type TileFeature, type TileView, TileViews, tileOf, versionOf } from '../../platform/vector-tiles.ts';
+import { MAP_VIEW_TTL_S, NODE_STATUSES, type NodeStatus } from '@vpp/shared';
+import type { NodeViewFacts } from '../../platform/map-tiles.ts';
+import { mapWorker, mapWorkerGeneration, onMapWorkerReset } from '../../platform/map-worker.ts';
+import { type TileView, TileViews, tileOf } from '../../platform/vector-tiles.ts';
 
 // The node maps' vector tiles (issue 30): the dashboard's fleet map, a search's fleet map and a
-// VPP's map. Each view (organisation and scope) is indexed by supercluster once per report
-// interval; each tile carries the nodes and clusters of its square, a cluster with its count by
-// display status (a cluster of one status wears its colour) and the zoom it breaks up at.
+// VPP's map. Each view (organisation and scope) is read from the database once per report interval
+// and handed to the map worker, which indexes it with supercluster and cuts its tiles: the nodes and
+// clusters of a square, a cluster with its count by display status (a cluster of one status wears
+// its colour) and the zoom it breaks up at (platform/map-tiles.ts).
 
 /** A node as the map shows it. */
 export interface MapPoint {
@@ -16,28 +18,16 @@ export interface MapPoint {
   displayStatus: NodeStatus;
 }
 
-// The hover label travels only when the node has a site label (the browser says "Node {id}" otherwise).
-type NodeProps = { id: number; status: NodeStatus; label?: string };
-type ClusterCounts = Record<NodeStatus, number>;
-
-/** One view's nodes, its bounds, and its two indexes (made when first asked). */
-export interface NodeMapData {
-  points: MapPoint[];
-  bounds: [number, number, number, number] | null;
-  indexes: Partial<Record<'clustered' | 'single', Supercluster<NodeProps, ClusterCounts>>>;
+/** A view as this thread holds it: the worker's number for it (and which worker), its count, bounds and version. */
+export interface NodeMapData extends NodeViewFacts {
+  id: number;
+  worker: number;
 }
 
-/** MapLibre's 512-pixel tiles: a pixel is this many tile units. */
-const PIXEL = TILE_EXTENT / 512;
-/** Clusters gather nodes within 40 pixels, as the map's own clustering did. */
-const CLUSTER_RADIUS_PX = 40;
-/**
- * Without clustering every node is drawn (a 7-pixel dot), but nodes within 3 pixels (a street of them seen from
- * far out) are one dot until the zoom parts them: a tile of 50,000 nodes stays small.
- */
-const OVERLAP_RADIUS_PX = 3;
-
-const views = new TileViews<NodeMapData>(MAP_VIEW_TTL_S * 1000);
+const views = new TileViews<NodeMapData>(MAP_VIEW_TTL_S * 1000, 64, (d) => {
+  if (d.worker === mapWorkerGeneration()) void mapWorker('drop', d.id);
+});
+onMapWorkerReset(() => views.clear(false));
 
 /** The view of `key` (an organisation and scope), made from `load` when not held or older than the report interval. */
 export function nodeMapView(key: string, load: () => Promise<MapPoint[]>): Promise<TileView<NodeMapData>> {
@@ -45,14 +35,27 @@ export function nodeMapView(key: string, load: () => Promise<MapPoint[]>): Promi
     key,
     async () => {
       const points = await load();
-      return { points, bounds: boundsOf(points), indexes: {} };
+      const n = points.length;
+      const columns = {
+        ids: new Float64Array(n),
+        lat: new Float64Array(n),
+        lng: new Float64Array(n),
+        status: new Uint8Array(n),
+        labels: [] as [number, string][],
+      };
+      for (let i = 0; i < n; i++) {
+        const p = points[i];
+        columns.ids[i] = p.id;
+        columns.lat[i] = p.lat;
+        columns.lng[i] = p.lng;
+        columns.status[i] = NODE_STATUSES.indexOf(p.displayStatus);
+        if (p.siteLabel) columns.labels.push([i, p.siteLabel]);
+      }
+      const worker = mapWorkerGeneration();
+      const { id, facts } = await mapWorker('nodeView', columns);
+      return { ...facts, id, worker };
     },
-    (d) =>
-      versionOf(
-        d.points.length,
-        d.points.flatMap((p) => [p.id, p.lat, p.lng, NODE_STATUSES.indexOf(p.displayStatus)]),
-        d.points.map((p) => p.siteLabel ?? '').join('\u0000'),
-      ),
+    (d) => d.version,
   );
 }
 
@@ -61,57 +64,7 @@ export function clearNodeMapViews(): void {
   views.clear();
 }
 
-function boundsOf(points: readonly { lat: number; lng: number }[]): [number, number, number, number] | null {
-  if (points.length === 0) return null;
-  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const p of points) {
-    w = Math.min(w, p.lng);
-    e = Math.max(e, p.lng);
-    s = Math.min(s, p.lat);
-    n = Math.max(n, p.lat);
-  }
-  return [w, s, e, n];
-}
-
-function indexOf(data: NodeMapData, cluster: boolean): Supercluster<NodeProps, ClusterCounts> {
-  const kind = cluster ? 'clustered' : 'single';
-  let index = data.indexes[kind];
-  if (!index) {
-    index = new Supercluster<NodeProps, ClusterCounts>({
-      radius: (cluster ? CLUSTER_RADIUS_PX : OVERLAP_RADIUS_PX) * PIXEL,
-      extent: TILE_EXTENT,
-      maxZoom: cluster ? MAP_CLUSTER_MAX_ZOOM : MAP_TILE_MAX_ZOOM,
-      map: (p) => Object.fromEntries(NODE_STATUSES.map((s) => [s, p.status === s ? 1 : 0])) as ClusterCounts,
-      reduce: (acc, p) => {
-        for (const s of NODE_STATUSES) acc[s] += p[s];
-      },
-    });
-    index.load(
-      data.points.map((p) => ({
-        type: 'Feature' as const,
-        properties: { id: p.id, status: p.displayStatus, ...(p.siteLabel ? { label: p.siteLabel } : {}) },
-        geometry: { type: 'Point' as const, coordinates: [p.lng, p.lat] },
-      })),
-    );
-    data.indexes[kind] = index;
-  }
-  return index;
-}
-
 /** The gzipped tile z/x/y of a view: its nodes and (clustered or not) its clusters. */
-export function nodeMapTile(view: TileView<NodeMapData>, t: { z: number; x: number; y: number }, cluster: boolean): Buffer {
-  return tileOf(view, `${cluster ? 'c' : 's'}/${t.z}/${t.x}/${t.y}`, () => {
-    const index = indexOf(view.data, cluster);
-    const features = (index.getTile(t.z, t.x, t.y)?.features ?? []).map((f): TileFeature => {
-      const tags = f.tags as Record<string, unknown>;
-      if (!tags.cluster) return { type: 1, geometry: f.geometry, tags, id: tags.id as number };
-      const id = tags.cluster_id as number;
-      return {
-        type: 1,
-        geometry: f.geometry,
-        tags: { ...tags, expansion_zoom: Math.min(index.getClusterExpansionZoom(id), MAP_TILE_MAX_ZOOM + 4) },
-      };
-    });
-    return { [NODE_TILE_LAYER]: features };
-  });
+export function nodeMapTile(view: TileView<NodeMapData>, t: { z: number; x: number; y: number }, cluster: boolean): Promise<Buffer> {
+  return tileOf(view, `${cluster ? 'c' : 's'}/${t.z}/${t.x}/${t.y}`, () => mapWorker('nodeTile', { id: view.data.id, t: { z: t.z, x: t.x, y: t.y }, cluster }));
 }

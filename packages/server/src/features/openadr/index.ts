@@ -1,10 +1,15 @@
 import { openadrEndpoints } from '@vpp/shared';
 import type { App } from '../../platform/http.ts';
 import type { FeatureModule } from '../../platform/module.ts';
+import { useExternalResponses } from '../dispatches/index.ts';
+import { venDeliveries } from './openadr.fleet.ts';
 import { deliverNotificationJob, SCAN_RECURRING, scanChangesJob } from './openadr.jobs.ts';
 import { openadrConsoleRoutes, vtnRoutes } from './openadr.routes.ts';
 
 export type { OadrReportTable, OadrResourceTable, OadrSubscriptionTable, OadrVenTable, OadrVenVppTable } from './openadr.tables.ts';
+
+// A VEN's reported deliveries count in a dispatch's response and settlement (issue 31 item 3).
+useExternalResponses(venDeliveries);
 
 /**
  * OpenADR 3.0.1 (docs/openadr.md): the console as a VTN at /openadr3/3.0.1. Programs and events are

@@ -5,10 +5,11 @@ import { OPENADR_BASE_PATH, oadrEvent, oadrNotification, oadrTokenReply, problem
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createWorker } from '../../platform/jobs.ts';
+import { createWorker, enqueue } from '../../platform/jobs.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase, type Harness, PASSWORD } from '../../test/harness.ts';
-import { deliverNotificationJob } from './openadr.jobs.ts';
+import { settleDispatch } from '../dispatches/index.ts';
+import { deliverNotificationJob, scanChangesJob } from './openadr.jobs.ts';
 import { scanChanges } from './openadr.service.ts';
 import { postCallback, publicAddress } from './openadr.webhooks.service.ts';
 
@@ -324,6 +325,147 @@ describeEachDatabase(
       await scanChanges(h().ctx);
       await createWorker(h().ctx, [deliverNotificationJob]).runUntilIdle();
       expect(valid(oadrNotification, received.at(-1)?.body)).toMatchObject({ operation: 'DELETE', object: { id: `event-${id}` } });
+    });
+
+    it('notifies subscriptions of program, VEN and resource changes; the scan chains itself and keeps few job rows', async () => {
+      const s = await setup(h());
+      // A business client (no VEN of its own) hears of every VEN; a VEN's client only of its own.
+      const business = await s.token(await s.key(['read_all', 'write_subscriptions']));
+      const venClient = await s.token(await s.key());
+      const other = await s.token(await s.key());
+      const sub = await send(h(), 'POST', '/subscriptions', business, {
+        clientName: 'back office',
+        programID: `vpp-${s.vpp}`,
+        objectOperations: [{ objects: ['PROGRAM', 'VEN', 'RESOURCE'], operations: ['CREATE', 'UPDATE', 'DELETE'], callbackUrl }],
+      });
+      expect(sub.statusCode, sub.body).toBe(201);
+      const before = received.length;
+      const run = () => createWorker(h().ctx, [deliverNotificationJob]).runUntilIdle();
+      const v = valid(ven, (await send(h(), 'POST', '/vens', venClient, { venName: `Fleet-${s.org}` })).json());
+      const r = valid(resource, (await send(h(), 'POST', `/vens/${v.id}/resources`, venClient, { resourceName: 'battery-9' })).json());
+      await send(h(), 'PUT', `/vens/${v.id}`, venClient, { venName: `Fleet-${s.org}-2` });
+      // The other VEN client subscribes to VENs too: it hears of its own VEN, not of this one.
+      const otherVen = valid(ven, (await send(h(), 'POST', '/vens', other, { venName: `Other-${s.org}` })).json());
+      await run();
+      // The worker delivers two at a time: the order of arrival is not the order of the changes.
+      const got = received.slice(before).map((x) => valid(oadrNotification, x.body));
+      expect(got.map((n) => `${n.objectType} ${n.operation} ${n.object.id}`).sort()).toEqual(
+        [`VEN POST ${v.id}`, `RESOURCE POST ${r.id}`, `VEN PUT ${v.id}`, `VEN POST ${otherVen.id}`].sort(),
+      );
+      expect(got.find((n) => n.operation === 'PUT')?.object).toMatchObject({ venName: `Fleet-${s.org}-2` });
+
+      // A VPP renamed in the console: the program's UPDATE, found by the scan.
+      const mark = received.length;
+      await h()
+        .ctx.db.updateTable('powerstations')
+        .set({ created_at: Math.floor(Date.now() / 1000) - 600 })
+        .where('id', '=', s.vpp)
+        .execute();
+      const renamed = await h().app.inject({ method: 'PATCH', url: `/v2/powerstations/${s.vpp}`, headers: s.auth, payload: { name: `Renamed ${s.org}` } });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      await scanChanges(h().ctx);
+      await run();
+      const program = received.slice(mark).map((x) => valid(oadrNotification, x.body));
+      expect(program.map((n) => [n.objectType, n.operation, n.object.id])).toEqual([['PROGRAM', 'PUT', `vpp-${s.vpp}`]]);
+      expect((program[0].object as { programName: string }).programName).toBe(`Renamed ${s.org}`);
+
+      // The scan job: with a subscription active it queues its next run 5 s on, and deletes its run of ten minutes before.
+      const at = Math.ceil(Date.now() / 1000 / 5) * 5 + 3600;
+      const db = h().ctx.db;
+      const old = await enqueue(db, 'openadr.scan', { at: at - 600 }, { uniqueKey: `openadr.scan@${at - 600}` });
+      await db
+        .updateTable('jobs')
+        .set({ status: 'done', finished_at: at - 600 })
+        .where('id', '=', old as number)
+        .execute();
+      await scanChangesJob.handler(h().ctx, { at }, {} as never);
+      const keys = (await db.selectFrom('jobs').select('unique_key').where('kind', '=', 'openadr.scan').execute()).map((j) => j.unique_key);
+      expect(keys).toContain(`openadr.scan@${at + 5}`);
+      expect(keys).not.toContain(`openadr.scan@${at - 600}`);
+    });
+
+    it("counts a VEN's reported deliveries in the dispatch's response, settlement and grid credits", async () => {
+      const s = await setup(h());
+      // A second node of the organisation's fleet, outside the VPP: the VEN's resource home-2 names its NMI.
+      const home = await node(h(), [s.org]);
+      const { nmi } = await h().ctx.db.selectFrom('nodes').select('nmi').where('id', '=', home.id).executeTakeFirstOrThrow();
+      const t = await s.token(await s.key());
+      const v = valid(
+        ven,
+        (
+          await send(h(), 'POST', '/vens', t, {
+            venName: `Aggregator-${s.org}`,
+            resources: [{ resourceName: 'home-2', attributes: [{ type: 'NMI', values: [nmi] }] }, { resourceName: 'ems-1' }],
+          })
+        ).json(),
+      );
+      await h().app.inject({ method: 'PUT', url: `/openadr/vens/${v.id.slice(4)}/vpps`, headers: s.auth, payload: { vppIds: [s.vpp] } });
+      const id = await s.dispatch(3);
+      // The dispatch ran three hours ago (its orders sent), 30 minutes at 100 $/MWh.
+      const now = Math.floor(Date.now() / 1000);
+      const start = now - (now % 300) - 3 * 3600;
+      await h().ctx.db.updateTable('events').set({ start_time: start }).where('id', '=', id).execute();
+      await h().ctx.db.updateTable('dispatches').set({ orders_sent_at: start }).where('event_id', '=', id).execute();
+      await h()
+        .ctx.db.insertInto('market_prices')
+        .values(
+          Array.from({ length: 6 }, (_, k) => ({ region: 'NSW1', interval_start: start + k * 300, rrp: 100, source: 'AEMO' as const, published_at: start })),
+        )
+        .execute();
+      const at = (k: number) => new Date((start + k) * 1000).toISOString();
+      // home-2: −1.2 kW over the half-hour (DEMAND); ems-1: −0.3 kWh in each quarter-hour (USAGE, so −1.2 kW).
+      const posted = await send(h(), 'POST', '/reports', t, {
+        programID: `vpp-${s.vpp}`,
+        eventID: `event-${id}`,
+        clientName: v.venName,
+        payloadDescriptors: [{ payloadType: 'DEMAND', units: 'KW', readingType: 'DIRECT_READ' }],
+        resources: [
+          {
+            resourceName: 'home-2',
+            intervals: [{ id: 0, intervalPeriod: { start: at(0), duration: 'PT30M' }, payloads: [{ type: 'DEMAND', values: [-1.2] }] }],
+          },
+          {
+            resourceName: 'ems-1',
+            intervalPeriod: { start: at(0), duration: 'PT15M' },
+            intervals: [
+              { id: 0, payloads: [{ type: 'USAGE', values: [-0.3] }] },
+              { id: 1, payloads: [{ type: 'USAGE', values: [-0.3] }] },
+            ],
+          },
+        ],
+      });
+      expect(posted.statusCode, posted.body).toBe(201);
+
+      const res = (await h().app.inject({ method: 'GET', url: `/api/dispatches/${id}/response`, headers: s.auth })).json().data;
+      // Each 5-minute bucket: −1.2 − 1.2 = −2.4 kW, −2.4 × 300 ÷ 3600 = −0.2 kWh; six buckets −1.2 kWh.
+      expect(Object.keys(res.series)).toHaveLength(6);
+      expect(res.series[start]).toEqual({ realPowerP: -2.4, rejectedRealPowerP: 1.4, deliveredKwh: -0.2 });
+      expect(res.total).toMatchObject({ deliveredKwh: -1.2, deploymentsResponded: 2 });
+      expect(res.venResponses).toEqual([
+        {
+          source: v.venName,
+          resource: 'home-2',
+          nodeId: home.id,
+          deliveredKwh: -0.6,
+          series: Object.fromEntries([0, 1, 2, 3, 4, 5].map((k) => [start + k * 300, -1.2])),
+        },
+        {
+          source: v.venName,
+          resource: 'ems-1',
+          nodeId: null,
+          deliveredKwh: -0.6,
+          series: Object.fromEntries([0, 1, 2, 3, 4, 5].map((k) => [start + k * 300, -1.2])),
+        },
+      ]);
+
+      // Settled: home-2, enrolled as the node, −0.6 kWh × 100 $/MWh = −0.06 AUD; its customer (no plan) is credited 0.06.
+      expect(await settleDispatch(h().ctx, id)).toBe(true);
+      const nodes = await h().ctx.db.selectFrom('dispatch_settlement_nodes').selectAll().where('event_id', '=', id).execute();
+      expect(nodes.map((n) => [n.node_id, Math.round(n.delivered_kwh * 1000) / 1000, Math.round(Number(n.value) * 10000) / 10000])).toEqual([
+        [home.id, -0.6, -0.06],
+      ]);
+      const credits = await h().ctx.db.selectFrom('billing_items').select(['nmi', 'amount', 'cost_cents']).where('event_id', '=', id).execute();
+      expect(credits.map((c) => [c.nmi, Math.round(c.amount * 1000) / 1000, c.cost_cents])).toEqual([[nmi, 0.6, 6]]);
     });
   },
   { OPENADR_CALLBACK_ALLOW: '127.0.0.1' },

@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import './openadr.tables.ts';
 
 const jsonList = z.array(z.unknown());
@@ -34,6 +35,17 @@ export async function vppsOf(db: Database, organisationId: number, ids?: number[
     q = q.where('id', 'in', ids);
   }
   return q.orderBy('id').execute();
+}
+
+/** The organisation's VPPs created or changed at or after `since`. */
+export async function changedVpps(db: Database, organisationId: number, since: number) {
+  return db
+    .selectFrom('powerstations')
+    .select(['id', 'name', 'type', 'state', 'created_at', 'updated_at'])
+    .where('organisation_id', '=', organisationId)
+    .where('updated_at', '>=', since)
+    .orderBy('id')
+    .execute();
 }
 
 export interface ConsoleEventRow {
@@ -104,23 +116,64 @@ export async function consoleEvents(
   }));
 }
 
+// ---- the client-written tables: one search shape ----
+
+type OwnedTable = 'oadr_vens' | 'oadr_subscriptions' | 'oadr_reports';
+type Filter = string | number | number[] | undefined;
+
+/**
+ * An organisation's rows of a client-written table by id: each filter given (a column's value, or
+ * a list of ids) narrows them, an undefined one does not; `limit` pages them.
+ */
+async function owned<T extends OwnedTable>(
+  db: Database,
+  table: T,
+  organisationId: number,
+  filters: Record<string, Filter>,
+  paging: { skip?: number; limit?: number } = {},
+): Promise<Selectable<DB[T]>[]> {
+  let q = db
+    .selectFrom(table as OwnedTable)
+    .selectAll()
+    .where('organisation_id', '=', organisationId);
+  for (const [column, value] of Object.entries(filters)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      if (!value.length) return [];
+      q = q.where(sql.ref(column), 'in', value);
+    } else q = q.where(sql.ref(column), '=', value);
+  }
+  q = q.orderBy('id');
+  if (paging.limit !== undefined) q = q.limit(paging.limit).offset(paging.skip ?? 0);
+  return (await q.execute()) as Selectable<DB[T]>[];
+}
+
 // ---- VENs, their resources and their VPPs ----
+
+/** The organisation of a console event. */
+export async function eventOrganisation(db: Database, eventId: number): Promise<number | undefined> {
+  return (await db.selectFrom('events').select('organisation_id').where('id', '=', eventId).executeTakeFirst())?.organisation_id;
+}
+
+/** The organisation's fleet nodes with one of the NMIs or serial numbers. */
+export async function fleetNodesNamed(db: Database, organisationId: number, nmis: string[], serials: string[]) {
+  if (!nmis.length && !serials.length) return [];
+  return db
+    .selectFrom('nodes as n')
+    .innerJoin('fleet_members as f', 'f.node_id', 'n.id')
+    .select(['n.id', 'n.nmi', 'n.serial_number'])
+    .where('f.organisation_id', '=', organisationId)
+    .where((eb) => eb.or([...(nmis.length ? [eb('n.nmi', 'in', nmis)] : []), ...(serials.length ? [eb('n.serial_number', 'in', serials)] : [])]))
+    .orderBy('n.id')
+    .execute();
+}
 
 export async function vens(
   db: Database,
   organisationId: number,
   opts: { clientKeyId?: number; venName?: string; ids?: number[]; skip?: number; limit?: number } = {},
 ) {
-  let q = db.selectFrom('oadr_vens').selectAll().where('organisation_id', '=', organisationId);
-  if (opts.clientKeyId !== undefined) q = q.where('client_key_id', '=', opts.clientKeyId);
-  if (opts.venName !== undefined) q = q.where('ven_name', '=', opts.venName);
-  if (opts.ids) {
-    if (!opts.ids.length) return [];
-    q = q.where('id', 'in', opts.ids);
-  }
-  q = q.orderBy('id');
-  if (opts.limit !== undefined) q = q.limit(opts.limit).offset(opts.skip ?? 0);
-  return q.execute();
+  return owned(db, 'oadr_vens', organisationId, { client_key_id: opts.clientKeyId, ven_name: opts.venName, id: opts.ids }, opts);
 }
 
 export async function insertVen(
@@ -229,16 +282,25 @@ export async function subscriptions(
   organisationId: number,
   opts: { clientKeyId?: number; id?: number; programId?: string; clientName?: string; skip?: number; limit?: number } = {},
 ) {
-  let q = db.selectFrom('oadr_subscriptions').selectAll().where('organisation_id', '=', organisationId);
-  if (opts.clientKeyId !== undefined) q = q.where('client_key_id', '=', opts.clientKeyId);
-  if (opts.id !== undefined) q = q.where('id', '=', opts.id);
-  if (opts.programId !== undefined) q = q.where('program_id', '=', opts.programId);
-  if (opts.clientName !== undefined) q = q.where('client_name', '=', opts.clientName);
-  q = q.orderBy('id');
-  if (opts.limit !== undefined) q = q.limit(opts.limit).offset(opts.skip ?? 0);
-  return q.execute();
+  return owned(
+    db,
+    'oadr_subscriptions',
+    organisationId,
+    { client_key_id: opts.clientKeyId, id: opts.id, program_id: opts.programId, client_name: opts.clientName },
+    opts,
+  );
 }
 export type SubscriptionRow = Awaited<ReturnType<typeof subscriptions>>[number];
+
+// ---- the scan's own job rows ----
+
+/**
+ * Deletes the finished run of a recurring job due at `at` (by its unique key, an indexed row): a
+ * run every 5 s would otherwise keep 17,280 rows a day for the week the queue keeps finished jobs.
+ */
+export async function pruneRun(db: Database, kind: string, at: number): Promise<void> {
+  await db.deleteFrom('jobs').where('unique_key', '=', `${kind}@${at}`).where('status', 'in', ['done', 'failed']).execute();
+}
 
 /** The organisations that have active subscriptions. */
 export async function subscribedOrganisations(db: Database): Promise<number[]> {
@@ -334,15 +396,13 @@ export async function reports(
   organisationId: number,
   opts: { clientKeyId?: number; id?: number; programId?: string; eventId?: string; clientName?: string; skip?: number; limit?: number } = {},
 ) {
-  let q = db.selectFrom('oadr_reports').selectAll().where('organisation_id', '=', organisationId);
-  if (opts.clientKeyId !== undefined) q = q.where('client_key_id', '=', opts.clientKeyId);
-  if (opts.id !== undefined) q = q.where('id', '=', opts.id);
-  if (opts.programId !== undefined) q = q.where('program_id', '=', opts.programId);
-  if (opts.eventId !== undefined) q = q.where('event_id', '=', opts.eventId);
-  if (opts.clientName !== undefined) q = q.where('client_name', '=', opts.clientName);
-  q = q.orderBy('id');
-  if (opts.limit !== undefined) q = q.limit(opts.limit).offset(opts.skip ?? 0);
-  return q.execute();
+  return owned(
+    db,
+    'oadr_reports',
+    organisationId,
+    { client_key_id: opts.clientKeyId, id: opts.id, program_id: opts.programId, event_id: opts.eventId, client_name: opts.clientName },
+    opts,
+  );
 }
 export type ReportRow = Awaited<ReturnType<typeof reports>>[number];
 

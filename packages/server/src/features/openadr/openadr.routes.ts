@@ -13,6 +13,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { isUniqueViolation } from '../../db/unique.ts';
+import type { AppContext } from '../../platform/context.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
@@ -49,6 +50,20 @@ function parse<S extends z.ZodType>(schema: S, data: unknown, part: string): z.o
   const issue = r.error.issues[0];
   const field = [part, ...issue.path.map(String)].join('.');
   throw new VtnProblem(400, 'Bad Request', `${field}: ${issue.message}`);
+}
+
+// Methods (not function properties), so that each object type's service functions, with their own
+// id and body parameters, fit one shape: (ctx, client, ...ids, query or body).
+interface ObjectOps {
+  kind: string;
+  search(ctx: AppContext, client: VtnClient, ...args: unknown[]): Promise<unknown>;
+  get(ctx: AppContext, client: VtnClient, ...args: unknown[]): Promise<unknown>;
+}
+interface WriteOps {
+  input: z.ZodType;
+  create(ctx: AppContext, client: VtnClient, ...args: unknown[]): Promise<unknown>;
+  update(ctx: AppContext, client: VtnClient, ...args: unknown[]): Promise<unknown>;
+  delete(ctx: AppContext, client: VtnClient, ...args: unknown[]): Promise<unknown>;
 }
 
 const idParam = (name: string) => z.object({ [name]: objectId });
@@ -113,162 +128,78 @@ export function vtnRoutes(app: App) {
         return reply.send(out);
       });
 
-      vtn.get(
-        '/programs',
-        options,
-        as(200, (c, req) => service.searchPrograms(ctx, c, query(req))),
-      );
-      vtn.get(
-        '/programs/:programID',
-        options,
-        as(200, (c, req) => service.getProgram(ctx, c, ids(req, 'programID')[0])),
-      );
-      vtn.post(
-        '/programs',
-        options,
-        as(201, async (c) => service.refuseProgramWrite(c, 'program')),
-      );
-      vtn.put(
-        '/programs/:programID',
-        options,
-        as(200, async (c) => service.refuseProgramWrite(c, 'program')),
-      );
-      vtn.delete(
-        '/programs/:programID',
-        options,
-        as(200, async (c) => service.refuseProgramWrite(c, 'program')),
-      );
+      /**
+       * One OpenADR object type's five operations (search, get, create, update, delete) at `path`,
+       * its id parameters `names` (a resource's are its VEN's and its own). A type the console alone
+       * writes (programs, events) has no `write`: its POST, PUT and DELETE are refused.
+       */
+      const objectRoutes = (path: string, names: string[], ops: ObjectOps, write?: WriteOps) => {
+        const parents = names.slice(0, -1);
+        const item = `${path}/:${names.at(-1)}`;
+        vtn.get(
+          path,
+          options,
+          as(200, (c, req) => ops.search(ctx, c, ...ids(req, ...parents), query(req))),
+        );
+        vtn.get(
+          item,
+          options,
+          as(200, (c, req) => ops.get(ctx, c, ...ids(req, ...names))),
+        );
+        if (!write) {
+          const refuse = as(200, async (c) => service.refuseProgramWrite(c, ops.kind as 'program' | 'event'));
+          vtn.post(
+            path,
+            options,
+            as(201, async (c) => service.refuseProgramWrite(c, ops.kind as 'program' | 'event')),
+          );
+          vtn.put(item, options, refuse);
+          vtn.delete(item, options, refuse);
+          return;
+        }
+        const body = (req: FastifyRequest) => parse(write.input, req.body, 'body');
+        vtn.post(
+          path,
+          options,
+          as(201, (c, req) => write.create(ctx, c, ...ids(req, ...parents), body(req))),
+        );
+        vtn.put(
+          item,
+          options,
+          as(200, (c, req) => write.update(ctx, c, ...ids(req, ...names), body(req))),
+        );
+        vtn.delete(
+          item,
+          options,
+          as(200, (c, req) => write.delete(ctx, c, ...ids(req, ...names))),
+        );
+      };
 
-      vtn.get(
-        '/events',
-        options,
-        as(200, (c, req) => service.searchEvents(ctx, c, query(req))),
-      );
-      vtn.get(
-        '/events/:eventID',
-        options,
-        as(200, (c, req) => service.getEvent(ctx, c, ids(req, 'eventID')[0])),
-      );
-      vtn.post(
-        '/events',
-        options,
-        as(201, async (c) => service.refuseProgramWrite(c, 'event')),
-      );
-      vtn.put(
-        '/events/:eventID',
-        options,
-        as(200, async (c) => service.refuseProgramWrite(c, 'event')),
-      );
-      vtn.delete(
-        '/events/:eventID',
-        options,
-        as(200, async (c) => service.refuseProgramWrite(c, 'event')),
-      );
-
-      vtn.get(
+      objectRoutes('/programs', ['programID'], { kind: 'program', search: service.searchPrograms, get: service.getProgram });
+      objectRoutes('/events', ['eventID'], { kind: 'event', search: service.searchEvents, get: service.getEvent });
+      objectRoutes(
         '/reports',
-        options,
-        as(200, (c, req) => service.searchReports(ctx, c, query(req))),
+        ['reportID'],
+        { kind: 'report', search: service.searchReports, get: service.getReport },
+        { input: reportInput, create: service.createReport, update: service.updateReport, delete: service.deleteReport },
       );
-      vtn.get(
-        '/reports/:reportID',
-        options,
-        as(200, (c, req) => service.getReport(ctx, c, ids(req, 'reportID')[0])),
-      );
-      vtn.post(
-        '/reports',
-        options,
-        as(201, (c, req) => service.createReport(ctx, c, parse(reportInput, req.body, 'body'))),
-      );
-      vtn.put(
-        '/reports/:reportID',
-        options,
-        as(200, (c, req) => service.updateReport(ctx, c, ids(req, 'reportID')[0], parse(reportInput, req.body, 'body'))),
-      );
-      vtn.delete(
-        '/reports/:reportID',
-        options,
-        as(200, (c, req) => service.deleteReport(ctx, c, ids(req, 'reportID')[0])),
-      );
-
-      vtn.get(
+      objectRoutes(
         '/subscriptions',
-        options,
-        as(200, (c, req) => service.searchSubscriptions(ctx, c, query(req))),
+        ['subscriptionID'],
+        { kind: 'subscription', search: service.searchSubscriptions, get: service.getSubscription },
+        { input: subscriptionInput, create: service.createSubscription, update: service.updateSubscription, delete: service.deleteSubscription },
       );
-      vtn.get(
-        '/subscriptions/:subscriptionID',
-        options,
-        as(200, (c, req) => service.getSubscription(ctx, c, ids(req, 'subscriptionID')[0])),
-      );
-      vtn.post(
-        '/subscriptions',
-        options,
-        as(201, (c, req) => service.createSubscription(ctx, c, parse(subscriptionInput, req.body, 'body'))),
-      );
-      vtn.put(
-        '/subscriptions/:subscriptionID',
-        options,
-        as(200, (c, req) => service.updateSubscription(ctx, c, ids(req, 'subscriptionID')[0], parse(subscriptionInput, req.body, 'body'))),
-      );
-      vtn.delete(
-        '/subscriptions/:subscriptionID',
-        options,
-        as(200, (c, req) => service.deleteSubscription(ctx, c, ids(req, 'subscriptionID')[0])),
-      );
-
-      vtn.get(
+      objectRoutes(
         '/vens',
-        options,
-        as(200, (c, req) => service.searchVens(ctx, c, query(req))),
+        ['venID'],
+        { kind: 'ven', search: service.searchVens, get: service.getVen },
+        { input: venInput, create: service.createVen, update: service.updateVen, delete: service.deleteVen },
       );
-      vtn.get(
-        '/vens/:venID',
-        options,
-        as(200, (c, req) => service.getVen(ctx, c, ids(req, 'venID')[0])),
-      );
-      vtn.post(
-        '/vens',
-        options,
-        as(201, (c, req) => service.createVen(ctx, c, parse(venInput, req.body, 'body'))),
-      );
-      vtn.put(
-        '/vens/:venID',
-        options,
-        as(200, (c, req) => service.updateVen(ctx, c, ids(req, 'venID')[0], parse(venInput, req.body, 'body'))),
-      );
-      vtn.delete(
-        '/vens/:venID',
-        options,
-        as(200, (c, req) => service.deleteVen(ctx, c, ids(req, 'venID')[0])),
-      );
-      vtn.get(
+      objectRoutes(
         '/vens/:venID/resources',
-        options,
-        as(200, (c, req) => service.searchResources(ctx, c, ids(req, 'venID')[0], query(req))),
-      );
-      vtn.get(
-        '/vens/:venID/resources/:resourceID',
-        options,
-        as(200, (c, req) => service.getResource(ctx, c, ...(ids(req, 'venID', 'resourceID') as [string, string]))),
-      );
-      vtn.post(
-        '/vens/:venID/resources',
-        options,
-        as(201, (c, req) => service.createResource(ctx, c, ids(req, 'venID')[0], parse(resourceInput, req.body, 'body'))),
-      );
-      vtn.put(
-        '/vens/:venID/resources/:resourceID',
-        options,
-        as(200, (c, req) => {
-          const [ven, res] = ids(req, 'venID', 'resourceID');
-          return service.updateResource(ctx, c, ven, res, parse(resourceInput, req.body, 'body'));
-        }),
-      );
-      vtn.delete(
-        '/vens/:venID/resources/:resourceID',
-        options,
-        as(200, (c, req) => service.deleteResource(ctx, c, ...(ids(req, 'venID', 'resourceID') as [string, string]))),
+        ['venID', 'resourceID'],
+        { kind: 'resource', search: service.searchResources, get: service.getResource },
+        { input: resourceInput, create: service.createResource, update: service.updateResource, delete: service.deleteResource },
       );
     },
     { prefix: OPENADR_BASE_PATH },

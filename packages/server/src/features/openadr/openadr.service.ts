@@ -29,7 +29,7 @@ import type { z } from 'zod';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound as consoleNotFound } from '../../platform/errors.ts';
-import { enqueueJob, type JobDefinition } from '../../platform/jobs.ts';
+import { enqueue, enqueueJob, type JobDefinition } from '../../platform/jobs.ts';
 import { apiKeyCaller } from '../api-keys/index.ts';
 import { callerOf } from '../auth/index.ts';
 import { dispatchResponse } from '../dispatches/index.ts';
@@ -652,7 +652,7 @@ export async function createVen(ctx: AppContext, client: VtnClient, body: z.infe
       names.add(r.resourceName);
       res.push(resourceObject(await repo.insertResource(trx, { venId: v.id, ...r, now })));
     }
-    return venObject(v, res);
+    return told(trx, client, venObject(v, res), 'CREATE');
   });
 }
 
@@ -662,7 +662,7 @@ export async function updateVen(ctx: AppContext, client: VtnClient, id: string, 
   const same = await repo.vens(ctx.db, client.organisationId, { venName: body.venName });
   if (same.some((o) => o.id !== v.id)) throw nameTaken('VEN', 'venName');
   await repo.updateVen(ctx.db, v.id, { venName: body.venName, attributes: body.attributes, targets: body.targets, now: nowS() });
-  return getVen(ctx, { ...client, scopes: [...client.scopes, 'read_all'] }, id);
+  return told(ctx.db, client, await getVen(ctx, { ...client, scopes: [...client.scopes, 'read_all'] }, id), 'UPDATE');
 }
 
 export async function deleteVen(ctx: AppContext, client: VtnClient, id: string): Promise<Ven> {
@@ -670,7 +670,7 @@ export async function deleteVen(ctx: AppContext, client: VtnClient, id: string):
   const v = await findVen(ctx, client, id, true);
   const res = (await repo.resources(ctx.db, [v.id])).map(resourceObject);
   await ctx.db.transaction().execute((trx) => repo.deleteVen(trx, v.id));
-  return venObject(v, res);
+  return told(ctx.db, client, venObject(v, res), 'DELETE');
 }
 
 export async function searchResources(ctx: AppContext, client: VtnClient, venId: string, q: SearchQuery): Promise<Resource[]> {
@@ -699,7 +699,7 @@ export async function createResource(ctx: AppContext, client: VtnClient, venId: 
   requireScope(client, 'write_vens');
   const v = await findVen(ctx, client, venId, true);
   if ((await repo.resources(ctx.db, [v.id], { resourceName: body.resourceName })).length) throw nameTaken('resource', 'resourceName');
-  return resourceObject(await repo.insertResource(ctx.db, { venId: v.id, ...body, now: nowS() }));
+  return told(ctx.db, client, resourceObject(await repo.insertResource(ctx.db, { venId: v.id, ...body, now: nowS() })), 'CREATE');
 }
 
 export async function updateResource(ctx: AppContext, client: VtnClient, venId: string, id: string, body: z.infer<typeof resourceInput>): Promise<Resource> {
@@ -708,14 +708,14 @@ export async function updateResource(ctx: AppContext, client: VtnClient, venId: 
   const same = await repo.resources(ctx.db, [r.ven_id], { resourceName: body.resourceName });
   if (same.some((o) => o.id !== r.id)) throw nameTaken('resource', 'resourceName');
   await repo.updateResource(ctx.db, r.id, { ...body, now: nowS() });
-  return resourceObject((await repo.resources(ctx.db, [r.ven_id], { id: r.id }))[0]);
+  return told(ctx.db, client, resourceObject((await repo.resources(ctx.db, [r.ven_id], { id: r.id }))[0]), 'UPDATE');
 }
 
 export async function deleteResource(ctx: AppContext, client: VtnClient, venId: string, id: string): Promise<Resource> {
   requireScope(client, 'write_vens');
   const r = await findResource(ctx, client, venId, id, true);
   await repo.deleteResource(ctx.db, r.id);
-  return resourceObject(r);
+  return told(ctx.db, client, resourceObject(r), 'DELETE');
 }
 
 // ---- subscriptions ----
@@ -775,6 +775,8 @@ export async function createSubscription(ctx: AppContext, client: VtnClient, bod
     targets: body.targets,
     now: nowS(),
   });
+  // The scan runs every 5 s while a subscription is active.
+  await queueScan(ctx.db, nowS());
   return subscriptionObject(row);
 }
 
@@ -789,6 +791,7 @@ export async function updateSubscription(ctx: AppContext, client: VtnClient, id:
     targets: body.targets,
     now: nowS(),
   });
+  await queueScan(ctx.db, nowS());
   return subscriptionObject(await ownSubscription(ctx, client, id));
 }
 
@@ -810,6 +813,16 @@ export function useDeliveryJob(job: NonNullable<typeof deliveryJob>) {
   deliveryJob = job;
 }
 
+/**
+ * Whether an object is of a subscription's program: an event or report by its programID, a program
+ * by its id. A VEN or resource belongs to no program: any subscription that asks for VENs or
+ * resources hears of them.
+ */
+function inProgram(s: repo.SubscriptionRow, object: OadrNotification['object']): boolean {
+  if (object.objectType === 'VEN' || object.objectType === 'RESOURCE') return true;
+  return s.program_id === ('programID' in object ? object.programID : object.id);
+}
+
 /** Queues one notification for each callback of the subscriptions that ask for it (idempotent by key). */
 async function fanOut(
   db: AppContext['db'],
@@ -822,7 +835,7 @@ async function fanOut(
   if (!deliveryJob) return;
   const notification: OadrNotification = { objectType: object.objectType, operation: HTTP_OPERATION[op], object };
   for (const s of subs) {
-    if (s.status !== 'ACTIVE' || s.program_id !== ('programID' in object ? object.programID : object.id) || !sees(s)) continue;
+    if (s.status !== 'ACTIVE' || !inProgram(s, object) || !sees(s)) continue;
     const ops = repo.parseList(s.object_operations) as Subscription['objectOperations'];
     for (const [i, o] of ops.entries()) {
       if (!o.objects.includes(object.objectType) || !o.operations.includes(op)) continue;
@@ -845,19 +858,58 @@ async function notifyReport(db: AppContext['db'], client: VtnClient, report: Rep
   );
 }
 
-/** How far back each scan looks: changes are keyed, so overlapping scans queue each notification once. */
+/** A VEN's or resource's change, told at once to the subscriptions that ask for it: a VEN's client hears of its own VENs only. */
+async function notifyVenChange(db: AppContext['db'], client: VtnClient, object: Ven | Resource, op: Operation) {
+  const subs = await repo.activeSubscriptions(db, client.organisationId);
+  if (!subs.length) return;
+  const venClients = new Set((await repo.vens(db, client.organisationId)).map((v) => v.client_key_id));
+  venClients.add(client.keyId);
+  await fanOut(
+    db,
+    subs,
+    object,
+    op,
+    `${object.id}:${op}:${object.modificationDateTime}:${randomUUID()}`,
+    (s) => !venClients.has(s.client_key_id) || s.client_key_id === client.keyId,
+  );
+}
+
+/** Tells the subscriptions of a VEN's or resource's change, and answers the object. */
+async function told<T extends Ven | Resource>(db: AppContext['db'], client: VtnClient, object: T, op: Operation): Promise<T> {
+  await notifyVenChange(db, client, object, op);
+  return object;
+}
+
+export const SCAN_KIND = 'openadr.scan';
+export const SCAN_PERIOD_S = 5;
+
+/** Queues the scan due at `at` (rounded up to the period), once: its unique key is the recurring run's. */
+export async function queueScan(db: AppContext['db'], at: number): Promise<void> {
+  const due = Math.ceil(at / SCAN_PERIOD_S) * SCAN_PERIOD_S;
+  await enqueue(db, SCAN_KIND, { at: due }, { runAt: due, uniqueKey: `${SCAN_KIND}@${due}` });
+}
+
+export async function hasSubscriptions(ctx: AppContext): Promise<boolean> {
+  return (await repo.subscribedOrganisations(ctx.db)).length > 0;
+}
+
+/** How far back a scan looks at most; changes are keyed, so overlapping scans queue each notification once. */
 export const SCAN_WINDOW_S = 120;
 
 /**
- * Finds the console's events changed lately (created, changed, cancelled) in the organisations that
- * have subscriptions and queues their notifications: a cancelled event as DELETE.
+ * Finds the console's events and VPPs (programs) changed since the last scan (created, changed,
+ * cancelled) in the organisations that have active subscriptions and queues their notifications: a
+ * cancelled event as DELETE. It looks back to `since`, at most SCAN_WINDOW_S. Answers how many
+ * changed objects it found.
  */
-export async function scanChanges(ctx: AppContext, now = nowS()): Promise<number> {
+export async function scanChanges(ctx: AppContext, now = nowS(), since?: number): Promise<number> {
+  const from = Math.max(now - SCAN_WINDOW_S, since ?? 0);
   let queued = 0;
   for (const org of await repo.subscribedOrganisations(ctx.db)) {
     const subs = await repo.activeSubscriptions(ctx.db, org);
-    const rows = await repo.consoleEvents(ctx.db, org, { vppIds: null, changedSince: now - SCAN_WINDOW_S, withCancelled: true });
-    if (!rows.length) continue;
+    const rows = await repo.consoleEvents(ctx.db, org, { vppIds: null, changedSince: from, withCancelled: true });
+    const vpps = await repo.changedVpps(ctx.db, org, from);
+    if (!rows.length && !vpps.length) continue;
     const vens = await repo.vens(ctx.db, org);
     const enrolled = await repo.venVpps(
       ctx.db,
@@ -869,14 +921,20 @@ export async function scanChanges(ctx: AppContext, now = nowS()): Promise<number
       for (const e of enrolled) if (e.ven_id === v.id) set.add(e.powerstation_id);
       vppsOfClient.set(v.client_key_id, set);
     }
+    // A VEN's client hears only of the VPPs (programs) its VENs are in, and of their events.
+    const seesVpp = (vpp: number) => (s: repo.SubscriptionRow) => {
+      const own = vppsOfClient.get(s.client_key_id);
+      return !own || own.has(vpp);
+    };
     const events = await eventObjects(ctx, org, rows);
     for (const [i, row] of rows.entries()) {
       const op: Operation = row.cancelled_at !== null ? 'DELETE' : row.modified_at > row.created_at ? 'UPDATE' : 'CREATE';
-      const sees = (s: repo.SubscriptionRow) => {
-        const own = vppsOfClient.get(s.client_key_id);
-        return !own || own.has(row.powerstation_id as number);
-      };
-      await fanOut(ctx.db, subs, events[i], op, `${events[i].id}:${op}:${row.modified_at}`, sees);
+      await fanOut(ctx.db, subs, events[i], op, `${events[i].id}:${op}:${row.modified_at}`, seesVpp(row.powerstation_id as number));
+      queued++;
+    }
+    for (const v of vpps) {
+      const op: Operation = v.updated_at > v.created_at ? 'UPDATE' : 'CREATE';
+      await fanOut(ctx.db, subs, vppProgram(v), op, `vpp-${v.id}:${op}:${v.updated_at}`, seesVpp(v.id));
       queued++;
     }
   }

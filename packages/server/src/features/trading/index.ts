@@ -5,12 +5,13 @@ import { defineJob, type Recurring } from '../../platform/jobs.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { tradingRoutes } from './trading.routes.ts';
 import { seedDemoTrading } from './trading.seed.ts';
-import { runTrading } from './trading.service.ts';
+import { backtestJob, runTrading } from './trading.service.ts';
 
 import './trading.tables.ts';
 
-export { type BacktestResult, backtest, type StrategyResult } from './trading.backtest.ts';
+export { type BacktestResult, type BacktestStore, backtest, type StrategyResult } from './trading.backtest.ts';
 export { type Plan, PlanError, type PlanProblem, plan } from './trading.optimiser.ts';
+export { backtestVpp, makePlan, runTrading, tradingPolicyOf, type VppStore, vppStore } from './trading.service.ts';
 
 const tradingJob = defineJob('trading', z.object({ at: z.number() }), async (ctx, payload) => {
   await runTrading(ctx, Math.max(payload.at, nowS()));
@@ -24,7 +25,7 @@ export const tradingModule: FeatureModule = {
   name: 'trading',
   endpoints: [tradingEndpoints],
   routes: tradingRoutes,
-  jobs: [tradingJob],
+  jobs: [tradingJob, backtestJob],
   recurring: [TRADING_RECURRING],
   seedDemo: seedDemoTrading,
 };

@@ -15,17 +15,11 @@ export const DEMO_TRADING_VPP = 'Queensland';
  */
 export async function seedDemoTrading(ctx: AppContext, demo: DemoSeed): Promise<void> {
   if (demo.orgs.retailer === undefined) return;
-  const user = await ctx.db.selectFrom('users').select('id').where('username', '=', 'retailer').executeTakeFirst();
-  const vpp = await ctx.db
-    .selectFrom('powerstations')
-    .select('id')
-    .where('organisation_id', '=', demo.orgs.retailer)
-    .where('name', '=', DEMO_TRADING_VPP)
-    .executeTakeFirst();
-  if (!user || !vpp) return;
+  const found = await repo.demoVppAndUser(ctx.db, demo.orgs.retailer, DEMO_TRADING_VPP, 'retailer');
+  if (!found) return;
   const p = DEFAULT_TRADING_POLICY;
   await repo.savePolicy(ctx.db, {
-    powerstation_id: vpp.id,
+    powerstation_id: found.vppId,
     organisation_id: demo.orgs.retailer,
     mode: 'AUTOMATIC',
     from_hour: p.fromHour,
@@ -35,7 +29,7 @@ export async function seedDemoTrading(ctx: AppContext, demo: DemoSeed): Promise<
     max_cycles_per_day: p.maxCyclesPerDay,
     degradation_cost: p.degradationCostPerMWh,
     grid_charging: p.gridCharging ? 1 : 0,
-    updated_by: user.id,
+    updated_by: found.userId,
     updated_at: nowS(),
     planned_at: null,
     suspended: null,

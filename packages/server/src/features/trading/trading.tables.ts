@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { Epoch } from '../../db/schema.ts';
 
 // This area's tables; the augmentation adds them to the database's type.
@@ -32,8 +33,28 @@ export interface TradingPlanTable {
   planned_at: Epoch;
 }
 
+/** A backtest asked for on the Trading tab: run by a job, its figures kept as JSON (BacktestFigures). */
+export interface TradingBacktestTable {
+  id: Generated<number>;
+  powerstation_id: number;
+  organisation_id: number;
+  first_day: string;
+  last_day: string;
+  period_start: Epoch;
+  period_end: Epoch;
+  requested_by: number;
+  requested_at: Epoch;
+  /** RUNNING, DONE or FAILED. */
+  status: string;
+  progress: number;
+  result: string | null;
+  error: string | null;
+  finished_at: Epoch | null;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
+    trading_backtests: TradingBacktestTable;
     trading_policies: TradingPolicyTable;
     trading_plan: TradingPlanTable;
   }

@@ -1,4 +1,4 @@
-import { TRADING_MESSAGES } from '@vpp/shared';
+import { BACKTEST_MESSAGES, TRADING_MESSAGES } from '@vpp/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';
@@ -6,7 +6,7 @@ import { describeEachDatabase } from '../../test/harness.ts';
 import { backtest } from './trading.backtest.ts';
 import { plan } from './trading.optimiser.ts';
 import { seedDemoTrading } from './trading.seed.ts';
-import { runTrading } from './trading.service.ts';
+import { marketHour, runBacktestJob, runTrading } from './trading.service.ts';
 
 const base = {
   start: 0,
@@ -130,6 +130,7 @@ describeEachDatabase('trading: policy, plan and automatic dispatches', (h) => {
   let network: { authorization: string };
   let other: { authorization: string };
   let vpp: number;
+  let nodeIds: number[] = [];
   const now = nowS();
   const put = (id: number, payload: object, hdrs = headers) =>
     h().app.inject({ method: 'PUT', url: `/api/powerstations/${id}/trading`, headers: hdrs, payload });
@@ -162,6 +163,7 @@ describeEachDatabase('trading: policy, plan and automatic dispatches', (h) => {
     const res = await h().app.inject({ method: 'POST', url: '/api/powerstations', headers, payload: { type: 'STATIC', name: 'Traded', nodes: ids } });
     expect(res.statusCode, res.body).toBe(200);
     vpp = res.json().data.id;
+    nodeIds = ids;
   });
 
   it('starts off, with no plan', async () => {
@@ -263,6 +265,114 @@ describeEachDatabase('trading: policy, plan and automatic dispatches', (h) => {
     const automaticOnes = list.filter((x) => x.reason === 'Automatic');
     expect(automaticOnes).toHaveLength(1);
     for (const d of automaticOnes) expect(d.cancelledAt).not.toBeNull();
+  });
+
+  it("plans around other VPPs' events on its homes: its organisation's own, and another organisation's with precedence", async () => {
+    const at = nowS();
+    const next = at - (at % 300) + 300;
+    const vppOf = async (hdrs: { authorization: string }, name: string, nodes: number[]) => {
+      const res = await h().app.inject({ method: 'POST', url: '/api/powerstations', headers: hdrs, payload: { type: 'STATIC', name, nodes } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.id as number;
+    };
+    const dispatch = async (hdrs: { authorization: string }, powerstation: number, startTime: number) => {
+      const res = await h().app.inject({
+        method: 'POST',
+        url: '/dispatch',
+        headers: hdrs,
+        payload: { powerstation, startTime, duration: 3600, realPowerP: -1, customerMessage: null, messageTitle: null, strategy: null },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // The retailer's other VPP holds one of the homes in the second hour (its own dispatch would be refused there);
+    // the network's dispatch holds one in the fourth (a network's event has precedence over a retailer's).
+    await dispatch(headers, await vppOf(headers, 'Sibling', [nodeIds[0]]), next + 3600);
+    await dispatch(network, await vppOf(network, 'Feeder', [nodeIds[1]]), next + 3 * 3600);
+    // A forecast that makes every hour worth trading: dear and cheap by turns, every 5 minutes.
+    const intervals = Array.from({ length: 300 }, (_, k) => next + k * 300);
+    await h().ctx.db.deleteFrom('market_forecasts').where('region', '=', 'NSW1').execute();
+    await h()
+      .ctx.db.insertInto('market_forecasts')
+      .values(
+        intervals.map((t, k) => ({
+          region: 'NSW1',
+          source: 'P5MIN' as const,
+          issued_at: at - (at % 300),
+          interval_start: t,
+          interval_end: t + 300,
+          rrp: k % 2 ? 2000 : -500,
+        })),
+      )
+      .execute();
+    const res = await put(vpp, { ...automatic, maxCyclesPerDay: 5 });
+    expect(res.statusCode, res.body).toBe(200);
+    const plan = res.json().data.plan as { start: number; kw: number }[];
+    const within = (from: number) => plan.filter((i) => i.start >= from && i.start < from + 3600);
+    expect(within(next + 3600).every((i) => i.kw === 0)).toBe(true);
+    const network4th = within(next + 3 * 3600);
+    expect(network4th.length).toBe(12);
+    // Two of the three 5 kW batteries are left: at most 10 kW either way, and used.
+    expect(Math.max(...network4th.map((i) => Math.abs(i.kw)))).toBeLessThanOrEqual(10 + 1e-6);
+    expect(Math.max(...within(next + 2 * 3600).map((i) => Math.abs(i.kw)))).toBeGreaterThan(10);
+    await put(vpp, { ...automatic, mode: 'OFF' });
+  });
+
+  it('without grid charging, still charges, but only from the solar surplus its forecast expects: by day', async () => {
+    const res = await put(vpp, { ...automatic, gridCharging: false });
+    expect(res.statusCode, res.body).toBe(200);
+    const plan = res.json().data.plan as { start: number; kw: number }[];
+    expect(plan).toHaveLength(288);
+    const charging = plan.filter((i) => i.kw > 0);
+    expect(charging.length).toBeGreaterThan(0);
+    // NSW homes: no solar from 21:00 to 04:00 market time (UTC+10) in any season, so no charge then.
+    expect(charging.filter((i) => marketHour(i.start) < 4 || marketHour(i.start) >= 21)).toEqual([]);
+    await put(vpp, { ...automatic, mode: 'OFF' });
+  });
+
+  it('backtests the policy over ended market days in the background, and refuses a period it cannot', async () => {
+    const day = (back: number) => new Date((nowS() + 10 * 3600 - back * 86_400) * 1000).toISOString().slice(0, 10);
+    const post = (payload: object, hdrs = headers) =>
+      h().app.inject({ method: 'POST', url: `/api/powerstations/${vpp}/trading/backtests`, headers: hdrs, payload });
+    const refusals: [object, string][] = [
+      [{ firstDay: day(2), lastDay: day(3) }, BACKTEST_MESSAGES.order],
+      [{ firstDay: day(40), lastDay: day(2) }, BACKTEST_MESSAGES.tooLong],
+      [{ firstDay: day(1), lastDay: day(0) }, BACKTEST_MESSAGES.notEnded],
+      [{ firstDay: '2026-02-30', lastDay: day(1) }, BACKTEST_MESSAGES.day],
+    ];
+    for (const [payload, message] of refusals) {
+      const r = await post(payload);
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json().message).toContain(message);
+    }
+    expect((await get(`/api/powerstations/${vpp}/trading/backtests`)).json().data).toEqual([]);
+    expect((await post({ firstDay: day(1), lastDay: day(1) }, other)).statusCode).toBe(404);
+    expect((await post({ firstDay: day(1), lastDay: day(1) }, network)).statusCode).toBe(404);
+
+    const res = await post({ firstDay: day(1), lastDay: day(1) });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({
+      firstDay: day(1),
+      lastDay: day(1),
+      status: 'RUNNING',
+      progress: 0,
+      result: null,
+      requestedBy: expect.stringMatching(/^Test user\d+$/),
+    });
+    const again = await post({ firstDay: day(1), lastDay: day(1) });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe(BACKTEST_MESSAGES.running);
+
+    await runBacktestJob(h().ctx, res.json().data.id);
+    const [done] = (await get(`/api/powerstations/${vpp}/trading/backtests`, viewer)).json().data;
+    expect(done.status, done.error).toBe('DONE');
+    expect(done.progress).toBe(1);
+    expect(done.result).toMatchObject({ region: 'NSW1', capacityKwh: 30, powerKw: 15, replanMinutes: 30, plans: 48 });
+    for (const r of [done.result.optimiser, done.result.threshold, done.result.evening]) {
+      expect(r.minStoredKwh).toBeGreaterThanOrEqual(done.result.floorKwh - 1e-6);
+      expect(r.maxDayCycles).toBeLessThanOrEqual(1 + 1e-9);
+    }
+    expect(done.result.optimiser.revenue).toBeGreaterThan(0);
+    expect((await get(`/api/powerstations/${vpp}/trading/backtests`, other)).statusCode).toBe(404);
   });
 
   it("puts the demo's Queensland VPP on an automatic policy in the demo retailer's name, once however often it runs", async () => {

@@ -85,23 +85,28 @@ describeEachDatabase('map views and vector tiles', (h) => {
     const five = tileAt(...places.newtown, 5);
     const region = featuresOf(await tile(`/dashboard/map/tiles/5/${five.x}/${five.y}?v=${version}`), 'nodes', five);
     const sydney = region.find((f) => Number(f.properties.point_count) === 3);
-    expect(sydney?.properties).toMatchObject({ cluster: true, ONLINE: 3, AWAITING_CONTACT: 0, OFFLINE: 0, NOT_COMMISSIONED: 0 });
+    // A cluster counts its nodes by status, statuses of none left out; on a clustered map it carries its id and label.
+    expect(sydney?.properties).toMatchObject({ cluster: true, ONLINE: 3, point_count_abbreviated: 3 });
+    expect(Object.keys(sydney?.properties ?? {})).not.toContain('OFFLINE');
+    expect(typeof sydney?.properties.cluster_id).toBe('number');
     expect(Number(sydney?.properties.expansion_zoom)).toBeGreaterThan(0);
 
-    // Close in, each node on its own with its id, status and hover label; never another organisation's.
+    // Close in, each node on its own with its id (the feature's), status and hover label; never another organisation's.
     const close = tileAt(...places.newtown, 14);
     const nodes = featuresOf(await tile(`/dashboard/map/tiles/14/${close.x}/${close.y}`), 'nodes', close);
-    expect(nodes.map((f) => f.properties)).toEqual(
+    expect(nodes.map((f) => ({ id: f.id, ...f.properties }))).toEqual(
       expect.arrayContaining([
         { id: ids.newtown, status: 'ONLINE', label: 'Nguyen Home' },
         { id: ids.enmore, status: 'ONLINE' },
       ]),
     );
-    expect(nodes.map((f) => f.properties.id)).not.toContain(foreign);
+    expect(nodes.map((f) => f.id)).not.toContain(foreign);
 
     // Without clustering, far out: only nodes within a pixel of each other are one dot.
     const single = featuresOf(await tile(`/dashboard/map/tiles/5/${five.x}/${five.y}?cluster=false`), 'nodes', five);
     expect(single.reduce((s, f) => s + Number(f.properties.point_count ?? 1), 0)).toBe(3);
+    // Unlabelled there: no cluster id or abbreviated count travels.
+    for (const f of single.filter((x) => x.properties.cluster)) expect(Object.keys(f.properties)).not.toContain('cluster_id');
 
     // A search narrows the view and its tiles.
     const searched = await get('/dashboard/map/view?f=Nguyen');
@@ -134,7 +139,7 @@ describeEachDatabase('map views and vector tiles', (h) => {
     expect(view.json().data).toMatchObject({ total: 2, bounds: [151.179, -33.897, 151.274, -33.891] });
     const t = tileAt(...places.bondi, 13);
     const features = featuresOf(await tile(`/v2/powerstations/${id}/map/tiles/13/${t.x}/${t.y}`), 'nodes', t);
-    expect(features.map((f) => f.properties.id)).toEqual([ids.bondi]);
+    expect(features.map((f) => f.id)).toEqual([ids.bondi]);
     for (const url of [`/v2/powerstations/${id}/map/view`, `/v2/powerstations/${id}/map/tiles/0/0/0`]) {
       const theirs = await get(url, otherHeaders);
       expect(theirs.statusCode, url).toBe(404);

@@ -3,7 +3,7 @@ import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import { checkTile, sendTile } from '../../platform/vector-tiles.ts';
 import { nodeMapTile, nodeMapView, presentMapNode, presentNode } from '../nodes/index.ts';
-import { heatMapTile, heatMapView, hexagonCounts, hexagonNodes } from './heat-map-tiles.ts';
+import { heatMapTile, heatMapView, hexagonNodes } from './heat-map-tiles.ts';
 import * as repo from './vpps.repo.ts';
 import * as service from './vpps.service.ts';
 
@@ -44,11 +44,11 @@ export function vppsRoutes(app: App) {
   };
   route(app, E.mapView, async (req) => {
     const view = await vppMapView(req);
-    return { ...ok, data: { total: view.data.points.length, bounds: view.data.bounds, version: view.version } };
+    return { ...ok, data: { total: view.data.total, bounds: view.data.bounds, version: view.version } };
   });
   route(app, E.mapTile, async (req, reply) => {
     checkTile(req.params);
-    return sendTile(req, reply, nodeMapTile(await vppMapView(req), req.params, req.query.cluster));
+    return sendTile(req, reply, await nodeMapTile(await vppMapView(req), req.params, req.query.cluster));
   });
   const voltageView = async (req: { params: { id: number } } & Parameters<typeof caller>[0]) => {
     const user = caller(req);
@@ -61,15 +61,15 @@ export function vppsRoutes(app: App) {
   route(app, E.heatMapView, async (req) => {
     const view = await voltageView(req);
     const d = view.data;
-    return { ...ok, data: { total: d.points.length, outside: d.outside, bounds: d.bounds, version: view.version, hexagons: hexagonCounts(d) } };
+    return { ...ok, data: { total: d.total, outside: d.outside, bounds: d.bounds, version: view.version, hexagons: d.hexagons } };
   });
   route(app, E.heatMapTile, async (req, reply) => {
     checkTile(req.params);
-    return sendTile(req, reply, heatMapTile(await voltageView(req), req.params, req.query.radius));
+    return sendTile(req, reply, await heatMapTile(await voltageView(req), req.params, req.query.radius));
   });
   route(app, E.heatMapHexagon, async (req) => {
     const view = await voltageView(req);
-    return { ...ok, data: hexagonNodes(view.data, req.query.radius, req.query.q, req.query.r) };
+    return { ...ok, data: await hexagonNodes(view, req.query.radius, req.query.q, req.query.r) };
   });
   route(app, E.latest, async (req) => ({ ...ok, ...(await service.latestData(app.ctx, caller(req), req.params.id, req.query)) }));
   route(app, E.series, async (req) => ({ ...ok, series: await service.seriesData(app.ctx, caller(req), req.params.id, req.query) }));

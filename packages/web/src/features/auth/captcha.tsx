@@ -3,6 +3,19 @@ import type {} from 'altcha/types/react';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { API_BASE } from '../../lib/request.ts';
 
+let loading: Promise<unknown> | null = null;
+
+/**
+ * Loads the widget's code (a web component) once, on the first focus of the login form or the
+ * pointer over it (issue 30: not with the page): the element upgrades in place once it is defined,
+ * and keeps its height meanwhile so that nothing moves.
+ */
+export function loadCaptcha(): void {
+  loading ??= import('altcha').catch(() => {
+    loading = null;
+  });
+}
+
 export interface CaptchaHandle {
   reset(): void;
 }
@@ -24,12 +37,6 @@ export const Captcha = forwardRef<CaptchaHandle, { onToken: (token: string | nul
       onTokenRef.current(null);
     },
   }));
-
-  // The widget's code (a web component) loads after the form has rendered: the element upgrades
-  // in place once it is defined, and keeps its height meanwhile so that nothing moves.
-  useEffect(() => {
-    void import('altcha');
-  }, []);
 
   useEffect(() => {
     const node = el.current;

@@ -6,7 +6,7 @@ import { DelayedLoader } from '../../components/delayed-loader.tsx';
 import { useMeta } from '../../lib/meta.ts';
 import { useSession } from '../../lib/session.ts';
 import { useLogin } from './api.ts';
-import { Captcha, type CaptchaHandle } from './captcha.tsx';
+import { Captcha, type CaptchaHandle, loadCaptcha } from './captcha.tsx';
 
 // The two-factor forms (and the QR code of the set-up) load when a login asks for them.
 const MfaCodeForm = lazy(async () => ({ default: (await import('./mfa-forms.tsx')).MfaCodeForm }));
@@ -50,7 +50,7 @@ function LoginForm() {
   };
 
   return (
-    <form onSubmit={submit} aria-label="Log in">
+    <form onSubmit={submit} aria-label="Log in" onFocus={loadCaptcha} onPointerOver={loadCaptcha}>
       <Stack gap="sm">
         <Title order={2} size="h3">
           Log in

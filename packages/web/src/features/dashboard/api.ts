@@ -104,14 +104,6 @@ export function useHeatMapTiles(vpp: number | null) {
   });
 }
 
-export function useDashboardMap() {
-  return useQuery({
-    queryKey: dashboardKeys.map,
-    queryFn: async () => (await call(D.map, { query: {} }, { errorToast: DASHBOARD_TOASTS.nodes })).deployments,
-    refetchInterval: WIDGET_REFRESH_MS,
-  });
-}
-
 /**
  * The VPPs a widget's settings offer (the dashboard asks limit=10000, spec 2 §7): through the VPP
  * list for users who see VPPs, else the event creators' choice list; none for anyone else.
@@ -135,7 +127,7 @@ export function useCanViewVppData(): boolean {
 }
 
 /** Each member node's latest reading of `metric` (at most HEAT_MAP_MAX_AGE_S old), as points. */
-export function useLatest(vpp: number | null, metric: 'meterVoltage' | 'solarPower' | 'meterPower' | 'remainingCharge') {
+export function useLatest(vpp: number | null, metric: 'solarPower' | 'meterPower' | 'remainingCharge') {
   return useQuery({
     queryKey: dashboardKeys.latest(vpp ?? 0, metric),
     queryFn: async () => {

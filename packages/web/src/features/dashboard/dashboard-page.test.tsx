@@ -11,7 +11,7 @@ import { tickerDuration } from './ticker.tsx';
 
 // MapLibre and uPlot need a real browser: their canvases are left out here (the e2e test draws them).
 vi.mock('../../components/node-map-canvas.tsx', () => ({ default: () => <div data-testid="node-map-canvas" /> }));
-vi.mock('./widgets/heat-map-canvas.tsx', () => ({ default: () => <div data-testid="heat-map-canvas" /> }));
+vi.mock('./voltage-map-canvas.tsx', () => ({ default: () => <div data-testid="heat-map-canvas" /> }));
 vi.mock('../../components/time-series-chart-canvas.tsx', () => ({ default: () => <div data-testid="chart-canvas" /> }));
 
 const ALL = testAccount([
@@ -75,7 +75,7 @@ const EVENTS: TickerEvent[] = [
 const BASE = {
   '/ticker': ok({ status: 'OK', data: EVENTS }),
   '/dashboard/totals': ok({ status: 'OK', data: { deploymentCounts: { commissioned: 1234, non_commissioned: 12, offline: 3 } } }),
-  '/dashboard/map': ok({ deployments: [{ id: 1, lat: -33.8, lng: 151.2, siteLabel: 'Smith house', displayStatus: 'ONLINE' }] }),
+  '/dashboard/map/view': ok({ status: 'OK', data: { total: 1, bounds: [151.2, -33.8, 151.2, -33.8], version: 'v1' } }),
   '/v2/powerstations': ok({
     result: [
       {
@@ -168,12 +168,9 @@ describe('the dashboard (spec 2 §2, §4, §6)', () => {
         { widgetId: 'DATA_GRAPH', layout: at(0, 2), settings: { powerstation: '__ALL_FLEET_NODES__', metric: 'meterPower' } },
       ]),
       'POST /account/dashboard': (b) => dashboard((b as Dashboard).widgets),
-      '/api/powerstations/7/data/latest': ok({
+      '/api/powerstations/7/data/latest/heat-map': ok({
         status: 'OK',
-        meterVoltage: [
-          { id: 1, lat: -33.8, lng: 151.2, ts: 1, value: 240.1 },
-          { id: 2, lat: -33.9, lng: 151.1, ts: 1, value: 254 },
-        ],
+        data: { total: 2, outside: 1, bounds: [151.1, -33.9, 151.2, -33.8], version: 'v1', hexagons: { '1000': 2, '500': 2, '300': 2, '100': 2 } },
       }),
       '/api/data': ok({ status: 'OK', series: { '1000': { meterPower: 2.5 }, '1300': { meterPower: -1 } } }),
     });
@@ -189,7 +186,9 @@ describe('the dashboard (spec 2 §2, §4, §6)', () => {
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual(['Below 216.2 V', '<235v', '240v', '>245v', 'Above 253 V']);
-    expect(calls.find((c) => c.path === '/api/powerstations/7/data/latest')?.query.toString()).toBe('metrics=meterVoltage&format=nodes&maxAge=1200');
+    // The server's view of the heat map (its hexagons come as vector tiles), never every node's reading.
+    expect(within(heat).getByRole('region', { name: 'Voltage heat map' })).toHaveAttribute('data-node-count', '2');
+    expect(calls.some((c) => c.path === '/api/powerstations/7/data/latest')).toBe(false);
     const graph = screen.getByRole('region', { name: 'Data Graph' });
     expect(within(graph).getByText('Meter Power · All fleet nodes')).toBeVisible();
     expect(await within(graph).findByRole('button', { name: 'Show data table' })).toBeVisible();
@@ -200,7 +199,10 @@ describe('the dashboard (spec 2 §2, §4, §6)', () => {
     expect(to - from).toBe(86_400);
     expect(to).toBeGreaterThanOrEqual(Date.now() / 1000);
     expect(to - Date.now() / 1000).toBeLessThanOrEqual(300);
-    expect(await within(screen.getByRole('region', { name: 'Node Map' })).findByTestId('node-map-canvas')).toBeInTheDocument();
+    const nodeMap = screen.getByRole('region', { name: 'Node Map' });
+    expect(await within(nodeMap).findByTestId('node-map-canvas')).toBeInTheDocument();
+    await waitFor(() => expect(within(nodeMap).getByRole('region', { name: 'Map of the fleet' })).toHaveAttribute('data-node-count', '1'));
+    expect(calls.some((c) => c.path === '/dashboard/map')).toBe(false);
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove Single Stat' }));
     expect(screen.queryByRole('region', { name: 'Single Stat' })).toBeNull();

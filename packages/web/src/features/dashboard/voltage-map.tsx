@@ -1,8 +1,9 @@
 import { Box, Group, Paper, Text, VisuallyHidden } from '@mantine/core';
 import { heatMapSummary, VOLTAGE_LEGEND } from '@vpp/shared/dashboard/voltage';
-import { lazy, type ReactNode, Suspense, useId } from 'react';
+import { lazy, Suspense, useId } from 'react';
 import { useNavigate } from 'react-router';
 import { useHeatMapTiles } from './api.ts';
+import { MapOverlay } from './widgets/widget-common.tsx';
 import { WidgetError, WidgetLoading, widgetErrorMessage } from './widgets/widget-frame.tsx';
 
 const VoltageMapCanvas = lazy(() => import('./voltage-map-canvas.tsx'));
@@ -25,15 +26,6 @@ export function VoltageLegend() {
         ))}
       </Group>
     </Paper>
-  );
-}
-
-/** Over a map while its data loads or after its call failed: the map itself is made at once, so that MapLibre starts while the data is on its way. */
-export function MapOverlay(props: { children: ReactNode }) {
-  return (
-    <Box pos="absolute" inset={0} bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
-      {props.children}
-    </Box>
   );
 }
 

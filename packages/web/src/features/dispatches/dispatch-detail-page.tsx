@@ -7,11 +7,13 @@ import {
   DISPATCH_VIEW,
   type DispatchDetail,
   type DispatchMeasurement,
+  dispatchPredictionStart,
   formatDuration,
   formatEnergy,
   formatPower,
   openadrEventId,
   type PermissionRequirement,
+  PREDICTION_HORIZON_S,
 } from '@vpp/shared';
 import type { ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -147,6 +149,44 @@ function ByReason({ total, parts, labels }: { total: number; parts: Record<strin
         </Text>
       ))}
     </>
+  );
+}
+
+type VenResponse = NonNullable<ReturnType<typeof useDispatchResponse>['data']>['data']['venResponses'][number];
+
+/** Issue 31 item 3: what OpenADR VENs reported their resources delivered, counted in the response beside the console's own nodes. */
+function VenSection({ lines }: { lines: VenResponse[] }) {
+  return (
+    <Section title="OpenADR VENs">
+      <Stack gap="sm">
+        <Text size="sm">
+          What the VENs reported their resources delivered in this event's intervals. It is counted in the response beside the console's own nodes, and a
+          resource enrolled as a node of the fleet is settled and credited as that node.
+        </Text>
+        <Table striped withTableBorder fz="sm" captionSide="top" aria-label="OpenADR VENs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>VEN</Table.Th>
+              <Table.Th>Resource</Table.Th>
+              <Table.Th>Enrolled as</Table.Th>
+              <Table.Th>Intervals reported</Table.Th>
+              <Table.Th>Delivered</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {lines.map((l) => (
+              <Table.Tr key={`${l.source}/${l.resource}`}>
+                <Table.Td>{l.source}</Table.Td>
+                <Table.Td>{l.resource}</Table.Td>
+                <Table.Td>{l.nodeId === null ? 'Not enrolled' : `Node ${l.nodeId}`}</Table.Td>
+                <Table.Td>{Object.keys(l.series).length}</Table.Td>
+                <Table.Td>{formatEnergy(l.deliveredKwh)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Stack>
+    </Section>
   );
 }
 
@@ -355,7 +395,9 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
   const refresh = d ? detailRefreshMs(d, Date.now()) : false;
   const loaded = !!d && !detail.isError;
   const seesMarket = !!account && canSeeMarketData(account.suborg_type, account.permissions) && !!source.cost;
-  const prediction = useDispatchPrediction(id, refresh, loaded, source);
+  // Past the prediction horizon there is no prediction yet (the server refuses it): the page says so.
+  const tooFar = !!d && dispatchPredictionStart(d.request.startTime) > Date.now() / 1000 + PREDICTION_HORIZON_S;
+  const prediction = useDispatchPrediction(id, refresh, loaded && !tooFar, source);
   const response = useDispatchResponse(id, refresh, loaded, source);
   const remaining = useDispatchRemainingCharge(id, refresh, loaded, source);
   const cost = useDispatchCost(id, refresh, loaded && seesMarket, source);
@@ -383,12 +425,13 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
             <RequestSection d={d} zone={zone} nowS={nowS} />
             <ResponseSection d={d} />
           </SimpleGrid>
-          <PredictionGraph dispatch={d} prediction={prediction.data?.data} response={response.data?.data} zone={zone} />
+          <PredictionGraph dispatch={d} prediction={prediction.data?.data} response={response.data?.data} zone={zone} tooFar={tooFar} />
           <RemainingChargeGraph dispatch={d} remaining={remaining.data?.data} prediction={prediction.data?.data} zone={zone} />
           {d.rert && <RertSection r={d.rert} zone={zone} nowS={nowS} seesMarket={!!account && canSeeMarketData(account.suborg_type, account.permissions)} />}
           {response.data?.data.measurement && (
             <MeasurementSection m={response.data.data.measurement} zone={zone} nowS={nowS} intervention={d.reason === 'RERT'} />
           )}
+          {!!response.data?.data.venResponses?.length && <VenSection lines={response.data.data.venResponses} />}
           {seesMarket && <CostSection cost={cost} zone={zone} nowS={nowS} />}
           {d.customerMessage && (
             <Section title="Customer Message">

@@ -38,6 +38,8 @@ function GraphCard(props: {
   event: [number, number];
   zone: string;
   data: ReturnType<typeof scaled>;
+  /** Said above the graph (why part of it is missing). */
+  note?: string;
 }) {
   return (
     <Paper withBorder p="md">
@@ -45,6 +47,11 @@ function GraphCard(props: {
         <Title order={2} size="h4">
           {props.title}
         </Title>
+        {props.note && (
+          <Text size="sm" c="dimmed">
+            {props.note}
+          </Text>
+        )}
         {props.data ? (
           <TimeSeriesChart
             x={props.x}
@@ -73,7 +80,14 @@ function GraphCard(props: {
  * allocation), the request, and what the nodes delivered and refused, measured per 5 minutes.
  * Forecast buckets before now are empty: the measured series stands there.
  */
-export function PredictionGraph(props: { dispatch: DispatchDetail; prediction?: DispatchPredictions; response?: ResponseData; zone: string }) {
+export function PredictionGraph(props: {
+  dispatch: DispatchDetail;
+  prediction?: DispatchPredictions;
+  response?: ResponseData;
+  zone: string;
+  /** The dispatch starts beyond the prediction horizon: no prediction yet, and the graph says so. */
+  tooFar?: boolean;
+}) {
   const { request } = props.dispatch;
   const { start, end, x } = graphWindow(request);
   const at = <T,>(rec: Record<string, T> | null | undefined, t: number) => rec?.[String(t)];
@@ -93,6 +107,7 @@ export function PredictionGraph(props: { dispatch: DispatchDetail; prediction?: 
     <GraphCard
       title="Prediction and Delivered"
       label="Dispatch prediction and delivered power"
+      note={props.tooFar ? DISPATCH_MESSAGES.predictionLater : undefined}
       start={start}
       end={end}
       x={x}

@@ -111,6 +111,18 @@ describe('dispatch detail', () => {
     expect((await screen.findAllByText(DISPATCH_MESSAGES.noGraphData)).length).toBeGreaterThan(0);
   });
 
+  it('says what it shows of a dispatch beyond the prediction horizon, and asks for no prediction', async () => {
+    const later = now + 10 * 86_400 - (now % 300);
+    const far = { ...dispatch, state: 'UPCOMING' as const, request: { ...dispatch.request, startTime: later } };
+    const api = stubFetch({ ...replies, '/api/dispatches/42': { status: 'OK', data: far } });
+    vi.stubGlobal('fetch', api.fetch);
+    renderScreen(<DispatchDetailPage />, { url: '/virtual-power-plants/dispatches/42', path: '/virtual-power-plants/dispatches/:id', account: NETWORK_VIEWER });
+    expect(await screen.findByText(DISPATCH_MESSAGES.predictionLater)).toBeInTheDocument();
+    expect(screen.getByText('-250.00 kW (Discharge)')).toBeInTheDocument();
+    expect(screen.queryByText(DISPATCH_MESSAGES.predictionFailed)).toBeNull();
+    expect(api.calls.some((c) => c.url.endsWith('/prediction'))).toBe(false);
+  });
+
   it('shows the cost with the partial-settlement warning to a retailer', async () => {
     vi.stubGlobal(
       'fetch',

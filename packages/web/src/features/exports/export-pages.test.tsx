@@ -418,7 +418,7 @@ describe('the Data Export (csv) page', () => {
     await user.click(screen.getByRole('button', { name: 'New Export' }));
     const tiles = within(dialog(M.chooseTitle))
       .getAllByRole('button')
-      .map((b) => b.getAttribute('aria-label'))
+      .map((b) => b.getAttribute('data-tile'))
       .filter(Boolean);
     expect(tiles).toEqual([M.tileNodes, M.tileCustomer]);
   });
@@ -437,7 +437,8 @@ describe('the Data Export (csv) page', () => {
 async function openTile(user: ReturnType<typeof renderScreen>['user'], tile: string) {
   await user.click(await screen.findByRole('button', { name: 'New Export' }));
   const chooser = screen.getByRole('dialog', { name: M.chooseTitle });
-  await user.click(within(chooser).getByRole('button', { name: tile }));
+  // A tile is named by its title and then its text.
+  await user.click(within(chooser).getByRole('button', { name: (name) => name.startsWith(`${tile} `) }));
 }
 
 /** Picks a day (e.g. '1 March 2026') in a date picker. */
@@ -459,7 +460,7 @@ describe('New Export', () => {
     expect(
       within(chooser)
         .getAllByRole('button')
-        .map((b) => b.getAttribute('aria-label'))
+        .map((b) => b.getAttribute('data-tile'))
         .filter(Boolean),
     ).toEqual([M.tileVpp, M.tileNodes, M.tileCustomer]);
   });
@@ -770,7 +771,7 @@ describe('New Customer Data Export', () => {
     const { user } = renderScreen(<ExportListPage />, { url: PAGE, account: testAccount(EDITOR.permissions, { suborg_type: 'INSTALLER' }) });
     await user.click(await screen.findByRole('button', { name: 'New Export' }));
     expect(within(dialog(M.chooseTitle)).queryByRole('button', { name: M.tileVpp })).toBeNull();
-    await user.click(within(dialog(M.chooseTitle)).getByRole('button', { name: M.tileCustomer }));
+    await user.click(within(dialog(M.chooseTitle)).getByRole('button', { name: (name) => name.startsWith(`${M.tileCustomer} `) }));
     const form = dialog(M.customerTitle);
     expect(within(form).queryByRole('combobox', { name: 'Virtual Power Plant' })).toBeNull();
     expect(within(form).queryByText(M.retailerNoVpp)).toBeNull();

@@ -22,10 +22,11 @@ const FORM_TOASTS = 'export-form';
 /** The permission to view SGA data: meter SGA power is offered only with it (spec 2 §5). */
 const SGA_VIEW = 'fleet.node.sga_data.view';
 
+/** A tile named by all it shows, its title then its text (WCAG 2.5.3: the name holds the visible label). */
 function Tile(props: { icon: ComponentType<{ size?: number }>; title: string; text: string; onClick: () => void }) {
   const Icon = props.icon;
   return (
-    <UnstyledButton onClick={props.onClick} aria-label={props.title}>
+    <UnstyledButton onClick={props.onClick} data-tile={props.title}>
       <Paper withBorder p="md" radius="md" h="100%">
         <Stack gap="xs" align="center" ta="center">
           <ThemeIcon size={44} radius="xl" variant="light">

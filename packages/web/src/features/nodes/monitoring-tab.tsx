@@ -4,7 +4,7 @@ import { EXPORT_VIEW, epochToLocalDate, localDateToEpoch, localMidnights, type N
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
-import { TimeSeriesChart } from '../../components/time-series-chart.tsx';
+import { preloadChart, TimeSeriesChart } from '../../components/time-series-chart.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { nodeExportLink } from '../exports/index.ts';
 import { useNodeSeries, useNodeSummary, useSubmeterSeries } from './api.ts';
@@ -12,6 +12,9 @@ import { EnergySummary } from './energy-summary.tsx';
 import { buildMonitoringChart, metricsToFetch, SECONDARY, STRIPES, submeterLabels } from './monitoring-chart.ts';
 import { AxisOptions, PeriodPicker, SeriesToggles } from './monitoring-controls.tsx';
 import { useMonitoringSettings } from './monitoring-settings.ts';
+
+// The graph's code loads beside the tab's data, not after it.
+preloadChart();
 
 /**
  * The Monitoring tab: every graph setting lives in the URL (date, period, the series toggles,

@@ -9,6 +9,7 @@ import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
+import { loadable } from '../../lib/loadable.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound } from '../../lib/request.ts';
 import { useGoBack } from '../../lib/routes.tsx';
@@ -18,9 +19,15 @@ import { EventLogTab } from './event-log-tab.tsx';
 import { SiteLabel } from './site-label.tsx';
 import { SystemComponentsTab } from './system-components-tab.tsx';
 
-// The tabs that draw (the graph with its date picker, the map) load when first shown.
-const MonitoringTab = lazy(async () => ({ default: (await import('./monitoring-tab.tsx')).MonitoringTab }));
+// The tabs that draw (the graph with its date picker, the map) load when first shown; the Monitoring
+// tab (the default) starts loading with the page, beside the node's detail.
+const MonitoringTab = loadable(
+  async () => (await import('./monitoring-tab.tsx')).MonitoringTab,
+  () => <LoadingSkeleton variant="chart" height={380} label="Loading graph" />,
+);
 const LocationTab = lazy(async () => ({ default: (await import('./location-tab.tsx')).LocationTab }));
+
+void MonitoringTab.preload().catch(() => undefined);
 
 const FLEET_LIST = '/fleet-monitoring/nodes?limit=10&offset=0';
 const TABS = ['MONITORING', 'SYSTEM_COMPONENTS', 'LOCATION', 'EVENT_LOG'] as const;
@@ -72,9 +79,7 @@ export function NodeDetailPage() {
             </Tabs.List>
             <Tabs.Panel value="MONITORING" pt="md">
               {canViewData ? (
-                <Suspense fallback={<LoadingSkeleton variant="chart" height={380} label="Loading graph" />}>
-                  <MonitoringTab node={node.data} />
-                </Suspense>
+                <MonitoringTab node={node.data} />
               ) : (
                 <Text c="dimmed">Viewing this node's monitoring graph and energy summary needs the Node data permission.</Text>
               )}

@@ -38,7 +38,7 @@ export function NotificationListPage() {
       width: 160,
       render: (n) =>
         !n.read && (
-          <Button size="xs" variant="subtle" onClick={() => markRead.mutate(n.id)} aria-label={`Mark "${n.summary}" as read`}>
+          <Button size="xs" variant="subtle" onClick={() => markRead.mutate(n.id)} aria-label={`Mark as read: ${n.summary}`}>
             Mark as read
           </Button>
         ),

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { tradingEndpoints as E, MESSAGES, type TradingPolicy } from '@vpp/shared';
+import { type BacktestBody, tradingEndpoints as E, MESSAGES, type TradingPolicy } from '@vpp/shared';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';
@@ -37,6 +37,38 @@ export function useSetTradingPolicy(id: number) {
       if (err instanceof ApiError && err.status === 403) return;
       if (actionable(err)) toast('error', err.message);
       else toast('error', TRADING_TEXTS.saveFailed, MESSAGES.tryAgainLater);
+    },
+  });
+}
+
+export const BACKTEST_TEXTS = {
+  loadFailed: 'Failed to load the backtests.',
+  started: 'Backtest started',
+  startFailed: 'Failed to start the backtest.',
+} as const;
+
+const backtestsKey = (id: number) => ['trading', id, 'backtests'] as const;
+
+/** The VPP's last backtests; polled every 2 seconds while one runs. */
+export function useBacktests(id: number) {
+  return useQuery({
+    queryKey: backtestsKey(id),
+    queryFn: async () => (await call(E.backtests, { params: { id } }, { errorToast: BACKTEST_TEXTS.loadFailed })).data,
+    refetchInterval: (query) => (query.state.data?.some((b) => b.status === 'RUNNING') ? 2000 : false),
+  });
+}
+
+export function useStartBacktest(id: number) {
+  return useMutation({
+    mutationFn: async (body: BacktestBody) => (await call(E.startBacktest, { params: { id }, body }, { quiet: true })).data,
+    onSuccess: () => {
+      toast('success', BACKTEST_TEXTS.started);
+      return queryClient.invalidateQueries({ queryKey: backtestsKey(id) });
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && err.status === 403) return;
+      if (actionable(err)) toast('error', err.message);
+      else toast('error', BACKTEST_TEXTS.startFailed, MESSAGES.tryAgainLater);
     },
   });
 }

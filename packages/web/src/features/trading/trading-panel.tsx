@@ -6,6 +6,7 @@ import { TimeSeriesChart } from '../../components/time-series-chart.tsx';
 import { useAccount } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { useSetTradingPolicy, useTrading } from './api.ts';
+import { BacktestPanel } from './backtest-panel.tsx';
 
 const money = (v: number) => v.toLocaleString('en-AU', { style: 'currency', currency: 'AUD' });
 
@@ -156,6 +157,7 @@ export function TradingPanel({ id }: { id: number }) {
         </Stack>
       )}
       <Outcome state={state} />
+      <BacktestPanel id={id} />
     </Stack>
   );
 }

@@ -1,8 +1,9 @@
 import { Box, Switch } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import type { Widget } from '@vpp/shared';
 import { useNavigate } from 'react-router';
-import { type MapNode, NodeMap } from '../../../components/node-map.tsx';
-import { useDashboardMap } from '../api.ts';
+import { NodeMap } from '../../../components/node-map.tsx';
+import { useDashboardMapTiles } from '../api.ts';
 import { MapOverlay } from './widget-common.tsx';
 import { WidgetError, WidgetLoading, widgetErrorMessage } from './widget-frame.tsx';
 
@@ -13,16 +14,21 @@ export function NodeMapSettings(props: { settings: Settings; onChange: (s: Setti
   return <Switch label="Cluster nodes" checked={props.settings.shouldCluster} onChange={(e) => props.onChange({ shouldCluster: e.currentTarget.checked })} />;
 }
 
-const NO_NODES: MapNode[] = [];
-
+/**
+ * The fleet's nodes over the server's vector tiles of its view (clustered or every node, issue 30);
+ * the map takes what its legend, in a line below it, leaves (a widget has no corner to spare for it).
+ */
 export function NodeMapBody(props: { cluster: boolean; height: number }) {
-  const q = useDashboardMap();
+  const q = useDashboardMapTiles();
   const navigate = useNavigate();
+  const legend = useElementSize();
   return (
     <Box pos="relative" h="100%">
       <NodeMap
-        nodes={q.data ?? NO_NODES}
-        height={Math.max(props.height, 120)}
+        tiles={q.data}
+        height={Math.max(props.height - (legend.height ? legend.height + 4 : 0), 40)}
+        legend="below"
+        legendRef={legend.ref}
         fitWindow={false}
         cluster={props.cluster}
         label="Map of the fleet"

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { heatMapDescription, VOLTAGE_LEGEND, VOLTAGE_STEPS, voltageColour, voltageColourExpression } from './heat-map-types.ts';
+import { heatMapDescription, VOLTAGE_LEGEND, VOLTAGE_STEPS, voltageColour, voltageColourExpression } from './voltage.ts';
 
 it('colours a voltage by the bands of spec 2 §9 and the AS 60038 limits (216.2 V to 253 V)', () => {
   const band = (v: number) => VOLTAGE_STEPS.findIndex((s) => s.colour === voltageColour(v));
