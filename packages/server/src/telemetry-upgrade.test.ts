@@ -1,5 +1,5 @@
 import { localMidnight } from '@vpp/shared';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from './db/database.ts';
 import { createOrganisation } from './features/users/index.ts';
@@ -86,12 +86,16 @@ for (const { dialect, skip } of DIALECTS) {
       const old = await openDatabase({ ...where, migrateTo: LAST_BEFORE });
       const raw = old.db as unknown as Kysely<Record<string, Row>>;
       const org = await createOrganisation(old.db, 'Old Power', 'RETAILER');
+      // Today's builder also writes the membership history of a later release (migration 044): a
+      // stand-in table takes it here and goes again, and 044 builds the real one from the fleet.
+      await sql`create table fleet_membership_history (organisation_id integer, node_id integer, joined_at bigint, left_at bigint)`.execute(old.db);
       const nodes = await buildFleet(old.db, {
         count: ZONES.length,
         seed: 19,
         owners: { retailers: [org], networks: new Map(), installers: [] },
         historyDays: 0,
       });
+      await sql`drop table fleet_membership_history`.execute(old.db);
       for (const [k, id] of nodes.entries()) await old.db.updateTable('nodes').set({ timezone: ZONES[k] }).where('id', '=', id).execute();
       for (const [k, id] of nodes.entries()) {
         const zone = ZONES[k];
