@@ -144,7 +144,7 @@ describe('RERT detail', () => {
       'fetch',
       stubFetch({
         ...replies(started),
-        '/api/rert-dispatches/42/response': { status: 'OK', data: { interval: 300, series: {}, total: rert.currentResponse, measurement } },
+        '/api/rert-dispatches/42/response': { status: 'OK', data: { interval: 300, series: {}, total: rert.currentResponse, measurement, venResponses: [] } },
       }).fetch,
     );
     renderScreen(<RertDetailPage />, { ...detailAt, account: VIEWER });
