@@ -69,7 +69,7 @@ function fixedCents(cents: number): string {
   return `${cents < 0 ? '-' : ''}${(n - frac) / 100}.${frac < 10 ? '0' : ''}${frac}`;
 }
 
-/** One record of the events CSV, written as csv-stringify writes it (billing.csv.test.ts checks it). */
+/** One record of the events CSV, written as csv-stringify writes it (billing.csv.integration.test.ts checks it). */
 function eventRecords() {
   const nmiField = memoised(csvField);
   const typeField = memoised((t) => csvField(t.trim() === '' ? BILLING_MESSAGES.supportRequest : t));
