@@ -9,9 +9,9 @@ import { parseArgs } from 'node:util';
 import { deviceTopics } from '@vpp/shared';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
+import { buildFleet } from '../packages/server/src/demo/builder.ts';
 import { hashSecret, newSecret, saveCredential, startDevices } from '../packages/server/src/devices/index.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
-import { buildFleet } from '../packages/server/src/fleet/builder.ts';
 import { freePort } from '../packages/server/src/test/free-port.ts';
 import { openBench } from './setup.ts';
 

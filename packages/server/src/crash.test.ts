@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { NodeModel } from '@vpp/fleet/physics';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SimParams } from './fleet/builder.ts';
-import { reporting } from './fleet/simulator.ts';
+import type { SimParams } from './demo/builder.ts';
+import { reporting } from './demo/simulator.ts';
 import { decodeDay } from './telemetry/index.ts';
 import { DIALECTS, fastClock, serverProcess, waitFor } from './test/server-process.ts';
 

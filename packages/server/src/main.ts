@@ -1,13 +1,13 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, setClock } from './db/database.ts';
+import { type FleetHistory, startFleet } from './demo/fleet.ts';
 import { demoHistory } from './demo-history.ts';
 import { BrokerPortTaken, type DeviceLink, startDevices } from './devices/index.ts';
 import { seedDemoInvoices } from './features/billing/index.ts';
 import { enrolDemoCustomers } from './features/customers/index.ts';
 import { FEATURES, seedDemo } from './features/index.ts';
 import { nodeReports } from './features/nodes/index.ts';
-import { type FleetHistory, startFleet } from './fleet/fleet.ts';
 import { createContext } from './platform/context.ts';
 import { armCrashPoint } from './platform/crash-points.ts';
 import { createWorker } from './platform/jobs.ts';

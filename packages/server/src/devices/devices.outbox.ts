@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ExpressionBuilder } from 'kysely';
 import { type Database, nowS } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { type CommandSpec, DIRECTING, followedWindows, reviseNodes } from '../fleet/control.ts';
+import { type CommandSpec, DIRECTING, followedWindows, reviseNodes } from './devices.commands.ts';
 
 /** A command not acknowledged this long after it was sent goes out again (QoS 1 covers the wire; this covers a device that restarted before answering). */
 export const RESEND_S = 30;

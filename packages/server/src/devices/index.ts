@@ -2,7 +2,6 @@ import os from 'node:os';
 import { deviceEndpoints } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { nowS } from '../db/database.ts';
-import type { FleetReports } from '../fleet/reports.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { FeatureModule } from '../platform/module.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './devices.broker.ts';
@@ -10,6 +9,7 @@ import { DeviceIngest } from './devices.ingest.ts';
 import { connectExternal, type ExternalLink } from './devices.link.ts';
 import { CommandOutbox } from './devices.outbox.ts';
 import * as repo from './devices.repo.ts';
+import type { FleetReports } from './devices.reports.ts';
 import { devicesRoutes } from './devices.routes.ts';
 import { verifyDevice } from './devices.service.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { nowS } from '../db/database.ts';
+import type { FleetReports } from '../devices/devices.reports.ts';
 import type { AppContext } from '../platform/context.ts';
 import { buildFleet, type FleetOwners } from './builder.ts';
-import type { FleetReports } from './reports.ts';
 import { FleetSimulator } from './simulator.ts';
 import { publishWeather, WEATHER_AHEAD_S } from './weather.ts';
 

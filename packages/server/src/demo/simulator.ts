@@ -2,10 +2,10 @@ import { type Command, customerOptsOut, frequency, type NodeModel, step, submete
 import { hash01 } from '@vpp/fleet/random';
 import type { FastifyBaseLogger } from 'fastify';
 import { clockMs, type Database, nowS } from '../db/database.ts';
+import { type CommandSpec, commandSpec, followedWindows } from '../devices/devices.commands.ts';
+import type { ConnectivityChange, FleetReports, UnitContact } from '../devices/devices.reports.ts';
 import type { Sample, SubmeterSample, TelemetryStore } from '../telemetry/index.ts';
 import type { SimParams } from './builder.ts';
-import { type CommandSpec, commandSpec, followedWindows } from './control.ts';
-import type { ConnectivityChange, FleetReports, UnitContact } from './reports.ts';
 
 /** Samples per ingest while catching up: big enough to write efficiently, small enough to keep the server answering. */
 const FLUSH_SAMPLES = 50_000;
