@@ -2,7 +2,10 @@
 // the embedded broker into one console (issue 28). Every device connects with its own credential and
 // publishes a reading every `interval` seconds (spread evenly); on the embedded broker the PUBACK
 // follows the reading's storage, so publish → PUBACK is publish → the node's latest values. Then a
-// reconnect storm: every device drops, reconnects and resends a buffered 10 minutes as batches.
+// reconnect storm: every device drops, reconnects and resends a buffered 10 minutes as batches. Then a
+// dispatch: a battery command to up to `--commands` devices with a battery (10,000 by default) is
+// stored as a dispatch stores its orders; the outbox sends them; each device answers ACCEPTED on
+// `cmd/ack`; measured until every device has its command, and until every answer is recorded.
 // Prints messages per second, latency percentiles, the console's CPU per 1,000 messages a second and
 // RSS, stored and duplicate counts. The devices run in this process too: CPU is the process's whole.
 import { parseArgs } from 'node:util';
@@ -10,13 +13,19 @@ import { deviceTopics } from '@vpp/shared';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
 import { buildFleet } from '../packages/server/src/demo/builder.ts';
+import { sendCommands } from '../packages/server/src/devices/devices.commands.ts';
 import { hashSecret, newSecret, saveCredential, startDevices } from '../packages/server/src/devices/index.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
 import { freePort } from '../packages/server/src/test/free-port.ts';
 import { openBench } from './setup.ts';
 
 const { values } = parseArgs({
-  options: { nodes: { type: 'string', default: '5000' }, interval: { type: 'string', default: '30' }, minutes: { type: 'string', default: '2' } },
+  options: {
+    nodes: { type: 'string', default: '5000' },
+    interval: { type: 'string', default: '30' },
+    minutes: { type: 'string', default: '2' },
+    commands: { type: 'string', default: '10000' },
+  },
 });
 const NODES = Number(values.nodes);
 const INTERVAL_S = Number(values.interval);
@@ -110,6 +119,59 @@ await Promise.all(storm);
 const stormS = (Date.now() - stormStart) / 1000;
 const expected = clients.length * (600 / INTERVAL_S);
 
+log('Dispatch: a battery command to every device with a battery, over MQTT, each answered on cmd/ack…');
+const batteries = (await handle.db.selectFrom('nodes').select(['id', 'serial_number']).where('battery_kw', '>', 0).orderBy('id').execute()).slice(
+  0,
+  Number(values.commands),
+);
+const bySerial = new Map(clients.map((d) => [d.serial, d]));
+const got = new Set<number>();
+let lastGotMs = 0;
+await Promise.all(
+  batteries.map(async (n) => {
+    const d = bySerial.get(n.serial_number);
+    if (!d) return;
+    const topics = deviceTopics(d.serial);
+    d.c.on('message', (topic, payload) => {
+      if (topic !== topics.cmd) return;
+      const m = JSON.parse(payload.toString('utf8')) as { id: number; cancel?: boolean };
+      if (m.cancel) return;
+      if (!got.has(m.id)) {
+        got.add(m.id);
+        lastGotMs = performance.now();
+      }
+      void d.c.publishAsync(topics.ack, JSON.stringify({ id: m.id, result: 'ACCEPTED' }), { qos: 1 });
+    });
+    await d.c.subscribeAsync(topics.cmd, { qos: 1 });
+  }),
+);
+const at = Math.floor(Date.now() / 1000);
+await sendCommands(
+  handle.db,
+  batteries.map((n) => ({ nodeId: n.id, start: at + 60, end: at + 1860, spec: { kind: 'battery_power' as const, kw: -2 }, source: 'bench:dispatch' })),
+  { organisationId: org },
+);
+// From the orders' commit, as a dispatch's creation stores them.
+const ordered = performance.now();
+let answeredMs = 0;
+for (;;) {
+  const [r] = await handle.db
+    .selectFrom('node_commands')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('source', '=', 'bench:dispatch')
+    .where('status', 'in', ['ACCEPTED', 'OPTED_OUT'])
+    .execute();
+  if (Number(r.n) >= batteries.length) {
+    answeredMs = performance.now() - ordered;
+    break;
+  }
+  if (performance.now() - ordered > 300_000) {
+    answeredMs = Number.NaN;
+    break;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
 const figures = {
   devices: NODES,
   database: handle.dialect,
@@ -124,6 +186,9 @@ const figures = {
   duplicatesIgnored: link.ingest.counts.duplicates,
   refused: link.ingest.counts.refused,
   dropped: link.ingest.counts.dropped,
+  dispatchDevices: batteries.length,
+  dispatchOnWireAllS: got.size === batteries.length ? Math.round((lastGotMs - ordered) / 100) / 10 : `${got.size} of ${batteries.length}`,
+  dispatchAnsweredAllS: Math.round(answeredMs / 100) / 10,
 };
 // biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
 console.table(figures);

@@ -54,6 +54,8 @@ for (const { dialect, skip } of DIALECTS) {
       // Its crash points count from the start: the demo's past dispatches would move which write or settlement they are.
       SIM_DEMO_DISPATCHES: 'false',
       SIM_INTERVAL_S: String(INTERVAL),
+      // Its kills land in the simulator's direct writes of the telemetry store, followed by its position (sim_state).
+      SIM_WIRE: 'false',
       JOB_LEASE_S: '3',
     });
     afterAll(() => srv.cleanup());

@@ -42,7 +42,7 @@ async function main() {
   let fleet: ReturnType<typeof startFleet> | null = null;
   let devices: DeviceLink | null = null;
   const stop = async () => {
-    (await fleet?.catch(() => null))?.stop();
+    await (await fleet?.catch(() => null))?.stop();
     await devices?.stop();
     await worker.stop();
     await app.close();
@@ -80,7 +80,11 @@ async function main() {
     const history: FleetHistory | undefined = config.demo
       ? async (from, to) => [...(events ? await events(from, to) : []), { at: to - (to % 300), act: () => seedDemoInvoices(ctx) }]
       : undefined;
-    fleet = startFleet(ctx, app.log, { ...reports, joined }, history);
+    // The demo's live fleet walks the wire: its devices connect to the embedded broker with their own credentials.
+    const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+    const wire = config.SIM_WIRE && devices?.port ? { broker: `mqtt://${host.includes(':') ? `[${host}]` : host}:${devices.port}` } : undefined;
+    if (config.SIM_WIRE && !wire) app.log.info('The simulated fleet reports directly: no embedded MQTT broker (MQTT_PORT=0 or MQTT_URL)');
+    fleet = startFleet(ctx, app.log, { ...reports, joined }, history, wire);
     await fleet;
   }
 }

@@ -130,7 +130,7 @@ describeEachDatabase('the simulated fleet on the wire', (h) => {
       device.report(first, 30);
       await waitFor('its live reading', async () => (await seqs(id)).includes(first));
       // Away: the connection drops without a goodbye, and the broker publishes its last will.
-      await device.stop(false);
+      await device.stop('drop');
       await waitFor(
         'the node offline',
         async () => (await h().ctx.db.selectFrom('nodes').select('connection_offline').where('id', '=', id).executeTakeFirstOrThrow()).connection_offline === 1,

@@ -11,11 +11,11 @@ import { CommandOutbox } from './devices.outbox.ts';
 import * as repo from './devices.repo.ts';
 import type { FleetReports } from './devices.reports.ts';
 import { devicesRoutes } from './devices.routes.ts';
-import { verifyDevice } from './devices.service.ts';
+import { embeddedBrokers, verifyDevice } from './devices.service.ts';
 
 export { BrokerPortTaken } from './devices.broker.ts';
 export { credentialedNodeIds, saveCredential } from './devices.repo.ts';
-export { commissionFleet, hashSecret, newSecret } from './devices.service.ts';
+export { commissionDemoFleet, commissionFleet, hashSecret, newSecret } from './devices.service.ts';
 
 /** Devices on the wire: a node's device record and its credential. */
 export const devicesModule: FeatureModule = {
@@ -78,6 +78,7 @@ export async function startDevices(
       },
     });
     ctx.deviceBroker = { url: null, port: broker.port };
+    embeddedBrokers.set(ctx, broker);
   }
   const link = broker ?? (external as ExternalLink);
   outbox = new CommandOutbox(ctx.db, (topic, payload) => link.publish(topic, payload), log);
