@@ -53,13 +53,25 @@ const link = await startDevices(ctx, pino({ level: 'silent' }), nodeReports(ctx)
 if (!link?.port) throw new Error('the embedded broker did not start');
 const url = `mqtt://127.0.0.1:${link.port}`;
 
+/** A device's connection, tried again when refused at the door (a loaded machine resets some of 200 connections at once). */
+async function connect(username: string, password: string | undefined): Promise<MqttClient> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await mqtt.connectAsync(url, { username, password, reconnectPeriod: 1000 });
+    } catch (err) {
+      if (attempt >= 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
 log(`Connecting ${NODES} devices…`);
 const clients: { c: MqttClient; serial: string; seq: number }[] = [];
-for (let i = 0; i < nodes.length; i += 200) {
+for (let i = 0; i < nodes.length; i += 100) {
   clients.push(
     ...(await Promise.all(
-      nodes.slice(i, i + 200).map(async (n) => ({
-        c: await mqtt.connectAsync(url, { username: n.serial_number, password: secrets.get(n.id), reconnectPeriod: 1000 }),
+      nodes.slice(i, i + 100).map(async (n) => ({
+        c: await connect(n.serial_number, secrets.get(n.id)),
         serial: n.serial_number,
         seq: 0,
       })),
@@ -106,7 +118,7 @@ for (let i = 0; i < clients.length; i += 200) {
   await Promise.all(
     batch.map(async (d, j) => {
       const n = nodes[i + j];
-      d.c = await mqtt.connectAsync(url, { username: d.serial, password: secrets.get(n.id), reconnectPeriod: 1000 });
+      d.c = await connect(d.serial, secrets.get(n.id));
       const t = Math.floor(Date.now() / 1000) - 600;
       const readings = Array.from({ length: 600 / INTERVAL_S }, (_, k) => reading(d, t + k * INTERVAL_S));
       storm.push(d.c.publishAsync(deviceTopics(d.serial).telemetry, JSON.stringify({ readings }), { qos: 1 }));
