@@ -2,7 +2,7 @@ import { CURTAILMENT } from '@vpp/shared';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
-import { endCommands } from '../../fleet/control.ts';
+import { endCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { defineJob, type Recurring } from '../../platform/jobs.ts';
 import { ORDER_LEAD_S, STEP_S } from '../dispatches/index.ts';

@@ -1,6 +1,6 @@
 import { MAX_EPOCH_S } from '@vpp/shared';
 import type { Database } from '../../db/database.ts';
-import { endCommands, type NewCommand, sendCommands } from '../../fleet/control.ts';
+import { endCommands, type NewCommand, sendCommands } from '../../devices/devices.commands.ts';
 import { REPORTING_WINDOW_S } from '../dispatches/index.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 

@@ -18,7 +18,7 @@ import {
 } from '@vpp/shared';
 import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
-import { commandResponses, endCommands } from '../../fleet/control.ts';
+import { commandResponses, endCommands } from '../../devices/devices.commands.ts';
 import { forecastPower } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';

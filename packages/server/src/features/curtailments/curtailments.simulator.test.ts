@@ -2,7 +2,7 @@ import { cloudCover } from '@vpp/fleet/physics';
 import { epochToLocalDate } from '@vpp/shared';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { FleetSimulator } from '../../fleet/simulator.ts';
+import { FleetSimulator } from '../../demo/simulator.ts';
 import { armCrashPoint } from '../../platform/crash-points.ts';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';

@@ -30,7 +30,7 @@ import {
 export const AUTOMATIC = 'AUTOMATIC';
 
 import { type Database, nowS } from '../../db/database.ts';
-import { cancelCommands } from '../../fleet/control.ts';
+import { cancelCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';

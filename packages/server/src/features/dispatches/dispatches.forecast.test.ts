@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FleetSimulator } from '../../fleet/simulator.ts';
+import { FleetSimulator } from '../../demo/simulator.ts';
 import { type FleetWindow, seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { nodeReports } from '../nodes/index.ts';

@@ -2,7 +2,7 @@ import type { DispatchStrategy } from '@vpp/shared';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
-import { cancelCommands, type NewCommand, sendCommands } from '../../fleet/control.ts';
+import { cancelCommands, type NewCommand, sendCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { defineJob, type Recurring } from '../../platform/jobs.ts';
 import { STEP_S } from './dispatches.engine.ts';

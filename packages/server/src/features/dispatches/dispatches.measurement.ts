@@ -1,6 +1,6 @@
 import { epochToLocalDate, startOfPeriod } from '@vpp/shared';
 import type { Database } from '../../db/database.ts';
-import { commandResponses } from '../../fleet/control.ts';
+import { commandResponses } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { RESERVE_SHARE, STEP_S } from './dispatches.engine.ts';
 import { commandSource } from './dispatches.orders.ts';

@@ -1,8 +1,8 @@
 import { DISPATCH_MESSAGES } from '@vpp/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { followedWindows, precededSeconds, sendCommands } from '../../fleet/control.ts';
-import { commandsFor } from '../../fleet/simulator.ts';
+import { commandsFor } from '../../demo/simulator.ts';
+import { followedWindows, precededSeconds, sendCommands } from '../../devices/devices.commands.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runDispatchEngine } from './dispatches.jobs.ts';

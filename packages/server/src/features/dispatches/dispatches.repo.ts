@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { type Database, readInIdPages } from '../../db/database.ts';
-import { PRECEDENCE } from '../../fleet/control.ts';
+import { PRECEDENCE } from '../../devices/devices.commands.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 
@@ -411,7 +411,7 @@ export async function previousMessages(db: Database, orgId: number, limit = 50, 
 /**
  * Of these nodes, those another dispatch of the organisation holds during [start, end). Another
  * organisation's events do not take a node out of an allocation: the node gets the orders and
- * follows, for each window, the event with precedence (fleet/control.ts, docs/precedence.md).
+ * follows, for each window, the event with precedence (devices/devices.commands.ts, docs/precedence.md).
  */
 export async function busyNodes(db: Database, orgId: number, nodeIds: readonly number[], start: number, end: number, exceptId: number): Promise<Set<number>> {
   const out = new Set<number>();

@@ -15,7 +15,7 @@ import {
   startOfPeriod,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
-import { netExportCaps, PRECEDENCE } from '../../fleet/control.ts';
+import { netExportCaps, PRECEDENCE } from '../../devices/devices.commands.ts';
 import { forecastError, forecastPower, type ModelNode } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';

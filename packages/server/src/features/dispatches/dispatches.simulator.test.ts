@@ -1,8 +1,8 @@
 import type { NemRegion } from '@vpp/shared';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { cancelCommands } from '../../fleet/control.ts';
-import { FleetSimulator } from '../../fleet/simulator.ts';
+import { FleetSimulator } from '../../demo/simulator.ts';
+import { cancelCommands } from '../../devices/devices.commands.ts';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { actualPrices } from '../market/index.ts';

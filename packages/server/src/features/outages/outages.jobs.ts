@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { nowS } from '../../db/database.ts';
-import { sendCommands } from '../../fleet/control.ts';
+import { sendCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { defineJob, type Recurring } from '../../platform/jobs.ts';
 import { chargeLeadS, outageCommands } from './outages.orders.ts';

@@ -15,7 +15,7 @@ import {
 } from '@vpp/shared';
 import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
-import { cancelCommands, commandResponses } from '../../fleet/control.ts';
+import { cancelCommands, commandResponses } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';

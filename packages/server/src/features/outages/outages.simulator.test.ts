@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { FleetSimulator } from '../../fleet/simulator.ts';
+import { FleetSimulator } from '../../demo/simulator.ts';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { nodeReports } from '../nodes/index.ts';

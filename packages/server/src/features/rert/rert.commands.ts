@@ -1,6 +1,6 @@
 import { type CreateRertBody, DISPATCH_MESSAGES, type DispatchStrategy, onTimeStep, RERT_MESSAGES, type RescheduleRertBody } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
-import { cancelCommands, sendCommands } from '../../fleet/control.ts';
+import { cancelCommands, sendCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';

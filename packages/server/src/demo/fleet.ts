@@ -1,9 +1,13 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { type Fleet, runFleet } from '@vpp/fleet/fleet';
+import type { FleetDevice } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import { nowS } from '../db/database.ts';
+import { clockMs, nowS } from '../db/database.ts';
+import type { FleetReports } from '../devices/devices.reports.ts';
+import { commissionDemoFleet } from '../devices/index.ts';
 import type { AppContext } from '../platform/context.ts';
-import { buildFleet, type FleetOwners } from './builder.ts';
-import type { FleetReports } from './reports.ts';
-import { FleetSimulator } from './simulator.ts';
+import { buildFleet, type FleetOwners, type SimParams } from './builder.ts';
+import { FleetSimulator, type ReleasedNode, reporting } from './simulator.ts';
 import { publishWeather, WEATHER_AHEAD_S } from './weather.ts';
 
 /** Distribution networks the demo NETWORK organisation serves (east-coast networks). */
@@ -56,13 +60,52 @@ async function saveHistoryPlan(ctx: AppContext, plan: HistoryPlan): Promise<void
 /** The steps of a freshly built fleet's history between `from` and `to` (the backfilled window). */
 export type FleetHistory = (from: number, to: number) => Promise<HistoryStep[]>;
 
+/** The settings row that keeps the key the demo's device secrets are derived from. */
+const DEVICE_KEY = 'demo_device_key';
+
+/**
+ * The demo's devices: every node that reports (commissioned, heard from, not gone quiet for good)
+ * with a credential of the demo's own, its secret derived from a key kept in the database (this is
+ * a demo: whoever reads its database may act as its devices). A node whose credential was issued to
+ * someone else is theirs (docs/devices.md, "The demo").
+ */
+async function demoDevices(ctx: AppContext): Promise<Map<number, FleetDevice>> {
+  let row = await ctx.db.selectFrom('settings').select('value').where('key', '=', DEVICE_KEY).executeTakeFirst();
+  if (!row) {
+    await ctx.db
+      .insertInto('settings')
+      .values({ key: DEVICE_KEY, value: randomBytes(32).toString('base64url') })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    row = await ctx.db.selectFrom('settings').select('value').where('key', '=', DEVICE_KEY).executeTakeFirstOrThrow();
+  }
+  const key = row.value;
+  const nodes = await ctx.db.selectFrom('nodes').select(['id', 'sim_json']).where('commissioned_at', 'is not', null).execute();
+  const reporting = nodes.filter((n) => {
+    const p = JSON.parse(n.sim_json) as SimParams;
+    return !p.awaitingContact && p.offlineSince === undefined;
+  });
+  return commissionDemoFleet(
+    ctx.db,
+    reporting.map((n) => n.id),
+    (serial) => createHmac('sha256', key).update(serial).digest('base64url'),
+  );
+}
+
 /**
  * Starts the simulated fleet: on first start builds SIM_NODES nodes and backfills SIM_HISTORY_DAYS
  * of 5-minute history (in the background, the console is usable meanwhile), then reports live every
  * SIM_INTERVAL_S: readings to the telemetry store, connectivity to `reports` (the console's side).
  * `history` (the demo's) acts at moments of a freshly built fleet's history, the backfill stopping at each.
  */
-export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, reports: FleetReports, history?: FleetHistory) {
+export async function startFleet(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  reports: FleetReports,
+  history?: FleetHistory,
+  /** The broker the demo's devices connect to (the embedded one); absent: the simulator reports live itself. */
+  wire?: { broker: string },
+) {
   const { SIM_NODES, SIM_HISTORY_DAYS, SIM_INTERVAL_S, SIM_SEED, SIM_BACKUP_RESERVE } = ctx.config;
   const now = nowS();
   const existing = await ctx.db.selectFrom('nodes').select('id').limit(1).executeTakeFirst();
@@ -89,8 +132,46 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, report
   // The world's weather over the history and the days ahead, then issued anew every hour.
   await publishWeather(ctx.db, now - (SIM_HISTORY_DAYS + 1) * 86400, now + WEATHER_AHEAD_S, now);
   const sim = new FleetSimulator(ctx.db, ctx.telemetry, { intervalS: SIM_INTERVAL_S, log, reports, backupReserve: SIM_BACKUP_RESERVE });
+  // The demo's devices, simulated here through the backfill, then handed over to the fleet on the wire.
+  const own = wire ? await demoDevices(ctx) : new Map<number, FleetDevice>();
+  sim.own = new Set(own.keys());
   await sim.load();
   let stopped = false;
+  let live: Fleet | null = null;
+  /** The history is in: the homes go live, over MQTT as devices of packages/fleet, or (no wire) reported by the simulator itself. */
+  const goLive = async () => {
+    if (!wire || !own.size) return sim.start();
+    // The last stretch up to the current report, still simulated here, then each home is its device's.
+    await sim.tick();
+    if (stopped) return;
+    const homes = sim.release(new Set(own.keys()));
+    const bySerial = new Map<string, ReleasedNode>();
+    for (const [id, d] of own) {
+      const h = homes.get(id);
+      if (h) bySerial.set(d.serial, h);
+    }
+    live = runFleet({
+      devices: [...own.values()].filter((d) => bySerial.has(d.serial)),
+      broker: wire.broker,
+      intervalS: SIM_INTERVAL_S,
+      backupReserve: SIM_BACKUP_RESERVE,
+      // A device's troubles (a refused connection while the broker restarts) are its own, not the console's log's.
+      log: { info: (m) => log.info(m), warn: (m) => log.debug(m) },
+      clock: { now: nowS, delayMs: clockMs },
+      homes: new Map(
+        [...bySerial].map(([serial, h]) => [
+          serial,
+          { key: h.model.id, loadScale: h.model.loadScale, socKwh: h.socKwh, ...(h.nextTs ? { nextTs: h.nextTs } : {}) },
+        ]),
+      ),
+      // Each home's internet drops now and then, as the simulator's units did: its device is cut off and keeps its readings.
+      online: (serial, ts) => {
+        const h = bySerial.get(serial);
+        return h ? reporting(h, ts) : false;
+      },
+    });
+    log.info(`The demo's ${bySerial.size} devices report every ${SIM_INTERVAL_S} s over MQTT (${wire.broker})`);
+  };
   const maintenance = setInterval(() => {
     const t = nowS();
     void ctx.telemetry.pruneRaw(t).catch((err) => log.error({ err }, 'telemetry pruning failed'));
@@ -123,14 +204,18 @@ export async function startFleet(ctx: AppContext, log: FastifyBaseLogger, report
       const packed = await ctx.telemetry.compact();
       if (packed.days) log.info(`Compacted the telemetry history: ${packed.days} node-days of ${packed.nodes} nodes`);
     }
-    if (!stopped) sim.start();
+    if (!stopped) await goLive();
   })().catch((err) => log.error({ err }, 'fleet backfill failed'));
   return {
     simulator: sim,
-    stop() {
+    /** The devices on the wire, once live. */
+    devices: () => live,
+    /** Stops it; the devices leave the broker without a word, so their homes stay as they were until the next start. */
+    async stop() {
       stopped = true;
       clearInterval(maintenance);
       sim.stop();
+      await (live as Fleet | null)?.stop('quiet');
     },
   };
 }

@@ -1,12 +1,12 @@
+import { NMI_PREFIX, TIMEZONE } from '@vpp/fleet/catalogue';
 import type { NodeModel } from '@vpp/fleet/physics';
 import { AUSTRALIAN_STATES, isValidNmiWithChecksum, NODE_STATUSES, nodeStatus } from '@vpp/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
+import { commandResponses, sendCommands } from '../devices/devices.commands.ts';
 import { nodeReports } from '../features/nodes/index.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { buildFleet, type SimParams } from './builder.ts';
-import { NMI_PREFIX, TIMEZONE } from './catalogue.ts';
-import { commandResponses, sendCommands } from './control.ts';
 import { FleetSimulator, reporting } from './simulator.ts';
 
 const STEP = 300;

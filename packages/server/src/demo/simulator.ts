@@ -2,10 +2,10 @@ import { type Command, customerOptsOut, frequency, type NodeModel, step, submete
 import { hash01 } from '@vpp/fleet/random';
 import type { FastifyBaseLogger } from 'fastify';
 import { clockMs, type Database, nowS } from '../db/database.ts';
+import { type CommandSpec, commandSpec, followedWindows } from '../devices/devices.commands.ts';
+import type { ConnectivityChange, FleetReports, UnitContact } from '../devices/devices.reports.ts';
 import type { Sample, SubmeterSample, TelemetryStore } from '../telemetry/index.ts';
 import type { SimParams } from './builder.ts';
-import { type CommandSpec, commandSpec, followedWindows } from './control.ts';
-import type { ConnectivityChange, FleetReports, UnitContact } from './reports.ts';
 
 /** Samples per ingest while catching up: big enough to write efficiently, small enough to keep the server answering. */
 const FLUSH_SAMPLES = 50_000;
@@ -33,6 +33,16 @@ interface SimNode {
   savedContact: number | null;
   online: boolean;
   offlineFrom: number | null;
+}
+
+/** A node handed over to its device: its home, and where its simulation stands. */
+export interface ReleasedNode {
+  model: NodeModel;
+  params: SimParams;
+  commissionedAt: number | null;
+  socKwh: number;
+  /** The first second not simulated. */
+  nextTs: number;
 }
 
 /** Whether a unit reports at `ts`: commissioned, in contact, and not in one of its rare outages. */
@@ -178,6 +188,7 @@ export class FleetSimulator {
     const rows = await this.db
       .selectFrom('nodes')
       .leftJoin('sim_state', 'sim_state.node_id', 'nodes.id')
+      .leftJoin('tel_latest', 'tel_latest.node_id', 'nodes.id')
       .select([
         'nodes.id',
         'lat',
@@ -196,6 +207,8 @@ export class FleetSimulator {
         'last_contact',
         'sim_state.ts as sim_ts',
         'sim_state.state_json',
+        'tel_latest.ts as latest_ts',
+        'tel_latest.remaining as latest_remaining',
       ])
       .execute();
     const subs = await this.db.selectFrom('submeters').selectAll().execute();
@@ -203,6 +216,10 @@ export class FleetSimulator {
     for (const s of subs) this.submeters.set(s.node_id, [...(this.submeters.get(s.node_id) ?? []), { id: s.id, name: s.name }]);
     this.nodes = rows.map((r) => {
       const state = r.state_json ? (JSON.parse(r.state_json) as { socKwh: number }) : null;
+      // A node's device may have reported past where this simulator left it (the demo's fleet on the
+      // wire, up to its last reading of SIM_INTERVAL_S): it resumes after that reading, never over it.
+      const reported = r.latest_ts === null || r.latest_ts === undefined ? 0 : Number(r.latest_ts) + this.opts.intervalS;
+      const resumed = r.sim_ts !== null && reported > r.sim_ts;
       return {
         model: {
           id: r.id,
@@ -223,8 +240,8 @@ export class FleetSimulator {
         params: JSON.parse(r.sim_json) as SimParams,
         commissionedAt: r.commissioned_at,
         usableKwh: r.battery_usable_kwh,
-        socKwh: state?.socKwh ?? r.battery_usable_kwh * 0.5,
-        nextTs: r.sim_ts ?? 0,
+        socKwh: resumed && r.latest_remaining !== null ? Number(r.latest_remaining) : (state?.socKwh ?? r.battery_usable_kwh * 0.5),
+        nextTs: resumed ? reported : (r.sim_ts ?? 0),
         // Before its first simulation the stored last contact is the builder's guess, not a report.
         lastContact: r.sim_ts ? r.last_contact : null,
         savedContact: r.last_contact,
@@ -235,13 +252,30 @@ export class FleetSimulator {
     await this.leaveWired();
   }
 
+  /** Nodes whose credential is the demo's own devices' (demo/fleet.ts): simulated here until they are released to them. */
+  own: ReadonlySet<number> = new Set();
+
   /**
    * A node whose device holds a credential reports over MQTT (docs/devices.md): the in-process
-   * simulation of it stops, so that it has one source of readings and answers commands once.
+   * simulation of it stops, so that it has one source of readings and answers commands once. The
+   * demo's own devices are simulated here until `release` hands them over.
    */
   private async leaveWired(): Promise<void> {
     const wired = new Set((await this.db.selectFrom('device_credentials').select('node_id').execute()).map((r) => r.node_id));
-    if (wired.size) this.nodes = this.nodes.filter((n) => !wired.has(n.model.id));
+    if (wired.size) this.nodes = this.nodes.filter((n) => !wired.has(n.model.id) || this.own.has(n.model.id));
+  }
+
+  /**
+   * Hands these nodes over to their devices (the demo's fleet on the wire): answers where each
+   * stands, and steps them no more.
+   */
+  release(ids: ReadonlySet<number>): Map<number, ReleasedNode> {
+    const out = new Map<number, ReleasedNode>();
+    for (const n of this.nodes)
+      if (ids.has(n.model.id)) out.set(n.model.id, { model: n.model, params: n.params, commissionedAt: n.commissionedAt, socKwh: n.socKwh, nextTs: n.nextTs });
+    this.nodes = this.nodes.filter((n) => !ids.has(n.model.id));
+    this.own = new Set([...this.own].filter((id) => !ids.has(id)));
+    return out;
   }
 
   /** Node ids the simulator models. */

@@ -1,9 +1,9 @@
+import { BATTERIES, INVERTERS, METERS, NMI_PREFIX, PRODUCTS, REGION, STREETS, SUBMETER_NAMES, SUBURBS, type Suburb, TIMEZONE } from '@vpp/fleet/catalogue';
 import { seeded } from '@vpp/fleet/random';
 import { nmiCheckDigit } from '@vpp/shared';
 import { type Insertable, PostgresAdapter, sql } from 'kysely';
 import { type Database, nowS } from '../db/database.ts';
 import type { NodeTable } from '../db/schema.ts';
-import { BATTERIES, INVERTERS, METERS, NMI_PREFIX, PRODUCTS, REGION, STREETS, SUBMETER_NAMES, SUBURBS, type Suburb, TIMEZONE } from './catalogue.ts';
 
 /** How a new node joins fleets: its retailer, the network organisation serving its area (if any) and its installer. */
 export interface FleetOwners {
