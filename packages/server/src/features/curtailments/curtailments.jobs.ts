@@ -6,9 +6,9 @@ import { endCommands } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { defineJob, type Recurring } from '../../platform/jobs.ts';
 import { ORDER_LEAD_S, STEP_S } from '../dispatches/index.ts';
-import { heldShares, type LimitPlan, reportingCurtailable, resplit, type Shares, STANDING_END, sendLimits } from './curtailments.limits.ts';
+import { heldShares, type LimitPlan, reportingCurtailable, resplit, type Shares, STANDING_END, sendLimits } from './curtailments.limits.service.ts';
 import { type CurtailmentRow, curtailmentSource, findCurtailment, setpointSource } from './curtailments.service.ts';
-import { queueDueCurtailmentSettlements } from './curtailments.settlement.ts';
+import { queueDueCurtailmentSettlements } from './curtailments.settlement.service.ts';
 
 /** A curtailment's per-node limits as orders: net (grid) or gross (solar), over its window. */
 function curtailmentPlan(c: CurtailmentRow): LimitPlan {

@@ -26,7 +26,7 @@ import type { AuthUser } from '../../platform/guard.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
 import { audit, auditOf, DEFAULT_TIME_ZONE, forecast, forecastSteps, predictionWarning, reportingNodes, STEP_S, toForecastNode } from '../dispatches/index.ts';
 import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
-import { curtailableNodes, curtailmentConstraint, splitLimit } from './curtailments.limits.ts';
+import { curtailableNodes, curtailmentConstraint, splitLimit } from './curtailments.limits.service.ts';
 
 // Curtailments and default setpoints (spec 3 §2.7, §3.6, §3.7, §4.3, §5, §7): created, read, cancelled.
 

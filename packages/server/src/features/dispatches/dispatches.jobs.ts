@@ -8,7 +8,7 @@ import { defineJob, type Recurring } from '../../platform/jobs.ts';
 import { STEP_S } from './dispatches.engine.ts';
 import { allocationFor, allocNode, commandSource, customerMessageOf } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
-import { queueDueSettlements } from './dispatches.settlement.ts';
+import { queueDueSettlements } from './dispatches.settlement.service.ts';
 
 /** Nodes act on events only within this long before their start (spec 3 §1). */
 export const ORDER_LEAD_S = 86_400;

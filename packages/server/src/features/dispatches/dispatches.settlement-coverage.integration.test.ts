@@ -4,7 +4,7 @@ import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runDispatchEngine } from './dispatches.jobs.ts';
-import { settleDispatch } from './dispatches.settlement.ts';
+import { settleDispatch } from './dispatches.settlement.service.ts';
 
 // A dispatch is settled only once the fleet's telemetry covers its window: every connected node
 // given its orders has reported at or after the settled end. Telemetry that arrives late (a

@@ -8,8 +8,8 @@ import { defineJob, enqueue, type JobDefinition } from '../../platform/jobs.ts';
 import { feedInRates, writeGridCredits } from '../billing/index.ts';
 import { settlementPrices } from '../market/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
-import { type ExternalResponse, externalResponses } from './dispatches.external.ts';
-import { type BaselineError, measureDispatch } from './dispatches.measurement.ts';
+import { type ExternalResponse, externalResponses } from './dispatches.external.service.ts';
+import { type BaselineError, measureDispatch } from './dispatches.measurement.service.ts';
 import { ENGINE_EVENTS, RERT_EVENT, type RertActivation, rertActivation } from './dispatches.repo.ts';
 
 // Settlement of a dispatch (issue 11 item 5): about an hour after it ends (SETTLEMENT_DELAY_S, so
@@ -65,7 +65,7 @@ export interface Settlement {
 }
 
 /**
- * Computes a dispatch's settlement from its measurement (dispatches.measurement.ts): per accepting
+ * Computes a dispatch's settlement from its measurement (dispatches.measurement.service.ts): per accepting
  * node and interval, delivered kW = the meter's average power in the interval's 5-minute rollup less
  * the node's baseline; energy = kW × the seconds measured ÷ 3600, valued at price ($/MWh) ÷ 1000 per
  * kWh. Only nodes with a full rollup (300 s of readings) and a baseline for every interval count in

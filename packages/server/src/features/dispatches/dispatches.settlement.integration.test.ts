@@ -6,7 +6,7 @@ import { createWorker } from '../../platform/jobs.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runDispatchEngine } from './dispatches.jobs.ts';
-import { settleDispatch, settleDispatchJob } from './dispatches.settlement.ts';
+import { settleDispatch, settleDispatchJob } from './dispatches.settlement.service.ts';
 
 // Settlement from known prices and known 5-minute rollups, computed by hand:
 //   prices (NSW1, $/MWh) of the three intervals: 1000, 2400, −600
