@@ -5,7 +5,7 @@ import { curtailmentsRoutes } from './curtailments.routes.ts';
 import { settleCurtailmentJob } from './curtailments.settlement.service.ts';
 import './curtailments.tables.ts';
 
-export { runCurtailmentEngine } from './curtailments.jobs.ts';
+export { runCurtailmentEngine } from './curtailments.orders.service.ts';
 export { constraint as curtailmentConstraint, createCurtailment } from './curtailments.service.ts';
 export { settleCurtailment } from './curtailments.settlement.service.ts';
 

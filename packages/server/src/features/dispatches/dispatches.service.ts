@@ -6,14 +6,11 @@ import {
   DISPATCH_STRATEGY,
   DISPATCH_VIEW,
   type DispatchDetail,
-  type DispatchMeasurement,
   type DispatchStrategy,
   type DispatchSummary,
   dispatchPredictionStart,
-  eventStateAt,
+  GRID_OUTAGE,
   hasPermission,
-  isNemRegion,
-  type NemRegion,
   onPowerStep,
   onTimeStep,
   POWER_FACTOR_MAX,
@@ -30,16 +27,15 @@ import {
 export const AUTOMATIC = 'AUTOMATIC';
 
 import { type Database, nowS } from '../../db/database.ts';
-import { cancelCommands } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { badRequest, forbidden } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { dispatchPrice, dispatchQuote, quoteForDispatch, requireMarketAccess, seesMarketData, settlementPrices, storeDispatchQuote } from '../market/index.ts';
-import { cancelOutage, isOutage } from '../outages/index.ts';
+import { audit, auditTrail, cancelByKind, type EventKind, insertEvent, presentEvent, requireEvent, withdrawEvent } from '../events/index.ts';
+import { quoteForDispatch, storeDispatchQuote } from '../market/index.ts';
+import { cancelOutage } from '../outages/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
 import { constraints, dispatchableNodes, predictions } from './dispatches.forecast.service.ts';
-import { medianOf } from './dispatches.measurement.service.ts';
 import { allocationFor, commandSource, customerMessageOf } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
 import { measuredResponse } from './dispatches.response.service.ts';
@@ -47,23 +43,20 @@ import { findSettlement } from './dispatches.settlement.service.ts';
 
 // Creating, reading and cancelling dispatches (spec 3 §4.1, §5, §7).
 
-const stateOf = (d: { start_time: number; duration: number; cancelled_at: number | null }, now: number) =>
-  eventStateAt(d.start_time, d.duration, now, d.cancelled_at);
-
-const nameOf = (given: string | null, surname: string | null) => (given === null ? 'Unknown' : `${given} ${surname ?? ''}`.trim());
+/** The event kinds dispatches are: a dispatch, and a RERT dispatch (its own 404). */
+const KINDS: Record<string, EventKind<repo.DispatchRow>> = {
+  [repo.DISPATCH_EVENT]: { noun: 'dispatch', find: (db, orgId, id) => repo.findDispatch(db, orgId, id, [repo.DISPATCH_EVENT]) },
+  [repo.RERT_EVENT]: { noun: 'RERT dispatch', find: (db, orgId, id) => repo.findDispatch(db, orgId, id, [repo.RERT_EVENT]) },
+};
 
 function summary(d: repo.DispatchRow, now: number): DispatchSummary {
   return {
-    id: d.id,
-    state: stateOf(d, now),
+    ...presentEvent(d, now),
     // A RERT dispatch carries its kind as its reason (the list's Event column shows it).
     // An automatic one (a VPP's trading plan made it, issue 35) reads "Automatic" and is triggered.
     reason: d.type === repo.RERT_EVENT ? 'RERT' : d.origin === AUTOMATIC ? TRADING_MESSAGES.automaticReason : null,
     triggered: d.origin === AUTOMATIC,
-    // The viewer holds a dispatch permission, which the creator rule of spec 3 §2.4 asks for.
-    createdBy: nameOf(d.creator_given_name, d.creator_surname),
-    createdAt: d.created_at,
-    cancelledAt: d.cancelled_at,
+    // The viewer holds a dispatch permission, which the creator rule of spec 3 §2.4 asks for (createdBy).
     powerstation: { id: d.powerstation_id, name: d.powerstation_name },
     request: {
       startTime: d.start_time,
@@ -146,39 +139,29 @@ export async function createDispatch(
     if (other !== undefined) throw badRequest(DISPATCH_MESSAGES.overlaps(other), 'dispatch_overlaps');
     if (lockout && (await repo.lockoutNodesDuring(trx, user.organisationId, body.startTime, end)) + allocation.length > ctx.config.LOCKOUT_MAX_NODES)
       throw badRequest(DISPATCH_MESSAGES.lockoutTooManyNodes(ctx.config.LOCKOUT_MAX_NODES));
-    const { id } = await trx
-      .insertInto('events')
-      .values({
-        organisation_id: user.organisationId,
-        powerstation_id: ps.id,
-        type,
-        start_time: body.startTime,
-        duration: body.duration,
-        cancelled_at: null,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertEvent(trx, {
+      organisation_id: user.organisationId,
+      powerstation_id: ps.id,
+      type,
+      start_time: body.startTime,
+      duration: body.duration,
+      created_at: now,
+    });
     const message = body.realPowerP === 0 ? null : body.customerMessage || null;
-    await trx
-      .insertInto('dispatches')
-      .values({
-        event_id: id,
-        real_power_p: body.realPowerP,
-        power_factor: powerFactor,
-        power_factor_lead_lag: powerFactor !== null && powerFactor < POWER_FACTOR_MAX ? leadLag : null,
-        strategy,
-        message_title: body.realPowerP === 0 ? null : body.messageTitle || DISPATCH_MESSAGES.defaultMessageTitle,
-        customer_message: message,
-        created_by: user.id,
-        orders_sent_at: null,
-        checked_at: null,
-        origin,
-      })
-      .execute();
+    await repo.insertDispatch(trx, {
+      event_id: id,
+      real_power_p: body.realPowerP,
+      power_factor: powerFactor,
+      power_factor_lead_lag: powerFactor !== null && powerFactor < POWER_FACTOR_MAX ? leadLag : null,
+      strategy,
+      message_title: body.realPowerP === 0 ? null : body.messageTitle || DISPATCH_MESSAGES.defaultMessageTitle,
+      customer_message: message,
+      created_by: user.id,
+      origin,
+    });
     await repo.storeAllocation(trx, id, allocation);
     if (quote) await storeDispatchQuote(trx, id, quote, now);
-    await repo.audit(trx, id, 'CREATED', user.id, now);
+    await audit(trx, id, 'CREATED', user.id, now);
     if (alongside) await alongside(trx, id);
     return { id };
   });
@@ -193,17 +176,15 @@ export async function listDispatches(ctx: AppContext, user: AuthUser, q: { limit
 
 /** A dispatch (of this event type) of the caller's organisation, or 404. */
 export async function requireDispatch(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT): Promise<repo.DispatchRow> {
-  const d = await repo.findDispatch(ctx.db, user.organisationId, id, [type]);
-  if (!d) throw notFound(type === repo.RERT_EVENT ? 'RERT dispatch' : 'dispatch');
-  return d;
+  return requireEvent(ctx, user, KINDS[type], id);
 }
 
 /** A dispatch with its response so far and its audit. */
 export async function dispatchDetail(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT): Promise<DispatchDetail> {
   const d = await requireDispatch(ctx, user, id, type);
   const now = nowS();
-  const [audit, response, rert, settled] = await Promise.all([
-    repo.auditOf(ctx.db, user.organisationId, id),
+  const [trail, response, rert, settled] = await Promise.all([
+    auditTrail(ctx.db, user.organisationId, id),
     measuredResponse(ctx, d),
     repo.rertActivation(ctx.db, id),
     findSettlement(ctx.db, id),
@@ -211,7 +192,7 @@ export async function dispatchDetail(ctx: AppContext, user: AuthUser, id: number
   return {
     ...summary(d, now),
     currentResponse: response.total,
-    audit: audit.map((a) => ({ action: a.action as 'CREATED', at: a.at, by: nameOf(a.given_name, a.surname), detail: a.detail })),
+    audit: trail,
     rert: rert
       ? {
           instruction: {
@@ -249,20 +230,20 @@ export async function dispatchDetail(ctx: AppContext, user: AuthUser, id: number
   };
 }
 
-/** Cancels a dispatch that has not ended: its orders are withdrawn from the nodes and the audit says who. */
-export async function cancelDispatch(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
-  // A grid outage is cancelled through the same call (spec 3 §7), with its own permission and rules.
-  if (await isOutage(ctx.db, user.organisationId, id)) return cancelOutage(ctx, user, id);
+/**
+ * Cancels a dispatch that has not ended: its orders are withdrawn from the nodes and the audit says
+ * who. A grid outage is cancelled through the same call (spec 3 §7), with its own permission and rules.
+ */
+export const cancelDispatch = (ctx: AppContext, user: AuthUser, id: number) => cancelByKind(ctx, user, id, { [GRID_OUTAGE]: cancelOutage }, cancelOwn);
+
+async function cancelOwn(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
   if (!hasPermission(user.permissions, DISPATCH_EDIT)) throw forbidden();
   const d = await requireDispatch(ctx, user, id);
   const now = nowS();
   if (d.cancelled_at !== null) throw badRequest(DISPATCH_MESSAGES.alreadyCancelled);
   if (d.start_time + d.duration <= now) throw badRequest(DISPATCH_MESSAGES.alreadyEnded);
   await ctx.db.transaction().execute(async (trx) => {
-    const done = await trx.updateTable('events').set({ cancelled_at: now }).where('id', '=', id).where('cancelled_at', 'is', null).executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw badRequest(DISPATCH_MESSAGES.alreadyCancelled);
-    await cancelCommands(trx, commandSource(id), now);
-    await repo.audit(trx, id, 'CANCELLED', user.id, now);
+    if (!(await withdrawEvent(trx, { id, source: commandSource(id), userId: user.id, now }))) throw badRequest(DISPATCH_MESSAGES.alreadyCancelled);
   });
 }
 
@@ -295,88 +276,6 @@ export async function previousMessages(ctx: AppContext, user: AuthUser, type = r
   return { messages: await repo.previousMessages(ctx.db, user.organisationId, 50, type) };
 }
 
-/**
- * Each measured interval's settled prices (by NEM region of the accepting nodes) and the value of the
- * energy its measured nodes delivered (Σ kWh × the node's region's price ÷ 1000, AUD), as settlement
- * prices it; empty when not `priced` (a RERT dispatch, a caller without market data).
- */
-async function intervalMoney(ctx: AppContext, m: Awaited<ReturnType<typeof measuredResponse>>['measurement'], priced: boolean, now: number) {
-  const none = m.intervals.map(() => ({ prices: {} as Record<string, number>, valueAud: null as number | null }));
-  if (!priced || !m.intervals.length) return none;
-  const accepted = m.nodes.filter((x) => x.answer === 'ACCEPTED');
-  const regionOf = new Map<number, string>();
-  const ids = accepted.map((x) => x.nodeId);
-  for (let i = 0; i < ids.length; i += 1000)
-    for (const r of await ctx.db
-      .selectFrom('nodes')
-      .select(['id', 'region'])
-      .where('id', 'in', ids.slice(i, i + 1000))
-      .execute())
-      regionOf.set(r.id, r.region);
-  const priceAt = new Map<string, Map<number, number>>();
-  for (const region of new Set(regionOf.values())) {
-    if (!isNemRegion(region)) continue;
-    const series = await settlementPrices(ctx, region, m.start, m.end, now);
-    priceAt.set(region, new Map(series.map((p) => [p.start, p.price])));
-  }
-  return m.intervals.map((iv, k) => {
-    const prices: Record<string, number> = {};
-    for (const [region, at] of priceAt) {
-      const p = at.get(iv.ts);
-      if (p !== undefined) prices[region] = p;
-    }
-    let value = 0;
-    let valued = false;
-    for (const x of accepted) {
-      const price = prices[regionOf.get(x.nodeId) ?? ''];
-      const kw = x.measured[k] - x.baseline.kw[k];
-      if (price === undefined || Number.isNaN(kw)) continue;
-      value += (((kw * iv.seconds) / 3600) * price) / 1000;
-      valued = true;
-    }
-    return { prices, valueAud: valued ? Math.round(value * 10_000) / 10_000 : null };
-  });
-}
-
-/** The measured response of a dispatch, per 5 minutes and in total (its intervals priced as of `now`: those that have ended). */
-export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT, now = nowS()) {
-  const d = await requireDispatch(ctx, user, id, type);
-  const r = await measuredResponse(ctx, d);
-  const m = r.measurement;
-  const kwh = (f: (iv: (typeof m.intervals)[number]) => number) => round3(m.intervals.reduce((a, iv) => a + (f(iv) * iv.seconds) / 3600, 0));
-  const methods = { comparableDays: 0, sameDay: 0, none: 0 };
-  for (const n of m.nodes)
-    if (n.answer === 'ACCEPTED') methods[n.baseline.method === 'comparable-days' ? 'comparableDays' : n.baseline.method === 'same-day' ? 'sameDay' : 'none']++;
-  const vppErrors = await repo.vppBaselineErrors(ctx.db, d.powerstation_id, d.start_time - 90 * 86_400);
-  const money = await intervalMoney(ctx, m, d.type !== 'RERT' && seesMarketData(user), now);
-  const measurement: DispatchMeasurement = {
-    totals: {
-      requestedKwh: kwh((iv) => iv.requestedKw),
-      baselineKwh: kwh((iv) => iv.baselineKw),
-      measuredKwh: kwh((iv) => iv.measuredKw),
-      deliveredKwh: kwh((iv) => iv.deliveredKw),
-      rejectedKwh: mapValues(m.intervals[0]?.rejectedKw ?? { optedOut: 0, offline: 0, notAllocated: 0 }, (_, k) => kwh((iv) => iv.rejectedKw[k])),
-      notDeliveredKwh: mapValues(m.intervals[0]?.notDeliveredKw ?? { offline: 0, stateOfCharge: 0, inverterLimit: 0, household: 0 }, (_, k) =>
-        kwh((iv) => iv.notDeliveredKw[k]),
-      ),
-    },
-    intervals: m.intervals.map((iv, k) => ({
-      ...iv,
-      ...money[k],
-      requestedKw: round3(iv.requestedKw),
-      baselineKw: round3(iv.baselineKw),
-      measuredKw: round3(iv.measuredKw),
-      deliveredKw: round3(iv.deliveredKw),
-      rejectedKw: mapValues(iv.rejectedKw, (v) => round3(v)),
-      notDeliveredKw: mapValues(iv.notDeliveredKw, (v) => round3(v)),
-    })),
-    baselineMethods: methods,
-    baselineError: m.baselineError,
-    vppBaselineError: { dispatches: vppErrors.length, median: medianOf(vppErrors) },
-  };
-  return { interval: STEP_S, series: Object.fromEntries(r.series), total: r.total, measurement, venResponses: r.external };
-}
-
 /** The forecast around the dispatch: from the hour before its start, with and without it. */
 export async function dispatchPrediction(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT) {
   const d = await requireDispatch(ctx, user, id, type);
@@ -406,90 +305,4 @@ export async function remainingCharge(ctx: AppContext, user: AuthUser, id: numbe
   return { interval: STEP_S, remainingCharge: out };
 }
 
-const round3 = (v: number) => Math.round(v * 1000) / 1000 + 0;
-/** An object's values mapped, its keys kept. */
-const mapValues = <K extends string>(o: Record<K, number>, f: (v: number, k: K) => number) =>
-  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v as number, k as K)])) as Record<K, number>;
-
 const cents = (v: number) => Math.round(v * 100) / 100 + 0;
-
-/**
- * The dispatch's cost (spec 3 §3.3), for those who see market data: before its start the forecast
- * price of the request (as `GET /dispatch/price` answers it); from the start an ESTIMATE from the
- * energy delivered so far at each interval's 5-minute price; once settled (SETTLEMENT_DELAY_S after
- * the end), the SETTLED figures of each node's energy at its region's 5-minute prices.
- */
-export async function dispatchCost(ctx: AppContext, user: AuthUser, id: number) {
-  requireMarketAccess(user);
-  const d = await requireDispatch(ctx, user, id);
-  const [settled, stored] = await Promise.all([findSettlement(ctx.db, id), dispatchQuote(ctx.db, id)]);
-  const quote = stored
-    ? {
-        cost: cents(stored.cost),
-        tradingPrice: cents(stored.tradingPrice),
-        quotedAt: stored.quotedAt,
-        forecastIssuedAt: stored.forecastIssuedAt,
-        forecastSource: stored.forecastSource,
-      }
-    : null;
-  // The outcome less the quote: what the forecast missed (positive: it cost more, or earned less, than quoted).
-  const versus = (cost: number | null) => ({ quote, difference: quote && cost !== null ? cents(cost - quote.cost) : null });
-  if (settled)
-    return {
-      type: 'SETTLED' as const,
-      cost: cents(settled.cost),
-      buyPrice: settled.buy_price === null ? null : cents(settled.buy_price),
-      sellPrice: settled.sell_price === null ? null : cents(settled.sell_price),
-      coverage: Math.round(settled.coverage * 1000) / 1000,
-      reason: null,
-      ...versus(cents(settled.cost)),
-    };
-  const now = nowS();
-  const estimate = await dispatchPrice(
-    ctx,
-    user,
-    { powerstation: d.powerstation_id, startTime: d.start_time, duration: d.duration, realPowerP: d.real_power_p },
-    Math.min(now, d.start_time),
-  );
-  if (now < d.start_time)
-    return {
-      type: 'DISPATCH_NOT_STARTED' as const,
-      cost: estimate.dispatchPrice,
-      buyPrice: null,
-      sellPrice: null,
-      coverage: null,
-      reason: estimate.reason,
-      quote,
-      difference: null,
-    };
-  if (!estimate.region)
-    return { type: 'ESTIMATE' as const, cost: null, buyPrice: null, sellPrice: null, coverage: null, reason: estimate.reason, quote, difference: null };
-  const r = await measuredResponse(ctx, d);
-  const prices = new Map(
-    (await settlementPrices(ctx, estimate.region as NemRegion, d.start_time, d.start_time + d.duration, now)).map((p) => [p.start, p.price]),
-  );
-  // Buy and sell prices weighted by the energy of each interval, as settlement weighs them.
-  let cost = 0;
-  const buy = { kwh: 0, value: 0 };
-  const sell = { kwh: 0, value: 0 };
-  for (const [ts, p] of r.series) {
-    const rrp = prices.get(ts);
-    if (rrp === undefined) continue;
-    cost += (p.deliveredKwh * rrp) / 1000;
-    const side = p.deliveredKwh > 0 ? buy : p.deliveredKwh < 0 ? sell : null;
-    if (side) {
-      side.kwh += Math.abs(p.deliveredKwh);
-      side.value += Math.abs(p.deliveredKwh) * rrp;
-    }
-  }
-  const weighted = (w: { kwh: number; value: number }) => (w.kwh > 0 ? cents(w.value / w.kwh) : null);
-  return {
-    type: 'ESTIMATE' as const,
-    cost: cents(cost),
-    buyPrice: weighted(buy),
-    sellPrice: weighted(sell),
-    coverage: r.coverage,
-    reason: null,
-    ...versus(cents(cost)),
-  };
-}

@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { runDispatchEngine } from './dispatches.jobs.ts';
+import { runDispatchEngine } from './dispatches.orders.service.ts';
 import { settleDispatch } from './dispatches.settlement.service.ts';
 
 // A dispatch is settled only once the fleet's telemetry covers its window: every connected node

@@ -201,3 +201,6 @@ export function percentNotIncluded(coverage: number | null): string | null {
   const missing = Math.max(0.1, Math.round((1 - Math.max(0, coverage)) * 1000) / 10);
   return Number.isInteger(missing) ? String(missing) : missing.toFixed(1);
 }
+
+/** How long the New-event modals wait after the last change before asking the server again. */
+export const REFRESH_DEBOUNCE_MS = 300;
