@@ -9,8 +9,6 @@ import { type EditViewProps, NewDispatchEditView } from './new-dispatch-edit-vie
 import { type DispatchDraft, type DraftPermissions, graphStart, prefilledMessage, withPowerstation } from './new-dispatch-form.ts';
 import { NewDispatchMessageView } from './new-dispatch-message-view.tsx';
 
-/** Spec 3 §4.1 and §9: duration and power changes refresh constraints, predictions and prices after 300 ms. */
-
 export type DispatchFlowView = 'edit' | 'message' | 'confirm';
 
 export const nowS = () => Math.floor(Date.now() / 1000);

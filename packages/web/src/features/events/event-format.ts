@@ -202,5 +202,5 @@ export function percentNotIncluded(coverage: number | null): string | null {
   return Number.isInteger(missing) ? String(missing) : missing.toFixed(1);
 }
 
-/** How long the New-event modals wait after the last change before asking the server again. */
+/** Spec 3 §4.1 and §9: duration and power changes refresh constraints, predictions and prices after 300 ms (the New-event modals). */
 export const REFRESH_DEBOUNCE_MS = 300;
