@@ -30,6 +30,14 @@ module.exports = {
       },
     },
     {
+      name: 'event-kernel-knows-no-kind',
+      severity: 'error',
+      comment:
+        'Issue 29: the event kernel (features/events: find/require/present of an event kind, audit trail, cancel by kind, settlement queue; server and web) stands below the kinds of event. Dispatches, RERT, outages and curtailments import it; it imports none of them.',
+      from: { path: '^packages/(server|web)/src/features/events/' },
+      to: { path: '^packages/(server|web)/src/features/(dispatches|rert|outages|curtailments)/' },
+    },
+    {
       name: 'platform-imports-no-area',
       severity: 'error',
       comment: 'Server platform/ and db/ stand below the areas.',

@@ -359,30 +359,6 @@ export async function storeAllocation(db: Database, eventId: number, nodes: read
       .execute();
 }
 
-/** Records who did what to an event, and when; never changed afterwards. */
-export async function audit(
-  db: Database,
-  eventId: number,
-  action: 'CREATED' | 'CHANGED' | 'CANCELLED',
-  userId: number | null,
-  at: number,
-  detail: string | null = null,
-) {
-  await db.insertInto('event_audit').values({ event_id: eventId, action, user_id: userId, at, detail }).execute();
-}
-
-/** An event's audit, oldest first, with the names of users still in the organisation. */
-export async function auditOf(db: Database, orgId: number, eventId: number) {
-  const rows = await db
-    .selectFrom('event_audit as a')
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'a.user_id').on('u.organisation_id', '=', orgId))
-    .select(['a.action', 'a.at', 'a.detail', 'u.given_name', 'u.surname'])
-    .where('a.event_id', '=', eventId)
-    .orderBy('a.id')
-    .execute();
-  return rows.map((r) => ({ ...r, at: Number(r.at) }));
-}
-
 /** The organisation's previous customer messages, newest first, each text once. */
 export async function previousMessages(db: Database, orgId: number, limit = 50, type = DISPATCH_EVENT) {
   const rows = await db
@@ -455,4 +431,25 @@ export type RertActivation = NonNullable<Awaited<ReturnType<typeof rertActivatio
 /** Records a RERT dispatch's instruction and contract. */
 export async function storeRertActivation(db: Database, row: RertActivation): Promise<void> {
   await db.insertInto('rert_activations').values(row).execute();
+}
+
+/** A new dispatch's details beside its event. */
+export async function insertDispatch(
+  db: Database,
+  row: {
+    event_id: number;
+    real_power_p: number;
+    power_factor: number | null;
+    power_factor_lead_lag: string | null;
+    strategy: string;
+    message_title: string | null;
+    customer_message: string | null;
+    created_by: number;
+    origin: string | null;
+  },
+): Promise<void> {
+  await db
+    .insertInto('dispatches')
+    .values({ ...row, orders_sent_at: null, checked_at: null })
+    .execute();
 }

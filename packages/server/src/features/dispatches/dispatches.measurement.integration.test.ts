@@ -6,12 +6,12 @@ import type { Sample } from '../../telemetry/index.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { callerOf } from '../auth/index.ts';
-import { dispatchResponse } from './dispatches.commands.ts';
 import { forecast } from './dispatches.engine.ts';
-import { runDispatchEngine } from './dispatches.jobs.ts';
-import { BASELINE, comparableDays } from './dispatches.measurement.ts';
-import { expectedDelivery } from './dispatches.service.ts';
-import { settleDispatch } from './dispatches.settlement.ts';
+import { expectedDelivery } from './dispatches.forecast.service.ts';
+import { BASELINE, comparableDays } from './dispatches.measurement.service.ts';
+import { runDispatchEngine } from './dispatches.orders.service.ts';
+import { dispatchResponse } from './dispatches.outcome.service.ts';
+import { settleDispatch } from './dispatches.settlement.service.ts';
 
 // Two dispatches settled against their stated baselines, computed by hand (docs/settlement.md).
 //

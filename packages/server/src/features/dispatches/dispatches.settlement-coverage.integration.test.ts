@@ -3,8 +3,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { runDispatchEngine } from './dispatches.jobs.ts';
-import { settleDispatch } from './dispatches.settlement.ts';
+import { runDispatchEngine } from './dispatches.orders.service.ts';
+import { settleDispatch } from './dispatches.settlement.service.ts';
 
 // A dispatch is settled only once the fleet's telemetry covers its window: every connected node
 // given its orders has reported at or after the settled end. Telemetry that arrives late (a

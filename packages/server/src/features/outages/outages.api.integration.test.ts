@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { runOutageEngine, simulatedOptOut } from './outages.jobs.ts';
+import { runOutageEngine, simulatedOptOut } from './outages.orders.service.ts';
 import { outageSource } from './outages.orders.ts';
 
 describeEachDatabase('grid outages', (h) => {

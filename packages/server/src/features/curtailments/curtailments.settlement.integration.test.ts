@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runDispatchEngine } from '../dispatches/index.ts';
-import { runCurtailmentEngine } from './curtailments.jobs.ts';
+import { runCurtailmentEngine } from './curtailments.orders.service.ts';
 
 // The settlement queues page through every due event: more than one page (500) of each kind, with
 // nothing holding them back (no nodes to wait for), are all queued in one run, and once only.

@@ -4,7 +4,7 @@ import { FleetSimulator } from '../../demo/simulator.ts';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { nodeReports } from '../nodes/index.ts';
-import { runOutageEngine, simulatedOptOut } from './outages.jobs.ts';
+import { runOutageEngine, simulatedOptOut } from './outages.orders.service.ts';
 import { chargeLeadS, outageSource } from './outages.orders.ts';
 
 // A grid outage prepared on a simulated fleet: the engine sends the orders, the simulator runs up to

@@ -2,7 +2,7 @@ import { Select } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { epochToLocalDate, formatDuration, startOfPeriod } from '@vpp/shared';
 import { useMemo } from 'react';
-import { earliestStart, endTimesAfter, startTimesOfDay } from './new-dispatch-form.ts';
+import { earliestStart, endTimesAfter, startTimesOfDay } from './event-window.ts';
 
 const timeFormat = (zone: string) => new Intl.DateTimeFormat('en-AU', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 

@@ -11,7 +11,7 @@ import {
   REFRESH_FAST_MS,
   REFRESH_IN_PROGRESS_MS,
   REFRESH_SLOW_MS,
-} from './dispatch-format.ts';
+} from './event-format.ts';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 

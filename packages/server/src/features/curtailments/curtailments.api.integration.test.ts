@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { runCurtailmentEngine } from './curtailments.jobs.ts';
+import { runCurtailmentEngine } from './curtailments.orders.service.ts';
 import { curtailmentSource, setpointSource } from './curtailments.service.ts';
 
 describeEachDatabase('curtailments and default setpoints', (h) => {

@@ -5,7 +5,7 @@ import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { callerOf } from '../auth/index.ts';
 import { runDispatchEngine } from '../dispatches/index.ts';
-import { rescheduleRert } from './rert.commands.ts';
+import { rescheduleRert } from './rert.service.ts';
 
 // Three reporting 5 kW batteries of 20 kWh holding 18 kWh.
 describeEachDatabase('RERT dispatches: create, reschedule, cancel', (h) => {

@@ -5,7 +5,10 @@ import type { AppContext } from '../../platform/context.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
 import { defineJob } from '../../platform/jobs.ts';
 import { feedInRates, type SettledNodeDay, writeGridCredits } from '../billing/index.ts';
-import { queueSettlements, type SettlementKind, STEP_S, settledEnd } from '../dispatches/index.ts';
+import { STEP_S } from '../dispatches/index.ts';
+import { nodeFacts, queueSettlements, type SettlementKind, settledEnd } from '../events/index.ts';
+import { limitTelemetryCovers } from './curtailments.limits.repo.ts';
+import * as repo from './curtailments.repo.ts';
 import { curtailmentSource } from './curtailments.service.ts';
 
 // Settlement of a curtailment (issue 15): SETTLEMENT_DELAY_S after it ends (or is cancelled), once the
@@ -33,16 +36,10 @@ export interface CurtailmentSettlement {
 
 /** The windows each node held the curtailment's limits in: its commands the device accepted, as they ran (ended early when dropped or cancelled). */
 async function limitWindows(db: Database, id: number): Promise<Map<number, [number, number][]>> {
-  const rows = await db
-    .selectFrom('node_commands')
-    .select(['node_id', 'start_ts', 'end_ts'])
-    .where('source', '=', curtailmentSource(id))
-    .where('status', '=', 'ACCEPTED')
-    .execute();
   const out = new Map<number, [number, number][]>();
-  for (const r of rows) {
+  for (const r of await repo.acceptedWindows(db, curtailmentSource(id))) {
     const list = out.get(r.node_id) ?? [];
-    list.push([Number(r.start_ts), Number(r.end_ts)]);
+    list.push([r.start, r.end]);
     out.set(r.node_id, list);
   }
   return out;
@@ -60,14 +57,7 @@ export async function computeCurtailmentSettlement(
   const end = settledEnd(c);
   const windows = await limitWindows(ctx.db, c.id);
   const ids = [...windows.keys()].sort((a, b) => a - b);
-  const zones = new Map<number, string>();
-  for (let i = 0; i < ids.length; i += 1000)
-    for (const n of await ctx.db
-      .selectFrom('nodes')
-      .select(['id', 'timezone'])
-      .where('id', 'in', ids.slice(i, i + 1000))
-      .execute())
-      zones.set(n.id, n.timezone);
+  const zones = new Map([...(await nodeFacts(ctx.db, ids))].map(([id, f]) => [id, f.timezone]));
   const perDay = new Map<string, { nodeId: number; dayStart: number; date: string; kwh: number }>();
   for (const b of await ctx.telemetry.curtailedEnergy(ids, start, end)) {
     const held = windows.get(b.nodeId)?.some(([from, to]) => from < b.ts + STEP_S && to > b.ts);
@@ -104,24 +94,10 @@ export async function computeCurtailmentSettlement(
  * Whether the fleet's telemetry covers a curtailment's settled window: every connected node given its
  * limits has a reading at or after `end` (see the dispatches' telemetryCovers).
  */
-export async function curtailmentTelemetryCovers(db: Database, id: number, end: number): Promise<boolean> {
-  const behind = await db
-    .selectFrom('limit_nodes as ln')
-    .innerJoin('nodes as n', 'n.id', 'ln.node_id')
-    .leftJoin('tel_latest as l', 'l.node_id', 'ln.node_id')
-    .select('ln.node_id')
-    .where('ln.source', '=', curtailmentSource(id))
-    .where('n.connection_offline', '=', 0)
-    .where((eb) => eb.or([eb('l.ts', 'is', null), eb('l.ts', '<', end)]))
-    .limit(1)
-    .executeTakeFirst();
-  return behind === undefined;
-}
+export const curtailmentTelemetryCovers = (db: Database, id: number, end: number) => limitTelemetryCovers(db, curtailmentSource(id), end);
 
 /** The curtailment's stored settlement, or undefined before it is settled. */
-export async function findCurtailmentSettlement(db: Database, id: number) {
-  return db.selectFrom('curtailment_settlements').selectAll().where('event_id', '=', id).executeTakeFirst();
-}
+export const findCurtailmentSettlement = repo.findCurtailmentSettlement;
 
 /**
  * Settles a curtailment once it is due (SETTLEMENT_DELAY_S after its end or its cancel, and the
@@ -130,40 +106,23 @@ export async function findCurtailmentSettlement(db: Database, id: number) {
  * whether this call wrote it.
  */
 export async function settleCurtailment(ctx: AppContext, id: number, now = nowS()): Promise<boolean> {
-  const e = await ctx.db
-    .selectFrom('events')
-    .select(['id', 'organisation_id', 'start_time', 'duration', 'cancelled_at'])
-    .where('id', '=', id)
-    .where('type', '=', CURTAILMENT)
-    .executeTakeFirst();
-  if (!e) return false;
-  const c = {
-    id: e.id,
-    organisation_id: e.organisation_id,
-    start_time: Number(e.start_time),
-    duration: Number(e.duration),
-    cancelled_at: e.cancelled_at === null ? null : Number(e.cancelled_at),
-  };
+  const c = await repo.settlingCurtailment(ctx.db, id);
+  if (!c) return false;
   if (settledEnd(c) + ctx.config.SETTLEMENT_DELAY_S > now) return false;
   if (await findCurtailmentSettlement(ctx.db, id)) return false;
   if (!(await curtailmentTelemetryCovers(ctx.db, id, settledEnd(c)))) return false;
   const s = await computeCurtailmentSettlement(ctx, c);
   return ctx.db.transaction().execute(async (trx) => {
-    const written = await trx
-      .insertInto('curtailment_settlements')
-      .values({
-        event_id: id,
-        settled_at: now,
-        period_start: s.periodStart,
-        period_end: s.periodEnd,
-        curtailed_kwh: s.curtailedKwh,
-        credit: s.credit,
-        nodes_limited: s.nodesLimited,
-        nodes_curtailed: s.nodesCurtailed,
-      })
-      .onConflict((oc) => oc.column('event_id').doNothing())
-      .returning('event_id')
-      .executeTakeFirst();
+    const written = await repo.insertSettlement(trx, {
+      event_id: id,
+      settled_at: now,
+      period_start: s.periodStart,
+      period_end: s.periodEnd,
+      curtailed_kwh: s.curtailedKwh,
+      credit: s.credit,
+      nodes_limited: s.nodesLimited,
+      nodes_curtailed: s.nodesCurtailed,
+    });
     if (!written) return false;
     crashPoint('settlement', 'curtailment');
     await writeGridCredits(trx, {

@@ -6,7 +6,9 @@ import { crashPoint } from '../../platform/crash-points.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import * as d from '../dispatches/index.ts';
+import { audit, moveUpcomingEvent, withdrawEvent } from '../events/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
+import * as repo from './rert.repo.ts';
 
 // RERT dispatches (spec 3 §2.5, §3.4, §4.2, §7): a dispatch event of type RERT, created, moved and
 // called off here; the dispatch engine sends its orders, measures and settles it like any dispatch.
@@ -42,21 +44,7 @@ export async function createRert(ctx: AppContext, user: AuthUser, body: CreateRe
 }
 
 /** The event's row inside a transaction, locked until it ends on PostgreSQL (SQLite runs one writer at a time). */
-async function lockedEvent(trx: Database, ctx: AppContext, id: number) {
-  let q = trx
-    .selectFrom('events')
-    .innerJoin('dispatches', 'dispatches.event_id', 'events.id')
-    .select(['events.start_time', 'events.duration', 'events.cancelled_at', 'dispatches.orders_sent_at'])
-    .where('events.id', '=', id);
-  if (ctx.dialect === 'postgres') q = q.forUpdate();
-  const r = await q.executeTakeFirstOrThrow();
-  return {
-    start: Number(r.start_time),
-    duration: Number(r.duration),
-    cancelled: r.cancelled_at !== null,
-    ordersSent: r.orders_sent_at !== null,
-  };
-}
+const lockedEvent = (trx: Database, ctx: AppContext, id: number) => repo.lockedRert(trx, id, ctx.dialect === 'postgres');
 
 /**
  * Only an UPCOMING RERT dispatch changes: decided in the transaction that changes it, from the
@@ -77,16 +65,7 @@ export async function cancelRert(ctx: AppContext, user: AuthUser, id: number, cl
     const e = await lockedEvent(trx, ctx, id);
     const now = clock();
     requireUpcoming(e, now);
-    const done = await trx
-      .updateTable('events')
-      .set({ cancelled_at: now })
-      .where('id', '=', id)
-      .where('cancelled_at', 'is', null)
-      .where('start_time', '>', now)
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw conflict(RERT_MESSAGES.onlyUpcoming);
-    await cancelCommands(trx, d.commandSource(id), now);
-    await d.audit(trx, id, 'CANCELLED', user.id, now);
+    if (!(await withdrawEvent(trx, { id, source: d.commandSource(id), userId: user.id, now, upcomingOnly: true }))) throw conflict(RERT_MESSAGES.onlyUpcoming);
   });
 }
 
@@ -122,22 +101,11 @@ export async function rescheduleRert(
     if (ctx.dialect === 'postgres') await d.lockNodes(trx, ids);
     const other = await d.overlapping(trx, row.organisation_id, ids, body.startTime, end, id);
     if (other !== undefined) throw badRequest(DISPATCH_MESSAGES.overlaps(other), 'dispatch_overlaps');
-    const moved = await trx
-      .updateTable('events')
-      .set({ start_time: body.startTime, duration: body.duration })
-      .where('id', '=', id)
-      .where('cancelled_at', 'is', null)
-      .where('start_time', '>', now)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) throw conflict(RERT_MESSAGES.onlyUpcoming);
+    if (!(await moveUpcomingEvent(trx, id, body.startTime, body.duration, now))) throw conflict(RERT_MESSAGES.onlyUpcoming);
     const message = row.real_power_p === 0 || body.customerAppMessage === undefined ? {} : { customer_message: body.customerAppMessage || null };
     // Orders go out again now when the nodes had the old window and the new one is within the lead.
     const sendNow = e.ordersSent && body.startTime <= now + d.ORDER_LEAD_S;
-    await trx
-      .updateTable('dispatches')
-      .set({ ...message, orders_sent_at: sendNow ? now : null, checked_at: null })
-      .where('event_id', '=', id)
-      .execute();
+    await d.resetOrders(trx, id, sendNow ? now : null, message);
     const source = d.commandSource(id);
     await cancelCommands(trx, source, now);
     await d.storeAllocation(trx, id, allocation);
@@ -145,15 +113,10 @@ export async function rescheduleRert(
     crashPoint('rert-reschedule');
     if (sendNow) {
       await sendCommands(trx, d.commandsOf(id, allocation), { organisationId: row.organisation_id });
-      const hasMessage = row.real_power_p !== 0;
-      await trx
-        .updateTable('dispatch_nodes')
-        .set({ orders_sent_at: now, message_sent_at: hasMessage ? now : null })
-        .where('event_id', '=', id)
-        .execute();
+      await d.markNodesSent(trx, id, now, row.real_power_p !== 0);
     }
     const detail = `Rescheduled from ${iso(e.start)} for ${e.duration / 60} min to ${iso(body.startTime)} for ${body.duration / 60} min.`;
-    await d.audit(trx, id, 'CHANGED', user.id, now, detail);
+    await audit(trx, id, 'CHANGED', user.id, now, detail);
     return { id };
   });
 }

@@ -8,9 +8,9 @@ import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { toCents } from '../billing/index.ts';
 import { nodeReports } from '../nodes/index.ts';
-import { runCurtailmentEngine } from './curtailments.jobs.ts';
+import { runCurtailmentEngine } from './curtailments.orders.service.ts';
 import { curtailmentSource, setpointSource } from './curtailments.service.ts';
-import { CURTAILMENT_CREDIT_TYPE, settleCurtailment } from './curtailments.settlement.ts';
+import { CURTAILMENT_CREDIT_TYPE, settleCurtailment } from './curtailments.settlement.service.ts';
 
 /**
  * A small sunny fleet obeying curtailments and a default setpoint at midday in eastern Australia

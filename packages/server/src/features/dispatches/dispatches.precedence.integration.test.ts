@@ -5,7 +5,7 @@ import { commandsFor } from '../../demo/simulator.ts';
 import { followedWindows, precededSeconds, sendCommands } from '../../devices/devices.commands.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { runDispatchEngine } from './dispatches.jobs.ts';
+import { runDispatchEngine } from './dispatches.orders.service.ts';
 
 // Shared homes (docs/precedence.md): two batteries in the fleets of a retailer, a network and an
 // installer, each with its own VPP of them.

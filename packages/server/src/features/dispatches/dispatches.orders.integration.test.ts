@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { runDispatchEngine } from './dispatches.jobs.ts';
+import { runDispatchEngine } from './dispatches.orders.service.ts';
 
 // Three reporting 5 kW batteries of 20 kWh holding 18 kWh: enough for any of these dispatches.
 describeEachDatabase('the dispatch engine: orders through the fleet control interface', (h) => {

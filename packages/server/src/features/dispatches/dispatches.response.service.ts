@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
-import { externalResponses } from './dispatches.external.ts';
-import { type DispatchMeasurement, measureDispatch, measuredEnd } from './dispatches.measurement.ts';
+import { externalResponses } from './dispatches.external.service.ts';
+import { type DispatchMeasurement, measureDispatch, measuredEnd } from './dispatches.measurement.service.ts';
 import type { DispatchRow } from './dispatches.repo.ts';
 
 /** What the nodes delivered in one 5-minute bucket (kW signed like the request, kWh). */
@@ -25,11 +25,11 @@ const round3 = (v: number) => Math.round(v * 1000) / 1000 + 0;
 /**
  * The response measured from telemetry (issue 11 item 4, on issue 33's basis): per 5-minute bucket
  * measured so far, delivered realPowerP is the change at the meters of the nodes that accepted their
- * orders against each one's baseline (dispatches.measurement.ts); rejectedRealPowerP is the rest of
+ * orders against each one's baseline (dispatches.measurement.service.ts); rejectedRealPowerP is the rest of
  * the request, rejected or not delivered, so that the two add up to the request. deliveredKwh is
  * Σ kW × the seconds measured ÷ 3600 (the part of the bucket before a cancel). The total's powers are
  * the latest measured bucket's; its energy is the sum so far. The OpenADR VENs' reported deliveries
- * (dispatches.external.ts) are added to each bucket they report and count as responding deployments.
+ * (dispatches.external.service.ts) are added to each bucket they report and count as responding deployments.
  */
 export async function measuredResponse(ctx: AppContext, d: DispatchRow): Promise<MeasuredResponse> {
   // Buckets without readings yet (still to come) are not measured.

@@ -5,8 +5,8 @@ import { armCrashPoint } from '../../platform/crash-points.ts';
 import { createWorker } from '../../platform/jobs.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { runDispatchEngine } from './dispatches.jobs.ts';
-import { settleDispatch, settleDispatchJob } from './dispatches.settlement.ts';
+import { runDispatchEngine } from './dispatches.orders.service.ts';
+import { settleDispatch, settleDispatchJob } from './dispatches.settlement.service.ts';
 
 // Settlement from known prices and known 5-minute rollups, computed by hand:
 //   prices (NSW1, $/MWh) of the three intervals: 1000, 2400, −600

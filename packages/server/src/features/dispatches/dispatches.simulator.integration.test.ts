@@ -7,8 +7,8 @@ import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { actualPrices } from '../market/index.ts';
 import { nodeReports } from '../nodes/index.ts';
-import { runDispatchEngine } from './dispatches.jobs.ts';
-import { meterBaselines } from './dispatches.measurement.ts';
+import { meterBaselines } from './dispatches.measurement.service.ts';
+import { runDispatchEngine } from './dispatches.orders.service.ts';
 
 // A discharge dispatched to a simulated fleet: the engine sends the orders, the simulator runs over
 // the event window and obeys them within its physics, and the response is measured from telemetry.

@@ -1,8 +1,8 @@
 import { MAX_EPOCH_S } from '@vpp/shared';
 import type { Database } from '../../db/database.ts';
 import { endCommands, type NewCommand, sendCommands } from '../../devices/devices.commands.ts';
-import { REPORTING_WINDOW_S } from '../dispatches/index.ts';
-import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
+import type { PowerstationRow } from '../vpps/index.ts';
+import * as repo from './curtailments.limits.repo.ts';
 
 // How a VPP limit becomes per-node limits, shared by curtailments (events) and default setpoints
 // (standing limits): the split, the nodes it goes to, and the orders in the fleet control interface.
@@ -16,28 +16,15 @@ export interface CurtailableNode {
 /** The most a node's solar can put out, kW: its panels or its inverter, the smaller. */
 const capacity = (r: { solar_kw: number; inverter_kw: number }) => Math.max(0, Math.min(r.solar_kw, r.inverter_kw));
 
-function curtailable(db: Database, ps: PowerstationRow) {
-  return memberNodes(db, ps)
-    .select(['nodes.id', 'nodes.solar_kw', 'nodes.inverter_kw'])
-    .where('nodes.unit_state', '=', 'COMMISSIONED')
-    .where('nodes.solar_kw', '>', 0)
-    .where('nodes.inverter_kw', '>', 0);
-}
-
 /** The VPP's curtailable nodes, in id order. */
 export async function curtailableNodes(db: Database, ps: PowerstationRow): Promise<CurtailableNode[]> {
-  const rows = await curtailable(db, ps).orderBy('nodes.id').execute();
+  const rows = await repo.curtailableRows(db, ps);
   return rows.map((r) => ({ id: r.id, capacityKw: capacity(r) }));
 }
 
 /** The VPP's curtailable nodes that are reporting now (a reading within REPORTING_WINDOW_S): those a limit can reach. */
 export async function reportingCurtailable(db: Database, ps: PowerstationRow, now: number): Promise<CurtailableNode[]> {
-  const rows = await curtailable(db, ps)
-    .innerJoin('tel_latest as l', 'l.node_id', 'nodes.id')
-    .where('nodes.connection_offline', '=', 0)
-    .where('l.ts', '>=', now - REPORTING_WINDOW_S)
-    .orderBy('nodes.id')
-    .execute();
+  const rows = await repo.reportingCurtailableRows(db, ps, now);
   return rows.map((r) => ({ id: r.id, capacityKw: capacity(r) }));
 }
 
@@ -49,21 +36,8 @@ export async function reportingCurtailable(db: Database, ps: PowerstationRow, no
  * no export at all.
  */
 export async function curtailmentConstraint(db: Database, ps: PowerstationRow): Promise<{ constraint: number; deploymentsCurtailable: number }> {
-  const r = await memberNodes(db, ps)
-    .select((eb) => [
-      eb.fn.countAll<number>().as('n'),
-      eb.fn
-        .sum<number | null>(
-          eb.case().when('nodes.solar_kw', '<', eb.ref('nodes.inverter_kw')).then(eb.ref('nodes.solar_kw')).else(eb.ref('nodes.inverter_kw')).end(),
-        )
-        .as('kw'),
-    ])
-    .where('nodes.unit_state', '=', 'COMMISSIONED')
-    .where('nodes.solar_kw', '>', 0)
-    .where('nodes.inverter_kw', '>', 0)
-    .executeTakeFirstOrThrow();
-  const kw = Number(r.kw ?? 0);
-  return { constraint: -Math.floor(kw * 10 + 1e-9) / 10 || 0, deploymentsCurtailable: Number(r.n) };
+  const r = await repo.curtailableCapacity(db, ps);
+  return { constraint: -Math.floor(r.kw * 10 + 1e-9) / 10 || 0, deploymentsCurtailable: r.n };
 }
 
 /**
@@ -127,30 +101,10 @@ export type Shares = ReadonlyMap<number, { net: number | null; gross: number | n
 export async function sendLimits(db: Database, plan: LimitPlan, nodes: readonly CurtailableNode[], from: number): Promise<Shares> {
   const shares = sharesOf(plan, nodes);
   // Every node recorded so far is dropped, then those sent to are recorded afresh.
-  await db.updateTable('limit_nodes').set({ dropped_at: from }).where('source', '=', plan.source).where('dropped_at', 'is', null).execute();
-  await storeShares(db, plan.source, shares, from);
+  await repo.dropAll(db, plan.source, from);
+  await repo.storeShares(db, plan.source, shares, from);
   await sendCommands(db, commandsOf(plan, shares, from, true), { organisationId: plan.organisationId });
   return shares;
-}
-
-/** Records nodes' shares (replacing their earlier rows, a dropped node's included). */
-async function storeShares(db: Database, source: string, shares: ReadonlyMap<number, { net: number | null; gross: number | null }>, at: number) {
-  const entries = [...shares];
-  for (let i = 0; i < entries.length; i += 1000) {
-    const chunk = entries.slice(i, i + 1000);
-    await db
-      .insertInto('limit_nodes')
-      .values(chunk.map(([id, s]) => ({ source, node_id: id, net_kw: s.net, gross_kw: s.gross, orders_sent_at: at, dropped_at: null })))
-      .onConflict((oc) =>
-        oc.columns(['source', 'node_id']).doUpdateSet((eb) => ({
-          net_kw: eb.ref('excluded.net_kw'),
-          gross_kw: eb.ref('excluded.gross_kw'),
-          orders_sent_at: eb.ref('excluded.orders_sent_at'),
-          dropped_at: null,
-        })),
-      )
-      .execute();
-  }
 }
 
 /**
@@ -165,25 +119,14 @@ export async function resplit(
   reporting: readonly CurtailableNode[],
   now: number,
 ): Promise<{ added: number[]; dropped: number[]; shares: Shares }> {
-  const held = await db
-    .selectFrom('limit_nodes')
-    .select(['node_id', 'net_kw', 'gross_kw'])
-    .where('source', '=', plan.source)
-    .where('dropped_at', 'is', null)
-    .execute();
+  const held = await repo.heldRows(db, plan.source);
   const heldIds = new Set(held.map((h) => h.node_id));
   const reportingIds = new Set(reporting.map((n) => n.id));
   const dropped = held.filter((h) => !reportingIds.has(h.node_id)).map((h) => h.node_id);
   const added = reporting.filter((n) => !heldIds.has(n.id)).map((n) => n.id);
   if (!dropped.length && !added.length) return { added, dropped, shares: new Map() };
   await endCommands(db, plan.source, now, dropped);
-  for (let i = 0; i < dropped.length; i += 1000)
-    await db
-      .updateTable('limit_nodes')
-      .set({ dropped_at: now })
-      .where('source', '=', plan.source)
-      .where('node_id', 'in', dropped.slice(i, i + 1000))
-      .execute();
+  await repo.dropNodes(db, plan.source, dropped, now);
   if (!reporting.length) return { added, dropped, shares: new Map() };
   const shares = sharesOf(plan, reporting);
   const before = new Map(held.map((h) => [h.node_id, { net: h.net_kw, gross: h.gross_kw }]));
@@ -195,19 +138,14 @@ export async function resplit(
     now,
     [...changed.keys()].filter((id) => heldIds.has(id)),
   );
-  await storeShares(db, plan.source, changed, now);
+  await repo.storeShares(db, plan.source, changed, now);
   await sendCommands(db, commandsOf(plan, changed, now, false), { organisationId: plan.organisationId });
   return { added, dropped, shares };
 }
 
 /** Each node's current shares of a source (the nodes not dropped). */
 export async function heldShares(db: Database, source: string): Promise<Map<number, { net: number | null; gross: number | null }>> {
-  const rows = await db
-    .selectFrom('limit_nodes')
-    .select(['node_id', 'net_kw', 'gross_kw'])
-    .where('source', '=', source)
-    .where('dropped_at', 'is', null)
-    .execute();
+  const rows = await repo.heldRows(db, source);
   return new Map(rows.map((r) => [r.node_id, { net: r.net_kw, gross: r.gross_kw }]));
 }
 

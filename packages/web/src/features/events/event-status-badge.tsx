@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import type { DispatchSummary } from '@vpp/shared';
-import { dispatchStatusLabel } from './dispatch-format.ts';
+import { dispatchStatusLabel } from './event-format.ts';
 
 const STATUS_COLORS = { Upcoming: 'blue', 'In Progress': 'green', Completed: 'gray', Cancelled: 'red' } as const;
 

@@ -1,25 +1,24 @@
 import { epochToLocalDate, isNemRegion, type NemRegion, startOfPeriod } from '@vpp/shared';
-import { sql } from 'kysely';
 import { z } from 'zod';
-import { type Database, nowS } from '../../db/database.ts';
+import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
-import { defineJob, enqueue, type JobDefinition } from '../../platform/jobs.ts';
+import { defineJob } from '../../platform/jobs.ts';
 import { feedInRates, writeGridCredits } from '../billing/index.ts';
+import { nodeFacts, pricesActual, queueSettlements, type SettlementKind, settledEnd } from '../events/index.ts';
 import { settlementPrices } from '../market/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
-import { type ExternalResponse, externalResponses } from './dispatches.external.ts';
-import { type BaselineError, measureDispatch } from './dispatches.measurement.ts';
+import { type ExternalResponse, externalResponses } from './dispatches.external.service.ts';
+import { type BaselineError, measureDispatch } from './dispatches.measurement.service.ts';
 import { ENGINE_EVENTS, RERT_EVENT, type RertActivation, rertActivation } from './dispatches.repo.ts';
+import * as repo from './dispatches.settlement.repo.ts';
 
 // Settlement of a dispatch (issue 11 item 5): about an hour after it ends (SETTLEMENT_DELAY_S, so
 // that late telemetry has arrived), each responding node's delivered energy in each 5-minute
 // interval, measured as the response is, valued at that interval's 5-minute price of the node's
 // region (the administered price in an administered price period: settlementPrices), written once, and only once the fleet's telemetry covers the window (telemetryCovers).
 
-/** The settled window of a dispatch: its start to its end, or to its cancel when cancelled earlier. */
-export const settledEnd = (e: { start_time: number; duration: number; cancelled_at: number | null }) =>
-  Math.max(e.start_time, Math.min(e.start_time + e.duration, e.cancelled_at ?? Number.POSITIVE_INFINITY));
+export { settledEnd };
 
 interface NodeDay {
   nodeId: number;
@@ -65,7 +64,7 @@ export interface Settlement {
 }
 
 /**
- * Computes a dispatch's settlement from its measurement (dispatches.measurement.ts): per accepting
+ * Computes a dispatch's settlement from its measurement (dispatches.measurement.service.ts): per accepting
  * node and interval, delivered kW = the meter's average power in the interval's 5-minute rollup less
  * the node's baseline; energy = kW × the seconds measured ÷ 3600, valued at price ($/MWh) ÷ 1000 per
  * kWh. Only nodes with a full rollup (300 s of readings) and a baseline for every interval count in
@@ -88,15 +87,7 @@ export async function computeSettlement(
   const external = (await externalResponses(ctx, e.id, buckets)).filter(
     (x): x is ExternalResponse & { nodeId: number } => x.nodeId !== null && !own.has(x.nodeId),
   );
-  const facts = new Map<number, { region: string; timezone: string }>();
-  const ids = [...responding.map((x) => x.nodeId), ...new Set(external.map((x) => x.nodeId))];
-  for (let i = 0; i < ids.length; i += 1000)
-    for (const n of await ctx.db
-      .selectFrom('nodes')
-      .select(['id', 'region', 'timezone'])
-      .where('id', 'in', ids.slice(i, i + 1000))
-      .execute())
-      facts.set(n.id, n);
+  const facts = await nodeFacts(ctx.db, [...responding.map((x) => x.nodeId), ...new Set(external.map((x) => x.nodeId))]);
   const prices = new Map<string, Float64Array>();
   for (const region of new Set([...facts.values()].map((f) => f.region))) {
     if (!isNemRegion(region) || !buckets.length) continue;
@@ -235,31 +226,12 @@ export async function computeSettlement(
  * late (a backlog, the demo's backfill of history) would otherwise be settled as missing, once and
  * for good. A node that went offline is not waited for; its missing intervals count as incomplete.
  */
-export async function telemetryCovers(db: Database, id: number, end: number): Promise<boolean> {
-  const behind = await db
-    .selectFrom('dispatch_nodes as dn')
-    .innerJoin('nodes as n', 'n.id', 'dn.node_id')
-    .leftJoin('tel_latest as l', 'l.node_id', 'dn.node_id')
-    .select('dn.node_id')
-    .where('dn.event_id', '=', id)
-    .where('n.connection_offline', '=', 0)
-    .where((eb) => eb.or([eb('l.ts', 'is', null), eb('l.ts', '<', end)]))
-    .limit(1)
-    .executeTakeFirst();
-  return behind === undefined;
-}
+export const telemetryCovers = repo.telemetryCovers;
 
-/**
- * Whether every interval a settled window ending at `end` prices has an actual price by `now`: the
- * interval a cancel fell in must have ended too. Settlement never reads a forecast; until then it waits.
- */
-export const pricesActual = (end: number, now: number) => Math.ceil(end / STEP_S) * STEP_S <= now;
+export { pricesActual };
 
 /** The dispatch's stored settlement, or undefined before it is settled. */
-export async function findSettlement(db: Database, id: number) {
-  const row = await db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirst();
-  return row ? { ...row, settled_at: Number(row.settled_at), period_start: Number(row.period_start), period_end: Number(row.period_end) } : undefined;
-}
+export const findSettlement = repo.findSettlement;
 
 /**
  * Settles a dispatch once it is due (SETTLEMENT_DELAY_S after its end or its cancel, and the fleet's
@@ -269,31 +241,9 @@ export async function findSettlement(db: Database, id: number) {
  * Answers whether this call wrote it.
  */
 export async function settleDispatch(ctx: AppContext, id: number, now = nowS()): Promise<boolean> {
-  const e = await ctx.db
-    .selectFrom('events')
-    .innerJoin('dispatches as d', 'd.event_id', 'events.id')
-    .select([
-      'events.id',
-      'events.organisation_id',
-      'events.type',
-      'events.start_time',
-      'events.duration',
-      'events.cancelled_at',
-      'd.orders_sent_at',
-      'd.real_power_p',
-    ])
-    .where('events.id', '=', id)
-    .where('events.type', 'in', ENGINE_EVENTS)
-    .executeTakeFirst();
+  const e = await repo.settlingDispatch(ctx.db, id, ENGINE_EVENTS);
   if (!e) return false;
-  const ev = {
-    id: e.id,
-    start_time: Number(e.start_time),
-    duration: Number(e.duration),
-    cancelled_at: e.cancelled_at === null ? null : Number(e.cancelled_at),
-    orders_sent_at: e.orders_sent_at === null ? null : Number(e.orders_sent_at),
-    real_power_p: e.real_power_p,
-  };
+  const ev = e;
   if (settledEnd(ev) + ctx.config.SETTLEMENT_DELAY_S > now) return false;
   if (!pricesActual(settledEnd(ev), now)) return false;
   if (await findSettlement(ctx.db, id)) return false;
@@ -378,56 +328,48 @@ async function writeSettlement(
     for (const n of s.nodes) n.value = n.complete ? (byNode.get(`${n.nodeId}:${n.dayStart}`) ?? 0) : null;
   }
   return ctx.db.transaction().execute(async (trx) => {
-    const written = await trx
-      .insertInto('dispatch_settlements')
-      .values({
-        event_id: id,
-        settled_at: now,
-        period_start: s.periodStart,
-        period_end: s.periodEnd,
-        cost: s.cost,
-        energy_kwh: s.energyKwh,
-        charged_kwh: s.chargedKwh,
-        discharged_kwh: s.dischargedKwh,
-        unpriced_kwh: s.unpricedKwh,
-        buy_price: s.buyPrice,
-        sell_price: s.sellPrice,
-        nodes_responding: s.nodesResponding,
-        nodes_complete: s.nodesComplete,
-        coverage: s.coverage,
-        requested_kwh: s.requestedKwh,
-        baseline_kwh: s.baselineKwh,
-        measured_kwh: s.measuredKwh,
-        rejected_kwh: s.rejectedKwh,
-        not_delivered_kwh: s.notDeliveredKwh,
-        baseline_error: s.baselineError.median,
-        baseline_error_nodes: s.baselineError.nodes,
-        rert_availability: rert?.availability ?? null,
-        rert_pre_activation: rert?.preActivation ?? null,
-        rert_activation: rert?.activation ?? null,
-        rert_usage: rert?.usage ?? null,
-        rert_customer_share: rert?.customerShare ?? null,
-      })
-      .onConflict((oc) => oc.column('event_id').doNothing())
-      .returning('event_id')
-      .executeTakeFirst();
+    const written = await repo.insertSettlement(trx, {
+      event_id: id,
+      settled_at: now,
+      period_start: s.periodStart,
+      period_end: s.periodEnd,
+      cost: s.cost,
+      energy_kwh: s.energyKwh,
+      charged_kwh: s.chargedKwh,
+      discharged_kwh: s.dischargedKwh,
+      unpriced_kwh: s.unpricedKwh,
+      buy_price: s.buyPrice,
+      sell_price: s.sellPrice,
+      nodes_responding: s.nodesResponding,
+      nodes_complete: s.nodesComplete,
+      coverage: s.coverage,
+      requested_kwh: s.requestedKwh,
+      baseline_kwh: s.baselineKwh,
+      measured_kwh: s.measuredKwh,
+      rejected_kwh: s.rejectedKwh,
+      not_delivered_kwh: s.notDeliveredKwh,
+      baseline_error: s.baselineError.median,
+      baseline_error_nodes: s.baselineError.nodes,
+      rert_availability: rert?.availability ?? null,
+      rert_pre_activation: rert?.preActivation ?? null,
+      rert_activation: rert?.activation ?? null,
+      rert_usage: rert?.usage ?? null,
+      rert_customer_share: rert?.customerShare ?? null,
+    });
     if (!written) return false;
-    for (let i = 0; i < s.nodes.length; i += 500)
-      await trx
-        .insertInto('dispatch_settlement_nodes')
-        .values(
-          s.nodes.slice(i, i + 500).map((n) => ({
-            event_id: id,
-            node_id: n.nodeId,
-            day_start: n.dayStart,
-            region: n.region,
-            delivered_kwh: n.kwh,
-            baseline_kwh: n.baselineKwh,
-            value: n.value,
-            complete: n.complete ? 1 : 0,
-          })),
-        )
-        .execute();
+    await repo.insertSettlementNodes(
+      trx,
+      s.nodes.map((n) => ({
+        event_id: id,
+        node_id: n.nodeId,
+        day_start: n.dayStart,
+        region: n.region,
+        delivered_kwh: n.kwh,
+        baseline_kwh: n.baselineKwh,
+        value: n.value,
+        complete: n.complete ? 1 : 0,
+      })),
+    );
     // The grid credits of the customers, in the same transaction: written with the settlement or not at all.
     crashPoint('settlement', 'dispatch');
     await writeGridCredits(trx, {
@@ -451,66 +393,6 @@ export const settleDispatchJob = defineJob(SETTLE_KIND, z.object({ id: z.number(
   await settleDispatch(ctx, payload.id, Math.max(payload.at, nowS()));
 });
 
-/** What the settlement queue needs to know of a kind of event. */
-export interface SettlementKind {
-  /** The events' types. */
-  types: readonly string[];
-  /** The table of their settlements, keyed by event_id. */
-  table: 'dispatch_settlements' | 'curtailment_settlements';
-  job: JobDefinition<{ id: number; at: number }>;
-  /** Whether the fleet's telemetry covers the event's settled window [.., end). */
-  covers: (db: Database, id: number, end: number) => Promise<boolean>;
-  /** Whether the settlement values its energy at actual spot prices, so waits until they exist (`pricesActual`). */
-  spotPriced?: boolean;
-}
-
-/** Events read per page of the settlement queue. */
-const QUEUE_PAGE = 500;
-
-/**
- * Queues the settlement of every event of a kind that is due and not settled, whatever their number
- * (keyset pages by id). The job's unique key queues each event's once, whatever the number of processes.
- */
-export async function queueSettlements(ctx: AppContext, kind: SettlementKind, now = nowS()): Promise<number[]> {
-  const delay = ctx.config.SETTLEMENT_DELAY_S;
-  const prefix = `${kind.job.kind}:`;
-  const queued: number[] = [];
-  for (let after = 0; ; ) {
-    const rows = await ctx.db
-      .selectFrom('events')
-      .leftJoin(`${kind.table} as s` as 'dispatch_settlements as s', 's.event_id', 'events.id')
-      .select(['events.id', 'events.start_time', 'events.duration', 'events.cancelled_at'])
-      .where('events.type', 'in', kind.types)
-      .where('events.id', '>', after)
-      .where('s.event_id', 'is', null)
-      // An event whose settlement job is queued (or failed for good) is not asked again.
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('jobs').select('jobs.id').where('jobs.unique_key', '=', sql<string>`${prefix} || events.id`))),
-      )
-      .where(
-        sql<number>`case when events.cancelled_at is not null and events.cancelled_at < events.start_time + events.duration then events.cancelled_at else events.start_time + events.duration end`,
-        '<=',
-        now - delay,
-      )
-      .orderBy('events.id')
-      .limit(QUEUE_PAGE)
-      .execute();
-    for (const r of rows) {
-      // Not yet covered by the fleet's telemetry: asked again at the next run of the engine.
-      const end = settledEnd({
-        start_time: Number(r.start_time),
-        duration: Number(r.duration),
-        cancelled_at: r.cancelled_at === null ? null : Number(r.cancelled_at),
-      });
-      if (kind.spotPriced && !pricesActual(end, now)) continue;
-      if (!(await kind.covers(ctx.db, r.id, end))) continue;
-      if ((await enqueue(ctx.db, kind.job.kind, { id: r.id, at: now }, { uniqueKey: `${prefix}${r.id}` })) !== null) queued.push(r.id);
-    }
-    if (rows.length < QUEUE_PAGE) return queued;
-    after = rows[rows.length - 1].id;
-  }
-}
-
 const DISPATCH_SETTLEMENTS: SettlementKind = {
   types: ENGINE_EVENTS,
   table: 'dispatch_settlements',
@@ -520,4 +402,6 @@ const DISPATCH_SETTLEMENTS: SettlementKind = {
 };
 
 /** Queues the settlement of every dispatch and RERT dispatch that is due and not settled (the engine asks every minute). */
+export { queueSettlements, type SettlementKind };
+
 export const queueDueSettlements = (ctx: AppContext, now = nowS()) => queueSettlements(ctx, DISPATCH_SETTLEMENTS, now);

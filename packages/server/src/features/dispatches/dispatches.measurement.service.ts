@@ -2,9 +2,11 @@ import { epochToLocalDate, startOfPeriod } from '@vpp/shared';
 import type { Database } from '../../db/database.ts';
 import { commandResponses } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { nodeFacts } from '../events/index.ts';
 import { RESERVE_SHARE, STEP_S } from './dispatches.engine.ts';
 import { commandSource } from './dispatches.orders.ts';
 import type { DispatchRow } from './dispatches.repo.ts';
+import { dispatchOrders, otherDispatchWindows } from './dispatches.settlement.repo.ts';
 
 // Measurement and verification of a dispatch (issue 33 item 1): what each node delivered is the
 // change of its meter's power against a stated baseline, what the home would have drawn from the grid
@@ -113,23 +115,12 @@ export async function meterBaselines(
   // The days each node was in another dispatch (local midnights are looked up per node below).
   const busy = new Map<number, { s: number; e: number }[]>();
   const since = start - (BASELINE.lookbackDays + 2) * 86_400;
-  for (let i = 0; i < ids.length; i += 1000) {
-    const rows = await ctx.db
-      .selectFrom('dispatch_nodes as dn')
-      .innerJoin('events as e', 'e.id', 'dn.event_id')
-      .select(['dn.node_id', 'e.start_time', 'e.duration', 'e.cancelled_at'])
-      .where('dn.node_id', 'in', ids.slice(i, i + 1000))
-      .where('e.id', '!=', eventId)
-      .where('e.start_time', '<', start)
-      .where('e.start_time', '>=', since)
-      .execute();
-    for (const r of rows) {
-      const s = Number(r.start_time);
-      const e = Math.min(s + Number(r.duration), r.cancelled_at === null ? Number.POSITIVE_INFINITY : Number(r.cancelled_at));
-      const list = busy.get(r.node_id) ?? [];
-      list.push({ s, e });
-      busy.set(r.node_id, list);
-    }
+  for (const r of await otherDispatchWindows(ctx.db, ids, eventId, since, start)) {
+    const s = r.start_time;
+    const e = Math.min(s + r.duration, r.cancelled_at ?? Number.POSITIVE_INFINITY);
+    const list = busy.get(r.node_id) ?? [];
+    list.push({ s, e });
+    busy.set(r.node_id, list);
   }
   const byZone = new Map<string, number[]>();
   for (const x of nodes) byZone.set(x.timezone, [...(byZone.get(x.timezone) ?? []), x.id]);
@@ -264,20 +255,10 @@ export async function measureDispatch(
   for (let ts = start; ts < end; ts += STEP_S) buckets.push(ts);
   const seconds = buckets.map((ts) => Math.min(STEP_S, end - ts));
   const n = buckets.length;
-  const orders =
-    d.orders_sent_at === null
-      ? []
-      : await ctx.db.selectFrom('dispatch_nodes').select(['node_id', 'intervals']).where('event_id', '=', d.id).orderBy('node_id').execute();
+  const orders = d.orders_sent_at === null ? [] : await dispatchOrders(ctx.db, d.id);
   const answers = d.orders_sent_at === null ? new Map<number, string>() : await nodeAnswers(ctx.db, d.id);
   const ids = orders.map((o) => o.node_id);
-  const facts = new Map<number, { timezone: string; battery_kw: number; battery_usable_kwh: number }>();
-  for (let i = 0; i < ids.length; i += 1000)
-    for (const r of await ctx.db
-      .selectFrom('nodes')
-      .select(['id', 'timezone', 'battery_kw', 'battery_usable_kwh'])
-      .where('id', 'in', ids.slice(i, i + 1000))
-      .execute())
-      facts.set(r.id, r);
+  const facts = await nodeFacts(ctx.db, ids);
   const baselines = await meterBaselines(
     ctx,
     ids.map((id) => ({ id, timezone: facts.get(id)?.timezone ?? 'Australia/Sydney' })),

@@ -201,3 +201,6 @@ export function percentNotIncluded(coverage: number | null): string | null {
   const missing = Math.max(0.1, Math.round((1 - Math.max(0, coverage)) * 1000) / 10);
   return Number.isInteger(missing) ? String(missing) : missing.toFixed(1);
 }
+
+/** Spec 3 §4.1 and §9: duration and power changes refresh constraints, predictions and prices after 300 ms (the New-event modals). */
+export const REFRESH_DEBOUNCE_MS = 300;
