@@ -19,7 +19,8 @@ import type { DispatchRow } from './dispatches.repo.ts';
 //    load, within its power limit and its usable energy, from its stored energy at the start (the
 //    bucket before the start, carried to its end by the battery's power then), down to the lowest
 //    level the node's battery self-consumed to in the COUNTERFACTUAL.floorDays days before the start
-//    outside other dispatches (the household's backup reserve, learnt from its own history). Per
+//    outside every event's orders (the household's backup reserve, learnt from its own history: a
+//    dispatch may take a battery below it, and an islanded home in a grid outage to empty). Per
 //    5-minute interval: baseline = load + battery on its own − available solar. A home with no
 //    battery: load − available solar. It uses the readings the console already settles on (the
 //    device's own meter, load and solar), rather than estimating the home's load from other days as
@@ -127,16 +128,31 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
  * node whose inverter reported its load and available solar in the first interval (and, with a
  * battery, its stored energy in the hour before the start). NaN in an interval without both readings.
  */
-async function counterfactuals(
-  ctx: AppContext,
-  nodes: readonly BaselineNode[],
-  start: number,
-  n: number,
-  busy: ReadonlyMap<number, readonly { s: number; e: number }[]>,
-): Promise<Map<number, NodeBaseline>> {
+async function counterfactuals(ctx: AppContext, nodes: readonly BaselineNode[], start: number, n: number): Promise<Map<number, NodeBaseline>> {
   const out = new Map<number, NodeBaseline>();
   if (!n || !nodes.length) return out;
   const from = start - COUNTERFACTUAL.floorDays * 86_400;
+  // The windows in which an event's order held each node (a dispatch, a RERT dispatch, an outage, a
+  // curtailment; a standing default limit leaves the battery alone): not its own behaviour.
+  const busy = new Map<number, { s: number; e: number }[]>();
+  for (let i = 0; i < nodes.length; i += 1000)
+    for (const r of await ctx.db
+      .selectFrom('node_commands')
+      .select(['node_id', 'start_ts', 'end_ts', 'params'])
+      .where(
+        'node_id',
+        'in',
+        nodes.slice(i, i + 1000).map((x) => x.id),
+      )
+      .where('status', '=', 'ACCEPTED')
+      .where('start_ts', '<', start)
+      .where('end_ts', '>', from)
+      .execute()) {
+      if ((JSON.parse(r.params) as { standing?: boolean }).standing === true) continue;
+      const list = busy.get(r.node_id) ?? [];
+      list.push({ s: Number(r.start_ts), e: Number(r.end_ts) });
+      busy.set(r.node_id, list);
+    }
   const seen = new Map(
     nodes.map((x) => [
       x.id,
@@ -222,7 +238,7 @@ export async function meterBaselines(
   const ids = nodes.map((x) => x.id);
   // The days each node was in another dispatch (local midnights are looked up per node below).
   const busy = new Map<number, { s: number; e: number }[]>();
-  const since = start - (Math.max(BASELINE.lookbackDays, COUNTERFACTUAL.floorDays) + 2) * 86_400;
+  const since = start - (BASELINE.lookbackDays + 2) * 86_400;
   for (let i = 0; i < ids.length; i += 1000) {
     const rows = await ctx.db
       .selectFrom('dispatch_nodes as dn')
@@ -241,7 +257,7 @@ export async function meterBaselines(
       busy.set(r.node_id, list);
     }
   }
-  const out = await counterfactuals(ctx, nodes, start, n, busy);
+  const out = await counterfactuals(ctx, nodes, start, n);
   const rest = nodes.filter((x) => !out.has(x.id));
   const byZone = new Map<string, number[]>();
   for (const x of rest) byZone.set(x.timezone, [...(byZone.get(x.timezone) ?? []), x.id]);
