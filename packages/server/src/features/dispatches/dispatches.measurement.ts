@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { commandResponses } from '../../fleet/control.ts';
 import { BATTERY_ONE_WAY_EFFICIENCY } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { HistoryColumn } from '../../telemetry/index.ts';
 import { RESERVE_SHARE, STEP_S } from './dispatches.engine.ts';
 import { commandSource } from './dispatches.orders.ts';
 import type { DispatchRow } from './dispatches.repo.ts';
@@ -165,28 +166,36 @@ async function counterfactuals(ctx: AppContext, nodes: readonly BaselineNode[], 
       },
     ]),
   );
-  for (let i = 0; i < nodes.length; i += 1000)
-    await ctx.telemetry.buckets(
-      nodes.slice(i, i + 1000).map((x) => x.id),
-      ['house_p', 'sga_p', 'remaining', 'battery_p'],
-      from,
-      start + n * STEP_S,
-      (id, ts, cov, v) => {
-        const m = seen.get(id);
-        if (!m || !(cov > 0)) return;
-        if (ts >= start) {
-          const k = (ts - start) / STEP_S;
-          if (!Number.isNaN(v[0])) m.house[k] = v[0] / cov;
-          if (!Number.isNaN(v[1])) m.solar[k] = v[1] / cov;
-          return;
-        }
-        if (Number.isNaN(v[2])) return;
-        const kwh = v[2] / cov;
-        m.last = { ts, kwh, kw: Number.isNaN(v[3]) ? 0 : v[3] / cov };
-        // The battery's own floor: the lowest it went on its own, outside other dispatches.
-        if (!(busy.get(id) ?? []).some((b) => b.s < ts + STEP_S && b.e > ts)) m.floor = Math.min(m.floor, kwh);
-      },
-    );
+  // Three reads, each of the columns it needs (a history read decodes each column it is given):
+  // the days before for the floor, the hour before the start for the charge then, and the event.
+  const reads: [number, number, HistoryColumn[]][] = [
+    [from, start - BASELINE.flatS, ['remaining']],
+    [start - BASELINE.flatS, start, ['remaining', 'battery_p']],
+    [start, start + n * STEP_S, ['house_p', 'sga_p']],
+  ];
+  for (const [readFrom, readTo, cols] of reads)
+    for (let i = 0; i < nodes.length; i += 1000)
+      await ctx.telemetry.buckets(
+        nodes.slice(i, i + 1000).map((x) => x.id),
+        cols,
+        readFrom,
+        readTo,
+        (id, ts, cov, v) => {
+          const m = seen.get(id);
+          if (!m || !(cov > 0)) return;
+          if (ts >= start) {
+            const k = (ts - start) / STEP_S;
+            if (!Number.isNaN(v[0])) m.house[k] = v[0] / cov;
+            if (!Number.isNaN(v[1])) m.solar[k] = v[1] / cov;
+            return;
+          }
+          if (Number.isNaN(v[0])) return;
+          const kwh = v[0] / cov;
+          if (cols.length > 1) m.last = { ts, kwh, kw: Number.isNaN(v[1]) ? 0 : v[1] / cov };
+          // The battery's own floor: the lowest it went on its own, outside every event's orders.
+          if (!(busy.get(id) ?? []).some((b) => b.s < ts + STEP_S && b.e > ts)) m.floor = Math.min(m.floor, kwh);
+        },
+      );
   const e = BATTERY_ONE_WAY_EFFICIENCY;
   const hours = STEP_S / 3600;
   for (const x of nodes) {
