@@ -35,6 +35,7 @@ import { tradingBacktests } from './041-trading-backtests.ts';
 import { membershipHistory } from './044-membership-history.ts';
 import { commandWindows } from './045-command-windows.ts';
 import { creditSides } from './046-credit-sides.ts';
+import { vppMembershipHistory } from './047-vpp-membership-history.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '044-membership-history': membershipHistory,
   '045-command-windows': commandWindows,
   '046-credit-sides': creditSides,
+  '047-vpp-membership-history': vppMembershipHistory,
 };
