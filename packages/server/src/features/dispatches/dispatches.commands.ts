@@ -1,4 +1,5 @@
 import {
+  CUSTOMER_APP_MESSAGES,
   type CreateDispatchBody,
   DISPATCH_EDIT,
   DISPATCH_MESSAGES,
@@ -30,9 +31,9 @@ import {
 export const AUTOMATIC = 'AUTOMATIC';
 
 import { type Database, nowS } from '../../db/database.ts';
-import { cancelCommands } from '../../fleet/control.ts';
+import { cancelCommands, endCommands } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { dispatchPrice, dispatchQuote, quoteForDispatch, requireMarketAccess, seesMarketData, settlementPrices, storeDispatchQuote } from '../market/index.ts';
 import { cancelOutage, isOutage } from '../outages/index.ts';
@@ -264,6 +265,26 @@ export async function cancelDispatch(ctx: AppContext, user: AuthUser, id: number
     await cancelCommands(trx, commandSource(id), now);
     await repo.audit(trx, id, 'CANCELLED', user.id, now);
   });
+}
+
+/**
+ * A customer opts its home out of a dispatch or RERT dispatch in the app (issue 34 item 12): only
+ * one whose message reached the home (a lockout sends none, 404), not ended or cancelled (409). The
+ * node's orders end now (the part already done stands) and the outbox tells its device; from now its
+ * share counts as rejected, opted out, in the response and the settlement, and a re-allocation
+ * leaves it out. Twice is the same opt-out.
+ */
+export async function optOutOfDispatch(ctx: AppContext, nodeId: number, eventId: number): Promise<{ optedOutAt: number }> {
+  const row = await repo.appDispatchNode(ctx.db, eventId, nodeId);
+  if (!row || row.message_sent_at === null) throw notFound('event');
+  if (row.opted_out_at !== null) return { optedOutAt: Number(row.opted_out_at) };
+  const now = nowS();
+  if (row.cancelled_at !== null || Number(row.start_time) + Number(row.duration) <= now) throw conflict(CUSTOMER_APP_MESSAGES.optOutClosed);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (await repo.markOptedOut(trx, eventId, nodeId, now)) await endCommands(trx, commandSource(eventId), now, [nodeId]);
+  });
+  const after = await repo.appDispatchNode(ctx.db, eventId, nodeId);
+  return { optedOutAt: Number(after?.opted_out_at ?? now) };
 }
 
 /**

@@ -116,7 +116,14 @@ async function sendOrders(ctx: AppContext, id: number, now: number): Promise<boo
 async function reallocate(ctx: AppContext, id: number, now: number, bucket: number): Promise<boolean> {
   const d = await repo.findDispatch(ctx.db, null, id, repo.ENGINE_EVENTS);
   if (!d || d.cancelled_at !== null) return false;
-  const allocated = await ctx.db.selectFrom('dispatch_nodes').select('node_id').where('event_id', '=', id).where('dropped_at', 'is', null).execute();
+  // A node whose customer opted out is neither dropped nor given orders again.
+  const allocated = await ctx.db
+    .selectFrom('dispatch_nodes')
+    .select('node_id')
+    .where('event_id', '=', id)
+    .where('dropped_at', 'is', null)
+    .where('opted_out_at', 'is', null)
+    .execute();
   const ps = await ctx.db.selectFrom('powerstations').selectAll().where('id', '=', d.powerstation_id).executeTakeFirst();
   const reporting = new Map((ps ? await repo.reportingBatteries(ctx.db, ps, now) : []).map((r) => [r.id, allocNode(r)]));
   const dropped = allocated.filter((a) => !reporting.has(a.node_id)).map((a) => a.node_id);

@@ -40,6 +40,7 @@ export {
   dispatchPrediction,
   dispatchResponse,
   listDispatches,
+  optOutOfDispatch,
   previousMessages,
   remainingCharge,
   requireDispatch,

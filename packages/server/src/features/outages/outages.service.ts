@@ -266,6 +266,12 @@ export async function issueAppToken(ctx: AppContext, user: AuthUser, nodeId: num
   return { token };
 }
 
+/** The node whose customer app holds this token, or null. */
+export async function nodeOfAppToken(db: Database, token: string): Promise<number | null> {
+  const paired = await db.selectFrom('node_app_tokens').select('node_id').where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  return paired?.node_id ?? null;
+}
+
 /** Records opt-outs (once per node: the first time stands) and withdraws orders already sent. */
 export async function optOutNodes(db: Database, id: number, nodeIds: readonly number[], by: 'APP' | 'SIMULATED', at: number): Promise<void> {
   for (let i = 0; i < nodeIds.length; i += 1000) {
@@ -281,33 +287,24 @@ export async function optOutNodes(db: Database, id: number, nodeIds: readonly nu
 }
 
 /**
- * The customer app opts its home out of an outage: the bearer token names the node (401 when it
- * names none), the event must prepare that node (404) and not have ended or been cancelled (409).
+ * The customer app opts its home out of an outage (issue 34 item 12 reaches it through the
+ * customer-app area): the event must prepare that node (404) and not have ended or been cancelled (409).
  */
-export async function optOut(ctx: AppContext, authorization: string | undefined, eventId: number): Promise<{ optedOutAt: number }> {
-  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-  if (!token) throw unauthorized('unauthorized', OUTAGE_MESSAGES.badNodeToken);
-  const paired = await ctx.db.selectFrom('node_app_tokens').select('node_id').where('token_hash', '=', hashToken(token)).executeTakeFirst();
-  if (!paired) throw unauthorized('unauthorized', OUTAGE_MESSAGES.badNodeToken);
+export async function optOutOfOutage(ctx: AppContext, nodeId: number, eventId: number): Promise<{ optedOutAt: number }> {
   const row = await ctx.db
     .selectFrom('outage_nodes as o')
     .innerJoin('events', 'events.id', 'o.event_id')
     .select(['events.start_time', 'events.duration', 'events.cancelled_at', 'o.opted_out_at'])
     .where('o.event_id', '=', eventId)
-    .where('o.node_id', '=', paired.node_id)
+    .where('o.node_id', '=', nodeId)
     .where('events.type', '=', GRID_OUTAGE)
     .executeTakeFirst();
   if (!row) throw notFound('event');
   if (row.opted_out_at !== null) return { optedOutAt: Number(row.opted_out_at) };
   const now = nowS();
   if (row.cancelled_at !== null || Number(row.start_time) + Number(row.duration) <= now) throw conflict(OUTAGE_MESSAGES.optOutClosed);
-  await ctx.db.transaction().execute((trx) => optOutNodes(trx, eventId, [paired.node_id], 'APP', now));
-  const after = await ctx.db
-    .selectFrom('outage_nodes')
-    .select('opted_out_at')
-    .where('event_id', '=', eventId)
-    .where('node_id', '=', paired.node_id)
-    .executeTakeFirstOrThrow();
+  await ctx.db.transaction().execute((trx) => optOutNodes(trx, eventId, [nodeId], 'APP', now));
+  const after = await ctx.db.selectFrom('outage_nodes').select('opted_out_at').where('event_id', '=', eventId).where('node_id', '=', nodeId).executeTakeFirstOrThrow();
   return { optedOutAt: Number(after.opted_out_at) };
 }
 
