@@ -72,7 +72,14 @@ describeEachDatabase('the customer app: messages, read state and opt-outs', (h) 
     const data = r.json().data;
     expect(data.summary).toEqual({ sent: 3, delivered: 2, read: 1, optedOut: 0 });
     expect(data.total).toBe(3);
-    expect(data.receipts.map((x: { deployment_uid: number; sentAt: number; readAt: number | null; deliveredAt: number | null }) => [x.deployment_uid, x.sentAt, x.deliveredAt !== null, x.readAt])).toEqual([
+    expect(
+      data.receipts.map((x: { deployment_uid: number; sentAt: number; readAt: number | null; deliveredAt: number | null }) => [
+        x.deployment_uid,
+        x.sentAt,
+        x.deliveredAt !== null,
+        x.readAt,
+      ]),
+    ).toEqual([
       [batteries[0], now, true, null],
       [batteries[1], now, true, readAt],
       [batteries[2], now, false, null],

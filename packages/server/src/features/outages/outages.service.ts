@@ -17,7 +17,7 @@ import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import { cancelCommands, commandResponses } from '../../fleet/control.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../platform/errors.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { fleetNodes } from '../nodes/index.ts';
 import { memberNodes, requirePowerstation } from '../vpps/index.ts';
@@ -304,7 +304,12 @@ export async function optOutOfOutage(ctx: AppContext, nodeId: number, eventId: n
   const now = nowS();
   if (row.cancelled_at !== null || Number(row.start_time) + Number(row.duration) <= now) throw conflict(OUTAGE_MESSAGES.optOutClosed);
   await ctx.db.transaction().execute((trx) => optOutNodes(trx, eventId, [nodeId], 'APP', now));
-  const after = await ctx.db.selectFrom('outage_nodes').select('opted_out_at').where('event_id', '=', eventId).where('node_id', '=', nodeId).executeTakeFirstOrThrow();
+  const after = await ctx.db
+    .selectFrom('outage_nodes')
+    .select('opted_out_at')
+    .where('event_id', '=', eventId)
+    .where('node_id', '=', nodeId)
+    .executeTakeFirstOrThrow();
   return { optedOutAt: Number(after.opted_out_at) };
 }
 
