@@ -2,15 +2,7 @@ import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { recordId } from '../api/inputs.ts';
 import { OUTAGE_EDIT, OUTAGE_VIEW } from './permissions.ts';
-import {
-  createOutageBody,
-  createOutageReply,
-  nodeAppTokenReply,
-  outageDetailReply,
-  outageListQuery,
-  outageListReply,
-  outageResponseReply,
-} from './schemas.ts';
+import { createOutageBody, createOutageReply, nodeAppTokenReply, outageDetailReply, outageListQuery, outageListReply, outageResponseReply } from './schemas.ts';
 
 const outageIdParams = z.object({ id: recordId('grid-outage', 'The grid outage id') });
 const nodeIdParams = z.object({ id: recordId('node', 'The node id') });

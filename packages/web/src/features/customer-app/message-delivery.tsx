@@ -36,7 +36,7 @@ export function MessageDelivery({ eventId, zone }: { eventId: number; zone: stri
           <Text size="sm">{deliverySummary(data.summary)}</Text>
           {data.receipts.length > 0 && (
             <Table.ScrollContainer minWidth={640}>
-              <Table aria-label="Message delivery by node" mt="sm">
+              <Table aria-label="Message delivery by node" mt="sm" style={{ whiteSpace: 'nowrap' }}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Node</Table.Th>

@@ -1,4 +1,5 @@
 import { Button, Group, Modal, NumberInput, SegmentedControl, Stack, Stepper, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   defaultDesign,
   type InverterSystem,
@@ -146,6 +147,7 @@ function SiteDetailsStep(props: {
 }) {
   const { design, error, onGridPhases, onResize } = props;
   const counts = systemCounts(design);
+  const phone = useMediaQuery('(max-width: 30em)');
   return (
     <Stack gap="md" mt="md">
       <Stack gap={4}>
@@ -154,6 +156,9 @@ function SiteDetailsStep(props: {
         </Text>
         <SegmentedControl
           aria-labelledby="grid-phases-label"
+          // On a phone the three choices do not fit side by side: they stack.
+          orientation={phone ? 'vertical' : 'horizontal'}
+          w={phone ? '100%' : undefined}
           value={String(design.gridPhases)}
           onChange={(v) => onGridPhases(Number(v))}
           data={[
