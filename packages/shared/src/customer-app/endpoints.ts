@@ -4,7 +4,14 @@ import { recordId } from '../api/inputs.ts';
 import { DISPATCH_VIEW } from '../dispatches/permissions.ts';
 import { OUTAGE_VIEW } from '../outages/permissions.ts';
 import { RERT_VIEW } from '../rert/permissions.ts';
-import { customerAppMessagesReply, customerAppReadReply, messageReceiptsQuery, messageReceiptsReply, optOutReply } from './schemas.ts';
+import {
+  customerAppDeliveredReply,
+  customerAppMessagesReply,
+  customerAppReadReply,
+  messageReceiptsQuery,
+  messageReceiptsReply,
+  optOutReply,
+} from './schemas.ts';
 
 /** The customer app names the event; its node is the bearer token's. */
 const eventIdParams = z.object({ event: recordId('event', 'The event id') });
@@ -21,18 +28,28 @@ const appAuth = "Authenticated by the node's customer-app token (`POST /api/node
 export const customerAppEndpoints = defineEndpoints('customer-app', {
   messages: endpoint({
     method: 'GET',
-    access: 'write',
+    access: 'read',
     path: '/customer-app/messages',
-    summary: `The messages of the events the app's home takes part in, newest first; answering them records them delivered. ${appAuth}`,
+    summary: `The messages of the events the app's home takes part in, newest first. ${appAuth}`,
     auth: 'public',
     permission: null,
     reply: customerAppMessagesReply,
+  }),
+  delivered: endpoint({
+    method: 'POST',
+    access: 'write',
+    path: '/customer-app/messages/:event/delivered',
+    summary: `The app received an event's message (its acknowledgement on arrival; the first time stands). ${appAuth}`,
+    auth: 'public',
+    permission: null,
+    params: eventIdParams,
+    reply: customerAppDeliveredReply,
   }),
   read: endpoint({
     method: 'POST',
     access: 'write',
     path: '/customer-app/messages/:event/read',
-    summary: `The customer read an event's message (the first time stands). ${appAuth}`,
+    summary: `The customer read an event's message, which was then delivered too (the first time stands). ${appAuth}`,
     auth: 'public',
     permission: null,
     params: eventIdParams,

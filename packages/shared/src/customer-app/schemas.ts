@@ -15,6 +15,7 @@ export const customerAppMessageSchema = z.object({
   startTime: z.number(),
   duration: z.number(),
   sentAt: z.number(),
+  deliveredAt: z.number().nullable(),
   readAt: z.number().nullable(),
   optedOutAt: z.number().nullable(),
   /** True while the event has not ended nor been cancelled and the customer has not opted out. */
@@ -22,6 +23,7 @@ export const customerAppMessageSchema = z.object({
 });
 export type CustomerAppMessage = z.infer<typeof customerAppMessageSchema>;
 export const customerAppMessagesReply = okReply(z.object({ messages: z.array(customerAppMessageSchema) }));
+export const customerAppDeliveredReply = okReply(z.object({ deliveredAt: z.number() }));
 export const customerAppReadReply = okReply(z.object({ readAt: z.number() }));
 export const optOutReply = okReply(z.object({ optedOutAt: z.number() }));
 

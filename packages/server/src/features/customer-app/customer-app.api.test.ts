@@ -41,7 +41,7 @@ describeEachDatabase('the customer app: messages, read state and opt-outs', (h) 
     vpp = (await post('/api/powerstations', { type: 'STATIC', name: 'Hearth', nodes: batteries })).json().data.id;
   });
 
-  it("answers the app its home's messages once sent, records them delivered, then read; the console counts each node's copy", async () => {
+  it("answers the app its home's messages once sent, records them delivered and read as the app says; the console counts each node's copy", async () => {
     const id = await dispatch({ startTime: soon, realPowerP: -6, customerMessage: 'Please keep your battery on tonight.' });
     // Not sent yet (the engine has not run): the app has nothing, the console counts nothing.
     expect((await get('/customer-app/messages', app(batteries[0]))).json().data.messages.filter((m: { event: number }) => m.event === id)).toEqual([]);
@@ -57,10 +57,20 @@ describeEachDatabase('the customer app: messages, read state and opt-outs', (h) 
       startTime: soon,
       duration: 1800,
       sentAt: now,
+      deliveredAt: null,
       readAt: null,
       optedOutAt: null,
       canOptOut: true,
     });
+    // The app acknowledges the message on arrival; the first time stands.
+    const delivered = await post(`/customer-app/messages/${id}/delivered`, undefined, app(batteries[0]));
+    expect(delivered.statusCode, delivered.body).toBe(200);
+    const deliveredAt = delivered.json().data.deliveredAt;
+    expect((await post(`/customer-app/messages/${id}/delivered`, undefined, app(batteries[0]))).json().data.deliveredAt).toBe(deliveredAt);
+    expect((await get('/customer-app/messages', app(batteries[0]))).json().data.messages.find((x: { event: number }) => x.event === id).deliveredAt).toBe(
+      deliveredAt,
+    );
+    // Read: delivered too.
     const read = await post(`/customer-app/messages/${id}/read`, undefined, app(batteries[1]));
     expect(read.statusCode, read.body).toBe(200);
     const readAt = read.json().data.readAt;
@@ -133,6 +143,7 @@ describeEachDatabase('the customer app: messages, read state and opt-outs', (h) 
     expect((await post(`/customer-app/messages/${lockout}/read`, undefined, headers)).statusCode).toBe(401);
     expect((await post(`/customer-app/events/${lockout}/opt-out`, undefined, app(batteries[0]))).statusCode).toBe(404);
     expect((await post(`/customer-app/messages/${lockout}/read`, undefined, app(batteries[0]))).statusCode).toBe(404);
+    expect((await post(`/customer-app/messages/${lockout}/delivered`, undefined, app(batteries[0]))).statusCode).toBe(404);
     expect((await get(`/api/events/${lockout}/customer-messages`)).json().data.summary).toEqual({ sent: 0, delivered: 0, read: 0, optedOut: 0 });
     const other = await h().org('RETAILER', 'Elsewhere');
     const theirs = await h().bearer((await h().user(other)).username);

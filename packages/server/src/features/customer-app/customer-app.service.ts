@@ -41,20 +41,31 @@ function present(r: repo.AppMessageRow, now: number): CustomerAppMessage {
     startTime: r.start_time,
     duration: r.duration,
     sentAt: r.sent_at,
+    deliveredAt: r.delivered_at,
     readAt: r.read_at,
     optedOutAt: r.opted_out_at,
     canOptOut: r.opted_out_at === null && r.cancelled_at === null && r.start_time + r.duration > now,
   };
 }
 
-/** The app's messages, newest first; answering them records them delivered. */
+/** The app's messages, newest first. */
 export async function appMessages(ctx: AppContext, authorization: string | undefined): Promise<{ messages: CustomerAppMessage[] }> {
   const nodeId = await appNode(ctx, authorization);
   const rows = await repo.nodeMessages(ctx.db, nodeId, { limit: APP_MESSAGES_LIMIT });
   const now = nowS();
-  const fresh = rows.filter((r) => r.delivered_at === null).map((r) => r.event);
-  if (fresh.length) await repo.markReceipts(ctx.db, nodeId, fresh, now);
   return { messages: rows.map((r) => present(r, now)) };
+}
+
+/** The app received an event's message (404 when none was sent to the home); the first time stands. */
+export async function markDelivered(ctx: AppContext, authorization: string | undefined, eventId: number): Promise<{ deliveredAt: number }> {
+  const nodeId = await appNode(ctx, authorization);
+  const [row] = await repo.nodeMessages(ctx.db, nodeId, { event: eventId, limit: 1 });
+  if (!row) throw notFound('event');
+  if (row.delivered_at !== null) return { deliveredAt: row.delivered_at };
+  const now = nowS();
+  await repo.markReceipts(ctx.db, nodeId, [eventId], now);
+  const [after] = await repo.nodeMessages(ctx.db, nodeId, { event: eventId, limit: 1 });
+  return { deliveredAt: after?.delivered_at ?? now };
 }
 
 /** The customer read an event's message (404 when none was sent to the home); the first time stands. */
