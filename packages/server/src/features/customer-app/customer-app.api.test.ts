@@ -122,9 +122,20 @@ describeEachDatabase('the customer app: messages, read state and opt-outs', (h) 
     expect(orders[2].revise).toBe(1);
     const [m] = (await get('/customer-app/messages', app(batteries[2]))).json().data.messages.filter((x: { event: number }) => x.event === id);
     expect(m).toMatchObject({ optedOutAt: at, canOptOut: false });
+    // Another customer declines on the device: its answer to the orders (docs/devices.md) counts as an opt-out too.
+    await h()
+      .ctx.db.updateTable('node_commands')
+      .set({ status: 'OPTED_OUT', responded_at: at + 1 })
+      .where('source', '=', `dispatch:${id}`)
+      .where('node_id', '=', batteries[1])
+      .execute();
     const data = (await get(`/api/events/${id}/customer-messages`)).json().data;
-    expect(data.summary).toMatchObject({ sent: 3, optedOut: 1 });
-    expect(data.receipts.find((x: { deployment_uid: number }) => x.deployment_uid === batteries[2]).optedOutAt).toBe(at);
+    expect(data.summary).toMatchObject({ sent: 3, optedOut: 2 });
+    expect(data.receipts.map((x: { deployment_uid: number; optedOutAt: number | null }) => [x.deployment_uid, x.optedOutAt])).toEqual([
+      [batteries[0], null],
+      [batteries[1], at + 1],
+      [batteries[2], at],
+    ]);
 
     expect((await post(`/dispatch/${id}/cancel`)).statusCode).toBe(200);
     const late = await post(`/customer-app/events/${id}/opt-out`, undefined, app(batteries[0]));

@@ -102,7 +102,7 @@ export async function orgEvent(db: Database, orgId: number, eventId: number) {
   return db.selectFrom('events').select(['id', 'type']).where('id', '=', eventId).where('organisation_id', '=', orgId).executeTakeFirst();
 }
 
-/** The nodes sent an event's message, in node order, a page of them, with what became of each copy, and the counts of all. */
+/** The nodes sent an event's message, in node order (a customer who declined on the device counts as opted out), a page of them, with what became of each copy, and the counts of all. */
 export async function eventReceipts(db: Database, eventId: number, type: string, limit: number, offset: number) {
   const base =
     type === 'GRID_OUTAGE'
@@ -114,7 +114,15 @@ export async function eventReceipts(db: Database, eventId: number, type: string,
       : db
           .selectFrom('dispatch_nodes as x')
           .where('x.message_sent_at', 'is not', null)
-          .select([sql<number>`x.message_sent_at`.as('sent_at'), 'x.opted_out_at']);
+          .select([
+            sql<number>`x.message_sent_at`.as('sent_at'),
+            // Opted out in the app, or by the device's answer to the node's orders (OPTED_OUT, docs/devices.md).
+            sql<
+              number | null
+            >`coalesce(x.opted_out_at, (select min(c.responded_at) from node_commands c where c.node_id = x.node_id and c.source = ${`dispatch:${eventId}`} and c.status = 'OPTED_OUT'))`.as(
+              'opted_out_at',
+            ),
+          ]);
   const rows = base
     .innerJoin('nodes as n', 'n.id', 'x.node_id')
     .leftJoin('message_receipts as r', (j) => j.onRef('r.event_id', '=', 'x.event_id').onRef('r.node_id', '=', 'x.node_id'))
