@@ -74,6 +74,21 @@ describe('grid outages', () => {
     const list = await shown(page.getByRole('table', { name: 'Opted-out nodes' }));
     for (const nodeId of opted) await shown(list.getByRole('link', { name: String(nodeId), exact: true }));
     await shown(page.getByRole('region', { name: 'Response' }).getByText(/^\d+ of \d+ nodes responded$/));
+
+    // Issue 34 item 12: once the engine sends the outage's orders, a home's app receives its message and acknowledges it;
+    // the operator sees it delivered, node by node, beside the opt-outs.
+    const { token } = (await rita.call(outageEndpoints.appToken, { params: { id: opted[0] } })).data;
+    const received = async () => {
+      const res = await fetch(`${app.url}/customer-app/messages`, { headers: { authorization: `Bearer ${token}` } });
+      const messages: { event: number; message: string; optedOutAt: number | null }[] = (await res.json()).data.messages;
+      return messages.find((m) => m.event === id) ?? null;
+    };
+    await expect.poll(received, { timeout: 120_000, interval: 1000 }).toMatchObject({ message: text, optedOutAt: expect.any(Number) });
+    const ack = await fetch(`${app.url}/customer-app/messages/${id}/delivered`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(ack.status).toBe(200);
+    await page.reload();
+    const delivery = await shown(page.getByRole('region', { name: 'Customer Message Delivery' }));
+    await shown(delivery.getByText(/^Sent to \d+ nodes: 1 delivered to the customer app, 0 read, \d+ opted out\.$/));
     await list.getByRole('link', { name: String(opted[0]), exact: true }).click();
     await reachPath(page, `/fleet-monitoring/nodes/${opted[0]}`);
   });

@@ -33,6 +33,27 @@ describe('/meta.json', () => {
     expect(String(res.headers['content-security-policy']).split(';')).toContain("connect-src 'self' https://stats.example.com.au");
   });
 
+  it("allows the built index.html's inline first-paint scripts by their hashes, and no other inline script", async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-web-'));
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      '<html><head><script>window.a = 1;</script></head><body><script>b();</script><script type="module" src="/x.js"></script></body></html>',
+    );
+    const h = await createHarness('sqlite', { WEB_DIST: dist });
+    try {
+      const res = await h.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+      const scriptSrc = String(res.headers['content-security-policy'])
+        .split(';')
+        .find((d) => d.startsWith('script-src'));
+      // sha256 of 'window.a = 1;' and of 'b();', as a browser computes them.
+      expect(scriptSrc).toBe(
+        "script-src 'self' 'wasm-unsafe-eval' 'sha256-ShPZs6SyOIfeOg7tsGkUC0BIIQiM/4HlSLumBwNEK6k=' 'sha256-9q75f4czX5pM1hYLoMI6KUdfzqgNRmejLvCSdtoLgS0='",
+      );
+    } finally {
+      await h.close();
+    }
+  });
+
   it('refuses to start with an analytics endpoint that is not a URL, naming the setting', () => {
     expect(() => loadConfig({ ANALYTICS_DOMAIN: 'x.example', ANALYTICS_URL: 'stats' })).toThrow(/ANALYTICS_URL/);
   });

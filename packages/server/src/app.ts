@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -83,7 +84,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
     contentSecurityPolicy: {
       directives: {
         'default-src': ["'self'"],
-        'script-src': ["'self'", "'wasm-unsafe-eval'"],
+        // The built index.html's inline first-paint scripts are allowed by their hashes, and no other inline script.
+        'script-src': ["'self'", "'wasm-unsafe-eval'", ...inlineScriptHashes(ctx.config.webDist)],
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'worker-src': ["'self'", 'blob:'],
@@ -167,6 +169,14 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
   registerBasemap(app, ctx.config);
   registerWebApp(app, ctx.config.webDist, ctx.config.demo);
   return app;
+}
+
+/** The CSP hashes of the inline scripts of the built web app's index.html (none without a build). */
+export function inlineScriptHashes(dist: string): string[] {
+  const file = path.join(dist, 'index.html');
+  if (!fs.existsSync(file)) return [];
+  const html = fs.readFileSync(file, 'utf8');
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
 }
 
 /** Serves the built web app; any other GET that asks for HTML gets index.html, whose router shows the 404 page. */

@@ -8,6 +8,7 @@ import { apiKeyCaller, apiKeysModule, isApiKey } from './api-keys/index.ts';
 import { authModule, callerOf, sessionCaller } from './auth/index.ts';
 import { billingModule } from './billing/index.ts';
 import { curtailmentsModule } from './curtailments/index.ts';
+import { customerAppModule } from './customer-app/index.ts';
 import { customersModule } from './customers/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
 import { dispatchesModule } from './dispatches/index.ts';
@@ -51,6 +52,7 @@ export const FEATURES: readonly FeatureModule[] = [
   outagesModule,
   curtailmentsModule,
   rertModule,
+  customerAppModule,
   tradingModule,
   supportModule,
   kitDesignerModule,

@@ -2,21 +2,10 @@ import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { recordId } from '../api/inputs.ts';
 import { OUTAGE_EDIT, OUTAGE_VIEW } from './permissions.ts';
-import {
-  createOutageBody,
-  createOutageReply,
-  nodeAppTokenReply,
-  optOutReply,
-  outageDetailReply,
-  outageListQuery,
-  outageListReply,
-  outageResponseReply,
-} from './schemas.ts';
+import { createOutageBody, createOutageReply, nodeAppTokenReply, outageDetailReply, outageListQuery, outageListReply, outageResponseReply } from './schemas.ts';
 
 const outageIdParams = z.object({ id: recordId('grid-outage', 'The grid outage id') });
 const nodeIdParams = z.object({ id: recordId('node', 'The node id') });
-/** The customer app names the event; its node is the bearer token's. */
-const eventIdParams = z.object({ event: recordId('event', 'The event id') });
 
 /**
  * Grid outages (spec 3 §7): preparation of a VPP's batteries for a warned grid outage. Cancelling
@@ -67,16 +56,5 @@ export const outageEndpoints = defineEndpoints('grid-outages', {
     permission: OUTAGE_EDIT,
     params: nodeIdParams,
     reply: nodeAppTokenReply,
-  }),
-  optOut: endpoint({
-    method: 'POST',
-    access: 'write',
-    path: '/customer-app/events/:event/opt-out',
-    summary:
-      "The customer app opts its home out of a grid outage's preparation. Authenticated by the node's customer-app token as a bearer token, not a console session; the node gets no order (one already sent is withdrawn)",
-    auth: 'public',
-    permission: null,
-    params: eventIdParams,
-    reply: optOutReply,
   }),
 });

@@ -20,7 +20,6 @@ export const OUTAGE_MESSAGES = {
   overlaps: (id: number) => `This Virtual Power Plant already has grid outage ${id} at that time: cancel it, or choose a time after it ends.`,
   notCancellable: 'Only an upcoming or in-progress grid outage can be cancelled.',
   optOutClosed: 'This grid outage has ended or was cancelled: it can no longer be opted out of.',
-  badNodeToken: 'The customer app token is not valid.',
 } as const;
 
 export const OUTAGE_REASONS = ['STORM', 'PLANNED'] as const;

@@ -68,4 +68,3 @@ export type GridOutageResponse = z.infer<typeof outageResponseSchema>;
 export const outageResponseReply = okReply(outageResponseSchema);
 
 export const nodeAppTokenReply = okReply(z.object({ token: z.string() }));
-export const optOutReply = okReply(z.object({ optedOutAt: z.number() }));

@@ -439,7 +439,9 @@ export async function measureDispatch(
   for (const o of orders) {
     const ivs: { start: number; end: number; kw: number }[] = JSON.parse(o.intervals);
     const ordered = Float64Array.from(buckets, (ts) => ivs.find((iv) => iv.start <= ts && ts < iv.end)?.kw ?? 0);
-    const answer = answers.get(o.node_id) ?? 'PENDING';
+    // A customer who opted out in the app (issue 34 item 12) rejects every interval from then; before the start, the whole order.
+    const optedOutAt = o.opted_out_at === null ? Number.POSITIVE_INFINITY : Number(o.opted_out_at);
+    const answer = optedOutAt <= start ? 'OPTED_OUT' : (answers.get(o.node_id) ?? 'PENDING');
     const b = baselines.get(o.node_id) as NodeBaseline;
     const m = measured.get(o.node_id) as NonNullable<ReturnType<typeof measured.get>>;
     const f = facts.get(o.node_id);
@@ -452,8 +454,8 @@ export async function measureDispatch(
       const kw = ordered[k];
       orderedSum[k] += kw;
       const iv = intervals[k];
-      if (answer !== 'ACCEPTED') {
-        iv.rejectedKw[answer === 'OPTED_OUT' ? 'optedOut' : 'offline'] += kw;
+      if (answer !== 'ACCEPTED' || buckets[k] >= optedOutAt) {
+        iv.rejectedKw[answer === 'OPTED_OUT' || buckets[k] >= optedOutAt ? 'optedOut' : 'offline'] += kw;
         continue;
       }
       if (Number.isNaN(m.meter[k]) || Number.isNaN(b.kw[k])) {

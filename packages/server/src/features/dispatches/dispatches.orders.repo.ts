@@ -22,9 +22,15 @@ export async function markNodesSent(db: Database, id: number, now: number, withM
     .execute();
 }
 
-/** The nodes of a dispatch's allocation not dropped. */
+/** The nodes of a dispatch's allocation not dropped; a node whose customer opted out is neither dropped nor given orders again. */
 export async function allocatedNodes(db: Database, id: number): Promise<number[]> {
-  const rows = await db.selectFrom('dispatch_nodes').select('node_id').where('event_id', '=', id).where('dropped_at', 'is', null).execute();
+  const rows = await db
+    .selectFrom('dispatch_nodes')
+    .select('node_id')
+    .where('event_id', '=', id)
+    .where('dropped_at', 'is', null)
+    .where('opted_out_at', 'is', null)
+    .execute();
   return rows.map((r) => r.node_id);
 }
 

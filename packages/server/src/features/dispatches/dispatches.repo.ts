@@ -354,6 +354,7 @@ export async function storeAllocation(db: Database, eventId: number, nodes: read
           orders_sent_at: null,
           dropped_at: null,
           message_sent_at: null,
+          opted_out_at: null,
         })),
       )
       .execute();
@@ -452,4 +453,28 @@ export async function insertDispatch(
     .insertInto('dispatches')
     .values({ ...row, orders_sent_at: null, checked_at: null })
     .execute();
+}
+
+/** A node's part in a dispatch or RERT dispatch, as its customer's app may act on it (issue 34 item 12). */
+export async function appDispatchNode(db: Database, eventId: number, nodeId: number) {
+  return db
+    .selectFrom('dispatch_nodes as dn')
+    .innerJoin('events as e', 'e.id', 'dn.event_id')
+    .select(['e.start_time', 'e.duration', 'e.cancelled_at', 'dn.message_sent_at', 'dn.opted_out_at'])
+    .where('dn.event_id', '=', eventId)
+    .where('dn.node_id', '=', nodeId)
+    .where('e.type', 'in', [...ENGINE_EVENTS])
+    .executeTakeFirst();
+}
+
+/** Records a customer's opt-out (the first stands); true when this call recorded it. */
+export async function markOptedOut(db: Database, eventId: number, nodeId: number, at: number): Promise<boolean> {
+  const done = await db
+    .updateTable('dispatch_nodes')
+    .set({ opted_out_at: at })
+    .where('event_id', '=', eventId)
+    .where('node_id', '=', nodeId)
+    .where('opted_out_at', 'is', null)
+    .executeTakeFirst();
+  return Number(done.numUpdatedRows) === 1;
 }

@@ -1,5 +1,6 @@
 import {
   type CreateDispatchBody,
+  CUSTOMER_APP_MESSAGES,
   DISPATCH_EDIT,
   DISPATCH_MESSAGES,
   DISPATCH_POWER_FACTOR,
@@ -27,8 +28,9 @@ import {
 export const AUTOMATIC = 'AUTOMATIC';
 
 import { type Database, nowS } from '../../db/database.ts';
+import { endCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { badRequest, forbidden } from '../../platform/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { audit, auditTrail, cancelByKind, type EventKind, insertEvent, presentEvent, requireEvent, withdrawEvent } from '../events/index.ts';
 import { quoteForDispatch, storeDispatchQuote } from '../market/index.ts';
@@ -306,3 +308,23 @@ export async function remainingCharge(ctx: AppContext, user: AuthUser, id: numbe
 }
 
 const cents = (v: number) => Math.round(v * 100) / 100 + 0;
+
+/**
+ * A customer opts its home out of a dispatch or RERT dispatch in the app (issue 34 item 12): only
+ * one whose message reached the home (a lockout sends none, 404), not ended or cancelled (409). The
+ * node's orders end now (the part already done stands) and the outbox tells its device; from now its
+ * share counts as rejected, opted out, in the response and the settlement, and a re-allocation
+ * leaves it out. Twice is the same opt-out.
+ */
+export async function optOutOfDispatch(ctx: AppContext, nodeId: number, eventId: number): Promise<{ optedOutAt: number }> {
+  const row = await repo.appDispatchNode(ctx.db, eventId, nodeId);
+  if (!row || row.message_sent_at === null) throw notFound('event');
+  if (row.opted_out_at !== null) return { optedOutAt: Number(row.opted_out_at) };
+  const now = nowS();
+  if (row.cancelled_at !== null || Number(row.start_time) + Number(row.duration) <= now) throw conflict(CUSTOMER_APP_MESSAGES.optOutClosed);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (await repo.markOptedOut(trx, eventId, nodeId, now)) await endCommands(trx, commandSource(eventId), now, [nodeId]);
+  });
+  const after = await repo.appDispatchNode(ctx.db, eventId, nodeId);
+  return { optedOutAt: Number(after?.opted_out_at ?? now) };
+}

@@ -5,9 +5,9 @@ import type { DispatchSettlementNodeTable, DispatchSettlementTable } from './dis
 // The SQL of measuring and settling a dispatch: its nodes' orders, their other dispatches (the
 // baseline leaves those days out), whether telemetry covers the window, and the settlement written once.
 
-/** A dispatch's nodes and their orders, in node order. */
+/** A dispatch's nodes and their orders, in node order, with when a customer opted out in the app. */
 export async function dispatchOrders(db: Database, id: number) {
-  return db.selectFrom('dispatch_nodes').select(['node_id', 'intervals']).where('event_id', '=', id).orderBy('node_id').execute();
+  return db.selectFrom('dispatch_nodes').select(['node_id', 'intervals', 'opted_out_at']).where('event_id', '=', id).orderBy('node_id').execute();
 }
 
 /** The windows of other dispatches (not `eventId`) that held these nodes, started in [since, before). */

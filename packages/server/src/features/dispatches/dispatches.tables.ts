@@ -25,6 +25,8 @@ export interface DispatchNodeTable {
   orders_sent_at: Epoch | null;
   dropped_at: Epoch | null;
   message_sent_at: Epoch | null;
+  /** When the customer opted out in the app (migration 052): the node's orders from then on were withdrawn. */
+  opted_out_at: Epoch | null;
 }
 
 export interface DispatchSettlementTable {

@@ -47,6 +47,7 @@ export {
   dispatchDetail,
   dispatchPrediction,
   listDispatches,
+  optOutOfDispatch,
   previousMessages,
   remainingCharge,
   requireDispatch,

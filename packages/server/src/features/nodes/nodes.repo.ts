@@ -210,7 +210,7 @@ export async function nodeEvents(db: Database, orgId: number, nodeId: number, no
       none<string>('text').as('outage_reason'),
       'e.cancelled_at',
       'dn.dropped_at',
-      none<number>('bigint').as('opted_out_at'),
+      'dn.opted_out_at',
       'dn.orders_sent_at',
     ]);
   const outages = db

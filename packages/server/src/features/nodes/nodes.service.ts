@@ -98,6 +98,12 @@ export function presentNodeEvent(r: repo.NodeLogRow): NodeEvent {
     const kw = r.share_kw ?? 0;
     const asked = kw === 0 ? 'the battery was held idle (lockout)' : `the battery was asked to ${kw < 0 ? 'discharge' : 'charge'} ${formatPower(Math.abs(kw))}`;
     text = `${r.kind === 'RERT' ? 'RERT dispatch' : 'Dispatch'} ${r.id}${of}: ${asked}.`;
+    // Issue 34 item 12: the customer opted out in the app.
+    if (r.opted_out_at !== null)
+      text +=
+        r.opted_out_at <= r.ts
+          ? ' The customer opted out before the start; the battery took no part.'
+          : ` The customer opted out after ${formatDuration(r.opted_out_at - r.ts)}.`;
   }
   if (end !== null && duration !== null)
     text +=

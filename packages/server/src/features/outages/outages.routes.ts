@@ -11,5 +11,4 @@ export function outagesRoutes(app: App) {
   route(app, E.response, async (req) => ({ ...ok, data: await service.outageResponse(app.ctx, caller(req), req.params.id) }));
   route(app, E.create, async (req) => ({ ...ok, data: await service.createOutage(app.ctx, caller(req), req.body) }));
   route(app, E.appToken, async (req) => ({ ...ok, data: await service.issueAppToken(app.ctx, caller(req), req.params.id) }));
-  route(app, E.optOut, async (req) => ({ ...ok, data: await service.optOut(app.ctx, req.headers.authorization, req.params.event) }));
 }

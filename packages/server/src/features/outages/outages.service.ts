@@ -16,7 +16,7 @@ import {
 import { type Database, nowS } from '../../db/database.ts';
 import { cancelCommands, commandResponses } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../platform/errors.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { audit, type EventKind, insertEvent, presentEvent, requireEvent, withdrawEvent } from '../events/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
@@ -155,6 +155,11 @@ export async function issueAppToken(ctx: AppContext, user: AuthUser, nodeId: num
   return { token };
 }
 
+/** The node whose customer app holds this token, or null. */
+export async function nodeOfAppToken(db: Database, token: string): Promise<number | null> {
+  return (await repo.pairedNode(db, hashToken(token))) ?? null;
+}
+
 /** Records opt-outs (once per node: the first time stands) and withdraws orders already sent. */
 export async function optOutNodes(db: Database, id: number, nodeIds: readonly number[], by: 'APP' | 'SIMULATED', at: number): Promise<void> {
   await repo.markOptedOut(db, id, nodeIds, by, at);
@@ -162,14 +167,10 @@ export async function optOutNodes(db: Database, id: number, nodeIds: readonly nu
 }
 
 /**
- * The customer app opts its home out of an outage: the bearer token names the node (401 when it
- * names none), the event must prepare that node (404) and not have ended or been cancelled (409).
+ * The customer app opts its home out of an outage (issue 34 item 12 reaches it through the
+ * customer-app area): the event must prepare that node (404) and not have ended or been cancelled (409).
  */
-export async function optOut(ctx: AppContext, authorization: string | undefined, eventId: number): Promise<{ optedOutAt: number }> {
-  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-  if (!token) throw unauthorized('unauthorized', OUTAGE_MESSAGES.badNodeToken);
-  const nodeId = await repo.pairedNode(ctx.db, hashToken(token));
-  if (nodeId === undefined) throw unauthorized('unauthorized', OUTAGE_MESSAGES.badNodeToken);
+export async function optOutOfOutage(ctx: AppContext, nodeId: number, eventId: number): Promise<{ optedOutAt: number }> {
   const row = await repo.outageNode(ctx.db, eventId, nodeId);
   if (!row) throw notFound('event');
   if (row.opted_out_at !== null) return { optedOutAt: Number(row.opted_out_at) };

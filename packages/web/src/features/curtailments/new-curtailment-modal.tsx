@@ -1,6 +1,13 @@
 import { Alert, Button, Group, Modal, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { CURTAILMENT_POWER_STEP_KW, type CurtailmentComponent, formatDateTime, formatDuration, CURTAILMENT_MESSAGES as M } from '@vpp/shared';
+import {
+  CURTAILMENT_POWER_STEP_KW,
+  type CurtailmentComponent,
+  type CurtailmentConstraint,
+  formatDateTime,
+  formatDuration,
+  CURTAILMENT_MESSAGES as M,
+} from '@vpp/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PowerControl } from '../../components/power-control.tsx';
@@ -64,8 +71,6 @@ export function NewCurtailmentModal(props: { opened: boolean; onClose: () => voi
   const blocker = confirmBlocker(draft, c, vppCount, nowS());
   const vppName = powerstations.data?.find((v) => v.id === draft.powerstation)?.name ?? '';
 
-  const end = draft.startTime + draft.duration;
-
   const execute = () =>
     create.mutateAsync(createCurtailmentBody(draft)).then(
       ({ id }) => {
@@ -104,42 +109,7 @@ export function NewCurtailmentModal(props: { opened: boolean; onClose: () => voi
               onEnd={(t) => setDraft((d) => withEnd(d, t))}
             />
           </SimpleGrid>
-          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-            <Stack gap={4}>
-              <Text size="sm" fw={500}>
-                Component
-              </Text>
-              <SegmentedControl
-                aria-label="Component"
-                w="fit-content"
-                value={draft.component}
-                onChange={(v) => setDraft((d) => ({ ...d, component: v as CurtailmentComponent }))}
-                data={[
-                  { value: 'grid', label: 'Net' },
-                  { value: 'solar', label: 'Gross' },
-                ]}
-              />
-              <Text size="xs" c="dimmed">
-                {draft.component === 'solar' ? 'Gross limits the solar generation of the nodes.' : 'Net limits the export at the nodes’ meters.'}
-              </Text>
-            </Stack>
-            {/* Spec 3 §5: maximum 0, step 0.1, minimum the constraint. */}
-            <PowerControl
-              label="Real power (kW)"
-              inputLabel="Real power"
-              value={draft.realPowerP}
-              {...powerBounds(c)}
-              step={CURTAILMENT_POWER_STEP_KW}
-              disabled={!c || !!unavailable}
-              onSlide={(kw) => setDraft((d) => withLimit(d, kw, c))}
-              onType={(kw) => setDraft((d) => withLimit(d, kw, c))}
-              hint={
-                draft.component === 'solar'
-                  ? `The VPP's solar generation is held to at most ${Math.abs(draft.realPowerP).toFixed(1)} kW.`
-                  : `The VPP's export at the meters is held to at most ${Math.abs(draft.realPowerP).toFixed(1)} kW.`
-              }
-            />
-          </SimpleGrid>
+          <LimitFields draft={draft} setDraft={setDraft} constraint={c} disabled={!c || !!unavailable} />
           {draft.powerstation !== null && (
             <CurtailmentChart
               label="Curtailment prediction"
@@ -165,38 +135,92 @@ export function NewCurtailmentModal(props: { opened: boolean; onClose: () => voi
           </Group>
         </Stack>
       ) : (
-        <Stack>
-          <Table aria-label="Curtailment summary" variant="vertical" layout="fixed" withTableBorder>
-            <Table.Tbody>
-              {(
-                [
-                  ['Virtual Power Plant', vppName],
-                  ['Start', formatDateTime(draft.startTime, zone)],
-                  ['End', formatDateTime(end, zone)],
-                  ['Duration', formatDuration(draft.duration)],
-                  ['Limit', limitLabel(draft)],
-                ] as const
-              ).map(([k, v]) => (
-                <Table.Tr key={k}>
-                  <Table.Th w="38%" maw={180}>
-                    {k}
-                  </Table.Th>
-                  <Table.Td>{v}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          <Text fw={600}>{M.confirm}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setView('edit')} disabled={create.isPending}>
-              Back
-            </Button>
-            <Button color="red" onClick={execute} loading={create.isPending}>
-              Execute
-            </Button>
-          </Group>
-        </Stack>
+        <ConfirmView draft={draft} vppName={vppName} zone={zone} pending={create.isPending} onBack={() => setView('edit')} onExecute={execute} />
       )}
     </Modal>
+  );
+}
+
+/** Net or Gross, and the limit: bounded by the VPP's constraint (spec 3 §5: maximum 0, step 0.1, minimum the constraint). */
+function LimitFields(props: {
+  draft: CurtailmentDraft;
+  setDraft: (update: (d: CurtailmentDraft) => CurtailmentDraft) => void;
+  constraint: CurtailmentConstraint | undefined;
+  disabled: boolean;
+}) {
+  const { draft, setDraft, constraint: c } = props;
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+      <Stack gap={4}>
+        <Text size="sm" fw={500}>
+          Component
+        </Text>
+        <SegmentedControl
+          aria-label="Component"
+          w="fit-content"
+          value={draft.component}
+          onChange={(v) => setDraft((d) => ({ ...d, component: v as CurtailmentComponent }))}
+          data={[
+            { value: 'grid', label: 'Net' },
+            { value: 'solar', label: 'Gross' },
+          ]}
+        />
+        <Text size="xs" c="dimmed">
+          {draft.component === 'solar' ? 'Gross limits the solar generation of the nodes.' : 'Net limits the export at the nodes’ meters.'}
+        </Text>
+      </Stack>
+      <PowerControl
+        label="Real power (kW)"
+        inputLabel="Real power"
+        value={draft.realPowerP}
+        {...powerBounds(c)}
+        step={CURTAILMENT_POWER_STEP_KW}
+        disabled={props.disabled}
+        onSlide={(kw) => setDraft((d) => withLimit(d, kw, c))}
+        onType={(kw) => setDraft((d) => withLimit(d, kw, c))}
+        hint={
+          draft.component === 'solar'
+            ? `The VPP's solar generation is held to at most ${Math.abs(draft.realPowerP).toFixed(1)} kW.`
+            : `The VPP's export at the meters is held to at most ${Math.abs(draft.realPowerP).toFixed(1)} kW.`
+        }
+      />
+    </SimpleGrid>
+  );
+}
+
+/** The confirmation: a read-only summary, the question, Back and Execute. */
+function ConfirmView(props: { draft: CurtailmentDraft; vppName: string; zone: string; pending: boolean; onBack: () => void; onExecute: () => void }) {
+  const { draft, zone } = props;
+  const rows = [
+    ['Virtual Power Plant', props.vppName],
+    ['Start', formatDateTime(draft.startTime, zone)],
+    ['End', formatDateTime(draft.startTime + draft.duration, zone)],
+    ['Duration', formatDuration(draft.duration)],
+    ['Limit', limitLabel(draft)],
+  ] as const;
+  return (
+    <Stack>
+      <Table aria-label="Curtailment summary" variant="vertical" layout="fixed" withTableBorder>
+        <Table.Tbody>
+          {rows.map(([k, v]) => (
+            <Table.Tr key={k}>
+              <Table.Th w="38%" maw={180}>
+                {k}
+              </Table.Th>
+              <Table.Td>{v}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Text fw={600}>{M.confirm}</Text>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={props.onBack} disabled={props.pending}>
+          Back
+        </Button>
+        <Button color="red" onClick={props.onExecute} loading={props.pending}>
+          Execute
+        </Button>
+      </Group>
+    </Stack>
   );
 }

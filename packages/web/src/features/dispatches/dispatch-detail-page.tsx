@@ -25,6 +25,7 @@ import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound } from '../../lib/request.ts';
+import { MessageDelivery } from '../customer-app/index.ts';
 import {
   COST_TYPE_LABELS,
   DISPATCH_LIST_PATH,
@@ -417,6 +418,7 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
               <Text size="sm">{d.customerMessage.text}</Text>
             </Section>
           )}
+          {d.customerMessage && <MessageDelivery eventId={id} zone={zone} />}
           <AuditSection d={d} zone={zone} nowS={nowS} showNames={showNames} />
         </Stack>
       )}

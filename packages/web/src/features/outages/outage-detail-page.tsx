@@ -9,6 +9,7 @@ import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound } from '../../lib/request.ts';
+import { MessageDelivery } from '../customer-app/index.ts';
 import { DispatchStatusBadge, Figure, formatDispatchStart, Section } from '../events/index.ts';
 import { useCancelOutage, useOutage, useOutageResponse } from './api.ts';
 import { nodePath, OUTAGE_LIST_PATH, OUTAGE_SCREEN_TEXTS, outageRefreshMs, outageSummary, outageTitle } from './outage-format.ts';
@@ -131,6 +132,7 @@ export function OutageDetailPage() {
               <Text size="sm">{o.customerMessage}</Text>
             </Section>
           )}
+          <MessageDelivery eventId={o.id} zone={zone} />
         </Stack>
       )}
     </PageLayout>

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { GridOutage, GridOutageResponse } from '@vpp/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
@@ -85,6 +85,39 @@ describe('grid outage detail', () => {
     expect(within(list).getByRole('link', { name: '11' })).toHaveAttribute('href', '/fleet-monitoring/nodes/11');
     expect(within(list).getByRole('link', { name: '12' })).toHaveAttribute('href', '/fleet-monitoring/nodes/12');
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+  });
+
+  it("shows each node's copy of the customer message: sent, delivered to the app, read, opted out (issue 34 item 12)", async () => {
+    const api = stubFetch({
+      '/grid-outage/9': { status: 'OK', data: outage() },
+      '/grid-outage/9/response': { status: 'OK', data: response },
+      '/api/events/9/customer-messages': {
+        status: 'OK',
+        data: {
+          summary: { sent: 12, delivered: 2, read: 1, optedOut: 1 },
+          total: 12,
+          receipts: [
+            { deployment_uid: 11, nmi: '4102000001', sentAt: 1_780_000_000, deliveredAt: 1_780_000_060, readAt: 1_780_000_120, optedOutAt: 1_780_000_180 },
+            { deployment_uid: 13, nmi: '4102000003', sentAt: 1_780_000_000, deliveredAt: null, readAt: null, optedOutAt: null },
+          ],
+        },
+      },
+    });
+    vi.stubGlobal('fetch', api.fetch);
+    const { user } = renderScreen(<OutageDetailPage />, { ...at, account: EDITOR });
+    const section = await screen.findByRole('region', { name: 'Customer Message Delivery' });
+    expect(await within(section).findByText('Sent to 12 nodes: 2 delivered to the customer app, 1 read, 1 opted out.')).toBeInTheDocument();
+    const rows = within(within(section).getByRole('table', { name: 'Message delivery by node' }))
+      .getAllByRole('row')
+      .slice(1);
+    // Sydney time, as the account's zone.
+    expect(rows[0]).toHaveTextContent('114102000001' + '29/05/2026 06:26' + '29/05/2026 06:27' + '29/05/2026 06:28' + '29/05/2026 06:29');
+    expect(within(rows[0]).getByRole('link', { name: '11' })).toHaveAttribute('href', '/fleet-monitoring/nodes/11');
+    expect(rows[1]).toHaveTextContent('134102000003' + '29/05/2026 06:26' + '–––');
+    expect(api.calls.some((c) => c.url === '/api/events/9/customer-messages?limit=10&offset=0')).toBe(true);
+    // Twelve nodes: a second page.
+    await user.click(within(section).getByRole('button', { name: '2' }));
+    await waitFor(() => expect(api.calls.some((c) => c.url === '/api/events/9/customer-messages?limit=10&offset=10')).toBe(true));
   });
 
   it("titles an outage without a reason 'Unknown Grid Outage', and offers no Cancel once completed or to a viewer", async () => {

@@ -3,7 +3,8 @@ import { PLAN_EDIT } from '@vpp/shared';
 import { Link, useNavigate } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePlanSave } from './api.ts';
-import { bodyOf, EMPTY_PLAN_FORM, PlanForm } from './plan-form.tsx';
+import { PlanForm } from './plan-form.tsx';
+import { bodyOf, EMPTY_PLAN_FORM } from './plan-form-state.ts';
 import { PLAN_LIST_PATH, PLANS_BREADCRUMB, planPath } from './plan-paths.ts';
 
 /** New plan (/customers/plans/new): once saved, the plan's own page (spec 3 §2.1). */

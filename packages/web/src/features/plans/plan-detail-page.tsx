@@ -9,7 +9,8 @@ import { type Crumb, PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound } from '../../lib/request.ts';
 import { usePlanByCode, usePlanSave } from './api.ts';
-import { bodyOf, PlanForm, planFormOf } from './plan-form.tsx';
+import { PlanForm } from './plan-form.tsx';
+import { bodyOf, planFormOf } from './plan-form-state.ts';
 import { formatIsoDate, PLAN_LIST_PATH, PLANS_BREADCRUMB, planEditPath, planPath } from './plan-paths.ts';
 
 /** The plan of the route's code (React Router hands it decoded), with the loading and not-found states. */

@@ -1,4 +1,5 @@
 import { Button, Group, Modal, NumberInput, SegmentedControl, Stack, Stepper, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   defaultDesign,
   type InverterSystem,
@@ -109,23 +110,31 @@ export function KitBuilderModal({ catalogue, onClose }: { catalogue: KitCatalogu
           )}
         </Stepper.Step>
       </Stepper>
-      <Group justify="space-between" mt="xl">
-        <Button variant="default" onClick={step === 0 ? onClose : back}>
-          {step === 0 ? 'Cancel' : 'Back'}
-        </Button>
-        {step === 0 && <Button onClick={() => setStep(1)}>Next</Button>}
-        {step === 1 && (
-          <Button onClick={submit} loading={check.isPending}>
-            Next
-          </Button>
-        )}
-        {step === 2 && (
-          <Button variant="default" onClick={onClose}>
-            Close
-          </Button>
-        )}
-      </Group>
+      <StepButtons step={step} checking={check.isPending} onClose={onClose} onBack={back} onNext={() => setStep(1)} onSubmit={submit} />
     </Modal>
+  );
+}
+
+/** The buttons under each step: Cancel or Back, then Next (Configure Inverters' submits the design), or Close on Summary. */
+function StepButtons(props: { step: number; checking: boolean; onClose: () => void; onBack: () => void; onNext: () => void; onSubmit: () => void }) {
+  const { step } = props;
+  return (
+    <Group justify="space-between" mt="xl">
+      <Button variant="default" onClick={step === 0 ? props.onClose : props.onBack}>
+        {step === 0 ? 'Cancel' : 'Back'}
+      </Button>
+      {step === 0 && <Button onClick={props.onNext}>Next</Button>}
+      {step === 1 && (
+        <Button onClick={props.onSubmit} loading={props.checking}>
+          Next
+        </Button>
+      )}
+      {step === 2 && (
+        <Button variant="default" onClick={props.onClose}>
+          Close
+        </Button>
+      )}
+    </Group>
   );
 }
 
@@ -138,6 +147,7 @@ function SiteDetailsStep(props: {
 }) {
   const { design, error, onGridPhases, onResize } = props;
   const counts = systemCounts(design);
+  const phone = useMediaQuery('(max-width: 30em)');
   return (
     <Stack gap="md" mt="md">
       <Stack gap={4}>
@@ -146,6 +156,9 @@ function SiteDetailsStep(props: {
         </Text>
         <SegmentedControl
           aria-labelledby="grid-phases-label"
+          // On a phone the three choices do not fit side by side: they stack.
+          orientation={phone ? 'vertical' : 'horizontal'}
+          w={phone ? '100%' : undefined}
           value={String(design.gridPhases)}
           onChange={(v) => onGridPhases(Number(v))}
           data={[
