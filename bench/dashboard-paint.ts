@@ -71,37 +71,39 @@ export async function measureDashboardPaint(
       const page = await context.newPage();
       // Until all five show their data, the stages as each is first seen (polled every frame).
       const stages = async (): Promise<DashboardPaint> => {
-        const handle = await waitWithMarks(page, () => page.waitForFunction(
-          () => {
-            const painted = Array.from(document.querySelectorAll<HTMLElement>('[data-painted]')).filter((e) => Number(e.dataset.painted) > 0);
-            const figures = Array.from(document.querySelectorAll('[data-testid="single-stat-value"]')).filter((e) => e.textContent && e.textContent !== '–');
-            const region = document.querySelector('[aria-label="Data Graph"]');
-            const graph = Boolean(region?.querySelector('canvas') || region?.textContent?.includes('No data to display on the graph'));
-            const w = window as unknown as { marks?: Record<string, number> };
-            w.marks ??= {};
-            const conditions: Record<string, boolean> = {
-              grid: Boolean(document.querySelector('.react-grid-item')),
-              maps1: painted.length >= 1,
-              maps2: painted.length >= 2,
-              fig1: figures.length >= 1,
-              fig2: figures.length >= 2,
-              graph: Boolean(graph),
-            };
-            for (const k of Object.keys(conditions)) if (conditions[k] && !(k in w.marks)) w.marks[k] = Math.round(performance.now());
-            if (painted.length < 2 || figures.length < 2) return false;
-            // The graph below the window loads when scrolled to (issue 30 item 2): once the rest has
-            // painted, the page scrolls to it, as the user would.
-            if (!graph) {
-              region?.scrollIntoView();
-              return false;
-            }
-            const heat = document.querySelector<HTMLElement>('[aria-label="Voltage heat map"]');
-            const m = w.marks;
-            return { painted: Math.max(m.grid, m.fig2), maps: m.maps2, graph: m.graph, nodes: Number(heat?.dataset.nodeCount ?? 0) };
-          },
-          undefined,
-          { timeout: 60_000, polling: 'raf' },
-        ));
+        const handle = await waitWithMarks(page, () =>
+          page.waitForFunction(
+            () => {
+              const painted = Array.from(document.querySelectorAll<HTMLElement>('[data-painted]')).filter((e) => Number(e.dataset.painted) > 0);
+              const figures = Array.from(document.querySelectorAll('[data-testid="single-stat-value"]')).filter((e) => e.textContent && e.textContent !== '–');
+              const region = document.querySelector('[aria-label="Data Graph"]');
+              const graph = Boolean(region?.querySelector('canvas') || region?.textContent?.includes('No data to display on the graph'));
+              const w = window as unknown as { marks?: Record<string, number> };
+              w.marks ??= {};
+              const conditions: Record<string, boolean> = {
+                grid: Boolean(document.querySelector('.react-grid-item')),
+                maps1: painted.length >= 1,
+                maps2: painted.length >= 2,
+                fig1: figures.length >= 1,
+                fig2: figures.length >= 2,
+                graph: Boolean(graph),
+              };
+              for (const k of Object.keys(conditions)) if (conditions[k] && !(k in w.marks)) w.marks[k] = Math.round(performance.now());
+              if (painted.length < 2 || figures.length < 2) return false;
+              // The graph below the window loads when scrolled to (issue 30 item 2): once the rest has
+              // painted, the page scrolls to it, as the user would.
+              if (!graph) {
+                region?.scrollIntoView();
+                return false;
+              }
+              const heat = document.querySelector<HTMLElement>('[aria-label="Voltage heat map"]');
+              const m = w.marks;
+              return { painted: Math.max(m.grid, m.fig2), maps: m.maps2, graph: m.graph, nodes: Number(heat?.dataset.nodeCount ?? 0) };
+            },
+            undefined,
+            { timeout: 60_000, polling: 'raf' },
+          ),
+        );
         const r = (await handle.jsonValue()) as DashboardPaint & { nodes: number };
         if (process.env.DEBUG_PAINT) {
           const detail = await page.evaluate(() => ({
