@@ -20,7 +20,7 @@ import { runDispatchEngine } from '../packages/server/src/features/dispatches/di
 import { settleDispatch } from '../packages/server/src/features/dispatches/dispatches.settlement.service.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
 import { benchBilling } from './billing.ts';
-import { measureDashboardPaint } from './dashboard-paint.ts';
+import { describePaint, measureDashboardPaint } from './dashboard-paint.ts';
 import { benchExports } from './exports.ts';
 import { openBench } from './setup.ts';
 import { signIn } from './sign-in.ts';
@@ -184,8 +184,11 @@ log(
 );
 // The dashboard of five widgets (the heat map of the same VPP among them) painted in Chromium, three times.
 const paint = await measureDashboardPaint(base, access_token, fleetVppId, 3);
-const dashboardPaintedP50Ms = p50(paint.ms);
-log(`  dashboard of five widgets painted in ${paint.ms.join(', ')} ms (heat map of ${paint.heatMapNodes} nodes)`);
+const dashboardPaintedP50Ms = p50(paint.runs.map((r) => r.painted));
+const dashboardMapsP50Ms = p50(paint.runs.map((r) => r.maps));
+const dashboardPaintedNextVisitP50Ms = p50(paint.runs.map((r) => r.returning.painted));
+const dashboardMapsNextVisitP50Ms = p50(paint.runs.map((r) => r.returning.maps));
+log(`  dashboard of five widgets: ${describePaint(paint.runs)} (heat map of ${paint.heatMapNodes} nodes)`);
 
 const ids = (await handle.db.selectFrom('nodes').select('id').where('unit_state', '=', 'COMMISSIONED').limit(5000).execute()).map((r) => r.id);
 const pick = () => ids[Math.floor(Math.random() * ids.length)];
@@ -530,6 +533,9 @@ const results = {
   heatMapLatestBytesGzip,
   tickerP50Ms,
   dashboardPaintedP50Ms,
+  dashboardMapsP50Ms,
+  dashboardPaintedNextVisitP50Ms,
+  dashboardMapsNextVisitP50Ms,
   largestRequests: loopHeld,
   dbBytes,
   // PostgreSQL's figures under names of their own, to be read beside SQLite's (issue 19).
@@ -569,6 +575,7 @@ const targets: Record<string, string> = {
   heatMapLatestBytesGzip: '< 2097152',
   tickerP50Ms: '≤ 50',
   dashboardPaintedP50Ms: '≤ 1500',
+  dashboardMapsP50Ms: '≤ 2500',
 };
 // biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
 console.table(

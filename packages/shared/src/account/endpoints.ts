@@ -2,7 +2,8 @@ import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { okReply, statusReply } from '../api/envelope.ts';
 import { codePreferenceBody, mfaSettings } from '../auth/schemas.ts';
 import { apiKeyParams, apiKeyPasswordQuery, apiKeysReply, createApiKeyBody, newApiKeyReply } from './api-keys.ts';
-import { account, alertEmailQuery, timezoneQuery } from './schemas.ts';
+import { accountGet } from './get.ts';
+import { alertEmailQuery, timezoneQuery } from './schemas.ts';
 
 /**
  * The signed-in user's own account: settings, two-factor preferences. Reading the account is open to
@@ -10,7 +11,7 @@ import { account, alertEmailQuery, timezoneQuery } from './schemas.ts';
  * signed-in session only.
  */
 export const accountEndpoints = defineEndpoints('account', {
-  get: endpoint({ method: 'GET', access: 'read', path: '/account', summary: 'The signed-in account', permission: null, reply: okReply(account) }),
+  get: accountGet,
   setTimezone: endpoint({
     method: 'POST',
     access: 'write',

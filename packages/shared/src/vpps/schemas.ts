@@ -98,7 +98,7 @@ export const powerstationNodesQuery = pagingQuery.extend({
 export const VPP_LATEST_METRICS = ['meterVoltage', 'meterPower', 'solarPower', 'batteryPower', 'soc', 'remainingCharge'] as const;
 export const latestQuery = z.object({
   metrics: commaList(VPP_LATEST_METRICS, { field: 'metrics', required: 'metrics is required.' }),
-  format: z.enum(['nodes'], { error: 'format must be nodes.' }).default('nodes'),
+  format: z.enum(['nodes', 'total'], { error: 'format must be nodes or total.' }).default('nodes'),
   maxAge: z.coerce
     .number({ error: 'maxAge must be a number of seconds from 1 to 86400.' })
     .int('maxAge must be a number of seconds from 1 to 86400.')
@@ -107,13 +107,20 @@ export const latestQuery = z.object({
     .default(1200),
 });
 export const latestPointSchema = z.object({ id: z.number(), lat: z.number(), lng: z.number(), ts: z.number(), value: z.number() });
-/** `{status, <metric>: [{id, lat, lng, ts, value}]}`: one point per member node with a reading younger than maxAge. */
+/** A metric's latest readings added up over the member nodes (format=total): the sum and how many nodes reported. */
+export const latestTotalSchema = z.object({ value: z.number(), nodes: z.number() });
+/**
+ * format=nodes: `{status, <metric>: [{id, lat, lng, ts, value}]}`, one point per member node with a
+ * reading younger than maxAge. format=total (the dashboard's Single Stat, issue 30): `{status,
+ * totals: {<metric>: {value, nodes}}}`, the same readings added up on the server.
+ */
 export const latestReply = z.object({
   status: z.literal('OK'),
   ...(Object.fromEntries(VPP_LATEST_METRICS.map((m) => [m, z.array(latestPointSchema).optional()])) as Record<
     (typeof VPP_LATEST_METRICS)[number],
     z.ZodOptional<z.ZodArray<typeof latestPointSchema>>
   >),
+  totals: z.partialRecord(z.enum(VPP_LATEST_METRICS), latestTotalSchema).optional(),
 });
 
 export const VPP_SERIES_METRICS = ['solarPower', 'meterPower', 'batteryPower', 'housePower', 'remainingCharge'] as const;

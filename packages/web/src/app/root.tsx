@@ -14,17 +14,25 @@ const preloadMainShell = () => void loadMainShell().catch(() => undefined);
 
 let booted = false;
 
+/** What the router's table says of a route (router.tsx). */
+type RouteHandle = { public?: boolean; preload?: () => Promise<unknown> };
+
 /** Chooses the shell: public pages and the login panel in the login shell, the rest in the main shell. */
 export function Root() {
   const { loginStatus } = useSession();
-  const isPublic = useMatches().some((m) => (m.handle as { public?: boolean } | undefined)?.public);
+  const matches = useMatches();
+  const isPublic = matches.some((m) => (m.handle as RouteHandle | undefined)?.public);
   useEffect(() => {
     if (!booted) {
       booted = true;
-      if (session.token()) preloadMainShell();
+      if (session.token()) {
+        // A stored session: the main shell and the page opened load beside the account's call.
+        preloadMainShell();
+        for (const m of matches) void (m.handle as RouteHandle | undefined)?.preload?.();
+      }
       void bootSession();
     }
-  }, []);
+  }, [matches]);
 
   if (isPublic) return <Outlet />;
   if (loginStatus === 'FETCHING') {

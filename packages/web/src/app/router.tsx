@@ -30,4 +30,9 @@ function elementOf(r: AreaRoute) {
 
 /** The app's router: every route of the table under the Root, which chooses the shell. */
 export const createAppRouter = () =>
-  createBrowserRouter([{ element: <Root />, children: ROUTES.map((r) => ({ path: r.path, element: elementOf(r), handle: { public: r.public ?? false } })) }]);
+  createBrowserRouter([
+    {
+      element: <Root />,
+      children: ROUTES.map((r) => ({ path: r.path, element: elementOf(r), handle: { public: r.public ?? false, preload: r.page?.preload } })),
+    },
+  ]);

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { accountEndpoints } from '@vpp/shared';
+import { accountGet } from '@vpp/shared/account/get';
 import { call } from './request.ts';
 
 /**
@@ -8,7 +8,7 @@ import { call } from './request.ts';
  */
 export const accountQueryOptions = queryOptions({
   queryKey: ['account'],
-  queryFn: async () => (await call(accountEndpoints.get, {}, { errorToast: 'Failed to load user account details' })).data,
+  queryFn: async () => (await call(accountGet, {}, { errorToast: 'Failed to load user account details' })).data,
   staleTime: 60_000,
 });
 

@@ -32,7 +32,7 @@ export interface NavEntry {
  */
 export interface AreaRoute {
   path: string;
-  page?: LazyExoticComponent<ComponentType>;
+  page?: LazyPage;
   element?: ReactNode;
   nav?: NavEntry;
   public?: boolean;
@@ -45,9 +45,19 @@ export interface AreaRoute {
   title?: string;
 }
 
-/** A page loaded when first shown: `load` imports the page's module, `pick` names its export. */
-export const lazyPage = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType): LazyExoticComponent<ComponentType> =>
-  lazy(async () => ({ default: pick(await load()) }));
+/** A page loaded when first shown, whose module can be asked for sooner (`preload`). */
+export type LazyPage = LazyExoticComponent<ComponentType> & { preload?: () => Promise<unknown> };
+
+/**
+ * A page loaded when first shown: `load` imports the page's module, `pick` names its export.
+ * `preload()` starts the import early: the app opened at a signed-in page asks for that page's
+ * module beside the main shell's and the account, not after them (issue 30 item 2).
+ */
+export const lazyPage = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType): LazyPage =>
+  Object.assign(
+    lazy(async () => ({ default: pick(await load()) })),
+    { preload: () => load().catch(() => undefined) },
+  );
 
 /** Redirects an old route with an :id to its new path (replacing the history entry). */
 export function RedirectWithId({ to }: { to: (id: string) => string }) {

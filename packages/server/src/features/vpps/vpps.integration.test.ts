@@ -521,6 +521,28 @@ describeEachDatabase('virtual power plants', (h) => {
       const bad = await call('GET', `/api/powerstations/${id}/data/latest?metrics=pressure`);
       expect(bad.statusCode).toBe(400);
       expect(bad.json().data.message).toBe('metrics must be among meterVoltage, meterPower, solarPower, batteryPower, soc, remainingCharge.');
+      const badFormat = await call('GET', `/api/powerstations/${id}/data/latest?metrics=meterVoltage&format=csv`);
+      expect(badFormat.statusCode).toBe(400);
+      expect(badFormat.json().data.message).toBe('format must be nodes or total.');
+    });
+
+    it('adds up the same readings on the server with format=total (the Single Stat), and how many nodes reported', async () => {
+      const id = await create({ type: 'DYNAMIC', name: 'Sums', filters: { postcodes: ['2042'] } });
+      const now = nowS();
+      await h().ctx.telemetry.ingest(
+        [
+          { nodeId: nodes.newtown1.id, ts: now - 60, dt: 30, voltage: 243.5, meter_p: 1.25, solar_p: 2.5 },
+          { nodeId: nodes.newtown2.id, ts: now - 90, dt: 30, voltage: 239.1, meter_p: -0.5, solar_p: 3.125 },
+          { nodeId: nodes.newtown2.id, ts: now - 5000, dt: 30, voltage: 239.1, meter_p: 9, solar_p: 9 },
+          { nodeId: nodes.bondi.id, ts: now - 60, dt: 30, voltage: 250, meter_p: 7, solar_p: 7 },
+        ],
+        now,
+      );
+      const res = await call('GET', `/api/powerstations/${id}/data/latest?metrics=solarPower,meterPower&format=total&maxAge=1200`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'OK', totals: { solarPower: { value: 5.625, nodes: 2 }, meterPower: { value: 0.75, nodes: 2 } } });
+      const nodesReply = await call('GET', `/api/powerstations/${id}/data/latest?metrics=solarPower&format=nodes&maxAge=1200`);
+      expect(nodesReply.json().solarPower.reduce((n: number, p: { value: number }) => n + p.value, 0)).toBe(5.625);
     });
 
     it("answers the latest readings of exactly the members of every kind of VPP, never another organisation's node", async () => {

@@ -71,7 +71,12 @@ export function vppsRoutes(app: App) {
     const view = await voltageView(req);
     return { ...ok, data: await hexagonNodes(view, req.query.radius, req.query.q, req.query.r) };
   });
-  route(app, E.latest, async (req) => ({ ...ok, ...(await service.latestData(app.ctx, caller(req), req.params.id, req.query)) }));
+  route(app, E.latest, async (req) => ({
+    ...ok,
+    ...(req.query.format === 'total'
+      ? await service.latestTotals(app.ctx, caller(req), req.params.id, req.query)
+      : await service.latestData(app.ctx, caller(req), req.params.id, req.query)),
+  }));
   route(app, E.series, async (req) => ({ ...ok, series: await service.seriesData(app.ctx, caller(req), req.params.id, req.query) }));
   route(app, E.unusedNodes, async (req) => {
     const user = caller(req);

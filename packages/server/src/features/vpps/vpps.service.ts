@@ -134,6 +134,27 @@ export async function deletePowerstation(ctx: AppContext, user: AuthUser, id: nu
 /** Degrees to 5 decimals (about a metre): all a map needs, and a third off a large reply. */
 const r5 = (v: number) => Math.round(Number(v) * 1e5) / 1e5;
 
+/** The member nodes' latest readings of each metric (at most maxAge old) added up, and how many nodes reported it (format=total). */
+export async function latestTotals(ctx: AppContext, user: AuthUser, id: number, q: { metrics: (typeof VPP_LATEST_METRICS)[number][]; maxAge: number }) {
+  const row = await requirePowerstation(ctx, user, id);
+  const cols = [...new Set(q.metrics.map((m) => METRIC_TO_COLUMN[m]))];
+  const rows = await repo.latestReadings(ctx.db, row, cols, q.maxAge, nowS());
+  const totals: Partial<Record<(typeof VPP_LATEST_METRICS)[number], { value: number; nodes: number }>> = {};
+  for (const m of q.metrics) {
+    const col = METRIC_TO_COLUMN[m];
+    let value = 0;
+    let nodes = 0;
+    for (const r of rows) {
+      if (r[col] === null || r[col] === undefined) continue;
+      // Each reading as format=nodes rounds it, so that both formats add up to the same figure.
+      value += Math.round(Number(r[col]) * 1000) / 1000;
+      nodes++;
+    }
+    totals[m] = { value: Math.round(value * 1000) / 1000, nodes };
+  }
+  return { totals };
+}
+
 export async function latestData(ctx: AppContext, user: AuthUser, id: number, q: { metrics: (typeof VPP_LATEST_METRICS)[number][]; maxAge: number }) {
   const row = await requirePowerstation(ctx, user, id);
   const cols = [...new Set(q.metrics.map((m) => METRIC_TO_COLUMN[m]))];

@@ -5,6 +5,7 @@ import {
   type Dashboard,
   type DashboardBody,
   type DataGraphMetric,
+  dashboardSchema,
   HEAT_MAP_MAX_AGE_S,
   satisfies,
   vppEndpoints as V,
@@ -46,11 +47,45 @@ export const dashboardKeys = {
 /** A dashboard that failed to load is asked again this often. */
 export const LAYOUT_RETRY_MS = 15_000;
 
-/** The user's dashboard (the default one, a Welcome widget, when nothing is saved). */
+/** Where the browser keeps a user's dashboard as last loaded or saved, to paint the grid before the server answers. */
+const keptLayoutKey = (user: number) => `vpp.dashboard.${user}`;
+
+/** The user's dashboard as this browser last had it (issue 30: the grid paints from it before any data), if it still reads as one. */
+export function keptLayout(user: number | undefined): Dashboard | undefined {
+  if (user === undefined) return undefined;
+  try {
+    const parsed = dashboardSchema.safeParse(JSON.parse(localStorage.getItem(keptLayoutKey(user)) ?? 'null'));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the user's dashboard for the next visit (a full or private store only loses the head start). */
+export function keepLayout(user: number | undefined, dashboard: Dashboard): void {
+  if (user === undefined) return;
+  try {
+    localStorage.setItem(keptLayoutKey(user), JSON.stringify(dashboard));
+  } catch {
+    // Nothing kept: the next visit waits for the server's layout, as the first one did.
+  }
+}
+
+/**
+ * The user's dashboard (the default one, a Welcome widget, when nothing is saved). Until the server
+ * answers, the layout this browser kept stands in (`isPlaceholderData`), so the grid and each
+ * widget's own requests start at once.
+ */
 export function useDashboardLayout() {
+  const user = useAccount().data?.id;
   return useQuery({
     queryKey: dashboardKeys.layout,
-    queryFn: async (): Promise<Dashboard> => (await call(D.getLayout, {})).data,
+    queryFn: async (): Promise<Dashboard> => {
+      const d = (await call(D.getLayout, {})).data;
+      keepLayout(user, d);
+      return d;
+    },
+    placeholderData: () => keptLayout(user),
     // The page keeps the cache in step with its changes (dashboard-state.ts); a failed load (the server
     // restarting) is asked again until it answers, so that a wall recovers without a reload.
     staleTime: Number.POSITIVE_INFINITY,
@@ -126,13 +161,17 @@ export function useCanViewVppData(): boolean {
   return data ? satisfies(data.permissions, VPP_DATA) : false;
 }
 
-/** Each member node's latest reading of `metric` (at most HEAT_MAP_MAX_AGE_S old), as points. */
-export function useLatest(vpp: number | null, metric: 'solarPower' | 'meterPower' | 'remainingCharge') {
+/**
+ * The member nodes' latest readings of `metric` (at most HEAT_MAP_MAX_AGE_S old) added up by the
+ * server, and how many nodes reported (format=total: a few bytes, where every node's point was
+ * 743 KB at 50,000 nodes).
+ */
+export function useLatestTotal(vpp: number | null, metric: 'solarPower' | 'meterPower' | 'remainingCharge') {
   return useQuery({
     queryKey: dashboardKeys.latest(vpp ?? 0, metric),
     queryFn: async () => {
-      const r = await call(V.latest, { params: { id: vpp as number }, query: { metrics: metric, format: 'nodes', maxAge: HEAT_MAP_MAX_AGE_S } });
-      return r[metric] ?? [];
+      const r = await call(V.latest, { params: { id: vpp as number }, query: { metrics: metric, format: 'total', maxAge: HEAT_MAP_MAX_AGE_S } });
+      return r.totals?.[metric] ?? { value: 0, nodes: 0 };
     },
     enabled: vpp !== null,
     refetchInterval: WIDGET_REFRESH_MS,

@@ -31,14 +31,14 @@ const failing: Reply = { status: 500, body: { status: 'ERROR', data: { message: 
 const dashboard = (widgets: Widget[], isDefault = false): Reply => ok({ status: 'OK', data: { widgets, isDefault } satisfies Dashboard });
 const at = (x: number, y: number, w = 1, h = 2) => ({ x, y, w, h });
 
-function server(replies: Record<string, Reply | ((body: unknown) => Reply)>) {
+function server(replies: Record<string, Reply | ((body: unknown) => Reply | Promise<Reply>)>) {
   const calls: { method: string; path: string; query: URLSearchParams; body: unknown }[] = [];
   vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
     const url = new URL(input, 'http://localhost');
     const body = init.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ method: init.method ?? 'GET', path: url.pathname, query: url.searchParams, body });
     const r = replies[`${init.method ?? 'GET'} ${url.pathname}`] ?? replies[url.pathname];
-    const reply = typeof r === 'function' ? r(body) : (r ?? { status: 404, body: { status: 'ERROR', data: { message: 'Not found' } } });
+    const reply = typeof r === 'function' ? await r(body) : (r ?? { status: 404, body: { status: 'ERROR', data: { message: 'Not found' } } });
     return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json' } });
   });
   return calls;
@@ -380,5 +380,99 @@ describe('the grid and the rotation', () => {
     expect(rotationOrder([w('c', at(0, 4)), w('b', at(2, 0)), w('a', at(0, 0))]).map((x) => x.key)).toEqual(['a', 'b', 'c']);
     expect(tickerDuration(EVENTS.slice(0, 1))).toBe(20);
     expect(tickerDuration(Array.from({ length: 40 }, () => EVENTS[3]))).toBeGreaterThan(200);
+  });
+});
+
+/** IntersectionObserver as the test moves the window: `reach(el)` brings the observed widget near it. */
+function windowObserver() {
+  const observed = new Map<Element, IntersectionObserverCallback>();
+  class Observer {
+    constructor(private readonly cb: IntersectionObserverCallback) {}
+    observe(el: Element) {
+      observed.set(el, this.cb);
+    }
+    unobserve(el: Element) {
+      observed.delete(el);
+    }
+    disconnect() {
+      for (const [el, cb] of observed) if (cb === this.cb) observed.delete(el);
+    }
+  }
+  vi.stubGlobal('IntersectionObserver', Observer);
+  return {
+    reach(el: Element) {
+      const card = [...observed.keys()].find((k) => k === el || k.contains(el));
+      const cb = card && observed.get(card);
+      if (!card || !cb) throw new Error('not observed');
+      act(() => cb([{ target: card, isIntersecting: true } as unknown as IntersectionObserverEntry], {} as IntersectionObserver));
+    },
+  };
+}
+
+describe('the dashboard painting progressively (issue 30 item 2)', () => {
+  it('paints the grid from the layout this browser kept before the server answers, then takes the server’s', async () => {
+    const kept: Dashboard = {
+      widgets: [{ widgetId: 'SINGLE_STAT', layout: at(0, 0), settings: { metric: 'commissioned', powerstation: null } }],
+      isDefault: false,
+    };
+    localStorage.setItem('vpp.dashboard.1', JSON.stringify(kept));
+    let answer: (r: Reply) => void = () => undefined;
+    const layout = new Promise<Reply>((resolve) => {
+      answer = resolve;
+    });
+    const calls = server({ ...BASE, '/account/dashboard': () => layout });
+    renderScreen(<DashboardPage />, { account: ALL });
+    // The kept widget shows its figure while the layout is still on its way.
+    const stat = await screen.findByRole('region', { name: 'Single Stat' });
+    expect(await within(stat).findByText('1,234')).toBeVisible();
+    expect(calls.some((c) => c.path === '/account/dashboard')).toBe(true);
+    expect(screen.queryByRole('region', { name: 'Node Map' })).toBeNull();
+    // The server's layout (saved on another computer) replaces it, and is kept for the next visit.
+    const saved = [...kept.widgets, { widgetId: 'NODE_MAP', layout: at(1, 0), settings: { shouldCluster: true } } satisfies Widget];
+    answer(dashboard(saved));
+    expect(await screen.findByRole('region', { name: 'Node Map' })).toBeVisible();
+    expect(screen.getByRole('region', { name: 'Single Stat' })).toBeVisible();
+    await waitFor(() => expect(JSON.parse(localStorage.getItem('vpp.dashboard.1') ?? 'null')).toEqual({ widgets: saved, isDefault: false }));
+    // Another user's kept layout is not this one's.
+    expect(localStorage.getItem('vpp.dashboard.2')).toBeNull();
+  });
+
+  it('loads a widget only when it comes near the window, showing Loading... until then', async () => {
+    const view = windowObserver();
+    const calls = server({
+      ...BASE,
+      '/account/dashboard': dashboard([
+        { widgetId: 'SINGLE_STAT', layout: at(0, 0), settings: { metric: 'commissioned', powerstation: null } },
+        { widgetId: 'DATA_GRAPH', layout: at(0, 2), settings: { powerstation: '__ALL_FLEET_NODES__', metric: 'meterPower' } },
+      ]),
+      '/api/data': ok({ status: 'OK', series: { '1000': { meterPower: 2.5 } } }),
+    });
+    renderScreen(<DashboardPage />, { account: ALL });
+    const stat = await screen.findByRole('region', { name: 'Single Stat' });
+    const graph = screen.getByRole('region', { name: 'Data Graph' });
+    expect(within(stat).getByText('Loading...')).toBeVisible();
+    expect(within(graph).getByText('Loading...')).toBeVisible();
+    expect(calls.some((c) => c.path === '/dashboard/totals' || c.path === '/api/data')).toBe(false);
+    view.reach(stat);
+    expect(await within(stat).findByText('1,234')).toBeVisible();
+    expect(calls.some((c) => c.path === '/api/data')).toBe(false);
+    expect(within(graph).getByText('Loading...')).toBeVisible();
+    view.reach(graph);
+    expect(await within(graph).findByRole('button', { name: 'Show data table' })).toBeVisible();
+    expect(calls.filter((c) => c.path === '/api/data')).toHaveLength(1);
+  });
+
+  it('shows a VPP’s live figure added up by the server (format=total), not from every node’s reading', async () => {
+    const calls = server({
+      ...BASE,
+      '/account/dashboard': dashboard([{ widgetId: 'SINGLE_STAT', layout: at(0, 0), settings: { metric: 'solarPower', powerstation: 7 } }]),
+      '/api/powerstations/7/data/latest': ok({ status: 'OK', totals: { solarPower: { value: 1234.5, nodes: 3 } } }),
+    });
+    renderScreen(<DashboardPage />, { account: ALL });
+    const stat = await screen.findByRole('region', { name: 'Single Stat' });
+    expect(await within(stat).findByText('1.23 MW')).toBeVisible();
+    expect(within(stat).getByText('3 nodes reporting')).toBeVisible();
+    const latest = calls.find((c) => c.path === '/api/powerstations/7/data/latest');
+    expect([latest?.query.get('metrics'), latest?.query.get('format'), latest?.query.get('maxAge')]).toEqual(['solarPower', 'total', '1200']);
   });
 });

@@ -55,7 +55,7 @@ export function useAddableWidgets(): WidgetId[] {
 /** The dashboard (spec 2 §2): the user's widgets on a draggable, resizable grid, the ticker, Add Widget and Full Screen. */
 export function DashboardPage() {
   const loaded = useDashboardLayout();
-  const state = useDashboardState(loaded.data);
+  const state = useDashboardState(loaded.data, { placeholder: loaded.isPlaceholderData, user: useAccount().data?.id });
   const addable = useAddableWidgets();
   const [fullScreen, setFullScreen] = useState(false);
   const { width, containerRef, mounted } = useContainerWidth();

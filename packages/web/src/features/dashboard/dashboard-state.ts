@@ -10,7 +10,7 @@ import {
 } from '@vpp/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { queryClient } from '../../lib/query-client.ts';
-import { dashboardKeys, saveDashboard } from './api.ts';
+import { dashboardKeys, keepLayout, saveDashboard } from './api.ts';
 
 /** After a save fails (the server restarting, the network down), it is tried again this much later. */
 export const SAVE_RETRY_MS = 15_000;
@@ -59,7 +59,7 @@ export function afterMove(widgets: PlacedWidget[], layout: readonly GridItem[], 
  * DASHBOARD_SAVE_DEBOUNCE_MS after the last change. `saving` is true from a change until its save
  * answers ('Saving...'). A change before leaving the page is saved on leaving.
  */
-export function useDashboardState(loaded: Dashboard | undefined) {
+export function useDashboardState(loaded: Dashboard | undefined, opts: { placeholder?: boolean; user?: number } = {}) {
   const [widgets, setWidgets] = useState<PlacedWidget[] | null>(null);
   const [isDefault, setIsDefault] = useState(true);
   const [saving, setSaving] = useState(false);
@@ -69,15 +69,28 @@ export function useDashboardState(loaded: Dashboard | undefined) {
   /** The widgets of the default dashboard (the Welcome widget): the first widget added replaces them, moved or not. */
   const defaults = useRef(new Set<string>());
 
+  /** The layout the widgets were taken from while it was the browser's kept one (see useDashboardLayout), and whether the user changed them since. */
+  const shown = useRef<{ json: string; placeholder: boolean } | null>(null);
+  const edited = useRef(false);
+  const placeholder = opts.placeholder ?? false;
+  const user = opts.user;
+
+  // The widgets are taken from the first layout given; the kept layout that stood in is replaced by
+  // the server's when that differs and the user has not changed it meanwhile.
   useEffect(() => {
-    if (loaded && widgets === null) {
+    if (!loaded) return;
+    const json = JSON.stringify(loaded);
+    const replaceable = shown.current === null || (shown.current.placeholder && !edited.current);
+    if (!replaceable) return;
+    if (shown.current?.json !== json) {
       const w = loaded.widgets.map(keyed);
       latest.current = w;
       defaults.current = new Set(loaded.isDefault ? w.map((x) => x.key) : []);
       setWidgets(w);
       setIsDefault(loaded.isDefault);
     }
-  }, [loaded, widgets]);
+    shown.current = { json, placeholder };
+  }, [loaded, placeholder]);
 
   const flush = useCallback(async () => {
     timer.current = null;
@@ -99,15 +112,18 @@ export function useDashboardState(loaded: Dashboard | undefined) {
   const change = useCallback(
     (next: PlacedWidget[]) => {
       latest.current = next;
+      edited.current = true;
       setWidgets(next);
       setIsDefault(false);
       setSaving(true);
       // The cached dashboard follows the screen, so that leaving and coming back shows this layout, not the one first loaded.
-      queryClient.setQueryData<Dashboard>(dashboardKeys.layout, { widgets: unkeyed(next), isDefault: false });
+      const dashboard: Dashboard = { widgets: unkeyed(next), isDefault: false };
+      queryClient.setQueryData<Dashboard>(dashboardKeys.layout, dashboard);
+      keepLayout(user, dashboard);
       if (timer.current) clearTimeout(timer.current);
       timer.current = setTimeout(flush, DASHBOARD_SAVE_DEBOUNCE_MS);
     },
-    [flush],
+    [flush, user],
   );
 
   // Leaving the page with a change not yet saved saves it at once.

@@ -1,6 +1,6 @@
 import { Center, Select, Stack, Text } from '@mantine/core';
 import { formatEnergy, formatPower, MESSAGES, SINGLE_STAT_COUNT_METRICS, SINGLE_STAT_VPP_METRICS, type SingleStatMetric, type Widget } from '@vpp/shared';
-import { useCanViewVppData, useLatest, useTotals, useVppChoices } from '../api.ts';
+import { useCanViewVppData, useLatestTotal, useTotals, useVppChoices } from '../api.ts';
 import { CHOOSE_VPP, METRIC_LABELS, VppSelect } from './widget-common.tsx';
 import { WidgetError, WidgetLoading, widgetErrorMessage } from './widget-frame.tsx';
 
@@ -63,19 +63,12 @@ function CountStat(props: { metric: (typeof SINGLE_STAT_COUNT_METRICS)[number]; 
 }
 
 function VppStat(props: { metric: (typeof SINGLE_STAT_VPP_METRICS)[number]; vpp: number; height: number }) {
-  const q = useLatest(props.vpp, props.metric);
+  const q = useLatestTotal(props.vpp, props.metric);
   if (q.isError) return <WidgetError message={widgetErrorMessage(q.error)} />;
   if (!q.data) return <WidgetLoading />;
-  const total = q.data.reduce((s, p) => s + p.value, 0);
+  const { value: total, nodes } = q.data;
   const value = props.metric === 'remainingCharge' ? formatEnergy(total) : formatPower(total);
-  return (
-    <BigNumber
-      height={props.height}
-      value={value}
-      label={METRIC_LABELS[props.metric]}
-      note={`${q.data.length} ${q.data.length === 1 ? 'node' : 'nodes'} reporting`}
-    />
-  );
+  return <BigNumber height={props.height} value={value} label={METRIC_LABELS[props.metric]} note={`${nodes} ${nodes === 1 ? 'node' : 'nodes'} reporting`} />;
 }
 
 export function SingleStatBody(props: { settings: Extract<Widget, { widgetId: 'SINGLE_STAT' }>['settings']; height: number }) {
