@@ -34,6 +34,7 @@ import { trading } from './040-trading.ts';
 import { tradingBacktests } from './041-trading-backtests.ts';
 import { membershipHistory } from './044-membership-history.ts';
 import { commandWindows } from './045-command-windows.ts';
+import { openadrVen } from './048-openadr-ven.ts';
 
 /** Every migration, in order; names sort as they run. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '041-trading-backtests': tradingBacktests,
   '044-membership-history': membershipHistory,
   '045-command-windows': commandWindows,
+  '048-openadr-ven': openadrVen,
 };

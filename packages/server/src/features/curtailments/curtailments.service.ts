@@ -117,7 +117,17 @@ export async function findCurtailment(db: Database, orgId: number | null, id: nu
   return r ? toRow(r) : undefined;
 }
 
-async function requireCurtailment(ctx: AppContext, user: AuthUser, id: number): Promise<CurtailmentRow> {
+/**
+ * Who creates or cancels a curtailment: a signed-in user, or a system outside the console (a
+ * network's OpenADR VTN) with no user, whose `reason` marks the curtailment as triggered by it.
+ */
+export interface CurtailmentActor {
+  id: number | null;
+  organisationId: number;
+  reason?: string;
+}
+
+async function requireCurtailment(ctx: AppContext, user: Pick<AuthUser, 'organisationId'>, id: number): Promise<CurtailmentRow> {
   const c = await findCurtailment(ctx.db, user.organisationId, id);
   if (!c) throw notFound('curtailment');
   return c;
@@ -139,7 +149,7 @@ function summary(c: CurtailmentRow, now: number): CurtailmentSummary {
 }
 
 /** The New Curtailment modal's constraint (spec 3 §3.6): see `curtailmentConstraint`. */
-export async function constraint(ctx: AppContext, user: AuthUser, powerstation: number): Promise<CurtailmentConstraint> {
+export async function constraint(ctx: AppContext, user: Pick<AuthUser, 'organisationId'>, powerstation: number): Promise<CurtailmentConstraint> {
   return curtailmentConstraint(ctx.db, await requirePowerstation(ctx, user, powerstation));
 }
 
@@ -151,7 +161,7 @@ const onStep = (kw: number) => Math.abs(Math.round(kw * 10) - kw * 10) < 1e-6;
  * before the start). The limit must be on the 0.1 kW step, from the VPP's constraint to 0. `now`:
  * the demo's history creates one as at a past moment.
  */
-export async function createCurtailment(ctx: AppContext, user: AuthUser, raw: CreateCurtailmentBody, now = nowS()): Promise<{ id: number }> {
+export async function createCurtailment(ctx: AppContext, user: CurtailmentActor, raw: CreateCurtailmentBody, now = nowS()): Promise<{ id: number }> {
   const body = createCurtailmentBody.parse(raw);
   const ps = await requirePowerstation(ctx, user, body.powerstation);
   if (ps.type === 'FCAS') throw badRequest(CURTAILMENT_MESSAGES.fcasNotCurtailable);
@@ -185,7 +195,8 @@ export async function createCurtailment(ctx: AppContext, user: AuthUser, raw: Cr
         event_id: id,
         component: body.component,
         real_power_p: body.realPowerP + 0,
-        reason: null,
+        ...(user.reason ? { triggered: 1 } : {}),
+        reason: user.reason ?? null,
         created_by: user.id,
         orders_sent_at: null,
         checked_at: null,
@@ -239,7 +250,7 @@ export async function curtailmentDetail(ctx: AppContext, user: AuthUser, id: num
 }
 
 /** Cancels an upcoming or in-progress curtailment: its nodes' limits end now (what they did before stands). */
-export async function cancelCurtailment(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
+export async function cancelCurtailment(ctx: AppContext, user: CurtailmentActor, id: number): Promise<void> {
   const c = await requireCurtailment(ctx, user, id);
   const now = nowS();
   if (c.cancelled_at !== null || c.start_time + c.duration <= now) throw badRequest(CURTAILMENT_MESSAGES.notCancellable);
@@ -329,7 +340,7 @@ async function measure(db: Database, telemetry: TelemetryStore, c: CurtailmentRo
   };
 }
 
-export async function curtailmentResponse(ctx: AppContext, user: AuthUser, id: number): Promise<CurtailmentResponse> {
+export async function curtailmentResponse(ctx: AppContext, user: Pick<AuthUser, 'organisationId'>, id: number): Promise<CurtailmentResponse> {
   return measure(ctx.db, ctx.telemetry, await requireCurtailment(ctx, user, id), nowS());
 }
 

@@ -37,6 +37,21 @@ export async function vppsOf(db: Database, organisationId: number, ids?: number[
   return q.orderBy('id').execute();
 }
 
+/** The postcodes of VPPs made by postcode (the VPPs' own rule), per VPP. */
+export async function vppPostcodes(db: Database, ids: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!ids.length) return out;
+  const rows = await db
+    .selectFrom('powerstation_postcodes')
+    .select(['powerstation_id', 'postcode'])
+    .where('powerstation_id', 'in', ids)
+    .orderBy('powerstation_id')
+    .orderBy('postcode')
+    .execute();
+  for (const r of rows) out.set(r.powerstation_id, [...(out.get(r.powerstation_id) ?? []), r.postcode]);
+  return out;
+}
+
 /** The organisation's VPPs created or changed at or after `since`. */
 export async function changedVpps(db: Database, organisationId: number, since: number) {
   return db
@@ -309,11 +324,16 @@ export async function subscribedOrganisations(db: Database): Promise<number[]> {
 }
 
 export async function activeSubscriptions(db: Database, organisationId: number) {
-  return db.selectFrom('oadr_subscriptions').selectAll().where('organisation_id', '=', organisationId).where('status', '=', 'ACTIVE').execute();
+  return db.selectFrom('oadr_subscriptions').selectAll().where('organisation_id', '=', organisationId).where('status', '=', 'ACTIVE').orderBy('id').execute();
 }
 
 export async function findSubscription(db: Database, id: number) {
   return db.selectFrom('oadr_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findSubscriptions(db: Database, ids: number[]) {
+  if (!ids.length) return [];
+  return db.selectFrom('oadr_subscriptions').selectAll().where('id', 'in', ids).execute();
 }
 
 export async function insertSubscription(
@@ -375,6 +395,16 @@ export async function recordDelivery(db: Database, id: number, v: { ok: boolean;
       failing_since: v.ok ? null : eb.fn.coalesce('failing_since', eb.val(v.at)),
     }))
     .where('id', '=', id)
+    .execute();
+}
+
+/** Records one successful delivery result for many subscriptions at once (a batch's successes). */
+export async function recordDeliveries(db: Database, ids: number[], v: { result: string; at: number }) {
+  if (!ids.length) return;
+  await db
+    .updateTable('oadr_subscriptions')
+    .set({ last_delivery_at: v.at, last_delivery_result: v.result, failing_since: null })
+    .where('id', 'in', ids)
     .execute();
 }
 
