@@ -88,11 +88,26 @@ export async function consoleEvents(
   opts: { vppIds: number[] | null; id?: number; changedSince?: number; withCancelled?: boolean; skip?: number; limit?: number },
 ): Promise<ConsoleEventRow[]> {
   if (opts.vppIds && !opts.vppIds.length) return [];
-  const audited = db
-    .selectFrom('event_audit')
-    .select(['event_id', sql<number>`max(at)`.as('at')])
-    .groupBy('event_id')
-    .as('a');
+  // A page of a search: its ids first (an index range, skipped cheaply), then only those rows joined
+  // with their kind's detail and audit. Joining first made PostgreSQL join every row up to the offset.
+  let pageIds: number[] | null = null;
+  if (opts.limit !== undefined && opts.changedSince === undefined) {
+    let ids = db.selectFrom('events as e').select('e.id').where('e.organisation_id', '=', organisationId).where('e.powerstation_id', 'is not', null);
+    if (opts.vppIds) ids = ids.where('e.powerstation_id', 'in', opts.vppIds);
+    if (opts.id !== undefined) ids = ids.where('e.id', '=', opts.id);
+    if (!opts.withCancelled) ids = ids.where('e.cancelled_at', 'is', null);
+    pageIds = (
+      await ids
+        .orderBy('e.id')
+        .limit(opts.limit)
+        .offset(opts.skip ?? 0)
+        .execute()
+    ).map((r) => r.id);
+    if (!pageIds.length) return [];
+  }
+  let auditQuery = db.selectFrom('event_audit').select(['event_id', sql<number>`max(at)`.as('at')]);
+  if (pageIds) auditQuery = auditQuery.where('event_id', 'in', pageIds);
+  const audited = auditQuery.groupBy('event_id').as('a');
   let q = db
     .selectFrom('events as e')
     .leftJoin('dispatches as d', 'd.event_id', 'e.id')
@@ -117,13 +132,14 @@ export async function consoleEvents(
     .where('e.powerstation_id', 'is not', null);
   if (opts.vppIds) q = q.where('e.powerstation_id', 'in', opts.vppIds);
   if (opts.id !== undefined) q = q.where('e.id', '=', opts.id);
+  if (pageIds) q = q.where('e.id', 'in', pageIds);
   if (!opts.withCancelled) q = q.where('e.cancelled_at', 'is', null);
   if (opts.changedSince !== undefined) {
     const since = opts.changedSince;
     q = q.where((eb) => eb.or([eb('e.created_at', '>=', since), eb('e.cancelled_at', '>=', since), eb('a.at', '>=', since)]));
   }
   q = q.orderBy('e.id');
-  if (opts.limit !== undefined) q = q.limit(opts.limit).offset(opts.skip ?? 0);
+  if (opts.limit !== undefined && !pageIds) q = q.limit(opts.limit).offset(opts.skip ?? 0);
   const rows = await q.execute();
   return rows.map(({ audited_at, ...r }) => ({
     ...r,
