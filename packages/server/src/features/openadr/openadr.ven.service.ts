@@ -132,11 +132,13 @@ async function ensureVen(client: Client, venName: string): Promise<string> {
   return (await client.call<Ven>('POST', '/vens', { venName, attributes: [], targets: [] })).id;
 }
 
-/** Subscribes to each program's events (once per program) when the console has a public URL the VTN can call. */
-async function ensureSubscriptions(ctx: AppContext, client: Client, venName: string, subscribed: string[]): Promise<string[]> {
-  if (!ctx.config.PUBLIC_URL) return subscribed;
+/**
+ * Subscribes to each program's events (once per program) when the console has a public URL the VTN
+ * can call, adding each program to `out` as it is subscribed to.
+ */
+async function ensureSubscriptions(ctx: AppContext, client: Client, venName: string, out: string[]): Promise<void> {
+  if (!ctx.config.PUBLIC_URL) return;
   const programs = await searchAll<Program>(client, '/programs');
-  const out = [...subscribed];
   for (const p of programs) {
     if (out.includes(p.id)) continue;
     await client.call('POST', '/subscriptions', {
@@ -153,7 +155,6 @@ async function ensureSubscriptions(ctx: AppContext, client: Client, venName: str
     });
     out.push(p.id);
   }
-  return out;
 }
 
 /** The capacity limit an event carries: its payload type and each interval's window and kW. */
@@ -318,7 +319,15 @@ export async function syncWithVtn(ctx: AppContext, now = nowS()): Promise<void> 
     const host = new URL(s.url).host;
     const state = await repo.state(db, s.url);
     const venId = state?.ven_id ?? (await ensureVen(client, venName));
-    const subscribed = await ensureSubscriptions(ctx, client, venName, state ? (JSON.parse(state.subscribed) as string[]) : []);
+    // A VTN that refuses the subscription (say, the console's callback URL) is still polled.
+    const subscribed = state ? (JSON.parse(state.subscribed) as string[]) : [];
+    let subscribeError: string | null = null;
+    try {
+      await ensureSubscriptions(ctx, client, venName, subscribed);
+    } catch (err) {
+      if (!(err instanceof VtnError)) throw err;
+      subscribeError = `The VTN refused the subscription, so the console only polls: ${err.message}`;
+    }
     await repo.saveState(db, s.url, { ven_id: venId, subscribed: JSON.stringify(subscribed) });
 
     const events = await searchAll<OadrEvent>(client, '/events');
@@ -365,7 +374,7 @@ export async function syncWithVtn(ctx: AppContext, now = nowS()): Promise<void> 
       await repo.updateVtnEvent(db, row.id, { status: 'DELETED', updated_at: now });
     }
     await reportBack(ctx, client, venName, now);
-    await repo.saveState(db, s.url, { last_ok_at: now, last_error: null, lease_until: null });
+    await repo.saveState(db, s.url, { last_ok_at: now, last_error: subscribeError?.slice(0, 500) ?? null, lease_until: null });
   } catch (err) {
     const message = err instanceof VtnError ? err.message : `The VTN could not be reached: ${(err as Error).message}`;
     await repo.saveState(db, s.url, { last_error: message.slice(0, 500), lease_until: null });
