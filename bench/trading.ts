@@ -18,7 +18,15 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_TRADING_POLICY, TRADING_STEP_S } from '@vpp/shared';
 import { actualPrices, latestForecast, vppRegion } from '../packages/server/src/features/market/index.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
-import { type BacktestResult, backtest, makePlan, runTrading, type StrategyResult, vppStore } from '../packages/server/src/features/trading/index.ts';
+import {
+  type BacktestResult,
+  backtest,
+  makePlan,
+  runTrading,
+  type StrategyResult,
+  savePolicy,
+  vppStore,
+} from '../packages/server/src/features/trading/index.ts';
 import { buildFleet } from '../packages/server/src/fleet/builder.ts';
 import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
 import { publishWeather, WEATHER_AHEAD_S } from '../packages/server/src/fleet/weather.ts';
@@ -52,6 +60,7 @@ await sim.load();
 await sim.run(to - 2 * 86_400, to, 300);
 
 const user = await db.selectFrom('users').select('id').where('username', '=', 'bench').executeTakeFirstOrThrow();
+const automatic: number[] = [];
 async function automaticVpp(name: string, members: readonly number[], gridCharging = true) {
   const { id } = await db
     .insertInto('powerstations')
@@ -64,25 +73,23 @@ async function automaticVpp(name: string, members: readonly number[], gridChargi
       .values(members.slice(i, i + 500).map((node_id) => ({ powerstation_id: id, node_id })))
       .execute();
   const p = DEFAULT_TRADING_POLICY;
-  await db
-    .insertInto('trading_policies')
-    .values({
-      powerstation_id: id,
-      organisation_id: org,
-      mode: 'AUTOMATIC',
-      from_hour: p.fromHour,
-      to_hour: p.toHour,
-      max_power_kw: p.maxPowerKw,
-      min_soc_pct: p.minSocPct,
-      max_cycles_per_day: p.maxCyclesPerDay,
-      degradation_cost: p.degradationCostPerMWh,
-      grid_charging: gridCharging ? 1 : 0,
-      updated_by: user.id,
-      updated_at: now,
-      planned_at: null,
-      suspended: null,
-    })
-    .execute();
+  await savePolicy(db, {
+    powerstation_id: id,
+    organisation_id: org,
+    mode: 'AUTOMATIC',
+    from_hour: p.fromHour,
+    to_hour: p.toHour,
+    max_power_kw: p.maxPowerKw,
+    min_soc_pct: p.minSocPct,
+    max_cycles_per_day: p.maxCyclesPerDay,
+    degradation_cost: p.degradationCostPerMWh,
+    grid_charging: gridCharging ? 1 : 0,
+    updated_by: user.id,
+    updated_at: now,
+    planned_at: null,
+    suspended: null,
+  });
+  automatic.push(id);
   return id;
 }
 const policyOf = (id: number) => db.selectFrom('trading_policies').selectAll().where('powerstation_id', '=', id).executeTakeFirstOrThrow();
@@ -112,14 +119,14 @@ log('Planning the big VPP…');
 const withGrid = await timePlans(big);
 const withoutGrid = await timePlans(solarOnly);
 // The second exists for the timing only: it leaves the job's run to the others.
-await db.updateTable('trading_policies').set({ mode: 'OFF' }).where('powerstation_id', '=', solarOnly).execute();
+await savePolicy(db, { ...(await policyOf(solarOnly)), mode: 'OFF' });
 
 // 2. Every automatic VPP due at once.
 for (let v = 0; v < VPPS; v++) {
   const from = (v * 500) % Math.max(1, ids.length - 500);
   await automaticVpp(`Bench trading ${v + 1}`, ids.slice(from, from + 500));
 }
-await db.updateTable('trading_policies').set({ planned_at: null }).execute();
+for (const id of automatic) await savePolicy(db, { ...(await policyOf(id)), planned_at: null });
 log(`Running the trading job over ${VPPS + 1} automatic VPPs…`);
 let t = performance.now();
 await runTrading(ctx, now);

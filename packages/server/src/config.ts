@@ -1,12 +1,11 @@
 import path from 'node:path';
 import { DEMO_ORGANISATIONS } from '@vpp/shared';
 import { z } from 'zod';
-import { CRASH_POINTS } from './platform/crash-points.ts';
+import { CRASH_POINT_FORM } from './platform/crash-points.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
-const crashPoint = new RegExp(`^(${CRASH_POINTS.join('|')}):[1-9][0-9]*(:[a-z.-]+)?$`);
 
 /** Every setting, read from the environment once; the README's table lists the same names. */
 /**
@@ -126,9 +125,6 @@ const schema = z.object({
     .transform((v) => v.replace(/\s+/g, ''))
     .refine(isValidAbn, 'must be an ABN: 11 digits passing the mod-89 check')
     .default('51824753556'),
-  /** Data exports (issue 17): files are removed this many days after the export finished (the job then shows REMOVED). */
-  EXPORT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
-  /** The longest range one operational export may cover, in days (default a year). */
   /** A lockout (a 0 kW dispatch) of an organisation lasts at most this (docs/precedence.md). */
   LOCKOUT_MAX_DURATION_S: z.coerce
     .number()
@@ -142,11 +138,6 @@ const schema = z.object({
   HEAVY_READS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
   /** Heavy reads of one user that may wait their turn; one more is refused with a 429. */
   HEAVY_READS_WAITING: z.coerce.number().int().min(0).max(1000).default(8),
-  EXPORT_MAX_RANGE_DAYS: z.coerce.number().int().min(1).max(3660).default(366),
-  /** How long a signed download URL of an export file works, in seconds (minutes long). */
-  EXPORT_LINK_TTL_S: z.coerce.number().int().min(30).max(86400).default(900),
-  /** Values an operational export holds at once: a page of whole rows, per node each metric's sum and the seconds covered (8 bytes each). */
-  EXPORT_PAGE_VALUES: z.coerce.number().int().min(100).max(50_000_000).default(6_000_000),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
   /**
    * The embedded MQTT broker's port (docs/devices.md). Unset: 1883, or a free port named in the log
@@ -167,34 +158,51 @@ const schema = z.object({
   // Test only: the clock runs CLOCK_RATE times faster than real time from CLOCK_ANCHOR (epoch seconds; default, the start).
   CLOCK_RATE: z.coerce.number().int().min(1).max(3600).default(1),
   CLOCK_ANCHOR: seconds.optional(),
-  CRASH_AT: z
-    .string()
-    .regex(crashPoint, `must be <point>:<pass> or <point>:<pass>:<kind>, the point one of ${CRASH_POINTS.join(', ')}`)
-    .optional(),
+  CRASH_AT: z.string().regex(CRASH_POINT_FORM, 'must be <point>:<pass> or <point>:<pass>:<kind>, the point a name the code passes to crashPoint').optional(),
 });
 
-export type Config = z.infer<typeof schema> & {
-  simulator: boolean;
-  demo: boolean;
-  dataDir: string;
-  webDist: string;
-  publicUrl: string;
-  /** The organisation whose administrators may import market prices through the API; none: the command line only. */
-  marketImportOrganisation: string | null;
-  billingOperatorOrganisation: string | null;
-  /** The VTN the console is a VEN of, when OPENADR_VTN_URL is set. */
-  openadrVtn: { url: string; clientId: string; clientSecret: string; organisation: string; venName: string | null; pollS: number } | null;
-};
+/**
+ * The settings an area declares in its own folder: `<area>.settings.ts` calls defineSettings with
+ * their schemas (imported by the area's index.ts) and adds their types to AreaSettings by
+ * `declare module '../../config.ts'`, as `<area>.tables.ts` does for tables. loadConfig reads them
+ * with the rest: no list here grows with the areas.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: areas add their settings by declaration merging.
+export interface AreaSettings {}
+const areaSettings: Record<string, z.ZodType> = {};
+
+/** Declares an area's settings (names in capitals, read from the environment, checked at start). */
+export function defineSettings<S extends Record<string, z.ZodType>>(shape: S): S {
+  for (const name of Object.keys(shape)) if (name in schema.shape || name in areaSettings) throw new Error(`The setting ${name} is defined twice`);
+  Object.assign(areaSettings, shape);
+  return shape;
+}
+
+export type Config = z.infer<typeof schema> &
+  AreaSettings & {
+    simulator: boolean;
+    demo: boolean;
+    dataDir: string;
+    webDist: string;
+    publicUrl: string;
+    /** The organisation whose administrators may import market prices through the API; none: the command line only. */
+    marketImportOrganisation: string | null;
+    billingOperatorOrganisation: string | null;
+    /** The VTN the console is a VEN of, when OPENADR_VTN_URL is set. */
+    openadrVtn: { url: string; clientId: string; clientSecret: string; organisation: string; venName: string | null; pollS: number } | null;
+  };
 
 /** Reads and validates the settings; a bad value throws an error naming the setting. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const known = Object.fromEntries(Object.keys(schema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
-  const parsed = schema.safeParse(known);
+  // The areas' settings are typed by AreaSettings; parsed, they join the platform's.
+  const all = schema.extend(areaSettings) as unknown as typeof schema;
+  const known = Object.fromEntries(Object.keys(all.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
+  const parsed = all.safeParse(known);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid setting:\n${lines.join('\n')}`);
   }
-  const c = parsed.data;
+  const c = parsed.data as z.infer<typeof schema> & AreaSettings;
   const demo = c.DEMO ?? !c.DATABASE_URL;
   const venOrganisation = c.OPENADR_VEN_ORGANISATION ?? (demo ? DEMO_ORGANISATIONS[0].name : undefined);
   if (c.OPENADR_VTN_URL) {

@@ -4,11 +4,11 @@ import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { CompiledQuery, type DatabaseConnection, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import { migrations } from './migrations/index.ts';
 import type { DB } from './schema.ts';
 
 export type Database = Kysely<DB>;
@@ -237,6 +237,27 @@ export async function openDatabase(opts: { url?: string; dataDir: string; schema
   return { db, dialect, close: () => db.destroy() };
 }
 
+const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+const MIGRATION_FILE = /^(\d{3}-[a-z0-9-]+)\.ts$/;
+
+/**
+ * Every migration of `db/migrations/`, by name (its file's name, `NNN-name`; names sort as they
+ * run): a new one is found by being there, with no list to edit. Each file exports one Migration.
+ */
+export async function migrations(): Promise<Record<string, Migration>> {
+  const out: Record<string, Migration> = {};
+  for (const file of fs.readdirSync(MIGRATIONS_DIR).sort()) {
+    const name = MIGRATION_FILE.exec(file)?.[1];
+    if (!name) continue;
+    const exported = Object.values(await import(pathToFileURL(path.join(MIGRATIONS_DIR, file)).href)).filter(
+      (v): v is Migration => typeof (v as Migration | null)?.up === 'function',
+    );
+    if (exported.length !== 1) throw new Error(`Migration ${file} must export exactly one migration, not ${exported.length}`);
+    out[name] = exported[0];
+  }
+  return out;
+}
+
 /**
  * Brings the schema up to date (or to the migration `to`: the upgrade tests build a database as an
  * earlier release left it); fails loudly, naming the migration, if one cannot run.
@@ -244,7 +265,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; schema
 export async function migrate(db: Database, schema?: string, to?: string): Promise<void> {
   // With a schema named, the migration tables are looked for there only: another schema of the same
   // database (a parallel test run, a benchmark) must not be mistaken for ours.
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({ db, provider: { getMigrations: migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await (to ? migrator.migrateTo(to) : migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

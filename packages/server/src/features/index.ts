@@ -25,7 +25,7 @@ import { portalModule } from './portal/index.ts';
 import { rertModule } from './rert/index.ts';
 import { supportModule } from './support/index.ts';
 import { tradingModule } from './trading/index.ts';
-import { usersModule } from './users/index.ts';
+import { anyOrganisation, usersModule } from './users/index.ts';
 import { vppsModule } from './vpps/index.ts';
 
 /**
@@ -71,8 +71,7 @@ export const AUTHENTICATOR: Authenticator = {
 
 /** Creates the demo on a database's first start; a database that has organisations is left alone. */
 export async function seedDemo(ctx: AppContext): Promise<void> {
-  const existing = await ctx.db.selectFrom('organisations').select('id').executeTakeFirst();
-  if (existing) return;
+  if (await anyOrganisation(ctx.db)) return;
   const demo: DemoSeed = { orgs: {} };
   for (const f of FEATURES) await f.seedDemo?.(ctx, demo);
 }

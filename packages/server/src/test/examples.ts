@@ -82,10 +82,35 @@ export const keysOf = (schema: z.ZodType | undefined): string[] => {
   return Object.keys((schema as { shape?: object } | undefined)?.shape ?? {});
 };
 
-/** The example's fields that a schema names. */
-export const exampleFor = (schema: z.ZodType | undefined): Record<string, unknown> =>
-  Object.fromEntries(
-    keysOf(schema)
-      .filter((k) => k in EXAMPLE_FIELDS)
-      .map((k) => [k, EXAMPLE_FIELDS[k]]),
+/** The fields of a schema (of any of its options, for a union). */
+const fieldsOf = (schema: z.ZodType | undefined): Record<string, z.ZodType> => {
+  const options = (schema as { options?: { shape?: Record<string, z.ZodType> }[] } | undefined)?.options;
+  if (options) return Object.assign({}, ...options.map((o) => o.shape ?? {}));
+  return (schema as { shape?: Record<string, z.ZodType> } | undefined)?.shape ?? {};
+};
+
+/**
+ * A field's own example, from its schema's metadata (`.meta({ examples: [value] })` in the area's
+ * shared schemas, which the OpenAPI document shows too), through `.optional()` and the like: a new
+ * area's fields bring their examples, with nothing to add here.
+ */
+function metaExample(field: z.ZodType | undefined): { value: unknown } | undefined {
+  for (let f = field; f; f = (f as { unwrap?: () => z.ZodType }).unwrap?.()) {
+    const examples = (f.meta?.() as { examples?: unknown } | undefined)?.examples;
+    if (Array.isArray(examples) && examples.length) return { value: examples[0] };
+    if (typeof (f as { unwrap?: unknown }).unwrap !== 'function') break;
+  }
+  return undefined;
+}
+
+/** The example's fields that a schema names: the usual ones above, else the field's own example. */
+export const exampleFor = (schema: z.ZodType | undefined): Record<string, unknown> => {
+  const fields = fieldsOf(schema);
+  return Object.fromEntries(
+    keysOf(schema).flatMap((k) => {
+      if (k in EXAMPLE_FIELDS) return [[k, EXAMPLE_FIELDS[k]]];
+      const own = metaExample(fields[k]);
+      return own ? [[k, own.value]] : [];
+    }),
   );
+};

@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { type Endpoint, idResources } from '@vpp/shared';
 import type { z } from 'zod';
 import { issueInvoice } from '../features/billing/index.ts';
@@ -26,7 +27,7 @@ const theirVpp = (h: Harness, org: RecordOwner) =>
   h.app.inject({ method: 'POST', url: '/api/powerstations', headers: org.auth, payload: { type: 'STATIC', name: 'Their VPP', nodes: [org.nodeId] } });
 
 /** Makes one record of each kind in an organisation, through the product's own calls; answers its id. */
-export const RECORD_MAKERS: Record<string, (h: Harness, org: RecordOwner) => Promise<number | string>> = {
+export const RECORD_MAKERS: Record<string, RecordMaker> = {
   node: async (_h, org) => org.nodeId,
   powerstation: async (h, org) => (await theirVpp(h, org)).json().data.id,
   user: async (_h, org) => org.userId,
@@ -149,6 +150,20 @@ export const RECORD_MAKERS: Record<string, (h: Harness, org: RecordOwner) => Pro
     return res.json().data.keyId;
   },
 };
+
+/** A maker of one record of a kind, in an organisation, through the product's own calls; answers its id. */
+export type RecordMaker = (h: Harness, org: RecordOwner) => Promise<number | string>;
+
+/**
+ * The makers an area keeps in its own folder (`features/<area>/<area>.records.ts`, exporting
+ * `RECORD_MAKERS`), found by being there: a new record kind needs no line here.
+ */
+const AREA_MAKERS: Record<string, RecordMaker> = Object.assign(
+  {},
+  ...Object.values(import.meta.glob<{ RECORD_MAKERS: Record<string, RecordMaker> }>('../features/*/*.records.ts', { eager: true })).map((m) => m.RECORD_MAKERS),
+);
+for (const kind of Object.keys(AREA_MAKERS)) if (kind in RECORD_MAKERS) throw new Error(`Two makers of the record kind ${kind}`);
+Object.assign(RECORD_MAKERS, AREA_MAKERS);
 
 /** One record of each kind in the organisation, by the resource name its paths' ids carry. */
 export async function makeRecords(h: Harness, owner: RecordOwner): Promise<Map<string, number | string>> {

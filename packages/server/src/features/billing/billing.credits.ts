@@ -1,6 +1,7 @@
 import { type BillingEventKind, type BillingItemType, epochToLocalDate } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
 import { planVersions } from '../plans/index.ts';
+import { insertItems, nodeNmisAndZones, plansHeld } from './billing.repo.ts';
 
 // Grid credits (issue 15 item 1): what the retailer credits each customer for the energy their
 // battery gave in a settled event. Written by the settlement, in its transaction, once.
@@ -73,15 +74,7 @@ export const toCents = (aud: number) => {
 export async function writeGridCredits(trx: Database, e: SettledEvent, now = nowS()): Promise<number> {
   const priced = e.nodes.filter((n) => n.value !== null);
   if (!priced.length) return 0;
-  const facts = new Map<number, { nmi: string; timezone: string }>();
-  const ids = [...new Set(priced.map((n) => n.nodeId))];
-  for (let i = 0; i < ids.length; i += 1000)
-    for (const n of await trx
-      .selectFrom('nodes')
-      .select(['id', 'nmi', 'timezone'])
-      .where('id', 'in', ids.slice(i, i + 1000))
-      .execute())
-      facts.set(n.id, n);
+  const facts = await nodeNmisAndZones(trx, [...new Set(priced.map((n) => n.nodeId))]);
   const lines = new Map<string, { nmi: string; day: string; ts: number; kwh: number; credit: number }>();
   for (const n of priced) {
     const f = facts.get(n.nodeId);
@@ -115,30 +108,13 @@ export async function writeGridCredits(trx: Database, e: SettledEvent, now = now
       created_at: now,
     };
   });
-  let written = 0;
-  for (let i = 0; i < rows.length; i += 500) {
-    const r = await trx
-      .insertInto('billing_items')
-      .values(rows.slice(i, i + 500))
-      .onConflict((oc) => oc.columns(['event_id', 'nmi', 'day', 'type']).doNothing())
-      .executeTakeFirst();
-    written += Number(r.numInsertedOrUpdatedRows ?? 0);
-  }
-  return written;
+  return insertItems(trx, rows);
 }
 
 /** $/kWh per node and local date (YYYY-MM-DD): the feed-in tariff of the plan the customer held with the organisation, else `fallback`. */
 export async function feedInRates(db: Database, orgId: number, wanted: readonly { nodeId: number; date: string }[], fallback: number) {
   const ids = [...new Set(wanted.map((w) => w.nodeId))];
-  const held = new Map<number, { plan_id: number; start_date: string; end_date: string | null }[]>();
-  for (let i = 0; i < ids.length; i += 1000)
-    for (const r of await db
-      .selectFrom('customer_plans')
-      .select(['node_id', 'plan_id', 'start_date', 'end_date'])
-      .where('organisation_id', '=', orgId)
-      .where('node_id', 'in', ids.slice(i, i + 1000))
-      .execute())
-      held.set(r.node_id, [...(held.get(r.node_id) ?? []), r]);
+  const held = await plansHeld(db, orgId, ids);
   const versions = await planVersions(db, [...new Set([...held.values()].flat().map((h) => h.plan_id))]);
   return (nodeId: number, date: string): number => {
     // A plan runs from its start date to the day before its end date (the next plan's start).

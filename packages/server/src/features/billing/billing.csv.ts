@@ -4,6 +4,7 @@ import { BILLING_MESSAGES, type BillingEventKind, billingEventName } from '@vpp/
 import { stringify } from 'csv-stringify/sync';
 import { type ArrayReader, arrayReader, type CopyReader, copyReader, type Database } from '../../db/database.ts';
 import { CSV_OPTIONS, csvRecords, PLAIN } from '../../platform/csv.ts';
+import { copyItems, itemArraysOfDay } from './billing.repo.ts';
 import { datesOf, summaryPages } from './billing.service.ts';
 
 export { CSV_OPTIONS, csvRecords } from '../../platform/csv.ts';
@@ -68,7 +69,7 @@ function fixedCents(cents: number): string {
   return `${cents < 0 ? '-' : ''}${(n - frac) / 100}.${frac < 10 ? '0' : ''}${frac}`;
 }
 
-/** One record of the events CSV, written as csv-stringify writes it (billing.csv.test.ts checks it). */
+/** One record of the events CSV, written as csv-stringify writes it (billing.csv.integration.test.ts checks it). */
 function eventRecords() {
   const nmiField = memoised(csvField);
   const typeField = memoised((t) => csvField(t.trim() === '' ? BILLING_MESSAGES.supportRequest : t));
@@ -81,21 +82,16 @@ function eventRecords() {
     `${nmiField(nmi)},${day},${ts},${typeField(type)},${fixed4(amount)},${fixed4(rate)},${fixedCents(cents)},${eventName(`${kind}:${event}`)}\r\n`;
 }
 
-const EVENT_COLUMNS = 'nmi, day, ts, type, amount, rate, cost_cents, event_kind, event_id';
-
 /**
  * SQLite: the records a page of rows at a time, as arrays straight off the connection (no object per
  * row), by keyset day by day through the (organisation, day, id) index.
  */
 async function* pagedEventLines(read: ArrayReader, orgId: number, start: string, end: string, size: number): AsyncGenerator<string> {
-  // The day is known: not reading it back saves a string per row (a third of the read's time).
-  const text =
-    'select nmi, ts, type, amount, rate, cost_cents, id, event_kind, event_id from billing_items where organisation_id = ? and day = ? and id > ? order by id limit ?';
   const record = eventRecords();
   for (const day of datesOf(start, end)) {
     let after = 0;
     for (;;) {
-      const rows = await read(text, [orgId, day, after, size]);
+      const rows = await itemArraysOfDay(read, orgId, day, after, size);
       let out = '';
       for (const r of rows)
         out += record(r[0] as string, day, r[1] as number, r[2] as string, r[3] as number, r[4] as number, Number(r[5]), r[7] as string, r[8] as number);
@@ -118,14 +114,10 @@ const uncopy = (field: string) => (field.includes('\\') ? field.replace(/\\(.)/g
  * `orgId` and the dates are inlined (COPY takes no parameters): they are checked first.
  */
 async function* copiedEventLines(copy: CopyReader, orgId: number, start: string, end: string): AsyncGenerator<string> {
-  const date = /^\d{4}-\d{2}-\d{2}$/;
-  if (!Number.isSafeInteger(orgId) || !date.test(start) || !date.test(end)) throw new Error('Invalid events CSV range');
-  const text = `copy (select ${EVENT_COLUMNS} from billing_items where organisation_id = ${orgId} and day >= '${start}' and day <= '${end}'
-    order by day, id) to stdout`;
   const record = eventRecords();
   const decoder = new StringDecoder('utf8');
   let rest = '';
-  for await (const chunk of copy(text)) {
+  for await (const chunk of copyItems(copy, orgId, start, end)) {
     const data = rest + decoder.write(chunk);
     const cut = data.lastIndexOf('\n');
     if (cut < 0) {

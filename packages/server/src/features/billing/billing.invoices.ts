@@ -1,11 +1,11 @@
 import { BILLING_MESSAGES, epochToLocalDate, localDateToEpoch } from '@vpp/shared';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { defineJob, enqueue, type Recurring } from '../../platform/jobs.ts';
+import * as repo from './billing.repo.ts';
 import { aud, BILLING_DEFAULT_ZONE } from './billing.service.ts';
 
 // Tax invoices of the platform to each organisation (issue 15 item 3): issued once a month for the
@@ -47,33 +47,16 @@ export const invoiceUrl = (id: number, number: string) => `/invoices/${id}/${inv
  * a crash) finds the (organisation, period) key taken and writes nothing. Answers the invoice id.
  */
 export async function issueInvoice(ctx: AppContext, orgId: number, period: string, now = nowS()): Promise<number | null> {
-  const existing = await ctx.db.selectFrom('invoices').select('id').where('organisation_id', '=', orgId).where('period', '=', period).executeTakeFirst();
+  const existing = await repo.invoiceIdOf(ctx.db, orgId, period);
   if (existing) return existing.id;
-  const org = await ctx.db.selectFrom('organisations').select(['id', 'name']).where('id', '=', orgId).executeTakeFirst();
+  const org = await repo.organisationOf(ctx.db, orgId);
   if (!org) return null;
   const from = localDateToEpoch(`${period}-01`, INVOICE_ZONE);
   const to = localDateToEpoch(`${nextMonth(period)}-01`, INVOICE_ZONE);
   // The month's nodes under management, from the membership history (issue 33 item 6): in the
   // organisation's fleet at some time in the month, and commissioned before its end.
-  const nodes = await ctx.db
-    .selectFrom('fleet_membership_history as mh')
-    .innerJoin('nodes as n', 'n.id', 'mh.node_id')
-    .where('mh.organisation_id', '=', orgId)
-    .where('mh.joined_at', '<', to)
-    .where((eb) => eb.or([eb('mh.left_at', 'is', null), eb('mh.left_at', '>', from)]))
-    .where('n.commissioned_at', 'is not', null)
-    .where('n.commissioned_at', '<', to)
-    .select(sql<number>`count(distinct n.id)`.as('n'))
-    .executeTakeFirstOrThrow();
-  const dispatches = await ctx.db
-    .selectFrom('events')
-    .where('organisation_id', '=', orgId)
-    .where('type', 'in', ENGINE_EVENT_TYPES)
-    .where('start_time', '>=', from)
-    .where('start_time', '<', to)
-    .where((eb) => eb.or([eb('cancelled_at', 'is', null), eb('cancelled_at', '>', eb.ref('start_time'))]))
-    .select(sql<number>`count(*)`.as('n'))
-    .executeTakeFirstOrThrow();
+  const nodes = await repo.countNodesUnderManagement(ctx.db, orgId, from, to);
+  const dispatches = await repo.countEventsRun(ctx.db, orgId, ENGINE_EVENT_TYPES, from, to);
   const { BILLING_NODE_FEE_CENTS: nodeFee, BILLING_DISPATCH_FEE_CENTS: dispatchFee } = ctx.config;
   const label = monthName(period);
   const lines = [
@@ -82,10 +65,10 @@ export async function issueInvoice(ctx: AppContext, orgId: number, period: strin
   ].map((l, position) => ({ ...l, position, amount_cents: l.quantity * l.unit_cents }));
   const subtotal = lines.reduce((a, l) => a + l.amount_cents, 0);
   const gst = gstOf(subtotal);
-  return ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('invoices')
-      .values({
+  return ctx.db.transaction().execute((trx) =>
+    repo.insertInvoice(
+      trx,
+      {
         organisation_id: orgId,
         number: invoiceNumber(orgId, period),
         period,
@@ -101,17 +84,10 @@ export async function issueInvoice(ctx: AppContext, orgId: number, period: strin
         paid_at: null,
         paid_by: null,
         created_at: now,
-      })
-      .onConflict((oc) => oc.columns(['organisation_id', 'period']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!row) return null;
-    await trx
-      .insertInto('invoice_lines')
-      .values(lines.map((l) => ({ invoice_id: row.id, ...l })))
-      .execute();
-    return row.id;
-  });
+      },
+      lines,
+    ),
+  );
 }
 
 /** One invoice's issue, as a durable job. */
@@ -127,13 +103,7 @@ export const issueInvoiceJob = defineJob(
 export async function queueDueInvoices(ctx: AppContext, now = nowS()): Promise<number> {
   const period = previousMonth(epochToLocalDate(now, INVOICE_ZONE).slice(0, 7));
   const end = localDateToEpoch(`${nextMonth(period)}-01`, INVOICE_ZONE);
-  const orgs = await ctx.db
-    .selectFrom('organisations as o')
-    .leftJoin('invoices as i', (j) => j.onRef('i.organisation_id', '=', 'o.id').on('i.period', '=', period))
-    .where('i.id', 'is', null)
-    .where('o.created_at', '<', end)
-    .select('o.id')
-    .execute();
+  const orgs = await repo.organisationsWithoutInvoice(ctx.db, period, end);
   let queued = 0;
   for (const o of orgs)
     if ((await enqueue(ctx.db, issueInvoiceJob.kind, { organisationId: o.id, period }, { uniqueKey: `${issueInvoiceJob.kind}:${o.id}:${period}` })) !== null)
@@ -158,15 +128,9 @@ const toInvoice = (r: InvoiceRow) => ({
   paid: Number(r.paid) === 1,
   downloadURL: invoiceUrl(r.id, r.number),
 });
-const INVOICE_COLUMNS = ['id', 'number', 'issue_date', 'period', 'total_cents', 'gst_cents', 'paid'] as const;
 
 export async function listInvoices(ctx: AppContext, user: AuthUser) {
-  const rows = await ctx.db
-    .selectFrom('invoices')
-    .select(INVOICE_COLUMNS)
-    .where('organisation_id', '=', user.organisationId)
-    .orderBy('period', 'desc')
-    .execute();
+  const rows = await repo.listInvoiceRows(ctx.db, user.organisationId);
   return { invoices: rows.map(toInvoice), canMarkPaid: isBillingOperator(ctx, user) };
 }
 
@@ -178,10 +142,9 @@ const notFound = () => new ApiError(404, 'not_found', BILLING_MESSAGES.invoiceNo
 
 /** The caller's organisation's invoice, or 404 (another organisation's included). */
 export async function requireInvoice(db: Database, user: AuthUser, id: number) {
-  const row = await db.selectFrom('invoices').selectAll().where('id', '=', id).where('organisation_id', '=', user.organisationId).executeTakeFirst();
-  if (!row) throw notFound();
-  const lines = await db.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', id).orderBy('position').execute();
-  return { ...row, lines };
+  const invoice = await repo.invoiceWithLines(db, user.organisationId, id);
+  if (!invoice) throw notFound();
+  return invoice;
 }
 
 /**
@@ -195,13 +158,9 @@ export async function setPaid(ctx: AppContext, user: AuthUser, id: number, paid:
     await requireInvoice(ctx.db, user, id);
     throw new ApiError(403, 'invoice_paid_operator_only', BILLING_MESSAGES.markPaidOperatorOnly);
   }
-  const found = await ctx.db.selectFrom('invoices').select('id').where('id', '=', id).executeTakeFirst();
-  if (!found) throw notFound();
-  await ctx.db
-    .updateTable('invoices')
-    .set({ paid: paid ? 1 : 0, paid_at: paid ? now : null, paid_by: paid ? user.id : null })
-    .where('id', '=', id)
-    .execute();
-  const row = await ctx.db.selectFrom('invoices').select(INVOICE_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
+  if (!(await repo.invoiceRowOfAnyOrganisation(ctx.db, id))) throw notFound();
+  await repo.setInvoicePaid(ctx.db, id, { paid: paid ? 1 : 0, paid_at: paid ? now : null, paid_by: paid ? user.id : null });
+  const row = await repo.invoiceRowOfAnyOrganisation(ctx.db, id);
+  if (!row) throw notFound();
   return toInvoice(row);
 }

@@ -2,6 +2,7 @@ import { epochToLocalDate } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { INVOICE_ZONE, issueInvoice, previousMonth } from './billing.invoices.ts';
+import { organisationIds } from './billing.repo.ts';
 
 /** Months of invoices the demo starts with. */
 const DEMO_INVOICE_MONTHS = 3;
@@ -12,7 +13,7 @@ const DEMO_INVOICE_MONTHS = 3;
  * nodes under management are counted.
  */
 export async function seedDemoInvoices(ctx: AppContext): Promise<void> {
-  const orgs = await ctx.db.selectFrom('organisations').select('id').orderBy('id').execute();
+  const orgs = await organisationIds(ctx.db);
   let period = epochToLocalDate(nowS(), INVOICE_ZONE).slice(0, 7);
   for (let i = 0; i < DEMO_INVOICE_MONTHS; i++) {
     period = previousMonth(period);

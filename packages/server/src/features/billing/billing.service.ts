@@ -1,9 +1,9 @@
 import { BILLING_MESSAGES, type BillingInterval, type BillingItem, billingEventName, epochToLocalDate, isIsoDate } from '@vpp/shared';
-import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
+import * as repo from './billing.repo.ts';
 
 /** The time zone of a caller without one set (the console's default, spec 1). */
 export const BILLING_DEFAULT_ZONE = 'Australia/Sydney';
@@ -30,9 +30,6 @@ export const aud = (cents: number) => Number((Number(cents) / 100).toFixed(2));
 /** A line item's type as shown: blank is a support request (spec 3 §3.10). */
 export const shownType = (type: string) => (type.trim() ? type : BILLING_MESSAGES.supportRequest);
 
-const inRange = (db: Database, orgId: number, start: string, end: string) =>
-  db.selectFrom('billing_items').where('organisation_id', '=', orgId).where('day', '>=', start).where('day', '<=', end);
-
 type ItemRow = {
   id: number;
   nmi: string;
@@ -58,42 +55,18 @@ const toItem = (r: ItemRow): BillingItem => ({
   eventId: r.event_id,
   event: billingEventName(r.event_kind as BillingItem['eventKind'], r.event_id),
 });
-const ITEM_COLUMNS = ['id', 'nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost_cents', 'event_kind', 'event_id'] as const;
 
 /** GET /billing/items: a page of the organisation's line items in [start, end], by day then NMI; with the range's totals. */
 export async function listItems(ctx: AppContext, user: AuthUser, q: { start: string; end: string; limit: number; offset: number }) {
   checkRange(user, q);
-  const totals = await inRange(ctx.db, user.organisationId, q.start, q.end)
-    .select([sql<number>`count(*)`.as('total'), sql<number | null>`sum(cost_cents)`.as('cents'), sql<number>`count(distinct event_id)`.as('events')])
-    .executeTakeFirstOrThrow();
-  const rows = await inRange(ctx.db, user.organisationId, q.start, q.end)
-    .select(ITEM_COLUMNS)
-    .orderBy('day')
-    .orderBy('nmi')
-    .orderBy('id')
-    .limit(q.limit)
-    .offset(q.offset)
-    .execute();
+  const totals = await repo.itemTotals(ctx.db, user.organisationId, q.start, q.end);
+  const rows = await repo.itemPage(ctx.db, user.organisationId, q.start, q.end, q.limit, q.offset);
   return { items: rows.map(toItem), total: Number(totals.total), totalCost: aud(Number(totals.cents ?? 0)), eventCount: Number(totals.events) };
 }
 
 /** GET /billing/customers: distinct customers (NMIs) credited per interval of their items' local days. */
 export async function customerCounts(ctx: AppContext, user: AuthUser, interval: BillingInterval) {
-  const bucket =
-    interval === 'day'
-      ? sql<string>`day`
-      : interval === 'month'
-        ? sql<string>`substr(day, 1, 7) || '-01'`
-        : ctx.dialect === 'postgres'
-          ? sql<string>`to_char(date_trunc('week', day::date), 'YYYY-MM-DD')`
-          : sql<string>`date(day, '-6 days', 'weekday 1')`;
-  const rows = await ctx.db
-    .selectFrom('billing_items')
-    .where('organisation_id', '=', user.organisationId)
-    .select([bucket.as('date'), sql<number>`count(distinct nmi)`.as('customers')])
-    .groupBy(bucket)
-    .orderBy(bucket, 'desc')
-    .execute();
+  const rows = await repo.customersPerInterval(ctx.db, ctx.dialect, user.organisationId, interval);
   return { interval, items: rows.map((r) => ({ date: r.date, customerCount: Number(r.customers) })) };
 }
 
@@ -106,20 +79,7 @@ export function monthEnd(month: string): string {
 
 /** GET /billing/monthly: the organisation's credits by month of their local days, latest first. */
 export async function monthly(ctx: AppContext, user: AuthUser) {
-  const month = sql<string>`substr(day, 1, 7)`;
-  const rows = await ctx.db
-    .selectFrom('billing_items')
-    .where('organisation_id', '=', user.organisationId)
-    .select([
-      month.as('month'),
-      sql<number>`sum(cost_cents)`.as('cents'),
-      sql<number>`count(*)`.as('count'),
-      sql<number>`count(distinct event_id)`.as('events'),
-      sql<number>`count(distinct nmi)`.as('customers'),
-    ])
-    .groupBy(month)
-    .orderBy(month, 'desc')
-    .execute();
+  const rows = await repo.monthlyTotals(ctx.db, user.organisationId);
   return {
     months: rows.map((r) => ({
       date: r.month,
@@ -145,14 +105,7 @@ export function datesOf(start: string, end: string): string[] {
 export async function* summaryPages(db: Database, orgId: number, start: string, end: string, size = 20000) {
   let after: string | null = null;
   for (;;) {
-    let q = inRange(db, orgId, start, end);
-    if (after !== null) q = q.where('nmi', '>', after);
-    const rows = await q
-      .select(['nmi', sql<number>`count(distinct event_id)`.as('events'), sql<number>`sum(amount)`.as('amount'), sql<number>`sum(cost_cents)`.as('cents')])
-      .groupBy('nmi')
-      .orderBy('nmi')
-      .limit(size)
-      .execute();
+    const rows = await repo.summaryPage(db, orgId, start, end, after, size);
     if (!rows.length) return;
     yield rows;
     if (rows.length < size) return;

@@ -296,3 +296,24 @@ export async function gridCredits(db: Database, orgId: number, nmi: string, from
     .execute();
   return rows.map((r) => ({ ...r, amount: Number(r.amount), rate: Number(r.rate), cost_cents: Number(r.cost_cents) }));
 }
+
+/** Each node with each organisation whose fleet holds it, and that organisation's type (the demo's enrolment). */
+export function nodesWithTheirFleets(db: Database, ids: readonly number[]) {
+  return db
+    .selectFrom('nodes')
+    .innerJoin('fleet_members as fm', 'fm.node_id', 'nodes.id')
+    .innerJoin('organisations as o', 'o.id', 'fm.organisation_id')
+    .select(['nodes.id', 'nodes.nmi', 'nodes.state', 'nodes.timezone', 'nodes.commissioned_at', 'nodes.created_at', 'fm.organisation_id', 'o.suborg_type'])
+    .where('nodes.id', 'in', ids)
+    .execute();
+}
+
+/** Writes customers' agreements and plans as they are (the demo's history). */
+export async function insertEnrolments(
+  db: Database,
+  agreements: { organisation_id: number; node_id: number; version: number; signed_date: string; ended_date: string | null }[],
+  plans: { organisation_id: number; node_id: number; plan_id: number; start_date: string; end_date: null }[],
+) {
+  if (agreements.length) await db.insertInto('customer_agreements').values(agreements).execute();
+  if (plans.length) await db.insertInto('customer_plans').values(plans).execute();
+}

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { nowS } from '../../db/database.ts';
 import { plansOfNetwork } from '../plans/index.ts';
 import { LATEST_AGREEMENT } from './customers.capabilities.ts';
+import { insertEnrolments, nodesWithTheirFleets } from './customers.repo.ts';
 import { localDate } from './customers.service.ts';
 
 /** A number in [0, 1) from a node id and a salt, the same on every start (the demo is deterministic). */
@@ -26,13 +27,7 @@ const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:
 export async function enrolDemoCustomers(db: Database, nodeIds: readonly number[], now = nowS()) {
   for (let i = 0; i < nodeIds.length; i += 500) {
     const ids = nodeIds.slice(i, i + 500);
-    const rows = await db
-      .selectFrom('nodes')
-      .innerJoin('fleet_members as fm', 'fm.node_id', 'nodes.id')
-      .innerJoin('organisations as o', 'o.id', 'fm.organisation_id')
-      .select(['nodes.id', 'nodes.nmi', 'nodes.state', 'nodes.timezone', 'nodes.commissioned_at', 'nodes.created_at', 'fm.organisation_id', 'o.suborg_type'])
-      .where('nodes.id', 'in', ids)
-      .execute();
+    const rows = await nodesWithTheirFleets(db, ids);
     const today = localDate(now, 'Australia/Sydney');
     const agreements: { organisation_id: number; node_id: number; version: number; signed_date: string; ended_date: string | null }[] = [];
     const plans: { organisation_id: number; node_id: number; plan_id: number; start_date: string; end_date: null }[] = [];
@@ -73,7 +68,6 @@ export async function enrolDemoCustomers(db: Database, nodeIds: readonly number[
       const start = plan.first_start && plan.first_start > since ? plan.first_start : since;
       plans.push({ organisation_id: r.organisation_id, node_id: r.id, plan_id: plan.id, start_date: start, end_date: null });
     }
-    if (agreements.length) await db.insertInto('customer_agreements').values(agreements).execute();
-    if (plans.length) await db.insertInto('customer_plans').values(plans).execute();
+    await insertEnrolments(db, agreements, plans);
   }
 }

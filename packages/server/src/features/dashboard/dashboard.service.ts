@@ -19,6 +19,7 @@ import { badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { localDate, newCustomerCount } from '../customers/index.ts';
 import { tickerDispatches } from '../dispatches/index.ts';
+import { ownPowerstationIds } from '../vpps/index.ts';
 import * as repo from './dashboard.repo.ts';
 
 // The dashboard's rules: each user's saved widgets (spec 2 §3, §4) and the ticker's events (§3, §4).
@@ -49,16 +50,7 @@ export async function saveDashboard(ctx: AppContext, user: AuthUser, body: { wid
     body.widgets.flatMap((w) => ('powerstation' in w.settings && typeof w.settings.powerstation === 'number' ? [w.settings.powerstation] : [])),
   );
   if (asked.size) {
-    const own = new Set(
-      (
-        await ctx.db
-          .selectFrom('powerstations')
-          .select('id')
-          .where('organisation_id', '=', user.organisationId)
-          .where('id', 'in', [...asked])
-          .execute()
-      ).map((r) => r.id),
-    );
+    const own = await ownPowerstationIds(ctx.db, user.organisationId, [...asked]);
     const i = body.widgets.findIndex((w) => 'powerstation' in w.settings && typeof w.settings.powerstation === 'number' && !own.has(w.settings.powerstation));
     if (i >= 0) throw badRequest(`widgets[${i}].settings.powerstation is not a Virtual Power Plant of your organisation.`);
   }

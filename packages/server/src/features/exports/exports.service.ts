@@ -20,7 +20,7 @@ import {
   shiftPeriod,
 } from '@vpp/shared';
 import { z } from 'zod';
-import { type Database, nowS } from '../../db/database.ts';
+import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
 import { type DownloadMaker, type FileWriter, redeemDownload, signDownload } from '../../platform/downloads.ts';
@@ -29,11 +29,10 @@ import type { AuthUser } from '../../platform/guard.ts';
 import { defineJob, enqueueJob, type JobRun, type Recurring } from '../../platform/jobs.ts';
 import { keyValid } from '../api-keys/index.ts';
 import { callerOf, sessionEnded } from '../auth/index.ts';
-import { fleetNodes } from '../nodes/index.ts';
-import { memberNodes, requirePowerstation } from '../vpps/index.ts';
+import { findPowerstation, requirePowerstation } from '../vpps/index.ts';
 import { writeCustomers } from './exports.customers.ts';
 import { type ExportNode, type ExportSubmeter, writeOperational } from './exports.operational.ts';
-import './exports.tables.ts';
+import * as repo from './exports.repo.ts';
 
 // Data exports (issue 17, spec 2 §2–§9): the rules of a request, the job that writes the files, the
 // signed links that open them, and the retention that removes them.
@@ -56,9 +55,7 @@ const fileRecord = z.object({ metric: z.string(), label: z.string(), filename: z
 type FileRecord = z.infer<typeof fileRecord>;
 
 type ExportRow = Awaited<ReturnType<typeof findRow>>;
-function findRow(db: Database, id: number) {
-  return db.selectFrom('export_jobs').selectAll().where('id', '=', id).executeTakeFirst();
-}
+const findRow = repo.findExport;
 
 const folderOf = (referenceId: string) => `exports/${referenceId}`;
 const filePath = (id: number, filename: string) => `/analysis/export-jobs/${id}/files/${filename}`;
@@ -128,10 +125,7 @@ async function checkOperational(ctx: AppContext, user: AuthUser, p: OperationalP
   const ids = [...new Set(p.deploymentUids ?? [])];
   const found = new Set<number>();
   for (let i = 0; i < ids.length; i += 1000) {
-    const rows = await fleetNodes(ctx.db, user.organisationId)
-      .select('nodes.id')
-      .where('nodes.id', 'in', ids.slice(i, i + 1000))
-      .execute();
+    const rows = await repo.fleetNodeIdsIn(ctx.db, user.organisationId, ids.slice(i, i + 1000));
     for (const r of rows) found.add(r.id);
   }
   const missing = ids.filter((id) => !found.has(id));
@@ -156,29 +150,25 @@ export async function createExport(ctx: AppContext, user: AuthUser, input: Expor
   const stored: StoredParams = { type: body.type, zone, powerstationName, params: { ...body.params, user: user.id, timezone: zone } };
   const now = nowS();
   const id = await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('export_jobs')
-      .values({
-        organisation_id: user.organisationId,
-        user_id: user.id,
-        reference_id: randomBytes(9).toString('base64url').replace(/[-_]/g, 'x'),
-        task_type: body.type,
-        status: 'PENDING',
-        params: JSON.stringify(stored),
-        metrics: JSON.stringify(metrics),
-        powerstation_id: body.params.powerstation ?? null,
-        time_remaining_ms: null,
-        files: null,
-        error: null,
-        created_at: now,
-        started_at: null,
-        finished_at: null,
-        expires_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await enqueueJob(trx, exportJob, { exportId: row.id }, { uniqueKey: `export:${row.id}`, maxAttempts: EXPORT_MAX_ATTEMPTS });
-    return row.id;
+    const exportId = await repo.insertExport(trx, {
+      organisation_id: user.organisationId,
+      user_id: user.id,
+      reference_id: randomBytes(9).toString('base64url').replace(/[-_]/g, 'x'),
+      task_type: body.type,
+      status: 'PENDING',
+      params: JSON.stringify(stored),
+      metrics: JSON.stringify(metrics),
+      powerstation_id: body.params.powerstation ?? null,
+      time_remaining_ms: null,
+      files: null,
+      error: null,
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+      expires_at: null,
+    });
+    await enqueueJob(trx, exportJob, { exportId }, { uniqueKey: `export:${exportId}`, maxAttempts: EXPORT_MAX_ATTEMPTS });
+    return exportId;
   });
   return present((await findRow(ctx.db, id)) as NonNullable<ExportRow>);
 }
@@ -192,26 +182,10 @@ async function failDeadExports(ctx: AppContext, ids: readonly number[], now: num
   const dead = new Set<number>();
   for (let i = 0; i < ids.length; i += 500) {
     const keys = ids.slice(i, i + 500).map((id) => `export:${id}`);
-    const failed = await ctx.db
-      .selectFrom('jobs')
-      .select('unique_key')
-      .where('unique_key', 'in', keys)
-      .where((eb) =>
-        eb.or([
-          eb('status', '=', 'failed'),
-          eb.and([eb('status', '=', 'pending'), eb('attempts', '>=', eb.ref('max_attempts')), eb('locked_until', '<', now)]),
-        ]),
-      )
-      .execute();
+    const failed = await repo.jobsFailedForGood(ctx.db, keys, now);
     for (const f of failed) {
       const id = Number(String(f.unique_key).slice('export:'.length));
-      const r = await ctx.db
-        .updateTable('export_jobs')
-        .set({ status: 'FAILURE', error: M.generateError, finished_at: now, time_remaining_ms: null })
-        .where('id', '=', id)
-        .where('status', 'in', ['PENDING', 'PROGRESS'])
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 1) dead.add(id);
+      if (await repo.failExport(ctx.db, id, M.generateError, now)) dead.add(id);
     }
   }
   return dead;
@@ -228,21 +202,7 @@ async function settled<R extends NonNullable<ExportRow>>(ctx: AppContext, rows: 
 
 /** The organisation's exports, newest first. */
 export async function listExports(ctx: AppContext, user: AuthUser, q: { limit: number; offset: number }) {
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .selectFrom('export_jobs')
-      .selectAll()
-      .where('organisation_id', '=', user.organisationId)
-      .orderBy('id', 'desc')
-      .limit(q.limit)
-      .offset(q.offset)
-      .execute(),
-    ctx.db
-      .selectFrom('export_jobs')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('organisation_id', '=', user.organisationId)
-      .executeTakeFirstOrThrow(),
-  ]);
+  const [rows, total] = await repo.exportPage(ctx.db, user.organisationId, q.limit, q.offset);
   const now = nowS();
   return { tasks: (await settled(ctx, rows, now)).map((r) => present(r, now)), total: Number(total.n) };
 }
@@ -283,13 +243,7 @@ export async function cancelExport(ctx: AppContext, user: AuthUser, id: number):
   const row = await requireExport(ctx, user, id);
   // Export view lets a user cancel their own exports; another's needs export edit.
   if (row.user_id !== user.id && !satisfies(user.permissions, EXPORT_EDIT)) throw new ApiError(403, 'forbidden', M.cancelNotAllowed);
-  const r = await ctx.db
-    .updateTable('export_jobs')
-    .set({ status: 'CANCELLED', finished_at: nowS(), time_remaining_ms: null })
-    .where('id', '=', id)
-    .where('status', 'in', ['PENDING', 'PROGRESS'])
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) !== 1) throw new ApiError(409, 'conflict', M.cannotCancel);
+  if (!(await repo.cancelExportRow(ctx.db, id, nowS()))) throw new ApiError(409, 'conflict', M.cannotCancel);
   return present((await findRow(ctx.db, id)) as NonNullable<ExportRow>);
 }
 
@@ -330,13 +284,7 @@ function tracker(ctx: AppContext, id: number, afterWrite?: () => Promise<void>) 
     lastWrite = now;
     const fraction = total > 0 ? done / total : 1;
     const remaining = done > 0 ? Math.round(((now - started) / done) * (total - done)) : null;
-    const r = await ctx.db
-      .updateTable('export_jobs')
-      .set({ progress: Math.min(0.99, fraction), time_remaining_ms: remaining })
-      .where('id', '=', id)
-      .where('status', '=', 'PROGRESS')
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) throw new Cancelled();
+    if (!(await repo.writeProgress(ctx.db, id, Math.min(0.99, fraction), remaining))) throw new Cancelled();
     await afterWrite?.();
   };
 }
@@ -345,37 +293,23 @@ const dateOf = (ts: number, zone: string) => epochToLocalDate(ts, zone);
 
 /** The nodes (and their submeters) an operational export reads now: the VPP's members, or the chosen nodes of the fleet. */
 async function exportNodes(ctx: AppContext, row: NonNullable<ExportRow>, p: OperationalParams) {
-  const cols = ['nodes.id', 'nodes.nmi', 'nodes.timezone'] as const;
   let nodes: ExportNode[];
   if (row.powerstation_id !== null) {
-    const ps = await ctx.db.selectFrom('powerstations').selectAll().where('id', '=', row.powerstation_id).executeTakeFirst();
-    nodes = ps ? await memberNodes(ctx.db, ps).select(cols).orderBy('nodes.id').execute() : [];
+    const ps = await findPowerstation(ctx.db, row.organisation_id, row.powerstation_id);
+    nodes = ps ? await repo.memberNodesOf(ctx.db, ps) : [];
   } else {
     nodes = [];
     const ids = p.deploymentUids ?? [];
-    for (let i = 0; i < ids.length; i += 1000)
-      nodes.push(
-        ...(await fleetNodes(ctx.db, row.organisation_id)
-          .select(cols)
-          .where('nodes.id', 'in', ids.slice(i, i + 1000))
-          .execute()),
-      );
+    for (let i = 0; i < ids.length; i += 1000) nodes.push(...(await repo.fleetNodesIn(ctx.db, row.organisation_id, ids.slice(i, i + 1000))));
     nodes.sort((a, b) => a.id - b.id);
   }
   const submeters: ExportSubmeter[] = [];
   if (p.includeSubmeters)
     for (let i = 0; i < nodes.length; i += 1000) {
-      const rows = await ctx.db
-        .selectFrom('submeters')
-        .select(['id', 'node_id', 'name'])
-        .where(
-          'node_id',
-          'in',
-          nodes.slice(i, i + 1000).map((n) => n.id),
-        )
-        .orderBy('node_id')
-        .orderBy('id')
-        .execute();
+      const rows = await repo.submetersOf(
+        ctx.db,
+        nodes.slice(i, i + 1000).map((n) => n.id),
+      );
       submeters.push(...rows.map((r) => ({ id: r.id, nodeId: r.node_id, name: r.name })));
     }
   return { nodes, submeters };
@@ -390,13 +324,7 @@ export async function runExport(ctx: AppContext, exportId: number, run: Pick<Job
   if (!row || FINAL.includes(row.status)) return;
   const folder = folderOf(row.reference_id);
   await ctx.files.removeFolder(folder);
-  const started = await ctx.db
-    .updateTable('export_jobs')
-    .set({ status: 'PROGRESS', started_at: nowS(), progress: 0, time_remaining_ms: null })
-    .where('id', '=', exportId)
-    .where('status', 'in', ['PENDING', 'PROGRESS'])
-    .executeTakeFirst();
-  if (Number(started.numUpdatedRows) !== 1) return;
+  if (!(await repo.startExportRow(ctx.db, exportId, nowS()))) return;
   const stored = storedParams.parse(JSON.parse(row.params));
   const writers: FileWriter[] = [];
   const open = async (name: string) => {
@@ -412,32 +340,15 @@ export async function runExport(ctx: AppContext, exportId: number, run: Pick<Job
     const sizes = await Promise.all(writers.map((w) => w.commit()));
     files = files.map((f, i) => ({ ...f, size: sizes[i] }));
     const now = nowS();
-    const done = await ctx.db
-      .updateTable('export_jobs')
-      .set({
-        status: 'SUCCESS',
-        progress: 1,
-        time_remaining_ms: 0,
-        files: JSON.stringify(files),
-        finished_at: now,
-        expires_at: now + Math.round(ctx.config.EXPORT_RETENTION_DAYS * 86400),
-      })
-      .where('id', '=', exportId)
-      .where('status', '=', 'PROGRESS')
-      .executeTakeFirst();
+    const done = await repo.finishExportRow(ctx.db, exportId, JSON.stringify(files), now, now + Math.round(ctx.config.EXPORT_RETENTION_DAYS * 86400));
     // Cancelled after the last page: the files go.
-    if (Number(done.numUpdatedRows) !== 1) await ctx.files.removeFolder(folder);
+    if (!done) await ctx.files.removeFolder(folder);
   } catch (err) {
     await Promise.all(writers.map((w) => w.abort()));
     await ctx.files.removeFolder(folder);
     if (err instanceof Cancelled) return;
     if (run.attempt < EXPORT_MAX_ATTEMPTS) throw err;
-    await ctx.db
-      .updateTable('export_jobs')
-      .set({ status: 'FAILURE', error: M.generateError, finished_at: nowS(), time_remaining_ms: null })
-      .where('id', '=', exportId)
-      .where('status', '=', 'PROGRESS')
-      .execute();
+    await repo.failExport(ctx.db, exportId, M.generateError, nowS(), ['PROGRESS']);
   }
 }
 
@@ -485,15 +396,14 @@ async function customerFiles(
   page: (done: number, total: number) => Promise<void>,
 ): Promise<FileRecord[]> {
   const p = stored.params as unknown as CustomerParams;
-  const org = await ctx.db.selectFrom('organisations').select(['id', 'suborg_type']).where('id', '=', row.organisation_id).executeTakeFirstOrThrow();
+  const org = await repo.organisationType(ctx.db, row.organisation_id);
   let only: Set<number> | null = null;
   if (row.powerstation_id !== null) {
-    const ps = await ctx.db.selectFrom('powerstations').selectAll().where('id', '=', row.powerstation_id).executeTakeFirst();
-    only = new Set(ps ? (await memberNodes(ctx.db, ps).select('nodes.id').execute()).map((r) => r.id) : []);
+    const ps = await findPowerstation(ctx.db, row.organisation_id, row.powerstation_id);
+    only = new Set(ps ? await repo.memberNodeIds(ctx.db, ps) : []);
   } else if (org.suborg_type === 'NETWORK' && p.allCustomers !== true) {
     // 'All customers on my network': the homes the organisation holds as their network.
-    const rows = await ctx.db.selectFrom('fleet_members').select('node_id').where('organisation_id', '=', org.id).where('role', '=', 'NETWORK').execute();
-    only = new Set(rows.map((r) => r.node_id));
+    only = new Set(await repo.networkNodeIds(ctx.db, org.id));
   }
   const filename = `customers-${dateOf(Number(row.created_at), stored.zone)}.csv`;
   const n = await writeCustomers(ctx, { id: org.id, type: org.suborg_type as never }, only, await open(filename), { page });
@@ -510,17 +420,12 @@ export const exportJob = defineJob('exports.run', z.object({ exportId: z.number(
  * FAILURE an export whose job failed for good without saying so (its last worker died).
  */
 export async function sweepExports(ctx: AppContext, now = nowS()): Promise<number> {
-  const expired = await ctx.db
-    .selectFrom('export_jobs')
-    .select(['id', 'reference_id'])
-    .where('status', '=', 'SUCCESS')
-    .where('expires_at', '<=', now)
-    .execute();
+  const expired = await repo.expiredExports(ctx.db, now);
   for (const e of expired) {
     await ctx.files.removeFolder(folderOf(e.reference_id));
-    await ctx.db.updateTable('export_jobs').set({ status: 'REMOVED' }).where('id', '=', e.id).where('status', '=', 'SUCCESS').execute();
+    await repo.markRemoved(ctx.db, e.id);
   }
-  const running = await ctx.db.selectFrom('export_jobs').select('id').where('status', 'in', ['PENDING', 'PROGRESS']).execute();
+  const running = await repo.inFlightExportIds(ctx.db);
   await failDeadExports(
     ctx,
     running.map((r) => r.id),

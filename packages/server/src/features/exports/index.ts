@@ -2,6 +2,7 @@ import { exportEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { exportsRoutes } from './exports.routes.ts';
 import { EXPORT_SWEEP_RECURRING, exportJob, exportSweepJob } from './exports.service.ts';
+import './exports.settings.ts';
 import './exports.tables.ts';
 
 export { seedDemoExports } from './exports.seed.ts';

@@ -1,9 +1,9 @@
-import { Worker } from 'node:worker_threads';
 import type { PRICE_FILE_FORMATS } from '@vpp/shared';
 // The market's rules alone, not the whole contract: the import worker loads this module afresh.
 import { isNemRegion, MARKET_TIME_OFFSET_S, type NemRegion } from '@vpp/shared/market/rules';
 import { financialYearOf, MARKET_SETTINGS, marketSettingsAt } from '@vpp/shared/market/settings';
 import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
+import { runInWorker } from '../../platform/run-in-worker.ts';
 
 // Reads AEMO's public price files, with no database: the PRICE_AND_DEMAND monthly CSV and the MMS
 // multi-table CSV (C, I and D rows) holding the DISPATCHPRICE table, plain or zipped (and zips of
@@ -430,58 +430,33 @@ function parseMms(name: string, lines: string[]): ParsedPriceFile {
 /** The heap a price file's reading may use: a month of every region's DISPATCHPRICE needs about a fifth of it. */
 export const IMPORT_HEAP_MB = 768;
 
-// The worker's code: it loads this module (through tsx, which the server runs under) and reads one
-// file. Plain JavaScript, as a worker started from source text must be.
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-(async () => {
-  const { register } = await import(workerData.tsx);
-  register();
-  const m = await import(workerData.module);
+type PriceFileReading = { parsed: ParsedPriceFile } | { refused: { fileName: string; line: number | null; problem: string } };
+
+/** A price file's reading in its worker thread (runInWorker calls it by name): the file's refusal is an answer, not a failure. */
+export function parsePriceFileTask(data: { fileName: string; bytes: Uint8Array }): PriceFileReading {
   try {
-    parentPort.postMessage({ parsed: m.parsePriceFile(workerData.fileName, workerData.bytes) });
+    return { parsed: parsePriceFile(data.fileName, data.bytes) };
   } catch (err) {
-    if (!(err instanceof m.PriceFileError)) throw err;
-    parentPort.postMessage({ refused: { fileName: err.fileName, line: err.line, problem: err.problem } });
+    if (!(err instanceof PriceFileError)) throw err;
+    return { refused: { fileName: err.fileName, line: err.line, problem: err.problem } };
   }
-})();
-`;
+}
 
 /**
  * Reads a price file in a worker thread whose heap is capped (`heapMb`): a file that needs more
  * memory than that fails its own import (PriceFileError) and the server carries on, and the
  * reading, however long, never holds the server's event loop.
  */
-export function parsePriceFileInWorker(fileName: string, bytes: Uint8Array, heapMb = IMPORT_HEAP_MB): Promise<ParsedPriceFile> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, {
-      eval: true,
-      workerData: { tsx: import.meta.resolve('tsx/esm/api'), module: import.meta.url, fileName, bytes },
-      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heapMb / 8)) },
-      stdout: true,
-      stderr: true,
-    });
-    let settled = false;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      fn();
-      void worker.terminate();
-    };
-    worker.on('message', (m: { parsed?: ParsedPriceFile; refused?: { fileName: string; line: number | null; problem: string } }) =>
-      settle(() =>
-        m.parsed ? resolve(m.parsed) : reject(new PriceFileError(m.refused?.fileName ?? fileName, m.refused?.line ?? null, m.refused?.problem ?? '')),
-      ),
-    );
-    worker.on('error', (err: Error & { code?: string }) =>
-      settle(() =>
-        reject(
-          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new PriceFileError(fileName, null, `reading it needs more than the ${heapMb} MB of memory an import may use.`)
-            : err,
-        ),
-      ),
-    );
-    worker.on('exit', (code) => settle(() => reject(new Error(`The price file reader stopped (exit code ${code}).`))));
+export async function parsePriceFileInWorker(fileName: string, bytes: Uint8Array, heapMb = IMPORT_HEAP_MB): Promise<ParsedPriceFile> {
+  const reading = await runInWorker<PriceFileReading>(
+    { module: import.meta.url, run: 'parsePriceFileTask' },
+    { fileName, bytes },
+    { name: 'The price file reader', heapMb },
+  ).catch((err: Error & { code?: string }) => {
+    throw err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+      ? new PriceFileError(fileName, null, `reading it needs more than the ${heapMb} MB of memory an import may use.`)
+      : err;
   });
+  if ('parsed' in reading) return reading.parsed;
+  throw new PriceFileError(reading.refused.fileName, reading.refused.line, reading.refused.problem);
 }

@@ -4,7 +4,7 @@ import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import { type Database, readInIdPages } from '../../db/database.ts';
 import type { NodeTable } from '../../db/schema.ts';
-import { searchable } from './nodes.search.ts';
+import { searchable } from './nodes.search.repo.ts';
 
 /** A node as one organisation sees it: the node's row with that organisation's site label. */
 export type NodeRow = Selectable<NodeTable> & { site_label: string | null };
@@ -278,4 +278,37 @@ export async function deploymentCounts(db: Database, orgId: number) {
     ])
     .executeTakeFirstOrThrow();
   return { commissioned: Number(r.commissioned ?? 0), non_commissioned: Number(r.non_commissioned ?? 0), offline: Number(r.offline ?? 0) };
+}
+
+/** Writes connectivity events (a unit that stopped reporting or reports again) to the nodes' logs. */
+export async function insertNodeEvents(
+  db: Database,
+  rows: readonly { node_id: number; ts: number; event_type: 'NODE_ONLINE' | 'NODE_OFFLINE'; description: string; duration: number | null }[],
+) {
+  if (rows.length) await db.insertInto('node_events').values(rows).execute();
+}
+
+/** Sets the nodes' last contact. */
+export async function setLastContact(db: Database, ids: readonly number[], ts: number) {
+  if (ids.length) await db.updateTable('nodes').set({ last_contact: ts }).where('id', 'in', ids).execute();
+}
+
+/** Marks the nodes offline (not reporting) or online. */
+export async function setConnectionOffline(db: Database, ids: readonly number[], offline: boolean) {
+  if (ids.length)
+    await db
+      .updateTable('nodes')
+      .set({ connection_offline: offline ? 1 : 0 })
+      .where('id', 'in', ids)
+      .execute();
+}
+
+/** A node's time zone and address, whichever organisations hold it. */
+export async function nodeAddress(db: Database, id: number) {
+  return db.selectFrom('nodes').select(['timezone', 'street', 'suburb', 'state']).where('id', '=', id).executeTakeFirst();
+}
+
+/** The organisations whose fleets hold a node, with each one's site label. */
+export async function fleetsHolding(db: Database, nodeId: number) {
+  return db.selectFrom('fleet_members').select(['organisation_id', 'site_label']).where('node_id', '=', nodeId).execute();
 }

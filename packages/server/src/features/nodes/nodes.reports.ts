@@ -1,6 +1,7 @@
 import type { ConnectivityChange, FleetReports, UnitContact } from '../../fleet/reports.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { indexNodes } from './nodes.search.ts';
+import { insertNodeEvents, setConnectionOffline, setLastContact } from './nodes.repo.ts';
+import { indexNodes } from './nodes.search.repo.ts';
 import { notifyNodeStatus } from './nodes.service.ts';
 
 /**
@@ -15,22 +16,20 @@ export function nodeReports(ctx: AppContext, onError: (err: unknown) => void = (
 
     async connectivity(changes: readonly ConnectivityChange[], db = ctx.db) {
       if (!changes.length) return;
-      await db
-        .insertInto('node_events')
-        .values(
-          changes.map((c) =>
-            c.online
-              ? {
-                  node_id: c.nodeId,
-                  ts: c.ts,
-                  event_type: 'NODE_ONLINE',
-                  description: 'The Reposit unit is reporting again.',
-                  duration: c.offlineFrom !== null ? c.ts - c.offlineFrom : null,
-                }
-              : { node_id: c.nodeId, ts: c.ts, event_type: 'NODE_OFFLINE', description: 'The Reposit unit stopped reporting.', duration: null },
-          ),
-        )
-        .execute();
+      await insertNodeEvents(
+        db,
+        changes.map((c) =>
+          c.online
+            ? {
+                node_id: c.nodeId,
+                ts: c.ts,
+                event_type: 'NODE_ONLINE',
+                description: 'The Reposit unit is reporting again.',
+                duration: c.offlineFrom !== null ? c.ts - c.offlineFrom : null,
+              }
+            : { node_id: c.nodeId, ts: c.ts, event_type: 'NODE_OFFLINE', description: 'The Reposit unit stopped reporting.', duration: null },
+        ),
+      );
       // Notifications must not hold up the report that brought the news. (Sent from inside a
       // report that then fails, one may be sent again when the report is.)
       for (const c of changes) void notifyNodeStatus(ctx, c).catch(onError);
@@ -44,11 +43,11 @@ export function nodeReports(ctx: AppContext, onError: (err: unknown) => void = (
         if (ids) ids.push(u.nodeId);
         else byContact.set(u.lastContact, [u.nodeId]);
       }
-      for (const [ts, ids] of byContact) await db.updateTable('nodes').set({ last_contact: ts }).where('id', 'in', ids).execute();
+      for (const [ts, ids] of byContact) await setLastContact(db, ids, ts);
       const online = units.filter((u) => u.online === true).map((u) => u.nodeId);
       const offline = units.filter((u) => u.online === false).map((u) => u.nodeId);
-      if (online.length) await db.updateTable('nodes').set({ connection_offline: 0 }).where('id', 'in', online).execute();
-      if (offline.length) await db.updateTable('nodes').set({ connection_offline: 1 }).where('id', 'in', offline).execute();
+      await setConnectionOffline(db, online, false);
+      await setConnectionOffline(db, offline, true);
     },
   };
 }

@@ -186,9 +186,9 @@ export async function setSiteLabel(ctx: AppContext, user: AuthUser, id: number, 
  */
 export async function notifyNodeStatus(ctx: AppContext, change: { nodeId: number; ts: number; online: boolean }, now = nowS()): Promise<void> {
   if (now - change.ts > 900) return;
-  const node = await ctx.db.selectFrom('nodes').select(['timezone', 'street', 'suburb', 'state']).where('id', '=', change.nodeId).executeTakeFirst();
+  const node = await repo.nodeAddress(ctx.db, change.nodeId);
   if (!node) return;
-  const orgs = await ctx.db.selectFrom('fleet_members').select(['organisation_id', 'site_label']).where('node_id', '=', change.nodeId).execute();
+  const orgs = await repo.fleetsHolding(ctx.db, change.nodeId);
   const address = `${node.street}, ${node.suburb} ${node.state}`;
   const when = formatDateTime(change.ts, node.timezone);
   // Each organisation reads its own label; a label is user-written, so it is text, never markdown.

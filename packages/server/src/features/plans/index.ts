@@ -3,11 +3,9 @@ import type { FeatureModule } from '../../platform/module.ts';
 import { plansRoutes } from './plans.routes.ts';
 import { seedDemoPlans } from './plans.seed.ts';
 
-export { plansOfNetwork } from './plans.seed.ts';
-
 import './plans.tables.ts';
 
-export { findPlan, planVersions, type StoredPrices, type VersionRow } from './plans.repo.ts';
+export { findPlan, plansOfNetwork, planVersions, type StoredPrices, type VersionRow } from './plans.repo.ts';
 export { presentPlan } from './plans.service.ts';
 
 /** Retail plans (tariffs) with their versions, and the operational networks they are for. */

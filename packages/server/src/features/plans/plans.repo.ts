@@ -164,3 +164,22 @@ export async function planCustomerNodes(db: Database, planId: number) {
     .where('cp.end_date', 'is', null)
     .execute();
 }
+
+/** The plans a customer of the network could be on: the demo enrols its customers on one. */
+export async function plansOfNetwork(db: Database, orgId: number, networkUid: string) {
+  return db
+    .selectFrom('plans')
+    .select([
+      'id',
+      (eb) =>
+        eb
+          .selectFrom('plan_versions')
+          .select((v) => v.fn.min<string>('start_date').as('s'))
+          .whereRef('plan_id', '=', 'plans.id')
+          .as('first_start'),
+    ])
+    .where('organisation_id', '=', orgId)
+    .where('operational_network_uid', '=', networkUid)
+    .orderBy('id')
+    .execute();
+}

@@ -11,6 +11,7 @@ import './trading.tables.ts';
 
 export { type BacktestResult, type BacktestStore, backtest, type StrategyResult } from './trading.backtest.ts';
 export { type Plan, PlanError, type PlanProblem, plan } from './trading.optimiser.ts';
+export { savePolicy } from './trading.repo.ts';
 export { backtestVpp, makePlan, runTrading, tradingPolicyOf, type VppStore, vppStore } from './trading.service.ts';
 
 const tradingJob = defineJob('trading', z.object({ at: z.number() }), async (ctx, payload) => {

@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import { TRADING_HORIZON_S, TRADING_STEP_S } from '@vpp/shared';
+import { runInWorker } from '../../platform/run-in-worker.ts';
 import { plan } from './trading.optimiser.ts';
 
 /**
@@ -184,48 +184,19 @@ export async function backtest(input: BacktestInput): Promise<BacktestResult> {
 /** A backtest's input with the forecasts fetched beforehand: `forecasts[k]` is the run issued at the k-th re-plan (start + k × replanS). */
 export type PreparedBacktest = Omit<BacktestInput, 'forecast' | 'onProgress'> & { replanS: number; forecasts: number[][] };
 
-// The worker's code: it loads this module (through tsx, which the server runs under) and runs one
-// backtest, posting its progress. Plain JavaScript, as a worker started from source text must be.
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-(async () => {
-  const { register } = await import(workerData.tsx);
-  register();
-  const m = await import(workerData.module);
-  const input = workerData.input;
-  const result = await m.backtest({
+/** The backtest's run in its worker thread (runInWorker calls it by name): the forecasts come from the prepared input. */
+export function backtestTask(input: PreparedBacktest, progress: (fraction: number) => void): Promise<BacktestResult> {
+  return backtest({
     ...input,
     forecast: async (asOf) => input.forecasts[Math.round((asOf - input.start) / input.replanS)] ?? [],
-    onProgress: (fraction) => parentPort.postMessage({ progress: fraction }),
+    onProgress: progress,
   });
-  parentPort.postMessage({ result });
-})();
-`;
+}
 
 /**
  * Runs a prepared backtest in a worker thread: HiGHS solves synchronously (its WebAssembly build),
  * hundreds of times for a month, so the server's event loop must never run them.
  */
 export function backtestInWorker(input: PreparedBacktest, onProgress: (fraction: number) => void): Promise<BacktestResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, {
-      eval: true,
-      workerData: { tsx: import.meta.resolve('tsx/esm/api'), module: import.meta.url, input },
-      stdout: true,
-      stderr: true,
-    });
-    let settled = false;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      fn();
-      void worker.terminate();
-    };
-    worker.on('message', (m: { progress?: number; result?: BacktestResult }) => {
-      if (m.result) settle(() => resolve(m.result as BacktestResult));
-      else if (m.progress !== undefined) onProgress(m.progress);
-    });
-    worker.on('error', (err) => settle(() => reject(err)));
-    worker.on('exit', (code) => settle(() => reject(new Error(`The backtest stopped (exit code ${code}).`))));
-  });
+  return runInWorker<BacktestResult>({ module: import.meta.url, run: 'backtestTask' }, input, { name: 'The backtest', onProgress });
 }

@@ -3,7 +3,7 @@ import type { FeatureModule } from '../../platform/module.ts';
 import { usersRoutes } from './users.routes.ts';
 import { seedDemoAccounts } from './users.seed.ts';
 
-export { createOrganisation, createUser } from './users.repo.ts';
+export { anyOrganisation, createOrganisation, createUser } from './users.repo.ts';
 
 /** Organisations and their users: managed by the organisation's users managers. */
 export const usersModule: FeatureModule = { name: 'users', endpoints: [userEndpoints], routes: usersRoutes, seedDemo: seedDemoAccounts };

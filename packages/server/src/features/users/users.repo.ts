@@ -110,3 +110,8 @@ export async function createUser(
   }
   return row.id;
 }
+
+/** Whether the database has any organisation (the demo is created on a database that has none). */
+export async function anyOrganisation(db: Database): Promise<boolean> {
+  return (await db.selectFrom('organisations').select('id').limit(1).executeTakeFirst()) !== undefined;
+}

@@ -3,7 +3,7 @@ import type { FeatureModule } from '../../platform/module.ts';
 import { vppsRoutes } from './vpps.routes.ts';
 import { seedDemoVpps } from './vpps.seed.ts';
 
-export { memberNodes, type PowerstationRow } from './vpps.repo.ts';
+export { findPowerstation, memberNodes, ownPowerstationIds, type PowerstationRow } from './vpps.repo.ts';
 export { requirePowerstation } from './vpps.service.ts';
 export type { DuidUnitTable, PowerstationPostcodeTable, PowerstationTable, VppNodeTable } from './vpps.tables.ts';
 

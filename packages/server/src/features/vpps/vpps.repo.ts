@@ -348,3 +348,14 @@ export async function seriesSums(
 
 /** Node-buckets summed in one read. */
 const SUM_ROWS = 20_000;
+
+/** Registers units under an FCAS DUID by serial number (the demo's seed). */
+export async function insertDuidUnits(db: Db, units: { duid: string; serial_number: string }[]) {
+  if (units.length) await db.insertInto('duid_units').values(units).execute();
+}
+
+/** Those of `ids` that are the organisation's VPPs. */
+export async function ownPowerstationIds(db: Db, orgId: number, ids: readonly number[]): Promise<Set<number>> {
+  const rows = await db.selectFrom('powerstations').select('id').where('organisation_id', '=', orgId).where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { createPowerstation } from './vpps.repo.ts';
+import { createPowerstation, insertDuidUnits } from './vpps.repo.ts';
 
 /** Serial number of the n-th unit the simulated fleet builds (see fleet/builder.ts). */
 const serialOf = (n: number) => `RP${20000000 + n}`;
@@ -19,7 +19,7 @@ export async function seedDemoVpps(db: Database, orgs: { retailer?: number; netw
       await createPowerstation(db, orgs.retailer, { name: f.name, type: 'FCAS', state: null, postcodes: [], duid: f.duid });
       const serials = [];
       for (let n = f.from; n <= 300; n += f.every) serials.push({ duid: f.duid, serial_number: serialOf(n) });
-      await db.insertInto('duid_units').values(serials).execute();
+      await insertDuidUnits(db, serials);
     }
     await createPowerstation(db, orgs.retailer, {
       name: 'Greater Sydney',

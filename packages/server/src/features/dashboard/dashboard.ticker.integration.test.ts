@@ -18,7 +18,7 @@ describeEachDatabase('GET /ticker: dispatch events', (h) => {
   const ids: Record<string, number> = {};
 
   const get = (headers?: Headers) => h().app.inject({ method: 'GET', url: '/ticker', headers });
-  /** The reply with only its DISPATCH events (the weather and the counts are dashboard.ticker-fleet.test.ts's). */
+  /** The reply with only its DISPATCH events (the weather and the counts are dashboard.ticker-fleet.integration.test.ts's). */
   const dispatches = async (headers: Headers) => {
     const res = await get(headers);
     expect(res.statusCode, res.body).toBe(200);

@@ -1,3 +1,5 @@
+// The SQL of the fleet search's index, and the text it matches.
+
 import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
