@@ -30,10 +30,18 @@ module.exports = {
       },
     },
     {
+      name: 'event-kernel-knows-no-kind',
+      severity: 'error',
+      comment:
+        'Issue 29: the event kernel (features/events: find/require/present of an event kind, audit trail, cancel by kind, settlement queue; server and web) stands below the kinds of event. Dispatches, RERT, outages and curtailments import it; it imports none of them.',
+      from: { path: '^packages/(server|web)/src/features/events/' },
+      to: { path: '^packages/(server|web)/src/features/(dispatches|rert|outages|curtailments)/' },
+    },
+    {
       name: 'platform-imports-no-area',
       severity: 'error',
-      comment: 'Server platform/, db/ and fleet/ stand below the areas.',
-      from: { path: '^packages/server/src/(platform|db|fleet)/', pathNot: '\\.test\\.ts$' },
+      comment: 'Server platform/ and db/ stand below the areas.',
+      from: { path: '^packages/server/src/(platform|db)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^packages/server/src/(features|app\\.ts|main\\.ts|seed)' },
     },
     {
@@ -46,27 +54,28 @@ module.exports = {
     {
       name: 'telemetry-imports-no-area-nor-simulator',
       severity: 'error',
-      comment: 'The telemetry store stands below the areas and apart from the simulator (fleet/), which reaches it only as any sender would.',
+      comment:
+        "The telemetry store stands below the areas and the device wire, and apart from the demo's simulator (demo/, packages/fleet), which reaches it only as any sender would.",
       from: { path: '^packages/server/src/telemetry/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^packages/server/src/(features/|fleet/|app\\.ts|main\\.ts)' },
+      to: { path: ['^packages/server/src/(features/|devices/|demo/|app\\.ts|main\\.ts)', '^packages/fleet/'] },
     },
     {
       name: 'console-knows-no-simulator',
       severity: 'error',
       comment:
-        "Issue 28: the console (its areas, platform, forecast and telemetry store) models the fleet from what it measures; it never imports the simulator's physics, randomness, builder or weather (tests that drive the simulator excepted).",
+        "Issue 28: the console (its areas, platform, forecast, telemetry store and device wire) models the fleet from what it measures and reaches it only over MQTT; it never imports the simulated fleet (packages/fleet) nor the demo's builder, history backfill and weather service (demo/), tests that drive the simulator excepted.",
       from: {
-        path: '^packages/server/src/(features|platform|forecast|telemetry)/',
+        path: '^packages/server/src/(features|platform|forecast|telemetry|devices|db)/',
         pathNot: ['\\.test\\.ts$'],
       },
-      to: { path: ['^packages/server/src/fleet/(simulator|builder|catalogue|fleet|weather)\\.ts$', '^packages/fleet/'] },
+      to: { path: ['^packages/server/src/demo/', '^packages/fleet/'] },
     },
     {
       name: 'console-imports-no-fleet',
       severity: 'error',
       comment:
-        "Issue 28: the simulated fleet (packages/fleet) is a device like any other, reached only over MQTT. No console code imports it; tests that run it, and the demo's in-process simulator (server fleet/, which steps the same physics until the demo runs the fleet over the wire), excepted.",
-      from: { path: '^(packages/(server|web|shared)|e2e|bench)/', pathNot: ['\\.test\\.ts$', '^packages/server/src/fleet/'] },
+        "Issue 28: the simulated fleet (packages/fleet) is a device like any other, reached only over MQTT. No console code imports it; tests and benches that run it, and the demo (server demo/: it runs the fleet in the demo's process over the embedded broker, and bulk-loads its backfilled history with the same physics), excepted.",
+      from: { path: '^(packages/(server|web|shared)|e2e)/', pathNot: ['\\.test\\.ts$', '^packages/server/src/demo/'] },
       to: { path: '^packages/fleet/' },
     },
     {

@@ -4,9 +4,9 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { buildApp } from '../packages/server/src/app.ts';
+import { buildFleet } from '../packages/server/src/demo/builder.ts';
+import { FleetSimulator } from '../packages/server/src/demo/simulator.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
-import { buildFleet } from '../packages/server/src/fleet/builder.ts';
-import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
 import { benchExports } from './exports.ts';
 import { openBench } from './setup.ts';
 import { signIn } from './sign-in.ts';

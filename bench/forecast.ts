@@ -14,12 +14,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startOfPeriod } from '@vpp/shared';
+import { buildFleet } from '../packages/server/src/demo/builder.ts';
+import { FleetSimulator } from '../packages/server/src/demo/simulator.ts';
+import { publishWeather, WEATHER_AHEAD_S } from '../packages/server/src/demo/weather.ts';
 import { medianOf, meterBaselines, weightedError } from '../packages/server/src/features/dispatches/index.ts';
 import { actualPrices, latestForecast } from '../packages/server/src/features/market/index.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
-import { buildFleet } from '../packages/server/src/fleet/builder.ts';
-import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
-import { publishWeather, WEATHER_AHEAD_S } from '../packages/server/src/fleet/weather.ts';
 import { forecastError, forecastPower, type ModelNode } from '../packages/server/src/forecast/index.ts';
 import { openBench } from './setup.ts';
 

@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
+import { buildFleet } from '../packages/server/src/demo/builder.ts';
+import { FleetSimulator } from '../packages/server/src/demo/simulator.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
-import { buildFleet } from '../packages/server/src/fleet/builder.ts';
-import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
 import { openBench } from './setup.ts';
 
 const { values } = parseArgs({ options: { nodes: { type: 'string', default: '5000' }, days: { type: 'string', default: '30' } } });

@@ -16,6 +16,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_TRADING_POLICY, TRADING_STEP_S } from '@vpp/shared';
+import { buildFleet } from '../packages/server/src/demo/builder.ts';
+import { FleetSimulator } from '../packages/server/src/demo/simulator.ts';
+import { publishWeather, WEATHER_AHEAD_S } from '../packages/server/src/demo/weather.ts';
 import { actualPrices, latestForecast, vppRegion } from '../packages/server/src/features/market/index.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
 import {
@@ -27,9 +30,6 @@ import {
   savePolicy,
   vppStore,
 } from '../packages/server/src/features/trading/index.ts';
-import { buildFleet } from '../packages/server/src/fleet/builder.ts';
-import { FleetSimulator } from '../packages/server/src/fleet/simulator.ts';
-import { publishWeather, WEATHER_AHEAD_S } from '../packages/server/src/fleet/weather.ts';
 import { BATTERY_ONE_WAY_EFFICIENCY } from '../packages/server/src/forecast/index.ts';
 import { openBench } from './setup.ts';
 

@@ -78,11 +78,14 @@ export class SimulatedDevice {
   private flushing: Promise<void> | null = null;
   private readonly key: number;
 
+  /** The first second not yet reported (a reading at `ts` of `dt` seconds covers [ts, ts + dt)); null before the first report. */
+  nextTs: number | null;
+
   constructor(
     readonly identity: FleetDevice,
-    private readonly o: { broker: string; log: FleetLog; backupReserve?: number },
+    private readonly o: { broker: string; log: FleetLog; backupReserve?: number; home?: HomeState },
   ) {
-    this.key = stringKey(identity.serial);
+    this.key = o.home?.key ?? stringKey(identity.serial);
     this.model = {
       id: this.key,
       lat: identity.lat,
@@ -97,11 +100,20 @@ export class SimulatedDevice {
       batteryKw: identity.batteryKw,
       backupReserveKwh: identity.batteryKwh * (o.backupReserve ?? 0.2),
       // The household's size: the device's own, from its serial.
-      loadScale: Math.round((0.6 + hash01(this.key, 1) * 1.2) * 100) / 100,
+      loadScale: o.home?.loadScale ?? Math.round((0.6 + hash01(this.key, 1) * 1.2) * 100) / 100,
       submeterIds: identity.submeters.map((s) => s.id),
     };
-    this.socKwh = identity.batteryKwh * 0.5;
+    this.socKwh = o.home?.socKwh ?? identity.batteryKwh * 0.5;
+    this.nextTs = o.home?.nextTs ?? null;
   }
+
+  /** Whether it has a connection to the broker, up or being made (not after `drop` or `stop`). */
+  get linked(): boolean {
+    return this.client !== null;
+  }
+
+  /** The broker refused its credential: it connects no more (its readings are kept, up to the buffer). */
+  refused = false;
 
   get connected(): boolean {
     return this.client?.connected ?? false;
@@ -113,6 +125,7 @@ export class SimulatedDevice {
 
   /** Connects (and keeps reconnecting every few seconds while the broker is away). */
   connect(): void {
+    if (this.refused) return;
     const { identity } = this;
     const client = mqtt.connect(this.o.broker, {
       username: identity.serial,
@@ -129,7 +142,19 @@ export class SimulatedDevice {
     client.on('message', (_topic, payload) => {
       void this.onCommand(client, payload).catch((err: unknown) => this.o.log.warn(`${identity.serial}: command failed: ${String(err)}`));
     });
-    client.on('error', (err) => this.o.log.warn(`${identity.serial}: ${err.message}`));
+    client.on('error', (err) => {
+      // Refused its user name or password (MQTT 3.1.1 return codes 4 and 5): its credential was
+      // rotated for another device. It stops rather than knock every few seconds.
+      const code = (err as { code?: unknown }).code;
+      if (code === 4 || code === 5) {
+        this.o.log.warn(`${identity.serial}: the broker refused its credential; it stops`);
+        if (this.client === client) this.client = null;
+        this.refused = true;
+        void client.endAsync(true);
+        return;
+      }
+      this.o.log.warn(`${identity.serial}: ${err.message}`);
+    });
   }
 
   private async onConnect(client: MqttClient): Promise<void> {
@@ -237,6 +262,7 @@ export class SimulatedDevice {
           }
         : {}),
     };
+    this.nextTs = ts + dt;
     const client = this.client;
     if (client?.connected && !this.buffer.length) {
       this.counts.published++;
@@ -254,12 +280,28 @@ export class SimulatedDevice {
     if (this.buffer.length > BUFFER_LIMIT) this.buffer.splice(0, this.buffer.length - BUFFER_LIMIT);
   }
 
-  /** Disconnects; the broker publishes the last will (offline) unless `clean`. */
-  async stop(clean = true): Promise<void> {
+  /**
+   * Disconnects. `offline` (the default): says so on its `state`, then leaves. `quiet`: leaves with
+   * a clean DISCONNECT and no word (the broker drops its last will; its node stays as it was, for a
+   * process that stops and starts again). `drop`: the connection is lost (the broker publishes the
+   * last will: offline). The device keeps its readings meanwhile and sends them once connected again.
+   */
+  async stop(how: 'offline' | 'quiet' | 'drop' = 'offline'): Promise<void> {
     const client = this.client;
     this.client = null;
     if (!client) return;
-    if (clean) await client.publishAsync(this.topics.state, JSON.stringify({ online: false }), { qos: 1, retain: true }).catch(() => undefined);
-    await client.endAsync(!clean);
+    if (how === 'offline') await client.publishAsync(this.topics.state, JSON.stringify({ online: false }), { qos: 1, retain: true }).catch(() => undefined);
+    // Forced, the socket goes without a DISCONNECT, as when the home's internet goes: the broker sends the will.
+    await client.endAsync(how === 'drop');
   }
+}
+
+/** Where a home stands when its device starts: the demo hands over the homes it has simulated so far. */
+export interface HomeState {
+  /** The key of its physics' randomness (by default from its serial). */
+  key?: number;
+  loadScale?: number;
+  socKwh?: number;
+  /** The first second it has not reported yet. */
+  nextTs?: number;
 }

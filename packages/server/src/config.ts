@@ -97,6 +97,8 @@ const schema = z.object({
   SIM_INTERVAL_S: seconds.default(30),
   /** Demo mode: the retailer's past dispatches over the backfilled history (demo-history.ts); false leaves the history without them. */
   SIM_DEMO_DISPATCHES: bool.default(true),
+  /** The demo's live fleet: its devices report over MQTT through the embedded broker (false: the in-process simulator writes the telemetry store directly). */
+  SIM_WIRE: bool.default(true),
   SIM_SEED: z.coerce.number().int().default(42),
   /** The share of each simulated battery its household keeps as backup (self-consumption stops there; dispatches may use it down to their own reserve). */
   SIM_BACKUP_RESERVE: z.coerce.number().min(0).max(0.9).default(0.2),

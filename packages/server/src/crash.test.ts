@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { NodeModel } from '@vpp/fleet/physics';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SimParams } from './fleet/builder.ts';
-import { reporting } from './fleet/simulator.ts';
+import type { SimParams } from './demo/builder.ts';
+import { reporting } from './demo/simulator.ts';
 import { decodeDay } from './telemetry/index.ts';
 import { DIALECTS, fastClock, serverProcess, waitFor } from './test/server-process.ts';
 
@@ -54,6 +54,8 @@ for (const { dialect, skip } of DIALECTS) {
       // Its crash points count from the start: the demo's past dispatches would move which write or settlement they are.
       SIM_DEMO_DISPATCHES: 'false',
       SIM_INTERVAL_S: String(INTERVAL),
+      // Its kills land in the simulator's direct writes of the telemetry store, followed by its position (sim_state).
+      SIM_WIRE: 'false',
       JOB_LEASE_S: '3',
     });
     afterAll(() => srv.cleanup());

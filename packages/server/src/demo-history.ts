@@ -1,11 +1,11 @@
 import { DISPATCH_POWER_STEP_KW, startOfPeriod } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
+import type { FleetHistory, HistoryStep } from './demo/fleet.ts';
 import { callerOf } from './features/auth/index.ts';
 import { createCurtailment, curtailmentConstraint, runCurtailmentEngine } from './features/curtailments/index.ts';
 import { constraints, createDispatch, runDispatchEngine } from './features/dispatches/index.ts';
 import { seedDemoExports } from './features/exports/index.ts';
 import { createRert } from './features/rert/index.ts';
-import type { FleetHistory, HistoryStep } from './fleet/fleet.ts';
 import type { AppContext } from './platform/context.ts';
 import { crashPoint } from './platform/crash-points.ts';
 

@@ -1,13 +1,13 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, setClock } from './db/database.ts';
+import { type FleetHistory, startFleet } from './demo/fleet.ts';
 import { demoHistory } from './demo-history.ts';
 import { BrokerPortTaken, type DeviceLink, startDevices } from './devices/index.ts';
 import { seedDemoInvoices } from './features/billing/index.ts';
 import { enrolDemoCustomers } from './features/customers/index.ts';
 import { FEATURES, seedDemo } from './features/index.ts';
 import { nodeReports } from './features/nodes/index.ts';
-import { type FleetHistory, startFleet } from './fleet/fleet.ts';
 import { createContext } from './platform/context.ts';
 import { armCrashPoint } from './platform/crash-points.ts';
 import { createWorker } from './platform/jobs.ts';
@@ -42,7 +42,7 @@ async function main() {
   let fleet: ReturnType<typeof startFleet> | null = null;
   let devices: DeviceLink | null = null;
   const stop = async () => {
-    (await fleet?.catch(() => null))?.stop();
+    await (await fleet?.catch(() => null))?.stop();
     await devices?.stop();
     await worker.stop();
     await app.close();
@@ -80,7 +80,11 @@ async function main() {
     const history: FleetHistory | undefined = config.demo
       ? async (from, to) => [...(events ? await events(from, to) : []), { at: to - (to % 300), act: () => seedDemoInvoices(ctx) }]
       : undefined;
-    fleet = startFleet(ctx, app.log, { ...reports, joined }, history);
+    // The demo's live fleet walks the wire: its devices connect to the embedded broker with their own credentials.
+    const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+    const wire = config.SIM_WIRE && devices?.port ? { broker: `mqtt://${host.includes(':') ? `[${host}]` : host}:${devices.port}` } : undefined;
+    if (config.SIM_WIRE && !wire) app.log.info('The simulated fleet reports directly: no embedded MQTT broker (MQTT_PORT=0 or MQTT_URL)');
+    fleet = startFleet(ctx, app.log, { ...reports, joined }, history, wire);
     await fleet;
   }
 }

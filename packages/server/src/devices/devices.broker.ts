@@ -22,6 +22,8 @@ export interface EmbeddedBrokerOptions {
 export interface EmbeddedBroker {
   port: number;
   publish(topic: string, payload: string): Promise<void>;
+  /** Closes a device's connections (its credential was rotated: the old secret is no good from now). */
+  disconnect(serial: string): void;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ function listen(server: net.Server, port: number, host: string): Promise<number>
  */
 export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const identities = new WeakMap<Client, BrokerIdentity>();
+  const devices = new Map<string, Set<Client>>();
   const aedes = await Aedes.createBroker({
     authenticate(client, username, password, done) {
       const fail = () => {
@@ -63,6 +66,7 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
             return fail();
           }
           identities.set(client, id);
+          if (id.kind === 'device') devices.set(id.serial, (devices.get(id.serial) ?? new Set()).add(client));
           done(null, true);
         },
         (err: unknown) => {
@@ -96,6 +100,10 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
       done(null, null);
     },
   });
+  aedes.on('clientDisconnect', (client) => {
+    const id = identities.get(client);
+    if (id?.kind === 'device') devices.get(id.serial)?.delete(client);
+  });
   const server = net.createServer(aedes.handle);
   const sockets = new Set<net.Socket>();
   server.on('connection', (socket) => {
@@ -119,6 +127,10 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
       return new Promise((resolve, reject) =>
         aedes.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (err) => (err ? reject(err) : resolve())),
       );
+    },
+    disconnect(serial) {
+      for (const client of devices.get(serial) ?? []) client.close();
+      devices.delete(serial);
     },
     async close() {
       // No new connection first: a device reconnecting while the broker closes would hold it open.

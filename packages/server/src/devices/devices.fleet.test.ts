@@ -3,11 +3,11 @@ import { type Fleet, runFleet } from '@vpp/fleet/fleet';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { nowS, setClock } from '../db/database.ts';
 import { nodeReports } from '../features/nodes/index.ts';
-import { cancelCommands, sendCommands } from '../fleet/control.ts';
 import { node } from '../test/factories.ts';
 import { freePort } from '../test/free-port.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { waitFor } from '../test/server-process.ts';
+import { cancelCommands, sendCommands } from './devices.commands.ts';
 import { commissionFleet, type DeviceLink, startDevices } from './index.ts';
 
 /**
@@ -130,7 +130,7 @@ describeEachDatabase('the simulated fleet on the wire', (h) => {
       device.report(first, 30);
       await waitFor('its live reading', async () => (await seqs(id)).includes(first));
       // Away: the connection drops without a goodbye, and the broker publishes its last will.
-      await device.stop(false);
+      await device.stop('drop');
       await waitFor(
         'the node offline',
         async () => (await h().ctx.db.selectFrom('nodes').select('connection_offline').where('id', '=', id).executeTakeFirstOrThrow()).connection_offline === 1,

@@ -2,10 +2,10 @@ import { type DeviceReading, deviceAckSchema, deviceReadingSchema, deviceStateSc
 import type { FastifyBaseLogger } from 'fastify';
 import type { ZodError } from 'zod';
 import { nowS } from '../db/database.ts';
-import type { FleetReports } from '../fleet/reports.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Sample, SubmeterSample } from '../telemetry/index.ts';
 import * as repo from './devices.repo.ts';
+import type { FleetReports } from './devices.reports.ts';
 
 /** Messages a device may send at once, and per second after that (a report every few seconds is far below it): the excess is dropped and counted. */
 export const RATE_BURST = 30;

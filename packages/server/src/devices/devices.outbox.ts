@@ -1,9 +1,9 @@
 import { type DeviceAck, type DeviceCmdMessage, type DeviceCommand, type DeviceControl, deviceTopics } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ExpressionBuilder } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import { type Database, nowS } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { type CommandSpec, DIRECTING, followedWindows, reviseNodes } from '../fleet/control.ts';
+import { type CommandSpec, DIRECTING, followedWindows, reviseNodes } from './devices.commands.ts';
 
 /** A command not acknowledged this long after it was sent goes out again (QoS 1 covers the wire; this covers a device that restarted before answering). */
 export const RESEND_S = 30;
@@ -176,7 +176,8 @@ export class CommandOutbox {
       .limit(CLAIM);
     const rows = await this.db
       .updateTable('node_commands')
-      .set(which === 'due' ? { sent_at: now, revise: 0 } : { revise: 0 })
+      // A command looked at again that never went out goes out now: sent, so the next round's `due` does not send it twice.
+      .set(which === 'due' ? { sent_at: now, revise: 0 } : { revise: 0, sent_at: sql<number>`coalesce(sent_at, ${now})` })
       .where('id', 'in', ids)
       .where(pick)
       .returning(['id', 'node_id', 'kind', 'params', 'start_ts', 'end_ts', 'created_at', 'status', 'precedence', 'organisation_id', 'wire'])

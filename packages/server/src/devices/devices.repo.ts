@@ -54,6 +54,20 @@ export async function saveCredential(db: Database, nodeId: number, secretHash: s
     .execute();
 }
 
+/** Each of these nodes' credential's hash (nodes without one are absent). */
+export async function credentialHashes(db: Database, nodeIds: readonly number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (let i = 0; i < nodeIds.length; i += 1000) {
+    const rows = await db
+      .selectFrom('device_credentials')
+      .select(['node_id', 'secret_hash'])
+      .where('node_id', 'in', nodeIds.slice(i, i + 1000))
+      .execute();
+    for (const r of rows) out.set(r.node_id, r.secret_hash);
+  }
+  return out;
+}
+
 /** Node ids whose devices hold a credential: they report over the wire. */
 export async function credentialedNodeIds(db: Database): Promise<Set<number>> {
   return new Set((await db.selectFrom('device_credentials').select('node_id').execute()).map((r) => r.node_id));
@@ -122,24 +136,27 @@ export async function pruneSequences(db: Database, before: number): Promise<void
 
 /** What a simulated fleet's identities file holds of each node (docs/devices.md): commissioned nodes, by id; `count` first, or `nodeIds`. */
 export async function fleetNodes(db: Database, pick: { count: number } | { nodeIds: readonly number[] }) {
-  let q = db
+  const q = db
     .selectFrom('nodes')
     .select(['id', 'serial_number', 'lat', 'lng', 'region', 'postcode', 'timezone', 'phases', 'solar_kw', 'inverter_kw', 'battery_kw', 'battery_usable_kwh'])
     .where('commissioned_at', 'is not', null)
     .orderBy('id');
-  q = 'count' in pick ? q.limit(pick.count) : q.where('id', 'in', pick.nodeIds.length ? pick.nodeIds : [-1]);
-  const nodes = await q.execute();
-  const subs = nodes.length
-    ? await db
-        .selectFrom('submeters')
-        .select(['id', 'node_id', 'name'])
-        .where(
-          'node_id',
-          'in',
-          nodes.map((n) => n.id),
-        )
-        .orderBy('id')
-        .execute()
-    : [];
-  return nodes.map((n) => ({ ...n, submeters: subs.filter((s) => s.node_id === n.id).map((s) => ({ id: s.id, name: s.name })) }));
+  let nodes: Awaited<ReturnType<typeof q.execute>> = [];
+  if ('count' in pick) nodes = await q.limit(pick.count).execute();
+  else for (let i = 0; i < pick.nodeIds.length; i += 1000) nodes.push(...(await q.where('id', 'in', pick.nodeIds.slice(i, i + 1000)).execute()));
+  const subs = new Map<number, { id: number; name: string }[]>();
+  for (let i = 0; i < nodes.length; i += 1000) {
+    const rows = await db
+      .selectFrom('submeters')
+      .select(['id', 'node_id', 'name'])
+      .where(
+        'node_id',
+        'in',
+        nodes.slice(i, i + 1000).map((n) => n.id),
+      )
+      .orderBy('id')
+      .execute();
+    for (const s of rows) subs.set(s.node_id, [...(subs.get(s.node_id) ?? []), { id: s.id, name: s.name }]);
+  }
+  return nodes.map((n) => ({ ...n, submeters: subs.get(n.id) ?? [] }));
 }

@@ -27,12 +27,19 @@ export async function verifyDevice(ctx: AppContext, serial: string, password: Bu
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Issues a node's device credential, or replaces it (the old secret stops working at the device's next connection). Shown once. */
+/** The embedded broker of each running console: a rotated credential closes its device's connections there. */
+export const embeddedBrokers = new WeakMap<AppContext, { disconnect(serial: string): void }>();
+
+/**
+ * Issues a node's device credential, or replaces it. Shown once. The old secret stops working: on
+ * the embedded broker its connections close at once (on an external broker, at its next connection).
+ */
 export async function issueCredential(ctx: AppContext, user: AuthUser, nodeId: number): Promise<DeviceCredential> {
   const node = await requireNode(ctx, user, nodeId);
   const secret = newSecret();
   const at = nowS();
   await repo.saveCredential(ctx.db, nodeId, hashSecret(secret), at);
+  embeddedBrokers.get(ctx)?.disconnect(node.serial_number);
   return { username: node.serial_number, secret, issuedAt: at, broker: ctx.deviceBroker };
 }
 
@@ -61,21 +68,51 @@ export async function commissionFleet(db: Database, pick: { count: number } | { 
   for (const n of nodes) {
     const secret = newSecret();
     await repo.saveCredential(db, n.id, hashSecret(secret), at);
-    devices.push({
-      serial: n.serial_number,
-      secret,
-      lat: n.lat,
-      lng: n.lng,
-      region: n.region,
-      postcode: n.postcode,
-      timezone: n.timezone,
-      phases: n.phases === 3 ? 3 : 1,
-      solarKw: n.solar_kw,
-      inverterKw: n.inverter_kw,
-      batteryKw: n.battery_kw,
-      batteryKwh: n.battery_usable_kwh,
-      submeters: n.submeters,
-    });
+    devices.push(identity(n, secret));
   }
   return { issuedAt: at, devices };
+}
+
+/**
+ * The demo's own devices (docs/devices.md, "The demo"): the secret of each is `secretOf(serial)`,
+ * derived from a key the demo keeps, so that its next start knows them again without a secret kept
+ * in clear. A node without a credential is given the demo's; a node whose credential is the demo's
+ * stays the demo's; a node whose credential was issued to someone else (rotated through the API for
+ * a device of their own) is left to that device. Answers the demo's devices, by node id.
+ */
+export async function commissionDemoFleet(
+  db: Database,
+  nodeIds: readonly number[],
+  secretOf: (serial: string) => string,
+  at = nowS(),
+): Promise<Map<number, FleetDevice>> {
+  const held = await repo.credentialHashes(db, nodeIds);
+  const out = new Map<number, FleetDevice>();
+  for (const n of await repo.fleetNodes(db, { nodeIds })) {
+    const secret = secretOf(n.serial_number);
+    const hash = hashSecret(secret);
+    const stored = held.get(n.id);
+    if (stored !== undefined && stored !== hash) continue;
+    if (stored === undefined) await repo.saveCredential(db, n.id, hash, at);
+    out.set(n.id, identity(n, secret));
+  }
+  return out;
+}
+
+function identity(n: Awaited<ReturnType<typeof repo.fleetNodes>>[number], secret: string): FleetDevice {
+  return {
+    serial: n.serial_number,
+    secret,
+    lat: n.lat,
+    lng: n.lng,
+    region: n.region,
+    postcode: n.postcode,
+    timezone: n.timezone,
+    phases: n.phases === 3 ? 3 : 1,
+    solarKw: n.solar_kw,
+    inverterKw: n.inverter_kw,
+    batteryKw: n.battery_kw,
+    batteryKwh: n.battery_usable_kwh,
+    submeters: n.submeters,
+  };
 }

@@ -3,11 +3,11 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
 import { nodeReports } from '../features/nodes/index.ts';
-import { cancelCommands, sendCommands } from '../fleet/control.ts';
 import { node } from '../test/factories.ts';
 import { freePort } from '../test/free-port.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { waitFor } from '../test/server-process.ts';
+import { cancelCommands, sendCommands } from './devices.commands.ts';
 import { type DeviceLink, startDevices } from './index.ts';
 
 type Headers = { authorization: string };

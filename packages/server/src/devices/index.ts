@@ -2,7 +2,6 @@ import os from 'node:os';
 import { deviceEndpoints } from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { nowS } from '../db/database.ts';
-import type { FleetReports } from '../fleet/reports.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { FeatureModule } from '../platform/module.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './devices.broker.ts';
@@ -10,12 +9,13 @@ import { DeviceIngest } from './devices.ingest.ts';
 import { connectExternal, type ExternalLink } from './devices.link.ts';
 import { CommandOutbox } from './devices.outbox.ts';
 import * as repo from './devices.repo.ts';
+import type { FleetReports } from './devices.reports.ts';
 import { devicesRoutes } from './devices.routes.ts';
-import { verifyDevice } from './devices.service.ts';
+import { embeddedBrokers, verifyDevice } from './devices.service.ts';
 
 export { BrokerPortTaken } from './devices.broker.ts';
 export { credentialedNodeIds, saveCredential } from './devices.repo.ts';
-export { commissionFleet, hashSecret, newSecret } from './devices.service.ts';
+export { commissionDemoFleet, commissionFleet, hashSecret, newSecret } from './devices.service.ts';
 
 /** Devices on the wire: a node's device record and its credential. */
 export const devicesModule: FeatureModule = {
@@ -78,6 +78,7 @@ export async function startDevices(
       },
     });
     ctx.deviceBroker = { url: null, port: broker.port };
+    embeddedBrokers.set(ctx, broker);
   }
   const link = broker ?? (external as ExternalLink);
   outbox = new CommandOutbox(ctx.db, (topic, payload) => link.publish(topic, payload), log);

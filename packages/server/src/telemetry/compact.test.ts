@@ -3,7 +3,7 @@ import { localDateToEpoch, localMidnight } from '@vpp/shared';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
-import { buildFleet } from '../fleet/builder.ts';
+import { buildFleet } from '../demo/builder.ts';
 import type { JobRun } from '../platform/jobs.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { DAY_COLUMNS, DAY_GROUPS, decodeDay, encodeDay } from './codec.ts';

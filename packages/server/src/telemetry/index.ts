@@ -51,6 +51,7 @@ export {
 } from './metrics.ts';
 export { type BucketSums, type HistoryRow, nodeSeries } from './read.ts';
 export type { SubmeterSample } from './rows.ts';
+export { bucketTimes, buildSeries, roundValue, type Series, type SeriesPoint, submeterBuckets, submeterMeans } from './series.ts';
 export type { BucketVisitor, HistoryColumn } from './stream.ts';
 
 /** The store's own upkeep: it compacts the ended days of the history every hour. */

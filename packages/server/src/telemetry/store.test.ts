@@ -3,7 +3,7 @@ import { endOfPeriod, localBucketStart, startOfPeriod } from '@vpp/shared';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
-import { buildFleet } from '../fleet/builder.ts';
+import { buildFleet } from '../demo/builder.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { FLEET_COLUMNS, type FleetColumn, METRIC_COLUMNS, type MetricColumn, metricValues, type Sample } from './metrics.ts';
 

@@ -1,8 +1,8 @@
 import { nowS } from '../db/database.ts';
+import { buildFleet } from '../demo/builder.ts';
+import { FleetSimulator } from '../demo/simulator.ts';
+import { publishWeather, WEATHER_AHEAD_S } from '../demo/weather.ts';
 import { nodeReports } from '../features/nodes/index.ts';
-import { buildFleet } from '../fleet/builder.ts';
-import { FleetSimulator } from '../fleet/simulator.ts';
-import { publishWeather, WEATHER_AHEAD_S } from '../fleet/weather.ts';
 import type { Harness } from './harness.ts';
 
 /** Where a test fleet's history ends (a 5-minute boundary) and begins. */

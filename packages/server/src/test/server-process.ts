@@ -197,7 +197,10 @@ export const DIALECTS: { dialect: Dialect; skip: boolean }[] = [
  * settlement must play out in seconds: `env` sets the server's clock (CLOCK_RATE, CLOCK_ANCHOR) over a
  * small live fleet, with a job lease and a settlement delay of 5 clock minutes, and without the demo's
  * past dispatches (crash points count from the start: those would move which pass they kill);
- * `clock()` reads the servers' clock here the same way (epoch seconds).
+ * `clock()` reads the servers' clock here the same way (epoch seconds). The fleet reports through
+ * the in-process simulator, not the wire (SIM_WIRE=false): these tests follow the telemetry store's
+ * and the events' crash safety by the simulator's position (`sim_state`), and at 60 times real time
+ * the devices would each publish twice a second. The wire's own kills are in devices/.
  */
 export function fastClock(rate: number) {
   const anchor = Math.floor(Date.now() / 1000);
@@ -206,6 +209,7 @@ export function fastClock(rate: number) {
     SIM_HISTORY_DAYS: '1',
     SIM_DEMO_DISPATCHES: 'false',
     SIM_INTERVAL_S: '30',
+    SIM_WIRE: 'false',
     CLOCK_RATE: String(rate),
     CLOCK_ANCHOR: String(anchor),
     JOB_LEASE_S: '300',

@@ -3,7 +3,6 @@ import {
   type CreateSetpointBody,
   CURTAILMENT,
   CURTAILMENT_MESSAGES,
-  type CurtailmentComponent,
   type CurtailmentConstraint,
   type CurtailmentDetail,
   type CurtailmentNode,
@@ -13,20 +12,25 @@ import {
   type CurtailmentSummary,
   createCurtailmentBody,
   createSetpointBody,
-  eventStateAt,
   PREDICTION_HORIZON_S,
 } from '@vpp/shared';
-import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
-import { commandResponses, endCommands } from '../../fleet/control.ts';
+import { commandResponses, endCommands } from '../../devices/devices.commands.ts';
 import { forecastPower } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
-import { audit, auditOf, DEFAULT_TIME_ZONE, forecast, forecastSteps, predictionWarning, reportingNodes, STEP_S, toForecastNode } from '../dispatches/index.ts';
+import { DEFAULT_TIME_ZONE, forecast, forecastSteps, predictionWarning, reportingNodes, STEP_S, toForecastNode } from '../dispatches/index.ts';
+import { audit, auditTrail, type EventKind, insertEvent, presentEvent, requireEvent, withdrawEvent } from '../events/index.ts';
 import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
-import { curtailableNodes, curtailmentConstraint, splitLimit } from './curtailments.limits.ts';
+import * as limits from './curtailments.limits.repo.ts';
+import { curtailableNodes, curtailmentConstraint, splitLimit } from './curtailments.limits.service.ts';
+import * as repo from './curtailments.repo.ts';
+import { type CurtailmentRow, findCurtailment } from './curtailments.repo.ts';
+import * as setpoints from './curtailments.setpoints.repo.ts';
+
+export { type CurtailmentRow, findCurtailment };
 
 // Curtailments and default setpoints (spec 3 §2.7, §3.6, §3.7, §4.3, §5, §7): created, read, cancelled.
 
@@ -35,87 +39,10 @@ export const curtailmentSource = (id: number) => `curtailment:${id}`;
 /** The source of a default setpoint's per-node limits. */
 export const setpointSource = (id: number) => `setpoint:${id}`;
 
-const nameOf = (given: string | null, surname: string | null) => (given === null ? 'Unknown' : `${given} ${surname ?? ''}`.trim());
-const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const r3 = (v: number) => Math.round(v * 1000) / 1000 + 0;
 
-function curtailmentQuery(db: Database) {
-  return db
-    .selectFrom('events')
-    .innerJoin('curtailments as c', 'c.event_id', 'events.id')
-    .leftJoin('powerstations as ps', 'ps.id', 'events.powerstation_id')
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'c.created_by').onRef('u.organisation_id', '=', 'events.organisation_id'))
-    .select((eb) => [
-      'events.id',
-      'events.organisation_id',
-      'events.powerstation_id',
-      'ps.name as powerstation_name',
-      'events.start_time',
-      'events.duration',
-      'events.cancelled_at',
-      'events.created_at',
-      'c.component',
-      'c.real_power_p',
-      'c.triggered',
-      'c.reason',
-      'c.created_by',
-      'c.orders_sent_at',
-      'c.checked_at',
-      'u.given_name',
-      'u.surname',
-      eb
-        .selectFrom('limit_nodes as ln')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('ln.source', '=', sql<string>`${'curtailment:'} || cast(events.id as text)`)
-        .where('ln.dropped_at', 'is', null)
-        .as('deployments'),
-    ])
-    .where('events.type', '=', CURTAILMENT);
-}
-
-type Raw = Awaited<ReturnType<ReturnType<typeof curtailmentQuery>['executeTakeFirstOrThrow']>>;
-export interface CurtailmentRow {
-  id: number;
-  organisation_id: number;
-  powerstation_id: number | null;
-  powerstation_name: string | null;
-  start_time: number;
-  duration: number;
-  cancelled_at: number | null;
-  created_at: number;
-  component: CurtailmentComponent;
-  real_power_p: number;
-  triggered: boolean;
-  reason: string | null;
-  created_by: number | null;
-  orders_sent_at: number | null;
-  checked_at: number | null;
-  given_name: string | null;
-  surname: string | null;
-  deployments: number;
-}
-
-const toRow = (r: Raw): CurtailmentRow => ({
-  ...r,
-  start_time: Number(r.start_time),
-  duration: Number(r.duration),
-  cancelled_at: num(r.cancelled_at),
-  created_at: Number(r.created_at),
-  component: r.component === 'solar' ? 'solar' : 'grid',
-  real_power_p: Number(r.real_power_p),
-  triggered: Number(r.triggered) === 1,
-  orders_sent_at: num(r.orders_sent_at),
-  checked_at: num(r.checked_at),
-  deployments: Number(r.deployments ?? 0),
-});
-
-/** One curtailment of the organisation (any organisation when `orgId` is null: the engine's view). */
-export async function findCurtailment(db: Database, orgId: number | null, id: number): Promise<CurtailmentRow | undefined> {
-  let q = curtailmentQuery(db).where('events.id', '=', id);
-  if (orgId !== null) q = q.where('events.organisation_id', '=', orgId);
-  const r = await q.executeTakeFirst();
-  return r ? toRow(r) : undefined;
-}
+/** A curtailment as an event kind (its 404). */
+const CURTAILMENT_KIND: EventKind<CurtailmentRow> = { noun: 'curtailment', find: findCurtailment };
 
 /**
  * Who creates or cancels a curtailment: a signed-in user, or a system outside the console (a
@@ -127,22 +54,19 @@ export interface CurtailmentActor {
   reason?: string;
 }
 
-async function requireCurtailment(ctx: AppContext, user: Pick<AuthUser, 'organisationId'>, id: number): Promise<CurtailmentRow> {
-  const c = await findCurtailment(ctx.db, user.organisationId, id);
-  if (!c) throw notFound('curtailment');
-  return c;
-}
+const requireCurtailment = (ctx: AppContext, user: Pick<AuthUser, 'organisationId'>, id: number) => requireEvent(ctx, user, CURTAILMENT_KIND, id);
 
 function summary(c: CurtailmentRow, now: number): CurtailmentSummary {
+  const e = presentEvent(c, now);
   return {
-    id: c.id,
-    state: eventStateAt(c.start_time, c.duration, now, c.cancelled_at),
+    id: e.id,
+    state: e.state,
     triggered: c.triggered,
     reason: c.reason,
-    powerstation: c.powerstation_id !== null && c.powerstation_name !== null ? { id: c.powerstation_id, name: c.powerstation_name } : null,
-    createdAt: c.created_at,
-    createdBy: nameOf(c.given_name, c.surname),
-    cancelledAt: c.cancelled_at,
+    powerstation: e.powerstation,
+    createdAt: e.createdAt,
+    createdBy: e.createdBy,
+    cancelledAt: e.cancelledAt,
     component: c.component,
     request: { startTime: c.start_time, duration: c.duration, realPowerP: c.real_power_p, deploymentsRequested: c.deployments },
   };
@@ -176,45 +100,30 @@ export async function createCurtailment(ctx: AppContext, user: CurtailmentActor,
   const shares = splitLimit(-body.realPowerP, nodes);
   const net = body.component === 'grid';
   return ctx.db.transaction().execute(async (trx) => {
-    const { id } = await trx
-      .insertInto('events')
-      .values({
-        organisation_id: user.organisationId,
-        powerstation_id: ps.id,
-        type: CURTAILMENT,
-        start_time: body.startTime,
-        duration: body.duration,
-        cancelled_at: null,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('curtailments')
-      .values({
-        event_id: id,
-        component: body.component,
-        real_power_p: body.realPowerP + 0,
-        ...(user.reason ? { triggered: 1 } : {}),
-        reason: user.reason ?? null,
-        created_by: user.id,
-        orders_sent_at: null,
-        checked_at: null,
-      })
-      .execute();
-    const rows = nodes.map((n) => ({
-      source: curtailmentSource(id),
-      node_id: n.id,
-      net_kw: net ? (shares.get(n.id) ?? 0) : null,
-      gross_kw: net ? null : (shares.get(n.id) ?? 0),
-      orders_sent_at: null,
-      dropped_at: null,
-    }));
-    for (let i = 0; i < rows.length; i += 1000)
-      await trx
-        .insertInto('limit_nodes')
-        .values(rows.slice(i, i + 1000))
-        .execute();
+    const id = await insertEvent(trx, {
+      organisation_id: user.organisationId,
+      powerstation_id: ps.id,
+      type: CURTAILMENT,
+      start_time: body.startTime,
+      duration: body.duration,
+      created_at: now,
+    });
+    await repo.insertCurtailment(trx, {
+      event_id: id,
+      component: body.component,
+      real_power_p: body.realPowerP + 0,
+      created_by: user.id,
+      reason: user.reason ?? null,
+    });
+    await limits.insertLimitNodes(
+      trx,
+      nodes.map((n) => ({
+        source: curtailmentSource(id),
+        node_id: n.id,
+        net_kw: net ? (shares.get(n.id) ?? 0) : null,
+        gross_kw: net ? null : (shares.get(n.id) ?? 0),
+      })),
+    );
     await audit(trx, id, 'CREATED', user.id, now);
     return { id };
   });
@@ -222,30 +131,20 @@ export async function createCurtailment(ctx: AppContext, user: CurtailmentActor,
 
 /** The organisation's curtailments, latest start first. */
 export async function listCurtailments(ctx: AppContext, user: AuthUser, q: { limit: number; offset: number }) {
-  const base = ctx.db.selectFrom('events').where('events.organisation_id', '=', user.organisationId).where('events.type', '=', CURTAILMENT);
-  const [rows, total] = await Promise.all([
-    curtailmentQuery(ctx.db)
-      .where('events.organisation_id', '=', user.organisationId)
-      .orderBy('events.start_time', 'desc')
-      .orderBy('events.id', 'desc')
-      .limit(q.limit)
-      .offset(q.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await repo.listCurtailments(ctx.db, user.organisationId, q);
   const now = nowS();
-  return { curtailments: rows.map((r) => summary(toRow(r), now)), total: Number(total.n) };
+  return { curtailments: rows.map((r) => summary(r, now)), total };
 }
 
 /** A curtailment with its response now and its audit. */
 export async function curtailmentDetail(ctx: AppContext, user: AuthUser, id: number): Promise<CurtailmentDetail> {
   const c = await requireCurtailment(ctx, user, id);
   const now = nowS();
-  const [trail, response] = await Promise.all([auditOf(ctx.db, user.organisationId, id), measure(ctx.db, ctx.telemetry, c, now)]);
+  const [trail, response] = await Promise.all([auditTrail(ctx.db, user.organisationId, id), measure(ctx.db, ctx.telemetry, c, now)]);
   return {
     ...summary(c, now),
     currentResponse: response.currentResponse,
-    audit: trail.map((a) => ({ action: a.action as 'CREATED', at: a.at, by: nameOf(a.given_name, a.surname), detail: a.detail })),
+    audit: trail,
   };
 }
 
@@ -255,31 +154,11 @@ export async function cancelCurtailment(ctx: AppContext, user: CurtailmentActor,
   const now = nowS();
   if (c.cancelled_at !== null || c.start_time + c.duration <= now) throw badRequest(CURTAILMENT_MESSAGES.notCancellable);
   await ctx.db.transaction().execute(async (trx) => {
-    const done = await trx.updateTable('events').set({ cancelled_at: now }).where('id', '=', id).where('cancelled_at', 'is', null).executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw badRequest(CURTAILMENT_MESSAGES.notCancellable);
-    await endCommands(trx, curtailmentSource(id), now);
     // The nodes that were told of it hear that it is off.
-    const told = await trx
-      .selectFrom('limit_nodes')
-      .select('node_id')
-      .where('source', '=', curtailmentSource(id))
-      .where('orders_sent_at', 'is not', null)
-      .where('dropped_at', 'is', null)
-      .execute();
-    for (let i = 0; i < told.length; i += 1000)
-      await trx
-        .insertInto('node_events')
-        .values(
-          told.slice(i, i + 1000).map((n) => ({
-            node_id: n.node_id,
-            ts: now,
-            event_type: CURTAILMENT,
-            description: `Curtailment ${id} was cancelled: the limit is lifted.`,
-            duration: null,
-          })),
-        )
-        .execute();
-    await audit(trx, id, 'CANCELLED', user.id, now);
+    const told = await limits.toldNodes(trx, curtailmentSource(id));
+    if (!(await withdrawEvent(trx, { id, source: curtailmentSource(id), userId: user.id, now, end: true })))
+      throw badRequest(CURTAILMENT_MESSAGES.notCancellable);
+    await repo.logNodeEvents(trx, told, { ts: now, description: () => `Curtailment ${id} was cancelled: the limit is lifted.`, duration: null });
   });
 }
 
@@ -298,7 +177,7 @@ async function respondedNodes(db: Database, source: string): Promise<Set<number>
  */
 async function measure(db: Database, telemetry: TelemetryStore, c: CurtailmentRow, now: number): Promise<CurtailmentResponse> {
   const source = curtailmentSource(c.id);
-  const nodes = (await db.selectFrom('limit_nodes').select('node_id').where('source', '=', source).execute()).map((r) => r.node_id);
+  const nodes = await limits.sourceNodes(db, source);
   const accepted = await respondedNodes(db, source);
   const end = Math.min(c.start_time + c.duration, c.cancelled_at ?? Number.POSITIVE_INFINITY);
   const from = c.start_time - 3600;
@@ -388,36 +267,7 @@ export async function curtailmentPrediction(ctx: AppContext, user: AuthUser, id:
 export async function curtailmentNodes(ctx: AppContext, user: AuthUser, id: number, q: { limit: number; offset: number }) {
   await requireCurtailment(ctx, user, id);
   const source = curtailmentSource(id);
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .selectFrom('limit_nodes as ln')
-      .innerJoin('nodes', 'nodes.id', 'ln.node_id')
-      .select(['nodes.id', 'nodes.nmi', 'nodes.serial_number', 'nodes.street', 'nodes.suburb', 'nodes.state', 'nodes.postcode'])
-      .where('ln.source', '=', source)
-      .orderBy('nodes.id')
-      .limit(q.limit)
-      .offset(q.offset)
-      .execute(),
-    ctx.db
-      .selectFrom('limit_nodes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('source', '=', source)
-      .executeTakeFirstOrThrow(),
-  ]);
-  const answers = rows.length
-    ? await ctx.db
-        .selectFrom('node_commands')
-        .select('node_id')
-        .where('source', '=', source)
-        .where(
-          'node_id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .where((eb) => eb.or([eb('status', '=', 'ACCEPTED'), eb.and([eb('status', '=', 'CANCELLED'), eb('responded_at', 'is not', null)])]))
-        .execute()
-    : [];
-  const responded = new Set(answers.map((a) => a.node_id));
+  const { rows, total, responded } = await repo.curtailmentNodes(ctx.db, source, q);
   const nodes: CurtailmentNode[] = rows.map((r) => ({
     id: r.id,
     nmi: r.nmi,
@@ -425,66 +275,15 @@ export async function curtailmentNodes(ctx: AppContext, user: AuthUser, id: numb
     address: `${r.street}, ${r.suburb} ${r.state} ${r.postcode}`,
     responded: responded.has(r.id),
   }));
-  return { nodes, total: Number(total.n) };
+  return { nodes, total };
 }
 
 // Default setpoints.
 
-function setpointQuery(db: Database, orgId: number) {
-  return db
-    .selectFrom('curtailment_setpoints as s')
-    .leftJoin('powerstations as ps', 'ps.id', 's.powerstation_id')
-    .select((eb) => [
-      's.id',
-      's.powerstation_id',
-      'ps.name as powerstation_name',
-      's.created_at',
-      's.ramp_duration',
-      's.solar_limit',
-      's.grid_limit',
-      's.removed_at',
-      // A newer setpoint of the same VPP makes this one INACTIVE; so does its removal.
-      eb
-        .case()
-        .when('s.removed_at', 'is not', null)
-        .then(1)
-        .when(
-          eb.exists(
-            eb
-              .selectFrom('curtailment_setpoints as n')
-              .select('n.id')
-              .whereRef('n.powerstation_id', '=', 's.powerstation_id')
-              .where((w) =>
-                w.or([w('n.created_at', '>', w.ref('s.created_at')), w.and([w('n.created_at', '=', w.ref('s.created_at')), w('n.id', '>', w.ref('s.id'))])]),
-              ),
-          ),
-        )
-        .then(1)
-        .else(0)
-        .end()
-        .as('inactive'),
-    ])
-    .where('s.organisation_id', '=', orgId)
-    .where('s.powerstation_id', 'is not', null);
-}
-
 /** Setpoints newest first; within the same creation time the ACTIVE one first. */
 async function pageSetpoints(ctx: AppContext, user: AuthUser, q: { limit: number; offset: number }, powerstationId?: number) {
-  let rows = setpointQuery(ctx.db, user.organisationId);
-  let count = ctx.db
-    .selectFrom('curtailment_setpoints')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organisation_id', '=', user.organisationId)
-    .where('powerstation_id', 'is not', null);
-  if (powerstationId !== undefined) {
-    rows = rows.where('s.powerstation_id', '=', powerstationId);
-    count = count.where('powerstation_id', '=', powerstationId);
-  }
-  const [list, total] = await Promise.all([
-    rows.orderBy('s.created_at', 'desc').orderBy('inactive').orderBy('s.id', 'desc').limit(q.limit).offset(q.offset).execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
-  const setpoints: CurtailmentSetpoint[] = list.map((r) => ({
+  const { list, total } = await setpoints.pageSetpoints(ctx.db, user.organisationId, q, powerstationId);
+  const page: CurtailmentSetpoint[] = list.map((r) => ({
     id: r.id,
     powerstation: r.powerstation_id as number,
     powerstationName: r.powerstation_name ?? CURTAILMENT_MESSAGES.unknownVpp,
@@ -494,7 +293,7 @@ async function pageSetpoints(ctx: AppContext, user: AuthUser, q: { limit: number
     solar_limit: Number(r.solar_limit) + 0,
     grid_limit: Number(r.grid_limit) + 0,
   }));
-  return { setpoints, total: Number(total.n) };
+  return { setpoints: page, total };
 }
 
 export const listSetpoints = (ctx: AppContext, user: AuthUser, q: { limit: number; offset: number }) => pageSetpoints(ctx, user, q);
@@ -509,22 +308,15 @@ export async function createSetpoint(ctx: AppContext, user: AuthUser, raw: Creat
   const body = createSetpointBody.parse(raw);
   const ps = await requirePowerstation(ctx, user, body.powerstation);
   if (ps.type === 'FCAS') throw badRequest(CURTAILMENT_MESSAGES.fcasNotCurtailable);
-  const { id } = await ctx.db
-    .insertInto('curtailment_setpoints')
-    .values({
-      organisation_id: user.organisationId,
-      powerstation_id: ps.id,
-      created_at: nowS(),
-      created_by: user.id,
-      ramp_duration: body.rampDuration,
-      solar_limit: body.inverterRealPowerP + 0,
-      grid_limit: body.meterRealPowerP + 0,
-      orders_sent_at: null,
-      checked_at: null,
-      removed_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const id = await setpoints.insertSetpoint(ctx.db, {
+    organisation_id: user.organisationId,
+    powerstation_id: ps.id,
+    created_at: nowS(),
+    created_by: user.id,
+    ramp_duration: body.rampDuration,
+    solar_limit: body.inverterRealPowerP + 0,
+    grid_limit: body.meterRealPowerP + 0,
+  });
   return { id };
 }
 
@@ -534,40 +326,16 @@ export async function createSetpoint(ctx: AppContext, user: AuthUser, raw: Creat
  * A superseded or removed setpoint holds no limit, so removing it is refused with the reason.
  */
 export async function removeSetpoint(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
-  const s = await setpointQuery(ctx.db, user.organisationId).where('s.id', '=', id).executeTakeFirst();
+  const s = await setpoints.findSetpoint(ctx.db, user.organisationId, id);
   if (!s) throw notFound('setpoint');
   if (Number(s.inactive) === 1) throw badRequest(CURTAILMENT_MESSAGES.setpointNotActive);
   const now = nowS();
   const source = setpointSource(id);
   await ctx.db.transaction().execute(async (trx) => {
-    const done = await trx
-      .updateTable('curtailment_setpoints')
-      .set({ removed_at: now })
-      .where('id', '=', id)
-      .where('removed_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw badRequest(CURTAILMENT_MESSAGES.setpointNotActive);
+    if (!(await setpoints.markRemoved(trx, id, now))) throw badRequest(CURTAILMENT_MESSAGES.setpointNotActive);
     await endCommands(trx, source, now);
-    const told = await trx
-      .selectFrom('limit_nodes')
-      .select('node_id')
-      .where('source', '=', source)
-      .where('orders_sent_at', 'is not', null)
-      .where('dropped_at', 'is', null)
-      .execute();
-    await trx.updateTable('limit_nodes').set({ dropped_at: now }).where('source', '=', source).where('dropped_at', 'is', null).execute();
-    for (let i = 0; i < told.length; i += 1000)
-      await trx
-        .insertInto('node_events')
-        .values(
-          told.slice(i, i + 1000).map((n) => ({
-            node_id: n.node_id,
-            ts: now,
-            event_type: CURTAILMENT,
-            description: `Default setpoint ${id} was removed: its standing limit is lifted.`,
-            duration: null,
-          })),
-        )
-        .execute();
+    const told = await limits.toldNodes(trx, source);
+    await limits.dropAll(trx, source, now);
+    await repo.logNodeEvents(trx, told, { ts: now, description: () => `Default setpoint ${id} was removed: its standing limit is lifted.`, duration: null });
   });
 }

@@ -2,10 +2,10 @@ import { curtailmentEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { CURTAILMENT_ENGINE_RECURRING, curtailmentEngineJob } from './curtailments.jobs.ts';
 import { curtailmentsRoutes } from './curtailments.routes.ts';
-import { settleCurtailmentJob } from './curtailments.settlement.ts';
+import { settleCurtailmentJob } from './curtailments.settlement.service.ts';
 import './curtailments.tables.ts';
 
-export { runCurtailmentEngine } from './curtailments.jobs.ts';
+export { runCurtailmentEngine } from './curtailments.orders.service.ts';
 export {
   type CurtailmentActor,
   cancelCurtailment,
@@ -14,7 +14,7 @@ export {
   curtailmentResponse,
   findCurtailment,
 } from './curtailments.service.ts';
-export { settleCurtailment } from './curtailments.settlement.ts';
+export { settleCurtailment } from './curtailments.settlement.service.ts';
 
 /** Curtailments and default setpoints: limits on a VPP's export or solar, split into per-node CSIP-AUS limits by the engine. */
 export const curtailmentsModule: FeatureModule = {

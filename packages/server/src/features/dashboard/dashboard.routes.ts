@@ -1,10 +1,9 @@
 import { ALL_FLEET_NODES, dashboardEndpoints as E, endOfPeriod } from '@vpp/shared';
-import { bucketTimes, buildSeries } from '../../fleet/series.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import { checkTile, sendTile } from '../../platform/vector-tiles.ts';
-import { FLEET_METRIC_TO_COLUMN } from '../../telemetry/index.ts';
+import { bucketTimes, buildSeries, FLEET_METRIC_TO_COLUMN } from '../../telemetry/index.ts';
 import { deploymentCounts, mapNodes, nodeMapTile, nodeMapView, presentMapNode } from '../nodes/index.ts';
 import * as service from './dashboard.service.ts';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { type Database, readInIdPages } from '../../db/database.ts';
-import { PRECEDENCE } from '../../fleet/control.ts';
+import { PRECEDENCE } from '../../devices/devices.commands.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 
@@ -359,30 +359,6 @@ export async function storeAllocation(db: Database, eventId: number, nodes: read
       .execute();
 }
 
-/** Records who did what to an event, and when; never changed afterwards. */
-export async function audit(
-  db: Database,
-  eventId: number,
-  action: 'CREATED' | 'CHANGED' | 'CANCELLED',
-  userId: number | null,
-  at: number,
-  detail: string | null = null,
-) {
-  await db.insertInto('event_audit').values({ event_id: eventId, action, user_id: userId, at, detail }).execute();
-}
-
-/** An event's audit, oldest first, with the names of users still in the organisation. */
-export async function auditOf(db: Database, orgId: number, eventId: number) {
-  const rows = await db
-    .selectFrom('event_audit as a')
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'a.user_id').on('u.organisation_id', '=', orgId))
-    .select(['a.action', 'a.at', 'a.detail', 'u.given_name', 'u.surname'])
-    .where('a.event_id', '=', eventId)
-    .orderBy('a.id')
-    .execute();
-  return rows.map((r) => ({ ...r, at: Number(r.at) }));
-}
-
 /** The organisation's previous customer messages, newest first, each text once. */
 export async function previousMessages(db: Database, orgId: number, limit = 50, type = DISPATCH_EVENT) {
   const rows = await db
@@ -411,7 +387,7 @@ export async function previousMessages(db: Database, orgId: number, limit = 50, 
 /**
  * Of these nodes, those another dispatch of the organisation holds during [start, end). Another
  * organisation's events do not take a node out of an allocation: the node gets the orders and
- * follows, for each window, the event with precedence (fleet/control.ts, docs/precedence.md).
+ * follows, for each window, the event with precedence (devices/devices.commands.ts, docs/precedence.md).
  */
 export async function busyNodes(db: Database, orgId: number, nodeIds: readonly number[], start: number, end: number, exceptId: number): Promise<Set<number>> {
   const out = new Set<number>();
@@ -455,4 +431,25 @@ export type RertActivation = NonNullable<Awaited<ReturnType<typeof rertActivatio
 /** Records a RERT dispatch's instruction and contract. */
 export async function storeRertActivation(db: Database, row: RertActivation): Promise<void> {
   await db.insertInto('rert_activations').values(row).execute();
+}
+
+/** A new dispatch's details beside its event. */
+export async function insertDispatch(
+  db: Database,
+  row: {
+    event_id: number;
+    real_power_p: number;
+    power_factor: number | null;
+    power_factor_lead_lag: string | null;
+    strategy: string;
+    message_title: string | null;
+    customer_message: string | null;
+    created_by: number;
+    origin: string | null;
+  },
+): Promise<void> {
+  await db
+    .insertInto('dispatches')
+    .values({ ...row, orders_sent_at: null, checked_at: null })
+    .execute();
 }

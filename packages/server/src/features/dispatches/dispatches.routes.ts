@@ -1,24 +1,35 @@
-import { dispatchEndpoints as E } from '@vpp/shared';
+import { dispatchEndpoints as E, type Endpoint } from '@vpp/shared';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
-import * as commands from './dispatches.commands.ts';
+import * as forecast from './dispatches.forecast.service.ts';
+import * as outcome from './dispatches.outcome.service.ts';
+import { DISPATCH_EVENT } from './dispatches.repo.ts';
 import * as service from './dispatches.service.ts';
 
 const ok = { status: 'OK' as const };
 
+type ReadKey = 'list' | 'messages' | 'detail' | 'prediction' | 'remainingCharge' | 'response';
+/** The read endpoints a kind of dispatch has, with the dispatches' schemas under its own paths and permissions (RERT's). */
+export type DispatchReadEndpoints = { [K in ReadKey]: Omit<(typeof E)[K], 'path' | 'summary' | 'permission' | 'area'> & Endpoint & { area?: string } };
+
+/** The reads every kind of dispatch answers alike (a dispatch, a RERT dispatch): each for events of `type` only. */
+export function dispatchReadRoutes(app: App, R: DispatchReadEndpoints, type: string) {
+  route(app, R.list, async (req) => ({ ...ok, data: await service.listDispatches(app.ctx, caller(req), req.query, type) }));
+  route(app, R.messages, async (req) => ({ ...ok, data: await service.previousMessages(app.ctx, caller(req), type) }));
+  route(app, R.detail, async (req) => ({ ...ok, data: await service.dispatchDetail(app.ctx, caller(req), req.params.id, type) }));
+  route(app, R.prediction, async (req) => ({ ...ok, data: await service.dispatchPrediction(app.ctx, caller(req), req.params.id, type) }));
+  route(app, R.remainingCharge, async (req) => ({ ...ok, data: await service.remainingCharge(app.ctx, caller(req), req.params.id, type) }));
+  route(app, R.response, async (req) => ({ ...ok, data: await outcome.dispatchResponse(app.ctx, caller(req), req.params.id, type) }));
+}
+
 export function dispatchesRoutes(app: App) {
-  route(app, E.constraints, async (req) => ({ ...ok, data: await service.constraints(app.ctx, caller(req), req.params.id, req.query) }));
-  route(app, E.predictions, async (req) => ({ ...ok, data: await service.predictions(app.ctx, caller(req), req.params.id, req.query) }));
-  route(app, E.create, async (req) => ({ ...ok, data: await commands.createDispatch(app.ctx, caller(req), req.body) }));
-  route(app, E.list, async (req) => ({ ...ok, data: await commands.listDispatches(app.ctx, caller(req), req.query) }));
-  route(app, E.detail, async (req) => ({ ...ok, data: await commands.dispatchDetail(app.ctx, caller(req), req.params.id) }));
-  route(app, E.prediction, async (req) => ({ ...ok, data: await commands.dispatchPrediction(app.ctx, caller(req), req.params.id) }));
-  route(app, E.remainingCharge, async (req) => ({ ...ok, data: await commands.remainingCharge(app.ctx, caller(req), req.params.id) }));
-  route(app, E.cost, async (req) => ({ ...ok, data: await commands.dispatchCost(app.ctx, caller(req), req.params.id) }));
-  route(app, E.response, async (req) => ({ ...ok, data: await commands.dispatchResponse(app.ctx, caller(req), req.params.id) }));
-  route(app, E.messages, async (req) => ({ ...ok, data: await commands.previousMessages(app.ctx, caller(req)) }));
+  route(app, E.constraints, async (req) => ({ ...ok, data: await forecast.constraints(app.ctx, caller(req), req.params.id, req.query) }));
+  route(app, E.predictions, async (req) => ({ ...ok, data: await forecast.predictions(app.ctx, caller(req), req.params.id, req.query) }));
+  route(app, E.create, async (req) => ({ ...ok, data: await service.createDispatch(app.ctx, caller(req), req.body) }));
+  dispatchReadRoutes(app, E, DISPATCH_EVENT);
+  route(app, E.cost, async (req) => ({ ...ok, data: await outcome.dispatchCost(app.ctx, caller(req), req.params.id) }));
   route(app, E.cancel, async (req) => {
-    await commands.cancelDispatch(app.ctx, caller(req), req.params.id);
+    await service.cancelDispatch(app.ctx, caller(req), req.params.id);
     return ok;
   });
 }

@@ -1,255 +1,308 @@
 import {
+  type CreateDispatchBody,
+  DISPATCH_EDIT,
   DISPATCH_MESSAGES,
-  type DispatchConstraints,
-  type DispatchPredictions,
+  DISPATCH_POWER_FACTOR,
+  DISPATCH_STRATEGY,
+  DISPATCH_VIEW,
+  type DispatchDetail,
   type DispatchStrategy,
-  LEAD_LAG,
-  MARKET_FORECAST_S,
+  type DispatchSummary,
+  dispatchPredictionStart,
+  GRID_OUTAGE,
+  hasPermission,
+  onPowerStep,
+  onTimeStep,
   POWER_FACTOR_MAX,
-  POWER_FACTOR_MIN,
-  POWER_FACTOR_STEP,
-  PREDICTION_HORIZON_S,
   powerFactorSettable,
-  powerMaxStep,
-  powerMinStep,
-  startOfPeriod,
+  satisfies,
+  TICKER_UPCOMING_S,
+  type TickerDispatchEvent,
+  TRADING_MESSAGES,
+  tickerText,
+  VPP_VIEW,
 } from '@vpp/shared';
-import { nowS } from '../../db/database.ts';
-import { netExportCaps, PRECEDENCE } from '../../fleet/control.ts';
-import { forecastError, forecastPower, type ModelNode } from '../../forecast/index.ts';
+
+/** The origin of a dispatch that a VPP's trading plan made (issue 35). */
+export const AUTOMATIC = 'AUTOMATIC';
+
+import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { badRequest } from '../../platform/errors.ts';
+import { badRequest, forbidden } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { powerstationPrices, seesMarketData } from '../market/index.ts';
-import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
-
-const DAY_S = 86_400;
-
-import { type AllocNode, type Forecast, type ForecastNode, type ForecastRequest, forecast, forecastSteps, STEP_S, sustainableKw } from './dispatches.engine.ts';
-import { allocNode } from './dispatches.orders.ts';
+import { audit, auditTrail, cancelByKind, type EventKind, insertEvent, presentEvent, requireEvent, withdrawEvent } from '../events/index.ts';
+import { quoteForDispatch, storeDispatchQuote } from '../market/index.ts';
+import { cancelOutage } from '../outages/index.ts';
+import { requirePowerstation } from '../vpps/index.ts';
+import { STEP_S } from './dispatches.engine.ts';
+import { constraints, dispatchableNodes, predictions } from './dispatches.forecast.service.ts';
+import { allocationFor, commandSource, customerMessageOf } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
+import { measuredResponse } from './dispatches.response.service.ts';
+import { findSettlement } from './dispatches.settlement.service.ts';
 
-/** The zone of an account without one (as the alert digests assume). */
-export const DEFAULT_TIME_ZONE = 'Australia/Sydney';
+// Creating, reading and cancelling dispatches (spec 3 §4.1, §5, §7).
 
-/**
- * The lowest power factor the inverters can hold while carrying `realPowerP`: each node carries its
- * share of the request (in proportion to its battery's power), and its apparent power, share ÷ power
- * factor, must fit its inverter. Never below 0.7; rounded up to the 0.05 step.
- */
-function lowestPowerFactor(nodes: readonly (AllocNode & { inverterKw: number })[], realPowerP: number): number {
-  const limit = nodes.reduce((a, n) => a + n.maxKw, 0);
-  if (!limit || realPowerP === 0) return POWER_FACTOR_MIN;
-  const wanted = Math.min(Math.abs(realPowerP), limit);
-  let need = 0;
-  for (const n of nodes) if (n.inverterKw > 0) need = Math.max(need, (wanted * n.maxKw) / limit / n.inverterKw);
-  const stepped = Math.ceil(Math.round((need / POWER_FACTOR_STEP) * 1e6) / 1e6) * POWER_FACTOR_STEP;
-  return Math.round(Math.min(POWER_FACTOR_MAX, Math.max(POWER_FACTOR_MIN, stepped)) * 100) / 100;
+/** The event kinds dispatches are: a dispatch, and a RERT dispatch (its own 404). */
+const KINDS: Record<string, EventKind<repo.DispatchRow>> = {
+  [repo.DISPATCH_EVENT]: { noun: 'dispatch', find: (db, orgId, id) => repo.findDispatch(db, orgId, id, [repo.DISPATCH_EVENT]) },
+  [repo.RERT_EVENT]: { noun: 'RERT dispatch', find: (db, orgId, id) => repo.findDispatch(db, orgId, id, [repo.RERT_EVENT]) },
+};
+
+function summary(d: repo.DispatchRow, now: number): DispatchSummary {
+  return {
+    ...presentEvent(d, now),
+    // A RERT dispatch carries its kind as its reason (the list's Event column shows it).
+    // An automatic one (a VPP's trading plan made it, issue 35) reads "Automatic" and is triggered.
+    reason: d.type === repo.RERT_EVENT ? 'RERT' : d.origin === AUTOMATIC ? TRADING_MESSAGES.automaticReason : null,
+    triggered: d.origin === AUTOMATIC,
+    // The viewer holds a dispatch permission, which the creator rule of spec 3 §2.4 asks for (createdBy).
+    powerstation: { id: d.powerstation_id, name: d.powerstation_name },
+    request: {
+      startTime: d.start_time,
+      duration: d.duration,
+      realPowerP: d.real_power_p,
+      powerFactor: d.power_factor,
+      powerFactorLeadLag: d.power_factor_lead_lag as DispatchSummary['request']['powerFactorLeadLag'],
+      strategy: d.strategy as DispatchSummary['request']['strategy'],
+      deploymentsRequested: d.deployments,
+    },
+    customerMessage: customerMessageOf(d),
+  };
 }
 
 /**
- * What the VPP can dispatch for `duration` seconds, from its reporting batteries' stored energy now
- * (less the reserve each keeps) and their power limits, and the power factor the inverters allow.
+ * Checks a new dispatch against the rules of spec 3 §4.1 and §5 and the VPP's constraints now,
+ * allocates it from the batteries' state now and stores it with its allocation, message and audit.
+ * The engine re-allocates from the state of 24 hours before the start when it sends the orders.
+ * `now` is the clock (the demo creates its past dispatches as at their time, see dispatches.demo.ts).
  */
-/**
- * The VPP's reporting batteries a dispatch of the caller's organisation over [start, start +
- * duration) can count on (docs/precedence.md): those that a grid outage or another organisation's
- * event with precedence holds then are left out (`heldElsewhere` counts them, naming nothing), and
- * `ownOverlap` is a dispatch of the organisation's own that already holds some of the rest. `caps`
- * are the network's export limits standing on the nodes then: a node exports at most that (kW).
- */
-export async function dispatchableNodes(ctx: AppContext, user: AuthUser, ps: PowerstationRow, start: number, duration: number, now: number) {
-  const all = (await repo.reportingBatteries(ctx.db, ps, now)).map(allocNode);
-  const ids = all.map((n) => n.id);
-  const held = await repo.heldNodes(ctx.db, user.organisationId, PRECEDENCE[user.row.suborg_type], ids, start, start + duration);
-  const nodes = all.filter((n) => !held.others.has(n.id));
-  const ownOverlap = nodes.some((n) => held.own.has(n.id))
-    ? await repo.overlapping(
-        ctx.db,
-        user.organisationId,
-        nodes.map((n) => n.id),
-        start,
-        start + duration,
-      )
-    : undefined;
-  const caps = await netExportCaps(ctx.db, ids, start, start + duration);
-  return { nodes, heldElsewhere: held.others.size, ownOverlap, caps };
-}
-
-export async function constraints(
+export async function createDispatch(
   ctx: AppContext,
   user: AuthUser,
-  id: number,
-  q: { duration: number; realPowerP: number; powerFactor: number; startTime?: number },
+  body: CreateDispatchBody,
+  type = repo.DISPATCH_EVENT,
   now = nowS(),
-): Promise<DispatchConstraints> {
-  const ps = await requirePowerstation(ctx, user, id);
-  const { nodes, heldElsewhere, ownOverlap, caps } = await dispatchableNodes(ctx, user, ps, q.startTime ?? now, q.duration, now);
-  const conflictMessage =
-    q.startTime === undefined
-      ? null
-      : ownOverlap !== undefined
-        ? DISPATCH_MESSAGES.overlaps(ownOverlap)
-        : heldElsewhere
-          ? DISPATCH_MESSAGES.heldElsewhere(heldElsewhere)
-          : null;
-  if (!nodes.length)
-    return {
-      realPowerPMin: 0,
-      realPowerPMax: 0,
-      realPowerAvailable: false,
-      powerFactorMin: POWER_FACTOR_MIN,
-      powerFactorMax: POWER_FACTOR_MAX,
-      powerFactorAvailable: false,
-      powerFactorLeadLag: [],
-      powerFactorConstraintMessage: DISPATCH_MESSAGES.noBatteryNodes,
-      deploymentsAvailable: 0,
-      conflictMessage,
-    };
-  let discharge = 0;
-  let charge = 0;
-  for (const n of nodes) {
-    // A network's export limit binds the discharge too (the limit is at the connection).
-    discharge += Math.min(sustainableKw(n, -1, q.duration), caps.get(n.id) ?? Number.POSITIVE_INFINITY);
-    charge += sustainableKw(n, 1, q.duration);
-  }
-  const realPowerPMin = powerMinStep(-discharge);
-  const realPowerPMax = powerMaxStep(charge);
-  const realPowerAvailable = realPowerPMin < 0 || realPowerPMax > 0;
-  const powerFactorMin = lowestPowerFactor(nodes, q.realPowerP);
-  let message: string | null = null;
-  if (q.powerFactor < POWER_FACTOR_MAX && !powerFactorSettable(q.realPowerP, realPowerAvailable)) message = DISPATCH_MESSAGES.powerFactorWhenDischarging;
-  else if (q.powerFactor < powerFactorMin) message = DISPATCH_MESSAGES.powerFactorBelowInverters(powerFactorMin);
-  return {
-    realPowerPMin,
-    realPowerPMax,
-    realPowerAvailable,
-    powerFactorMin,
-    powerFactorMax: POWER_FACTOR_MAX,
-    powerFactorAvailable: true,
-    powerFactorLeadLag: [...LEAD_LAG],
-    powerFactorConstraintMessage: message,
-    deploymentsAvailable: nodes.length,
-    conflictMessage,
-  };
+  origin: typeof AUTOMATIC | null = null,
+  /** Written in the same transaction as the event (a RERT dispatch's instruction and contract). */
+  alongside?: (trx: Database, id: number) => Promise<void>,
+): Promise<{ id: number }> {
+  const ps = await requirePowerstation(ctx, user, body.powerstation);
+  if (ps.type === 'FCAS') throw badRequest(DISPATCH_MESSAGES.fcasNotDispatchable);
+  const powerFactor = body.powerFactor ?? null;
+  if (body.strategy != null && !hasPermission(user.permissions, DISPATCH_STRATEGY)) throw forbidden();
+  if (powerFactor !== null && powerFactor < POWER_FACTOR_MAX && !hasPermission(user.permissions, DISPATCH_POWER_FACTOR)) throw forbidden();
+  if (!onTimeStep(body.startTime)) throw badRequest(DISPATCH_MESSAGES.startStep);
+  if (body.duration % 300 !== 0) throw badRequest(DISPATCH_MESSAGES.durationStep);
+  if (body.startTime < now) throw badRequest(DISPATCH_MESSAGES.startInPast);
+  if (!onPowerStep(body.realPowerP)) throw badRequest(DISPATCH_MESSAGES.powerStep);
+  const lockout = body.realPowerP === 0;
+  if (lockout && body.duration > ctx.config.LOCKOUT_MAX_DURATION_S)
+    throw badRequest(DISPATCH_MESSAGES.lockoutTooLong(ctx.config.LOCKOUT_MAX_DURATION_S / 3600));
+  const c = await constraints(
+    ctx,
+    user,
+    ps.id,
+    { duration: body.duration, realPowerP: body.realPowerP, powerFactor: powerFactor ?? POWER_FACTOR_MAX, startTime: body.startTime },
+    now,
+  );
+  if (!c.deploymentsAvailable) throw badRequest(DISPATCH_MESSAGES.noBatteryNodes);
+  if (body.realPowerP < c.realPowerPMin - 1e-9 || body.realPowerP > c.realPowerPMax + 1e-9)
+    throw badRequest(DISPATCH_MESSAGES.powerOutOfRange(c.realPowerPMin, c.realPowerPMax));
+  const leadLag = body.powerFactorLeadLag ?? null;
+  if (powerFactor !== null && powerFactor < POWER_FACTOR_MAX) {
+    if (!powerFactorSettable(body.realPowerP, c.realPowerAvailable)) throw badRequest(DISPATCH_MESSAGES.powerFactorWhenDischarging);
+    if (c.powerFactorConstraintMessage) throw badRequest(c.powerFactorConstraintMessage);
+    if (!leadLag) throw badRequest(DISPATCH_MESSAGES.leadLagRequired);
+  } else if (leadLag) throw badRequest(DISPATCH_MESSAGES.leadLagNeedsPowerFactor);
+  const strategy = body.strategy ?? 'greedy';
+  // The nodes a grid outage or another organisation's event with precedence holds then are left out (docs/precedence.md).
+  const { nodes } = await dispatchableNodes(ctx, user, ps, body.startTime, body.duration, now);
+  const allocation = allocationFor(nodes, body.startTime, body.duration, body.realPowerP, strategy);
+  const end = body.startTime + body.duration;
+  // The quote: its cost at the forecast prices now, kept to compare with the settled outcome (issue 33 item 2).
+  const quote = await quoteForDispatch(ctx, ps, body, now);
+  return ctx.db.transaction().execute(async (trx) => {
+    // Two creates at once on shared nodes must not both pass the check: the second waits here.
+    if (ctx.dialect === 'postgres')
+      await repo.lockNodes(
+        trx,
+        allocation.map((a) => a.nodeId),
+      );
+    const other = await repo.overlapping(
+      trx,
+      user.organisationId,
+      allocation.map((a) => a.nodeId),
+      body.startTime,
+      end,
+    );
+    if (other !== undefined) throw badRequest(DISPATCH_MESSAGES.overlaps(other), 'dispatch_overlaps');
+    if (lockout && (await repo.lockoutNodesDuring(trx, user.organisationId, body.startTime, end)) + allocation.length > ctx.config.LOCKOUT_MAX_NODES)
+      throw badRequest(DISPATCH_MESSAGES.lockoutTooManyNodes(ctx.config.LOCKOUT_MAX_NODES));
+    const id = await insertEvent(trx, {
+      organisation_id: user.organisationId,
+      powerstation_id: ps.id,
+      type,
+      start_time: body.startTime,
+      duration: body.duration,
+      created_at: now,
+    });
+    const message = body.realPowerP === 0 ? null : body.customerMessage || null;
+    await repo.insertDispatch(trx, {
+      event_id: id,
+      real_power_p: body.realPowerP,
+      power_factor: powerFactor,
+      power_factor_lead_lag: powerFactor !== null && powerFactor < POWER_FACTOR_MAX ? leadLag : null,
+      strategy,
+      message_title: body.realPowerP === 0 ? null : body.messageTitle || DISPATCH_MESSAGES.defaultMessageTitle,
+      customer_message: message,
+      created_by: user.id,
+      origin,
+    });
+    await repo.storeAllocation(trx, id, allocation);
+    if (quote) await storeDispatchQuote(trx, id, quote, now);
+    await audit(trx, id, 'CREATED', user.id, now);
+    if (alongside) await alongside(trx, id);
+    return { id };
+  });
 }
 
-/**
- * The spec's warning for a prediction of a day after today (in the caller's time zone); a caller who
- * sees market data is also told when the day is beyond the price forecast.
- */
-export function predictionWarning(dayStart: number, now: number, zone: string, marketVisible: boolean, pricesAvailable = false): string | null {
-  const tomorrow = startOfPeriod(startOfPeriod(now, 'day', zone) + 36 * 3600, 'day', zone);
-  if (dayStart < tomorrow) return null;
-  return marketVisible && !pricesAvailable ? DISPATCH_MESSAGES.futurePredictionsNoPrices : DISPATCH_MESSAGES.futurePredictions;
-}
-
-/** A reporting node as the forecast models it, from its state now. */
-export function toForecastNode(r: repo.NodeStateRow): ForecastNode & ModelNode {
-  return {
-    id: r.id,
-    lat: r.lat,
-    lng: r.lng,
-    postcode: r.postcode,
-    timezone: r.timezone,
-    solarKw: r.solar_kw,
-    inverterKw: r.inverter_kw,
-    usableKwh: r.battery_usable_kwh,
-    batteryKw: r.battery_kw,
-    socKwh: Math.min(r.battery_usable_kwh, Math.max(0, r.remaining ?? 0)),
-  };
-}
-
-/**
- * What a dispatch is expected to deliver on the settlement's basis (dispatches.measurement.ts): the
- * change of the homes' meters against their own behaviour (the prediction without the dispatch
- * stands for the baseline), over the buckets of the dispatch the forecast covers; and the warning
- * when it goes against the request (a discharge smaller than the batteries' own discharge for the
- * homes' load raises the homes' import, and so on).
- */
-export function expectedDelivery(result: Forecast, start: number, duration: number, realPowerP: number) {
-  let expectedKwh = 0;
-  let own = 0;
-  let steps = 0;
-  for (let ts = start; ts < start + duration; ts += STEP_S) {
-    const base = result.prediction[ts];
-    const adj = result.adjustedPrediction?.[ts];
-    if (base?.meterPower == null || adj?.meterPower == null) continue;
-    expectedKwh += ((adj.meterPower - base.meterPower) * STEP_S) / 3600;
-    own += base.batteryPower ?? 0;
-    steps++;
-  }
-  const ownBatteryKw = steps ? own / steps : 0;
-  const r3 = (v: number) => Math.round(v * 1000) / 1000 + 0;
-  const wrong = steps > 0 && Math.sign(expectedKwh) !== Math.sign(realPowerP) && Math.abs(expectedKwh) >= 0.001;
-  return {
-    requestedKwh: r3((realPowerP * duration) / 3600),
-    expectedKwh: r3(expectedKwh),
-    ownBatteryKw: r3(ownBatteryKw),
-    warning: wrong ? DISPATCH_MESSAGES.wrongWayDelivery(realPowerP, ownBatteryKw, expectedKwh) : null,
-  };
-}
-
-/**
- * The VPP's forecast day from `start` (24 hours at 5 minutes), and with a dispatch given, the same
- * with the dispatch applied through the engine's allocation.
- */
-export async function predictions(
-  ctx: AppContext,
-  user: AuthUser,
-  id: number,
-  q: { start: number; dispatchStart?: number; dispatchDuration?: number; dispatchRealPowerP?: number; strategy?: DispatchStrategy },
-  /** An existing dispatch's prediction: its own id, so that only events with precedence over it hold its nodes. */
-  dispatchId = 0,
-): Promise<DispatchPredictions> {
-  const ps = await requirePowerstation(ctx, user, id);
+/** The organisation's dispatches, a page of them. */
+export async function listDispatches(ctx: AppContext, user: AuthUser, q: { limit: number; offset: number }, type = repo.DISPATCH_EVENT) {
+  const { rows, total } = await repo.listDispatches(ctx.db, user.organisationId, q.limit, q.offset, type);
   const now = nowS();
-  if (q.start > now + PREDICTION_HORIZON_S) throw badRequest(DISPATCH_MESSAGES.predictionHorizon);
-  const hasDispatch = q.dispatchStart !== undefined && q.dispatchDuration !== undefined;
-  if (!hasDispatch && (q.dispatchRealPowerP !== undefined || q.dispatchStart !== undefined || q.dispatchDuration !== undefined))
-    throw badRequest(DISPATCH_MESSAGES.dispatchWithoutStart);
-  const nodes = (await repo.reportingNodes(ctx.db, ps, now)).map(toForecastNode);
-  const realPowerP = q.dispatchRealPowerP ?? 0;
-  if (hasDispatch && realPowerP !== 0 && !nodes.some((n) => n.usableKwh > 0 && n.batteryKw > 0)) throw badRequest(DISPATCH_MESSAGES.noBatteryNodes);
-  // As the dispatch's range and orders do (dispatchableNodes), the nodes held then by a grid outage or
-  // another organisation's event with precedence get no share of it (docs/precedence.md).
-  const leftOut = hasDispatch
-    ? (
-        await repo.heldNodes(
-          ctx.db,
-          user.organisationId,
-          PRECEDENCE[user.row.suborg_type],
-          nodes.map((n) => n.id),
-          q.dispatchStart as number,
-          (q.dispatchStart as number) + (q.dispatchDuration as number),
-          dispatchId,
-        )
-      ).others
-    : undefined;
-  const req: ForecastRequest = {
-    from: now - (now % STEP_S),
-    dayStart: q.start,
-    dispatch: hasDispatch
-      ? { start: q.dispatchStart as number, duration: q.dispatchDuration as number, realPowerP, strategy: q.strategy ?? 'greedy', leftOut }
-      : undefined,
-  };
-  const [expected, error] = await Promise.all([forecastPower(ctx, nodes, req.from, forecastSteps(req)), forecastError(ctx, nodes, now)]);
-  const result = forecast(nodes, req, expected);
-  // The day's prices come with it for those who see market data, while the forecast reaches that far.
-  const marketVisible = seesMarketData(user);
-  const pricesAvailable = q.start + DAY_S <= now + MARKET_FORECAST_S;
-  const market = marketVisible && pricesAvailable ? (await powerstationPrices(ctx, user, id, { start: q.start, end: q.start + DAY_S })).market : null;
+  return { dispatches: rows.map((r) => summary(r, now)), total };
+}
+
+/** A dispatch (of this event type) of the caller's organisation, or 404. */
+export async function requireDispatch(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT): Promise<repo.DispatchRow> {
+  return requireEvent(ctx, user, KINDS[type], id);
+}
+
+/** A dispatch with its response so far and its audit. */
+export async function dispatchDetail(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT): Promise<DispatchDetail> {
+  const d = await requireDispatch(ctx, user, id, type);
+  const now = nowS();
+  const [trail, response, rert, settled] = await Promise.all([
+    auditTrail(ctx.db, user.organisationId, id),
+    measuredResponse(ctx, d),
+    repo.rertActivation(ctx.db, id),
+    findSettlement(ctx.db, id),
+  ]);
   return {
-    delivery:
-      hasDispatch && realPowerP !== 0 && result.adjustedPrediction
-        ? expectedDelivery(result, q.dispatchStart as number, q.dispatchDuration as number, realPowerP)
-        : null,
-    interval: STEP_S,
-    prediction: result.prediction,
-    adjustedPrediction: result.adjustedPrediction,
-    warning: predictionWarning(q.start, now, user.row.timezone ?? DEFAULT_TIME_ZONE, marketVisible, pricesAvailable),
-    deployments: nodes.length,
-    market,
-    forecastError: error,
+    ...summary(d, now),
+    currentResponse: response.total,
+    audit: trail,
+    rert: rert
+      ? {
+          instruction: {
+            id: rert.instruction_id,
+            noticeCategory: rert.notice_category,
+            lorCondition: rert.lor_condition,
+            preActivationTime: rert.pre_activated_at,
+            activationTime: rert.activated_at,
+          },
+          contract: {
+            reference: rert.contract_ref,
+            contractedMw: rert.contract_mw,
+            availabilityRate: rert.availability_rate,
+            preActivationRate: rert.pre_activation_rate,
+            activationRate: rert.activation_rate,
+            usageRate: rert.usage_rate,
+            customerShare: rert.customer_share,
+          },
+          payments:
+            settled && settled.rert_availability !== null
+              ? (() => {
+                  const p = {
+                    availability: cents(settled.rert_availability ?? 0),
+                    preActivation: cents(settled.rert_pre_activation ?? 0),
+                    activation: cents(settled.rert_activation ?? 0),
+                    usage: cents(settled.rert_usage ?? 0),
+                  };
+                  const total =
+                    (settled.rert_availability ?? 0) + (settled.rert_pre_activation ?? 0) + (settled.rert_activation ?? 0) + (settled.rert_usage ?? 0);
+                  return { ...p, total: cents(total), customers: cents(total * (settled.rert_customer_share ?? 0)) };
+                })()
+              : null,
+        }
+      : null,
   };
 }
+
+/**
+ * Cancels a dispatch that has not ended: its orders are withdrawn from the nodes and the audit says
+ * who. A grid outage is cancelled through the same call (spec 3 §7), with its own permission and rules.
+ */
+export const cancelDispatch = (ctx: AppContext, user: AuthUser, id: number) => cancelByKind(ctx, user, id, { [GRID_OUTAGE]: cancelOutage }, cancelOwn);
+
+async function cancelOwn(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
+  if (!hasPermission(user.permissions, DISPATCH_EDIT)) throw forbidden();
+  const d = await requireDispatch(ctx, user, id);
+  const now = nowS();
+  if (d.cancelled_at !== null) throw badRequest(DISPATCH_MESSAGES.alreadyCancelled);
+  if (d.start_time + d.duration <= now) throw badRequest(DISPATCH_MESSAGES.alreadyEnded);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await withdrawEvent(trx, { id, source: commandSource(id), userId: user.id, now }))) throw badRequest(DISPATCH_MESSAGES.alreadyCancelled);
+  });
+}
+
+/**
+ * The organisation's dispatches for the ticker: upcoming within TICKER_UPCOMING_S and in progress,
+ * not cancelled, soonest first, with the spec's words; none for a user who may see neither VPPs
+ * nor dispatches.
+ */
+export async function tickerDispatches(ctx: AppContext, user: AuthUser, now = nowS()): Promise<TickerDispatchEvent[]> {
+  if (!satisfies(user.permissions, VPP_VIEW) && !satisfies(user.permissions, DISPATCH_VIEW)) return [];
+  const rows = await repo.activeDispatches(ctx.db, user.organisationId, now, now + TICKER_UPCOMING_S);
+  return rows.map((d) => {
+    const state = now < d.start_time ? ('UPCOMING' as const) : ('INPROGRESS' as const);
+    const powerstation = { id: d.powerstation_id, name: d.powerstation_name };
+    return {
+      type: 'DISPATCH' as const,
+      id: d.id,
+      powerstation,
+      state,
+      realPowerP: d.real_power_p,
+      startTime: d.start_time,
+      duration: d.duration,
+      text: tickerText({ powerstation, state, realPowerP: d.real_power_p }),
+    };
+  });
+}
+
+/** The organisation's previous customer messages. */
+export async function previousMessages(ctx: AppContext, user: AuthUser, type = repo.DISPATCH_EVENT) {
+  return { messages: await repo.previousMessages(ctx.db, user.organisationId, 50, type) };
+}
+
+/** The forecast around the dispatch: from the hour before its start, with and without it. */
+export async function dispatchPrediction(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT) {
+  const d = await requireDispatch(ctx, user, id, type);
+  return predictions(
+    ctx,
+    user,
+    d.powerstation_id,
+    {
+      start: dispatchPredictionStart(d.start_time),
+      dispatchStart: d.start_time,
+      dispatchDuration: d.duration,
+      dispatchRealPowerP: d.real_power_p,
+      strategy: d.strategy as DispatchStrategy,
+    },
+    d.id,
+  );
+}
+
+/** Stored energy (kWh) of the dispatch's nodes per 5 minutes, from an hour before its start to an hour after its end (null where no node has reported). */
+export async function remainingCharge(ctx: AppContext, user: AuthUser, id: number, type = repo.DISPATCH_EVENT) {
+  const d = await requireDispatch(ctx, user, id, type);
+  const from = d.start_time - 3600;
+  const to = d.start_time + d.duration + 3600;
+  const sums = await repo.remainingSums(ctx.db, ctx.telemetry, d.id, from, to);
+  const out: Record<string, number | null> = {};
+  for (let ts = from; ts < to; ts += STEP_S) out[ts] = sums.get(ts) ?? null;
+  return { interval: STEP_S, remainingCharge: out };
+}
+
+const cents = (v: number) => Math.round(v * 100) / 100 + 0;

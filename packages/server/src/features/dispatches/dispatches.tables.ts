@@ -1,4 +1,3 @@
-import type { Generated } from 'kysely';
 import type { Epoch } from '../../db/schema.ts';
 
 // This area's tables (migrations 012 and 013); the augmentation adds them to the database's type.
@@ -26,15 +25,6 @@ export interface DispatchNodeTable {
   orders_sent_at: Epoch | null;
   dropped_at: Epoch | null;
   message_sent_at: Epoch | null;
-}
-
-export interface EventAuditTable {
-  id: Generated<number>;
-  event_id: number;
-  action: string;
-  user_id: number | null;
-  at: Epoch;
-  detail: string | null;
 }
 
 export interface DispatchSettlementTable {
@@ -103,7 +93,6 @@ declare module '../../db/schema.ts' {
     dispatch_settlement_nodes: DispatchSettlementNodeTable;
     dispatches: DispatchTable;
     dispatch_nodes: DispatchNodeTable;
-    event_audit: EventAuditTable;
     rert_activations: RertActivationTable;
   }
 }

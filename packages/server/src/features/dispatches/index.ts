@@ -2,14 +2,13 @@ import { dispatchEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { DISPATCH_ENGINE_RECURRING, dispatchEngineJob } from './dispatches.jobs.ts';
 import { dispatchesRoutes } from './dispatches.routes.ts';
-import { settleDispatchJob } from './dispatches.settlement.ts';
+import { settleDispatchJob } from './dispatches.settlement.service.ts';
 
-export { type ExternalResponse, useExternalResponses } from './dispatches.external.ts';
-export { queueSettlements, type SettlementKind, settleDispatch, settledEnd } from './dispatches.settlement.ts';
+export { type ExternalResponse, useExternalResponses } from './dispatches.external.service.ts';
+export { settleDispatch } from './dispatches.settlement.service.ts';
 
 import './dispatches.tables.ts';
 
-export { tickerDispatches } from './dispatches.commands.ts';
 export {
   type Allocation,
   type AllocNode,
@@ -22,34 +21,13 @@ export {
   type PowerInterval,
   STEP_S,
 } from './dispatches.engine.ts';
-export { constraints, DEFAULT_TIME_ZONE, predictionWarning, toForecastNode } from './dispatches.service.ts';
-
-/** Dispatches: a VPP's constraints and predictions, the dispatches themselves and the engine that sends their orders. */
-export const dispatchesModule: FeatureModule = {
-  name: 'dispatches',
-  endpoints: [dispatchEndpoints],
-  routes: dispatchesRoutes,
-  jobs: [dispatchEngineJob, settleDispatchJob],
-  recurring: [DISPATCH_ENGINE_RECURRING],
-};
-export {
-  AUTOMATIC,
-  cancelDispatch,
-  createDispatch,
-  dispatchDetail,
-  dispatchPrediction,
-  dispatchResponse,
-  listDispatches,
-  previousMessages,
-  remainingCharge,
-  requireDispatch,
-} from './dispatches.commands.ts';
-export { commandsOf, ORDER_LEAD_S, runDispatchEngine } from './dispatches.jobs.ts';
-export { BASELINE, medianOf, meterBaselines, weightedError } from './dispatches.measurement.ts';
+export { constraints, DEFAULT_TIME_ZONE, predictionWarning, toForecastNode } from './dispatches.forecast.service.ts';
+export { BASELINE, medianOf, meterBaselines, weightedError } from './dispatches.measurement.service.ts';
+export { markNodesSent, resetOrders } from './dispatches.orders.repo.ts';
+export { commandsOf, ORDER_LEAD_S, runDispatchEngine } from './dispatches.orders.service.ts';
 export { allocationFor, allocNode, commandSource } from './dispatches.orders.ts';
+export { dispatchResponse } from './dispatches.outcome.service.ts';
 export {
-  audit,
-  auditOf,
   busyNodes,
   type DispatchRow,
   lockNodes,
@@ -61,3 +39,25 @@ export {
   storeAllocation,
   storeRertActivation,
 } from './dispatches.repo.ts';
+export { type DispatchReadEndpoints, dispatchReadRoutes } from './dispatches.routes.ts';
+export {
+  AUTOMATIC,
+  cancelDispatch,
+  createDispatch,
+  dispatchDetail,
+  dispatchPrediction,
+  listDispatches,
+  previousMessages,
+  remainingCharge,
+  requireDispatch,
+  tickerDispatches,
+} from './dispatches.service.ts';
+
+/** Dispatches: a VPP's constraints and predictions, the dispatches themselves and the engine that sends their orders. */
+export const dispatchesModule: FeatureModule = {
+  name: 'dispatches',
+  endpoints: [dispatchEndpoints],
+  routes: dispatchesRoutes,
+  jobs: [dispatchEngineJob, settleDispatchJob],
+  recurring: [DISPATCH_ENGINE_RECURRING],
+};

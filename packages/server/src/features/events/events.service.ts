@@ -1,7 +1,10 @@
 import { eventStateAt, type VppEvent, type VppEventState } from '@vpp/shared';
-import { nowS } from '../../db/database.ts';
+import { type Database, nowS } from '../../db/database.ts';
+import { cancelCommands, endCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
+import { enqueue, type JobDefinition } from '../../platform/jobs.ts';
 import { requirePowerstation } from '../vpps/index.ts';
 import * as repo from './events.repo.ts';
 
@@ -22,4 +25,148 @@ export async function listEvents(
     state: eventStateAt(Number(r.start_time), Number(r.duration), now),
     powerstation: r.powerstation_id !== null ? { id: r.powerstation_id, name: r.powerstation_name ?? '' } : null,
   }));
+}
+
+// The kernel the kinds of event share (dispatches, RERT dispatches, grid outages, curtailments):
+// find/require/present of an event of a kind, its audit trail, cancel by kind and the settlement queue.
+
+/** The columns every kind's row carries from the events table, its VPP and its creator. */
+export interface EventRow {
+  id: number;
+  organisation_id: number;
+  powerstation_id: number | null;
+  powerstation_name: string | null;
+  start_time: number;
+  duration: number;
+  cancelled_at: number | null;
+  created_at: number;
+  creator_given_name: string | null;
+  creator_surname: string | null;
+}
+
+/** A kind of event as the kernel knows it: the noun of its 404 and how its repository finds one (any organisation when `orgId` is null). */
+export interface EventKind<Row extends EventRow> {
+  noun: string;
+  find: (db: Database, orgId: number | null, id: number) => Promise<Row | undefined>;
+}
+
+/** An event of this kind of the caller's organisation, or 404 naming the kind. */
+export async function requireEvent<Row extends EventRow>(
+  ctx: AppContext,
+  user: Pick<AuthUser, 'organisationId'>,
+  kind: EventKind<Row>,
+  id: number,
+): Promise<Row> {
+  const row = await kind.find(ctx.db, user.organisationId, id);
+  if (!row) throw notFound(kind.noun);
+  return row;
+}
+
+/** A user's name as the screens show it; 'Unknown' for one no longer in the organisation. */
+export const nameOf = (given: string | null, surname: string | null) => (given === null ? 'Unknown' : `${given} ${surname ?? ''}`.trim());
+
+/** What every kind's summary says of its event: id, state at `now`, VPP, who created it and when, and its cancel. */
+export function presentEvent(e: EventRow, now: number) {
+  return {
+    id: e.id,
+    state: eventStateAt(e.start_time, e.duration, now, e.cancelled_at),
+    powerstation: e.powerstation_id !== null && e.powerstation_name !== null ? { id: e.powerstation_id, name: e.powerstation_name } : null,
+    createdBy: nameOf(e.creator_given_name, e.creator_surname),
+    createdAt: e.created_at,
+    cancelledAt: e.cancelled_at,
+  };
+}
+
+/** An event's audit trail as the detail screens show it, oldest first. */
+export async function auditTrail(db: Database, orgId: number, eventId: number) {
+  const rows = await repo.auditOf(db, orgId, eventId);
+  return rows.map((a) => ({ action: a.action as repo.AuditAction, at: a.at, by: nameOf(a.given_name, a.surname), detail: a.detail }));
+}
+
+export { type AuditAction, audit, insertEvent, moveUpcomingEvent } from './events.repo.ts';
+
+/**
+ * Cancels an event in the caller's transaction: marks it cancelled (see `cancelEvent`), withdraws
+ * its orders from the nodes (`end`: ends them at `now` instead, what the nodes did before standing)
+ * and records who in the audit. Answers false, changing nothing, when it was already cancelled
+ * (or, `upcomingOnly`, had started): the caller says why.
+ */
+export async function withdrawEvent(
+  trx: Database,
+  e: { id: number; source: string; userId: number | null; now: number; upcomingOnly?: boolean; end?: boolean },
+): Promise<boolean> {
+  if (!(await repo.cancelEvent(trx, e.id, e.now, e.upcomingOnly))) return false;
+  await (e.end ? endCommands : cancelCommands)(trx, e.source, e.now);
+  await repo.audit(trx, e.id, 'CANCELLED', e.userId, e.now);
+  return true;
+}
+
+/**
+ * Cancel by kind: one call (`POST /dispatch/{id}/cancel`) cancels an event of any kind that
+ * `kinds` names by its type, with that kind's permission and rules; any other (or none of the
+ * organisation's) goes to `otherwise`, which answers 404 for what it does not know.
+ */
+export async function cancelByKind(
+  ctx: AppContext,
+  user: AuthUser,
+  id: number,
+  kinds: Readonly<Record<string, (ctx: AppContext, user: AuthUser, id: number) => Promise<void>>>,
+  otherwise: (ctx: AppContext, user: AuthUser, id: number) => Promise<void>,
+): Promise<void> {
+  const type = await repo.eventType(ctx.db, user.organisationId, id);
+  const cancel = type !== undefined ? kinds[type] : undefined;
+  return (cancel ?? otherwise)(ctx, user, id);
+}
+
+// The settlement queue.
+
+/** The settled window of an event: its start to its end, or to its cancel when cancelled earlier. */
+export const settledEnd = (e: { start_time: number; duration: number; cancelled_at: number | null }) =>
+  Math.max(e.start_time, Math.min(e.start_time + e.duration, e.cancelled_at ?? Number.POSITIVE_INFINITY));
+
+/** The market's interval: settlement prices each 5 minutes. */
+const PRICE_INTERVAL_S = 300;
+
+/**
+ * Whether every interval a settled window ending at `end` prices has an actual price by `now`: the
+ * interval a cancel fell in must have ended too. Settlement never reads a forecast; until then it waits.
+ */
+export const pricesActual = (end: number, now: number) => Math.ceil(end / PRICE_INTERVAL_S) * PRICE_INTERVAL_S <= now;
+
+/** What the settlement queue needs to know of a kind of event. */
+export interface SettlementKind {
+  /** The events' types. */
+  types: readonly string[];
+  /** The table of their settlements, keyed by event_id. */
+  table: 'dispatch_settlements' | 'curtailment_settlements';
+  job: JobDefinition<{ id: number; at: number }>;
+  /** Whether the fleet's telemetry covers the event's settled window [.., end). */
+  covers: (db: Database, id: number, end: number) => Promise<boolean>;
+  /** Whether the settlement values its energy at actual spot prices, so waits until they exist (`pricesActual`). */
+  spotPriced?: boolean;
+}
+
+/** Events read per page of the settlement queue. */
+const QUEUE_PAGE = 500;
+
+/**
+ * Queues the settlement of every event of a kind that is due and not settled, whatever their number
+ * (keyset pages by id). The job's unique key queues each event's once, whatever the number of processes.
+ */
+export async function queueSettlements(ctx: AppContext, kind: SettlementKind, now = nowS()): Promise<number[]> {
+  const prefix = `${kind.job.kind}:`;
+  const endedBy = now - ctx.config.SETTLEMENT_DELAY_S;
+  const queued: number[] = [];
+  for (let after = 0; ; ) {
+    const rows = await repo.unsettledEvents(ctx.db, { types: kind.types, table: kind.table, jobPrefix: prefix, endedBy, after, limit: QUEUE_PAGE });
+    for (const r of rows) {
+      // Not yet covered by the fleet's telemetry: asked again at the next run of the engine.
+      const end = settledEnd(r);
+      if (kind.spotPriced && !pricesActual(end, now)) continue;
+      if (!(await kind.covers(ctx.db, r.id, end))) continue;
+      if ((await enqueue(ctx.db, kind.job.kind, { id: r.id, at: now }, { uniqueKey: `${prefix}${r.id}` })) !== null) queued.push(r.id);
+    }
+    if (rows.length < QUEUE_PAGE) return queued;
+    after = rows[rows.length - 1].id;
+  }
 }

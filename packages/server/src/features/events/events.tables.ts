@@ -14,8 +14,19 @@ export interface EventTable {
   created_at: Epoch;
 }
 
+/** Who did what to an event, and when; never changed afterwards. */
+export interface EventAuditTable {
+  id: Generated<number>;
+  event_id: number;
+  action: string;
+  user_id: number | null;
+  at: Epoch;
+  detail: string | null;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
     events: EventTable;
+    event_audit: EventAuditTable;
   }
 }

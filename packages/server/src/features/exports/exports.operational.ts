@@ -1,14 +1,13 @@
 import { type ExportMetric, endOfPeriod, exportMetricOption, localMidnights, type NodeMetric } from '@vpp/shared';
 import { stringify } from 'csv-stringify/sync';
-import { bucketTimes, roundValue, submeterMeans } from '../../fleet/series.ts';
 import { CSV_OPTIONS } from '../../platform/csv.ts';
 import type { FileWriter } from '../../platform/downloads.ts';
 import type { MetricColumn, TelemetryStore } from '../../telemetry/index.ts';
-import { METRIC_TO_COLUMN } from '../../telemetry/index.ts';
+import { bucketTimes, METRIC_TO_COLUMN, roundValue, submeterMeans } from '../../telemetry/index.ts';
 
 // The operational export: one CSV per metric, a row per interval and a column per node (or phase, or
 // submeter), or one summed column for a whole VPP. Values come from the telemetry's one read path
-// (the telemetry store's stream of buckets, fleet/series.ts), rounded as the node data API rounds them.
+// (the telemetry store's stream of buckets, telemetry/series.ts), rounded as the node data API rounds them.
 
 /** The node data API's metrics an export metric reads; with Split by Phase the phased ones read A, B and C. */
 export const EXPORT_NODE_METRICS: Record<Exclude<ExportMetric, 'submeter_power' | 'submeter_power_reactive'>, { whole: NodeMetric; phases?: NodeMetric[] }> = {

@@ -15,10 +15,10 @@ import {
   startOfPeriod,
 } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
-import { bucketTimes } from '../../fleet/series.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
+import { bucketTimes } from '../../telemetry/index.ts';
 import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
 import { type ParsedPriceFile, PriceFileError, parsePriceFileInWorker } from './market.import.ts';
 import { intervalStarts, MODEL_RUN_S, modelForecast, modelPrice } from './market.model.ts';

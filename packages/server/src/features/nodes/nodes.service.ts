@@ -18,12 +18,11 @@ import {
   type SuborgType,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
-import { precededSeconds } from '../../fleet/control.ts';
-import { bucketTimes, buildSeries, submeterBuckets } from '../../fleet/series.ts';
+import { precededSeconds } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { METRIC_TO_COLUMN } from '../../telemetry/index.ts';
+import { bucketTimes, buildSeries, METRIC_TO_COLUMN, submeterBuckets } from '../../telemetry/index.ts';
 import { notifyOrganisation } from '../notifications/index.ts';
 import * as repo from './nodes.repo.ts';
 

@@ -1,6 +1,6 @@
 import { escapeMarkdown, formatDateTime } from '@vpp/shared';
 import { expect, it } from 'vitest';
-import { buildFleet } from '../../fleet/builder.ts';
+import { buildFleet } from '../../demo/builder.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { nodeReports } from './nodes.reports.ts';
 import { notifyNodeStatus } from './nodes.service.ts';

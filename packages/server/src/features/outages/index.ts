@@ -4,7 +4,7 @@ import { OUTAGE_ENGINE_RECURRING, outageEngineJob } from './outages.jobs.ts';
 import { outagesRoutes } from './outages.routes.ts';
 import './outages.tables.ts';
 
-export { cancelOutage, isOutage } from './outages.service.ts';
+export { cancelOutage } from './outages.service.ts';
 
 /** Grid outages: a VPP's batteries charged to full ahead of a warned outage and held as backup through it; customers may opt out. */
 export const outagesModule: FeatureModule = {

@@ -13,15 +13,18 @@ import {
   OUTAGE_MESSAGES,
   type OutageReason,
 } from '@vpp/shared';
-import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
-import { cancelCommands, commandResponses } from '../../fleet/control.ts';
+import { cancelCommands, commandResponses } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { fleetNodes } from '../nodes/index.ts';
-import { memberNodes, requirePowerstation } from '../vpps/index.ts';
+import { audit, type EventKind, insertEvent, presentEvent, requireEvent, withdrawEvent } from '../events/index.ts';
+import { requirePowerstation } from '../vpps/index.ts';
 import { outageSource } from './outages.orders.ts';
+import * as repo from './outages.repo.ts';
+
+export type { OutageRow } from './outages.repo.ts';
+export const findOutage = repo.findOutage;
 
 // Grid outages (spec 3 §2.6, §3.5, §7): created, read, cancelled; customers opt out through their app.
 
@@ -30,90 +33,25 @@ const conflict = (message: string) => new ApiError(409, 'conflict', message);
 export const stateOf = (d: { start_time: number; duration: number; cancelled_at: number | null }, now: number) =>
   eventStateAt(d.start_time, d.duration, now, d.cancelled_at);
 
-const nameOf = (given: string | null, surname: string | null) => (given === null ? 'Unknown' : `${given} ${surname ?? ''}`.trim());
+/** A grid outage as an event kind (its 404). */
+const OUTAGE: EventKind<repo.OutageRow> = { noun: 'grid outage', find: repo.findOutage };
 
-function outageQuery(db: Database) {
-  return db
-    .selectFrom('events')
-    .innerJoin('grid_outages as g', 'g.event_id', 'events.id')
-    .leftJoin('powerstations as ps', 'ps.id', 'events.powerstation_id')
-    .leftJoin('users as u', 'u.id', 'g.created_by')
-    .select([
-      'events.id',
-      'events.organisation_id',
-      'events.powerstation_id',
-      'ps.name as powerstation_name',
-      'events.start_time',
-      'events.duration',
-      'events.cancelled_at',
-      'events.created_at',
-      'g.outage_reason',
-      'g.message_title',
-      'g.customer_message',
-      'g.orders_sent_at',
-      'u.given_name',
-      'u.surname',
-    ])
-    .where('events.type', '=', GRID_OUTAGE);
-}
+const requireOutage = (ctx: AppContext, user: AuthUser, id: number) => requireEvent(ctx, user, OUTAGE, id);
 
-type Row = Awaited<ReturnType<ReturnType<typeof outageQuery>['executeTakeFirstOrThrow']>>;
-export type OutageRow = Omit<Row, 'start_time' | 'duration' | 'cancelled_at' | 'created_at' | 'orders_sent_at'> & {
-  start_time: number;
-  duration: number;
-  cancelled_at: number | null;
-  created_at: number;
-  orders_sent_at: number | null;
-};
-
-const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-const toRow = (r: Row): OutageRow => ({
-  ...r,
-  start_time: Number(r.start_time),
-  duration: Number(r.duration),
-  cancelled_at: num(r.cancelled_at),
-  created_at: Number(r.created_at),
-  orders_sent_at: num(r.orders_sent_at),
-});
-
-/** One outage of the organisation (any organisation when `orgId` is null: the engine's view). */
-export async function findOutage(db: Database, orgId: number | null, id: number): Promise<OutageRow | undefined> {
-  let q = outageQuery(db).where('events.id', '=', id);
-  if (orgId !== null) q = q.where('events.organisation_id', '=', orgId);
-  const r = await q.executeTakeFirst();
-  return r ? toRow(r) : undefined;
-}
-
-async function requireOutage(ctx: AppContext, user: AuthUser, id: number): Promise<OutageRow> {
-  const o = await findOutage(ctx.db, user.organisationId, id);
-  if (!o) throw notFound('grid outage');
-  return o;
-}
-
-function present(o: OutageRow, now: number): GridOutage {
+function present(o: repo.OutageRow, now: number): GridOutage {
+  const e = presentEvent(o, now);
   return {
-    id: o.id,
+    id: e.id,
     request: { startTime: o.start_time, duration: o.duration },
     reason: o.message_title,
     outageReason: o.outage_reason as OutageReason,
-    powerstation: o.powerstation_id === null || o.powerstation_name === null ? null : { id: o.powerstation_id, name: o.powerstation_name },
-    state: stateOf(o, now),
-    createdAt: o.created_at,
-    createdBy: nameOf(o.given_name, o.surname),
-    cancelledAt: o.cancelled_at,
+    powerstation: e.powerstation,
+    state: e.state,
+    createdAt: e.createdAt,
+    createdBy: e.createdBy,
+    cancelledAt: e.cancelledAt,
     customerMessage: o.customer_message,
   };
-}
-
-/** The VPP's commissioned member nodes with a battery: those an outage prepares. */
-async function batteryMembers(db: Database, ps: Parameters<typeof memberNodes>[1]) {
-  return memberNodes(db, ps)
-    .select(['nodes.id', 'nodes.battery_usable_kwh', 'nodes.battery_kw'])
-    .where('nodes.unit_state', '=', 'COMMISSIONED')
-    .where('nodes.battery_usable_kwh', '>', 0)
-    .where('nodes.battery_kw', '>', 0)
-    .orderBy('nodes.id')
-    .execute();
 }
 
 /**
@@ -130,73 +68,44 @@ export async function createOutage(ctx: AppContext, user: AuthUser, raw: CreateO
   if (body.startTime % 300 !== 0) throw badRequest(OUTAGE_MESSAGES.startStep);
   if (body.duration % 300 !== 0) throw badRequest(OUTAGE_MESSAGES.durationStep);
   if (body.startTime < now - (now % 300)) throw badRequest(OUTAGE_MESSAGES.startInPast);
-  const nodes = await batteryMembers(ctx.db, ps);
+  const nodes = await repo.batteryMembers(ctx.db, ps);
   if (!nodes.length) throw badRequest(OUTAGE_MESSAGES.noBatteryNodes);
-  const org = await ctx.db.selectFrom('organisations').select('name').where('id', '=', user.organisationId).executeTakeFirstOrThrow();
+  const orgName = await repo.organisationName(ctx.db, user.organisationId);
   return ctx.db.transaction().execute(async (trx) => {
     // One outage at a time per VPP: the VPP's row is locked (PostgreSQL; SQLite's one writer already
     // runs these one after the other) so that two overlapping requests cannot both pass the check.
-    if (ctx.dialect === 'postgres') await trx.selectFrom('powerstations').select('id').where('id', '=', ps.id).forUpdate().execute();
-    const other = await trx
-      .selectFrom('events')
-      .select('id')
-      .where('powerstation_id', '=', ps.id)
-      .where('type', '=', GRID_OUTAGE)
-      .where('cancelled_at', 'is', null)
-      .where('start_time', '<', body.startTime + body.duration)
-      .where(sql<number>`start_time + duration`, '>', body.startTime)
-      .orderBy('start_time')
-      .limit(1)
-      .executeTakeFirst();
-    if (other) throw badRequest(OUTAGE_MESSAGES.overlaps(other.id), 'outage_overlaps');
-    const { id } = await trx
-      .insertInto('events')
-      .values({
-        organisation_id: user.organisationId,
-        powerstation_id: ps.id,
-        type: GRID_OUTAGE,
-        start_time: body.startTime,
-        duration: body.duration,
-        cancelled_at: null,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('grid_outages')
-      .values({
+    if (ctx.dialect === 'postgres') await repo.lockPowerstation(trx, ps.id);
+    const other = await repo.overlappingOutage(trx, ps.id, body.startTime, body.startTime + body.duration);
+    if (other !== undefined) throw badRequest(OUTAGE_MESSAGES.overlaps(other), 'outage_overlaps');
+    const id = await insertEvent(trx, {
+      organisation_id: user.organisationId,
+      powerstation_id: ps.id,
+      type: GRID_OUTAGE,
+      start_time: body.startTime,
+      duration: body.duration,
+      created_at: now,
+    });
+    await repo.insertOutage(
+      trx,
+      {
         event_id: id,
         outage_reason: body.outageReason,
         message_title: body.messageTitle?.trim() || defaultOutageTitle(body.outageReason),
-        customer_message: body.customerMessage?.trim() || defaultOutageMessage(body.outageReason, org.name),
+        customer_message: body.customerMessage?.trim() || defaultOutageMessage(body.outageReason, orgName),
         created_by: user.id,
-        orders_sent_at: null,
-      })
-      .execute();
-    for (let i = 0; i < nodes.length; i += 1000)
-      await trx
-        .insertInto('outage_nodes')
-        .values(
-          nodes
-            .slice(i, i + 1000)
-            .map((n) => ({ event_id: id, node_id: n.id, prepare_from: null, orders_sent_at: null, opted_out_at: null, opted_out_by: null })),
-        )
-        .execute();
-    await trx.insertInto('event_audit').values({ event_id: id, action: 'CREATED', user_id: user.id, at: now, detail: null }).execute();
+      },
+      nodes.map((n) => n.id),
+    );
+    await audit(trx, id, 'CREATED', user.id, now);
     return { id };
   });
 }
 
 /** The organisation's outages, latest start first, then the longest. */
 export async function listOutages(ctx: AppContext, user: AuthUser): Promise<{ outages: GridOutage[] }> {
-  const rows = await outageQuery(ctx.db)
-    .where('events.organisation_id', '=', user.organisationId)
-    .orderBy('events.start_time', 'desc')
-    .orderBy('events.duration', 'desc')
-    .orderBy('events.id', 'desc')
-    .execute();
+  const rows = await repo.listOutages(ctx.db, user.organisationId);
   const now = nowS();
-  return { outages: rows.map((r) => present(toRow(r), now)) };
+  return { outages: rows.map((r) => present(r, now)) };
 }
 
 export async function outageDetail(ctx: AppContext, user: AuthUser, id: number): Promise<GridOutage> {
@@ -209,13 +118,7 @@ export async function outageDetail(ctx: AppContext, user: AuthUser, id: number):
  */
 export async function outageResponse(ctx: AppContext, user: AuthUser, id: number): Promise<GridOutageResponse> {
   await requireOutage(ctx, user, id);
-  const nodes = await ctx.db
-    .selectFrom('outage_nodes as o')
-    .innerJoin('nodes', 'nodes.id', 'o.node_id')
-    .select(['o.node_id', 'o.opted_out_at', 'nodes.nmi'])
-    .where('o.event_id', '=', id)
-    .orderBy('o.node_id')
-    .execute();
+  const nodes = await repo.outageNodes(ctx.db, id);
   const answers = await commandResponses(ctx.db, outageSource(id));
   // A command withdrawn after its device answered (a cancel) had been accepted.
   const responded = new Set(answers.filter((a) => a.status === 'ACCEPTED' || (a.status === 'CANCELLED' && a.responded_at !== null)).map((a) => a.node_id));
@@ -231,12 +134,6 @@ export async function outageResponse(ctx: AppContext, user: AuthUser, id: number
   };
 }
 
-/** Whether an event of the organisation is a grid outage: `POST /dispatch/{id}/cancel` cancels both kinds. */
-export async function isOutage(db: Database, orgId: number, id: number): Promise<boolean> {
-  const e = await db.selectFrom('events').select('type').where('id', '=', id).where('organisation_id', '=', orgId).executeTakeFirst();
-  return e?.type === GRID_OUTAGE;
-}
-
 /** Cancels an UPCOMING or INPROGRESS outage (409 otherwise): the nodes' orders are withdrawn, the audit says who. */
 export async function cancelOutage(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
   if (!hasPermission(user.permissions, OUTAGE_EDIT)) throw forbidden();
@@ -244,10 +141,7 @@ export async function cancelOutage(ctx: AppContext, user: AuthUser, id: number):
   const now = nowS();
   if (o.cancelled_at !== null || stateOf(o, now) === 'COMPLETED') throw conflict(OUTAGE_MESSAGES.notCancellable);
   await ctx.db.transaction().execute(async (trx) => {
-    const done = await trx.updateTable('events').set({ cancelled_at: now }).where('id', '=', id).where('cancelled_at', 'is', null).executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw conflict(OUTAGE_MESSAGES.notCancellable);
-    await cancelCommands(trx, outageSource(id), now);
-    await trx.insertInto('event_audit').values({ event_id: id, action: 'CANCELLED', user_id: user.id, at: now, detail: null }).execute();
+    if (!(await withdrawEvent(trx, { id, source: outageSource(id), userId: user.id, now }))) throw conflict(OUTAGE_MESSAGES.notCancellable);
   });
 }
 
@@ -255,28 +149,15 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 
 /** Pairs a node's customer app: a new token (answered once), whose hash replaces the node's previous one. */
 export async function issueAppToken(ctx: AppContext, user: AuthUser, nodeId: number): Promise<{ token: string }> {
-  const node = await fleetNodes(ctx.db, user.organisationId).select('nodes.id').where('nodes.id', '=', nodeId).executeTakeFirst();
-  if (!node) throw notFound('node');
+  if (!(await repo.isOrganisationNode(ctx.db, user.organisationId, nodeId))) throw notFound('node');
   const token = `nat_${randomBytes(24).toString('base64url')}`;
-  await ctx.db
-    .insertInto('node_app_tokens')
-    .values({ node_id: nodeId, token_hash: hashToken(token), created_at: nowS() })
-    .onConflict((oc) => oc.column('node_id').doUpdateSet((eb) => ({ token_hash: eb.ref('excluded.token_hash'), created_at: eb.ref('excluded.created_at') })))
-    .execute();
+  await repo.storeAppToken(ctx.db, nodeId, hashToken(token), nowS());
   return { token };
 }
 
 /** Records opt-outs (once per node: the first time stands) and withdraws orders already sent. */
 export async function optOutNodes(db: Database, id: number, nodeIds: readonly number[], by: 'APP' | 'SIMULATED', at: number): Promise<void> {
-  for (let i = 0; i < nodeIds.length; i += 1000) {
-    await db
-      .updateTable('outage_nodes')
-      .set({ opted_out_at: at, opted_out_by: by })
-      .where('event_id', '=', id)
-      .where('node_id', 'in', nodeIds.slice(i, i + 1000))
-      .where('opted_out_at', 'is', null)
-      .execute();
-  }
+  await repo.markOptedOut(db, id, nodeIds, by, at);
   await cancelCommands(db, outageSource(id), at, nodeIds);
 }
 
@@ -287,41 +168,13 @@ export async function optOutNodes(db: Database, id: number, nodeIds: readonly nu
 export async function optOut(ctx: AppContext, authorization: string | undefined, eventId: number): Promise<{ optedOutAt: number }> {
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
   if (!token) throw unauthorized('unauthorized', OUTAGE_MESSAGES.badNodeToken);
-  const paired = await ctx.db.selectFrom('node_app_tokens').select('node_id').where('token_hash', '=', hashToken(token)).executeTakeFirst();
-  if (!paired) throw unauthorized('unauthorized', OUTAGE_MESSAGES.badNodeToken);
-  const row = await ctx.db
-    .selectFrom('outage_nodes as o')
-    .innerJoin('events', 'events.id', 'o.event_id')
-    .select(['events.start_time', 'events.duration', 'events.cancelled_at', 'o.opted_out_at'])
-    .where('o.event_id', '=', eventId)
-    .where('o.node_id', '=', paired.node_id)
-    .where('events.type', '=', GRID_OUTAGE)
-    .executeTakeFirst();
+  const nodeId = await repo.pairedNode(ctx.db, hashToken(token));
+  if (nodeId === undefined) throw unauthorized('unauthorized', OUTAGE_MESSAGES.badNodeToken);
+  const row = await repo.outageNode(ctx.db, eventId, nodeId);
   if (!row) throw notFound('event');
   if (row.opted_out_at !== null) return { optedOutAt: Number(row.opted_out_at) };
   const now = nowS();
   if (row.cancelled_at !== null || Number(row.start_time) + Number(row.duration) <= now) throw conflict(OUTAGE_MESSAGES.optOutClosed);
-  await ctx.db.transaction().execute((trx) => optOutNodes(trx, eventId, [paired.node_id], 'APP', now));
-  const after = await ctx.db
-    .selectFrom('outage_nodes')
-    .select('opted_out_at')
-    .where('event_id', '=', eventId)
-    .where('node_id', '=', paired.node_id)
-    .executeTakeFirstOrThrow();
-  return { optedOutAt: Number(after.opted_out_at) };
-}
-
-/** Outages whose orders are due (within 24 hours of the start, not ended, not cancelled, not sent). */
-export async function dueOutages(db: Database, now: number, leadS: number) {
-  return db
-    .selectFrom('events')
-    .innerJoin('grid_outages as g', 'g.event_id', 'events.id')
-    .select(['events.id'])
-    .where('events.type', '=', GRID_OUTAGE)
-    .where('events.cancelled_at', 'is', null)
-    .where('g.orders_sent_at', 'is', null)
-    .where('events.start_time', '<=', now + leadS)
-    .where(sql<number>`events.start_time + events.duration`, '>', now)
-    .orderBy('events.start_time')
-    .execute();
+  await ctx.db.transaction().execute((trx) => optOutNodes(trx, eventId, [nodeId], 'APP', now));
+  return { optedOutAt: await repo.optedOutAt(ctx.db, eventId, nodeId) };
 }

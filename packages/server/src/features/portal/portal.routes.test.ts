@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { buildFleet } from '../../fleet/builder.ts';
+import { buildFleet } from '../../demo/builder.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 
 describeEachDatabase('inverter web portal', (h) => {

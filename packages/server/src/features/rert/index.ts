@@ -2,7 +2,7 @@ import { rertEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { rertRoutes } from './rert.routes.ts';
 
-export { createRert } from './rert.commands.ts';
+export { createRert } from './rert.service.ts';
 
 /** RERT dispatches: emergency reserve activations, dispatch events the engine sends like any other, movable while upcoming. */
 export const rertModule: FeatureModule = {

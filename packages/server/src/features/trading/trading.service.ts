@@ -16,7 +16,7 @@ import {
 } from '@vpp/shared';
 import { z } from 'zod';
 import { nowS } from '../../db/database.ts';
-import { PRECEDENCE } from '../../fleet/control.ts';
+import { PRECEDENCE } from '../../devices/devices.commands.ts';
 import { BATTERY_ONE_WAY_EFFICIENCY, forecastPower, type ModelNode } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest } from '../../platform/errors.ts';

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { createPowerstation, insertDuidUnits } from './vpps.repo.ts';
 
-/** Serial number of the n-th unit the simulated fleet builds (see fleet/builder.ts). */
+/** Serial number of the n-th unit the simulated fleet builds (see demo/builder.ts). */
 const serialOf = (n: number) => `RP${20000000 + n}`;
 
 /**

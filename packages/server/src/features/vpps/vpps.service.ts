@@ -10,11 +10,10 @@ import {
   vppProblem,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
-import { bucketTimes, buildSeries } from '../../fleet/series.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { FLEET_METRIC_TO_COLUMN, METRIC_TO_COLUMN } from '../../telemetry/index.ts';
+import { bucketTimes, buildSeries, FLEET_METRIC_TO_COLUMN, METRIC_TO_COLUMN } from '../../telemetry/index.ts';
 import * as repo from './vpps.repo.ts';
 
 /** A VPP of the caller's organisation, or 404: another organisation's VPP is never revealed. */

@@ -3,7 +3,7 @@ import { CURTAILMENT_MESSAGES, type CurtailmentComponent } from '@vpp/shared';
 import { memo, useMemo } from 'react';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
 import { type ChartSeries, TimeSeriesChart } from '../../components/time-series-chart.tsx';
-import { GRAPH_TICK_S, GRAPH_Y_PAD, graphScale } from '../dispatches/index.ts';
+import { GRAPH_TICK_S, GRAPH_Y_PAD, graphScale } from '../events/index.ts';
 
 /** kW per bucket keyed by its start (epoch seconds), as the prediction and response carry them. */
 type KwSeries = Record<string, number | null>;

@@ -16,7 +16,7 @@ import {
   snapPower,
   startOfPeriod,
 } from '@vpp/shared';
-import { clampStart, earliestStart } from '../dispatches/index.ts';
+import { clampStart, earliestStart } from '../events/index.ts';
 
 /**
  * The New Curtailment and New Curtailment Setpoint modals' state and the rules of spec 3 §4.3, §5

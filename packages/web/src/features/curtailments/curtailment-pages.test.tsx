@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { type CurtailmentDetail, type CurtailmentSetpoint, CURTAILMENT_MESSAGES as M } from '@vpp/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
+import { VPP } from '../../test/event-fixtures.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';
 import { CurtailmentDetailPage } from './curtailment-detail-page.tsx';
 import { FeedInManagementPage } from './feed-in-management-page.tsx';
@@ -16,16 +17,6 @@ const OPERATOR = testAccount(['fleet.node.any', 'fleet.powerstations.view', 'fle
 const now = Math.floor(Date.now() / 1000);
 // Starts on a 5-minute step, as the server keeps them.
 const soon = now - (now % 300) + 3600;
-const VPP = {
-  id: 7,
-  name: 'Greater Sydney',
-  type: 'STATIC',
-  filters: { postcodes: [], state: null },
-  duid: null,
-  nodes: 3,
-  namePlate: { batteryCapacity: 40, inverterPower: 15, batteryPower: 15, totalDeployments: 3 },
-  createdAt: 1,
-};
 const curtailment = (c: Partial<CurtailmentDetail> = {}): CurtailmentDetail => ({
   id: 21,
   state: 'UPCOMING',

@@ -12,7 +12,7 @@ import { useNavigate } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { type Column, DataTable, type OnPage } from '../../components/data-table.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
-import { DispatchStatusBadge, formatDispatchStart } from '../dispatches/index.ts';
+import { DispatchStatusBadge, formatDispatchStart } from '../events/index.ts';
 import { useRemoveSetpoint } from './api.ts';
 import { curtailmentPath } from './curtailment-form.ts';
 

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PowerControl } from '../../components/power-control.tsx';
 import { useTimeZone } from '../../lib/account.ts';
-import { EventWindowFields, PowerstationSelect, REFRESH_DEBOUNCE_MS, useDispatchPowerstations } from '../dispatches/index.ts';
+import { EventWindowFields, PowerstationSelect, REFRESH_DEBOUNCE_MS, useDispatchPowerstations } from '../events/index.ts';
 import { useCreateCurtailment, useCurtailmentConstraint, useNewCurtailmentPrediction } from './api.ts';
 import { CurtailmentChart } from './curtailment-chart.tsx';
 import {

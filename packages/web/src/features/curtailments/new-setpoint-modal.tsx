@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Te
 import { useMediaQuery } from '@mantine/hooks';
 import { CURTAILMENT_MESSAGES as M, SETPOINT_MAX_RAMP_S } from '@vpp/shared';
 import { useEffect, useState } from 'react';
-import { useDispatchPowerstations } from '../dispatches/index.ts';
+import { useDispatchPowerstations } from '../events/index.ts';
 import { useCreateSetpoint } from './api.ts';
 import { createSetpointBody, initialSetpoint, type SetpointDraft, withRamp, withSetpointLimit } from './curtailment-form.ts';
 

@@ -22,7 +22,7 @@ import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound } from '../../lib/request.ts';
-import { Figure, Section } from '../dispatches/index.ts';
+import { Figure, Section } from '../events/index.ts';
 import { formatIsoDate, planPath } from '../plans/index.ts';
 import { useBillEstimate, useCustomer, useCustomerPlan } from './api.ts';
 import { BillEstimateView } from './bill-estimate.tsx';

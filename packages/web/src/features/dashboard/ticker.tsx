@@ -1,7 +1,7 @@
 import { Box, type BoxProps } from '@mantine/core';
 import type { TickerEvent } from '@vpp/shared';
 import { useTimeZone } from '../../lib/account.ts';
-import { formatDispatchStart } from '../dispatches/index.ts';
+import { formatDispatchStart } from '../events/index.ts';
 import { useTicker } from './api.ts';
 
 /**

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { DISPATCH_MESSAGES, dispatchEndpoints as E, type Endpoint, type ReplyOf } from '@vpp/shared';
 import { queryClient } from '../../lib/query-client.ts';
 import { call, refreshUnlessNotFound } from '../../lib/request.ts';
-import { DISPATCH_SCREEN_TEXTS, detailRefreshMs, REFRESH_SLOW_MS } from './dispatch-format.ts';
+import { DISPATCH_SCREEN_TEXTS, detailRefreshMs, REFRESH_SLOW_MS } from '../events/index.ts';
 
 /** Query keys of the dispatch area: all start with ['dispatches'], which a new dispatch invalidates (the New Dispatch modal's contract). */
 export const dispatchKeys = {

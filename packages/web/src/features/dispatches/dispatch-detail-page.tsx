@@ -1,4 +1,4 @@
-import { Alert, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import {
   canSeeMarketData,
@@ -26,6 +26,24 @@ import { useAccount, useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound } from '../../lib/request.ts';
 import {
+  COST_TYPE_LABELS,
+  DISPATCH_LIST_PATH,
+  DISPATCH_SCREEN_TEXTS,
+  DispatchStatusBadge,
+  detailRefreshMs,
+  eventLabel,
+  Figure,
+  formatAud,
+  formatDispatchStart,
+  formatPrice,
+  localiseStamps,
+  MEASUREMENT_TEXTS as M,
+  percentNotIncluded,
+  QUOTE_TEXTS,
+  requestKind,
+  Section,
+} from '../events/index.ts';
+import {
   DISPATCH_SOURCE,
   type EventSource,
   useCancelDispatch,
@@ -35,23 +53,7 @@ import {
   useDispatchRemainingCharge,
   useDispatchResponse,
 } from './api.ts';
-import {
-  COST_TYPE_LABELS,
-  DISPATCH_LIST_PATH,
-  DISPATCH_SCREEN_TEXTS,
-  detailRefreshMs,
-  eventLabel,
-  formatAud,
-  formatDispatchStart,
-  formatPrice,
-  localiseStamps,
-  MEASUREMENT_TEXTS as M,
-  percentNotIncluded,
-  QUOTE_TEXTS,
-  requestKind,
-} from './dispatch-format.ts';
 import { PredictionGraph, RemainingChargeGraph } from './dispatch-graphs.tsx';
-import { DispatchStatusBadge } from './dispatch-status-badge.tsx';
 
 /** Who may read the creator's name (spec 3 §2.4): holders of a user, dispatch, RERT, curtailment or grid outage permission. */
 const SEES_CREATOR: PermissionRequirement = {
@@ -64,32 +66,6 @@ const SEES_CREATOR: PermissionRequirement = {
     'fleet.powerstations.gridOutages.any',
   ],
 };
-
-/** A labelled figure of a section (the grid outage detail uses it too). */
-export function Figure({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </div>
-  );
-}
-
-/** A titled section of an event's detail. */
-export function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Paper withBorder p="md" component="section" aria-label={title}>
-      <Title order={2} size="h4" mb="sm">
-        {title}
-      </Title>
-      {children}
-    </Paper>
-  );
-}
 
 function RequestSection({ d, zone, nowS }: { d: DispatchDetail; zone: string; nowS: number }) {
   const seesPowerFactor = usePermission(DISPATCH_POWER_FACTOR);

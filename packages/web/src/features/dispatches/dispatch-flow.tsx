@@ -2,14 +2,12 @@ import { Modal } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import type { DispatchConstraints, DispatchPriceReply } from '@vpp/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useDispatchConstraints, useDispatchPowerstations, useDispatchPredictions } from './new-dispatch-api.ts';
+import { REFRESH_DEBOUNCE_MS, useDispatchPowerstations } from '../events/index.ts';
+import { useDispatchConstraints, useDispatchPredictions } from './new-dispatch-api.ts';
 import { NewDispatchConfirmView } from './new-dispatch-confirm-view.tsx';
 import { type EditViewProps, NewDispatchEditView } from './new-dispatch-edit-view.tsx';
 import { type DispatchDraft, type DraftPermissions, graphStart, prefilledMessage, withPowerstation } from './new-dispatch-form.ts';
 import { NewDispatchMessageView } from './new-dispatch-message-view.tsx';
-
-/** Spec 3 §4.1 and §9: duration and power changes refresh constraints, predictions and prices after 300 ms. */
-export const REFRESH_DEBOUNCE_MS = 300;
 
 export type DispatchFlowView = 'edit' | 'message' | 'confirm';
 

@@ -8,9 +8,8 @@ import { type Column, DataTable, usePaging } from '../../components/data-table.t
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
+import { DISPATCH_SCREEN_TEXTS, DispatchStatusBadge, dispatchPath, eventLabel, formatDispatchStart, requestKind } from '../events/index.ts';
 import { useDispatches } from './api.ts';
-import { DISPATCH_SCREEN_TEXTS, dispatchPath, eventLabel, formatDispatchStart, requestKind } from './dispatch-format.ts';
-import { DispatchStatusBadge } from './dispatch-status-badge.tsx';
 import { NewDispatchModal } from './new-dispatch-modal.tsx';
 
 function columns(zone: string, nowS: number, numbered: boolean): Column<DispatchSummary>[] {

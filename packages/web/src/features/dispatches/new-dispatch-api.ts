@@ -1,17 +1,10 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import {
-  type CreateDispatchBody,
-  DISPATCH_MESSAGES,
-  dispatchEndpoints,
-  MESSAGES,
-  marketEndpoints,
-  POWER_FACTOR_MAX,
-  VPP_MESSAGES,
-  vppEndpoints,
-} from '@vpp/shared';
+import { type CreateDispatchBody, DISPATCH_MESSAGES, dispatchEndpoints, MESSAGES, marketEndpoints, POWER_FACTOR_MAX } from '@vpp/shared';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';
+
+export { useDispatchPowerstations } from '../events/index.ts';
 
 /** Query keys of the New Dispatch modal: all under ['dispatches'], so a new dispatch invalidates them with the list. */
 export const newDispatchKeys = {
@@ -22,16 +15,6 @@ export const newDispatchKeys = {
   price: (q: object) => ['dispatches', 'new', 'price', q] as const,
   messages: ['dispatches', 'messages'] as const,
 };
-
-/** The VPPs a dispatch can go to (FCAS VPPs answer the market's contingency events, not manual dispatches). */
-export function useDispatchPowerstations(enabled: boolean) {
-  return useQuery({
-    queryKey: newDispatchKeys.powerstations,
-    queryFn: async () =>
-      (await call(vppEndpoints.choices, { query: { limit: 1000, offset: 0, type: 'STATIC,DYNAMIC' } }, { errorToast: VPP_MESSAGES.loadFailed })).result,
-    enabled,
-  });
-}
 
 export interface ConstraintsArgs {
   /** When the dispatch starts: the answer then says what other events hold (docs/precedence.md). */

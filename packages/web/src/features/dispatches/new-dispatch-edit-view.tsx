@@ -14,7 +14,7 @@ import {
 } from '@vpp/shared';
 import { useCallback } from 'react';
 import { PowerControl } from '../../components/power-control.tsx';
-import { EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';
+import { EventWindowFields, PowerstationSelect } from '../events/index.ts';
 import { NewDispatchChart } from './new-dispatch-chart.tsx';
 import {
   brushSelection,

@@ -1,19 +1,17 @@
 import { DISPATCH_MESSAGES, type DispatchConstraints, localDateToEpoch, snapSlider } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
+import { clampStart } from '../events/index.ts';
 import {
   brushSelection,
-  clampStart,
   confirmBlocker,
   createBody,
   DEFAULT_MESSAGE,
   type DispatchDraft,
-  endTimesAfter,
   initialDraft,
   leadLagEditable,
   messageApplies,
   powerFactorEditable,
   prefilledMessage,
-  startTimesOfDay,
   strategyShown,
   withEnd,
   withPower,
@@ -176,14 +174,6 @@ describe('changing the VPP, day and window', () => {
     expect(brushSelection(day + 15 * 3600 + 500, day + 13 * 3600 + 400, NOW)).toEqual(brushSelection(day + 13 * 3600 + 400, day + 15 * 3600 + 500, NOW));
     expect(brushSelection(day + 8 * 3600, day + 12 * 3600, NOW)).toEqual({ startTime: day + 10 * 3600 + 1800, duration: 5400 });
     expect(brushSelection(day + 13 * 3600, day + 13 * 3600 + 300, NOW)).toBeNull();
-  });
-
-  it('offers the 5-minute starts of a local day, 23 hours on the day daylight saving begins', () => {
-    expect(startTimesOfDay(localDateToEpoch('2026-11-25', SYDNEY), SYDNEY)).toHaveLength(288);
-    expect(startTimesOfDay(localDateToEpoch('2026-10-04', SYDNEY), SYDNEY)).toHaveLength(276);
-    const ends = endTimesAfter(1000 * 300);
-    expect(ends[0]).toBe(1001 * 300);
-    expect(ends.at(-1)).toBe(1000 * 300 + 86_400);
   });
 });
 

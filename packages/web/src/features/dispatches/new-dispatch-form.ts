@@ -16,15 +16,14 @@ import {
   startOfPeriod,
 } from '@vpp/shared';
 
+import { type CustomerMessage, clampStart, earliestStart } from '../events/index.ts';
+
+export type { CustomerMessage };
+
 /**
  * The New Dispatch modal's state and the rules of spec 3 §4.1, §5 and §9 that move it, kept apart
  * from the views so that each rule can be tested on its own.
  */
-
-export interface CustomerMessage {
-  title: string;
-  text: string;
-}
 
 /** The dispatch being drawn up. */
 export interface DispatchDraft {
@@ -50,9 +49,6 @@ export interface DraftPermissions {
 
 /** The standard message: the spec's title and the server's default text. */
 export const DEFAULT_MESSAGE: CustomerMessage = { title: DISPATCH_MESSAGES.defaultMessageTitle, text: DISPATCH_MESSAGES.defaultMessageText };
-
-/** The first 5-minute step at or after now: the earliest start the server accepts. */
-export const earliestStart = (nowS: number) => Math.ceil(nowS / DISPATCH_TIME_STEP_S) * DISPATCH_TIME_STEP_S;
 
 /**
  * A new dispatch (spec 3 §4.1): four hours from now rounded down to the hour of the account's zone,
@@ -120,9 +116,6 @@ export function withPowerFactor(d: DispatchDraft, pf: number): DispatchDraft {
 /** The local day (epoch s of its midnight) the prediction graph shows: the start's. */
 export const graphStart = (d: Pick<DispatchDraft, 'startTime'>, zone: string) => startOfPeriod(d.startTime, 'day', zone);
 
-/** A start no earlier than the graph start (spec 3 §4.1) nor before the next 5-minute step from now. */
-export const clampStart = (startTime: number, dayStart: number, nowS: number) => Math.max(startTime, dayStart, earliestStart(nowS));
-
 /** Another start day (yyyy-MM-dd): the same time of day on it, clamped; the predictions follow the day. */
 export function withStartDate(d: DispatchDraft, date: string, zone: string, nowS: number): DispatchDraft {
   const day = localDateToEpoch(date, zone);
@@ -156,21 +149,6 @@ export function brushSelection(from: number, to: number, nowS: number): { startT
   const end = snap(Math.max(from, to));
   if (end - startTime < DISPATCH_BRUSH_SNAP_S) return null;
   return { startTime, duration: end - startTime };
-}
-
-/** The 5-minute start times of a local day (23, 24 or 25 hours across daylight saving). */
-export function startTimesOfDay(dayStart: number, zone: string): number[] {
-  const end = endOfPeriod(dayStart, 'day', zone);
-  const out: number[] = [];
-  for (let t = dayStart; t < end; t += DISPATCH_TIME_STEP_S) out.push(t);
-  return out;
-}
-
-/** The end times offered after a start: every 5 minutes up to a day later. */
-export function endTimesAfter(startTime: number): number[] {
-  const out: number[] = [];
-  for (let t = startTime + DISPATCH_TIME_STEP_S; t <= startTime + 86_400; t += DISPATCH_TIME_STEP_S) out.push(t);
-  return out;
 }
 
 /** Why Confirm is disabled, or null when the draft can go to the confirmation. */

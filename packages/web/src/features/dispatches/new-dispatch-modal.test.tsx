@@ -3,34 +3,12 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { DISPATCH_MESSAGES } from '@vpp/shared';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CONSTRAINTS, VPP } from '../../test/event-fixtures.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';
 import { NewDispatchModal } from './new-dispatch-modal.tsx';
 
 const EVERY = ['fleet.dispatches.any', 'fleet.dispatches.edit', 'fleet.dispatches.strategy', 'fleet.dispatches.powerFactor', 'fleet.powerstations.any'];
 const EDIT_ONLY = ['fleet.dispatches.any', 'fleet.dispatches.edit'];
-
-const VPP = {
-  id: 7,
-  name: 'Greater Sydney',
-  type: 'STATIC',
-  filters: { postcodes: [], state: null },
-  duid: null,
-  nodes: 3,
-  namePlate: { batteryCapacity: 40, inverterPower: 15, batteryPower: 15, totalDeployments: 3 },
-  createdAt: 1,
-};
-const CONSTRAINTS = {
-  realPowerPMin: -12.5,
-  realPowerPMax: 9.8,
-  realPowerAvailable: true,
-  powerFactorMin: 0.7,
-  powerFactorMax: 1,
-  powerFactorAvailable: true,
-  powerFactorLeadLag: ['LEADING', 'LAGGING'],
-  powerFactorConstraintMessage: null,
-  deploymentsAvailable: 3,
-  conflictMessage: null,
-};
 
 type Reply = { status: number; body: unknown };
 

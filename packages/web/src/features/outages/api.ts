@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { type CreateOutageBody, dispatchEndpoints, outageEndpoints as E, OUTAGE_MESSAGES, type ReplyOf } from '@vpp/shared';
 import { queryClient } from '../../lib/query-client.ts';
 import { call, refreshUnlessNotFound } from '../../lib/request.ts';
-import { REFRESH_SLOW_MS } from '../dispatches/index.ts';
+import { REFRESH_SLOW_MS } from '../events/index.ts';
 import { outageRefreshMs } from './outage-format.ts';
 
 export const outageKeys = {

@@ -10,7 +10,7 @@ import {
   type OutageReason,
   startOfPeriod,
 } from '@vpp/shared';
-import { clampStart } from '../dispatches/index.ts';
+import { clampStart } from '../events/index.ts';
 
 /** The New Grid Outage modal's state (spec 3 §3.5): the message is null until the user saves one. */
 export interface OutageDraft {

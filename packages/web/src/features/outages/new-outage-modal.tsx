@@ -4,7 +4,7 @@ import { OUTAGE_REASON_LABELS, OUTAGE_REASONS, type OutageReason } from '@vpp/sh
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
-import { EventWindowFields, earliestStart, PhonePreview, PowerstationSelect, useDispatchPowerstations } from '../dispatches/index.ts';
+import { EventWindowFields, earliestStart, PhonePreview, PowerstationSelect, useDispatchPowerstations } from '../events/index.ts';
 import { useCreateOutage } from './api.ts';
 import { createOutageBody, initialOutageDraft, messageOf, type OutageDraft, withEnd, withStartDate } from './new-outage-form.ts';
 import { outagePath } from './outage-format.ts';

@@ -9,7 +9,7 @@ import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { isNotFound } from '../../lib/request.ts';
-import { DispatchStatusBadge, Figure, formatDispatchStart, Section } from '../dispatches/index.ts';
+import { DispatchStatusBadge, Figure, formatDispatchStart, Section } from '../events/index.ts';
 import { useCancelOutage, useOutage, useOutageResponse } from './api.ts';
 import { nodePath, OUTAGE_LIST_PATH, OUTAGE_SCREEN_TEXTS, outageRefreshMs, outageSummary, outageTitle } from './outage-format.ts';
 

@@ -1,5 +1,5 @@
 import { formatDuration, type GridOutage, OUTAGE_MESSAGES, outageReasonWord } from '@vpp/shared';
-import { formatDispatchStart, REFRESH_FAST_MS, REFRESH_SLOW_MS } from '../dispatches/index.ts';
+import { formatDispatchStart, REFRESH_FAST_MS, REFRESH_SLOW_MS } from '../events/index.ts';
 
 export const OUTAGE_LIST_PATH = '/virtual-power-plants/grid-outages';
 export const outagePath = (id: number) => `/virtual-power-plants/grid-outages/${id}`;

@@ -7,7 +7,7 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
-import { DispatchStatusBadge, formatDispatchStart } from '../dispatches/index.ts';
+import { DispatchStatusBadge, formatDispatchStart } from '../events/index.ts';
 import { useOutages } from './api.ts';
 import { NewOutageModal } from './new-outage-modal.tsx';
 import { outagePath, sortOutages } from './outage-format.ts';

@@ -1,6 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CONSTRAINTS, VPP } from '../../test/event-fixtures.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';
 import { RertDispatchModal } from './rert-dispatch-modal.tsx';
 import { epochToLocalDateTime, TERMS_MESSAGES } from './rert-form.ts';
@@ -10,28 +11,6 @@ import { epochToLocalDateTime, TERMS_MESSAGES } from './rert-form.ts';
 
 const EDITOR = ['fleet.rert.any', 'fleet.rert.dispatches.edit', 'fleet.powerstations.any'];
 const ZONE = 'Australia/Sydney';
-const VPP = {
-  id: 7,
-  name: 'Greater Sydney',
-  type: 'STATIC',
-  filters: { postcodes: [], state: null },
-  duid: null,
-  nodes: 3,
-  namePlate: { batteryCapacity: 40, inverterPower: 15, batteryPower: 15, totalDeployments: 3 },
-  createdAt: 1,
-};
-const CONSTRAINTS = {
-  realPowerPMin: -12.5,
-  realPowerPMax: 9.8,
-  realPowerAvailable: true,
-  powerFactorMin: 0.7,
-  powerFactorMax: 1,
-  powerFactorAvailable: true,
-  powerFactorLeadLag: ['LEADING', 'LAGGING'],
-  powerFactorConstraintMessage: null,
-  deploymentsAvailable: 3,
-  conflictMessage: null,
-};
 
 function server() {
   const calls: { method: string; path: string; body: unknown }[] = [];
