@@ -309,8 +309,8 @@ export const dispatchMeasurementSchema = z.object({
       valueAud: z.number().nullable(),
     }),
   ),
-  /** How the accepting nodes' baselines were made: from comparable days, flat from the same day, none. */
-  baselineMethods: z.object({ comparableDays: z.number(), sameDay: z.number(), none: z.number() }),
+  /** How the accepting nodes' baselines were made: the metered counterfactual, from comparable days, flat from the same day, none. */
+  baselineMethods: z.object({ counterfactual: z.number(), comparableDays: z.number(), sameDay: z.number(), none: z.number() }),
   /** Baseline accuracy on this dispatch's undisturbed homes, and on the VPP's settled dispatches of the last 90 days (median, a fraction). */
   baselineError: z.object({ nodes: z.number(), median: z.number().nullable() }),
   vppBaselineError: z.object({ dispatches: z.number(), median: z.number().nullable() }),

@@ -27,6 +27,8 @@ export interface SettledNodeDay {
    * part of the spot value the customer's bill does not already pay (docs/settlement.md).
    */
   credit?: number;
+  /** A spot credit's two sides (AUD): the spot value of the energy credited from (the discharge's, and what charging earned at negative prices) and the feed-in the bill already pays on the kWh discharged. */
+  sides?: { spotValue: number; feedIn: number };
 }
 
 export interface SettledEvent {
@@ -75,15 +77,19 @@ export async function writeGridCredits(trx: Database, e: SettledEvent, now = now
   const priced = e.nodes.filter((n) => n.value !== null);
   if (!priced.length) return 0;
   const facts = await nodeNmisAndZones(trx, [...new Set(priced.map((n) => n.nodeId))]);
-  const lines = new Map<string, { nmi: string; day: string; ts: number; kwh: number; credit: number }>();
+  const lines = new Map<string, { nmi: string; day: string; ts: number; kwh: number; credit: number; spot: number | null; feedIn: number | null }>();
   for (const n of priced) {
     const f = facts.get(n.nodeId);
     if (!f) continue;
     const day = epochToLocalDate(n.dayStart, f.timezone);
     const key = `${f.nmi}|${day}`;
-    const line = lines.get(key) ?? { nmi: f.nmi, day, ts: Math.max(e.startTime, n.dayStart), kwh: 0, credit: 0 };
+    const line = lines.get(key) ?? { nmi: f.nmi, day, ts: Math.max(e.startTime, n.dayStart), kwh: 0, credit: 0, spot: null, feedIn: null };
     line.kwh += n.kwh;
     line.credit += n.credit ?? -(n.value as number);
+    if (n.sides) {
+      line.spot = (line.spot ?? 0) + n.sides.spotValue;
+      line.feedIn = (line.feedIn ?? 0) + n.sides.feedIn;
+    }
     lines.set(key, line);
   }
   const all = [...lines.values()].sort((a, b) => (a.nmi < b.nmi ? -1 : a.nmi > b.nmi ? 1 : a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
@@ -106,6 +112,8 @@ export async function writeGridCredits(trx: Database, e: SettledEvent, now = now
       rate: Math.abs(amount) > 1e-9 ? l.credit / amount : 0,
       cost_cents: cents[i],
       created_at: now,
+      spot_value: l.spot,
+      feed_in_deduction: l.feedIn,
     };
   });
   return insertItems(trx, rows);

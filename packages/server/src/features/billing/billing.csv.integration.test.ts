@@ -59,8 +59,9 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
   const day = '2025-05-06';
   const ts = Date.parse(`${day}T08:00:00Z`) / 1000;
   const rows = NASTY.flatMap((type, i) => [
-    { nmi: `41020000${String(i).padStart(2, '0')}`, type, amount: 1.25 + i, rate: 0.3125, cents: 39 + i * 31 },
-    { nmi: NASTY[(i + 3) % NASTY.length], type: 'Spot Price', amount: 0.5, rate: 0.2, cents: -15 - i },
+    { nmi: `41020000${String(i).padStart(2, '0')}`, type, amount: 1.25 + i, rate: 0.3125, cents: 39 + i * 31, spot: null, feedIn: null },
+    // A dispatch credit's two sides: the spot value of the energy and the feed-in its bill already pays.
+    { nmi: NASTY[(i + 3) % NASTY.length], type: 'Spot Price', amount: 0.5, rate: 0.2, cents: -15 - i, spot: 0.14 + i / 8, feedIn: 0.04 },
   ]);
 
   let event: number;
@@ -88,6 +89,8 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
           rate: r.rate,
           cost_cents: r.cents,
           created_at: 1,
+          spot_value: r.spot,
+          feed_in_deduction: r.feedIn,
         })),
       )
       .execute();
@@ -107,7 +110,18 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
       stringify([EVENTS_CSV_COLUMNS], CSV_OPTIONS) +
       rows
         .map((r) =>
-          [field(r.nmi), day, ts, field(shown(r.type)), r.amount.toFixed(4), r.rate.toFixed(4), (r.cents / 100).toFixed(2), `Dispatch ${event}`].join(','),
+          [
+            field(r.nmi),
+            day,
+            ts,
+            field(shown(r.type)),
+            r.amount.toFixed(4),
+            r.rate.toFixed(4),
+            (r.cents / 100).toFixed(2),
+            `Dispatch ${event}`,
+            r.spot?.toFixed(4) ?? '',
+            r.feedIn?.toFixed(4) ?? '',
+          ].join(','),
         )
         .map((l) => `${l}\r\n`)
         .join('');
@@ -120,6 +134,7 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
     expect(back[6].type).toBe('\'=HYPERLINK("http://x","y")');
     expect(back[8].type).toBe('a, "quoted"\nline');
     expect(back[1].cost).toBe('-0.15');
+    expect([back[1].spot_value, back[1].feed_in_deduction, back[0].spot_value]).toEqual(['0.1400', '0.0400', '']);
   });
 
   it('writes a tiny negative amount as 0, not -0, in both databases', async () => {
@@ -143,7 +158,7 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
       .execute();
     let out = '';
     for await (const chunk of eventsCsv(db, org, '2025-05-10', '2025-05-10')) out += chunk;
-    expect(out.split('\r\n')[1]).toBe(`4102009999,2025-05-10,${ts},Spot Price,0.0000,0.2500,0.00,Dispatch ${ev.id}`);
+    expect(out.split('\r\n')[1]).toBe(`4102009999,2025-05-10,${ts},Spot Price,0.0000,0.2500,0.00,Dispatch ${ev.id},,`);
   });
 
   it('gives its connection back when a download is abandoned half-way: the next downloads still run', async () => {
@@ -188,6 +203,6 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
   it('writes only the header for a range with no items', async () => {
     let out = '';
     for await (const chunk of eventsCsv(h().ctx.db, org, '2025-05-07', '2025-05-09')) out += chunk;
-    expect(out).toBe('nmi,day,ts,type,amount,rate,cost,event\r\n');
+    expect(out).toBe('nmi,day,ts,type,amount,rate,cost,event,spot_value,feed_in_deduction\r\n');
   });
 });

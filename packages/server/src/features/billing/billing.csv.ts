@@ -29,7 +29,7 @@ function stream<T>(pages: AsyncGenerator<T[]>, row: (r: T) => unknown[], columns
   );
 }
 
-export const EVENTS_CSV_COLUMNS = ['nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost', 'event'];
+export const EVENTS_CSV_COLUMNS = ['nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost', 'event', 'spot_value', 'feed_in_deduction'];
 export const SUMMARY_CSV_COLUMNS = ['nmi', 'events', 'amount', 'cost'];
 
 /** A text field as csv-stringify writes it with CSV_OPTIONS: plain text as it is, any other through csv-stringify. */
@@ -78,9 +78,25 @@ function eventRecords() {
     const [kind, id] = key.split(':');
     return csvField(billingEventName(kind as BillingEventKind, Number(id)));
   });
-  return (nmi: string, day: string, ts: number | string, type: string, amount: number, rate: number, cents: number, kind: string, event: number | string) =>
-    `${nmiField(nmi)},${day},${ts},${typeField(type)},${fixed4(amount)},${fixed4(rate)},${fixedCents(cents)},${eventName(`${kind}:${event}`)}\r\n`;
+  // A spot credit's two sides (AUD, 4 decimals); empty on other lines.
+  const side = (v: number | null) => (v === null ? '' : fixed4(v));
+  return (
+    nmi: string,
+    day: string,
+    ts: number | string,
+    type: string,
+    amount: number,
+    rate: number,
+    cents: number,
+    kind: string,
+    event: number | string,
+    spot: number | null,
+    feedIn: number | null,
+  ) =>
+    `${nmiField(nmi)},${day},${ts},${typeField(type)},${fixed4(amount)},${fixed4(rate)},${fixedCents(cents)},${eventName(`${kind}:${event}`)},${side(spot)},${side(feedIn)}\r\n`;
 }
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
  * SQLite: the records a page of rows at a time, as arrays straight off the connection (no object per
@@ -94,7 +110,19 @@ async function* pagedEventLines(read: ArrayReader, orgId: number, start: string,
       const rows = await itemArraysOfDay(read, orgId, day, after, size);
       let out = '';
       for (const r of rows)
-        out += record(r[0] as string, day, r[1] as number, r[2] as string, r[3] as number, r[4] as number, Number(r[5]), r[7] as string, r[8] as number);
+        out += record(
+          r[0] as string,
+          day,
+          r[1] as number,
+          r[2] as string,
+          r[3] as number,
+          r[4] as number,
+          Number(r[5]),
+          r[7] as string,
+          r[8] as number,
+          num(r[9]),
+          num(r[10]),
+        );
       if (out) yield out;
       if (rows.length < size) break;
       after = Number(rows[rows.length - 1][6]);
@@ -115,6 +143,8 @@ const uncopy = (field: string) => (field.includes('\\') ? field.replace(/\\(.)/g
  */
 async function* copiedEventLines(copy: CopyReader, orgId: number, start: string, end: string): AsyncGenerator<string> {
   const record = eventRecords();
+  // COPY writes a null as \N.
+  const side = (v: string) => (v === '\\N' ? null : Number(v));
   const decoder = new StringDecoder('utf8');
   let rest = '';
   for await (const chunk of copyItems(copy, orgId, start, end)) {
@@ -128,7 +158,7 @@ async function* copiedEventLines(copy: CopyReader, orgId: number, start: string,
     let out = '';
     for (const line of data.slice(0, cut).split('\n')) {
       const f = line.split('\t');
-      out += record(uncopy(f[0]), f[1], f[2], uncopy(f[3]), Number(f[4]), Number(f[5]), Number(f[6]), f[7], f[8]);
+      out += record(uncopy(f[0]), f[1], f[2], uncopy(f[3]), Number(f[4]), Number(f[5]), Number(f[6]), f[7], f[8], side(f[9]), side(f[10]));
     }
     yield out;
   }
@@ -136,7 +166,10 @@ async function* copiedEventLines(copy: CopyReader, orgId: number, start: string,
 
 /**
  * The line items of [start, end] as CSV: nmi, day, ts, type, amount (kWh, 4 decimals), rate ($/kWh,
- * 4 decimals), cost (AUD, 2 decimals), event (the settled event's name, 'Dispatch 52'), in (day, id) order, written by one tight formatter from rows
+ * 4 decimals), cost (AUD, 2 decimals), event (the settled event's name, 'Dispatch 52'), and a dispatch credit's two
+ * sides (AUD, 4 decimals; empty on other lines): spot_value, what its energy earned at spot, and
+ * feed_in_deduction, what the plan's feed-in already pays on the bill for the kWh discharged (docs/settlement.md),
+ * in (day, id) order, written by one tight formatter from rows
  * straight off the driver: on PostgreSQL one streamed COPY, on SQLite pages of `size` rows as arrays.
  * The next rows are read only when the response has taken the last, so a month of a large fleet
  * streams without the file, or its rows as objects, ever being in memory.

@@ -154,7 +154,7 @@ describeEachDatabase(
       ).toEqual(items.map((i) => [i.nmi, i.day, i.ts, i.cost, i.amount, i.type, i.event]));
       // The formula starts with a quote: a spreadsheet shows it as text.
       expect(rows.find((r) => r.nmi === '4102000003')?.type).toBe('\'=HYPERLINK("http://x","a, \\"b\\"")');
-      expect(Object.keys(rows[0])).toEqual(['nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost', 'event']);
+      expect(Object.keys(rows[0])).toEqual(['nmi', 'day', 'ts', 'type', 'amount', 'rate', 'cost', 'event', 'spot_value', 'feed_in_deduction']);
       expect(rows.every((r) => /^(Dispatch|RERT dispatch|Curtailment) \d+$/.test(r.event))).toBe(true);
 
       const summary = await get('/billing/month/csv?start=2025-03-01&end=2025-03-31');

@@ -79,7 +79,7 @@ export function summaryPage(db: Database, orgId: number, start: string, end: str
  */
 export const itemArraysOfDay = (read: ArrayReader, orgId: number, day: string, afterId: number, size: number) =>
   read(
-    'select nmi, ts, type, amount, rate, cost_cents, id, event_kind, event_id from billing_items where organisation_id = ? and day = ? and id > ? order by id limit ?',
+    'select nmi, ts, type, amount, rate, cost_cents, id, event_kind, event_id, spot_value, feed_in_deduction from billing_items where organisation_id = ? and day = ? and id > ? order by id limit ?',
     [orgId, day, afterId, size],
   );
 
@@ -91,7 +91,7 @@ export const itemArraysOfDay = (read: ArrayReader, orgId: number, day: string, a
 export function copyItems(copy: CopyReader, orgId: number, start: string, end: string): AsyncGenerator<Buffer> {
   const date = /^\d{4}-\d{2}-\d{2}$/;
   if (!Number.isSafeInteger(orgId) || !date.test(start) || !date.test(end)) throw new Error('Invalid events CSV range');
-  return copy(`copy (select nmi, day, ts, type, amount, rate, cost_cents, event_kind, event_id from billing_items
+  return copy(`copy (select nmi, day, ts, type, amount, rate, cost_cents, event_kind, event_id, spot_value, feed_in_deduction from billing_items
     where organisation_id = ${orgId} and day >= '${start}' and day <= '${end}' order by day, id) to stdout`);
 }
 

@@ -246,6 +246,14 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
     // A: 0.34 − 0.75 kWh × 0.08 = 0.28 AUD; B: 0.34 AUD.
     expect(await centsOf(id, 0)).toEqual({ cents: 28, kwh: expect.closeTo(0.75, 9) });
     expect(await centsOf(id, 1)).toEqual({ cents: 34, kwh: expect.closeTo(0.75, 9) });
+    // Both sides of the same kWh on the line (and in the billing CSV): A's spot value 0.34 less the
+    // feed-in its bill pays, 0.75 × 0.08 = 0.06; B's bill is not ours: nothing to take off.
+    const sides = await db.selectFrom('billing_items').select(['nmi', 'spot_value', 'feed_in_deduction']).where('event_id', '=', id).orderBy('nmi').execute();
+    const nmis = await db.selectFrom('nodes').select(['id', 'nmi']).where('id', 'in', [ids[0], ids[1]]).orderBy('nmi').execute();
+    expect(sides.map((r) => [nmis.find((n) => n.nmi === r.nmi)?.id, r.spot_value, r.feed_in_deduction])).toEqual([
+      [ids[0], expect.closeTo(0.34, 9), expect.closeTo(0.06, 9)],
+      [ids[1], expect.closeTo(0.34, 9), 0],
+    ]);
   });
 
   it('never debits a customer for a charge the operator ordered, and stops measuring at the cancel (its bucket pro rata)', async () => {

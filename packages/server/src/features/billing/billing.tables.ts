@@ -16,6 +16,9 @@ export interface BillingItemTable {
   rate: number;
   cost_cents: number;
   created_at: Epoch;
+  /** A spot credit's two sides (migration 046): the spot value of the energy (AUD, positive earned) and the feed-in the bill already pays on it (AUD); null otherwise. */
+  spot_value: number | null;
+  feed_in_deduction: number | null;
 }
 
 export interface InvoiceTable {

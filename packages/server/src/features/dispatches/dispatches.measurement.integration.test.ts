@@ -144,7 +144,7 @@ describeEachDatabase('dispatch measurement against a stated baseline', (h) => {
       notDeliveredKwh: { offline: -0.75, stateOfCharge: 0, inverterLimit: 0, household: 0 },
     });
     expect(m.intervals[0]).toMatchObject({ ts: start, requestedKw: -10, baselineKw: 3.3, measuredKw: 0.3, deliveredKw: -3, nodesMeasured: 1 });
-    expect(m.baselineMethods).toEqual({ comparableDays: 1, sameDay: 0, none: 1 });
+    expect(m.baselineMethods).toEqual({ counterfactual: 0, comparableDays: 1, sameDay: 0, none: 1 });
     expect(m.baselineError.nodes).toBe(1);
     expect(m.baselineError.median).toBeCloseTo(1 / 15, 9);
 
@@ -197,13 +197,98 @@ describeEachDatabase('dispatch measurement against a stated baseline', (h) => {
     expect(m.totals.deliveredKwh).toBeCloseTo(0.318, 3);
     // Requested −0.25 kWh = delivered +0.3175 + not delivered −0.5675 (the home's own battery use, already in its baseline).
     expect(m.totals.notDeliveredKwh.household).toBeCloseTo(-0.5675, 2);
-    expect(m.baselineMethods).toEqual({ comparableDays: 0, sameDay: 1, none: 0 });
+    expect(m.baselineMethods).toEqual({ counterfactual: 0, comparableDays: 0, sameDay: 1, none: 0 });
     expect(await settleDispatch(h().ctx, small, start2 + duration + 3600)).toBe(true);
     const s = await h().ctx.db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', small).executeTakeFirstOrThrow();
     expect(s.charged_kwh).toBeCloseTo(0.3175, 9);
     expect(s.cost).toBeCloseTo(0.0635, 9);
     const credits = await h().ctx.db.selectFrom('billing_items').selectAll().where('event_id', '=', small).execute();
     expect(credits.every((c) => Number(c.cost_cents) === 0)).toBe(true);
+  });
+});
+
+// The metered counterfactual, computed by hand (docs/settlement.md): a −5 kW dispatch over three
+// intervals at 100, 200 and 300 $/MWh; E and F (5 kW, 13.5 kWh batteries) ordered −3 and −2 kW, F opts out.
+//   E's inverter reports a load of 2 kW and no solar through the event. Its stored energy: 3.0 kWh in
+//   the bucket before the start (battery idle), so 3.0 kWh at the start; the lowest it went on its
+//   own in the 3 days before, 2.9 kWh. On its own the battery would cover the 2 kW load down to
+//   2.9 kWh: in the first interval at most (3.0 − 2.9) × 0.95 ÷ (5/60) = 1.14 kW, then nothing.
+//   Baseline 2 − 1.14 = 0.86 kW, then 2 and 2 kW. Measured: the battery gave 3 kW, the meter read
+//   −1 kW. Delivered −1.86, −3, −3 kW: −7.86 ÷ 12 = −0.655 kWh, valued (−1.86 × 100 − 3 × 200 −
+//   3 × 300) ÷ 12,000 = −0.1405 AUD.
+//   F (undisturbed): load 1.0, 0.9, 1.0 kW and solar 3 kW, its battery at 13.4 kWh: on its own it
+//   would take 0.1 × 12 ÷ 0.95 = 1.263 kW of the 2 kW surplus, then be full. Baseline 1 + 1.263 − 3 =
+//   −0.737, then −2.1 and −2 kW; its meter read −0.8, −2.1, −2: baseline error 0.0632 ÷ 4.9 = 1.29 %.
+describeEachDatabase('the metered counterfactual baseline', (h) => {
+  it('baselines a home from its measured load and solar with its battery on its own, and settles on that basis', async () => {
+    const org = await h().org('RETAILER', 'Counterfactual Energy');
+    const u = await h().user(org);
+    const headers = await h().bearer(u.username);
+    const { db, telemetry } = h().ctx;
+    const now = nowS();
+    // An hour from now: the batteries' forecast state at the start still holds the request.
+    const start = now - (now % 300) + 3600;
+    const duration = 900;
+    const e = (await node(h(), [org], { region: 'NSW1' })).id;
+    const f = (await node(h(), [org], { region: 'NSW1' })).id;
+    await telemetry.ensurePartitions(start - 4 * 86_400, start + 86_400);
+    // Their state now, for the dispatch's constraints.
+    await telemetry.ingest([e, f].map((nodeId) => ({ nodeId, ts: now - (now % 30) - 30, dt: 30, remaining: 10, soc: 70 })));
+    const vpp = (
+      await h().app.inject({ method: 'POST', url: '/api/powerstations', headers, payload: { type: 'STATIC', name: 'Counterfactual', nodes: [e, f] } })
+    ).json().data.id;
+    const res = await h().app.inject({ method: 'POST', url: '/dispatch', headers, payload: { powerstation: vpp, startTime: start, duration, realPowerP: -5 } });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().data.id as number;
+    expect((await runDispatchEngine(h().ctx, start - 3600)).sent).toContain(id);
+    // The readings: the days before, the bucket before the start and the event (written after the orders went out).
+    const samples: Sample[] = [
+      { nodeId: e, ts: start - 2 * 86_400, dt: 300, remaining: 2.9, soc: 21, battery_p: 0 },
+      { nodeId: f, ts: start - 300, dt: 300, remaining: 13.4, soc: 99, battery_p: 0 },
+      { nodeId: e, ts: start - 300, dt: 300, remaining: 3.0, soc: 22, battery_p: 0, meter_p: 2, house_p: 2, sga_p: 0 },
+    ];
+    for (let k = 0; k < 3; k++) {
+      samples.push({ nodeId: e, ts: start + k * 300, dt: 300, meter_p: -1, battery_p: -3, house_p: 2, sga_p: 0, solar_p: 0 });
+      const house = [1.0, 0.9, 1.0][k];
+      samples.push({ nodeId: f, ts: start + k * 300, dt: 300, meter_p: [-0.8, -2.1, -2][k], house_p: house, sga_p: 3, solar_p: 3 });
+    }
+    await telemetry.ingest(samples);
+    await telemetry.ingest([e, f].map((nodeId) => ({ nodeId, ts: start + 3 * 3600, dt: 300, meter_p: 0 })));
+    await db
+      .insertInto('market_prices')
+      .values([100, 200, 300].map((rrp, i) => ({ region: 'NSW1', interval_start: start + i * 300, rrp, source: 'AEMO' as const, published_at: now })))
+      .onConflict((oc) => oc.columns(['region', 'interval_start']).doUpdateSet((eb) => ({ rrp: eb.ref('excluded.rrp'), source: 'AEMO' as const })))
+      .execute();
+    for (const [nodeId, kw] of [
+      [e, -3],
+      [f, -2],
+    ])
+      await db
+        .updateTable('dispatch_nodes')
+        .set({ intervals: JSON.stringify([{ start, end: start + duration, kw }]) })
+        .where('event_id', '=', id)
+        .where('node_id', '=', nodeId)
+        .execute();
+    const answer = (nodeId: number, status: 'ACCEPTED' | 'OPTED_OUT') =>
+      db.updateTable('node_commands').set({ status, responded_at: now }).where('source', '=', `dispatch:${id}`).where('node_id', '=', nodeId).execute();
+    await answer(e, 'ACCEPTED');
+    await answer(f, 'OPTED_OUT');
+
+    const m = (await h().app.inject({ method: 'GET', url: `/api/dispatches/${id}/response`, headers })).json().data.measurement;
+    expect(m.baselineMethods).toEqual({ counterfactual: 1, comparableDays: 0, sameDay: 0, none: 0 });
+    expect(m.intervals.map((iv: { baselineKw: number; measuredKw: number; deliveredKw: number }) => [iv.baselineKw, iv.measuredKw, iv.deliveredKw])).toEqual([
+      [0.86, -1, -1.86],
+      [2, -1, -3],
+      [2, -1, -3],
+    ]);
+    expect(m.totals.deliveredKwh).toBe(-0.655);
+    expect(m.baselineError.nodes).toBe(1);
+    expect(m.baselineError.median).toBeCloseTo((0.8 - (2 - 1.2 / 0.95)) / 4.9, 9);
+    expect(await settleDispatch(h().ctx, id, start + duration + 3600)).toBe(true);
+    const s = await db.selectFrom('dispatch_settlements').selectAll().where('event_id', '=', id).executeTakeFirstOrThrow();
+    expect(s.energy_kwh).toBeCloseTo(-0.655, 9);
+    expect(s.cost).toBeCloseTo(-0.1405, 9);
+    expect(s.baseline_kwh).toBeCloseTo((0.86 + 2 + 2) / 12, 9);
   });
 });
 

@@ -61,9 +61,9 @@ export async function dispatchResponse(ctx: AppContext, user: AuthUser, id: numb
   const r = await measuredResponse(ctx, d);
   const m = r.measurement;
   const kwh = (f: (iv: (typeof m.intervals)[number]) => number) => round3(m.intervals.reduce((a, iv) => a + (f(iv) * iv.seconds) / 3600, 0));
-  const methods = { comparableDays: 0, sameDay: 0, none: 0 };
-  for (const n of m.nodes)
-    if (n.answer === 'ACCEPTED') methods[n.baseline.method === 'comparable-days' ? 'comparableDays' : n.baseline.method === 'same-day' ? 'sameDay' : 'none']++;
+  const methods = { counterfactual: 0, comparableDays: 0, sameDay: 0, none: 0 };
+  const methodKey = { counterfactual: 'counterfactual', 'comparable-days': 'comparableDays', 'same-day': 'sameDay', none: 'none' } as const;
+  for (const n of m.nodes) if (n.answer === 'ACCEPTED') methods[methodKey[n.baseline.method]]++;
   const vppErrors = await repo.vppBaselineErrors(ctx.db, d.powerstation_id, d.start_time - 90 * 86_400);
   const money = await intervalMoney(ctx, m, d.type !== 'RERT' && seesMarketData(user), now);
   const measurement: DispatchMeasurement = {

@@ -109,3 +109,20 @@ export async function insertSettlementNodes(db: Database, rows: readonly Inserta
       .values(rows.slice(i, i + 500))
       .execute();
 }
+
+/** The accepted orders of these nodes that held them at some time in [from, before): the baseline's floor leaves those windows out. */
+export async function acceptedOrdersBetween(db: Database, nodeIds: readonly number[], from: number, before: number) {
+  const out: { node_id: number; start_ts: number; end_ts: number; params: string }[] = [];
+  for (let i = 0; i < nodeIds.length; i += 1000)
+    out.push(
+      ...(await db
+        .selectFrom('node_commands')
+        .select(['node_id', 'start_ts', 'end_ts', 'params'])
+        .where('node_id', 'in', nodeIds.slice(i, i + 1000))
+        .where('status', '=', 'ACCEPTED')
+        .where('start_ts', '<', before)
+        .where('end_ts', '>', from)
+        .execute()),
+    );
+  return out;
+}

@@ -260,6 +260,7 @@ export async function settleDispatch(ctx: AppContext, id: number, now = nowS()):
     kwh: n.kwh,
     value: n.value,
     credit: Math.max(0, n.dischargeValue - n.dischargedKwh * feedIn(n.nodeId, n.date)) + n.chargeEarnings,
+    sides: { spotValue: n.dischargeValue + n.chargeEarnings, feedIn: n.dischargedKwh * feedIn(n.nodeId, n.date) },
   }));
   return writeSettlement(ctx, e, s, { credits, rert: null }, now);
 }
@@ -309,6 +310,7 @@ interface Credit {
   kwh: number;
   value: number | null;
   credit: number;
+  sides?: { spotValue: number; feedIn: number };
 }
 
 /** Writes a settlement and its customers' credits in one transaction, keyed by the event: once. */

@@ -74,7 +74,7 @@ describeEachDatabase('a dispatch delivered by the simulated fleet', (h) => {
       const r = rollups.find((x) => x.node_id === nodeId && Number(x.ts) === from);
       return r ? Number(r[col]) / Number(r.cov) : undefined;
     };
-    const zones = await db.selectFrom('nodes').select(['id', 'timezone']).where('id', 'in', accepted).execute();
+    const zones = await db.selectFrom('nodes').select(['id', 'timezone', 'battery_kw', 'battery_usable_kwh']).where('id', 'in', accepted).execute();
     const baselines = await meterBaselines(h().ctx, zones, start, start + duration, id);
     const response = (await get(`/api/dispatches/${id}/response`)).json().data;
     expect(Object.keys(response.series)).toHaveLength(duration / 300);

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { createPowerstation } from './vpps.repo.ts';
+import { createPowerstation, vppNodesDuring } from './vpps.repo.ts';
+import { releaseNodes } from './vpps.service.ts';
 
 describeEachDatabase('virtual power plants', (h) => {
   let org: number;
@@ -585,5 +586,62 @@ describeEachDatabase('virtual power plants', (h) => {
         expect(r.json().data.message).toBe(message);
       }
     });
+  });
+});
+
+// Issue 33 item 6: membership history of manual VPPs, and the path that takes a node out of a fleet.
+describeEachDatabase('VPP membership history and releasing a node from the fleet', (h) => {
+  it('keeps each stay of a node in a manual VPP, and closes its fleet and VPP stays when it leaves the fleet', async () => {
+    const { db } = h().ctx;
+    const org = await h().org('RETAILER', 'Leaving Energy');
+    const headers = await h().bearer((await h().user(org)).username);
+    const t0 = nowS();
+    const [a, b, c] = [await node(h(), [org], { joinedAt: t0 - 86_400 }), await node(h(), [org], { joinedAt: t0 - 86_400 }), await node(h(), [org])];
+    const call = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => h().app.inject({ method, url, headers, payload: payload as never });
+    const id = (await call('POST', '/api/powerstations', { type: 'STATIC', name: 'Street', nodes: [a.id, b.id] })).json().data.id as number;
+    expect((await call('PATCH', `/v2/powerstations/${id}`, { nodes: { method: 'add', list: [c.id] } })).statusCode).toBe(200);
+    expect((await call('PATCH', `/v2/powerstations/${id}`, { nodes: { method: 'remove', list: [b.id] } })).statusCode).toBe(200);
+    const stays = async () =>
+      (await db.selectFrom('vpp_membership_history').selectAll().where('powerstation_id', '=', id).orderBy('node_id').execute()).map((r) => [
+        r.node_id,
+        r.left_at === null ? 'open' : 'closed',
+      ]);
+    expect(await stays()).toEqual([
+      [a.id, 'open'],
+      [b.id, 'closed'],
+      [c.id, 'open'],
+    ]);
+
+    // A leaves the fleet an hour from now: its fleet stay and its VPP stay close then, and it is no longer a member.
+    const at = t0 + 3600;
+    await expect(releaseNodes(db, 'Leaving Energy', [a.serial, 'NOPE123'])).rejects.toThrow("Not in Leaving Energy's fleet: NOPE123.");
+    await expect(releaseNodes(db, 'Nobody', [a.serial])).rejects.toThrow('No organisation is named "Nobody".');
+    expect(await db.selectFrom('fleet_members').select('node_id').where('node_id', '=', a.id).execute()).toHaveLength(1);
+    expect(await releaseNodes(db, 'Leaving Energy', [a.serial], at)).toEqual([a.id]);
+    expect(await db.selectFrom('fleet_members').select('node_id').where('node_id', '=', a.id).execute()).toEqual([]);
+    const fleetStay = await db.selectFrom('fleet_membership_history').selectAll().where('node_id', '=', a.id).executeTakeFirstOrThrow();
+    expect(Number(fleetStay.left_at)).toBe(at);
+    const vppStay = await db.selectFrom('vpp_membership_history').selectAll().where('node_id', '=', a.id).executeTakeFirstOrThrow();
+    expect(Number(vppStay.left_at)).toBe(at);
+    expect(await db.selectFrom('vpp_nodes').select('node_id').where('powerstation_id', '=', id).execute()).toEqual([{ node_id: c.id }]);
+
+    // The VPP's nodes of a period: before A left, A and C (B's stay ended when it was removed); after, C only.
+    const ps = await db.selectFrom('powerstations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const removedB = await db.selectFrom('vpp_membership_history').select('left_at').where('node_id', '=', b.id).executeTakeFirstOrThrow();
+    expect(await vppNodesDuring(db, ps, Number(removedB.left_at) + 1, at)).toEqual([a.id, c.id]);
+    expect(await vppNodesDuring(db, ps, at, at + 3600)).toEqual([c.id]);
+    expect(await vppNodesDuring(db, ps, t0 - 2 * 86_400, t0 - 86_400)).toEqual([]);
+    // An automatic VPP's of a period: the fleet's of that period matching its rule (all three are in postcode 2042).
+    const auto = (await call('POST', '/api/powerstations', { type: 'DYNAMIC', name: 'Newtown', filters: { postcodes: ['2042'] } })).json().data.id as number;
+    const dynamic = await db.selectFrom('powerstations').selectAll().where('id', '=', auto).executeTakeFirstOrThrow();
+    expect(await vppNodesDuring(db, dynamic, t0, at)).toEqual([a.id, b.id, c.id]);
+    expect(await vppNodesDuring(db, dynamic, at, at + 3600)).toEqual([b.id, c.id]);
+    // Deleting the manual VPP ends its stays; their history stays.
+    expect((await call('DELETE', `/api/powerstations/${id}`)).statusCode).toBe(200);
+    expect(await stays()).toEqual([
+      [a.id, 'closed'],
+      [b.id, 'closed'],
+      [c.id, 'closed'],
+    ]);
   });
 });

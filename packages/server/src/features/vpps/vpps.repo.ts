@@ -161,6 +161,105 @@ export interface PowerstationValues {
   nodes?: number[];
 }
 
+/** Opens a stay of each node in a manual VPP's list, at `at` (its additions: issue 33 item 6). */
+async function joinList(db: Db, powerstationId: number, nodeIds: readonly number[], at: number) {
+  for (let i = 0; i < nodeIds.length; i += 500)
+    await db
+      .insertInto('vpp_membership_history')
+      .values(nodeIds.slice(i, i + 500).map((node_id) => ({ powerstation_id: powerstationId, node_id, joined_at: at, left_at: null })))
+      .execute();
+}
+
+/** Closes the open stays of the nodes (every node with `null`) in a manual VPP's list, at `at` (its removals). */
+async function leaveList(db: Db, powerstationId: number, nodeIds: readonly number[] | null, at: number) {
+  const close = (ids?: readonly number[]) => {
+    let q = db.updateTable('vpp_membership_history').set({ left_at: at }).where('powerstation_id', '=', powerstationId).where('left_at', 'is', null);
+    if (ids) q = q.where('node_id', 'in', ids);
+    return q.execute();
+  };
+  if (nodeIds === null) await close();
+  else for (let i = 0; i < nodeIds.length; i += 500) await close(nodeIds.slice(i, i + 500));
+}
+
+/**
+ * The VPP's nodes at some time in [from, to): a manual VPP's from its list's history, an automatic
+ * one's from the fleet's history matching its rule as it stands (its rule's own changes are not kept).
+ */
+export async function vppNodesDuring(db: Db, ps: PowerstationRow, from: number, to: number): Promise<number[]> {
+  const inFleet = db
+    .selectFrom('fleet_membership_history as fh')
+    .select('fh.node_id')
+    .where('fh.organisation_id', '=', ps.organisation_id)
+    .where('fh.joined_at', '<', to)
+    .where((eb) => eb.or([eb('fh.left_at', 'is', null), eb('fh.left_at', '>', from)]));
+  const rows =
+    ps.type === 'STATIC'
+      ? await db
+          .selectFrom('vpp_membership_history as vh')
+          .select('vh.node_id')
+          .distinct()
+          .where('vh.powerstation_id', '=', ps.id)
+          .where('vh.joined_at', '<', to)
+          .where((eb) => eb.or([eb('vh.left_at', 'is', null), eb('vh.left_at', '>', from)]))
+          .where('vh.node_id', 'in', inFleet)
+          .execute()
+      : await inFleet.distinct().where('fh.node_id', 'in', ruleNodeIds(db, ps)).execute();
+  return rows.map((r) => r.node_id).sort((a, b) => a - b);
+}
+
+/**
+ * Takes nodes out of an organisation's fleet at `at` (issue 33 item 6): its membership goes, its
+ * fleet stay and its stays in the organisation's manual VPP lists close. Answers the nodes released.
+ */
+export async function releaseFromFleet(db: Db, orgId: number, nodeIds: readonly number[], at: number): Promise<number[]> {
+  return db.transaction().execute(async (trx) => {
+    const held = (
+      await trx
+        .selectFrom('fleet_members')
+        .select('node_id')
+        .where('organisation_id', '=', orgId)
+        .where('node_id', 'in', nodeIds.length ? nodeIds : [-1])
+        .execute()
+    ).map((r) => r.node_id);
+    if (!held.length) return [];
+    const lists = await trx
+      .selectFrom('vpp_nodes')
+      .innerJoin('powerstations', 'powerstations.id', 'vpp_nodes.powerstation_id')
+      .select(['vpp_nodes.powerstation_id', 'vpp_nodes.node_id'])
+      .where('powerstations.organisation_id', '=', orgId)
+      .where('vpp_nodes.node_id', 'in', held)
+      .execute();
+    for (const id of new Set(lists.map((l) => l.powerstation_id))) {
+      const ids = lists.filter((l) => l.powerstation_id === id).map((l) => l.node_id);
+      await trx.deleteFrom('vpp_nodes').where('powerstation_id', '=', id).where('node_id', 'in', ids).execute();
+      await leaveList(trx, id, ids, at);
+    }
+    await trx.deleteFrom('fleet_members').where('organisation_id', '=', orgId).where('node_id', 'in', held).execute();
+    await trx
+      .updateTable('fleet_membership_history')
+      .set({ left_at: at })
+      .where('organisation_id', '=', orgId)
+      .where('node_id', 'in', held)
+      .where('left_at', 'is', null)
+      .execute();
+    return held.sort((a, b) => a - b);
+  });
+}
+
+/** An organisation by its name, and which of the serial numbers are nodes of its fleet (id by serial). */
+export async function fleetBySerial(db: Db, organisationName: string, serials: readonly string[]) {
+  const org = await db.selectFrom('organisations').select('id').where('name', '=', organisationName).executeTakeFirst();
+  if (!org) return null;
+  const rows = await db
+    .selectFrom('nodes')
+    .innerJoin('fleet_members as fm', 'fm.node_id', 'nodes.id')
+    .select(['nodes.id', 'nodes.serial_number'])
+    .where('fm.organisation_id', '=', org.id)
+    .where('nodes.serial_number', 'in', serials.length ? [...serials] : [''])
+    .execute();
+  return { organisationId: org.id, nodes: new Map(rows.map((r) => [r.serial_number, r.id])) };
+}
+
 export async function createPowerstation(db: Db, orgId: number, v: PowerstationValues): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const now = nowS();
@@ -174,11 +273,13 @@ export async function createPowerstation(db: Db, orgId: number, v: PowerstationV
         .insertInto('powerstation_postcodes')
         .values(v.postcodes.map((postcode) => ({ powerstation_id: row.id, postcode })))
         .execute();
-    if (v.nodes?.length)
+    if (v.nodes?.length) {
       await trx
         .insertInto('vpp_nodes')
         .values(v.nodes.map((node_id) => ({ powerstation_id: row.id, node_id })))
         .execute();
+      await joinList(trx, row.id, [...new Set(v.nodes)], now);
+    }
     return row.id;
   });
 }
@@ -193,6 +294,21 @@ export async function updatePowerstation(db: Db, id: number, v: PowerstationValu
         .values(v.postcodes.map((postcode) => ({ powerstation_id: id, postcode })))
         .execute();
     if (v.nodes) {
+      const before = new Set((await trx.selectFrom('vpp_nodes').select('node_id').where('powerstation_id', '=', id).execute()).map((r) => r.node_id));
+      const after = new Set(v.nodes);
+      const now = nowS();
+      await leaveList(
+        trx,
+        id,
+        [...before].filter((n) => !after.has(n)),
+        now,
+      );
+      await joinList(
+        trx,
+        id,
+        [...after].filter((n) => !before.has(n)),
+        now,
+      );
       await trx.deleteFrom('vpp_nodes').where('powerstation_id', '=', id).execute();
       // Half-way through: the crash tests kill here (the change must vanish whole).
       crashPoint('vpp-change');
@@ -223,6 +339,7 @@ export async function addNodes(db: Db, ps: PowerstationRow, nodes: { list: numbe
         .insertInto('vpp_nodes')
         .values(fresh.slice(i, i + 500).map((node_id) => ({ powerstation_id: ps.id, node_id })))
         .execute();
+    await joinList(trx, ps.id, fresh, nowS());
     await trx.updateTable('powerstations').set({ updated_at: nowS() }).where('id', '=', ps.id).execute();
   });
 }
@@ -233,13 +350,18 @@ export async function removeNodes(db: Db, ps: PowerstationRow, nodes: { list: nu
     let q = trx.deleteFrom('vpp_nodes').where('powerstation_id', '=', ps.id);
     if ('list' in nodes) q = q.where('node_id', 'in', nodes.list.length ? nodes.list : [-1]);
     else q = q.where('node_id', 'in', applyFilter(fleetNodes(trx, ps.organisation_id), ps.organisation_id, nodes.filter).select('nodes.id'));
-    await q.execute();
+    const gone = (await q.returning('node_id').execute()).map((r) => r.node_id);
+    await leaveList(trx, ps.id, gone, nowS());
     await trx.updateTable('powerstations').set({ updated_at: nowS() }).where('id', '=', ps.id).execute();
   });
 }
 
 export async function deletePowerstation(db: Db, id: number) {
-  await db.deleteFrom('powerstations').where('id', '=', id).execute();
+  await db.transaction().execute(async (trx) => {
+    // Its list's stays end with it; the history outlives the VPP.
+    await leaveList(trx, id, null, nowS());
+    await trx.deleteFrom('powerstations').where('id', '=', id).execute();
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   vppKind,
   vppProblem,
 } from '@vpp/shared';
-import { nowS } from '../../db/database.ts';
+import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
@@ -162,4 +162,19 @@ export async function seriesData(
   const cols = [...new Set(q.metrics.map((m) => FLEET_METRIC_TO_COLUMN[m]))];
   const data = await repo.seriesSums(ctx.db, ctx.telemetry, row, cols, q.start, end, q.interval as 300 | 3600);
   return buildSeries(bucketTimes(q.start, end, q.interval, 'UTC', { localHours: false }), data, q.metrics, (m) => FLEET_METRIC_TO_COLUMN[m]);
+}
+
+/**
+ * Takes nodes out of an organisation's fleet (issue 33 item 6; the spec has no screen for it, so it
+ * is the operator's command `npm run fleet:release`, as `fleet:commission` brings devices in): their
+ * fleet stays and their stays in the organisation's manual VPPs close at `at`, so a later period's
+ * invoice no longer counts them and a past period's still does. Refused, changing nothing, when the
+ * organisation is unknown or a serial is not in its fleet.
+ */
+export async function releaseNodes(db: Database, organisationName: string, serials: readonly string[], at = nowS()): Promise<number[]> {
+  const fleet = await repo.fleetBySerial(db, organisationName, serials);
+  if (!fleet) throw new Error(`No organisation is named ${JSON.stringify(organisationName)}.`);
+  const missing = serials.filter((s) => !fleet.nodes.has(s));
+  if (missing.length) throw new Error(`Not in ${organisationName}'s fleet: ${missing.join(', ')}.`);
+  return repo.releaseFromFleet(db, fleet.organisationId, [...fleet.nodes.values()], at);
 }

@@ -26,6 +26,14 @@ export interface VppNodeTable {
   node_id: number;
 }
 
+/** One stay of a node in a manual VPP's list (migration 047): from `joined_at` to `left_at`, null while it stays. */
+export interface VppMembershipHistoryTable {
+  powerstation_id: number;
+  node_id: number;
+  joined_at: Epoch;
+  left_at: Epoch | null;
+}
+
 export interface DuidUnitTable {
   duid: string;
   serial_number: string;
@@ -36,6 +44,7 @@ declare module '../../db/schema.ts' {
     powerstations: PowerstationTable;
     powerstation_postcodes: PowerstationPostcodeTable;
     vpp_nodes: VppNodeTable;
+    vpp_membership_history: VppMembershipHistoryTable;
     duid_units: DuidUnitTable;
   }
 }

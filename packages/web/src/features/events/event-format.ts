@@ -18,7 +18,7 @@ export const DISPATCH_SCREEN_TEXTS = {
 export const MEASUREMENT_TEXTS = {
   title: 'Measurement',
   explain:
-    'Delivered is the change at the meters of the nodes that accepted their orders against each home’s baseline (its own same-time history on recent comparable days, adjusted to the same day). Delivered, rejected and not delivered add up to the request.',
+    'Delivered is the change at the meters of the nodes that accepted their orders against each home’s baseline: what its meter would have read with its battery on its own. The home’s load and the solar available are measured through the event (an order changes neither), and its battery is stepped as it runs by itself, charging from surplus solar and covering the load within its power and stored energy, from its charge at the start down to the lowest level it went on its own in the last 3 days. A home whose inverter does not report its load and solar takes its own same-time history on recent comparable days, adjusted to the same day. Delivered, rejected and not delivered add up to the request.',
   requested: 'Requested',
   baseline: 'Baseline (at the meters)',
   measured: 'Measured (at the meters)',
@@ -32,8 +32,8 @@ export const MEASUREMENT_TEXTS = {
     inverterLimit: 'inverter limit',
     household: 'the home’s own load and battery use against its baseline',
   },
-  methods: (m: { comparableDays: number; sameDay: number; none: number }) =>
-    `Baselines: ${m.comparableDays} from comparable days, ${m.sameDay} flat from the hour before the start, ${m.none} without one.`,
+  methods: (m: { counterfactual: number; comparableDays: number; sameDay: number; none: number }) =>
+    `Baselines: ${m.counterfactual} from the home’s measured load and solar with its battery on its own, ${m.comparableDays} from comparable days, ${m.sameDay} flat from the hour before the start, ${m.none} without one.`,
   accuracy: (pct: string | null, nodes: number) =>
     pct === null ? 'Baseline error on undisturbed homes: no undisturbed home to compare.' : `Baseline error on undisturbed homes: ${pct}% (${nodes} homes).`,
   vppAccuracy: (pct: string | null, dispatches: number) =>

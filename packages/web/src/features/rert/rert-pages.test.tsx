@@ -135,7 +135,7 @@ describe('RERT detail', () => {
           valueAud: null,
         },
       ],
-      baselineMethods: { comparableDays: 12, sameDay: 0, none: 0 },
+      baselineMethods: { counterfactual: 12, comparableDays: 0, sameDay: 0, none: 0 },
       baselineError: { nodes: 0, median: null },
       vppBaselineError: { dispatches: 0, median: null },
     };
