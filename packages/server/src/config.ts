@@ -65,6 +65,20 @@ const schema = z.object({
         .map((h) => h.trim().toLowerCase())
         .filter(Boolean),
     ),
+  /** The console as a VEN of a network's VTN (docs/openadr.md): the VTN's base URL (…/openadr3/3.0.1) and the OAuth client the network gave. */
+  OPENADR_VTN_URL: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://')
+    .optional(),
+  OPENADR_CLIENT_ID: z.string().min(1).max(256).optional(),
+  OPENADR_CLIENT_SECRET: z.string().min(1).max(1024).optional(),
+  /** The organisation whose VPPs take the VTN's limits (its name); the demo's retailer in demo mode. */
+  OPENADR_VEN_ORGANISATION: z.string().trim().min(1).max(200).optional(),
+  /** The name the console registers as at the VTN (its VEN_NAME target); the organisation's name when unset. */
+  OPENADR_VEN_NAME: z.string().trim().min(1).max(128).optional(),
+  /** Seconds between polls of the VTN (a notification from the VTN polls at once). */
+  OPENADR_POLL_S: z.coerce.number().int().min(1).max(3600).default(60),
   SUPPORT_MAX_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
   RESET_TOKEN_TTL_S: seconds.default(3600),
   WELCOME_TOKEN_TTL_S: seconds.default(7 * 24 * 3600),
@@ -176,6 +190,8 @@ export type Config = z.infer<typeof schema> &
     /** The organisation whose administrators may import market prices through the API; none: the command line only. */
     marketImportOrganisation: string | null;
     billingOperatorOrganisation: string | null;
+    /** The VTN the console is a VEN of, when OPENADR_VTN_URL is set. */
+    openadrVtn: { url: string; clientId: string; clientSecret: string; organisation: string; venName: string | null; pollS: number } | null;
   };
 
 /** Reads and validates the settings; a bad value throws an error naming the setting. */
@@ -189,6 +205,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid setting:\n${lines.join('\n')}`);
   }
   const c = parsed.data as z.infer<typeof schema> & AreaSettings;
+  const demo = c.DEMO ?? !c.DATABASE_URL;
+  const venOrganisation = c.OPENADR_VEN_ORGANISATION ?? (demo ? DEMO_ORGANISATIONS[0].name : undefined);
+  if (c.OPENADR_VTN_URL) {
+    const missing = [
+      ['OPENADR_CLIENT_ID', c.OPENADR_CLIENT_ID],
+      ['OPENADR_CLIENT_SECRET', c.OPENADR_CLIENT_SECRET],
+      ['OPENADR_VEN_ORGANISATION', venOrganisation],
+    ].filter(([, v]) => v === undefined);
+    if (missing.length) throw new Error(`Invalid setting:\n${missing.map(([k]) => `  ${k}: is required when OPENADR_VTN_URL is set`).join('\n')}`);
+  }
   return {
     ...c,
     demo: c.DEMO ?? !c.DATABASE_URL,
@@ -201,5 +227,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: path.resolve(c.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     // Links in e-mails point here.
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+    openadrVtn:
+      c.OPENADR_VTN_URL && c.OPENADR_CLIENT_ID && c.OPENADR_CLIENT_SECRET && venOrganisation
+        ? {
+            url: c.OPENADR_VTN_URL.replace(/\/+$/, ''),
+            clientId: c.OPENADR_CLIENT_ID,
+            clientSecret: c.OPENADR_CLIENT_SECRET,
+            organisation: venOrganisation,
+            venName: c.OPENADR_VEN_NAME ?? null,
+            pollS: c.OPENADR_POLL_S,
+          }
+        : null,
   };
 }

@@ -281,6 +281,34 @@ export const openadrOverview = z.object({
     }),
   ),
   vpps: z.array(z.object({ id: z.number(), name: z.string() })),
+  /** The console as a VEN of a network's VTN (OPENADR_VTN_URL), when this organisation is the one that takes its limits. */
+  ven: z
+    .object({
+      vtnUrl: z.string(),
+      venName: z.string(),
+      /** The VEN's id at the VTN, once registered. */
+      venID: z.string().nullable(),
+      /** Whether the VTN notifies the console (it has a PUBLIC_URL), besides the polls. */
+      subscribed: z.boolean(),
+      lastPollAt: z.number().nullable(),
+      lastOkAt: z.number().nullable(),
+      lastError: z.string().nullable(),
+      events: z.array(
+        z.object({
+          eventID: z.string(),
+          programID: z.string(),
+          eventName: z.string().nullable(),
+          payloadType: z.string(),
+          status: z.enum(['APPLIED', 'NOT_APPLIED', 'DELETED']),
+          detail: z.string().nullable(),
+          curtailmentIds: z.array(z.number()),
+          reportID: z.string().nullable(),
+          receivedAt: z.number(),
+          updatedAt: z.number(),
+        }),
+      ),
+    })
+    .nullable(),
 });
 export type OpenadrOverview = z.infer<typeof openadrOverview>;
 export const openadrOverviewReply = okReply(openadrOverview);

@@ -86,10 +86,14 @@ export async function listCurtailments(db: Database, orgId: number, q: { limit: 
 }
 
 /** A new curtailment's details beside its event. */
-export async function insertCurtailment(db: Database, row: { event_id: number; component: string; real_power_p: number; created_by: number }): Promise<void> {
+/** A curtailment's row; one with a reason is triggered (by a network's OpenADR VTN, with no user). */
+export async function insertCurtailment(
+  db: Database,
+  row: { event_id: number; component: string; real_power_p: number; created_by: number | null; reason: string | null },
+): Promise<void> {
   await db
     .insertInto('curtailments')
-    .values({ ...row, reason: null, orders_sent_at: null, checked_at: null })
+    .values({ ...row, ...(row.reason ? { triggered: 1 } : {}), orders_sent_at: null, checked_at: null })
     .execute();
 }
 

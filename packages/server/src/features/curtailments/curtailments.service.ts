@@ -44,7 +44,17 @@ const r3 = (v: number) => Math.round(v * 1000) / 1000 + 0;
 /** A curtailment as an event kind (its 404). */
 const CURTAILMENT_KIND: EventKind<CurtailmentRow> = { noun: 'curtailment', find: findCurtailment };
 
-const requireCurtailment = (ctx: AppContext, user: AuthUser, id: number) => requireEvent(ctx, user, CURTAILMENT_KIND, id);
+/**
+ * Who creates or cancels a curtailment: a signed-in user, or a system outside the console (a
+ * network's OpenADR VTN) with no user, whose `reason` marks the curtailment as triggered by it.
+ */
+export interface CurtailmentActor {
+  id: number | null;
+  organisationId: number;
+  reason?: string;
+}
+
+const requireCurtailment = (ctx: AppContext, user: Pick<AuthUser, 'organisationId'>, id: number) => requireEvent(ctx, user, CURTAILMENT_KIND, id);
 
 function summary(c: CurtailmentRow, now: number): CurtailmentSummary {
   const e = presentEvent(c, now);
@@ -63,7 +73,7 @@ function summary(c: CurtailmentRow, now: number): CurtailmentSummary {
 }
 
 /** The New Curtailment modal's constraint (spec 3 §3.6): see `curtailmentConstraint`. */
-export async function constraint(ctx: AppContext, user: AuthUser, powerstation: number): Promise<CurtailmentConstraint> {
+export async function constraint(ctx: AppContext, user: Pick<AuthUser, 'organisationId'>, powerstation: number): Promise<CurtailmentConstraint> {
   return curtailmentConstraint(ctx.db, await requirePowerstation(ctx, user, powerstation));
 }
 
@@ -75,7 +85,7 @@ const onStep = (kw: number) => Math.abs(Math.round(kw * 10) - kw * 10) < 1e-6;
  * before the start). The limit must be on the 0.1 kW step, from the VPP's constraint to 0. `now`:
  * the demo's history creates one as at a past moment.
  */
-export async function createCurtailment(ctx: AppContext, user: AuthUser, raw: CreateCurtailmentBody, now = nowS()): Promise<{ id: number }> {
+export async function createCurtailment(ctx: AppContext, user: CurtailmentActor, raw: CreateCurtailmentBody, now = nowS()): Promise<{ id: number }> {
   const body = createCurtailmentBody.parse(raw);
   const ps = await requirePowerstation(ctx, user, body.powerstation);
   if (ps.type === 'FCAS') throw badRequest(CURTAILMENT_MESSAGES.fcasNotCurtailable);
@@ -98,7 +108,13 @@ export async function createCurtailment(ctx: AppContext, user: AuthUser, raw: Cr
       duration: body.duration,
       created_at: now,
     });
-    await repo.insertCurtailment(trx, { event_id: id, component: body.component, real_power_p: body.realPowerP + 0, created_by: user.id });
+    await repo.insertCurtailment(trx, {
+      event_id: id,
+      component: body.component,
+      real_power_p: body.realPowerP + 0,
+      created_by: user.id,
+      reason: user.reason ?? null,
+    });
     await limits.insertLimitNodes(
       trx,
       nodes.map((n) => ({
@@ -133,7 +149,7 @@ export async function curtailmentDetail(ctx: AppContext, user: AuthUser, id: num
 }
 
 /** Cancels an upcoming or in-progress curtailment: its nodes' limits end now (what they did before stands). */
-export async function cancelCurtailment(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
+export async function cancelCurtailment(ctx: AppContext, user: CurtailmentActor, id: number): Promise<void> {
   const c = await requireCurtailment(ctx, user, id);
   const now = nowS();
   if (c.cancelled_at !== null || c.start_time + c.duration <= now) throw badRequest(CURTAILMENT_MESSAGES.notCancellable);
@@ -203,7 +219,7 @@ async function measure(db: Database, telemetry: TelemetryStore, c: CurtailmentRo
   };
 }
 
-export async function curtailmentResponse(ctx: AppContext, user: AuthUser, id: number): Promise<CurtailmentResponse> {
+export async function curtailmentResponse(ctx: AppContext, user: Pick<AuthUser, 'organisationId'>, id: number): Promise<CurtailmentResponse> {
   return measure(ctx.db, ctx.telemetry, await requireCurtailment(ctx, user, id), nowS());
 }
 

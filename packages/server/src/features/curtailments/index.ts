@@ -6,7 +6,14 @@ import { settleCurtailmentJob } from './curtailments.settlement.service.ts';
 import './curtailments.tables.ts';
 
 export { runCurtailmentEngine } from './curtailments.orders.service.ts';
-export { constraint as curtailmentConstraint, createCurtailment } from './curtailments.service.ts';
+export {
+  type CurtailmentActor,
+  cancelCurtailment,
+  constraint as curtailmentConstraint,
+  createCurtailment,
+  curtailmentResponse,
+  findCurtailment,
+} from './curtailments.service.ts';
 export { settleCurtailment } from './curtailments.settlement.service.ts';
 
 /** Curtailments and default setpoints: limits on a VPP's export or solar, split into per-node CSIP-AUS limits by the engine. */

@@ -51,7 +51,12 @@ export interface EventKind<Row extends EventRow> {
 }
 
 /** An event of this kind of the caller's organisation, or 404 naming the kind. */
-export async function requireEvent<Row extends EventRow>(ctx: AppContext, user: AuthUser, kind: EventKind<Row>, id: number): Promise<Row> {
+export async function requireEvent<Row extends EventRow>(
+  ctx: AppContext,
+  user: Pick<AuthUser, 'organisationId'>,
+  kind: EventKind<Row>,
+  id: number,
+): Promise<Row> {
   const row = await kind.find(ctx.db, user.organisationId, id);
   if (!row) throw notFound(kind.noun);
   return row;
@@ -88,7 +93,7 @@ export { type AuditAction, audit, insertEvent, moveUpcomingEvent } from './event
  */
 export async function withdrawEvent(
   trx: Database,
-  e: { id: number; source: string; userId: number; now: number; upcomingOnly?: boolean; end?: boolean },
+  e: { id: number; source: string; userId: number | null; now: number; upcomingOnly?: boolean; end?: boolean },
 ): Promise<boolean> {
   if (!(await repo.cancelEvent(trx, e.id, e.now, e.upcomingOnly))) return false;
   await (e.end ? endCommands : cancelCommands)(trx, e.source, e.now);

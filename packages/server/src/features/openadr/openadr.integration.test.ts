@@ -17,15 +17,16 @@ const B = OPENADR_BASE_PATH;
 const b64 = (s: string) => encodeURIComponent(Buffer.from(s, 'utf8').toString('base64'));
 
 /** A local webhook receiver: what it was sent, with the authorization header. */
-const received: { auth: string | undefined; body: unknown }[] = [];
+const received: { auth: string | undefined; body: unknown; path?: string }[] = [];
 const receiver = http.createServer((req, res) => {
   let body = '';
   req.on('data', (c) => {
     body += c;
   });
   req.on('end', () => {
-    received.push({ auth: req.headers.authorization, body: JSON.parse(body) });
-    res.writeHead(200).end('ok');
+    received.push({ auth: req.headers.authorization, body: JSON.parse(body), path: req.url });
+    // A callback at /fail answers 500 (a VEN that is down).
+    res.writeHead(req.url === '/fail' ? 500 : 200).end('ok');
   });
 });
 let callbackUrl = '';
@@ -325,6 +326,50 @@ describeEachDatabase(
       await scanChanges(h().ctx);
       await createWorker(h().ctx, [deliverNotificationJob]).runUntilIdle();
       expect(valid(oadrNotification, received.at(-1)?.body)).toMatchObject({ operation: 'DELETE', object: { id: `event-${id}` } });
+    });
+
+    it('fans a change out in batches: one job posts each callback once, and a failed callback gets a retry job of its own', async () => {
+      const s = await setup(h());
+      const t = await s.token(await s.key(['read_all', 'write_subscriptions']));
+      const subscribe = async (url: string) =>
+        expect(
+          (
+            await send(h(), 'POST', '/subscriptions', t, {
+              clientName: 'back office',
+              programID: `vpp-${s.vpp}`,
+              objectOperations: [{ objects: ['EVENT'], operations: ['CREATE'], callbackUrl: url }],
+            })
+          ).statusCode,
+        ).toBe(201);
+      await subscribe(callbackUrl);
+      await subscribe(callbackUrl.replace('/callback', '/fail'));
+      await subscribe(callbackUrl);
+      const before = received.length;
+      const id = await s.dispatch(4);
+      await scanChanges(h().ctx);
+      const queued = () =>
+        h()
+          .ctx.db.selectFrom('jobs')
+          .select(['payload', 'status', 'run_at'])
+          .where('kind', '=', 'openadr.deliver')
+          .where('payload', 'like', `%event-${id}"%`)
+          .orderBy('id')
+          .execute();
+      // One job for the three callbacks.
+      expect((await queued()).map((j) => (JSON.parse(j.payload) as { targets: unknown[] }).targets.length)).toEqual([3]);
+      const ran = Math.floor(Date.now() / 1000);
+      await createWorker(h().ctx, [deliverNotificationJob]).runUntilIdle();
+      expect(received.slice(before).map((r) => r.path)).toEqual(expect.arrayContaining(['/callback', '/callback', '/fail']));
+      expect(received.length).toBe(before + 3);
+      // The batch is done; the failed callback waits in a job of its own, with the queue's first backoff.
+      const jobs = await queued();
+      expect(jobs.map((j) => j.status)).toEqual(['done', 'pending']);
+      expect((JSON.parse(jobs[1].payload) as { targets: unknown[] }).targets).toHaveLength(1);
+      expect(Number(jobs[1].run_at)).toBeGreaterThanOrEqual(ran + 30);
+      const overview = (await h().app.inject({ method: 'GET', url: '/openadr/overview', headers: s.auth })).json().data as {
+        subscriptions: { callbackUrls: string[]; lastDeliveryResult: string | null }[];
+      };
+      expect(overview.subscriptions.map((x) => x.lastDeliveryResult)).toEqual(['HTTP 200', 'HTTP 500', 'HTTP 200']);
     });
 
     it('notifies subscriptions of program, VEN and resource changes; the scan chains itself and keeps few job rows', async () => {

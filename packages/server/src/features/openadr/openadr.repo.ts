@@ -37,6 +37,21 @@ export async function vppsOf(db: Database, organisationId: number, ids?: number[
   return q.orderBy('id').execute();
 }
 
+/** The postcodes of VPPs made by postcode (the VPPs' own rule), per VPP. */
+export async function vppPostcodes(db: Database, ids: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!ids.length) return out;
+  const rows = await db
+    .selectFrom('powerstation_postcodes')
+    .select(['powerstation_id', 'postcode'])
+    .where('powerstation_id', 'in', ids)
+    .orderBy('powerstation_id')
+    .orderBy('postcode')
+    .execute();
+  for (const r of rows) out.set(r.powerstation_id, [...(out.get(r.powerstation_id) ?? []), r.postcode]);
+  return out;
+}
+
 /** The organisation's VPPs created or changed at or after `since`. */
 export async function changedVpps(db: Database, organisationId: number, since: number) {
   return db
@@ -73,11 +88,26 @@ export async function consoleEvents(
   opts: { vppIds: number[] | null; id?: number; changedSince?: number; withCancelled?: boolean; skip?: number; limit?: number },
 ): Promise<ConsoleEventRow[]> {
   if (opts.vppIds && !opts.vppIds.length) return [];
-  const audited = db
-    .selectFrom('event_audit')
-    .select(['event_id', sql<number>`max(at)`.as('at')])
-    .groupBy('event_id')
-    .as('a');
+  // A page of a search: its ids first (an index range, skipped cheaply), then only those rows joined
+  // with their kind's detail and audit. Joining first made PostgreSQL join every row up to the offset.
+  let pageIds: number[] | null = null;
+  if (opts.limit !== undefined && opts.changedSince === undefined) {
+    let ids = db.selectFrom('events as e').select('e.id').where('e.organisation_id', '=', organisationId).where('e.powerstation_id', 'is not', null);
+    if (opts.vppIds) ids = ids.where('e.powerstation_id', 'in', opts.vppIds);
+    if (opts.id !== undefined) ids = ids.where('e.id', '=', opts.id);
+    if (!opts.withCancelled) ids = ids.where('e.cancelled_at', 'is', null);
+    pageIds = (
+      await ids
+        .orderBy('e.id')
+        .limit(opts.limit)
+        .offset(opts.skip ?? 0)
+        .execute()
+    ).map((r) => r.id);
+    if (!pageIds.length) return [];
+  }
+  let auditQuery = db.selectFrom('event_audit').select(['event_id', sql<number>`max(at)`.as('at')]);
+  if (pageIds) auditQuery = auditQuery.where('event_id', 'in', pageIds);
+  const audited = auditQuery.groupBy('event_id').as('a');
   let q = db
     .selectFrom('events as e')
     .leftJoin('dispatches as d', 'd.event_id', 'e.id')
@@ -102,13 +132,14 @@ export async function consoleEvents(
     .where('e.powerstation_id', 'is not', null);
   if (opts.vppIds) q = q.where('e.powerstation_id', 'in', opts.vppIds);
   if (opts.id !== undefined) q = q.where('e.id', '=', opts.id);
+  if (pageIds) q = q.where('e.id', 'in', pageIds);
   if (!opts.withCancelled) q = q.where('e.cancelled_at', 'is', null);
   if (opts.changedSince !== undefined) {
     const since = opts.changedSince;
     q = q.where((eb) => eb.or([eb('e.created_at', '>=', since), eb('e.cancelled_at', '>=', since), eb('a.at', '>=', since)]));
   }
   q = q.orderBy('e.id');
-  if (opts.limit !== undefined) q = q.limit(opts.limit).offset(opts.skip ?? 0);
+  if (opts.limit !== undefined && !pageIds) q = q.limit(opts.limit).offset(opts.skip ?? 0);
   const rows = await q.execute();
   return rows.map(({ audited_at, ...r }) => ({
     ...r,
@@ -309,11 +340,16 @@ export async function subscribedOrganisations(db: Database): Promise<number[]> {
 }
 
 export async function activeSubscriptions(db: Database, organisationId: number) {
-  return db.selectFrom('oadr_subscriptions').selectAll().where('organisation_id', '=', organisationId).where('status', '=', 'ACTIVE').execute();
+  return db.selectFrom('oadr_subscriptions').selectAll().where('organisation_id', '=', organisationId).where('status', '=', 'ACTIVE').orderBy('id').execute();
 }
 
 export async function findSubscription(db: Database, id: number) {
   return db.selectFrom('oadr_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findSubscriptions(db: Database, ids: number[]) {
+  if (!ids.length) return [];
+  return db.selectFrom('oadr_subscriptions').selectAll().where('id', 'in', ids).execute();
 }
 
 export async function insertSubscription(
@@ -375,6 +411,16 @@ export async function recordDelivery(db: Database, id: number, v: { ok: boolean;
       failing_since: v.ok ? null : eb.fn.coalesce('failing_since', eb.val(v.at)),
     }))
     .where('id', '=', id)
+    .execute();
+}
+
+/** Records one successful delivery result for many subscriptions at once (a batch's successes). */
+export async function recordDeliveries(db: Database, ids: number[], v: { result: string; at: number }) {
+  if (!ids.length) return;
+  await db
+    .updateTable('oadr_subscriptions')
+    .set({ last_delivery_at: v.at, last_delivery_result: v.result, failing_since: null })
+    .where('id', 'in', ids)
     .execute();
 }
 

@@ -12,13 +12,16 @@ import {
 } from '@vpp/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { nowS } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/unique.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
+import { queueVenSync } from './openadr.jobs.ts';
 import * as service from './openadr.service.ts';
 import { OAuthError, type VtnClient, VtnProblem } from './openadr.service.ts';
+import { VEN_CALLBACK_PATH, validCallbackToken } from './openadr.ven.service.ts';
 
 const PROBLEM = 'application/problem+json';
 /** The largest body the VTN reads (a report of many resources and intervals fits; 10 MB does not). */
@@ -215,5 +218,20 @@ export function openadrConsoleRoutes(app: App) {
   route(app, E.setVenVpps, async (req) => {
     await service.setVenVpps(app.ctx, caller(req).organisationId, req.params.id, req.body.vppIds);
     return { status: 'OK' as const };
+  });
+}
+
+/**
+ * The console as a VEN: the VTN's notifications arrive here (the subscription's callbackUrl, with
+ * its bearerToken). A notification only wakes the poll, which reads the VTN itself: what a
+ * notification says is never taken on trust.
+ */
+export function venCallbackRoute(app: App) {
+  app.post(VEN_CALLBACK_PATH, { config: { auth: 'public' }, schema: { hide: true }, bodyLimit: VTN_BODY_LIMIT }, async (req, reply) => {
+    if (!app.ctx.config.openadrVtn) return problem(reply, 404, 'This console is not a VEN of any VTN (OPENADR_VTN_URL is not set).');
+    if (!validCallbackToken(app.ctx, req.headers.authorization))
+      return problem(reply, 401, 'The bearer token is not the one this console gave its subscriptions.');
+    await queueVenSync(app.ctx.db, nowS());
+    return reply.code(200).send({ status: 'OK' });
   });
 }

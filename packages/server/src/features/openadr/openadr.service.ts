@@ -36,6 +36,7 @@ import { dispatchResponse } from '../dispatches/index.ts';
 import { regionPrices } from '../market/index.ts';
 import { notifyUser } from '../notifications/index.ts';
 import * as repo from './openadr.repo.ts';
+import { venOverview } from './openadr.ven.service.ts';
 import { callbackUrlProblem, postCallback } from './openadr.webhooks.service.ts';
 
 /** An OpenADR error: the document's problem reply (application/problem+json). */
@@ -267,8 +268,11 @@ const parseRegion = (id: string, prefix: string): NemRegion | null => {
   return (NEM_REGIONS as readonly string[]).includes(r) ? (r as NemRegion) : null;
 };
 
-/** The console's event as OpenADR's: its kind's payloads over its one interval, targeted at the VENs of its VPP. */
-export function consoleEvent(row: repo.ConsoleEventRow, vppName: string, venNames: string[]): OadrEvent {
+/**
+ * The console's event as OpenADR's: its kind's payloads over its one interval, targeted at the VENs
+ * of its VPP and, for a VPP made by postcode, at its postcodes (where a VEN's own sites are).
+ */
+export function consoleEvent(row: repo.ConsoleEventRow, vppName: string, venNames: string[], postcodes: string[] = []): OadrEvent {
   const payloads: ValuesMap[] = [];
   const descriptors: NonNullable<OadrEvent['payloadDescriptors']> = [];
   const add = (type: string, value: number | string, units: string | null) => {
@@ -298,7 +302,7 @@ export function consoleEvent(row: repo.ConsoleEventRow, vppName: string, venName
     programID: `vpp-${row.powerstation_id}`,
     eventName: name,
     priority: row.type === 'RERT' ? 0 : 1,
-    targets: venNames.length ? [{ type: 'VEN_NAME', values: venNames }] : [],
+    targets: [...(venNames.length ? [{ type: 'VEN_NAME', values: venNames }] : []), ...(postcodes.length ? [{ type: 'POSTCODE', values: postcodes }] : [])],
     reportDescriptors: [
       {
         payloadType: 'DEMAND',
@@ -366,6 +370,13 @@ async function eventVppFilter(ctx: AppContext, client: VtnClient, q: SearchQuery
       );
       const venIds = new Set(res.filter((r) => values.length === 0 || values.includes(r.resource_name)).map((r) => r.ven_id));
       narrow([...new Set((await repo.venVpps(ctx.db, [...venIds])).map((r) => r.powerstation_id))]);
+    } else if (q.targetType === 'POSTCODE') {
+      const vpps = await repo.vppsOf(ctx.db, client.organisationId);
+      const byVpp = await repo.vppPostcodes(
+        ctx.db,
+        vpps.map((v) => v.id),
+      );
+      narrow([...byVpp].filter(([, codes]) => (values.length === 0 ? codes.length > 0 : codes.some((c) => values.includes(c)))).map(([p]) => p));
     } else narrow([]);
   }
   return ids;
@@ -389,9 +400,16 @@ export async function searchEvents(ctx: AppContext, client: VtnClient, q: Search
 async function eventObjects(ctx: AppContext, organisationId: number, rows: repo.ConsoleEventRow[]): Promise<OadrEvent[]> {
   if (!rows.length) return [];
   const vppIds = [...new Set(rows.map((r) => r.powerstation_id as number))];
-  const [vpps, names] = await Promise.all([repo.vppsOf(ctx.db, organisationId, vppIds), repo.venNamesByVpp(ctx.db, organisationId)]);
+  const [vpps, names, postcodes] = await Promise.all([
+    repo.vppsOf(ctx.db, organisationId, vppIds),
+    repo.venNamesByVpp(ctx.db, organisationId),
+    repo.vppPostcodes(ctx.db, vppIds),
+  ]);
   const vppName = new Map(vpps.map((v) => [v.id, v.name]));
-  return rows.map((r) => consoleEvent(r, vppName.get(r.powerstation_id as number) ?? '', names.get(r.powerstation_id as number) ?? []));
+  return rows.map((r) => {
+    const vpp = r.powerstation_id as number;
+    return consoleEvent(r, vppName.get(vpp) ?? '', names.get(vpp) ?? [], postcodes.get(vpp) ?? []);
+  });
 }
 
 /** One event the client sees, or 404 (another organisation's, or one not targeted at a VEN's client, is not found). */
@@ -807,8 +825,28 @@ export async function deleteSubscription(ctx: AppContext, client: VtnClient, id:
 const HTTP_OPERATION = { CREATE: 'POST', UPDATE: 'PUT', DELETE: 'DELETE', READ: 'GET' } as const;
 type Operation = keyof typeof HTTP_OPERATION;
 
+/** One callback of one subscription (the index of its objectOperations entry). */
+export interface CallbackTarget {
+  subscriptionId: number;
+  callback: number;
+}
+/**
+ * A delivery job: one notification to a batch of callbacks (a fan-out), or to one (a retry). A
+ * batch posts its callbacks a few at a time; a callback of it that fails gets a job of its own,
+ * retried with the queue's backoff.
+ */
+export interface DeliveryPayload {
+  targets: CallbackTarget[];
+  notification: unknown;
+}
+/** Callbacks per delivery job, and posted at once by one job. */
+export const DELIVERY_BATCH = 50;
+const DELIVERY_PARALLEL = 25;
+/** A failed callback of a batch is tried again this long after (the queue's first backoff). */
+const RETRY_AFTER_S = 30;
+
 /** The webhook delivery job, set by the area's module (jobs import this service, not the other way round). */
-let deliveryJob: JobDefinition<{ subscriptionId: number; callback: number; notification: unknown }> | null = null;
+let deliveryJob: JobDefinition<DeliveryPayload> | null = null;
 export function useDeliveryJob(job: NonNullable<typeof deliveryJob>) {
   deliveryJob = job;
 }
@@ -823,7 +861,11 @@ function inProgram(s: repo.SubscriptionRow, object: OadrNotification['object']):
   return s.program_id === ('programID' in object ? object.programID : object.id);
 }
 
-/** Queues one notification for each callback of the subscriptions that ask for it (idempotent by key). */
+/**
+ * Queues a notification for each callback of the subscriptions that ask for it, in jobs of
+ * DELIVERY_BATCH callbacks (idempotent by key: the subscriptions are read in id order, so an
+ * overlapping scan makes the same batches).
+ */
 async function fanOut(
   db: AppContext['db'],
   subs: repo.SubscriptionRow[],
@@ -834,13 +876,17 @@ async function fanOut(
 ) {
   if (!deliveryJob) return;
   const notification: OadrNotification = { objectType: object.objectType, operation: HTTP_OPERATION[op], object };
+  const targets: CallbackTarget[] = [];
   for (const s of subs) {
     if (s.status !== 'ACTIVE' || !inProgram(s, object) || !sees(s)) continue;
     const ops = repo.parseList(s.object_operations) as Subscription['objectOperations'];
-    for (const [i, o] of ops.entries()) {
-      if (!o.objects.includes(object.objectType) || !o.operations.includes(op)) continue;
-      await enqueueJob(db, deliveryJob, { subscriptionId: s.id, callback: i, notification }, { uniqueKey: `oadr:${s.id}:${i}:${key}`, maxAttempts: 8 });
-    }
+    for (const [i, o] of ops.entries())
+      if (o.objects.includes(object.objectType) && o.operations.includes(op)) targets.push({ subscriptionId: s.id, callback: i });
+  }
+  for (let i = 0; i < targets.length; i += DELIVERY_BATCH) {
+    const batch = targets.slice(i, i + DELIVERY_BATCH);
+    const first = batch[0];
+    await enqueueJob(db, deliveryJob, { targets: batch, notification }, { uniqueKey: `oadr:${first.subscriptionId}:${first.callback}:${key}`, maxAttempts: 8 });
   }
 }
 
@@ -944,30 +990,54 @@ export async function scanChanges(ctx: AppContext, now = nowS(), since?: number)
 /** A subscription that has failed for this long is suspended and its owner told. */
 export const SUSPEND_AFTER_S = 24 * 3600;
 
-/** Delivers one queued notification; a failure throws so that the queue retries it with backoff. */
-export async function deliver(ctx: AppContext, payload: { subscriptionId: number; callback: number; notification: unknown }): Promise<void> {
-  const sub = await repo.findSubscription(ctx.db, payload.subscriptionId);
-  if (sub?.status !== 'ACTIVE') return;
-  const op = (repo.parseList(sub.object_operations) as Subscription['objectOperations'])[payload.callback];
-  if (!op) return;
+/**
+ * Delivers one queued notification to its callbacks, DELIVERY_PARALLEL at a time, and records each
+ * subscription's last delivery (the successes in one write). A failure of a single-callback job
+ * throws, so that the queue retries it with backoff; a failed callback of a batch gets a job of its
+ * own instead (the others are not sent again). A subscription failing for a day is suspended.
+ */
+export async function deliver(ctx: AppContext, payload: DeliveryPayload): Promise<void> {
+  const subs = new Map((await repo.findSubscriptions(ctx.db, [...new Set(payload.targets.map((t) => t.subscriptionId))])).map((s) => [s.id, s]));
   const now = nowS();
-  const result = await postCallback(op.callbackUrl, op.bearerToken ?? null, payload.notification, ctx.config.OPENADR_CALLBACK_ALLOW);
-  await repo.recordDelivery(ctx.db, sub.id, { ok: result.ok, result: result.result, at: now });
-  if (result.ok) return;
-  const failingSince = sub.failing_since ?? now;
-  if (now - failingSince >= SUSPEND_AFTER_S) {
-    if (await repo.suspendSubscription(ctx.db, sub.id, now)) {
-      const client = await repo.findClient(ctx.db, sub.client_key_id);
-      if (client) {
-        await notifyUser(ctx, client.user_id, {
-          summary: 'OpenADR subscription suspended',
-          body: `Deliveries to the subscription of ${sub.client_name} have failed for a day (last: ${result.result}), so it is suspended. The client updates the subscription to start it again.`,
-        });
-      }
+  const ok = new Map<string, number[]>();
+  const failed: { target: CallbackTarget; result: string }[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < payload.targets.length) {
+      const target = payload.targets[next++];
+      const sub = subs.get(target.subscriptionId);
+      if (sub?.status !== 'ACTIVE') continue;
+      const op = (repo.parseList(sub.object_operations) as Subscription['objectOperations'])[target.callback];
+      if (!op) continue;
+      const r = await postCallback(op.callbackUrl, op.bearerToken ?? null, payload.notification, ctx.config.OPENADR_CALLBACK_ALLOW);
+      if (r.ok) ok.set(r.result, [...(ok.get(r.result) ?? []), sub.id]);
+      else failed.push({ target, result: r.result });
     }
-    return;
+  };
+  await Promise.all(Array.from({ length: Math.min(DELIVERY_PARALLEL, payload.targets.length) }, lane));
+  for (const [result, ids] of ok) await repo.recordDeliveries(ctx.db, ids, { result, at: now });
+  for (const f of failed) {
+    const sub = subs.get(f.target.subscriptionId) as repo.SubscriptionRow;
+    await repo.recordDelivery(ctx.db, sub.id, { ok: false, result: f.result, at: now });
+    if (now - (sub.failing_since ?? now) >= SUSPEND_AFTER_S) {
+      await suspend(ctx, sub, f.result, now);
+      continue;
+    }
+    if (payload.targets.length === 1) throw new Error(`OpenADR callback failed: ${f.result}`);
+    if (deliveryJob)
+      await enqueueJob(ctx.db, deliveryJob, { targets: [f.target], notification: payload.notification }, { runAt: now + RETRY_AFTER_S, maxAttempts: 8 });
   }
-  throw new Error(`OpenADR callback failed: ${result.result}`);
+}
+
+async function suspend(ctx: AppContext, sub: repo.SubscriptionRow, result: string, now: number): Promise<void> {
+  if (!(await repo.suspendSubscription(ctx.db, sub.id, now))) return;
+  const client = await repo.findClient(ctx.db, sub.client_key_id);
+  if (client) {
+    await notifyUser(ctx, client.user_id, {
+      summary: 'OpenADR subscription suspended',
+      body: `Deliveries to the subscription of ${sub.client_name} have failed for a day (last: ${result}), so it is suspended. The client updates the subscription to start it again.`,
+    });
+  }
 }
 
 // ---- the console's screen ----
@@ -977,10 +1047,11 @@ export function baseUrl(ctx: AppContext, origin: string): string {
 }
 
 export async function overview(ctx: AppContext, organisationId: number, origin: string): Promise<OpenadrOverview> {
-  const [vens, subs, vpps] = await Promise.all([
+  const [vens, subs, vpps, ven] = await Promise.all([
     repo.vens(ctx.db, organisationId),
     repo.subscriptions(ctx.db, organisationId),
     repo.vppsOf(ctx.db, organisationId),
+    venOverview(ctx, organisationId),
   ]);
   const ids = vens.map((v) => v.id);
   const [res, enrolled, keys] = await Promise.all([
@@ -1012,6 +1083,7 @@ export async function overview(ctx: AppContext, organisationId: number, origin: 
       };
     }),
     vpps: vpps.map((v) => ({ id: v.id, name: v.name })),
+    ven,
   };
 }
 

@@ -70,3 +70,43 @@ declare module '../../db/schema.ts' {
     oadr_reports: OadrReportTable;
   }
 }
+
+/** The console as a VEN of another VTN (migration 048): the connection, one row per VTN URL. */
+export interface OadrVtnStateTable {
+  vtn_url: string;
+  ven_id: string | null;
+  /** The programs subscribed to (JSON list of program ids). */
+  subscribed: Generated<string>;
+  last_poll_at: Epoch | null;
+  last_ok_at: Epoch | null;
+  last_error: string | null;
+  lease_until: Epoch | null;
+}
+
+/** A capacity-limit event received from the VTN and what it became. */
+export interface OadrVtnEventTable {
+  id: Generated<number>;
+  vtn_url: string;
+  organisation_id: number;
+  vtn_event_id: string;
+  program_id: string;
+  event_name: string | null;
+  /** The VTN's modificationDateTime as received: a change moves it. */
+  modified: string;
+  payload_type: string;
+  status: 'APPLIED' | 'NOT_APPLIED' | 'DELETED';
+  detail: string | null;
+  curtailment_ids: Generated<string>;
+  report_id: string | null;
+  reported_until: Epoch | null;
+  end_time: Epoch | null;
+  received_at: Epoch;
+  updated_at: Epoch;
+}
+
+declare module '../../db/schema.ts' {
+  interface DB {
+    oadr_vtn_state: OadrVtnStateTable;
+    oadr_vtn_events: OadrVtnEventTable;
+  }
+}

@@ -17,7 +17,7 @@ import { bucketTimes, buildSeries, FLEET_METRIC_TO_COLUMN, METRIC_TO_COLUMN } fr
 import * as repo from './vpps.repo.ts';
 
 /** A VPP of the caller's organisation, or 404: another organisation's VPP is never revealed. */
-export async function requirePowerstation(ctx: AppContext, user: AuthUser, id: number): Promise<repo.PowerstationRow> {
+export async function requirePowerstation(ctx: AppContext, user: Pick<AuthUser, 'organisationId'>, id: number): Promise<repo.PowerstationRow> {
   const row = await repo.findPowerstation(ctx.db, user.organisationId, id);
   if (!row) throw notFound('Virtual Power Plant');
   return row;

@@ -1,5 +1,6 @@
-import { Badge, Button, Card, Code, CopyButton, Group, MultiSelect, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Code, CopyButton, Group, MultiSelect, Stack, Table, Text, Title } from '@mantine/core';
 import { OPENADR_PERMISSION, type OpenadrOverview } from '@vpp/shared';
+import { Link } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useOpenadrOverview, useSetVenVpps } from './api.ts';
 
@@ -20,7 +21,116 @@ function VenVpps({ ven, vpps }: { ven: OpenadrOverview['vens'][number]; vpps: Op
   );
 }
 
-/** The organisation's OpenADR 3 settings: the VTN's address, the VENs and the subscriptions. */
+const STATUS_COLOR = { APPLIED: 'teal', NOT_APPLIED: 'orange', DELETED: 'gray' } as const;
+const STATUS_TEXT = { APPLIED: 'Applied', NOT_APPLIED: 'Not applied', DELETED: 'Deleted by the VTN' } as const;
+
+/** The console as a VEN of a network's VTN (OPENADR_VTN_URL): the connection and the latest events received. */
+function NetworkVtn({ ven }: { ven: NonNullable<OpenadrOverview['ven']> }) {
+  const connected = ven.lastError === null && ven.lastOkAt !== null;
+  return (
+    <Card withBorder>
+      <Group justify="space-between" mb="xs">
+        <Title order={4}>Network VTN</Title>
+        <Badge color={connected ? 'teal' : ven.lastError ? 'red' : 'gray'} variant="light">
+          {connected ? 'Connected' : ven.lastError ? 'Not connected' : 'Not polled yet'}
+        </Badge>
+      </Group>
+      <Text size="sm" c="dimmed" mb="xs">
+        The console is a VEN of this VTN: its export and generation limits targeted at the console become curtailments of the VPPs they name or cover.
+      </Text>
+      <Table variant="vertical" aria-label="Network VTN connection" withTableBorder={false}>
+        <Table.Tbody>
+          <Table.Tr>
+            <Table.Th w={180}>VTN</Table.Th>
+            <Table.Td style={{ wordBreak: 'break-all' }}>{ven.vtnUrl}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>VEN name</Table.Th>
+            <Table.Td>
+              {ven.venName}
+              {ven.venID ? ` (${ven.venID})` : ''}
+            </Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>Notifications</Table.Th>
+            <Table.Td>{ven.subscribed ? 'Subscribed: the VTN notifies the console' : 'Polling only (no PUBLIC_URL)'}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>Last poll</Table.Th>
+            <Table.Td>{ven.lastPollAt ? when.format(ven.lastPollAt * 1000) : 'None yet'}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>Last success</Table.Th>
+            <Table.Td>{ven.lastOkAt ? when.format(ven.lastOkAt * 1000) : 'None yet'}</Table.Td>
+          </Table.Tr>
+          {ven.lastError && (
+            <Table.Tr>
+              <Table.Th>Last error</Table.Th>
+              <Table.Td c="red">{ven.lastError}</Table.Td>
+            </Table.Tr>
+          )}
+        </Table.Tbody>
+      </Table>
+      <Title order={5} mt="md" mb="xs">
+        Last events received
+      </Title>
+      {!ven.events.length ? (
+        <Text c="dimmed">No capacity limit has been received.</Text>
+      ) : (
+        <Table striped aria-label="Events received from the VTN">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Event</Table.Th>
+              <Table.Th>Limit</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Curtailments</Table.Th>
+              <Table.Th>Updated</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {ven.events.map((e) => (
+              <Table.Tr key={e.eventID}>
+                <Table.Td>
+                  {e.eventName ?? e.eventID}
+                  <Text size="xs" c="dimmed">
+                    {e.eventID} · {e.programID}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{e.payloadType}</Table.Td>
+                <Table.Td>
+                  <Badge color={STATUS_COLOR[e.status]} variant="light">
+                    {STATUS_TEXT[e.status]}
+                  </Badge>
+                  {e.detail && (
+                    <Text size="xs" c="dimmed">
+                      {e.detail}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {e.curtailmentIds.length ? (
+                    <Group gap={6}>
+                      {e.curtailmentIds.map((id) => (
+                        <Anchor key={id} component={Link} to={`/virtual-power-plants/feed-in-management/${id}`}>
+                          {id}
+                        </Anchor>
+                      ))}
+                    </Group>
+                  ) : (
+                    <Text c="dimmed">None</Text>
+                  )}
+                </Table.Td>
+                <Table.Td>{when.format(e.updatedAt * 1000)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}
+
+/** The organisation's OpenADR 3 settings: the VTN's address, the VENs and the subscriptions, and the network VTN it is a VEN of. */
 export function OpenadrPage() {
   const { data } = useOpenadrOverview();
   return (
@@ -117,6 +227,7 @@ export function OpenadrPage() {
             </Table>
           )}
         </Card>
+        {data?.ven && <NetworkVtn ven={data.ven} />}
       </Stack>
     </PageLayout>
   );
