@@ -117,6 +117,19 @@ export async function reviseNodes(db: Database, nodeIds: readonly number[], at =
       .execute();
 }
 
+/** In this process, what is told when commands are stored, withdrawn or ended (the outbox: it sends at once rather than at its next round). */
+const listeners = new Set<() => void>();
+
+/** Calls `f` whenever this process stores, withdraws or ends commands; answers the function that stops it. */
+export function onCommandsChanged(f: () => void): () => void {
+  listeners.add(f);
+  return () => listeners.delete(f);
+}
+
+function changed(): void {
+  for (const f of listeners) f();
+}
+
 /** The role of an organisation, for its commands' precedence. */
 async function roleOf(db: Database, organisationId: number): Promise<OrganisationRole> {
   const row = await db.selectFrom('organisations').select('suborg_type').where('id', '=', organisationId).executeTakeFirstOrThrow();
@@ -169,6 +182,7 @@ export async function sendCommands(
     commands.filter((c) => DIRECTING.has(c.spec.kind)).map((c) => c.nodeId),
     created,
   );
+  changed();
 }
 
 /**
@@ -192,6 +206,7 @@ export async function cancelCommands(db: Database, source: string, at = nowS(), 
   }
   // What it had set aside on its nodes comes back.
   await reviseNodes(db, touched, at);
+  changed();
 }
 
 /**
@@ -224,6 +239,7 @@ export async function endCommands(db: Database, source: string, at: number, node
     for (const q of [future, current]) for (const r of await q.returning(['node_id', 'kind']).execute()) if (DIRECTING.has(r.kind)) touched.push(r.node_id);
   }
   await reviseNodes(db, touched, at);
+  changed();
 }
 
 /**

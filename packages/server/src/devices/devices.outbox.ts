@@ -3,12 +3,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type ExpressionBuilder, sql } from 'kysely';
 import { type Database, nowS } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { type CommandSpec, DIRECTING, followedWindows, reviseNodes } from './devices.commands.ts';
+import { type CommandSpec, DIRECTING, followedWindows, onCommandsChanged, reviseNodes } from './devices.commands.ts';
 
 /** A command not acknowledged this long after it was sent goes out again (QoS 1 covers the wire; this covers a device that restarted before answering). */
 export const RESEND_S = 30;
 /** Commands claimed per round. */
 const CLAIM = 2000;
+/** Answers recorded per transaction. */
+const ANSWERS = 5000;
 
 /** The wire form of a command the dispatches, curtailments and outages ordered (docs/devices.md). */
 export function toControl(spec: CommandSpec): DeviceControl {
@@ -107,6 +109,9 @@ export function wireForms(claimed: readonly Claimed[], live: readonly Claimed[])
 export class CommandOutbox {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private unlisten: (() => void) | null = null;
+  /** A round asked for while one runs: it runs once that one ends (what was stored meanwhile may not have been claimed). */
+  private again = false;
   readonly counts = { sent: 0, acks: 0 };
 
   constructor(
@@ -124,17 +129,32 @@ export class CommandOutbox {
         });
     };
     this.timer = setTimeout(loop, 0);
+    // Commands this process stored (a dispatch's orders, a withdrawal) go out at once, once their
+    // transaction has committed, not at the next round.
+    this.unlisten = onCommandsChanged(() =>
+      setImmediate(() => {
+        if (!this.timer) return;
+        if (this.running) this.again = true;
+        else void this.round().catch((err) => this.log.error({ err }, 'command outbox round failed'));
+      }),
+    );
   }
 
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.unlisten?.();
+    this.unlisten = null;
   }
 
   /** One round (also called when a device comes online, so it need not wait for the next). */
   round(): Promise<void> {
     this.running ??= this.send().finally(() => {
       this.running = null;
+      if (this.again && this.timer) {
+        this.again = false;
+        void this.round().catch((err) => this.log.error({ err }, 'command outbox round failed'));
+      }
     });
     return this.running;
   }
@@ -222,7 +242,9 @@ export class CommandOutbox {
           try {
             await this.publish(deviceTopics(serials.get(c.node_id) as string).cmd, JSON.stringify(f.message));
             this.counts.sent++;
-            sent.set(f.form, [...(sent.get(f.form) ?? []), c.id]);
+            const ids = sent.get(f.form);
+            if (ids) ids.push(c.id);
+            else sent.set(f.form, [c.id]);
           } catch (err) {
             this.log.warn({ err, command: c.id }, 'command not sent; it goes out again');
             failed.push(c.id);
@@ -246,19 +268,67 @@ export class CommandOutbox {
     }
   }
 
-  /** A device's answer to one of its own commands; an answer to a command no longer pending (withdrawn, answered before) changes nothing. */
-  async ack(nodeId: number, ack: DeviceAck): Promise<void> {
+  /** Answers waiting for the next write, each settled once it is recorded. */
+  private answers: { nodeId: number; ack: DeviceAck; done: () => void; failed: (err: unknown) => void }[] = [];
+  private recording: Promise<void> | null = null;
+
+  /**
+   * A device's answer to one of its own commands; an answer to a command no longer pending
+   * (withdrawn, answered before) changes nothing. Settles once recorded. The answers that arrive
+   * while one write is under way are recorded together in the next, in one transaction: a dispatch's
+   * thousands of answers are a few writes, not one each (each its own commit, holding the
+   * connection that the outbox's next rounds wait for).
+   */
+  ack(nodeId: number, ack: DeviceAck): Promise<void> {
     this.counts.acks++;
+    return new Promise<void>((done, failed) => {
+      this.answers.push({ nodeId, ack, done, failed });
+      this.recording ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.record());
+    });
+  }
+
+  private async record(): Promise<void> {
+    while (this.answers.length) {
+      const batch = this.answers.splice(0, ANSWERS);
+      try {
+        await this.recordAnswers(batch);
+        for (const a of batch) a.done();
+      } catch (err) {
+        for (const a of batch) a.failed(err);
+      }
+    }
+    this.recording = null;
+  }
+
+  private async recordAnswers(batch: readonly { nodeId: number; ack: DeviceAck }[]): Promise<void> {
     const at = nowS();
-    const answered = await this.db
-      .updateTable('node_commands')
-      .set({ status: ack.result, responded_at: at, reason: ack.reason ?? null })
-      .where('id', '=', ack.id)
-      .where('node_id', '=', nodeId)
-      .where('status', '=', 'PENDING')
-      .returning('kind')
-      .execute();
-    // A declined instruction to the battery sets nothing aside: the node returns to what it had set aside.
-    if (ack.result !== 'ACCEPTED' && answered.some((r) => DIRECTING.has(r.kind))) await reviseNodes(this.db, [nodeId], at);
+    // One answer per command (a device that answered twice: its first counts), in id order, so two processes' writes take their rows in one order.
+    const first = new Map<number, { nodeId: number; ack: DeviceAck }>();
+    for (const a of batch) if (!first.has(a.ack.id)) first.set(a.ack.id, a);
+    const groups = new Map<string, { result: DeviceAck['result']; reason: string | null; answers: { id: number; nodeId: number }[] }>();
+    for (const [id, a] of [...first].sort((x, y) => x[0] - y[0])) {
+      const reason = a.ack.reason ?? null;
+      const key = JSON.stringify([a.ack.result, reason]);
+      const g = groups.get(key) ?? { result: a.ack.result, reason, answers: [] };
+      g.answers.push({ id, nodeId: a.nodeId });
+      groups.set(key, g);
+    }
+    await this.db.transaction().execute(async (trx) => {
+      const declined: number[] = [];
+      for (const g of groups.values())
+        for (let i = 0; i < g.answers.length; i += 500) {
+          const chunk = g.answers.slice(i, i + 500);
+          const answered = await trx
+            .updateTable('node_commands')
+            .set({ status: g.result, responded_at: at, reason: g.reason })
+            .where((eb) => eb.or(chunk.map((a) => eb.and([eb('id', '=', a.id), eb('node_id', '=', a.nodeId)]))))
+            .where('status', '=', 'PENDING')
+            .returning(['node_id', 'kind'])
+            .execute();
+          // A declined instruction to the battery sets nothing aside: the node returns to what it had set aside.
+          if (g.result !== 'ACCEPTED') for (const r of answered) if (DIRECTING.has(r.kind)) declined.push(r.node_id);
+        }
+      await reviseNodes(trx, declined, at);
+    });
   }
 }
