@@ -142,3 +142,8 @@ export async function eventReceipts(db: Database, eventId: number, type: string,
   ]);
   return { page, counts };
 }
+
+/** An event's kind, whatever its organisation (the app's token names the node; the kind's own rules check the node is in the event). */
+export async function eventType(db: Database, eventId: number) {
+  return db.selectFrom('events').select('type').where('id', '=', eventId).executeTakeFirst();
+}

@@ -83,7 +83,7 @@ export async function markRead(ctx: AppContext, authorization: string | undefine
 /** The app opts its home out of an event, by the event's kind: a grid outage, a dispatch or a RERT dispatch. */
 export async function optOut(ctx: AppContext, authorization: string | undefined, eventId: number): Promise<{ optedOutAt: number }> {
   const nodeId = await appNode(ctx, authorization);
-  const event = await ctx.db.selectFrom('events').select('type').where('id', '=', eventId).executeTakeFirst();
+  const event = await repo.eventType(ctx.db, eventId);
   if (event?.type === 'GRID_OUTAGE') return optOutOfOutage(ctx, nodeId, eventId);
   if (event?.type === 'DISPATCH' || event?.type === 'RERT') return optOutOfDispatch(ctx, nodeId, eventId);
   throw notFound('event');
