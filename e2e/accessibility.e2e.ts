@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { logIn } from './support/browser.ts';
 import { gone, shown, signIn, useApp } from './support/fixtures.ts';
 
-const app = useApp();
+// Two days of history: the demo seeds its evening dispatch (18:00 local, created two hours before) only
+// where one fits in the history window, and one day held none between about 16:15 and 19:00 in Sydney,
+// so the dispatch list had no row to open at that hour.
+const app = useApp({ SIM_HISTORY_DAYS: '2' });
 
 /** Rules excused, with why (none today). */
 const EXCEPTIONS: Record<string, string> = {};
