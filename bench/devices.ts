@@ -18,7 +18,7 @@
 // so publish → PUBACK is publish → latest (every reading). On either broker, one device in 20 is a
 // probe: the bench reads their latest values (tel_latest) every 100 ms and times each reading from
 // its publish to its appearance there (up to 100 ms late, by the polling).
-import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -101,6 +101,11 @@ for (let i = 0; i < nodes.length; i += 1000)
 
 const children: { stop(): Promise<unknown> }[] = [];
 async function cleanUp() {
+  // The devices first; the consoles record their last wills before they stop.
+  if (fleets.length) {
+    await Promise.all(fleets.map(stopChild));
+    await sleep(3000);
+  }
   for (const c of children.reverse()) await c.stop().catch(() => undefined);
   await close();
 }
@@ -176,6 +181,8 @@ function stopChild(child: ChildProcess): Promise<void> {
 // The console(s): the server's main on the prepared database.
 const profDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined;
 const consoles: ServerProcess[] = [];
+/** What the consoles logged (errors only): counted in the figures, the first few printed. */
+const consoleLog: string[] = [];
 for (let i = 0; i < CONSOLES; i++) {
   const env: Record<string, string> = {
     DEMO: 'false',
@@ -189,7 +196,7 @@ for (let i = 0; i < CONSOLES; i++) {
     // The second console has no embedded broker of its own (it shares the first's external one).
     ...(i > 0 && BROKER === 'embedded' ? { MQTT_PORT: '0' } : {}),
   };
-  const p = await startServerProcess({ env, name: `bench-devices-${i}`, nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
+  const p = await startServerProcess({ env, name: `bench-devices-${i}`, log: 'pipe', onLog: (l) => consoleLog.push(l), nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
   consoles.push(p);
   children.push({ stop: () => p.end('SIGTERM') });
 }
@@ -467,7 +474,9 @@ const figures = {
   telemetryRowsOfThem: telemetryRows,
   deviceReadingsStored: await count(),
   ...dispatch,
+  consoleErrorsLogged: consoleLog.length,
 };
+for (const l of consoleLog.slice(0, 3)) log(`console: ${l.slice(0, 300)}`);
 // biome-ignore lint/suspicious/noConsole: the benchmark prints its figures as a table
 console.table(figures);
 fs.writeFileSync(path.join(os.tmpdir(), `bench-devices-${Date.now()}.json`), JSON.stringify(figures, null, 2));

@@ -1,11 +1,19 @@
-import { type DeviceReading, deviceAckSchema, deviceReadingSchema, deviceStateSchema, deviceTelemetrySchema, MAX_CLOCK_AHEAD_S } from '@vpp/shared';
+import {
+  type DeviceReading,
+  type DeviceState,
+  deviceAckSchema,
+  deviceReadingSchema,
+  deviceStateSchema,
+  deviceTelemetrySchema,
+  MAX_CLOCK_AHEAD_S,
+} from '@vpp/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ZodError } from 'zod';
 import { nowS } from '../db/database.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Sample, SubmeterSample } from '../telemetry/index.ts';
 import * as repo from './devices.repo.ts';
-import type { FleetReports } from './devices.reports.ts';
+import type { ConnectivityChange, FleetReports } from './devices.reports.ts';
 
 /** Messages a device may send at once, and per second after that (a report every few seconds is far below it): the excess is dropped and counted. */
 export const RATE_BURST = 30;
@@ -15,6 +23,8 @@ const FLUSH_READINGS = 5000;
 const FLUSH_WAIT_MS = 50;
 /** How long the console trusts what it read of a node (its ratings, its submeters). */
 const NODE_CACHE_MS = 60_000;
+/** States recorded per transaction. */
+const STATES = 2000;
 
 interface Pending {
   node: repo.DeviceNode;
@@ -297,21 +307,68 @@ export class DeviceIngest {
     }
   }
 
-  /** A device's retained state: online with what it is, or its last will (offline). Each change is an event of its node. */
+  /** States waiting for the next write, each settled once recorded. */
+  private states: { node: repo.DeviceNode; state: DeviceState; done: () => void; failed: (err: unknown) => void }[] = [];
+  private recordingStates: Promise<void> | null = null;
+
+  /**
+   * A device's retained state: online with what it is, or its last will (offline). Each change is
+   * an event of its node. The states that arrive while one write is under way are recorded together
+   * in the next, in one transaction: a fleet reconnecting at once (each device's last will, then its
+   * state online) is a few writes, not two transactions a device.
+   */
   private async state(cached: repo.DeviceNode, payload: Buffer): Promise<void> {
     const state = this.parse(payload, deviceStateSchema);
+    await new Promise<void>((done, failed) => {
+      this.states.push({ node: cached, state, done, failed });
+      this.recordingStates ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.recordStates());
+    });
+  }
+
+  private async recordStates(): Promise<void> {
+    while (this.states.length) {
+      const batch = this.states.splice(0, STATES);
+      try {
+        await this.saveStates(batch);
+        for (const s of batch) s.done();
+      } catch (err) {
+        for (const s of batch) s.failed(err);
+      }
+    }
+    this.recordingStates = null;
+  }
+
+  private async saveStates(batch: readonly { node: repo.DeviceNode; state: DeviceState }[]): Promise<void> {
     // Read afresh: whether the node is online is the one fact two console processes must agree on.
-    const node = (await repo.deviceNodeBySerial(this.ctx.db, cached.serial)) ?? cached;
+    const fresh = await repo.connectivityBySerial(
+      this.ctx.db,
+      batch.map((s) => s.node.serial),
+    );
     const now = nowS();
+    const offline = new Map<number, boolean>();
+    const last = new Map<number, string>();
+    const changes: ConnectivityChange[] = [];
+    // In the order they came: a device's last will and then its state online, in one batch, are two events.
+    for (const { node, state } of batch) {
+      const f = fresh.get(node.serial) ?? node;
+      const wasOffline = offline.get(node.nodeId) ?? f.offline;
+      if (state.online === wasOffline) changes.push({ nodeId: node.nodeId, ts: now, online: state.online, offlineFrom: state.online ? f.lastContact : null });
+      offline.set(node.nodeId, !state.online);
+      last.set(node.nodeId, JSON.stringify(state));
+    }
     await this.ctx.db.transaction().execute(async (trx) => {
-      await repo.saveState(trx, node.nodeId, JSON.stringify(state));
-      if (state.online === node.offline) {
-        await this.reports.connectivity([{ nodeId: node.nodeId, ts: now, online: state.online, offlineFrom: state.online ? node.lastContact : null }], trx);
-        await this.reports.contacts([{ nodeId: node.nodeId, online: state.online }], trx);
+      for (const [nodeId, json] of last) await repo.saveState(trx, nodeId, json);
+      if (changes.length) {
+        await this.reports.connectivity(changes, trx);
+        const changed = new Set(changes.map((c) => c.nodeId));
+        await this.reports.contacts(
+          [...changed].map((nodeId) => ({ nodeId, online: !offline.get(nodeId) })),
+          trx,
+        );
       }
     });
-    cached.offline = !state.online;
-    if (state.online) this.hooks.online?.(node.nodeId);
+    for (const { node } of batch) node.offline = offline.get(node.nodeId) ?? node.offline;
+    for (const [nodeId, off] of offline) if (!off) this.hooks.online?.(nodeId);
   }
 
   /** Writes what is waiting, and the dropped counts. */

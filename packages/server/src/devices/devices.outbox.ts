@@ -159,16 +159,43 @@ export class CommandOutbox {
     return this.running;
   }
 
-  /** A device is back (it may have restarted and forgotten): every command of its still valid goes out in the next round. */
-  async online(nodeId: number): Promise<void> {
-    await this.db
-      .updateTable('node_commands')
-      .set({ sent_at: null, revise: 1, wire: null })
-      .where('node_id', '=', nodeId)
-      .where('status', 'in', ['PENDING', 'ACCEPTED'])
-      .where('end_ts', '>', nowS())
-      .execute();
-    void this.round().catch((err) => this.log.error({ err }, 'command outbox round failed'));
+  /** Devices back since the last write of `online`. */
+  private back = new Set<number>();
+  private marking: Promise<void> | null = null;
+
+  /**
+   * A device is back (it may have restarted and forgotten): every command of its still valid goes
+   * out in the next round. Devices that come back together (a fleet reconnecting at once) are marked
+   * in one statement per thousand. Settles once marked.
+   */
+  online(nodeId: number): Promise<void> {
+    this.back.add(nodeId);
+    this.marking ??= (async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      try {
+        while (this.back.size) {
+          const ids = [...this.back];
+          this.back.clear();
+          for (let i = 0; i < ids.length; i += 1000)
+            await this.db
+              .updateTable('node_commands')
+              .set({ sent_at: null, revise: 1, wire: null })
+              .where('node_id', 'in', ids.slice(i, i + 1000))
+              .where('status', 'in', ['PENDING', 'ACCEPTED'])
+              .where('end_ts', '>', nowS())
+              .execute();
+        }
+      } finally {
+        // In the same step as the last look at `back`: a device back after it starts a write of its own.
+        this.marking = null;
+      }
+    })();
+    const marked = this.marking;
+    void marked.then(
+      () => this.round().catch((err) => this.log.error({ err }, 'command outbox round failed')),
+      () => undefined,
+    );
+    return marked;
   }
 
   /**

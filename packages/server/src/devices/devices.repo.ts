@@ -35,6 +35,22 @@ export async function deviceNodeBySerial(db: Database, serial: string): Promise<
   };
 }
 
+/** Whether each of these devices' nodes is offline, and its last contact, by serial number. */
+export async function connectivityBySerial(db: Database, serials: readonly string[]): Promise<Map<string, { offline: boolean; lastContact: number | null }>> {
+  const out = new Map<string, { offline: boolean; lastContact: number | null }>();
+  const unique = [...new Set(serials)];
+  for (let i = 0; i < unique.length; i += 1000) {
+    const rows = await db
+      .selectFrom('nodes')
+      .select(['serial_number', 'connection_offline', 'last_contact'])
+      .where('serial_number', 'in', unique.slice(i, i + 1000))
+      .execute();
+    for (const r of rows)
+      out.set(r.serial_number, { offline: r.connection_offline === 1, lastContact: r.last_contact === null ? null : Number(r.last_contact) });
+  }
+  return out;
+}
+
 /** The stored hash of a device's secret, by its serial number (the MQTT username). */
 export async function secretHashBySerial(db: Database, serial: string): Promise<string | null> {
   const r = await db
