@@ -368,6 +368,16 @@ if (!SKIP.has('storm')) {
   }
   const s = await stormed;
   const stormApi = apiLatencies.splice(0);
+  // Every device is back: none of their nodes may be left offline (a last will recorded after the state online that followed it).
+  const offlineAfter = Number(
+    (
+      await handle.db
+        .selectFrom('nodes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('connection_offline', '=', 1)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const stored = (await count()) - before;
   storm = {
     stormReconnected: s.reduce((a, x) => a + x.reconnected, 0),
@@ -377,6 +387,7 @@ if (!SKIP.has('storm')) {
     stormReadingsSent: s.reduce((a, x) => a + x.readings, 0),
     stormReadingsSentTwice: s.reduce((a, x) => a + x.resent, 0),
     stormReadingsStored: stored,
+    nodesOfflineAfterStorm: offlineAfter,
     stormConsoleCpuS: Math.round((consoleCpu() - stormCpu0) * 10) / 10,
     stormApiP50Ms: pct(stormApi, 50),
     stormApiP99Ms: pct(stormApi, 99),

@@ -31,11 +31,16 @@ export interface EmbeddedBroker {
 /** Why the start stops: MQTT_PORT names a port that another program holds. */
 export class BrokerPortTaken extends Error {}
 
+/** Connections the kernel holds for the broker before it accepts them (capped by net.core.somaxconn, 4,096 on Debian). */
+const ACCEPT_BACKLOG = 8192;
+
 function listen(server: net.Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (err: Error) => reject(err);
     server.once('error', onError);
-    server.listen(port, host, () => {
+    // A fleet reconnecting at once knocks thousands of times in a second: Node's default queue of
+    // 511 waiting connections overflows, and the devices refused wait out TCP's backoff (1, 3, 7 s…).
+    server.listen({ port, host, backlog: ACCEPT_BACKLOG }, () => {
       server.off('error', onError);
       resolve((server.address() as net.AddressInfo).port);
     });
