@@ -83,7 +83,7 @@ async function connectOne(d: Device): Promise<boolean> {
         password: d.secret,
         clientId: `bench-${d.serial}`,
         reconnectPeriod: 0,
-        connectTimeout: 60_000,
+        connectTimeout: 30_000,
         will: { topic: topics.state, payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
       });
       d.c = c;
@@ -114,8 +114,8 @@ async function connectOne(d: Device): Promise<boolean> {
       return true;
     } catch {
       // Refused at the door by a loaded machine (a reset, a timeout): again, as a device's backoff would.
-      if (attempt >= 8) return false;
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt + Math.random() * 1000));
+      if (attempt >= 30) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * attempt) + Math.random() * 1000));
     }
   }
 }
