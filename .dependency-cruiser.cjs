@@ -33,7 +33,7 @@ module.exports = {
       name: 'event-kernel-knows-no-kind',
       severity: 'error',
       comment:
-        'Issue 29: the event kernel (features/events: find/require/present of an event kind, audit trail, cancel by kind, settlement queue; server and web) stands below the kinds of event. Dispatches, RERT, outages and curtailments import it; it imports none of them.',
+        'Issue 29: the event kernel (features/events: find/require/present of an event kind, audit trail, cancel by kind, settlement queue, forecast of a window; server and web) stands below the kinds of event. Dispatches, RERT, outages and curtailments import it; it imports none of them.',
       from: { path: '^packages/(server|web)/src/features/events/' },
       to: { path: '^packages/(server|web)/src/features/(dispatches|rert|outages|curtailments)/' },
     },
