@@ -73,3 +73,34 @@ export async function node(
   h.ctx.telemetry.invalidate(id);
   return { id, serial: serialNumber };
 }
+
+/**
+ * A flat-rate plan of the organisation with a feed-in tariff ($/kWh), held by a node's customer from
+ * 2020: the rate a settlement credits (or takes off) for that customer's energy.
+ */
+export async function feedInPlan(h: Harness, orgId: number, nodeId: number, feedInTariff = 0.08): Promise<number> {
+  const { db } = h.ctx;
+  const plan = (
+    await db
+      .insertInto('plans')
+      .values({
+        organisation_id: orgId,
+        name: 'Feed-in 8',
+        name_key: 'feed-in 8',
+        plan_code: 'FI8',
+        code_key: 'fi8',
+        description: '',
+        operational_network_uid: 'x',
+        tariff_type: 'FLAT_RATE',
+        start_date: '2020-01-01',
+        created_at: 1,
+        updated_at: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const prices = JSON.stringify({ tariffType: 'FLAT_RATE', resetPeriod: null, rates: [], demandRates: [], dailyCharge: 1, feedInTariff, discount: 0 });
+  await db.insertInto('plan_versions').values({ plan_id: plan, start_date: '2020-01-01', prices, created_at: 1 }).execute();
+  await db.insertInto('customer_plans').values({ organisation_id: orgId, node_id: nodeId, plan_id: plan, start_date: '2020-01-01', end_date: null }).execute();
+  return plan;
+}

@@ -106,6 +106,16 @@ export async function auditOf(db: Database, orgId: number, eventId: number) {
  * with no row in their settlement table and no settlement job queued under `jobPrefix` || id (a job
  * queued, or failed for good, is not asked again).
  */
+/** Whether an event's settlement is stored in its kind's table. */
+export async function isSettled(db: Database, table: 'dispatch_settlements' | 'curtailment_settlements', id: number): Promise<boolean> {
+  const row = await db
+    .selectFrom(table as 'dispatch_settlements')
+    .select('event_id')
+    .where('event_id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function unsettledEvents(
   db: Database,
   q: { types: readonly string[]; table: 'dispatch_settlements' | 'curtailment_settlements'; jobPrefix: string; endedBy: number; after: number; limit: number },

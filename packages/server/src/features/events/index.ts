@@ -41,13 +41,18 @@ export {
   moveUpcomingEvent,
   nameOf,
   presentEvent,
-  pricesActual,
-  queueSettlements,
   requireEvent,
-  type SettlementKind,
-  settledEnd,
   withdrawEvent,
 } from './events.service.ts';
+export {
+  type MeasuredSettlement,
+  pricesActual,
+  queueSettlements,
+  type SettlementKind,
+  type SettlingEvent,
+  settledEnd,
+  settleEvent,
+} from './events.settlement.ts';
 export type { EventAuditTable, EventTable } from './events.tables.ts';
 
 /**
