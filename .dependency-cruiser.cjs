@@ -38,6 +38,14 @@ module.exports = {
       to: { path: '^packages/(server|web)/src/features/(dispatches|rert|outages|curtailments)/' },
     },
     {
+      name: 'event-kinds-know-not-each-other',
+      severity: 'error',
+      comment:
+        'Issue 29: on the web, a kind of event (dispatches, RERT, outages, curtailments) imports no other kind; what two kinds share (a RERT dispatch is a dispatch of another type: the list, the detail, the modal and the draft rules) lives in the event kernel, features/events, parameterised by kind.',
+      from: { path: '^packages/web/src/features/(dispatches|rert|outages|curtailments)/' },
+      to: { path: '^packages/web/src/features/(dispatches|rert|outages|curtailments)/', pathNot: '^packages/web/src/features/$1/' },
+    },
+    {
       name: 'platform-imports-no-area',
       severity: 'error',
       comment: 'Server platform/ and db/ stand below the areas.',
