@@ -42,7 +42,7 @@ function curtailmentPlan(c: CurtailmentRow): LimitPlan {
 /** The node history's line for a node's limit. */
 function describe(c: CurtailmentRow, shares: Shares, nodeId: number): string {
   const s = shares.get(nodeId);
-  if (c.component === 'import') return `Import from the grid limited to ${s?.import ?? 0} kW by curtailment ${c.id} (Import limit).`;
+  if (c.component === 'import') return `Import limit: import from the grid held to at most ${s?.import ?? 0} kW by curtailment ${c.id}.`;
   return c.component === 'grid'
     ? `Export at the meter limited to ${s?.net ?? 0} kW by curtailment ${c.id}.`
     : `Solar output limited to ${s?.gross ?? 0} kW by curtailment ${c.id}.`;
