@@ -263,8 +263,8 @@ async function apply(ctx: AppContext, org: { id: number; name: string }, host: s
 
 /**
  * The console's response as an OpenADR report: one resource per curtailed VPP (named as the VPP),
- * the VPP's curtailed nodes' net meter power (DEMAND, kW, import positive) in each 5-minute interval
- * measured so far. Answers null when no interval has been measured since the last report.
+ * the VPP's curtailed nodes' net meter power (DEMAND, kW, import positive; for an import limit every
+ * home of the VPP, those without a battery too) in each 5-minute interval measured so far. Answers null when no interval has been measured since the last report.
  */
 async function responseReport(ctx: AppContext, row: repo.VtnEventRow, venName: string, now: number) {
   const resources: Report['resources'] = [];
