@@ -52,8 +52,8 @@ export interface SettlementKind<E extends SettlingEvent = SettlingEvent> {
 export interface MeasuredSettlement {
   /** Writes the kind's settlement rows in the transaction, the first insert keyed by the event: whether this call wrote them. */
   write: (trx: Database) => Promise<boolean>;
-  /** The grid credits written with them (the event's organisation and id are the kernel's to add). */
-  credits: Omit<SettledEvent, 'organisationId' | 'eventId'>;
+  /** The grid credits written with them (the event's organisation and id are the kernel's to add); null: none (the row says what it earned). */
+  credits: Omit<SettledEvent, 'organisationId' | 'eventId'> | null;
 }
 
 /**
@@ -83,7 +83,7 @@ export async function settleEvent<E extends SettlingEvent>(
     if (!(await m.write(trx))) return false;
     // The grid credits of the customers, in the same transaction: written with the settlement or not at all.
     crashPoint('settlement', kind.crash);
-    await writeGridCredits(trx, { organisationId: e.organisation_id, eventId: id, ...m.credits });
+    if (m.credits) await writeGridCredits(trx, { organisationId: e.organisation_id, eventId: id, ...m.credits });
     return true;
   });
 }
