@@ -2,8 +2,9 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dates/styles.css';
 import { MantineProvider } from '@mantine/core';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, StrictMode, Suspense } from 'react';
+import { lazy, StrictMode, Suspense, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createAppRouter } from './app/router.tsx';
@@ -13,6 +14,23 @@ import { startAnalytics } from './lib/analytics.ts';
 import { queryClient } from './lib/query-client.ts';
 
 const Notifications = lazy(async () => ({ default: (await import('./app/toaster.tsx')).Notifications }));
+
+/**
+ * The toasts' container, loaded with the first toast (issue 30: the login page rarely shows one), and
+ * kept from then on so that toasts leave with their transition. Toasts shown before it has loaded
+ * wait in the store.
+ */
+function Toasts() {
+  const { notifications, queue } = useNotifications();
+  const wanted = useRef(false);
+  if (notifications.length + queue.length > 0) wanted.current = true;
+  if (!wanted.current) return null;
+  return (
+    <Suspense fallback={null}>
+      <Notifications position="bottom-right" />
+    </Suspense>
+  );
+}
 
 /**
  * Applies the app's stylesheet, which index.html only preloads (its first paint needs none of it:
@@ -42,9 +60,7 @@ const render = () =>
   createRoot(document.getElementById('root') as HTMLElement).render(
     <StrictMode>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-        <Suspense fallback={null}>
-          <Notifications position="bottom-right" />
-        </Suspense>
+        <Toasts />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>
