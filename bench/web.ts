@@ -136,7 +136,7 @@ const rows: [string, string][] = [
     `${bundle.loginKbGz}  (target ≤ ${TARGET.loginKbGz}: ${verdict(bundle.loginKbGz <= TARGET.loginKbGz)})`,
   ],
   [
-    'login page JS downloaded as it opens (toasts, demo logins), KB gz',
+    'login page JS downloaded as it opens (with the demo logins), KB gz',
     `${desktop.scriptsKbGz}  (target ≤ ${TARGET.loginKbGz}: ${verdict(desktop.scriptsKbGz <= TARGET.loginKbGz)})`,
   ],
   [
