@@ -384,7 +384,7 @@ async function operationalFiles(
     },
     writers,
     { page },
-    databaseSource(ctx.db),
+    ctx.config.CSV_IN_WORKER ? databaseSource(ctx.db) : undefined,
   );
   return result.map((r, i) => ({ metric: r.metric, label: exportMetricOption(r.metric)?.label ?? r.metric, filename: names[i], size: 0, empty: r.empty }));
 }
