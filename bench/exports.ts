@@ -34,6 +34,7 @@ export async function benchExports(
   return {
     ...inWorker,
     exportInThreadRowsPerS: inThread.exportRowsPerS,
+    exportInThreadValuesPerCpuS: inThread.exportValuesPerCpuS,
     exportInThreadApiP50MsDuringExport: inThread.exportApiP50MsDuringExport,
     exportInThreadApiP95MsDuringExport: inThread.exportApiP95MsDuringExport,
     exportInThreadPeakRssMb: inThread.exportPeakRssMb,
@@ -75,8 +76,10 @@ export async function benchExports(
       }
     })();
     const t = performance.now();
+    const cpu = process.cpuUsage();
     await runExport(ctx, id, { attempt: 1 });
     const seconds = (performance.now() - t) / 1000;
+    const cpuUsed = process.cpuUsage(cpu);
     ctx.telemetry.buckets = read;
     running = false;
     await probe;
@@ -110,6 +113,8 @@ export async function benchExports(
     return {
       exportValues: values,
       exportRowsPerS: Math.round(values / seconds),
+      // CPU seconds of this process's threads (the probe's requests included): two idle cores do at best the values over half of them.
+      exportValuesPerCpuS: Math.round(values / ((cpuUsed.user + cpuUsed.system) / 1e6)),
       // Cells without a value (a node that had not reported): the figure is of values, not of blanks.
       exportBlankShare: Math.round((blanks / values) * 1000) / 1000,
       exportReadShare: Math.round((readMs / 1000 / seconds) * 100) / 100,
