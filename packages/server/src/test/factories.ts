@@ -46,8 +46,9 @@ export async function node(
     solar_kw: 6.6,
     inverter_kw: 5,
     battery_kwh: at.batteryKwh ?? 13.5,
-    battery_usable_kwh: 13.5,
-    battery_kw: 5,
+    // batteryKwh 0: a home without a battery.
+    battery_usable_kwh: at.batteryKwh === 0 ? 0 : 13.5,
+    battery_kw: at.batteryKwh === 0 ? 0 : 5,
     inverter_brand: 'Fronius',
     battery_brand: 'Tesla',
     system_json: JSON.stringify({ energySystems: [], gridMeters: [], solarMeters: [], subMeterGroups: [] }),

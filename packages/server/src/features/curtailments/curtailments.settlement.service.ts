@@ -17,6 +17,9 @@ import { curtailmentSource } from './curtailments.service.ts';
 // customer per local day at a fixed rate: the feed-in tariff of the plan the customer held with the
 // curtailing organisation that day (the revenue the curtailment cost the customer), or the
 // CURTAILMENT_CREDIT_RATE setting for a customer with none. Written once, with its grid credits.
+// An import limit (component import, a network's IMPORT_CAPACITY_LIMIT) earns no credit: it is a
+// network protection service that holds back no feed-in, so its settlement is written with 0 kWh and
+// $0 and no grid credits at all (the customers' bills show nothing for it).
 
 /** The line items' type: a fixed-rate credit (not 'Spot Price'). */
 export const CURTAILMENT_CREDIT_TYPE = 'Curtailment';
@@ -51,12 +54,15 @@ async function limitWindows(db: Database, id: number): Promise<Map<number, [numb
  */
 export async function computeCurtailmentSettlement(
   ctx: AppContext,
-  c: { id: number; organisation_id: number; start_time: number; duration: number; cancelled_at: number | null },
+  c: { id: number; organisation_id: number; start_time: number; duration: number; cancelled_at: number | null; component: string },
 ): Promise<CurtailmentSettlement> {
   const start = c.start_time;
   const end = settledEnd(c);
   const windows = await limitWindows(ctx.db, c.id);
   const ids = [...windows.keys()].sort((a, b) => a - b);
+  // An import limit holds back no feed-in: no credit (see the top of this file).
+  if (c.component === 'import')
+    return { periodStart: start, periodEnd: end, curtailedKwh: 0, credit: 0, nodesLimited: ids.length, nodesCurtailed: 0, nodes: [] };
   const zones = new Map([...(await nodeFacts(ctx.db, ids))].map(([id, f]) => [id, f.timezone]));
   const perDay = new Map<string, { nodeId: number; dayStart: number; date: string; kwh: number }>();
   for (const b of await ctx.telemetry.curtailedEnergy(ids, start, end)) {
@@ -125,6 +131,8 @@ export async function settleCurtailment(ctx: AppContext, id: number, now = nowS(
     });
     if (!written) return false;
     crashPoint('settlement', 'curtailment');
+    // An import limit writes no grid credits (no feed-in lost): its settlement row says $0.
+    if (c.component === 'import') return true;
     await writeGridCredits(trx, {
       organisationId: c.organisation_id,
       eventId: id,
