@@ -116,8 +116,8 @@ parentPort.on('message', (m) => {
 export const STREAM_WORKERS = Math.max(1, os.availableParallelism());
 /** A streaming worker without a task ends after this long (its modules and connections go with it). */
 export const STREAM_IDLE_MS = 5 * 60_000;
-/** Pieces a task may make before the parent has taken them: two being sent while the worker makes the next. */
-const WINDOW = 3;
+/** Pieces a task may send before the parent has taken them (it holds one more, made, until it may send it). */
+export const STREAM_WINDOW = 3;
 
 interface Run {
   piece(value: unknown): void;
@@ -213,7 +213,7 @@ export async function* streamInWorker<T>(task: WorkerTask, data: unknown): Async
   w.runs.set(id, run);
   // Referenced while a task runs, so that a script waiting on it is not ended; not otherwise.
   w.worker.ref();
-  w.worker.postMessage({ start: true, id, module: task.module, run: task.run, data, window: WINDOW });
+  w.worker.postMessage({ start: true, id, module: task.module, run: task.run, data, window: STREAM_WINDOW });
   try {
     for (;;) {
       if (pieces.length) {
