@@ -2,7 +2,7 @@ import { CURTAILMENT_MESSAGES } from '@vpp/shared';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { toControl } from '../../devices/devices.outbox.ts';
-import { node } from '../../test/factories.ts';
+import { homesVpp, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { importLimitedForecast } from './curtailments.limits.service.ts';
 import { runCurtailmentEngine } from './curtailments.orders.service.ts';
@@ -37,12 +37,10 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
   beforeAll(async () => {
     org = await h().org('RETAILER', 'Feed-In Energy');
     headers = await h().bearer((await h().user(org)).username);
-    nodes = [];
     // Each factory node has 6.6 kW of panels behind a 5 kW inverter: it can put out 5 kW.
-    for (let i = 0; i < 4; i++) nodes.push((await node(h(), [org])).id);
-    const idle = (await node(h(), [org], { commissioned: false })).id;
-    vpp = (await post('/api/powerstations', { type: 'STATIC', name: 'Rooftops', nodes: [...nodes, idle] })).json().data.id;
-    empty = (await post('/api/powerstations', { type: 'STATIC', name: 'Empty', nodes: [idle] })).json().data.id;
+    const homes = await homesVpp(h(), org, headers, 'Rooftops', 4);
+    ({ vpp, nodes } = homes);
+    empty = (await post('/api/powerstations', { type: 'STATIC', name: 'Empty', nodes: [homes.idle] })).json().data.id;
     await report(nodes);
   });
 

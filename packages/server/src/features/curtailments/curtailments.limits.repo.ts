@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { REPORTING_WINDOW_S } from '../dispatches/index.ts';
+import { REPORTING_WINDOW_S } from '../events/index.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 
 // The SQL of per-node limits: the VPP's curtailable nodes, and each source's nodes and shares (limit_nodes).

@@ -2,8 +2,8 @@ import { CURTAILMENT } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
 import { endCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { ORDER_LEAD_S, STEP_S } from '../dispatches/index.ts';
-import { dueEvents, eventPowerstation, markChecked, markOrdersSent } from '../events/index.ts';
+import { ORDER_LEAD_S } from '../dispatches/index.ts';
+import { dueEvents, eventPowerstation, markChecked, markOrdersSent, STEP_S } from '../events/index.ts';
 import type { PowerstationRow } from '../vpps/index.ts';
 import {
   type CurtailableNode,

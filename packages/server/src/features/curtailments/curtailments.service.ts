@@ -23,8 +23,23 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
-import { DEFAULT_TIME_ZONE, forecast, forecastSteps, predictionWarning, reportingNodes, STEP_S, toForecastNode } from '../dispatches/index.ts';
-import { audit, auditTrail, type EventKind, eventPowerstation, insertEvent, presentEvent, requireEvent, withdrawEvent } from '../events/index.ts';
+import {
+  audit,
+  auditTrail,
+  DEFAULT_TIME_ZONE,
+  type EventKind,
+  eventPowerstation,
+  forecastSteps,
+  forecastWindow,
+  insertEvent,
+  predictionWarning,
+  presentEvent,
+  reportingNodes,
+  requireEvent,
+  STEP_S,
+  toForecastNode,
+  withdrawEvent,
+} from '../events/index.ts';
 import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
 import * as limits from './curtailments.limits.repo.ts';
 import { batteryHomes, curtailableNodes, curtailmentConstraint, importLimitedForecast, splitLimit } from './curtailments.limits.service.ts';
@@ -274,7 +289,7 @@ export async function curtailmentResponse(ctx: AppContext, user: Pick<AuthUser, 
 
 /**
  * The VPP's curtailable nodes' solar and meter power expected with no curtailment over a window (an
- * hour either side), from the weather forecast: the dispatch engine's forecast of each reporting
+ * hour either side), from the weather forecast: the event kernel's forecast of each reporting
  * node (the console's forecast of its solar and household from its history, the sun and the clouds,
  * and its battery). A window already begun is
  * forecast from its start, so the detail can set what was expected beside what was measured; its
@@ -286,7 +301,7 @@ async function predict(ctx: AppContext, user: AuthUser, ps: PowerstationRow, sta
   const nodes = (await reportingNodes(ctx.db, ps, now)).filter((r) => r.solar_kw > 0 && r.inverter_kw > 0).map(toForecastNode);
   const windowStart = start - 3600 - (start % STEP_S);
   const req = { from: Math.min(now - (now % STEP_S), windowStart), dayStart: windowStart, end: start + duration + 3600 };
-  const f = forecast(nodes, req, await forecastPower(ctx, nodes, req.from, forecastSteps(req)));
+  const f = await forecastWindow(ctx, nodes, req);
   const solarPower: Record<string, number | null> = {};
   const meterPower: Record<string, number | null> = {};
   for (const [ts, p] of Object.entries(f.prediction)) {

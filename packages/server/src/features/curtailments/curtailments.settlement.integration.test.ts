@@ -1,7 +1,7 @@
 import { CURTAILMENT } from '@vpp/shared';
 import { expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { node } from '../../test/factories.ts';
+import { feedInPlan, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runDispatchEngine } from '../dispatches/index.ts';
 import { runCurtailmentEngine } from './curtailments.orders.service.ts';
@@ -108,28 +108,7 @@ describeEachDatabase('a curtailment settled by hand', (h) => {
     ];
     await telemetry.ingest(held.flatMap(([nodeId, kw]) => kw.map((p, i) => ({ nodeId, ts: S - 300 + i * 300, dt: 300, meter_p: 0, curtailed_p: p }))));
     await telemetry.ingest([a, b, c].map((nodeId) => ({ nodeId, ts: S + 3 * 3600, dt: 300, meter_p: 0 })));
-    const plan = (
-      await db
-        .insertInto('plans')
-        .values({
-          organisation_id: org,
-          name: 'Feed-in 8',
-          name_key: 'feed-in 8',
-          plan_code: 'FI8',
-          code_key: 'fi8',
-          description: '',
-          operational_network_uid: 'x',
-          tariff_type: 'FLAT_RATE',
-          start_date: '2020-01-01',
-          created_at: 1,
-          updated_at: 1,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const prices = JSON.stringify({ tariffType: 'FLAT_RATE', resetPeriod: null, rates: [], demandRates: [], dailyCharge: 1, feedInTariff: 0.08, discount: 0 });
-    await db.insertInto('plan_versions').values({ plan_id: plan, start_date: '2020-01-01', prices, created_at: 1 }).execute();
-    await db.insertInto('customer_plans').values({ organisation_id: org, node_id: a, plan_id: plan, start_date: '2020-01-01', end_date: null }).execute();
+    await feedInPlan(h(), org, a);
     expect(config.CURTAILMENT_CREDIT_RATE).toBe(0.05);
 
     expect(await settleCurtailment(h().ctx, id, S + 750 + config.SETTLEMENT_DELAY_S)).toBe(true);

@@ -2,11 +2,9 @@ import { CURTAILMENT, epochToLocalDate, startOfPeriod } from '@vpp/shared';
 import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { crashPoint } from '../../platform/crash-points.ts';
 import { defineJob } from '../../platform/jobs.ts';
-import { feedInRates, type SettledNodeDay, writeGridCredits } from '../billing/index.ts';
-import { STEP_S } from '../dispatches/index.ts';
-import { nodeFacts, queueSettlements, type SettlementKind, settledEnd } from '../events/index.ts';
+import { feedInRates, type SettledNodeDay } from '../billing/index.ts';
+import { nodeFacts, queueSettlements, type SettlementKind, STEP_S, settledEnd, settleEvent } from '../events/index.ts';
 import { limitTelemetryCovers } from './curtailments.limits.repo.ts';
 import * as repo from './curtailments.repo.ts';
 import { curtailmentSource } from './curtailments.service.ts';
@@ -106,44 +104,38 @@ export const curtailmentTelemetryCovers = (db: Database, id: number, end: number
 export const findCurtailmentSettlement = repo.findCurtailmentSettlement;
 
 /**
- * Settles a curtailment once it is due (SETTLEMENT_DELAY_S after its end or its cancel, and the
- * fleet's telemetry covers its window), in one transaction whose first insert is keyed by the
- * curtailment, with its grid credits: a second, concurrent or restarted run writes nothing. Answers
- * whether this call wrote it.
+ * Settles a curtailment once it is due (the kernel's `settleEvent`: SETTLEMENT_DELAY_S after its end
+ * or its cancel, and the fleet's telemetry covering its window), with its grid credits, once.
+ * Answers whether this call wrote it.
  */
-export async function settleCurtailment(ctx: AppContext, id: number, now = nowS()): Promise<boolean> {
-  const c = await repo.settlingCurtailment(ctx.db, id);
-  if (!c) return false;
-  if (settledEnd(c) + ctx.config.SETTLEMENT_DELAY_S > now) return false;
-  if (await findCurtailmentSettlement(ctx.db, id)) return false;
-  if (!(await curtailmentTelemetryCovers(ctx.db, id, settledEnd(c)))) return false;
-  const s = await computeCurtailmentSettlement(ctx, c);
-  return ctx.db.transaction().execute(async (trx) => {
-    const written = await repo.insertSettlement(trx, {
-      event_id: id,
-      settled_at: now,
-      period_start: s.periodStart,
-      period_end: s.periodEnd,
-      curtailed_kwh: s.curtailedKwh,
-      credit: s.credit,
-      nodes_limited: s.nodesLimited,
-      nodes_curtailed: s.nodesCurtailed,
-    });
-    if (!written) return false;
-    crashPoint('settlement', 'curtailment');
-    // An import limit writes no grid credits (no feed-in lost): its settlement row says $0.
-    if (c.component === 'import') return true;
-    await writeGridCredits(trx, {
-      organisationId: c.organisation_id,
-      eventId: id,
-      kind: 'curtailment',
-      type: CURTAILMENT_CREDIT_TYPE,
-      startTime: s.periodStart,
-      // In the grid credits' convention: what the event cost, minus the customers' credit.
-      settledValue: -s.credit,
-      nodes: s.nodes,
-    });
-    return true;
+export function settleCurtailment(ctx: AppContext, id: number, now = nowS()): Promise<boolean> {
+  return settleEvent(ctx, CURTAILMENT_SETTLEMENTS, id, now, async (c) => {
+    const s = await computeCurtailmentSettlement(ctx, c);
+    return {
+      write: (trx) =>
+        repo.insertSettlement(trx, {
+          event_id: id,
+          settled_at: now,
+          period_start: s.periodStart,
+          period_end: s.periodEnd,
+          curtailed_kwh: s.curtailedKwh,
+          credit: s.credit,
+          nodes_limited: s.nodesLimited,
+          nodes_curtailed: s.nodesCurtailed,
+        }),
+      // An import limit writes no grid credits (no feed-in lost): its settlement row says $0.
+      credits:
+        c.component === 'import'
+          ? null
+          : {
+              kind: 'curtailment',
+              type: CURTAILMENT_CREDIT_TYPE,
+              startTime: s.periodStart,
+              // In the grid credits' convention: what the event cost, minus the customers' credit.
+              settledValue: -s.credit,
+              nodes: s.nodes,
+            },
+    };
   });
 }
 
@@ -152,11 +144,13 @@ export const settleCurtailmentJob = defineJob('curtailment-settle', z.object({ i
   await settleCurtailment(ctx, payload.id, Math.max(payload.at, nowS()));
 });
 
-const CURTAILMENT_SETTLEMENTS: SettlementKind = {
+const CURTAILMENT_SETTLEMENTS: SettlementKind<NonNullable<Awaited<ReturnType<typeof repo.settlingCurtailment>>>> = {
   types: [CURTAILMENT],
   table: 'curtailment_settlements',
   job: settleCurtailmentJob,
   covers: curtailmentTelemetryCovers,
+  load: repo.settlingCurtailment,
+  crash: 'curtailment',
 };
 
 /** Queues the settlement of every curtailment that is due and not settled (the curtailment engine asks every minute). */
