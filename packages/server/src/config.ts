@@ -86,6 +86,8 @@ const schema = z.object({
   RESET_TOKEN_TTL_S: seconds.default(3600),
   WELCOME_TOKEN_TTL_S: seconds.default(7 * 24 * 3600),
   WORKER: bool.default(true),
+  /** The billing events CSV and the operational exports are read and formatted in streaming worker threads (docs/performance.md); false: on the API's thread. */
+  CSV_IN_WORKER: bool.default(true),
   JOB_LEASE_S: seconds.default(60),
   SIMULATOR: bool.optional(),
   MAP_TILE_URL: z.string().url().optional(),
