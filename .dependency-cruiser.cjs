@@ -33,9 +33,17 @@ module.exports = {
       name: 'event-kernel-knows-no-kind',
       severity: 'error',
       comment:
-        'Issue 29: the event kernel (features/events: find/require/present of an event kind, audit trail, cancel by kind, settlement queue; server and web) stands below the kinds of event. Dispatches, RERT, outages and curtailments import it; it imports none of them.',
+        'Issue 29: the event kernel (features/events: find/require/present of an event kind, audit trail, cancel by kind, settlement queue, forecast of a window; server and web) stands below the kinds of event. Dispatches, RERT, outages and curtailments import it; it imports none of them.',
       from: { path: '^packages/(server|web)/src/features/events/' },
       to: { path: '^packages/(server|web)/src/features/(dispatches|rert|outages|curtailments)/' },
+    },
+    {
+      name: 'event-kinds-know-not-each-other',
+      severity: 'error',
+      comment:
+        'Issue 29: on the web, a kind of event (dispatches, RERT, outages, curtailments) imports no other kind; what two kinds share (a RERT dispatch is a dispatch of another type: the list, the detail, the modal and the draft rules) lives in the event kernel, features/events, parameterised by kind.',
+      from: { path: '^packages/web/src/features/(dispatches|rert|outages|curtailments)/' },
+      to: { path: '^packages/web/src/features/(dispatches|rert|outages|curtailments)/', pathNot: '^packages/web/src/features/$1/' },
     },
     {
       name: 'platform-imports-no-area',

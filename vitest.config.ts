@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** The server tests that run the server in a child process (packages/server/src/test/server-process.ts). */
-const CRASH = 'packages/server/src/{crash,*-crash,demo-history,telemetry-upgrade}.test.ts';
+/** The server tests that run the server in child processes (test/start-server.ts): the crash tests and the `*.processes` tests. */
+const CRASH = ['packages/server/src/{crash,*-crash,demo-history,telemetry-upgrade}.test.ts', 'packages/server/src/**/*.processes.test.ts'];
 
 export default defineConfig({
   test: {
@@ -13,7 +13,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, CRASH],
+          exclude: [...configDefaults.exclude, ...CRASH],
           environment: 'node',
           // One module graph for every server file: each file's own import of the server (fastify,
           // Kysely, the shared contract) cost more than its tests (import 655 s against 24 s summed
@@ -21,6 +21,7 @@ export default defineConfig({
           // app, so nothing a test asserts is shared. The web files stay isolated: their module mocks
           // (vi.mock) would leak from one file into the next.
           isolate: false,
+          setupFiles: ['packages/server/src/test/worker-database.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -28,7 +29,16 @@ export default defineConfig({
       // The tests that start the real server as a child process (killed at crash points, restarted on
       // the same data): most of their time is the server's own clock and start-up, not CPU, so
       // scripts/test.mjs runs them beside the others rather than among them.
-      { test: { name: 'crash', include: [CRASH], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 } },
+      {
+        test: {
+          name: 'crash',
+          include: CRASH,
+          environment: 'node',
+          setupFiles: ['packages/server/src/test/worker-database.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
       {
         test: {
           name: 'web',
@@ -43,7 +53,8 @@ export default defineConfig({
       // One retry: stop 37's CI had one end-to-end failure that 24 of 24 files on a loaded machine
       // did not repeat, and its name was lost with the log. A test that passes only on its retry is
       // listed by scripts/test.mjs as intermittent at the end of `npm test`, to be fixed, not hidden.
-      { test: { name: 'e2e', include: ['e2e/**/*.e2e.ts'], testTimeout: 90_000, hookTimeout: 180_000, fileParallelism: false, retry: 1 } },
+      // Each file has its own server and browser, so files may run side by side (scripts/test.mjs runs two).
+      { test: { name: 'e2e', include: ['e2e/**/*.e2e.ts'], testTimeout: 90_000, hookTimeout: 180_000, retry: 1 } },
     ],
   },
 });

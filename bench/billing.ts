@@ -23,10 +23,11 @@ fetch(process.env.URL, { headers: { ...JSON.parse(process.env.HEADERS), 'accept-
     const b = Buffer.from(c.buffer, c.byteOffset, c.byteLength);
     for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) newlines++;
   }
-  process.stdout.write(JSON.stringify({ status: res.status, newlines, seconds: (performance.now() - t) / 1000 }));
+  const cpu = process.cpuUsage();
+  process.stdout.write(JSON.stringify({ status: res.status, newlines, seconds: (performance.now() - t) / 1000, cpuS: (cpu.user + cpu.system) / 1e6 }));
 });`;
 
-function downloadElsewhere(url: string, headers: Record<string, string>): Promise<{ status: number; newlines: number; seconds: number }> {
+function downloadElsewhere(url: string, headers: Record<string, string>): Promise<{ status: number; newlines: number; seconds: number; cpuS: number }> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -73,25 +74,37 @@ export async function benchBilling(ctx: AppContext, base: string, customers = 50
   }
   log(`  in ${Math.round((performance.now() - t) / 100) / 10} s`);
 
-  // The events CSV of the month, read as a stream: lines counted, the process's RSS sampled throughout.
-  // A first read warms the database's page cache (SQLite keeps up to 256 MiB of pages): the timed
-  // read's RSS growth is then the stream's own.
+  // The events CSV of the month, read as a stream: lines counted, the process's RSS sampled
+  // throughout; made on the API's thread and then in the streaming worker (CSV_IN_WORKER), back to back.
   const url = `/billing/events/csv?start=${dayList[0]}&end=${dayList[days - 1]}`;
-  await (await fetch(`${base}${url}`, { headers })).arrayBuffer();
-  const rssBefore = process.memoryUsage().rss;
-  let rssPeak = rssBefore;
-  const sampler = setInterval(() => {
-    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-  }, 20);
-  // The client runs in its own process, as a browser would: here it would take the server's thread.
-  const got = await downloadElsewhere(`${base}${url}`, headers);
-  if (got.status !== 200) throw new Error(`${url}: ${got.status}`);
-  const newlines = got.newlines;
-  const csvS = got.seconds;
-  clearInterval(sampler);
-  const lines = newlines - 1; // less the header row
-  if (lines !== customers * days) throw new Error(`The events CSV held ${lines} lines, not ${customers * days}.`);
-  log(`  events CSV: ${lines} lines in ${Math.round(csvS * 10) / 10} s, RSS +${Math.round((rssPeak - rssBefore) / 2 ** 20)} MiB`);
+  const timedCsv = async (inWorker: boolean) => {
+    ctx.config.CSV_IN_WORKER = inWorker;
+    // A first read warms the database's page cache (SQLite keeps up to 256 MiB of pages) and starts the
+    // streaming worker: the timed read's RSS growth is then the stream's own.
+    await (await fetch(`${base}${url}`, { headers })).arrayBuffer();
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }, 20);
+    // The client runs in its own process, as a browser would: here it would take the server's thread.
+    const cpu = process.cpuUsage();
+    const got = await downloadElsewhere(`${base}${url}`, headers);
+    const serverCpu = process.cpuUsage(cpu);
+    clearInterval(sampler);
+    if (got.status !== 200) throw new Error(`${url}: ${got.status}`);
+    const lines = got.newlines - 1; // less the header row
+    if (lines !== customers * days) throw new Error(`The events CSV held ${lines} lines, not ${customers * days}.`);
+    const growth = Math.round((rssPeak - rssBefore) / 2 ** 20);
+    log(`  events CSV ${inWorker ? 'in the worker' : "on the API's thread"}: ${lines} lines in ${Math.round(got.seconds * 10) / 10} s, RSS +${growth} MiB`);
+    // CPU seconds the download took in all (this process's threads, compression included, and the
+    // client's): what two idle cores could at best do is the lines over half of them.
+    const cpuS = (serverCpu.user + serverCpu.system) / 1e6 + got.cpuS;
+    return { lines, linesPerS: Math.round(lines / got.seconds), growth, linesPerCpuS: Math.round(lines / cpuS) };
+  };
+  const inThread = await timedCsv(false);
+  const inWorker = await timedCsv(true);
+  const lines = inWorker.lines;
 
   // An invoice's PDF: issued once, rendered on each download.
   const period = epochToLocalDate(now - 40 * 86400, 'Australia/Sydney').slice(0, 7);
@@ -111,8 +124,11 @@ export async function benchBilling(ctx: AppContext, base: string, customers = 50
     org,
     figures: {
       billingCsvLines: lines,
-      billingEventsCsvLinesPerS: Math.round(lines / csvS),
-      billingEventsCsvRssGrowthMiB: Math.round((rssPeak - rssBefore) / 2 ** 20),
+      billingEventsCsvLinesPerS: inWorker.linesPerS,
+      billingEventsCsvInThreadLinesPerS: inThread.linesPerS,
+      billingEventsCsvLinesPerCpuS: inWorker.linesPerCpuS,
+      billingEventsCsvInThreadLinesPerCpuS: inThread.linesPerCpuS,
+      billingEventsCsvRssGrowthMiB: inWorker.growth,
       invoicePdfMs: Math.round(times[Math.floor(times.length / 2)] * 10) / 10,
     },
   };

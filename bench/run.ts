@@ -219,7 +219,8 @@ const listSortedP50Ms = await measure(() => `/v2/nodes?sort=${sorts[sk++ % sorts
 // its network, as the demo enrols them); the list's first page for a search, and the bill
 // estimate of a customer with a month and more of metered 5-minute data (the call prices this
 // month so far and the whole of last month).
-for (const network of OPERATIONAL_NETWORKS) {
+// Plans are of the NEM's networks (Western Power's and Power and Water's homes are offered none).
+for (const network of OPERATIONAL_NETWORKS.filter((n) => n.market === 'NEM')) {
   for (const [type, rates] of [
     ['FLAT_RATE', [{ label: 'Base Rate', isBaseRate: true, blocks: [{ onset: '0', price: '0.28' }], periods: [] }]],
     [

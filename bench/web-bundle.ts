@@ -1,6 +1,9 @@
 // What each screen of the built web app downloads: walks Vite's build manifest (build.manifest) from
 // the entry through static imports (the login page, which is the shell), and from each lazy page
-// through its own static imports, counting gzipped JavaScript. Used by bench/web.ts.
+// through its own static imports, counting gzipped JavaScript. A screen's first load is what it
+// needs to paint: its chunk and their static imports. What it loads on demand after painting, behind
+// a skeleton (MapLibre when a map comes near the window, uPlot with a chart, a tab's code), is
+// counted apart, as the heaviest such chain. Used by bench/web.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -20,14 +23,17 @@ type Manifest = Record<string, ManifestChunk>;
 export interface ScreenLoad {
   /** The page module (src path), or the login page. */
   screen: string;
-  /** Gzipped KB of the page chunk and its static imports that the shell does not hold. */
-  ownKbGz: number;
   /**
-   * Gzipped KB of the screen's first load beyond the shell in the worst case: its own chunks plus
-   * the heaviest chain of parts it loads on demand (a tab, the map, the chart).
+   * Gzipped KB of the screen's first load beyond the shell: the page chunk and its static imports
+   * that the shell does not hold, all that it needs to paint (issue 30 item 5: ≤ 350).
    */
   firstLoadKbGz: number;
-  /** The on-demand chain counted in firstLoadKbGz, by module. */
+  /**
+   * Gzipped KB with the heaviest chain of parts the screen loads on demand after it has painted
+   * (a tab, the map, the chart), each behind its skeleton until it arrives.
+   */
+  withOnDemandKbGz: number;
+  /** That on-demand chain, by module. */
   heaviestParts: string[];
 }
 
@@ -35,6 +41,8 @@ export interface BundleReport {
   /** The login page: the entry chunk and its static imports (the shell every screen starts from). */
   loginKbGz: number;
   loginFiles: string[];
+  /** The captcha widget's code (altcha), which the login form loads on its first focus. */
+  captchaKbGz: number;
   screens: ScreenLoad[];
   totalJsKbGz: number;
 }
@@ -60,6 +68,8 @@ export function analyseBundle(dist: string): BundleReport {
   const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
   if (!entryKey) throw new Error('no entry chunk in the manifest');
   const shell = closure(entryKey);
+  const captchaKey = (manifest[entryKey].dynamicImports ?? []).find((k) => /node_modules\/altcha\//.test(k));
+  if (!captchaKey) throw new Error("no captcha chunk among the entry's dynamic imports");
   const isPage = (k: string) => /-page\.tsx$/.test(manifest[k].src ?? '');
   // The heaviest chain of on-demand loads from `key` once `loaded` is there: its static closure, then the worst of its dynamic imports.
   const heaviest = (key: string, loaded: Set<string>): { bytes: number; parts: string[] } => {
@@ -78,14 +88,15 @@ export function analyseBundle(dist: string): BundleReport {
     .filter((k) => manifest[k].isDynamicEntry && isPage(k))
     .map((k) => {
       const own = [...closure(k)].filter((c) => !shell.has(c));
-      const first = heaviest(k, shell);
-      return { screen: manifest[k].src ?? k, ownKbGz: kb(bytes(own)), firstLoadKbGz: kb(first.bytes), heaviestParts: first.parts };
+      const withParts = heaviest(k, shell);
+      return { screen: manifest[k].src ?? k, firstLoadKbGz: kb(bytes(own)), withOnDemandKbGz: kb(withParts.bytes), heaviestParts: withParts.parts };
     })
     .sort((a, b) => b.firstLoadKbGz - a.firstLoadKbGz);
   const allJs = Object.values(manifest).filter((c) => c.file.endsWith('.js'));
   return {
     loginKbGz: kb(bytes(shell)),
     loginFiles: [...shell].map((c) => manifest[c].file),
+    captchaKbGz: kb(bytes([...closure(captchaKey)].filter((c) => !shell.has(c)))),
     screens,
     totalJsKbGz: kb(allJs.reduce((n, c) => n + sizeOf(c.file), 0)),
   };

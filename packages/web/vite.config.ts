@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const api = process.env.VITE_API_PROXY ?? 'http://localhost:8080';
@@ -37,9 +37,27 @@ async function shellOnly<E extends { url: string }>(entries: E[]) {
   return { manifest: entries.filter((e) => shell.has(e.url)), warnings: [] };
 }
 
+/**
+ * The app's stylesheet preloaded rather than render-blocking (issue 30): index.html's first paint
+ * (the login frame) carries its own few rules, so it paints as soon as the page arrives; main.tsx
+ * applies the stylesheet and renders the app once it has loaded, so nothing shows unstyled.
+ */
+function nonBlockingStyles(): Plugin {
+  return {
+    name: 'vpp-non-blocking-styles',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) =>
+        html.replace(/<link rel="stylesheet"( crossorigin)? href="([^"]+\.css)">/g, '<link rel="preload" as="style"$1 href="$2" data-app-styles>'),
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    nonBlockingStyles(),
     // The service worker precaches the shell only (the entry chunk and what it imports, the CSS and
     // the logo): the other screens' chunks load when first shown, and are kept then. Pages and API calls always go to
     // the server (downloads and /api/docs stay the server's), and index.html is never served stale.

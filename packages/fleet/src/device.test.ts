@@ -1,4 +1,4 @@
-import { deviceReadingSchema, type FleetDevice } from '@vpp/shared';
+import { deviceCmdMessageSchema, deviceReadingSchema, type FleetDevice } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
 import { SimulatedDevice, toCommands } from './device.ts';
 
@@ -36,6 +36,10 @@ describe('a simulated device', () => {
       },
     ]);
     expect(toCommands({ ...at, control: { type: 'opModGenLimW', w: 0 } })).toEqual([{ kind: 'export_limit', mode: 'gross', start: 200, end: 500, kw: 0 }]);
+    expect(toCommands({ ...at, control: { type: 'opModImpLimW', w: 1500 } })).toEqual([{ kind: 'import_limit', start: 200, end: 500, kw: 1.5 }]);
+    // A site import limit is 0 or more watts, and carries no ramp (the console sends none).
+    expect(deviceCmdMessageSchema.safeParse({ ...at, control: { type: 'opModImpLimW', w: -1 } }).success).toBe(false);
+    expect(deviceCmdMessageSchema.safeParse({ ...at, control: { type: 'opModImpLimW', w: 1, rampS: 5 } }).success).toBe(false);
     expect(toCommands({ ...at, control: { type: 'chargeToFull' } })).toEqual([{ kind: 'charge_full', start: 200, end: 500 }]);
     expect(toCommands({ ...at, control: { type: 'outageReserve' } })).toEqual([{ kind: 'grid_outage', start: 200, end: 500 }]);
   });

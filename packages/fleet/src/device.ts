@@ -49,6 +49,8 @@ function toCommand(c: DeviceCommand, start: number, end: number): Command {
         ...(ctl.rampS !== undefined ? { rampS: ctl.rampS } : {}),
         ...(ctl.rampFromW !== undefined ? { rampFromKw: ctl.rampFromW === null ? null : ctl.rampFromW / 1000 } : {}),
       };
+    case 'opModImpLimW':
+      return { ...base, kind: 'import_limit', kw: ctl.w / 1000 };
     case 'chargeToFull':
       return { ...base, kind: 'charge_full' };
     case 'outageReserve':

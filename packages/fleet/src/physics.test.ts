@@ -442,6 +442,47 @@ describe('commands', () => {
     expect(curtailed).toBeGreaterThan(0);
   });
 
+  it('under an import limit (opModImpLimW) stops charging from the grid first, then discharges to hold the import, down to its backup reserve', () => {
+    const n = model(sydney, { batteryKwh: 12.8, batteryKw: 5, backupReserveKwh: 2.56, loadScale: 1.4 });
+    const window = { start: night, end: night + 3 * 3600 };
+    // A network's limit of 1 kW over a retailer's order to charge at 4 kW from the grid.
+    const charging = simulate(n, night, 3 * 3600, 4, [
+      { kind: 'battery_power', ...window, kw: 4 },
+      { kind: 'import_limit', ...window, kw: 1 },
+    ]);
+    for (const { r } of charging) {
+      expect(r.gridKw).toBeCloseTo(1, 9);
+      // Charging less by what the limit takes: the house, then 1 kW of import left for the battery.
+      expect(r.batteryKw).toBeCloseTo(1 - r.houseKw, 9);
+      expect(r.solarKw + r.gridKw - r.batteryKw).toBeCloseTo(r.houseKw, 9);
+    }
+    // A hold (0 kW) under a limit of 0.2 kW: the battery discharges to cover the load above it, until its reserve.
+    const held = simulate(n, night, 12 * 3600, 3.2, [
+      { kind: 'battery_power', start: night, end: night + 12 * 3600, kw: 0 },
+      { kind: 'import_limit', start: night, end: night + 12 * 3600, kw: 0.2 },
+    ]);
+    let discharged = 0;
+    let atReserve = 0;
+    for (const { socBefore, r } of held) {
+      expect(r.batteryKw).toBeLessThanOrEqual(1e-9);
+      expect(r.socKwh).toBeGreaterThanOrEqual(2.56 - 1e-9);
+      expect(r.socKwh - socBefore).toBeCloseTo((r.batteryKw / ONE_WAY_EFFICIENCY) * H, 9);
+      if (r.gridKw <= 0.2 + 1e-9) {
+        if (r.batteryKw < -1e-9) discharged++;
+      } else {
+        // Beyond the limit only when the battery has reached its reserve (or its power rating).
+        expect(r.socKwh <= 2.56 + 1e-6 || r.batteryKw <= -5 + 1e-9).toBe(true);
+        atReserve++;
+      }
+    }
+    expect(discharged).toBeGreaterThan(0);
+    expect(atReserve).toBeGreaterThan(0);
+    // Without a battery the limit changes nothing: the house imports what it uses.
+    const none = model(sydney, { batteryKwh: 0, batteryKw: 0, loadScale: 1.4 });
+    for (const { r } of simulate(none, night, 3600, 0, [{ kind: 'import_limit', start: night, end: night + 3600, kw: 0.2 }]))
+      expect(r.gridKw).toBeCloseTo(r.houseKw - r.solarKw, 9);
+  });
+
   it('charges at full power until full on charge_full, from the grid at night', () => {
     const n = model(sydney, { batteryKwh: 12.8, batteryKw: 6.4 });
     const cmd: Command = { kind: 'charge_full', start: night, end: night + 3 * 3600 };

@@ -25,10 +25,11 @@ export interface NodeModel {
   submeterIds: number[];
 }
 
-/** An order the node obeys for a time: battery power, an export limit, or charging to full. */
+/** An order the node obeys for a time: battery power, an export or import limit, or charging to full. */
 export type Command =
   | { kind: 'battery_power'; start: number; end: number; kw: number }
   | ExportLimit
+  | ImportLimit
   | { kind: 'charge_full'; start: number; end: number }
   /** The grid is out over the window: the home runs islanded on solar and battery (meter 0). */
   | { kind: 'grid_outage'; start: number; end: number };
@@ -49,6 +50,26 @@ export interface ExportLimit {
   standing?: boolean;
   rampS?: number;
   rampFromKw?: number | null;
+}
+
+/**
+ * A site import limit modelled on CSIP-AUS opModImpLimW: the import at the meter held to at most `kw`
+ * (0 or more) by the battery, which first stops charging from the grid and then discharges to cover
+ * the load, within its power rating and above the household's backup reserve. The solar and the load
+ * are not touched: what the battery cannot cover is still imported.
+ */
+export interface ImportLimit {
+  kind: 'import_limit';
+  start: number;
+  end: number;
+  kw: number;
+}
+
+/** The tightest import limit (kW) among a node's active commands, or null for none. */
+export function importCap(active: readonly Command[]): number | null {
+  let cap: number | null = null;
+  for (const c of active) if (c.kind === 'import_limit') cap = Math.min(cap ?? Number.POSITIVE_INFINITY, Math.max(0, c.kw));
+  return cap;
 }
 
 /**
@@ -170,7 +191,7 @@ export interface StepResult {
 /**
  * One step of `dt` seconds: the battery self-consumes (charges from surplus solar, covers the load)
  * unless a command says otherwise, always within its power limit and its usable energy; solar is
- * curtailed to meet an export limit; the grid meter is the balance (positive import), so that
+ * curtailed to meet an export limit, and the battery holds an import limit; the grid meter is the balance (positive import), so that
  * house = solar + grid − battery (battery positive is charge).
  */
 export function step(n: NodeModel, ts: number, dt: number, socKwh: number, commands: readonly Command[]): StepResult {
@@ -204,6 +225,16 @@ export function step(n: NodeModel, ts: number, dt: number, socKwh: number, comma
     // The limit is on the connection: with no solar left to curtail, a commanded discharge is held back too.
     const still = solar - house - battery;
     if (still > cap) battery += still - cap;
+  }
+  // An import limit: what crosses the meter beyond it is taken off the battery's charge, then
+  // discharged, down to the backup reserve (a command's own deeper discharge is not undone).
+  const importLimit = importCap(active);
+  if (importLimit !== null && n.batteryKwh > 0) {
+    const over = house + battery - solar - importLimit;
+    if (over > 0) {
+      const reserve = Math.min(n.batteryKw, Math.max(0, ((socKwh - (n.backupReserveKwh ?? 0)) * ONE_WAY_EFFICIENCY) / hours));
+      battery = Math.max(battery - over, Math.min(battery, -reserve));
+    }
   }
   const grid = house + battery - solar;
   const socNext = socKwh + (battery > 0 ? battery * ONE_WAY_EFFICIENCY : battery / ONE_WAY_EFFICIENCY) * hours;

@@ -3,6 +3,9 @@ import { DEMO_ORGANISATIONS } from '@vpp/shared';
 import { z } from 'zod';
 import { CRASH_POINT_FORM } from './platform/crash-points.ts';
 
+/** The exit code of a start whose PORT is taken (EADDRINUSE): a test that chose the port picks another and starts again. */
+export const PORT_TAKEN_EXIT = 98;
+
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
@@ -83,6 +86,8 @@ const schema = z.object({
   RESET_TOKEN_TTL_S: seconds.default(3600),
   WELCOME_TOKEN_TTL_S: seconds.default(7 * 24 * 3600),
   WORKER: bool.default(true),
+  /** The billing events CSV and the operational exports are read and formatted in streaming worker threads (docs/performance.md); false: on the API's thread. */
+  CSV_IN_WORKER: bool.default(true),
   JOB_LEASE_S: seconds.default(60),
   SIMULATOR: bool.optional(),
   MAP_TILE_URL: z.string().url().optional(),
@@ -95,7 +100,7 @@ const schema = z.object({
   SIM_NODES: z.coerce.number().int().min(0).max(1_000_000).default(300),
   SIM_HISTORY_DAYS: z.coerce.number().int().min(0).max(400).default(30),
   SIM_INTERVAL_S: seconds.default(30),
-  /** Demo mode: the retailer's past dispatches over the backfilled history (demo-history.ts); false leaves the history without them. */
+  /** Demo mode: the retailer's past dispatches over the backfilled history (demo-history.ts) and its automatic trader on the Queensland VPP; false leaves the demo without either. */
   SIM_DEMO_DISPATCHES: bool.default(true),
   /** The demo's live fleet: its devices report over MQTT through the embedded broker (false: the in-process simulator writes the telemetry store directly). */
   SIM_WIRE: bool.default(true),

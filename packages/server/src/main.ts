@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, PORT_TAKEN_EXIT } from './config.ts';
 import { openDatabase, setClock } from './db/database.ts';
 import { type FleetHistory, startFleet } from './demo/fleet.ts';
 import { demoHistory } from './demo-history.ts';
@@ -60,7 +60,13 @@ async function main() {
     console.error(err.message);
     process.exit(1);
   }
-  await app.listen({ port: config.PORT, host: config.HOST });
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    console.error(`Port ${config.PORT} on ${config.HOST} is taken: set PORT to a free port.`);
+    process.exit(PORT_TAKEN_EXIT);
+  }
   app.log.info(`Console at http://localhost:${config.PORT} (${handle.dialect}${config.demo ? ', demo' : ''})`);
   if (devices?.port) app.log.info(`Devices connect to mqtt://localhost:${devices.port}`);
   // The simulated fleet: built and backfilled on first start (the console answers meanwhile), then

@@ -64,6 +64,7 @@ export * from './notifications/endpoints.ts';
 export * from './notifications/markdown.ts';
 export * from './notifications/schemas.ts';
 export * from './openadr/endpoints.ts';
+export * from './openadr/permissions.ts';
 export * from './openadr/schemas.ts';
 export * from './outages/endpoints.ts';
 export * from './outages/messages.ts';

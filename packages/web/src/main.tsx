@@ -2,9 +2,9 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dates/styles.css';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createAppRouter } from './app/router.tsx';
@@ -13,18 +13,58 @@ import { startVersionChecker } from './app/version-checker.ts';
 import { startAnalytics } from './lib/analytics.ts';
 import { queryClient } from './lib/query-client.ts';
 
+const Notifications = lazy(async () => ({ default: (await import('./app/toaster.tsx')).Notifications }));
+
+/**
+ * The toasts' container, loaded with the first toast (issue 30: the login page rarely shows one), and
+ * kept from then on so that toasts leave with their transition. Toasts shown before it has loaded
+ * wait in the store.
+ */
+function Toasts() {
+  const { notifications, queue } = useNotifications();
+  const wanted = useRef(false);
+  if (notifications.length + queue.length > 0) wanted.current = true;
+  if (!wanted.current) return null;
+  return (
+    <Suspense fallback={null}>
+      <Notifications position="bottom-right" />
+    </Suspense>
+  );
+}
+
+/**
+ * Applies the app's stylesheet, which index.html only preloads (its first paint needs none of it:
+ * vite.config.ts), and resolves once it has loaded. In development Vite adds the styles itself.
+ */
+function appStyles(): Promise<void> {
+  const preload = document.querySelector<HTMLLinkElement>('link[data-app-styles]');
+  if (!preload) return Promise.resolve();
+  return new Promise((resolve) => {
+    const sheet = document.createElement('link');
+    sheet.rel = 'stylesheet';
+    sheet.crossOrigin = preload.crossOrigin;
+    sheet.href = preload.href;
+    sheet.onload = () => resolve();
+    // A stylesheet that fails to load leaves the app usable, if plain.
+    sheet.onerror = () => resolve();
+    document.head.append(sheet);
+  });
+}
+
 const router = createAppRouter();
 
 startVersionChecker();
 void startAnalytics();
 
-createRoot(document.getElementById('root') as HTMLElement).render(
-  <StrictMode>
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-      <Notifications position="bottom-right" />
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(document.getElementById('root') as HTMLElement).render(
+    <StrictMode>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+        <Toasts />
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>
+    </StrictMode>,
+  );
+void appStyles().then(render);

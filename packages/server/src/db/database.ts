@@ -109,20 +109,25 @@ else {
 }
 `;
 
-/** Kysely's SqliteDialect over the built-in node:sqlite, with prepared statements cached by SQL text. */
-function nodeSqliteDialect(file: string, onOpen: (bulk: BulkWriter, read: ArrayReader) => void): SqliteDialect {
+/**
+ * Kysely's SqliteDialect over the built-in node:sqlite, with prepared statements cached by SQL text.
+ * `readOnly`: a reader's connection (see `openReader`), which neither sets up the file nor checkpoints.
+ */
+function nodeSqliteDialect(file: string, onOpen: (bulk: BulkWriter, read: ArrayReader) => void, readOnly = false): SqliteDialect {
   return new SqliteDialect({
     database: async () => {
-      const conn = new DatabaseSync(file);
+      const conn = new DatabaseSync(file, { readOnly });
       // The connection itself checkpoints only if the worker falls far behind (65,536 pages); after a
       // checkpoint the log file is cut back to 64 MiB rather than kept at its largest.
       conn.exec(
-        'PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824; PRAGMA wal_autocheckpoint = 65536; PRAGMA journal_size_limit = 67108864;',
+        readOnly
+          ? 'PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;'
+          : 'PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824; PRAGMA wal_autocheckpoint = 65536; PRAGMA journal_size_limit = 67108864;',
       );
-      const checkpointer = new Worker(CHECKPOINTER, { eval: true, workerData: { file, everyMs: 1000 } });
-      checkpointer.unref();
+      const checkpointer = readOnly ? null : new Worker(CHECKPOINTER, { eval: true, workerData: { file, everyMs: 1000 } });
+      checkpointer?.unref();
       // Checkpointing is housekeeping: a thread that cannot do it must never take the process down.
-      checkpointer.on('error', () => undefined);
+      checkpointer?.on('error', () => undefined);
       const cache = new Map<string, ReturnType<DatabaseSync['prepare']>>();
       const prepared = (text: string) => {
         let stmt = cache.get(text);
@@ -149,7 +154,7 @@ function nodeSqliteDialect(file: string, onOpen: (bulk: BulkWriter, read: ArrayR
       return {
         close: () => {
           // The worker closes its own connection; whichever closes last folds the log into the file.
-          checkpointer.postMessage('close');
+          checkpointer?.postMessage('close');
           conn.close();
         },
         prepare: (text: string) => {
@@ -169,25 +174,25 @@ function nodeSqliteDialect(file: string, onOpen: (bulk: BulkWriter, read: ArrayR
   });
 }
 
-/**
- * Opens the database: PostgreSQL when a URL is given, otherwise the SQLite file `console.db` in
- * the data directory. `schema` (PostgreSQL only) puts every table in that schema, for tests.
- */
-export async function openDatabase(opts: { url?: string; dataDir: string; schema?: string; migrateTo?: string }): Promise<DatabaseHandle> {
+/** Where a database lives, for another thread to open it too: the SQLite file, or PostgreSQL's URL and schema. */
+export type DatabaseSource = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string; schema?: string };
+const sources = new WeakMap<Database, DatabaseSource>();
+
+/** The source `db` was opened from (see `readerOf`). */
+export function databaseSource(db: Database): DatabaseSource {
+  const source = sources.get(db);
+  if (!source) throw new Error('This database was not opened by openDatabase');
+  return source;
+}
+
+/** Kysely over the source, with its array reader (and on PostgreSQL its COPY reader; on SQLite, unless a reader, its bulk writer). */
+function connect(source: DatabaseSource, readOnly: boolean): Database {
   let db: Database;
-  let dialect: DialectName;
-  if (opts.url) {
-    dialect = 'postgres';
-    if (opts.schema) {
-      const admin = new pg.Client({ connectionString: opts.url });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
-      await admin.end();
-    }
+  if (source.dialect === 'postgres') {
     const pool = new pg.Pool({
-      connectionString: opts.url,
-      max: 10,
-      options: opts.schema ? `-c search_path="${opts.schema}"` : undefined,
+      connectionString: source.url,
+      max: readOnly ? 2 : 10,
+      options: source.schema ? `-c search_path="${source.schema}"` : undefined,
     });
     // Kysely hides the pg client of its connections: each new one is matched to its client by the
     // server's process id, which pg learns as it connects, before the pool hands the client out.
@@ -223,18 +228,71 @@ export async function openDatabase(opts: { url?: string; dataDir: string; schema
       return (await pool.query({ text: pgText, values: params as (string | number)[], rowMode: 'array' })).rows;
     });
   } else {
-    dialect = 'sqlite';
-    fs.mkdirSync(opts.dataDir, { recursive: true });
     const sqlite: Database = new Kysely<DB>({
-      dialect: nodeSqliteDialect(path.join(opts.dataDir, 'console.db'), (bulk, read) => {
-        bulkWriters.set(sqlite, bulk);
-        arrayReaders.set(sqlite, read);
-      }),
+      dialect: nodeSqliteDialect(
+        source.file,
+        (bulk, read) => {
+          if (!readOnly) bulkWriters.set(sqlite, bulk);
+          arrayReaders.set(sqlite, read);
+        },
+        readOnly,
+      ),
     });
     db = sqlite;
   }
+  sources.set(db, source);
+  return db;
+}
+
+/**
+ * Opens the database: PostgreSQL when a URL is given, otherwise the SQLite file `console.db` in
+ * the data directory. `schema` (PostgreSQL only) puts every table in that schema, for tests.
+ */
+export async function openDatabase(opts: { url?: string; dataDir: string; schema?: string; migrateTo?: string }): Promise<DatabaseHandle> {
+  let source: DatabaseSource;
+  if (opts.url) {
+    source = { dialect: 'postgres', url: opts.url, ...(opts.schema && { schema: opts.schema }) };
+    if (opts.schema) {
+      const admin = new pg.Client({ connectionString: opts.url });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+      await admin.end();
+    }
+  } else {
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    source = { dialect: 'sqlite', file: path.join(opts.dataDir, 'console.db') };
+  }
+  const db = connect(source, false);
   await migrate(db, opts.url ? opts.schema : undefined, opts.migrateTo);
-  return { db, dialect, close: () => db.destroy() };
+  return { db, dialect: source.dialect, close: () => db.destroy() };
+}
+
+/** Readers kept open in this thread, by source, the most recently used last. */
+const readers = new Map<string, Promise<Database>>();
+const READERS_KEPT = 4;
+
+/**
+ * A reader of the database at `source` for a worker thread (platform/run-in-worker.ts): on SQLite a
+ * read-only connection of its own (in write-ahead-log mode readers and the server's writer never
+ * wait for each other), on PostgreSQL a pool of two connections; no migrations run. Answered once
+ * connected, and kept open for the thread's next task (the last few sources).
+ */
+export function readerOf(source: DatabaseSource): Promise<Database> {
+  const key = JSON.stringify(source);
+  let reader = readers.get(key);
+  if (reader) readers.delete(key);
+  else {
+    const db = connect(source, true);
+    reader = ping(db).then(() => db);
+    reader.catch(() => readers.delete(key));
+    for (const [k, old] of readers) {
+      if (readers.size < READERS_KEPT) break;
+      readers.delete(k);
+      void old.then((o) => o.destroy()).catch(() => undefined);
+    }
+  }
+  readers.set(key, reader);
+  return reader;
 }
 
 const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');

@@ -18,6 +18,11 @@ describeEachDatabase('fleet simulator', (h) => {
   const from = now - 2 * DAY;
   // Charge to full for three hours, then discharge at 2 kW for one, a day ago.
   const discharge = { start: Math.floor((now - DAY) / HOUR) * HOUR, end: Math.floor((now - DAY) / HOUR) * HOUR + HOUR };
+  // An evening hour on the east coast (07:00 to 11:00 UTC, 17:00 to 22:00 there in summer) clear of those: the batteries
+  // held at 0 kW under a 0.5 kW import limit. At any time of day one of the past two days' fits.
+  const evening = [0, 1, 2]
+    .flatMap((d) => [11, 10, 9, 8, 7].map((hour) => Math.floor(now / DAY) * DAY - d * DAY + hour * HOUR))
+    .find((t) => t >= from + 2 * HOUR && t + HOUR <= now - STEP && (t + HOUR <= discharge.start - 3 * HOUR || t >= discharge.end)) as number;
   let nodes: {
     id: number;
     state: string;
@@ -77,6 +82,8 @@ describeEachDatabase('fleet simulator', (h) => {
       simulated.flatMap((n) => [
         { nodeId: n.id, start: discharge.start - 3 * HOUR, end: discharge.start, spec: { kind: 'charge_full' as const }, source: 'test:charge' },
         { nodeId: n.id, start: discharge.start, end: discharge.end, spec: { kind: 'battery_power' as const, kw: -2 }, source: 'test:discharge' },
+        { nodeId: n.id, start: evening, end: evening + HOUR, spec: { kind: 'battery_power' as const, kw: 0 }, source: 'test:hold' },
+        { nodeId: n.id, start: evening, end: evening + HOUR, spec: { kind: 'import_limit' as const, kw: 0.5 }, source: 'test:import' },
       ]),
     );
     await telemetry.ensurePartitions(from - DAY, now + DAY);
@@ -185,6 +192,33 @@ describeEachDatabase('fleet simulator', (h) => {
       const n = simulated.find((s) => s.id === r.node_id) as (typeof nodes)[number];
       expect(r.status, `node ${n.id}`).toBe(reportsDuring(n, discharge.start - 3 * HOUR, discharge.start) ? 'ACCEPTED' : 'PENDING');
     }
+  });
+
+  it('holds an import limit (opModImpLimW) as the devices do: a battery told to hold discharges to keep the import within it', async () => {
+    const { db, telemetry } = h().ctx;
+    const hold = new Map((await commandResponses(db, 'test:hold')).map((r) => [r.node_id, r.status]));
+    const limit = new Map((await commandResponses(db, 'test:import')).map((r) => [r.node_id, r.status]));
+    const power = new Map((await db.selectFrom('nodes').select(['id', 'battery_kw']).execute()).map((r) => [r.id, r.battery_kw]));
+    let held = 0;
+    let discharged = 0;
+    for (const n of simulated) {
+      let upThroughout = true;
+      for (let ts = evening; ts < evening + HOUR; ts += STEP) upThroughout &&= reports(n, ts);
+      if (!upThroughout || n.battery_usable_kwh === 0 || hold.get(n.id) !== 'ACCEPTED' || limit.get(n.id) !== 'ACCEPTED') continue;
+      for (const [ts, b] of await telemetry.nodeSeries(n.id, ['meter_p', 'battery_p', 'soc'], evening, evening + HOUR, STEP)) {
+        const meter = b.meter_p as number;
+        const battery = b.battery_p as number;
+        // Within the limit, unless the battery was empty or at its power rating.
+        const spent = (b.soc as number) < 5 || battery <= -((power.get(n.id) ?? 0) - 0.01);
+        expect(meter <= 0.5 + 1e-3 || spent, `node ${n.id} at ${ts}: ${meter} kW imported`).toBe(true);
+        // A hold order alone keeps the battery idle: any discharge is the limit's.
+        expect(battery).toBeLessThanOrEqual(1e-3);
+        if (battery < -0.01) discharged++;
+      }
+      held++;
+    }
+    expect(held).toBeGreaterThanOrEqual(5);
+    expect(discharged).toBeGreaterThan(0);
   });
 
   it('logs outages as NODE_OFFLINE and NODE_ONLINE events with their durations', async () => {

@@ -17,6 +17,8 @@ export const commandSpec = z.discriminatedUnion('kind', [
     rampS: z.number().optional(),
     rampFromKw: z.number().nullable().optional(),
   }),
+  // CSIP-AUS opModImpLimW: the site's import at the meter held to at most kw (0 or more) by its battery.
+  z.object({ kind: z.literal('import_limit'), kw: z.number() }),
   z.object({ kind: z.literal('charge_full') }),
   // A grid outage window: the device holds its battery as backup and islands the home while the grid is out.
   z.object({ kind: z.literal('grid_outage') }),

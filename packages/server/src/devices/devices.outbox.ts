@@ -25,6 +25,8 @@ export function toControl(spec: CommandSpec): DeviceControl {
         ...(spec.rampFromKw !== undefined ? { rampFromW: spec.rampFromKw === null ? null : Math.round(spec.rampFromKw * 1000) } : {}),
         ...(spec.standing !== undefined ? { standing: spec.standing } : {}),
       };
+    case 'import_limit':
+      return { type: 'opModImpLimW', w: Math.max(0, Math.round(spec.kw * 1000)) };
     case 'charge_full':
       return { type: 'chargeToFull' };
     case 'grid_outage':

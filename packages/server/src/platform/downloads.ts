@@ -98,7 +98,7 @@ export interface FileStore {
 
 /** A file being written: `write` waits while the disk catches up (backpressure); `commit` answers the size in bytes. */
 export interface FileWriter {
-  write(chunk: string): Promise<void>;
+  write(chunk: string | Uint8Array): Promise<void>;
   commit(): Promise<number>;
   abort(): Promise<void>;
 }

@@ -1,11 +1,18 @@
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 
-// One piece of heavy work in a worker thread of its own, so that the server's event loop never runs
-// it: a month's backtest (HiGHS solves synchronously), a price file's reading (with its memory capped).
-// The worker loads the task's module through tsx (which the server runs under) and calls one of its
-// exported functions with the data; it is terminated as soon as the task has answered or failed.
+// Heavy work in worker threads, so that the server's event loop never runs it. Two kinds:
+// - `runInWorker`: one task in a new worker thread of its own, its heap capped if asked: a month's
+//   backtest (HiGHS solves synchronously), a price file's reading. The worker ends with the task.
+// - `streamInWorker`: a task that yields pieces (a CSV download, an export's file) in one of a few
+//   long-lived workers (`STREAM_WORKERS`), so that the database's reading and the formatting run on
+//   the machine's other core while the request's thread sends what they made. A worker loads the
+//   task's modules once (1 to 2 s under tsx) and then starts each task at once; it ends after
+//   `STREAM_IDLE_MS` without a task.
+// A worker loads the task's module through tsx (which the server runs under) and calls one of its
+// exported functions with the data (structured-cloned).
 
-// The worker's code. Plain JavaScript, as a worker started from source text must be.
+// The one-off worker's code. Plain JavaScript, as a worker started from source text must be.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 (async () => {
@@ -62,4 +69,170 @@ export function runInWorker<R>(task: WorkerTask, data: unknown, limits: WorkerLi
     worker.on('error', (err) => settle(() => reject(err)));
     worker.on('exit', (code) => settle(() => reject(new Error(`${limits.name} stopped (exit code ${code}).`))));
   });
+}
+
+// The streaming workers' code: tasks run side by side, each an async generator whose pieces are
+// posted as they come (a Uint8Array that owns its whole buffer is moved, not copied), at most
+// `window` ahead of what the parent has taken: the parent grants one more per piece it hands on
+// (backpressure). 'stop' ends a task's generator where it waits (its finally blocks run: a
+// PostgreSQL COPY's connection is given up); every task ends with 'done' (finished or stopped) or
+// 'error'.
+const STREAM_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const registered = import(workerData.tsx).then(({ register }) => register());
+const runs = new Map();
+const owned = (v) => ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength;
+const movable = (v) => owned(v) ? [v.buffer] : v && typeof v === 'object' ? Object.values(v).filter(owned).map((x) => x.buffer) : [];
+async function run(m) {
+  const r = { credit: m.window, stopped: false, wake: null };
+  runs.set(m.id, r);
+  try {
+    await registered;
+    const task = await import(m.module);
+    for await (const piece of task[m.run](m.data)) {
+      while (r.credit === 0 && !r.stopped) await new Promise((w) => { r.wake = w; });
+      if (r.stopped) break;
+      r.credit--;
+      parentPort.postMessage({ id: m.id, piece }, movable(piece));
+    }
+    parentPort.postMessage({ id: m.id, done: true });
+  } catch (err) {
+    parentPort.postMessage({ id: m.id, error: String(err && err.stack ? err.stack : err) });
+  } finally {
+    runs.delete(m.id);
+  }
+}
+parentPort.on('message', (m) => {
+  if (m.start) return void run(m);
+  const r = runs.get(m.id);
+  if (!r) return;
+  if (m.stop) r.stopped = true;
+  else r.credit += m.more;
+  if (r.wake) { const w = r.wake; r.wake = null; w(); }
+});
+`;
+
+/** Long-lived streaming workers at most: one per core (2 here), each running any number of tasks side by side. */
+export const STREAM_WORKERS = Math.max(1, os.availableParallelism());
+/** A streaming worker without a task ends after this long (its modules and connections go with it). */
+export const STREAM_IDLE_MS = 5 * 60_000;
+/** Pieces a task may send before the parent has taken them (it holds one more, made, until it may send it). */
+export const STREAM_WINDOW = 3;
+
+interface Run {
+  piece(value: unknown): void;
+  end(err?: Error): void;
+}
+interface StreamWorker {
+  worker: Worker;
+  runs: Map<number, Run>;
+  idle: NodeJS.Timeout | null;
+}
+
+const pool: StreamWorker[] = [];
+let nextRun = 0;
+
+/** Tasks running in the streaming workers: a task left early counts until its worker has stopped it. */
+export function streamingTasks(): number {
+  return pool.reduce((n, w) => n + w.runs.size, 0);
+}
+
+function startStreamWorker(): StreamWorker {
+  const worker = new Worker(STREAM_WORKER, { eval: true, workerData: { tsx: import.meta.resolve('tsx/esm/api') } });
+  const w: StreamWorker = { worker, runs: new Map(), idle: null };
+  worker.on('message', (m: { id: number; piece?: unknown; done?: true; error?: string }) => {
+    const r = w.runs.get(m.id);
+    if (!r) return;
+    if (m.done || m.error !== undefined) {
+      w.runs.delete(m.id);
+      if (w.runs.size === 0) idle(w);
+      r.end(m.error === undefined ? undefined : new Error(m.error));
+    } else r.piece(m.piece);
+  });
+  const stopped = (err: Error) => {
+    const at = pool.indexOf(w);
+    if (at >= 0) pool.splice(at, 1);
+    if (w.idle) clearTimeout(w.idle);
+    for (const r of w.runs.values()) r.end(err);
+    w.runs.clear();
+  };
+  worker.on('error', stopped);
+  worker.on('exit', (code) => stopped(new Error(`A streaming worker stopped (exit code ${code}).`)));
+  worker.unref();
+  pool.push(w);
+  return w;
+}
+
+/** A worker without tasks lets the process end, and ends itself after STREAM_IDLE_MS. */
+function idle(w: StreamWorker) {
+  w.worker.unref();
+  if (w.idle) clearTimeout(w.idle);
+  w.idle = setTimeout(() => void w.worker.terminate(), STREAM_IDLE_MS);
+  w.idle.unref();
+}
+
+/** The worker with the fewest tasks, a new one while there are fewer than STREAM_WORKERS and all are busy. */
+function pickWorker(): StreamWorker {
+  const least = pool.reduce<StreamWorker | null>((best, w) => (best === null || w.runs.size < best.runs.size ? w : best), null);
+  if (least && (least.runs.size === 0 || pool.length >= STREAM_WORKERS)) return least;
+  return startStreamWorker();
+}
+
+/**
+ * Runs `task` with `data` (structured-cloned) in one of the long-lived streaming workers: its
+ * exported function is an async generator, and its pieces come out of the generator answered here,
+ * in order. The task runs at most a few pieces ahead of what is taken from here (backpressure);
+ * leaving this generator early (a client gone, a cancelled export) stops the task where it waits
+ * and runs its finally blocks. A throw in the task, or its worker's end, throws here.
+ */
+export async function* streamInWorker<T>(task: WorkerTask, data: unknown): AsyncGenerator<T> {
+  const w = pickWorker();
+  if (w.idle) clearTimeout(w.idle);
+  w.idle = null;
+  const id = ++nextRun;
+  const pieces: T[] = [];
+  let ended = false;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const rouse = () => {
+    const fn = wake;
+    wake = null;
+    fn?.();
+  };
+  const run: Run = {
+    piece: (v) => {
+      pieces.push(v as T);
+      rouse();
+    },
+    end: (err) => {
+      ended = true;
+      failure = err ?? null;
+      rouse();
+    },
+  };
+  w.runs.set(id, run);
+  // Referenced while a task runs, so that a script waiting on it is not ended; not otherwise.
+  w.worker.ref();
+  w.worker.postMessage({ start: true, id, module: task.module, run: task.run, data, window: STREAM_WINDOW });
+  try {
+    for (;;) {
+      if (pieces.length) {
+        const piece = pieces.shift() as T;
+        w.worker.postMessage({ id, more: 1 });
+        yield piece;
+        continue;
+      }
+      if (failure) throw failure;
+      if (ended) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    // Left early: the worker stops the task; what it still sends is dropped.
+    if (!ended) {
+      run.piece = () => undefined;
+      w.worker.postMessage({ id, stop: true });
+    }
+  }
 }

@@ -46,8 +46,9 @@ export async function node(
     solar_kw: 6.6,
     inverter_kw: 5,
     battery_kwh: at.batteryKwh ?? 13.5,
-    battery_usable_kwh: 13.5,
-    battery_kw: 5,
+    // batteryKwh 0: a home without a battery.
+    battery_usable_kwh: at.batteryKwh === 0 ? 0 : 13.5,
+    battery_kw: at.batteryKwh === 0 ? 0 : 5,
     inverter_brand: 'Fronius',
     battery_brand: 'Tesla',
     system_json: JSON.stringify({ energySystems: [], gridMeters: [], solarMeters: [], subMeterGroups: [] }),
@@ -72,4 +73,81 @@ export async function node(
   }
   h.ctx.telemetry.invalidate(id);
   return { id, serial: serialNumber };
+}
+
+/**
+ * A flat-rate plan of the organisation with a feed-in tariff ($/kWh), held by a node's customer from
+ * 2020: the rate a settlement credits (or takes off) for that customer's energy.
+ */
+export async function feedInPlan(h: Harness, orgId: number, nodeId: number, feedInTariff = 0.08): Promise<number> {
+  const { db } = h.ctx;
+  const plan = (
+    await db
+      .insertInto('plans')
+      .values({
+        organisation_id: orgId,
+        name: 'Feed-in 8',
+        name_key: 'feed-in 8',
+        plan_code: 'FI8',
+        code_key: 'fi8',
+        description: '',
+        operational_network_uid: 'x',
+        tariff_type: 'FLAT_RATE',
+        start_date: '2020-01-01',
+        created_at: 1,
+        updated_at: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const prices = JSON.stringify({ tariffType: 'FLAT_RATE', resetPeriod: null, rates: [], demandRates: [], dailyCharge: 1, feedInTariff, discount: 0 });
+  await db.insertInto('plan_versions').values({ plan_id: plan, start_date: '2020-01-01', prices, created_at: 1 }).execute();
+  await db.insertInto('customer_plans').values({ organisation_id: orgId, node_id: nodeId, plan_id: plan, start_date: '2020-01-01', end_date: null }).execute();
+  return plan;
+}
+
+type Headers = Record<string, string>;
+
+/** A static VPP of the organisation's nodes, made through the API as the caller. */
+async function staticVpp(h: Harness, headers: Headers, name: string, nodes: number[]): Promise<number> {
+  const res = await h.app.inject({ method: 'POST', url: '/api/powerstations', headers, payload: { type: 'STATIC', name, nodes } });
+  return res.json().data.id as number;
+}
+
+/**
+ * Three reporting home batteries of the organisation (5 kW, 20 kWh usable holding 18 kWh, a reading
+ * 30 s before `now`): enough for any dispatch the tests ask of them, in a static VPP named `name`.
+ */
+export async function batteryVpp(h: Harness, orgId: number, headers: Headers, name: string, now: number) {
+  const { db, telemetry } = h.ctx;
+  const batteries: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const n = await node(h, [orgId]);
+    await db.updateTable('nodes').set({ battery_usable_kwh: 20, battery_kwh: 20, battery_kw: 5 }).where('id', '=', n.id).execute();
+    await telemetry.ingest([{ nodeId: n.id, ts: now - (now % 30) - 30, dt: 30, remaining: 18, soc: null }]);
+    batteries.push(n.id);
+  }
+  return { vpp: await staticVpp(h, headers, name, batteries), batteries };
+}
+
+/** `batteryVpp`'s three batteries, each home with a token of the customer app (by node id). */
+export async function appBatteryVpp(h: Harness, orgId: number, headers: Headers, name: string, now: number) {
+  const { vpp, batteries } = await batteryVpp(h, orgId, headers, name, now);
+  const tokens = new Map<number, string>();
+  for (const id of batteries) {
+    const res = await h.app.inject({ method: 'POST', url: `/api/nodes/${id}/customer-app-token`, headers });
+    tokens.set(id, res.json().data.token as string);
+  }
+  return { vpp, batteries, tokens };
+}
+
+/**
+ * `count` commissioned homes of the organisation (the factory's: 6.6 kW of panels behind a 5 kW
+ * inverter) and one not commissioned (`idle`), all in a static VPP named `name`.
+ */
+export async function homesVpp(h: Harness, orgId: number, headers: Headers, name: string, count: number) {
+  const nodes: number[] = [];
+  for (let i = 0; i < count; i++) nodes.push((await node(h, [orgId])).id);
+  const idle = (await node(h, [orgId], { commissioned: false })).id;
+  return { vpp: await staticVpp(h, headers, name, [...nodes, idle]), nodes, idle };
 }

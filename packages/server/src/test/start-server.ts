@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PORT_TAKEN_EXIT } from '../config.ts';
 import { freePort } from './free-port.ts';
 import { waitFor } from './wait.ts';
 
@@ -49,8 +50,23 @@ export interface ServerProcess {
  * exits first, or never answers, is ended and the start fails.
  */
 export async function startServerProcess(opts: ServerStart = {}): Promise<ServerProcess> {
-  const port = opts.port ?? (await freePort());
+  // A free port is free when chosen, not always when the server listens (seconds later, after its
+  // migrations): another process on the machine may take it meanwhile. The server then exits with
+  // PORT_TAKEN_EXIT, and a port this function chose is chosen again (on the same data, as a restart).
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `vpp-${opts.name ?? 'server'}-`));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce({ ...opts, dataDir }, opts.port ?? (await freePort()));
+    } catch (err) {
+      if (!(err instanceof PortTaken) || opts.port !== undefined || attempt === 5) throw err;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOnce(opts: ServerStart & { dataDir: string }, port: number): Promise<ServerProcess> {
+  const { dataDir } = opts;
   const out = opts.log === 'pipe' ? 'pipe' : 'inherit';
   const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), MAIN], {
     cwd: ROOT,
@@ -86,8 +102,10 @@ export async function startServerProcess(opts: ServerStart = {}): Promise<Server
     await waitFor(
       'the server to answer',
       async () => {
+        if (child.exitCode === PORT_TAKEN_EXIT) throw new PortTaken(`port ${port} was taken`);
         if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited (${child.exitCode ?? child.signalCode})`);
-        return fetch(`${url}/healthz`).then(
+        // A bounded wait: whatever else holds the port may never answer.
+        return fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
           (r) => r.ok,
           () => false,
         );

@@ -55,13 +55,27 @@ export const CURTAILMENT_MESSAGES = {
   notCancellable: 'Only an upcoming or in-progress curtailment can be cancelled.',
   overlaps: (id: number) => `The Virtual Power Plant already has curtailment ${id} at that time.`,
   predictionHorizon: 'Predictions reach at most 7 days ahead.',
+  // Ours: an import limit comes only from a network's VTN (issue 31), never from the New Curtailment modal.
+  componentChoice: 'component must be one of grid, solar.',
+  importFromVtnOnly: "component import is made only from a network's OpenADR VTN (an IMPORT_CAPACITY_LIMIT event): choose grid or solar.",
+  noBatteryHomes: 'The selected Virtual Power Plant has no homes with a battery to hold an import limit.',
 } as const;
 
-/** Curtailment component values (spec 3 §9): grid is a net limit (export at the meters), solar a gross one (solar generation). */
+/** Curtailment component values users choose (spec 3 §9): grid is a net limit (export at the meters), solar a gross one (solar generation). */
 export const CURTAILMENT_COMPONENTS = ['grid', 'solar'] as const;
 export type CurtailmentComponent = (typeof CURTAILMENT_COMPONENTS)[number];
-/** How a component is shown: solar displays as Gross, anything else as Net (spec 3 §3.6). */
-export const curtailmentComponentLabel = (component: string): 'Net' | 'Gross' => (component === 'solar' ? 'Gross' : 'Net');
+/**
+ * Every component a curtailment may have. Ours beyond the spec: `import`, a network's import capacity
+ * limit (OpenADR IMPORT_CAPACITY_LIMIT) that the console, as a VEN of the network's VTN, makes into a
+ * curtailment; its realPowerP is the VPP's maximum net import (kW, 0 or more). Never chosen by a user.
+ */
+export const CURTAILMENT_ALL_COMPONENTS = ['grid', 'solar', 'import'] as const;
+export type AnyCurtailmentComponent = (typeof CURTAILMENT_ALL_COMPONENTS)[number];
+/** How a component is shown: solar displays as Gross, grid as Net (spec 3 §3.6), import (ours) as Import. */
+export const curtailmentComponentLabel = (component: string): 'Net' | 'Gross' | 'Import' =>
+  component === 'solar' ? 'Gross' : component === 'import' ? 'Import' : 'Net';
+/** How a component's limit is named on the graph and in the node history: 'Net limit', 'Gross limit', 'Import limit'. */
+export const curtailmentLimitLabel = (component: string) => `${curtailmentComponentLabel(component)} limit`;
 
 /** The event type of a curtailment in the events table, the node history and the VPP event list. */
 export const CURTAILMENT = 'CURTAILMENT';

@@ -2,13 +2,22 @@ import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
 import { bodyId, epochSeconds, MAX_EPOCH_S, pagingFields, queryInt, recordId } from '../api/inputs.ts';
 import { eventAuditSchema, MAX_DISPATCH_DURATION_S, MAX_REQUEST_KW } from '../dispatches/schemas.ts';
-import { CURTAILMENT_COMPONENTS, CURTAILMENT_DEFAULT_DURATION_S, SETPOINT_DEFAULT_RAMP_S, SETPOINT_MAX_RAMP_S, SETPOINT_STATUSES } from './messages.ts';
+import {
+  CURTAILMENT_ALL_COMPONENTS,
+  CURTAILMENT_COMPONENTS,
+  CURTAILMENT_DEFAULT_DURATION_S,
+  CURTAILMENT_MESSAGES,
+  SETPOINT_DEFAULT_RAMP_S,
+  SETPOINT_MAX_RAMP_S,
+  SETPOINT_STATUSES,
+} from './messages.ts';
 
 /*
  * Units and signs (spec 3 §3.6, §3.7): power in kW; meterPower is positive importing and negative
  * exporting, as everywhere in the fleet; a limit is 0 or negative: -5 holds the export at the
  * meters (net, component grid) or the solar generation (gross, component solar) to at most 5 kW,
- * and 0 allows none.
+ * and 0 allows none. A curtailment of component import (ours, made only from a network's OpenADR VTN)
+ * holds the VPP's net import to at most its realPowerP, 0 or more.
  */
 
 const durationMessage = `duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.`;
@@ -33,7 +42,10 @@ export const createCurtailmentBody = z.object({
     .min(-MAX_REQUEST_KW, limitMessage('realPowerP'))
     .max(0, limitMessage('realPowerP'))
     .default(0),
-  component: z.enum(CURTAILMENT_COMPONENTS, { error: `component must be one of ${CURTAILMENT_COMPONENTS.join(', ')}.` }).default('grid'),
+  // Import limits come only from a network's VTN: a user asking for one is told so.
+  component: z
+    .enum(CURTAILMENT_COMPONENTS, { error: (iss) => (iss.input === 'import' ? CURTAILMENT_MESSAGES.importFromVtnOnly : CURTAILMENT_MESSAGES.componentChoice) })
+    .default('grid'),
 });
 export type CreateCurtailmentBody = z.input<typeof createCurtailmentBody>;
 export const createCurtailmentReply = okReply(z.object({ id: z.number() }));
@@ -44,7 +56,7 @@ export const CURTAILMENT_STATES = ['UPCOMING', 'INPROGRESS', 'COMPLETED'] as con
 export const curtailmentRequestSchema = z.object({
   startTime: z.number(),
   duration: z.number(),
-  /** kW, 0 or negative. */
+  /** kW, 0 or negative; for component import, the VPP's maximum net import, 0 or more. */
   realPowerP: z.number(),
   /** The curtailable nodes given a share of the limit. */
   deploymentsRequested: z.number(),
@@ -76,7 +88,7 @@ export const curtailmentSummarySchema = z.object({
   /** The creator's name; 'Unknown' when the user is not found. */
   createdBy: z.string(),
   cancelledAt: z.number().nullable(),
-  component: z.enum(CURTAILMENT_COMPONENTS),
+  component: z.enum(CURTAILMENT_ALL_COMPONENTS),
   request: curtailmentRequestSchema,
 });
 export type CurtailmentSummary = z.infer<typeof curtailmentSummarySchema>;

@@ -101,7 +101,9 @@ export type DeviceState = z.infer<typeof deviceStateSchema>;
 /**
  * What a command asks of the device, shaped after CSIP-AUS (IEEE 2030.5) DER controls: export and
  * generation limits in watts (opModExpLimW: net at the connection point; opModGenLimW: gross from the
- * inverter), reached over `rampS` seconds from `rampFromW`; a battery setpoint in watts (positive
+ * inverter), reached over `rampS` seconds from `rampFromW`; a site import limit in watts
+ * (opModImpLimW: net import at the connection point, which the battery holds by charging less and then
+ * discharging, within its rating and above its backup reserve); a battery setpoint in watts (positive
  * discharges); charge to full; hold the battery as an outage reserve and island while the grid is out.
  * `standing` marks a default control (DefaultDERControl) that holds until replaced.
  */
@@ -114,6 +116,7 @@ export const deviceControlSchema = z.discriminatedUnion('type', [
     rampFromW: z.number().finite().nullable().optional(),
     standing: z.boolean().optional(),
   }),
+  z.strictObject({ type: z.literal('opModImpLimW'), w: z.number().finite().min(0) }),
   z.strictObject({ type: z.literal('chargeToFull') }),
   z.strictObject({ type: z.literal('outageReserve') }),
 ]);

@@ -2,11 +2,8 @@ import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { statusReply } from '../api/envelope.ts';
 import { recordId } from '../api/inputs.ts';
-import type { PermissionRequirement } from '../permissions/registry.ts';
+import { OPENADR_PERMISSION } from './permissions.ts';
 import { openadrOverviewReply, venVppsBody } from './schemas.ts';
-
-/** The organisation's OpenADR settings: its administrator's. */
-export const OPENADR_PERMISSION: PermissionRequirement = 'fleet.administrator';
 
 export const venIdParams = z.object({ id: recordId('openadr-ven', 'The VEN id') });
 

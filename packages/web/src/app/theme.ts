@@ -7,8 +7,7 @@ import {
   defaultVariantColorsResolver,
   Loader,
   type LoaderProps,
-  Modal,
-  Notification,
+  type ModalProps,
   parseThemeColor,
   type VariantColorsResolver,
 } from '@mantine/core';
@@ -49,9 +48,11 @@ export const theme = createTheme({
     // the first thing the focus trap found; Tab goes on to its close button and fields.
     // A spinner named for what loads is a status (a name on a plain span is not allowed: axe aria-prohibited-attr).
     Loader: Loader.extend({ defaultProps: { role: 'status' } as Partial<LoaderProps> }),
+    // The toast and the dialog are themed by name, not through their components' extend(): importing
+    // Modal here put it, its scroll area and floating-ui on the login page (issue 30).
     // A toast's text is dimmed gray 7 (Mantine's gray 6 read at 3.3:1 on white).
-    Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-dimmed)' } } }),
-    Modal: Modal.extend({ defaultProps: { attributes: { title: { 'data-autofocus': true, tabIndex: -1 } } } }),
+    Notification: { styles: { description: { color: 'var(--mantine-color-dimmed)' } } },
+    Modal: { defaultProps: { attributes: { title: { 'data-autofocus': true, tabIndex: -1 } } } satisfies Partial<ModalProps> },
   },
 });
 

@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../test/render.tsx';
 import { NodeMap } from './node-map.tsx';
 import {
@@ -91,6 +91,10 @@ describe('node map data', () => {
 });
 
 describe('NodeMap', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
   it("counts the server's view of a fleet (its tiles), and its legend names no clusters when clustering is off", () => {
     renderScreen(
       <NodeMap
@@ -145,5 +149,32 @@ describe('NodeMap', () => {
     const list = within(region).getByRole('list', { name: 'Nodes on the node location' });
     expect(within(list).getByRole('listitem')).toHaveTextContent('1 Hay St, Perth WA 6000: Offline');
     await screen.findByTestId('canvas');
+  });
+
+  it('loads MapLibre only when the map comes near the window, with a skeleton of the map until then (issue 30)', async () => {
+    let near: IntersectionObserverCallback | undefined;
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(cb: IntersectionObserverCallback) {
+          near = cb;
+        }
+        observe() {}
+        disconnect() {}
+      },
+    );
+    const { container } = renderScreen(<NodeMap nodes={[brisbane]} height={320} label="Customer location" />);
+    const region = screen.getByRole('region', { name: 'Customer location' });
+    // The canvas's module is there to be had (a map that asked for it would show it once this settles): none asked.
+    await act(async () => {
+      await import('./node-map-canvas.tsx');
+    });
+    expect(container.querySelector('[data-map-skeleton]')).not.toBeNull();
+    expect(screen.queryByTestId('canvas')).toBeNull();
+    // The legend is there at once; only the map waits.
+    expect(within(region).getByRole('list', { name: 'Legend' })).toBeVisible();
+    act(() => near?.([{ target: region, isIntersecting: true } as unknown as IntersectionObserverEntry], {} as IntersectionObserver));
+    await screen.findByTestId('canvas');
+    expect(container.querySelector('[data-map-skeleton]')).toBeNull();
   });
 });

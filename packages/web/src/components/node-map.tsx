@@ -1,6 +1,7 @@
-import { Box, Group, Paper, Text, VisuallyHidden } from '@mantine/core';
-import { useViewportSize } from '@mantine/hooks';
+import { Box, Group, Paper, Skeleton, Text, VisuallyHidden } from '@mantine/core';
+import { useMergedRef, useViewportSize } from '@mantine/hooks';
 import { lazy, type Ref, Suspense, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useSeen } from '../lib/use-seen.ts';
 import { CLUSTER_LEGEND, fittedHeight, MAP_LEGEND, mapDescription, type NodeMapProps, nodeLabel, STATUS_LABELS } from './node-map-types.ts';
 
 export { type MapNode, type NodeMapProps, STATUS_COLOURS, STATUS_LABELS } from './node-map-types.ts';
@@ -11,8 +12,17 @@ export function useMapHeight(): number {
   return Math.max(500, height - 220);
 }
 
-// MapLibre (about 250 KB gzipped) and the state borders load with the first screen that draws a map.
+// MapLibre (about 290 KB gzipped) and the state borders load when the first map comes near the
+// window, after the screen has painted (issue 30): never in a screen's first load.
 const NodeMapCanvas = lazy(() => import('./node-map-canvas.tsx'));
+
+/** How near the window a map must come before MapLibre loads for it. */
+const MAP_LOAD_AHEAD_PX = 200;
+
+/** The grey box a map shows where it will be, until MapLibre has loaded and drawn (the map region says what it holds). */
+export function MapSkeleton() {
+  return <Skeleton pos="absolute" top={0} left={0} right={0} bottom={0} radius={0} aria-hidden data-map-skeleton />;
+}
 
 /**
  * Nodes on a MapLibre map, clustered (with counts) so that thousands stay smooth; a click on a node
@@ -20,7 +30,8 @@ const NodeMapCanvas = lazy(() => import('./node-map-canvas.tsx'));
  * frames its nodes again only when their coordinates change. A legend gives the status colours. For
  * screen readers the map is a region named by `label` and described by its node count and, with
  * `listedBy`, where the nodes are listed; without it, a visually hidden list names its nodes.
- * While MapLibre loads, an empty box of the map's size holds its place.
+ * MapLibre loads when the map comes near the window; until it has, a skeleton of the map's size
+ * holds its place.
  */
 export function NodeMap(props: NodeMapProps & { legend?: 'over' | 'below'; legendRef?: Ref<HTMLDivElement> }) {
   const descriptionId = useId();
@@ -28,6 +39,8 @@ export function NodeMap(props: NodeMapProps & { legend?: 'over' | 'below'; legen
   const count = props.tiles ? props.tiles.total : nodes.length;
   const label = props.label ?? 'Map of nodes';
   const box = useRef<HTMLDivElement>(null);
+  const [seenRef, seen] = useSeen(MAP_LOAD_AHEAD_PX);
+  const boxRef = useMergedRef(box, seenRef);
   const { height: viewport } = useViewportSize();
   // Where the map starts on the page, measured after each render (the same value does not render again).
   const [top, setTop] = useState<number | null>(null);
@@ -37,7 +50,7 @@ export function NodeMap(props: NodeMapProps & { legend?: 'over' | 'below'; legen
   const withClusters = props.cluster !== false && (props.tiles !== undefined || nodes.length > 1);
   const map = (
     <Box
-      ref={box}
+      ref={boxRef}
       pos="relative"
       h={props.fitWindow === false ? props.height : fittedHeight(props.height, viewport, top)}
       w="100%"
@@ -57,9 +70,13 @@ export function NodeMap(props: NodeMapProps & { legend?: 'over' | 'below'; legen
           </ul>
         </VisuallyHidden>
       )}
-      <Suspense fallback={null}>
-        <NodeMapCanvas {...props} />
-      </Suspense>
+      {seen ? (
+        <Suspense fallback={<MapSkeleton />}>
+          <NodeMapCanvas {...props} />
+        </Suspense>
+      ) : (
+        <MapSkeleton />
+      )}
       {props.legend !== 'below' && <MapLegend cluster={withClusters} />}
     </Box>
   );

@@ -11,7 +11,8 @@ import { insertItems, nodeNmisAndZones, plansHeld } from './billing.repo.ts';
 // energy the battery gave (kWh exported, −delivered; negative when it charged). A dispatch's node-day
 // carries its credit (`credit`: the spot value of its discharge beyond the feed-in tariff the bill
 // already pays for it, and what charging earned at negative prices; docs/settlement.md). A
-// curtailment's settlement gives its nodes' days as kWh −curtailed, value −credit.
+// curtailment's settlement gives its nodes' days as kWh −curtailed, value −credit; an import limit
+// (a curtailment of component import, a network protection service that loses no feed-in) writes none.
 
 /** One node's part of a settled event on one of its local days. */
 export interface SettledNodeDay {

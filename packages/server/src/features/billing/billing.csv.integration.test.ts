@@ -2,8 +2,9 @@ import { BILLING_MESSAGES } from '@vpp/shared';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { beforeAll, expect, it } from 'vitest';
+import { streamingTasks } from '../../platform/run-in-worker.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { CSV_OPTIONS, csvRecords, EVENTS_CSV_COLUMNS, eventsCsv } from './billing.csv.ts';
+import { CSV_OPTIONS, type CsvThread, csvRecords, EVENTS_CSV_COLUMNS, eventsCsv } from './billing.csv.ts';
 
 /** Text fields that need csv-stringify's care: formulas (ASCII and full-width), quotes, commas, line breaks, blank. */
 const NASTY = [
@@ -96,11 +97,12 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
       .execute();
   });
 
-  const read = async (size?: number) => {
-    let out = '';
-    for await (const chunk of eventsCsv(h().ctx.db, org, day, day, size)) out += chunk;
-    return out;
+  const bytes = async (start: string, end: string, opts: { size?: number; thread?: CsvThread }) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of eventsCsv(h().ctx.db, org, start, end, opts)) chunks.push(Buffer.from(chunk));
+    return Buffer.concat(chunks);
   };
+  const read = async (size?: number, thread?: CsvThread) => (await bytes(day, day, { size, thread })).toString('utf8');
 
   it('escapes and quotes each text field as csv-stringify does, numbers to fixed decimals, in pages that join seamlessly', async () => {
     // The expected file: each text field as csv-stringify writes it alone, numbers to 4, 4 and 2 decimals.
@@ -126,8 +128,11 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
         .map((l) => `${l}\r\n`)
         .join('');
     expect(await read()).toBe(expected);
-    // Pages of 3 (a page boundary inside the day, and a last page of fewer) write the same file.
+    // Pages of 3 (a page boundary inside the day, and a last page of fewer) write the same file,
+    // made on the request's thread as in the streaming worker.
     expect(await read(3)).toBe(expected);
+    expect(await read(undefined, 'request')).toBe(expected);
+    expect(await read(3, 'request')).toBe(expected);
     const back = parse(expected, { columns: true }) as Record<string, string>[];
     expect(back).toHaveLength(rows.length);
     expect(back[2].type).toBe(BILLING_MESSAGES.supportRequest);
@@ -186,18 +191,30 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
           })),
         )
         .execute();
-    for (let i = 0; i < 12; i++) {
-      let chunks = 0;
-      for await (const chunk of eventsCsv(db, org, big, big, 1000)) {
-        expect(String(chunk).length).toBeGreaterThan(0);
-        if (++chunks === 2) break;
+    for (const thread of ['worker', 'request'] as const)
+      for (let i = 0; i < 12; i++) {
+        let chunks = 0;
+        for await (const chunk of eventsCsv(db, org, big, big, { size: 1000, thread })) {
+          expect(String(chunk).length).toBeGreaterThan(0);
+          if (++chunks === 2) break;
+        }
+        expect(chunks).toBe(2);
       }
-      expect(chunks).toBe(2);
-    }
+    // The worker has stopped every abandoned task (its generator ended, its connection given back).
+    await expect.poll(streamingTasks).toBe(0);
     expect((await read()).split('\r\n')).toHaveLength(rows.length + 2);
     let lines = 0;
     for await (const chunk of eventsCsv(db, org, big, big)) lines += String(chunk).split('\r\n').length - 1;
     expect(lines).toBe(20_001);
+  });
+
+  it("makes the same bytes in the streaming worker as on the request's thread, over days and pages", async () => {
+    // Every day of the month so far: the nasty fields, the tiny negative and the 20,000 plain items.
+    const worker = await bytes('2025-05-01', '2025-05-31', { size: 700 });
+    const request = await bytes('2025-05-01', '2025-05-31', { size: 700, thread: 'request' });
+    expect(worker.length).toBeGreaterThan(1_000_000);
+    expect(worker.equals(request)).toBe(true);
+    expect(worker.equals(await bytes('2025-05-01', '2025-05-31', {}))).toBe(true);
   });
 
   it('writes only the header for a range with no items', async () => {

@@ -2,8 +2,9 @@ import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { BILLING_MESSAGES, type BillingEventKind, billingEventName } from '@vpp/shared';
 import { stringify } from 'csv-stringify/sync';
-import { type ArrayReader, arrayReader, type CopyReader, copyReader, type Database } from '../../db/database.ts';
+import { type ArrayReader, arrayReader, type CopyReader, copyReader, type Database, type DatabaseSource, databaseSource, readerOf } from '../../db/database.ts';
 import { CSV_OPTIONS, csvRecords, PLAIN } from '../../platform/csv.ts';
+import { streamInWorker } from '../../platform/run-in-worker.ts';
 import { copyItems, itemArraysOfDay } from './billing.repo.ts';
 import { datesOf, summaryPages } from './billing.service.ts';
 
@@ -164,6 +165,36 @@ async function* copiedEventLines(copy: CopyReader, orgId: number, start: string,
   }
 }
 
+/** Where the events CSV is made: in a streaming worker (the default), or on the request's thread. */
+export type CsvThread = 'worker' | 'request';
+
+interface EventsCsvRange {
+  orgId: number;
+  start: string;
+  end: string;
+  size: number;
+}
+
+/** The records of the range (no header) from `db`: on PostgreSQL one streamed COPY, on SQLite pages of `size` rows as arrays. */
+function eventLines(db: Database, r: EventsCsvRange): AsyncGenerator<string> {
+  const copy = copyReader(db);
+  return copy ? copiedEventLines(copy, r.orgId, r.start, r.end) : pagedEventLines(arrayReader(db), r.orgId, r.start, r.end, r.size);
+}
+
+/** The events CSV's records made in a streaming worker (streamInWorker calls it by name) from a reader of its own, as UTF-8. */
+export async function* eventsCsvTask(data: EventsCsvRange & { source: DatabaseSource }): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  // Pieces of about a megabyte: a COPY's chunks are some 64 KiB, each a message to the API's thread.
+  let text = '';
+  for await (const lines of eventLines(await readerOf(data.source), data)) {
+    text += lines;
+    if (text.length < 1 << 20) continue;
+    yield encoder.encode(text);
+    text = '';
+  }
+  if (text) yield encoder.encode(text);
+}
+
 /**
  * The line items of [start, end] as CSV: nmi, day, ts, type, amount (kWh, 4 decimals), rate ($/kWh,
  * 4 decimals), cost (AUD, 2 decimals), event (the settled event's name, 'Dispatch 52'), and a dispatch credit's two
@@ -171,15 +202,19 @@ async function* copiedEventLines(copy: CopyReader, orgId: number, start: string,
  * feed_in_deduction, what the plan's feed-in already pays on the bill for the kWh discharged (docs/settlement.md),
  * in (day, id) order, written by one tight formatter from rows
  * straight off the driver: on PostgreSQL one streamed COPY, on SQLite pages of `size` rows as arrays.
- * The next rows are read only when the response has taken the last, so a month of a large fleet
- * streams without the file, or its rows as objects, ever being in memory.
+ * The reading and the formatting run in a streaming worker with its own connection (`thread`
+ * 'worker', platform/run-in-worker.ts), so that the request's thread only sends the bytes; the same
+ * bytes come from the request's thread with 'request'. The next rows are read only when the response
+ * has taken the last few pieces, so a month of a large fleet streams without the file, or its rows as
+ * objects, ever being in memory; a response destroyed half-way (the client gone) stops the reading.
  */
-export function eventsCsv(db: Database, orgId: number, start: string, end: string, size = 20_000): Readable {
-  const copy = copyReader(db);
+export function eventsCsv(db: Database, orgId: number, start: string, end: string, opts: { size?: number; thread?: CsvThread } = {}): Readable {
+  const range: EventsCsvRange = { orgId, start, end, size: opts.size ?? 20_000 };
   return Readable.from(
     (async function* () {
       yield stringify([EVENTS_CSV_COLUMNS], CSV_OPTIONS);
-      yield* copy ? copiedEventLines(copy, orgId, start, end) : pagedEventLines(arrayReader(db), orgId, start, end, size);
+      if (opts.thread === 'request') yield* eventLines(db, range);
+      else yield* streamInWorker<Uint8Array>({ module: import.meta.url, run: 'eventsCsvTask' }, { ...range, source: databaseSource(db) });
     })(),
     { objectMode: false },
   );

@@ -31,7 +31,9 @@ export function billingRoutes(app: App) {
     const user = caller(req);
     service.checkRange(user, req.query);
     attachment(reply, 'text/csv; charset=utf-8', `gridcredits-events-${req.query.start}-to-${req.query.end}.csv`);
-    return reply.send(eventsCsv(app.ctx.db, user.organisationId, req.query.start, req.query.end));
+    return reply.send(
+      eventsCsv(app.ctx.db, user.organisationId, req.query.start, req.query.end, { thread: app.ctx.config.CSV_IN_WORKER ? 'worker' : 'request' }),
+    );
   });
   route(app, E.monthCsv, async (req, reply) => {
     const user = caller(req);

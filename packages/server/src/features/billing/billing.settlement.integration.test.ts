@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { armCrashPoint } from '../../platform/crash-points.ts';
-import { node } from '../../test/factories.ts';
+import { feedInPlan, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runDispatchEngine, settleDispatch } from '../dispatches/index.ts';
 import { allocateCents, toCents } from './billing.credits.ts';
@@ -214,28 +214,7 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
   it('credits a discharge at the spot price beyond the feed-in tariff the bill already pays for it', async () => {
     // A holds a plan of this retailer with a feed-in tariff of 0.08 $/kWh; B none (its bill is not ours: the whole spot value).
     const { db } = h().ctx;
-    const plan = (
-      await db
-        .insertInto('plans')
-        .values({
-          organisation_id: org,
-          name: 'Feed-in 8',
-          name_key: 'feed-in 8',
-          plan_code: 'FI8',
-          code_key: 'fi8',
-          description: '',
-          operational_network_uid: 'x',
-          tariff_type: 'FLAT_RATE',
-          start_date: '2020-01-01',
-          created_at: 1,
-          updated_at: 1,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const prices = JSON.stringify({ tariffType: 'FLAT_RATE', resetPeriod: null, rates: [], demandRates: [], dailyCharge: 1, feedInTariff: 0.08, discount: 0 });
-    await db.insertInto('plan_versions').values({ plan_id: plan, start_date: '2020-01-01', prices, created_at: 1 }).execute();
-    await db.insertInto('customer_plans').values({ organisation_id: org, node_id: ids[0], plan_id: plan, start_date: '2020-01-01', end_date: null }).execute();
+    await feedInPlan(h(), org, ids[0]);
     // Each of A and B: −3 kW against a baseline of 0 for three intervals, 0.25 kWh each, at 300, 60 and 1000 $/MWh.
     const at = start + 3.25 * 3600;
     const id = await dispatchWith(at, -10, [0, -3, -3, -3], [300, 60, 1000]);

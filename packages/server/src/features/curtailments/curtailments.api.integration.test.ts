@@ -1,10 +1,12 @@
 import { CURTAILMENT_MESSAGES } from '@vpp/shared';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { node } from '../../test/factories.ts';
+import { toControl } from '../../devices/devices.outbox.ts';
+import { homesVpp, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
+import { importLimitedForecast } from './curtailments.limits.service.ts';
 import { runCurtailmentEngine } from './curtailments.orders.service.ts';
-import { curtailmentSource, setpointSource } from './curtailments.service.ts';
+import { createImportLimit, curtailmentSource, setpointSource } from './curtailments.service.ts';
 
 describeEachDatabase('curtailments and default setpoints', (h) => {
   let org: number;
@@ -35,12 +37,10 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
   beforeAll(async () => {
     org = await h().org('RETAILER', 'Feed-In Energy');
     headers = await h().bearer((await h().user(org)).username);
-    nodes = [];
     // Each factory node has 6.6 kW of panels behind a 5 kW inverter: it can put out 5 kW.
-    for (let i = 0; i < 4; i++) nodes.push((await node(h(), [org])).id);
-    const idle = (await node(h(), [org], { commissioned: false })).id;
-    vpp = (await post('/api/powerstations', { type: 'STATIC', name: 'Rooftops', nodes: [...nodes, idle] })).json().data.id;
-    empty = (await post('/api/powerstations', { type: 'STATIC', name: 'Empty', nodes: [idle] })).json().data.id;
+    const homes = await homesVpp(h(), org, headers, 'Rooftops', 4);
+    ({ vpp, nodes } = homes);
+    empty = (await post('/api/powerstations', { type: 'STATIC', name: 'Empty', nodes: [homes.idle] })).json().data.id;
     await report(nodes);
   });
 
@@ -94,6 +94,7 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
     const cases: [object, string][] = [
       [{ realPowerP: 5 }, 'realPowerP must be a number of kW from -10000000 to 0.'],
       [{ component: 'wind' }, 'component must be one of grid, solar.'],
+      [{ component: 'import', realPowerP: 0 }, CURTAILMENT_MESSAGES.importFromVtnOnly],
       [{ duration: 60 }, 'duration must be a whole number of seconds from 300 to 604800.'],
       [{ startTime: start() + 7 }, CURTAILMENT_MESSAGES.startStep],
       [{ duration: 1000 }, CURTAILMENT_MESSAGES.durationStep],
@@ -108,6 +109,78 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
       expect(res.json().data.message).toContain(message);
     }
     expect((await get('/api/curtailments')).json().data.total).toBe(before);
+  });
+
+  it("holds a network's import limit with the VPP's homes with a battery only, and refuses one from a user (issue 31)", async () => {
+    const { db } = h().ctx;
+    const batteries = [(await node(h(), [org])).id, (await node(h(), [org])).id];
+    const bare = (await node(h(), [org], { batteryKwh: 0 })).id;
+    const feeder = (await post('/api/powerstations', { type: 'STATIC', name: 'Import feeder', nodes: [...batteries, bare] })).json().data.id as number;
+    await report([...batteries, bare]);
+
+    // A user cannot ask for one: only the console's VEN makes them, from a network's VTN.
+    const refused = await post('/api/curtailments', { powerstation: feeder, startTime: start(), realPowerP: 0, component: 'import' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().data.message).toBe(
+      "component import is made only from a network's OpenADR VTN (an IMPORT_CAPACITY_LIMIT event): choose grid or solar.",
+    );
+
+    // The VTN's 3.05 kW becomes 3 kW (toward less import), split between the two batteries.
+    const actor = { id: null, organisationId: org, reason: 'Import limit (OpenADR event-1 from vtn.test)' };
+    const { id } = await createImportLimit(h().ctx, actor, { powerstation: feeder, startTime: start(), duration: 1800, importKw: 3.05 });
+    expect((await get(`/api/curtailments/${id}`)).json().data).toMatchObject({
+      component: 'import',
+      triggered: true,
+      reason: 'Import limit (OpenADR event-1 from vtn.test)',
+      request: { startTime: start(), duration: 1800, realPowerP: 3, deploymentsRequested: 2 },
+    });
+    expect((await runCurtailmentEngine(h().ctx)).sent).toContain(id);
+    const commands = await db
+      .selectFrom('node_commands')
+      .select(['node_id', 'kind', 'params'])
+      .where('source', '=', curtailmentSource(id))
+      .orderBy('node_id')
+      .execute();
+    expect(commands.map((c) => [c.node_id, c.kind, toControl(JSON.parse(c.params))])).toEqual(
+      batteries.map((n) => [n, 'import_limit', { type: 'opModImpLimW', w: 1500 }]),
+    );
+    const history = await db.selectFrom('node_events').select(['node_id', 'description']).where('description', 'like', `%curtailment ${id}.`).execute();
+    expect(history.map((e) => e.description)).toEqual([
+      `Import limit: import from the grid held to at most 1.5 kW by curtailment ${id}.`,
+      `Import limit: import from the grid held to at most 1.5 kW by curtailment ${id}.`,
+    ]);
+    // Its prediction and response count the home without a battery too (the limit is on the VPP's import).
+    expect((await get(`/api/curtailments/${id}/prediction`)).json().data.deployments).toBe(3);
+
+    // A VTN's limit is never refused for its value: a negative one holds the import at 0.
+    const zero = await createImportLimit(h().ctx, actor, { powerstation: feeder, startTime: start() + 3600, duration: 900, importKw: -4 });
+    expect((await get(`/api/curtailments/${zero.id}`)).json().data.request.realPowerP).toBe(0);
+    // A VPP without a battery home takes none.
+    await expect(createImportLimit(h().ctx, actor, { powerstation: empty, startTime: start(), duration: 900, importKw: 1 })).rejects.toThrow(
+      CURTAILMENT_MESSAGES.noBatteryHomes,
+    );
+
+    expect((await post(`/api/curtailments/${id}/cancel`)).statusCode).toBe(200);
+    const after = await db.selectFrom('node_commands').select('status').where('source', '=', curtailmentSource(id)).execute();
+    expect(after.map((c) => c.status)).toEqual(['CANCELLED', 'CANCELLED']);
+  });
+
+  it('predicts the import under an import limit: what the batteries can hold, and the load of a home without one', () => {
+    // An evening: no sun, 3 kW of load in each home. The first home's battery gives at most 1.5 kW
+    // (its share is 1 kW: it holds what it can); the second home has none.
+    const homes = [
+      { batteryKw: 1.5, usableKwh: 10, socKwh: 10, shareKw: 1 },
+      { batteryKw: 0, usableKwh: 0, socKwh: 0, shareKw: null },
+    ];
+    const expected = { solarKw: () => 0, houseKw: () => 3 };
+    const steps = { from: 0, count: 4, stepS: 300, start: 600, end: 1200, efficiency: 1 };
+    expect([...importLimitedForecast(homes, expected, steps).meter]).toEqual([4.5, 4.5, 4.5, 4.5]);
+    // A battery with the power to cover its home's load holds it at 0, under its share.
+    const stronger = [{ ...homes[0], batteryKw: 5 }, homes[1]];
+    expect([...importLimitedForecast(stronger, expected, steps).meter]).toEqual([3, 3, 3, 3]);
+    // An empty battery holds nothing: the limit is not met, and the prediction says so.
+    const empty = [{ ...homes[0], socKwh: 0 }, homes[1]];
+    expect([...importLimitedForecast(empty, expected, steps).meter]).toEqual([6, 6, 6, 6]);
   });
 
   it('refuses a curtailment or a setpoint on an FCAS VPP, which is registered for frequency services', async () => {

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { REPORTING_WINDOW_S } from '../dispatches/index.ts';
+import { REPORTING_WINDOW_S } from '../events/index.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 
 // The SQL of per-node limits: the VPP's curtailable nodes, and each source's nodes and shares (limit_nodes).
@@ -25,6 +25,35 @@ export async function reportingCurtailableRows(db: Database, ps: PowerstationRow
     .where('l.ts', '>=', now - REPORTING_WINDOW_S)
     .orderBy('nodes.id')
     .execute();
+}
+
+// An import limit's nodes: the VPP's commissioned homes with a battery (it holds the import), weighed by its power.
+function batteryHomes(db: Database, ps: PowerstationRow) {
+  return memberNodes(db, ps)
+    .select(['nodes.id', 'nodes.battery_kw'])
+    .where('nodes.unit_state', '=', 'COMMISSIONED')
+    .where('nodes.battery_kw', '>', 0)
+    .where('nodes.battery_usable_kwh', '>', 0);
+}
+
+/** The VPP's commissioned homes with a battery and its power (kW), in id order. */
+export async function batteryHomeRows(db: Database, ps: PowerstationRow) {
+  return batteryHomes(db, ps).orderBy('nodes.id').execute();
+}
+
+/** The VPP's commissioned homes with a battery reporting now (a reading within REPORTING_WINDOW_S), in id order. */
+export async function reportingBatteryHomeRows(db: Database, ps: PowerstationRow, now: number) {
+  return batteryHomes(db, ps)
+    .innerJoin('tel_latest as l', 'l.node_id', 'nodes.id')
+    .where('nodes.connection_offline', '=', 0)
+    .where('l.ts', '>=', now - REPORTING_WINDOW_S)
+    .orderBy('nodes.id')
+    .execute();
+}
+
+/** Every member node of the VPP now, in id order (an import limit's response counts the homes without a battery too). */
+export async function vppNodeIds(db: Database, ps: PowerstationRow): Promise<number[]> {
+  return (await memberNodes(db, ps).select('nodes.id').orderBy('nodes.id').execute()).map((r) => r.id);
 }
 
 /** How many curtailable nodes the VPP has, and their summed capacity (kW: solar or inverter, the smaller). */
@@ -62,17 +91,23 @@ export async function dropNodes(db: Database, source: string, nodeIds: readonly 
 }
 
 /** Records nodes' shares (replacing their earlier rows, a dropped node's included). */
-export async function storeShares(db: Database, source: string, shares: ReadonlyMap<number, { net: number | null; gross: number | null }>, at: number) {
+export async function storeShares(
+  db: Database,
+  source: string,
+  shares: ReadonlyMap<number, { net: number | null; gross: number | null; import: number | null }>,
+  at: number,
+) {
   const entries = [...shares];
   for (let i = 0; i < entries.length; i += 1000) {
     const chunk = entries.slice(i, i + 1000);
     await db
       .insertInto('limit_nodes')
-      .values(chunk.map(([id, s]) => ({ source, node_id: id, net_kw: s.net, gross_kw: s.gross, orders_sent_at: at, dropped_at: null })))
+      .values(chunk.map(([id, s]) => ({ source, node_id: id, net_kw: s.net, gross_kw: s.gross, import_kw: s.import, orders_sent_at: at, dropped_at: null })))
       .onConflict((oc) =>
         oc.columns(['source', 'node_id']).doUpdateSet((eb) => ({
           net_kw: eb.ref('excluded.net_kw'),
           gross_kw: eb.ref('excluded.gross_kw'),
+          import_kw: eb.ref('excluded.import_kw'),
           orders_sent_at: eb.ref('excluded.orders_sent_at'),
           dropped_at: null,
         })),
@@ -83,7 +118,12 @@ export async function storeShares(db: Database, source: string, shares: Readonly
 
 /** A source's nodes not dropped, with their shares. */
 export async function heldRows(db: Database, source: string) {
-  return db.selectFrom('limit_nodes').select(['node_id', 'net_kw', 'gross_kw']).where('source', '=', source).where('dropped_at', 'is', null).execute();
+  return db
+    .selectFrom('limit_nodes')
+    .select(['node_id', 'net_kw', 'gross_kw', 'import_kw'])
+    .where('source', '=', source)
+    .where('dropped_at', 'is', null)
+    .execute();
 }
 
 /** A source's nodes that were told of its limits and not dropped. */
@@ -106,7 +146,7 @@ export async function sourceNodes(db: Database, source: string): Promise<number[
 /** New rows of a source's nodes (not yet sent). */
 export async function insertLimitNodes(
   db: Database,
-  rows: readonly { source: string; node_id: number; net_kw: number | null; gross_kw: number | null }[],
+  rows: readonly { source: string; node_id: number; net_kw: number | null; gross_kw: number | null; import_kw: number | null }[],
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += 1000)
     await db

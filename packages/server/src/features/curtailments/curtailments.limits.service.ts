@@ -22,6 +22,19 @@ export async function curtailableNodes(db: Database, ps: PowerstationRow): Promi
   return rows.map((r) => ({ id: r.id, capacityKw: capacity(r) }));
 }
 
+/**
+ * The VPP's homes with a battery, the nodes of an import limit: its capacity is the battery's power
+ * (what it can take off the import, by charging less and then discharging).
+ */
+export async function batteryHomes(db: Database, ps: PowerstationRow): Promise<CurtailableNode[]> {
+  return (await repo.batteryHomeRows(db, ps)).map((r) => ({ id: r.id, capacityKw: r.battery_kw }));
+}
+
+/** The VPP's homes with a battery that are reporting now: those an import limit can reach. */
+export async function reportingBatteryHomes(db: Database, ps: PowerstationRow, now: number): Promise<CurtailableNode[]> {
+  return (await repo.reportingBatteryHomeRows(db, ps, now)).map((r) => ({ id: r.id, capacityKw: r.battery_kw }));
+}
+
 /** The VPP's curtailable nodes that are reporting now (a reading within REPORTING_WINDOW_S): those a limit can reach. */
 export async function reportingCurtailable(db: Database, ps: PowerstationRow, now: number): Promise<CurtailableNode[]> {
   const rows = await repo.reportingCurtailableRows(db, ps, now);
@@ -58,6 +71,8 @@ export interface LimitPlan {
   /** VPP limits, kW (0 or more); null: none in that mode. */
   netKw: number | null;
   grossKw: number | null;
+  /** The VPP's maximum net import, kW (0 or more), split among its homes with a battery; null: none. */
+  importKw: number | null;
   /** When the limit ends (a setpoint stands until another replaces it). */
   end: number;
   /** A default setpoint (CSIP-AUS DefaultDERControl) rather than an event. */
@@ -68,10 +83,11 @@ export interface LimitPlan {
   rampFrom?: ReadonlyMap<number, { net: number | null; gross: number | null }>;
 }
 
-/** Per-node orders of a plan from `from`: one export_limit per mode the plan limits. */
-function commandsOf(plan: LimitPlan, shares: ReadonlyMap<number, { net: number | null; gross: number | null }>, from: number, ramp: boolean): NewCommand[] {
+/** Per-node orders of a plan from `from`: one export_limit per export mode the plan limits, an import_limit for its import. */
+function commandsOf(plan: LimitPlan, shares: Shares, from: number, ramp: boolean): NewCommand[] {
   const out: NewCommand[] = [];
   for (const [nodeId, s] of shares) {
+    if (s.import !== null) out.push({ nodeId, start: from, end: plan.end, spec: { kind: 'import_limit', kw: s.import }, source: plan.source });
     for (const mode of ['net', 'gross'] as const) {
       const kw = s[mode];
       if (kw === null) continue;
@@ -88,11 +104,18 @@ function commandsOf(plan: LimitPlan, shares: ReadonlyMap<number, { net: number |
 function sharesOf(plan: LimitPlan, nodes: readonly CurtailableNode[]) {
   const net = plan.netKw === null ? null : splitLimit(plan.netKw, nodes);
   const gross = plan.grossKw === null ? null : splitLimit(plan.grossKw, nodes);
-  return new Map(nodes.map((n) => [n.id, { net: net?.get(n.id) ?? null, gross: gross?.get(n.id) ?? null }]));
+  const imp = plan.importKw === null ? null : splitLimit(plan.importKw, nodes);
+  return new Map(nodes.map((n) => [n.id, { net: net?.get(n.id) ?? null, gross: gross?.get(n.id) ?? null, import: imp?.get(n.id) ?? null }]));
 }
 
+/** A node's shares of a plan's limits, kW (null: none in that mode). */
+export interface Share {
+  net: number | null;
+  gross: number | null;
+  import: number | null;
+}
 /** Each node's shares of a plan's limits, kW. */
-export type Shares = ReadonlyMap<number, { net: number | null; gross: number | null }>;
+export type Shares = ReadonlyMap<number, Share>;
 
 /**
  * Sends a plan's per-node limits to `nodes` from `from` (the first time: with the ramp) and records
@@ -129,9 +152,11 @@ export async function resplit(
   await repo.dropNodes(db, plan.source, dropped, now);
   if (!reporting.length) return { added, dropped, shares: new Map() };
   const shares = sharesOf(plan, reporting);
-  const before = new Map(held.map((h) => [h.node_id, { net: h.net_kw, gross: h.gross_kw }]));
+  const before = new Map(held.map((h) => [h.node_id, { net: h.net_kw, gross: h.gross_kw, import: h.import_kw }]));
   // Only the nodes whose share changed get new orders.
-  const changed = new Map([...shares].filter(([id, s]) => before.get(id)?.net !== s.net || before.get(id)?.gross !== s.gross));
+  const changed = new Map(
+    [...shares].filter(([id, s]) => before.get(id)?.net !== s.net || before.get(id)?.gross !== s.gross || before.get(id)?.import !== s.import),
+  );
   await endCommands(
     db,
     plan.source,
@@ -144,10 +169,54 @@ export async function resplit(
 }
 
 /** Each node's current shares of a source (the nodes not dropped). */
-export async function heldShares(db: Database, source: string): Promise<Map<number, { net: number | null; gross: number | null }>> {
+export async function heldShares(db: Database, source: string): Promise<Map<number, Share>> {
   const rows = await repo.heldRows(db, source);
-  return new Map(rows.map((r) => [r.node_id, { net: r.net_kw, gross: r.gross_kw }]));
+  return new Map(rows.map((r) => [r.node_id, { net: r.net_kw, gross: r.gross_kw, import: r.import_kw }]));
 }
 
 /** A standing limit lasts until a newer one replaces it: its orders run to the end of the accepted time range. */
 export const STANDING_END = MAX_EPOCH_S;
+
+/** A home as an import limit's prediction steps it: its battery (none when 0), stored energy and share of the limit (null: no order). */
+export interface ImportHome {
+  batteryKw: number;
+  usableKwh: number;
+  socKwh: number;
+  shareKw: number | null;
+}
+
+/**
+ * The VPP's net import predicted under an import limit (kW per step from `from`, with the solar): each
+ * home self-consumes as the dispatch forecast's do; inside [start, end) a home with a share holds its
+ * import to it as the devices do (opModImpLimW: charging less, then discharging, within its power and
+ * stored energy); a home without a battery imports what it uses.
+ */
+export function importLimitedForecast(
+  homes: readonly ImportHome[],
+  expected: { solarKw(node: number, step: number): number; houseKw(node: number, step: number): number },
+  steps: { from: number; count: number; stepS: number; start: number; end: number; efficiency: number },
+): { solar: Float64Array; meter: Float64Array } {
+  const solar = new Float64Array(steps.count);
+  const meter = new Float64Array(steps.count);
+  const hours = steps.stepS / 3600;
+  homes.forEach((h, i) => {
+    let soc = h.socKwh;
+    for (let k = 0; k < steps.count; k++) {
+      const t = steps.from + k * steps.stepS;
+      const s = expected.solarKw(i, k);
+      const house = expected.houseKw(i, k);
+      let battery = 0;
+      if (h.usableKwh > 0 && h.batteryKw > 0) {
+        const maxCharge = Math.min(h.batteryKw, Math.max(0, (h.usableKwh - soc) / hours / steps.efficiency));
+        const maxDischarge = Math.min(h.batteryKw, Math.max(0, (soc * steps.efficiency) / hours));
+        battery = Math.max(-maxDischarge, Math.min(maxCharge, s - house));
+        const over = house + battery - s - (h.shareKw ?? Number.POSITIVE_INFINITY);
+        if (t >= steps.start && t < steps.end && over > 0) battery = Math.max(battery - over, Math.min(battery, -maxDischarge));
+        soc = Math.min(h.usableKwh, Math.max(0, soc + (battery > 0 ? battery * steps.efficiency : battery / steps.efficiency) * hours));
+      }
+      solar[k] += s;
+      meter[k] += house + battery - s;
+    }
+  });
+  return { solar, meter };
+}

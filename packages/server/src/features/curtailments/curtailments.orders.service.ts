@@ -2,15 +2,29 @@ import { CURTAILMENT } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
 import { endCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { ORDER_LEAD_S, STEP_S } from '../dispatches/index.ts';
-import { dueEvents, eventPowerstation, markChecked, markOrdersSent } from '../events/index.ts';
-import { heldShares, type LimitPlan, reportingCurtailable, resplit, type Shares, STANDING_END, sendLimits } from './curtailments.limits.service.ts';
+import { ORDER_LEAD_S } from '../dispatches/index.ts';
+import { dueEvents, eventPowerstation, markChecked, markOrdersSent, STEP_S } from '../events/index.ts';
+import type { PowerstationRow } from '../vpps/index.ts';
+import {
+  type CurtailableNode,
+  heldShares,
+  type LimitPlan,
+  reportingBatteryHomes,
+  reportingCurtailable,
+  resplit,
+  type Shares,
+  STANDING_END,
+  sendLimits,
+} from './curtailments.limits.service.ts';
 import * as repo from './curtailments.repo.ts';
 import { type CurtailmentRow, curtailmentSource, findCurtailment, setpointSource } from './curtailments.service.ts';
 import { activeSetpoints, markSetpointChecked, markSetpointSent, orphanSetpoints, type SetpointRow, sentSetpoints } from './curtailments.setpoints.repo.ts';
 import { queueDueCurtailmentSettlements } from './curtailments.settlement.service.ts';
 
-/** A curtailment's per-node limits as orders: net (grid) or gross (solar), over its window. */
+/**
+ * A curtailment's per-node limits as orders over its window: net (grid) or gross (solar) export
+ * limits, or an import limit (import: realPowerP is the VPP's maximum net import, 0 or more).
+ */
 function curtailmentPlan(c: CurtailmentRow): LimitPlan {
   const kw = -c.real_power_p + 0;
   return {
@@ -18,6 +32,7 @@ function curtailmentPlan(c: CurtailmentRow): LimitPlan {
     organisationId: c.organisation_id,
     netKw: c.component === 'grid' ? kw : null,
     grossKw: c.component === 'solar' ? kw : null,
+    importKw: c.component === 'import' ? Math.max(0, c.real_power_p) + 0 : null,
     end: c.start_time + c.duration,
     standing: false,
     rampS: 0,
@@ -27,9 +42,16 @@ function curtailmentPlan(c: CurtailmentRow): LimitPlan {
 /** The node history's line for a node's limit. */
 function describe(c: CurtailmentRow, shares: Shares, nodeId: number): string {
   const s = shares.get(nodeId);
+  if (c.component === 'import') return `Import limit: import from the grid held to at most ${s?.import ?? 0} kW by curtailment ${c.id}.`;
   return c.component === 'grid'
     ? `Export at the meter limited to ${s?.net ?? 0} kW by curtailment ${c.id}.`
     : `Solar output limited to ${s?.gross ?? 0} kW by curtailment ${c.id}.`;
+}
+
+/** The nodes reporting now that a curtailment's limits go to: its homes with a battery for an import limit, else its curtailable nodes. */
+async function reportingNodesOf(ctx: AppContext, c: CurtailmentRow, ps: PowerstationRow | undefined | null, now: number): Promise<CurtailableNode[]> {
+  if (!ps) return [];
+  return c.component === 'import' ? reportingBatteryHomes(ctx.db, ps, now) : reportingCurtailable(ctx.db, ps, now);
 }
 
 async function logNodes(db: Database, c: CurtailmentRow, nodeIds: readonly number[], shares: Shares, from: number) {
@@ -46,8 +68,7 @@ async function logNodes(db: Database, c: CurtailmentRow, nodeIds: readonly numbe
 async function sendCurtailment(ctx: AppContext, id: number, now: number): Promise<boolean> {
   const c = await findCurtailment(ctx.db, null, id);
   if (!c || c.orders_sent_at !== null || c.cancelled_at !== null || c.powerstation_id === null) return false;
-  const ps = await eventPowerstation(ctx.db, c.powerstation_id);
-  const nodes = ps ? await reportingCurtailable(ctx.db, ps, now) : [];
+  const nodes = await reportingNodesOf(ctx, c, await eventPowerstation(ctx.db, c.powerstation_id), now);
   const from = Math.max(c.start_time, now);
   return ctx.db.transaction().execute(async (trx) => {
     if (!(await markOrdersSent(trx, 'curtailments', id, now))) return false;
@@ -61,8 +82,7 @@ async function sendCurtailment(ctx: AppContext, id: number, now: number): Promis
 async function recheckCurtailment(ctx: AppContext, id: number, now: number, bucket: number): Promise<boolean> {
   const c = await findCurtailment(ctx.db, null, id);
   if (!c || c.cancelled_at !== null || c.powerstation_id === null) return false;
-  const ps = await eventPowerstation(ctx.db, c.powerstation_id);
-  const nodes = ps ? await reportingCurtailable(ctx.db, ps, now) : [];
+  const nodes = await reportingNodesOf(ctx, c, await eventPowerstation(ctx.db, c.powerstation_id), now);
   return ctx.db.transaction().execute(async (trx) => {
     if (!(await markChecked(trx, 'curtailments', id, bucket))) return false;
     const { added, dropped, shares } = await resplit(trx, curtailmentPlan(c), nodes, now);
@@ -76,6 +96,7 @@ const setpointPlan = (s: SetpointRow, rampFrom?: LimitPlan['rampFrom']): LimitPl
   organisationId: s.organisation_id,
   netKw: -Number(s.grid_limit) + 0,
   grossKw: -Number(s.solar_limit) + 0,
+  importKw: null,
   end: STANDING_END,
   standing: true,
   rampS: Number(s.ramp_duration),

@@ -1,4 +1,4 @@
-import { CURTAILMENT, type CurtailmentComponent } from '@vpp/shared';
+import { type AnyCurtailmentComponent, CURTAILMENT } from '@vpp/shared';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { EVENT_COLUMNS, type EventRow, eventTimes } from '../events/index.ts';
@@ -36,7 +36,7 @@ function curtailmentQuery(db: Database) {
 
 type Raw = Awaited<ReturnType<ReturnType<typeof curtailmentQuery>['executeTakeFirstOrThrow']>>;
 export interface CurtailmentRow extends EventRow {
-  component: CurtailmentComponent;
+  component: AnyCurtailmentComponent;
   real_power_p: number;
   triggered: boolean;
   reason: string | null;
@@ -49,7 +49,7 @@ export interface CurtailmentRow extends EventRow {
 const toRow = (r: Raw): CurtailmentRow => ({
   ...r,
   ...eventTimes(r),
-  component: r.component === 'solar' ? 'solar' : 'grid',
+  component: r.component === 'solar' || r.component === 'import' ? r.component : 'grid',
   real_power_p: Number(r.real_power_p),
   triggered: Number(r.triggered) === 1,
   orders_sent_at: num(r.orders_sent_at),
@@ -172,13 +172,15 @@ export async function findCurtailmentSettlement(db: Database, id: number) {
 export async function settlingCurtailment(db: Database, id: number) {
   const e = await db
     .selectFrom('events')
-    .select(['id', 'organisation_id', 'start_time', 'duration', 'cancelled_at'])
-    .where('id', '=', id)
-    .where('type', '=', CURTAILMENT)
+    .innerJoin('curtailments as c', 'c.event_id', 'events.id')
+    .select(['events.id', 'events.organisation_id', 'events.start_time', 'events.duration', 'events.cancelled_at', 'c.component'])
+    .where('events.id', '=', id)
+    .where('events.type', '=', CURTAILMENT)
     .executeTakeFirst();
   return e
     ? {
         id: e.id,
+        component: e.component,
         organisation_id: e.organisation_id,
         start_time: Number(e.start_time),
         duration: Number(e.duration),

@@ -1,4 +1,5 @@
 import {
+  type AnyCurtailmentComponent,
   type CreateCurtailmentBody,
   type CreateSetpointBody,
   CURTAILMENT,
@@ -12,20 +13,36 @@ import {
   type CurtailmentSummary,
   createCurtailmentBody,
   createSetpointBody,
+  MAX_REQUEST_KW,
   PREDICTION_HORIZON_S,
 } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
 import { commandResponses, endCommands } from '../../devices/devices.commands.ts';
-import { forecastPower } from '../../forecast/index.ts';
+import { BATTERY_ONE_WAY_EFFICIENCY, forecastPower } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
-import { DEFAULT_TIME_ZONE, forecast, forecastSteps, predictionWarning, reportingNodes, STEP_S, toForecastNode } from '../dispatches/index.ts';
-import { audit, auditTrail, type EventKind, insertEvent, presentEvent, requireEvent, withdrawEvent } from '../events/index.ts';
+import {
+  audit,
+  auditTrail,
+  DEFAULT_TIME_ZONE,
+  type EventKind,
+  eventPowerstation,
+  forecastSteps,
+  forecastWindow,
+  insertEvent,
+  predictionWarning,
+  presentEvent,
+  reportingNodes,
+  requireEvent,
+  STEP_S,
+  toForecastNode,
+  withdrawEvent,
+} from '../events/index.ts';
 import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
 import * as limits from './curtailments.limits.repo.ts';
-import { curtailableNodes, curtailmentConstraint, splitLimit } from './curtailments.limits.service.ts';
+import { batteryHomes, curtailableNodes, curtailmentConstraint, importLimitedForecast, splitLimit } from './curtailments.limits.service.ts';
 import * as repo from './curtailments.repo.ts';
 import { type CurtailmentRow, findCurtailment } from './curtailments.repo.ts';
 import * as setpoints from './curtailments.setpoints.repo.ts';
@@ -87,11 +104,7 @@ const onStep = (kw: number) => Math.abs(Math.round(kw * 10) - kw * 10) < 1e-6;
  */
 export async function createCurtailment(ctx: AppContext, user: CurtailmentActor, raw: CreateCurtailmentBody, now = nowS()): Promise<{ id: number }> {
   const body = createCurtailmentBody.parse(raw);
-  const ps = await requirePowerstation(ctx, user, body.powerstation);
-  if (ps.type === 'FCAS') throw badRequest(CURTAILMENT_MESSAGES.fcasNotCurtailable);
-  if (body.startTime % STEP_S !== 0) throw badRequest(CURTAILMENT_MESSAGES.startStep);
-  if (body.duration % STEP_S !== 0) throw badRequest(CURTAILMENT_MESSAGES.durationStep);
-  if (body.startTime < now - (now % STEP_S)) throw badRequest(CURTAILMENT_MESSAGES.startInPast);
+  const ps = await checkWindow(ctx, user, body, now);
   if (!onStep(body.realPowerP)) throw badRequest(CURTAILMENT_MESSAGES.powerStep);
   const c = await curtailmentConstraint(ctx.db, ps);
   if (c.constraint === 0) throw badRequest(CURTAILMENT_MESSAGES.noCurtailableNodes);
@@ -99,6 +112,36 @@ export async function createCurtailment(ctx: AppContext, user: CurtailmentActor,
   const nodes = await curtailableNodes(ctx.db, ps);
   const shares = splitLimit(-body.realPowerP, nodes);
   const net = body.component === 'grid';
+  return insertCurtailment(ctx, user, ps, { ...body, realPowerP: body.realPowerP + 0 }, now, (id) =>
+    nodes.map((n) => ({
+      source: curtailmentSource(id),
+      node_id: n.id,
+      net_kw: net ? (shares.get(n.id) ?? 0) : null,
+      gross_kw: net ? null : (shares.get(n.id) ?? 0),
+      import_kw: null,
+    })),
+  );
+}
+
+/** The VPP, its kind and the window's steps, checked as every curtailment's. */
+async function checkWindow(ctx: AppContext, user: CurtailmentActor, body: { powerstation: number; startTime: number; duration: number }, now: number) {
+  const ps = await requirePowerstation(ctx, user, body.powerstation);
+  if (ps.type === 'FCAS') throw badRequest(CURTAILMENT_MESSAGES.fcasNotCurtailable);
+  if (body.startTime % STEP_S !== 0) throw badRequest(CURTAILMENT_MESSAGES.startStep);
+  if (body.duration % STEP_S !== 0) throw badRequest(CURTAILMENT_MESSAGES.durationStep);
+  if (body.startTime < now - (now % STEP_S)) throw badRequest(CURTAILMENT_MESSAGES.startInPast);
+  return ps;
+}
+
+/** The curtailment's event, row, node rows and audit, in one transaction. */
+async function insertCurtailment(
+  ctx: AppContext,
+  user: CurtailmentActor,
+  ps: PowerstationRow,
+  body: { startTime: number; duration: number; realPowerP: number; component: AnyCurtailmentComponent },
+  now: number,
+  nodeRows: (id: number) => Parameters<typeof limits.insertLimitNodes>[1],
+): Promise<{ id: number }> {
   return ctx.db.transaction().execute(async (trx) => {
     const id = await insertEvent(trx, {
       organisation_id: user.organisationId,
@@ -111,22 +154,40 @@ export async function createCurtailment(ctx: AppContext, user: CurtailmentActor,
     await repo.insertCurtailment(trx, {
       event_id: id,
       component: body.component,
-      real_power_p: body.realPowerP + 0,
+      real_power_p: body.realPowerP,
       created_by: user.id,
       reason: user.reason ?? null,
     });
-    await limits.insertLimitNodes(
-      trx,
-      nodes.map((n) => ({
-        source: curtailmentSource(id),
-        node_id: n.id,
-        net_kw: net ? (shares.get(n.id) ?? 0) : null,
-        gross_kw: net ? null : (shares.get(n.id) ?? 0),
-      })),
-    );
+    await limits.insertLimitNodes(trx, nodeRows(id));
     await audit(trx, id, 'CREATED', user.id, now);
     return { id };
   });
+}
+
+/** The most an import limit records, kW: the request's bound (a looser limit binds no home anyway). */
+const MAX_IMPORT_KW = MAX_REQUEST_KW;
+
+/**
+ * Creates an import limit (component import; only a network's VTN asks for one, through the
+ * console's VEN): the VPP's net import held to at most `importKw` (any value is taken: negative as 0,
+ * beyond the request bound as that bound, rounded down to the 0.1 kW step), split among its homes
+ * with a battery in proportion to their battery power. Homes without one get no order but are
+ * counted in its prediction and response. Refused only for a VPP with no home with a battery.
+ */
+export async function createImportLimit(
+  ctx: AppContext,
+  actor: CurtailmentActor,
+  body: { powerstation: number; startTime: number; duration: number; importKw: number },
+  now = nowS(),
+): Promise<{ id: number }> {
+  const ps = await checkWindow(ctx, actor, body, now);
+  const nodes = await batteryHomes(ctx.db, ps);
+  if (!nodes.length) throw badRequest(CURTAILMENT_MESSAGES.noBatteryHomes);
+  const kw = Math.floor(Math.min(MAX_IMPORT_KW, Math.max(0, body.importKw)) * 10 + 1e-9) / 10 + 0;
+  const shares = splitLimit(kw, nodes);
+  return insertCurtailment(ctx, actor, ps, { ...body, realPowerP: kw, component: 'import' }, now, (id) =>
+    nodes.map((n) => ({ source: curtailmentSource(id), node_id: n.id, net_kw: null, gross_kw: null, import_kw: shares.get(n.id) ?? 0 })),
+  );
 }
 
 /** The organisation's curtailments, latest start first. */
@@ -179,6 +240,9 @@ async function measure(db: Database, telemetry: TelemetryStore, c: CurtailmentRo
   const source = curtailmentSource(c.id);
   const nodes = await limits.sourceNodes(db, source);
   const accepted = await respondedNodes(db, source);
+  // An import limit is on the VPP's net import: its homes without a battery (no order) are measured too.
+  const ps = c.component === 'import' && c.powerstation_id !== null ? await eventPowerstation(db, c.powerstation_id) : null;
+  const measured = ps ? [...new Set([...nodes, ...(await limits.vppNodeIds(db, ps))])].sort((a, b) => a - b) : nodes;
   const end = Math.min(c.start_time + c.duration, c.cancelled_at ?? Number.POSITIVE_INFINITY);
   const from = c.start_time - 3600;
   const to = Math.min(end + 3600, now);
@@ -186,7 +250,7 @@ async function measure(db: Database, telemetry: TelemetryStore, c: CurtailmentRo
   const meter = new Map<number, number>();
   const count = new Map<number, number>();
   if (from < to) {
-    for (const [ts, b] of await telemetry.historySums(nodes, ['solar_p', 'meter_p'], from, to, 300)) {
+    for (const [ts, b] of await telemetry.historySums(measured, ['solar_p', 'meter_p'], from, to, 300)) {
       solar.set(ts, b.solar_p ?? 0);
       meter.set(ts, b.meter_p ?? 0);
       count.set(ts, b.nodes);
@@ -225,7 +289,7 @@ export async function curtailmentResponse(ctx: AppContext, user: Pick<AuthUser, 
 
 /**
  * The VPP's curtailable nodes' solar and meter power expected with no curtailment over a window (an
- * hour either side), from the weather forecast: the dispatch engine's forecast of each reporting
+ * hour either side), from the weather forecast: the event kernel's forecast of each reporting
  * node (the console's forecast of its solar and household from its history, the sun and the clouds,
  * and its battery). A window already begun is
  * forecast from its start, so the detail can set what was expected beside what was measured; its
@@ -237,7 +301,7 @@ async function predict(ctx: AppContext, user: AuthUser, ps: PowerstationRow, sta
   const nodes = (await reportingNodes(ctx.db, ps, now)).filter((r) => r.solar_kw > 0 && r.inverter_kw > 0).map(toForecastNode);
   const windowStart = start - 3600 - (start % STEP_S);
   const req = { from: Math.min(now - (now % STEP_S), windowStart), dayStart: windowStart, end: start + duration + 3600 };
-  const f = forecast(nodes, req, await forecastPower(ctx, nodes, req.from, forecastSteps(req)));
+  const f = await forecastWindow(ctx, nodes, req);
   const solarPower: Record<string, number | null> = {};
   const meterPower: Record<string, number | null> = {};
   for (const [ts, p] of Object.entries(f.prediction)) {
@@ -260,7 +324,44 @@ export async function newPrediction(ctx: AppContext, user: AuthUser, q: { powers
 export async function curtailmentPrediction(ctx: AppContext, user: AuthUser, id: number): Promise<CurtailmentPrediction> {
   const c = await requireCurtailment(ctx, user, id);
   if (c.powerstation_id === null) throw notFound('Virtual Power Plant');
-  return predict(ctx, user, await requirePowerstation(ctx, user, c.powerstation_id), c.start_time, c.duration);
+  const ps = await requirePowerstation(ctx, user, c.powerstation_id);
+  if (c.component === 'import') return predictImport(ctx, user, ps, c);
+  return predict(ctx, user, ps, c.start_time, c.duration);
+}
+
+/**
+ * An import limit's prediction: every home of the VPP reporting now (those without a battery too, as
+ * its limit is on the VPP's net import), their solar and their net import expected under the limit
+ * (`importLimitedForecast`: each home with a battery holding its share), from the weather forecast.
+ */
+async function predictImport(ctx: AppContext, user: AuthUser, ps: PowerstationRow, c: CurtailmentRow): Promise<CurtailmentPrediction> {
+  const now = nowS();
+  if (c.start_time > now + PREDICTION_HORIZON_S) throw badRequest(CURTAILMENT_MESSAGES.predictionHorizon);
+  const nodes = (await reportingNodes(ctx.db, ps, now)).map(toForecastNode);
+  const windowStart = c.start_time - 3600 - (c.start_time % STEP_S);
+  const req = { from: Math.min(now - (now % STEP_S), windowStart), dayStart: windowStart, end: c.start_time + c.duration + 3600 };
+  const count = forecastSteps(req);
+  const batteries = nodes.filter((n) => n.usableKwh > 0 && n.batteryKw > 0).map((n) => ({ id: n.id, capacityKw: n.batteryKw }));
+  const shares = splitLimit(Math.max(0, c.real_power_p), batteries);
+  const f = importLimitedForecast(
+    nodes.map((n) => ({ batteryKw: n.batteryKw, usableKwh: n.usableKwh, socKwh: n.socKwh, shareKw: shares.get(n.id) ?? null })),
+    await forecastPower(ctx, nodes, req.from, count),
+    { from: req.from, count, stepS: STEP_S, start: c.start_time, end: c.start_time + c.duration, efficiency: BATTERY_ONE_WAY_EFFICIENCY },
+  );
+  const solarPower: Record<string, number | null> = {};
+  const meterPower: Record<string, number | null> = {};
+  for (let t = windowStart; t < req.end; t += STEP_S) {
+    const k = (t - req.from) / STEP_S;
+    solarPower[t] = k < 0 || k >= count ? null : r3(f.solar[k]);
+    meterPower[t] = k < 0 || k >= count ? null : r3(f.meter[k]);
+  }
+  return {
+    interval: STEP_S,
+    solarPower,
+    meterPower,
+    warning: predictionWarning(c.start_time, now, user.row.timezone ?? DEFAULT_TIME_ZONE, false),
+    deployments: nodes.length,
+  };
 }
 
 /** The curtailment's nodes in id order, a page of them, and whether each accepted its limit. */

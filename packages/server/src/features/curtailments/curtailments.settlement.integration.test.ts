@@ -1,11 +1,11 @@
 import { CURTAILMENT } from '@vpp/shared';
 import { expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { node } from '../../test/factories.ts';
+import { feedInPlan, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runDispatchEngine } from '../dispatches/index.ts';
 import { runCurtailmentEngine } from './curtailments.orders.service.ts';
-import { curtailmentSource } from './curtailments.service.ts';
+import { createImportLimit, curtailmentSource } from './curtailments.service.ts';
 import { settleCurtailment } from './curtailments.settlement.service.ts';
 
 // The settlement queues page through every due event: more than one page (500) of each kind, with
@@ -108,28 +108,7 @@ describeEachDatabase('a curtailment settled by hand', (h) => {
     ];
     await telemetry.ingest(held.flatMap(([nodeId, kw]) => kw.map((p, i) => ({ nodeId, ts: S - 300 + i * 300, dt: 300, meter_p: 0, curtailed_p: p }))));
     await telemetry.ingest([a, b, c].map((nodeId) => ({ nodeId, ts: S + 3 * 3600, dt: 300, meter_p: 0 })));
-    const plan = (
-      await db
-        .insertInto('plans')
-        .values({
-          organisation_id: org,
-          name: 'Feed-in 8',
-          name_key: 'feed-in 8',
-          plan_code: 'FI8',
-          code_key: 'fi8',
-          description: '',
-          operational_network_uid: 'x',
-          tariff_type: 'FLAT_RATE',
-          start_date: '2020-01-01',
-          created_at: 1,
-          updated_at: 1,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const prices = JSON.stringify({ tariffType: 'FLAT_RATE', resetPeriod: null, rates: [], demandRates: [], dailyCharge: 1, feedInTariff: 0.08, discount: 0 });
-    await db.insertInto('plan_versions').values({ plan_id: plan, start_date: '2020-01-01', prices, created_at: 1 }).execute();
-    await db.insertInto('customer_plans').values({ organisation_id: org, node_id: a, plan_id: plan, start_date: '2020-01-01', end_date: null }).execute();
+    await feedInPlan(h(), org, a);
     expect(config.CURTAILMENT_CREDIT_RATE).toBe(0.05);
 
     expect(await settleCurtailment(h().ctx, id, S + 750 + config.SETTLEMENT_DELAY_S)).toBe(true);
@@ -149,5 +128,37 @@ describeEachDatabase('a curtailment settled by hand', (h) => {
       [a, 'Curtailment', 0.6, 0.08, 5],
       [b, 'Curtailment', 0.2, 0.05, 1],
     ]);
+  });
+});
+
+// An import limit (issue 31) is a network protection service: it holds back no feed-in, so its
+// settlement gives no credit, even where its homes' inverters held solar back in its window (under
+// another limit) and the homes hold a plan with a feed-in tariff.
+describeEachDatabase('an import limit settled', (h) => {
+  it('is settled with 0 kWh and $0 and writes no grid credits', async () => {
+    const { db, telemetry, config } = h().ctx;
+    const org = await h().org('NETWORK', 'Import Network');
+    const headers = await h().bearer((await h().user(org)).username);
+    const now = nowS();
+    const S = now - (now % 300) + 3600;
+    const [a, b] = [(await node(h(), [org])).id, (await node(h(), [org])).id];
+    await telemetry.ensurePartitions(S - 86_400, S + 86_400);
+    await telemetry.ingest([a, b].map((nodeId) => ({ nodeId, ts: now - (now % 30) - 30, dt: 30, meter_p: 0 })));
+    const vpp = (
+      await h().app.inject({ method: 'POST', url: '/api/powerstations', headers, payload: { type: 'STATIC', name: 'Import feeder', nodes: [a, b] } })
+    ).json().data.id;
+    const actor = { id: null, organisationId: org, reason: 'Import limit (OpenADR event-7 from vtn.test)' };
+    const { id } = await createImportLimit(h().ctx, actor, { powerstation: vpp, startTime: S, duration: 900, importKw: 2 }, now);
+    expect((await runCurtailmentEngine(h().ctx, now)).sent).toContain(id);
+    await db.updateTable('node_commands').set({ status: 'ACCEPTED', responded_at: now }).where('source', '=', curtailmentSource(id)).execute();
+    await telemetry.ingest([a, b].flatMap((nodeId) => [0, 1, 2].map((i) => ({ nodeId, ts: S + i * 300, dt: 300, meter_p: 1.5, curtailed_p: 1.2 }))));
+    await telemetry.ingest([a, b].map((nodeId) => ({ nodeId, ts: S + 3 * 3600, dt: 300, meter_p: 0 })));
+
+    expect(await settleCurtailment(h().ctx, id, S + 900 + config.SETTLEMENT_DELAY_S)).toBe(true);
+    const s = await db.selectFrom('curtailment_settlements').selectAll().where('event_id', '=', id).executeTakeFirstOrThrow();
+    expect([Number(s.period_start), Number(s.period_end), s.curtailed_kwh, s.credit, s.nodes_limited, s.nodes_curtailed]).toEqual([S, S + 900, 0, 0, 2, 0]);
+    expect(await db.selectFrom('billing_items').select('nmi').where('event_id', '=', id).execute()).toEqual([]);
+    // Settled once: a second run writes nothing.
+    expect(await settleCurtailment(h().ctx, id, S + 900 + config.SETTLEMENT_DELAY_S)).toBe(false);
   });
 });

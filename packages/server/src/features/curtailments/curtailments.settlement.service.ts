@@ -2,11 +2,9 @@ import { CURTAILMENT, epochToLocalDate, startOfPeriod } from '@vpp/shared';
 import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { crashPoint } from '../../platform/crash-points.ts';
 import { defineJob } from '../../platform/jobs.ts';
-import { feedInRates, type SettledNodeDay, writeGridCredits } from '../billing/index.ts';
-import { STEP_S } from '../dispatches/index.ts';
-import { nodeFacts, queueSettlements, type SettlementKind, settledEnd } from '../events/index.ts';
+import { feedInRates, type SettledNodeDay } from '../billing/index.ts';
+import { nodeFacts, queueSettlements, type SettlementKind, STEP_S, settledEnd, settleEvent } from '../events/index.ts';
 import { limitTelemetryCovers } from './curtailments.limits.repo.ts';
 import * as repo from './curtailments.repo.ts';
 import { curtailmentSource } from './curtailments.service.ts';
@@ -17,6 +15,9 @@ import { curtailmentSource } from './curtailments.service.ts';
 // customer per local day at a fixed rate: the feed-in tariff of the plan the customer held with the
 // curtailing organisation that day (the revenue the curtailment cost the customer), or the
 // CURTAILMENT_CREDIT_RATE setting for a customer with none. Written once, with its grid credits.
+// An import limit (component import, a network's IMPORT_CAPACITY_LIMIT) earns no credit: it is a
+// network protection service that holds back no feed-in, so its settlement is written with 0 kWh and
+// $0 and no grid credits at all (the customers' bills show nothing for it).
 
 /** The line items' type: a fixed-rate credit (not 'Spot Price'). */
 export const CURTAILMENT_CREDIT_TYPE = 'Curtailment';
@@ -51,12 +52,15 @@ async function limitWindows(db: Database, id: number): Promise<Map<number, [numb
  */
 export async function computeCurtailmentSettlement(
   ctx: AppContext,
-  c: { id: number; organisation_id: number; start_time: number; duration: number; cancelled_at: number | null },
+  c: { id: number; organisation_id: number; start_time: number; duration: number; cancelled_at: number | null; component: string },
 ): Promise<CurtailmentSettlement> {
   const start = c.start_time;
   const end = settledEnd(c);
   const windows = await limitWindows(ctx.db, c.id);
   const ids = [...windows.keys()].sort((a, b) => a - b);
+  // An import limit holds back no feed-in: no credit (see the top of this file).
+  if (c.component === 'import')
+    return { periodStart: start, periodEnd: end, curtailedKwh: 0, credit: 0, nodesLimited: ids.length, nodesCurtailed: 0, nodes: [] };
   const zones = new Map([...(await nodeFacts(ctx.db, ids))].map(([id, f]) => [id, f.timezone]));
   const perDay = new Map<string, { nodeId: number; dayStart: number; date: string; kwh: number }>();
   for (const b of await ctx.telemetry.curtailedEnergy(ids, start, end)) {
@@ -100,42 +104,38 @@ export const curtailmentTelemetryCovers = (db: Database, id: number, end: number
 export const findCurtailmentSettlement = repo.findCurtailmentSettlement;
 
 /**
- * Settles a curtailment once it is due (SETTLEMENT_DELAY_S after its end or its cancel, and the
- * fleet's telemetry covers its window), in one transaction whose first insert is keyed by the
- * curtailment, with its grid credits: a second, concurrent or restarted run writes nothing. Answers
- * whether this call wrote it.
+ * Settles a curtailment once it is due (the kernel's `settleEvent`: SETTLEMENT_DELAY_S after its end
+ * or its cancel, and the fleet's telemetry covering its window), with its grid credits, once.
+ * Answers whether this call wrote it.
  */
-export async function settleCurtailment(ctx: AppContext, id: number, now = nowS()): Promise<boolean> {
-  const c = await repo.settlingCurtailment(ctx.db, id);
-  if (!c) return false;
-  if (settledEnd(c) + ctx.config.SETTLEMENT_DELAY_S > now) return false;
-  if (await findCurtailmentSettlement(ctx.db, id)) return false;
-  if (!(await curtailmentTelemetryCovers(ctx.db, id, settledEnd(c)))) return false;
-  const s = await computeCurtailmentSettlement(ctx, c);
-  return ctx.db.transaction().execute(async (trx) => {
-    const written = await repo.insertSettlement(trx, {
-      event_id: id,
-      settled_at: now,
-      period_start: s.periodStart,
-      period_end: s.periodEnd,
-      curtailed_kwh: s.curtailedKwh,
-      credit: s.credit,
-      nodes_limited: s.nodesLimited,
-      nodes_curtailed: s.nodesCurtailed,
-    });
-    if (!written) return false;
-    crashPoint('settlement', 'curtailment');
-    await writeGridCredits(trx, {
-      organisationId: c.organisation_id,
-      eventId: id,
-      kind: 'curtailment',
-      type: CURTAILMENT_CREDIT_TYPE,
-      startTime: s.periodStart,
-      // In the grid credits' convention: what the event cost, minus the customers' credit.
-      settledValue: -s.credit,
-      nodes: s.nodes,
-    });
-    return true;
+export function settleCurtailment(ctx: AppContext, id: number, now = nowS()): Promise<boolean> {
+  return settleEvent(ctx, CURTAILMENT_SETTLEMENTS, id, now, async (c) => {
+    const s = await computeCurtailmentSettlement(ctx, c);
+    return {
+      write: (trx) =>
+        repo.insertSettlement(trx, {
+          event_id: id,
+          settled_at: now,
+          period_start: s.periodStart,
+          period_end: s.periodEnd,
+          curtailed_kwh: s.curtailedKwh,
+          credit: s.credit,
+          nodes_limited: s.nodesLimited,
+          nodes_curtailed: s.nodesCurtailed,
+        }),
+      // An import limit writes no grid credits (no feed-in lost): its settlement row says $0.
+      credits:
+        c.component === 'import'
+          ? null
+          : {
+              kind: 'curtailment',
+              type: CURTAILMENT_CREDIT_TYPE,
+              startTime: s.periodStart,
+              // In the grid credits' convention: what the event cost, minus the customers' credit.
+              settledValue: -s.credit,
+              nodes: s.nodes,
+            },
+    };
   });
 }
 
@@ -144,11 +144,13 @@ export const settleCurtailmentJob = defineJob('curtailment-settle', z.object({ i
   await settleCurtailment(ctx, payload.id, Math.max(payload.at, nowS()));
 });
 
-const CURTAILMENT_SETTLEMENTS: SettlementKind = {
+const CURTAILMENT_SETTLEMENTS: SettlementKind<NonNullable<Awaited<ReturnType<typeof repo.settlingCurtailment>>>> = {
   types: [CURTAILMENT],
   table: 'curtailment_settlements',
   job: settleCurtailmentJob,
   covers: curtailmentTelemetryCovers,
+  load: repo.settlingCurtailment,
+  crash: 'curtailment',
 };
 
 /** Queues the settlement of every curtailment that is due and not settled (the curtailment engine asks every minute). */

@@ -34,6 +34,8 @@ export interface LimitNodeTable {
   node_id: number;
   net_kw: number | null;
   gross_kw: number | null;
+  /** An import limit's share (migration 053): the node's maximum import, kW. */
+  import_kw: number | null;
   orders_sent_at: Epoch | null;
   dropped_at: Epoch | null;
 }

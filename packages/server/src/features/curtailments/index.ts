@@ -11,12 +11,13 @@ export {
   cancelCurtailment,
   constraint as curtailmentConstraint,
   createCurtailment,
+  createImportLimit,
   curtailmentResponse,
   findCurtailment,
 } from './curtailments.service.ts';
 export { settleCurtailment } from './curtailments.settlement.service.ts';
 
-/** Curtailments and default setpoints: limits on a VPP's export or solar, split into per-node CSIP-AUS limits by the engine. */
+/** Curtailments and default setpoints: limits on a VPP's export or solar (and a network's import limits), split into per-node CSIP-AUS limits by the engine. */
 export const curtailmentsModule: FeatureModule = {
   name: 'curtailments',
   endpoints: [curtailmentEndpoints],

@@ -1,7 +1,7 @@
 import { CUSTOMER_APP_MESSAGES, DISPATCH_MESSAGES } from '@vpp/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { node } from '../../test/factories.ts';
+import { appBatteryVpp } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runDispatchEngine } from '../dispatches/index.ts';
 
@@ -12,7 +12,7 @@ describeEachDatabase('the customer app: messages, read state and opt-outs', (h) 
   let org: number;
   let vpp: number;
   let batteries: number[];
-  const tokens = new Map<number, string>();
+  let tokens: Map<number, string>;
   const now = nowS();
   const soon = now - (now % 300) + 600;
 
@@ -29,16 +29,7 @@ describeEachDatabase('the customer app: messages, read state and opt-outs', (h) 
   beforeAll(async () => {
     org = await h().org('RETAILER', 'Hearth Energy');
     headers = await h().bearer((await h().user(org)).username);
-    const { db, telemetry } = h().ctx;
-    batteries = [];
-    for (let i = 0; i < 3; i++) {
-      const n = await node(h(), [org]);
-      await db.updateTable('nodes').set({ battery_usable_kwh: 20, battery_kwh: 20, battery_kw: 5 }).where('id', '=', n.id).execute();
-      await telemetry.ingest([{ nodeId: n.id, ts: now - (now % 30) - 30, dt: 30, remaining: 18, soc: null }]);
-      batteries.push(n.id);
-      tokens.set(n.id, (await post(`/api/nodes/${n.id}/customer-app-token`)).json().data.token);
-    }
-    vpp = (await post('/api/powerstations', { type: 'STATIC', name: 'Hearth', nodes: batteries })).json().data.id;
+    ({ vpp, batteries, tokens } = await appBatteryVpp(h(), org, headers, 'Hearth', now));
   });
 
   it("answers the app its home's messages once sent, records them delivered and read as the app says; the console counts each node's copy", async () => {

@@ -19,18 +19,38 @@ export interface AppMessageRow {
 }
 
 /**
+ * The copies of a kind's messages that went out, one a node and event (`x`), with when each was sent
+ * and what the node's app said of it (its receipt, `r`): a dispatch's or RERT dispatch's with its
+ * orders (none for a lockout), a grid outage's when the outage's orders went out (to every node of
+ * it, including those that then opted out). The base of a node's messages and of an event's receipts.
+ */
+const copies = {
+  dispatch: (db: Database) =>
+    db
+      .selectFrom('dispatch_nodes as x')
+      .leftJoin('message_receipts as r', (j) => j.onRef('r.event_id', '=', 'x.event_id').onRef('r.node_id', '=', 'x.node_id'))
+      .where('x.message_sent_at', 'is not', null)
+      .select([sql<number>`x.message_sent_at`.as('sent_at'), 'r.delivered_at', 'r.read_at']),
+  outage: (db: Database) =>
+    db
+      .selectFrom('outage_nodes as x')
+      .innerJoin('grid_outages as g', 'g.event_id', 'x.event_id')
+      .leftJoin('message_receipts as r', (j) => j.onRef('r.event_id', '=', 'x.event_id').onRef('r.node_id', '=', 'x.node_id'))
+      .where('g.orders_sent_at', 'is not', null)
+      .select([sql<number>`g.orders_sent_at`.as('sent_at'), 'r.delivered_at', 'r.read_at']),
+};
+
+/**
  * The messages sent to a node's customer, newest first (or one event's): a dispatch's or RERT
  * dispatch's with its orders (none for a lockout), a grid outage's when the outage's orders went
  * out (to every node of it, including those that then opted out).
  */
 export async function nodeMessages(db: Database, nodeId: number, opts: { event?: number; limit: number }): Promise<AppMessageRow[]> {
-  const dispatched = db
-    .selectFrom('dispatch_nodes as dn')
-    .innerJoin('events as e', 'e.id', 'dn.event_id')
-    .innerJoin('dispatches as d', 'd.event_id', 'e.id')
-    .leftJoin('message_receipts as r', (j) => j.onRef('r.event_id', '=', 'dn.event_id').onRef('r.node_id', '=', 'dn.node_id'))
-    .where('dn.node_id', '=', nodeId)
-    .where('dn.message_sent_at', 'is not', null)
+  const dispatched = copies
+    .dispatch(db)
+    .innerJoin('events as e', 'e.id', 'x.event_id')
+    .innerJoin('dispatches as d', 'd.event_id', 'x.event_id')
+    .where('x.node_id', '=', nodeId)
     .select([
       'e.id as event',
       'e.type',
@@ -39,19 +59,13 @@ export async function nodeMessages(db: Database, nodeId: number, opts: { event?:
       'e.start_time',
       'e.duration',
       'e.cancelled_at',
-      sql<number>`dn.message_sent_at`.as('sent_at'),
-      'r.delivered_at',
-      'r.read_at',
-      'dn.opted_out_at',
+      'x.opted_out_at',
       sql<number | null>`d.real_power_p`.as('real_power_p'),
     ]);
-  const outages = db
-    .selectFrom('outage_nodes as o')
-    .innerJoin('events as e', 'e.id', 'o.event_id')
-    .innerJoin('grid_outages as g', 'g.event_id', 'e.id')
-    .leftJoin('message_receipts as r', (j) => j.onRef('r.event_id', '=', 'o.event_id').onRef('r.node_id', '=', 'o.node_id'))
-    .where('o.node_id', '=', nodeId)
-    .where('g.orders_sent_at', 'is not', null)
+  const outages = copies
+    .outage(db)
+    .innerJoin('events as e', 'e.id', 'x.event_id')
+    .where('x.node_id', '=', nodeId)
     .select([
       'e.id as event',
       'e.type',
@@ -60,10 +74,7 @@ export async function nodeMessages(db: Database, nodeId: number, opts: { event?:
       'e.start_time',
       'e.duration',
       'e.cancelled_at',
-      sql<number>`g.orders_sent_at`.as('sent_at'),
-      'r.delivered_at',
-      'r.read_at',
-      'o.opted_out_at',
+      'x.opted_out_at',
       sql<number | null>`cast(null as double precision)`.as('real_power_p'),
     ]);
   let q = db.selectFrom(dispatched.unionAll(outages).as('m')).selectAll();
@@ -106,28 +117,16 @@ export async function orgEvent(db: Database, orgId: number, eventId: number) {
 export async function eventReceipts(db: Database, eventId: number, type: string, limit: number, offset: number) {
   const base =
     type === 'GRID_OUTAGE'
-      ? db
-          .selectFrom('outage_nodes as x')
-          .innerJoin('grid_outages as g', 'g.event_id', 'x.event_id')
-          .where('g.orders_sent_at', 'is not', null)
-          .select([sql<number>`g.orders_sent_at`.as('sent_at'), 'x.opted_out_at'])
-      : db
-          .selectFrom('dispatch_nodes as x')
-          .where('x.message_sent_at', 'is not', null)
-          .select([
-            sql<number>`x.message_sent_at`.as('sent_at'),
-            // Opted out in the app, or by the device's answer to the node's orders (OPTED_OUT, docs/devices.md).
-            sql<
-              number | null
-            >`coalesce(x.opted_out_at, (select min(c.responded_at) from node_commands c where c.node_id = x.node_id and c.source = ${`dispatch:${eventId}`} and c.status = 'OPTED_OUT'))`.as(
-              'opted_out_at',
-            ),
-          ]);
-  const rows = base
-    .innerJoin('nodes as n', 'n.id', 'x.node_id')
-    .leftJoin('message_receipts as r', (j) => j.onRef('r.event_id', '=', 'x.event_id').onRef('r.node_id', '=', 'x.node_id'))
-    .where('x.event_id', '=', eventId)
-    .select(['x.node_id', 'n.nmi', 'r.delivered_at', 'r.read_at']);
+      ? copies.outage(db).select('x.opted_out_at')
+      : copies.dispatch(db).select(
+          // Opted out in the app, or by the device's answer to the node's orders (OPTED_OUT, docs/devices.md).
+          sql<
+            number | null
+          >`coalesce(x.opted_out_at, (select min(c.responded_at) from node_commands c where c.node_id = x.node_id and c.source = ${`dispatch:${eventId}`} and c.status = 'OPTED_OUT'))`.as(
+            'opted_out_at',
+          ),
+        );
+  const rows = base.innerJoin('nodes as n', 'n.id', 'x.node_id').where('x.event_id', '=', eventId).select(['x.node_id', 'n.nmi']);
   const [page, counts] = await Promise.all([
     rows.orderBy('x.node_id').limit(limit).offset(offset).execute(),
     db

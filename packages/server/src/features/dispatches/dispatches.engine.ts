@@ -1,12 +1,13 @@
-import type { DispatchStrategy, PredictionPoint } from '@vpp/shared';
-import { type ExpectedPower, BATTERY_ONE_WAY_EFFICIENCY as ONE_WAY_EFFICIENCY } from '../../forecast/index.ts';
+import type { DispatchStrategy } from '@vpp/shared';
+import type { ExpectedPower } from '../../forecast/index.ts';
+import { BATTERY_ONE_WAY_EFFICIENCY as ONE_WAY_EFFICIENCY } from '../../forecast/index.ts';
+import { type ForecastNode, type ForecastWindow, forecastVpp, type PowerInterval, STEP_S, type VppForecast } from '../events/index.ts';
 
 // The dispatch engine's arithmetic, with no database: how a VPP's request is shared among its
 // batteries (the same allocation serves the constraints, the adjusted prediction and the orders the
-// engine sends), and the forecast of a VPP's day that the prediction graph shows.
+// engine sends), applied to the event kernel's forecast of a VPP's day for the prediction graph.
 
-/** Allocation works in 5-minute steps: the dispatch time step, and the telemetry's finest rollup. */
-export const STEP_S = 300;
+export { type ForecastNode, forecastSteps, type PowerInterval, STEP_S } from '../events/index.ts';
 /** Share of each battery's usable energy kept back: a dispatch never empties a home's backup. */
 export const RESERVE_SHARE = 0.1;
 
@@ -28,13 +29,6 @@ export interface AllocRequest {
   duration: number;
   /** kW for the whole VPP: positive charges, negative discharges, 0 locks the batteries out. */
   realPowerP: number;
-}
-
-/** One order for a node: battery power (kW, positive charging) over [start, end). */
-export interface PowerInterval {
-  start: number;
-  end: number;
-  kw: number;
 }
 
 export interface NodeAllocation {
@@ -136,23 +130,7 @@ export function allocate(nodes: readonly AllocNode[], req: AllocRequest, strateg
   return { nodes: out, steps: stepSums, unallocatedKwh };
 }
 
-/** A node as the forecast steps it: its equipment and state now (its expected solar and load come from the console's forecast). */
-export interface ForecastNode {
-  id: number;
-  solarKw: number;
-  inverterKw: number;
-  usableKwh: number;
-  batteryKw: number;
-  /** Stored energy at `from`, kWh. */
-  socKwh: number;
-}
-
-export interface ForecastRequest {
-  /** When the nodes' state is known (a 5-minute boundary): the forecast runs from here. */
-  from: number;
-  /** The day shown: buckets of [dayStart, dayStart + 86400) at STEP_S (to `end` when given). */
-  dayStart: number;
-  end?: number;
+export interface ForecastRequest extends ForecastWindow {
   /**
    * The dispatch applied in the adjusted prediction; `leftOut` are nodes a grid outage or another
    * organisation's event with precedence holds in its window (docs/precedence.md): they get no share
@@ -161,126 +139,31 @@ export interface ForecastRequest {
   dispatch?: AllocRequest & { strategy: DispatchStrategy; leftOut?: ReadonlySet<number> };
 }
 
-export interface Forecast {
-  prediction: Record<string, PredictionPoint>;
-  adjustedPrediction: Record<string, PredictionPoint> | null;
+export interface Forecast extends VppForecast {
   /** The allocation the adjusted prediction applied (from each node's predicted state at the dispatch's start). */
   allocation: Allocation | null;
 }
 
-/** The sums of one forecast pass, per step. */
-interface Sums {
-  solar: Float64Array;
-  house: Float64Array;
-  battery: Float64Array;
-  meter: Float64Array;
-  soc: Float64Array;
-}
-
-const sums = (n: number): Sums => ({
-  solar: new Float64Array(n),
-  house: new Float64Array(n),
-  battery: new Float64Array(n),
-  meter: new Float64Array(n),
-  soc: new Float64Array(n),
-});
-
-/** The 5-minute steps a forecast runs, from `from` to the end of the day shown: what its expected power must cover. */
-export function forecastSteps(req: ForecastRequest): number {
-  return Math.max(0, Math.ceil(((req.end ?? req.dayStart + 86_400) - req.from) / STEP_S));
-}
-
 /**
- * A VPP's day: each node's expected solar and household load (`expected`, the console's forecast
- * from its measured history and the weather, at the steps from `from`), and each battery
- * self-consuming from its state now within its power and energy limits. The adjusted prediction
- * shares the dispatch among the batteries with `allocate`, from each one's forecast state at the
- * dispatch's start, and applies it. Steps of 5 minutes, plain arithmetic per node and step, so a
- * VPP of 10,000 nodes steps in tens of milliseconds.
+ * A VPP's day (the kernel's `forecastVpp`); the adjusted prediction shares the dispatch among the
+ * batteries with `allocate`, from each one's forecast state at the dispatch's start, and applies it.
  */
 export function forecast(nodes: readonly ForecastNode[], req: ForecastRequest, expected: ExpectedPower): Forecast {
-  const dayEnd = req.end ?? req.dayStart + 86_400;
-  const from = req.from;
-  const count = forecastSteps(req);
-  const times = Float64Array.from({ length: count }, (_, k) => from + k * STEP_S);
-
-  const hours = STEP_S / 3600;
   const dispatch = req.dispatch;
-  const dStart = dispatch ? Math.max(0, Math.ceil((dispatch.start - from) / STEP_S)) : count;
-  const socAtDispatch = new Float64Array(nodes.length);
-
-  /** Steps one node over [k0, count), self-consuming unless `orders` hold its battery; adds into `out`. */
-  const run = (n: ForecastNode, k0: number, soc0: number, out: Sums, orders: PowerInterval[] | null, index: number) => {
-    let soc = soc0;
-    let o = 0;
-    for (let k = k0; k < count; k++) {
-      if (k === dStart) socAtDispatch[index] = soc;
-      const t = times[k];
-      const solar = expected.solarKw(index, k);
-      const house = expected.houseKw(index, k);
-      let battery = 0;
-      if (n.usableKwh > 0 && n.batteryKw > 0) {
-        let target = solar - house;
-        if (orders) {
-          while (o < orders.length && orders[o].end <= t) o++;
-          if (o < orders.length && orders[o].start <= t) target = orders[o].kw;
-        }
-        const maxCharge = Math.min(n.batteryKw, Math.max(0, (n.usableKwh - soc) / hours / ONE_WAY_EFFICIENCY));
-        const maxDischarge = Math.min(n.batteryKw, Math.max(0, (soc * ONE_WAY_EFFICIENCY) / hours));
-        battery = Math.max(-maxDischarge, Math.min(maxCharge, target));
-        soc = Math.min(n.usableKwh, Math.max(0, soc + (battery > 0 ? battery * ONE_WAY_EFFICIENCY : battery / ONE_WAY_EFFICIENCY) * hours));
-      }
-      out.solar[k] += solar;
-      out.house[k] += house;
-      out.battery[k] += battery;
-      out.meter[k] += house + battery - solar;
-      // Stored energy at the end of the step: the state the next bucket starts from.
-      out.soc[k] += soc;
-    }
-    if (dStart >= count) socAtDispatch[index] = soc;
-  };
-
-  const base = sums(count);
-  for (let i = 0; i < nodes.length; i++) run(nodes[i], 0, nodes[i].socKwh, base, null, i);
-
-  let adjusted: Sums | null = null;
   let allocation: Allocation | null = null;
-  if (dispatch) {
-    const batteries = nodes.flatMap((n, i) =>
-      n.usableKwh > 0 && n.batteryKw > 0 && !dispatch.leftOut?.has(n.id)
-        ? [{ id: n.id, maxKw: n.batteryKw, usableKwh: n.usableKwh, reserveKwh: n.usableKwh * RESERVE_SHARE, socKwh: socAtDispatch[i] }]
-        : [],
-    );
-    allocation = allocate(batteries, dispatch, dispatch.strategy);
-    const orders = new Map(allocation.nodes.map((a) => [a.nodeId, a.intervals]));
-    adjusted = sums(count);
-    for (const key of ['solar', 'house', 'battery', 'meter', 'soc'] as const) adjusted[key].set(base[key].subarray(0, dStart));
-    for (let i = 0; i < nodes.length; i++) run(nodes[i], dStart, socAtDispatch[i], adjusted, orders.get(nodes[i].id) ?? null, i);
-  }
-
-  const usable = nodes.reduce((a, n) => a + (n.batteryKw > 0 ? n.usableKwh : 0), 0);
-  const series = (s: Sums) => {
-    const out: Record<string, PredictionPoint> = {};
-    for (let t = req.dayStart - (req.dayStart % STEP_S); t < dayEnd; t += STEP_S) {
-      const k = (t - from) / STEP_S;
-      out[t] =
-        k < 0 || k >= count
-          ? EMPTY
-          : {
-              solarPower: r3(s.solar[k]),
-              housePower: r3(s.house[k]),
-              batteryPower: r3(s.battery[k]),
-              meterPower: r3(s.meter[k]),
-              remainingCharge: r3(s.soc[k]),
-              soc: usable > 0 ? r3((s.soc[k] / usable) * 100) : null,
-            };
-    }
-    return out;
+  const adjust = dispatch && {
+    start: dispatch.start,
+    orders: (socAtStart: Float64Array) => {
+      const batteries = nodes.flatMap((n, i) =>
+        n.usableKwh > 0 && n.batteryKw > 0 && !dispatch.leftOut?.has(n.id)
+          ? [{ id: n.id, maxKw: n.batteryKw, usableKwh: n.usableKwh, reserveKwh: n.usableKwh * RESERVE_SHARE, socKwh: socAtStart[i] }]
+          : [],
+      );
+      const a = allocate(batteries, dispatch, dispatch.strategy);
+      allocation = a;
+      return new Map(a.nodes.map((n) => [n.nodeId, n.intervals]));
+    },
   };
-  return { prediction: series(base), adjustedPrediction: adjusted ? series(adjusted) : null, allocation };
+  const { prediction, adjustedPrediction } = forecastVpp(nodes, req, expected, adjust);
+  return { prediction, adjustedPrediction, allocation };
 }
-
-/** A bucket the forecast does not cover (before now): no value, never 0. */
-const EMPTY: PredictionPoint = { solarPower: null, housePower: null, batteryPower: null, meterPower: null, remainingCharge: null, soc: null };
-
-const r3 = (v: number) => Math.round(v * 1000) / 1000;

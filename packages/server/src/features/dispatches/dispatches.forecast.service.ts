@@ -12,25 +12,21 @@ import {
   powerFactorSettable,
   powerMaxStep,
   powerMinStep,
-  startOfPeriod,
 } from '@vpp/shared';
 import { nowS } from '../../db/database.ts';
 import { netExportCaps, PRECEDENCE } from '../../devices/devices.commands.ts';
-import { forecastError, forecastPower, type ModelNode } from '../../forecast/index.ts';
+import { forecastError, forecastPower } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
+import { DEFAULT_TIME_ZONE, forecastSteps, predictionWarning, reportingBatteries, reportingNodes, STEP_S, toForecastNode } from '../events/index.ts';
 import { powerstationPrices, seesMarketData } from '../market/index.ts';
 import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
-
-const DAY_S = 86_400;
-
-import { type AllocNode, type Forecast, type ForecastNode, type ForecastRequest, forecast, forecastSteps, STEP_S, sustainableKw } from './dispatches.engine.ts';
+import { type AllocNode, type Forecast, type ForecastRequest, forecast, sustainableKw } from './dispatches.engine.ts';
 import { allocNode } from './dispatches.orders.ts';
 import * as repo from './dispatches.repo.ts';
 
-/** The zone of an account without one (as the alert digests assume). */
-export const DEFAULT_TIME_ZONE = 'Australia/Sydney';
+const DAY_S = 86_400;
 
 /**
  * The lowest power factor the inverters can hold while carrying `realPowerP`: each node carries its
@@ -48,10 +44,6 @@ function lowestPowerFactor(nodes: readonly (AllocNode & { inverterKw: number })[
 }
 
 /**
- * What the VPP can dispatch for `duration` seconds, from its reporting batteries' stored energy now
- * (less the reserve each keeps) and their power limits, and the power factor the inverters allow.
- */
-/**
  * The VPP's reporting batteries a dispatch of the caller's organisation over [start, start +
  * duration) can count on (docs/precedence.md): those that a grid outage or another organisation's
  * event with precedence holds then are left out (`heldElsewhere` counts them, naming nothing), and
@@ -59,7 +51,7 @@ function lowestPowerFactor(nodes: readonly (AllocNode & { inverterKw: number })[
  * are the network's export limits standing on the nodes then: a node exports at most that (kW).
  */
 export async function dispatchableNodes(ctx: AppContext, user: AuthUser, ps: PowerstationRow, start: number, duration: number, now: number) {
-  const all = (await repo.reportingBatteries(ctx.db, ps, now)).map(allocNode);
+  const all = (await reportingBatteries(ctx.db, ps, now)).map(allocNode);
   const ids = all.map((n) => n.id);
   const held = await repo.heldNodes(ctx.db, user.organisationId, PRECEDENCE[user.row.suborg_type], ids, start, start + duration);
   const nodes = all.filter((n) => !held.others.has(n.id));
@@ -76,6 +68,10 @@ export async function dispatchableNodes(ctx: AppContext, user: AuthUser, ps: Pow
   return { nodes, heldElsewhere: held.others.size, ownOverlap, caps };
 }
 
+/**
+ * What the VPP can dispatch for `duration` seconds, from its reporting batteries' stored energy now
+ * (less the reserve each keeps) and their power limits, and the power factor the inverters allow.
+ */
 export async function constraints(
   ctx: AppContext,
   user: AuthUser,
@@ -135,32 +131,6 @@ export async function constraints(
 }
 
 /**
- * The spec's warning for a prediction of a day after today (in the caller's time zone); a caller who
- * sees market data is also told when the day is beyond the price forecast.
- */
-export function predictionWarning(dayStart: number, now: number, zone: string, marketVisible: boolean, pricesAvailable = false): string | null {
-  const tomorrow = startOfPeriod(startOfPeriod(now, 'day', zone) + 36 * 3600, 'day', zone);
-  if (dayStart < tomorrow) return null;
-  return marketVisible && !pricesAvailable ? DISPATCH_MESSAGES.futurePredictionsNoPrices : DISPATCH_MESSAGES.futurePredictions;
-}
-
-/** A reporting node as the forecast models it, from its state now. */
-export function toForecastNode(r: repo.NodeStateRow): ForecastNode & ModelNode {
-  return {
-    id: r.id,
-    lat: r.lat,
-    lng: r.lng,
-    postcode: r.postcode,
-    timezone: r.timezone,
-    solarKw: r.solar_kw,
-    inverterKw: r.inverter_kw,
-    usableKwh: r.battery_usable_kwh,
-    batteryKw: r.battery_kw,
-    socKwh: Math.min(r.battery_usable_kwh, Math.max(0, r.remaining ?? 0)),
-  };
-}
-
-/**
  * What a dispatch is expected to deliver on the settlement's basis (dispatches.measurement.service.ts): the
  * change of the homes' meters against their own behaviour (the prediction without the dispatch
  * stands for the baseline), over the buckets of the dispatch the forecast covers; and the warning
@@ -208,7 +178,7 @@ export async function predictions(
   const hasDispatch = q.dispatchStart !== undefined && q.dispatchDuration !== undefined;
   if (!hasDispatch && (q.dispatchRealPowerP !== undefined || q.dispatchStart !== undefined || q.dispatchDuration !== undefined))
     throw badRequest(DISPATCH_MESSAGES.dispatchWithoutStart);
-  const nodes = (await repo.reportingNodes(ctx.db, ps, now)).map(toForecastNode);
+  const nodes = (await reportingNodes(ctx.db, ps, now)).map(toForecastNode);
   const realPowerP = q.dispatchRealPowerP ?? 0;
   if (hasDispatch && realPowerP !== 0 && !nodes.some((n) => n.usableKwh > 0 && n.batteryKw > 0)) throw badRequest(DISPATCH_MESSAGES.noBatteryNodes);
   // As the dispatch's range and orders do (dispatchableNodes), the nodes held then by a grid outage or

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { node } from '../../test/factories.ts';
+import { appBatteryVpp } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { measureDispatch } from './dispatches.measurement.service.ts';
 import { runDispatchEngine } from './dispatches.orders.service.ts';
@@ -12,7 +12,7 @@ describeEachDatabase('a customer opting out of a dispatch', (h) => {
   let headers: { authorization: string };
   let vpp: number;
   let batteries: number[];
-  const tokens = new Map<number, string>();
+  let tokens: Map<number, string>;
   const now = nowS();
   const soon = now - (now % 300) + 600;
   const post = (url: string, payload?: object, hdrs: Record<string, string> = headers) =>
@@ -21,16 +21,7 @@ describeEachDatabase('a customer opting out of a dispatch', (h) => {
   beforeAll(async () => {
     const org = await h().org('RETAILER', 'Optout Energy');
     headers = await h().bearer((await h().user(org)).username);
-    const { db, telemetry } = h().ctx;
-    batteries = [];
-    for (let i = 0; i < 3; i++) {
-      const n = await node(h(), [org]);
-      await db.updateTable('nodes').set({ battery_usable_kwh: 20, battery_kwh: 20, battery_kw: 5 }).where('id', '=', n.id).execute();
-      await telemetry.ingest([{ nodeId: n.id, ts: now - (now % 30) - 30, dt: 30, remaining: 18, soc: null }]);
-      batteries.push(n.id);
-      tokens.set(n.id, (await post(`/api/nodes/${n.id}/customer-app-token`)).json().data.token);
-    }
-    vpp = (await post('/api/powerstations', { type: 'STATIC', name: 'Optout', nodes: batteries })).json().data.id;
+    ({ vpp, batteries, tokens } = await appBatteryVpp(h(), org, headers, 'Optout', now));
   });
 
   it("counts the node's whole order as rejected, opted out, and leaves it out of a re-allocation", async () => {

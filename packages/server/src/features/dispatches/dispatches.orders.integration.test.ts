@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { node } from '../../test/factories.ts';
+import { batteryVpp } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runDispatchEngine } from './dispatches.orders.service.ts';
 
@@ -31,15 +31,7 @@ describeEachDatabase('the dispatch engine: orders through the fleet control inte
   beforeAll(async () => {
     const org = await h().org('RETAILER', 'Sunrise');
     headers = await h().bearer((await h().user(org)).username);
-    const { db, telemetry } = h().ctx;
-    batteries = [];
-    for (let i = 0; i < 3; i++) {
-      const n = await node(h(), [org]);
-      await db.updateTable('nodes').set({ battery_usable_kwh: 20, battery_kwh: 20, battery_kw: 5 }).where('id', '=', n.id).execute();
-      await telemetry.ingest([{ nodeId: n.id, ts: now - (now % 30) - 30, dt: 30, remaining: 18, soc: null }]);
-      batteries.push(n.id);
-    }
-    vpp = (await post('/api/powerstations', { type: 'STATIC', name: 'Fleet', nodes: batteries })).json().data.id;
+    ({ vpp, batteries } = await batteryVpp(h(), org, headers, 'Fleet', now));
   });
 
   it('sends each node its share within 24 hours of the start, once, with the customer message recorded per node', async () => {

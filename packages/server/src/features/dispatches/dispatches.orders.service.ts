@@ -2,7 +2,7 @@ import type { DispatchStrategy } from '@vpp/shared';
 import { type Database, nowS } from '../../db/database.ts';
 import { cancelCommands, type NewCommand, sendCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { dueEvents, eventPowerstation, markChecked, markOrdersSent } from '../events/index.ts';
+import { dueEvents, eventPowerstation, markChecked, markOrdersSent, reportingBatteries } from '../events/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
 import * as orders from './dispatches.orders.repo.ts';
 import { allocationFor, allocNode, commandSource, customerMessageOf } from './dispatches.orders.ts';
@@ -52,7 +52,7 @@ export function commandsOf(id: number, nodes: readonly repo.DispatchNodeInput[])
 async function candidates(db: Database, d: repo.DispatchRow, now: number) {
   const ps = await eventPowerstation(db, d.powerstation_id);
   if (!ps) return [];
-  const nodes = (await repo.reportingBatteries(db, ps, now)).map(allocNode);
+  const nodes = (await reportingBatteries(db, ps, now)).map(allocNode);
   const busy = await repo.busyNodes(
     db,
     d.organisation_id,
@@ -98,7 +98,7 @@ async function reallocate(ctx: AppContext, id: number, now: number, bucket: numb
   if (!d || d.cancelled_at !== null) return false;
   const allocated = await orders.allocatedNodes(ctx.db, id);
   const ps = await eventPowerstation(ctx.db, d.powerstation_id);
-  const reporting = new Map((ps ? await repo.reportingBatteries(ctx.db, ps, now) : []).map((r) => [r.id, allocNode(r)]));
+  const reporting = new Map((ps ? await reportingBatteries(ctx.db, ps, now) : []).map((r) => [r.id, allocNode(r)]));
   const dropped = allocated.filter((n) => !reporting.has(n));
   const kept = allocated.filter((n) => reporting.has(n)).map((n) => reporting.get(n) as ReturnType<typeof allocNode>);
   const end = d.start_time + d.duration;

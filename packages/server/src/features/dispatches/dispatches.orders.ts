@@ -1,9 +1,10 @@
 import { DISPATCH_MESSAGES, type DispatchStrategy } from '@vpp/shared';
+import type { BatteryRow } from '../events/index.ts';
 import { type AllocNode, allocate, RESERVE_SHARE } from './dispatches.engine.ts';
 import type * as repo from './dispatches.repo.ts';
 
 /** A reporting battery as the allocation sees it now. */
-export const allocNode = (r: repo.BatteryRow): AllocNode & { inverterKw: number } => ({
+export const allocNode = (r: BatteryRow): AllocNode & { inverterKw: number } => ({
   id: r.id,
   maxKw: r.battery_kw,
   usableKwh: r.battery_usable_kwh,

@@ -1,11 +1,10 @@
 import { epochToLocalDate, isNemRegion, type NemRegion, startOfPeriod } from '@vpp/shared';
 import { z } from 'zod';
-import { nowS } from '../../db/database.ts';
+import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { crashPoint } from '../../platform/crash-points.ts';
 import { defineJob } from '../../platform/jobs.ts';
-import { feedInRates, writeGridCredits } from '../billing/index.ts';
-import { nodeFacts, pricesActual, queueSettlements, type SettlementKind, settledEnd } from '../events/index.ts';
+import { feedInRates } from '../billing/index.ts';
+import { type MeasuredSettlement, nodeFacts, pricesActual, queueSettlements, type SettlementKind, settledEnd, settleEvent } from '../events/index.ts';
 import { settlementPrices } from '../market/index.ts';
 import { STEP_S } from './dispatches.engine.ts';
 import { type ExternalResponse, externalResponses } from './dispatches.external.service.ts';
@@ -234,35 +233,28 @@ export { pricesActual };
 export const findSettlement = repo.findSettlement;
 
 /**
- * Settles a dispatch once it is due (SETTLEMENT_DELAY_S after its end or its cancel, and the fleet's
- * telemetry covers its window: `telemetryCovers`): computes the
- * settlement and writes it in one transaction whose first insert is keyed by the dispatch, so a
- * second run, a concurrent run (another worker) or a rerun after a crash writes nothing.
- * Answers whether this call wrote it.
+ * Settles a dispatch once it is due (the kernel's `settleEvent`: SETTLEMENT_DELAY_S after its end or
+ * its cancel, its prices actual, and the fleet's telemetry covering its window: `telemetryCovers`),
+ * from its measured settlement, once. Answers whether this call wrote it.
  */
-export async function settleDispatch(ctx: AppContext, id: number, now = nowS()): Promise<boolean> {
-  const e = await repo.settlingDispatch(ctx.db, id, ENGINE_EVENTS);
-  if (!e) return false;
-  const ev = e;
-  if (settledEnd(ev) + ctx.config.SETTLEMENT_DELAY_S > now) return false;
-  if (!pricesActual(settledEnd(ev), now)) return false;
-  if (await findSettlement(ctx.db, id)) return false;
-  if (!(await telemetryCovers(ctx.db, id, settledEnd(ev)))) return false;
-  const s = await computeSettlement(ctx, ev, now);
-  const complete = s.nodes.filter((n) => n.complete);
-  if (e.type === RERT_EVENT) return writeSettlement(ctx, e, s, rertCredits(s, await rertActivation(ctx.db, id)), now);
-  // The bill pays the plan's feed-in tariff on exported energy (a customer with no plan of this
-  // retailer: none here): the grid credit is the spot value beyond it, and never a debit.
-  const feedIn = await feedInRates(ctx.db, e.organisation_id, complete, 0);
-  const credits = complete.map((n) => ({
-    nodeId: n.nodeId,
-    dayStart: n.dayStart,
-    kwh: n.kwh,
-    value: n.value,
-    credit: Math.max(0, n.dischargeValue - n.dischargedKwh * feedIn(n.nodeId, n.date)) + n.chargeEarnings,
-    sides: { spotValue: n.dischargeValue + n.chargeEarnings, feedIn: n.dischargedKwh * feedIn(n.nodeId, n.date) },
-  }));
-  return writeSettlement(ctx, e, s, { credits, rert: null }, now);
+export function settleDispatch(ctx: AppContext, id: number, now = nowS()): Promise<boolean> {
+  return settleEvent(ctx, DISPATCH_SETTLEMENTS, id, now, async (e) => {
+    const s = await computeSettlement(ctx, e, now);
+    if (e.type === RERT_EVENT) return measured(e, s, rertCredits(s, await rertActivation(ctx.db, e.id)), now);
+    const complete = s.nodes.filter((n) => n.complete);
+    // The bill pays the plan's feed-in tariff on exported energy (a customer with no plan of this
+    // retailer: none here): the grid credit is the spot value beyond it, and never a debit.
+    const feedIn = await feedInRates(ctx.db, e.organisation_id, complete, 0);
+    const credits = complete.map((n) => ({
+      nodeId: n.nodeId,
+      dayStart: n.dayStart,
+      kwh: n.kwh,
+      value: n.value,
+      credit: Math.max(0, n.dischargeValue - n.dischargedKwh * feedIn(n.nodeId, n.date)) + n.chargeEarnings,
+      sides: { spotValue: n.dischargeValue + n.chargeEarnings, feedIn: n.dischargedKwh * feedIn(n.nodeId, n.date) },
+    }));
+    return measured(e, s, { credits, rert: null }, now);
+  });
 }
 
 /** A RERT dispatch's payments under its contract (AUD), as settled. */
@@ -313,14 +305,8 @@ interface Credit {
   sides?: { spotValue: number; feedIn: number };
 }
 
-/** Writes a settlement and its customers' credits in one transaction, keyed by the event: once. */
-async function writeSettlement(
-  ctx: AppContext,
-  e: { id: number; organisation_id: number; type: string },
-  s: Settlement,
-  paid: { credits: Credit[]; rert: RertPayments | null },
-  now: number,
-): Promise<boolean> {
+/** What a dispatch's settlement writes: its rows (the settlement and its nodes) and its customers' credits. */
+function measured(e: { id: number; type: string }, s: Settlement, paid: { credits: Credit[]; rert: RertPayments | null }, now: number): MeasuredSettlement {
   const id = e.id;
   const { credits, rert } = paid;
   if (rert) {
@@ -329,7 +315,7 @@ async function writeSettlement(
     const byNode = new Map(credits.map((c) => [`${c.nodeId}:${c.dayStart}`, c.value]));
     for (const n of s.nodes) n.value = n.complete ? (byNode.get(`${n.nodeId}:${n.dayStart}`) ?? 0) : null;
   }
-  return ctx.db.transaction().execute(async (trx) => {
+  const write = async (trx: Database) => {
     const written = await repo.insertSettlement(trx, {
       event_id: id,
       settled_at: now,
@@ -372,35 +358,38 @@ async function writeSettlement(
         complete: n.complete ? 1 : 0,
       })),
     );
-    // The grid credits of the customers, in the same transaction: written with the settlement or not at all.
-    crashPoint('settlement', 'dispatch');
-    await writeGridCredits(trx, {
-      organisationId: e.organisation_id,
-      eventId: id,
+    return true;
+  };
+  return {
+    write,
+    credits: {
       kind: e.type === RERT_EVENT ? 'rert' : 'dispatch',
       // Spec 3 §3.10 names 'Spot Price' and allows others: a RERT dispatch's credit is labelled as what it is.
       type: e.type === RERT_EVENT ? 'RERT' : 'Spot Price',
       startTime: s.periodStart,
       settledValue: s.cost,
       nodes: credits,
-    });
-    return true;
-  });
+    },
+  };
 }
 
 const SETTLE_KIND = 'dispatch-settle';
+
+type DispatchSettling = NonNullable<Awaited<ReturnType<typeof repo.settlingDispatch>>>;
 
 /** Settles one dispatch; `at` is when it was found due (the run acts as at least then). */
 export const settleDispatchJob = defineJob(SETTLE_KIND, z.object({ id: z.number().int(), at: z.number() }), async (ctx, payload) => {
   await settleDispatch(ctx, payload.id, Math.max(payload.at, nowS()));
 });
 
-const DISPATCH_SETTLEMENTS: SettlementKind = {
+const DISPATCH_SETTLEMENTS: SettlementKind<DispatchSettling> = {
   types: ENGINE_EVENTS,
   table: 'dispatch_settlements',
   job: settleDispatchJob,
   covers: telemetryCovers,
   spotPriced: true,
+  load: (db, id) => repo.settlingDispatch(db, id, ENGINE_EVENTS),
+  crash: 'dispatch',
 };
 
 /** Queues the settlement of every dispatch and RERT dispatch that is due and not settled (the engine asks every minute). */

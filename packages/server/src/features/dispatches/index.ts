@@ -14,14 +14,9 @@ export {
   type AllocNode,
   type AllocRequest,
   allocate,
-  type ForecastNode,
-  forecast,
-  forecastSteps,
   type NodeAllocation,
-  type PowerInterval,
-  STEP_S,
 } from './dispatches.engine.ts';
-export { constraints, DEFAULT_TIME_ZONE, predictionWarning, toForecastNode } from './dispatches.forecast.service.ts';
+export { constraints } from './dispatches.forecast.service.ts';
 export { BASELINE, medianOf, meterBaselines, weightedError } from './dispatches.measurement.service.ts';
 export { markNodesSent, resetOrders } from './dispatches.orders.repo.ts';
 export { commandsOf, ORDER_LEAD_S, runDispatchEngine } from './dispatches.orders.service.ts';
@@ -32,10 +27,7 @@ export {
   type DispatchRow,
   lockNodes,
   overlapping,
-  REPORTING_WINDOW_S,
   RERT_EVENT,
-  reportingBatteries,
-  reportingNodes,
   storeAllocation,
   storeRertActivation,
 } from './dispatches.repo.ts';

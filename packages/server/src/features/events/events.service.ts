@@ -4,7 +4,6 @@ import { cancelCommands, endCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
-import { enqueue, type JobDefinition } from '../../platform/jobs.ts';
 import { requirePowerstation } from '../vpps/index.ts';
 import * as repo from './events.repo.ts';
 
@@ -116,57 +115,4 @@ export async function cancelByKind(
   const type = await repo.eventType(ctx.db, user.organisationId, id);
   const cancel = type !== undefined ? kinds[type] : undefined;
   return (cancel ?? otherwise)(ctx, user, id);
-}
-
-// The settlement queue.
-
-/** The settled window of an event: its start to its end, or to its cancel when cancelled earlier. */
-export const settledEnd = (e: { start_time: number; duration: number; cancelled_at: number | null }) =>
-  Math.max(e.start_time, Math.min(e.start_time + e.duration, e.cancelled_at ?? Number.POSITIVE_INFINITY));
-
-/** The market's interval: settlement prices each 5 minutes. */
-const PRICE_INTERVAL_S = 300;
-
-/**
- * Whether every interval a settled window ending at `end` prices has an actual price by `now`: the
- * interval a cancel fell in must have ended too. Settlement never reads a forecast; until then it waits.
- */
-export const pricesActual = (end: number, now: number) => Math.ceil(end / PRICE_INTERVAL_S) * PRICE_INTERVAL_S <= now;
-
-/** What the settlement queue needs to know of a kind of event. */
-export interface SettlementKind {
-  /** The events' types. */
-  types: readonly string[];
-  /** The table of their settlements, keyed by event_id. */
-  table: 'dispatch_settlements' | 'curtailment_settlements';
-  job: JobDefinition<{ id: number; at: number }>;
-  /** Whether the fleet's telemetry covers the event's settled window [.., end). */
-  covers: (db: Database, id: number, end: number) => Promise<boolean>;
-  /** Whether the settlement values its energy at actual spot prices, so waits until they exist (`pricesActual`). */
-  spotPriced?: boolean;
-}
-
-/** Events read per page of the settlement queue. */
-const QUEUE_PAGE = 500;
-
-/**
- * Queues the settlement of every event of a kind that is due and not settled, whatever their number
- * (keyset pages by id). The job's unique key queues each event's once, whatever the number of processes.
- */
-export async function queueSettlements(ctx: AppContext, kind: SettlementKind, now = nowS()): Promise<number[]> {
-  const prefix = `${kind.job.kind}:`;
-  const endedBy = now - ctx.config.SETTLEMENT_DELAY_S;
-  const queued: number[] = [];
-  for (let after = 0; ; ) {
-    const rows = await repo.unsettledEvents(ctx.db, { types: kind.types, table: kind.table, jobPrefix: prefix, endedBy, after, limit: QUEUE_PAGE });
-    for (const r of rows) {
-      // Not yet covered by the fleet's telemetry: asked again at the next run of the engine.
-      const end = settledEnd(r);
-      if (kind.spotPriced && !pricesActual(end, now)) continue;
-      if (!(await kind.covers(ctx.db, r.id, end))) continue;
-      if ((await enqueue(ctx.db, kind.job.kind, { id: r.id, at: now }, { uniqueKey: `${prefix}${r.id}` })) !== null) queued.push(r.id);
-    }
-    if (rows.length < QUEUE_PAGE) return queued;
-    after = rows[rows.length - 1].id;
-  }
 }

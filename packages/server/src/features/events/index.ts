@@ -2,7 +2,34 @@ import { eventEndpoints } from '@vpp/shared';
 import type { FeatureModule } from '../../platform/module.ts';
 import { eventsRoutes } from './events.routes.ts';
 
-export { dueEvents, EVENT_COLUMNS, eventPowerstation, eventTimes, markChecked, markOrdersSent, nodeFacts } from './events.repo.ts';
+export {
+  DEFAULT_TIME_ZONE,
+  type ForecastAdjustment,
+  type ForecastNode,
+  type ForecastWindow,
+  forecastSteps,
+  forecastVpp,
+  forecastWindow,
+  type PowerInterval,
+  predictionWarning,
+  STEP_S,
+  toForecastNode,
+  type VppForecast,
+} from './events.forecast.ts';
+export {
+  type BatteryRow,
+  dueEvents,
+  EVENT_COLUMNS,
+  eventPowerstation,
+  eventTimes,
+  markChecked,
+  markOrdersSent,
+  type NodeStateRow,
+  nodeFacts,
+  REPORTING_WINDOW_S,
+  reportingBatteries,
+  reportingNodes,
+} from './events.repo.ts';
 export {
   type AuditAction,
   audit,
@@ -14,18 +41,24 @@ export {
   moveUpcomingEvent,
   nameOf,
   presentEvent,
-  pricesActual,
-  queueSettlements,
   requireEvent,
-  type SettlementKind,
-  settledEnd,
   withdrawEvent,
 } from './events.service.ts';
+export {
+  type MeasuredSettlement,
+  pricesActual,
+  queueSettlements,
+  type SettlementKind,
+  type SettlingEvent,
+  settledEnd,
+  settleEvent,
+} from './events.settlement.ts';
 export type { EventAuditTable, EventTable } from './events.tables.ts';
 
 /**
  * Events on VPPs. Dispatches, RERT dispatches, outages and curtailments are kinds of event: they
  * share this area's table, states and timeline, and add their own details beside it; and its kernel:
- * find/require/present of an event of a kind, the audit trail, cancel by kind and the settlement queue.
+ * find/require/present of an event of a kind, the audit trail, cancel by kind, the settlement queue
+ * and the forecast of a VPP's window.
  */
 export const eventsModule: FeatureModule = { name: 'events', endpoints: [eventEndpoints], routes: eventsRoutes };

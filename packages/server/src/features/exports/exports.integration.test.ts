@@ -3,12 +3,14 @@ import path from 'node:path';
 import { type ExportJobDetail, endOfPeriod, localDateToEpoch, EXPORT_MESSAGES as M, MESSAGES, PERMISSIONS, shiftPeriod, startOfPeriod } from '@vpp/shared';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, expect, it } from 'vitest';
-import { nowS } from '../../db/database.ts';
+import { databaseSource, nowS } from '../../db/database.ts';
 import { armCrashPoint } from '../../platform/crash-points.ts';
 import { signDownload } from '../../platform/downloads.ts';
+import { streamingTasks } from '../../platform/run-in-worker.ts';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase, PASSWORD } from '../../test/harness.ts';
 import { runJobs } from '../../test/outbox.ts';
+import { type OperationalPlan, writeOperational } from './exports.operational.ts';
 import { exportJob, runExport, sweepExports } from './exports.service.ts';
 
 type Headers = { authorization: string };
@@ -632,6 +634,76 @@ describeEachDatabase(
       expect(rows).toHaveLength((end - start) / 300);
       const folder = path.join(h().ctx.config.dataDir, 'files', 'exports', detail.reference_id);
       expect(fs.readdirSync(folder).sort()).toEqual(detail.details.signed_urls.map((f) => f.filename).sort());
+    });
+
+    it("writes the same bytes in the streaming worker as on the API's thread: phases, submeters, a sum, many pages", async () => {
+      const exportNodes = await h().ctx.db.selectFrom('nodes').select(['id', 'nmi', 'timezone']).where('id', 'in', nodes).orderBy('id').execute();
+      const plan: OperationalPlan = {
+        nodes: exportNodes.map((n) => ({ id: n.id, nmi: n.nmi as string, timezone: n.timezone as string })),
+        submeters: submeters.map((s, i) => ({ id: s.id, nodeId: s.node_id, name: `Submeter ${i + 1}` })),
+        metrics: ['meter_power', 'meter_voltage', 'battery_power', 'submeter_power'],
+        // Across the compacted days before the exported one and the recent rows after it.
+        start: start - 86400,
+        end: end + 86400,
+        interval: 300,
+        zone: ZONE,
+        splitPhases: true,
+        aggregate: null,
+        pageValues: 200,
+      };
+      /** The files written, as bytes, and the pages reported. */
+      const written = async (worker: boolean, p: OperationalPlan) => {
+        const chunks: Buffer[][] = p.metrics.map(() => []);
+        const writers = chunks.map((c) => ({
+          write: async (x: string | Uint8Array) => void c.push(Buffer.from(x)),
+          commit: async () => 0,
+          abort: async () => undefined,
+        }));
+        let pages = 0;
+        const result = await writeOperational(
+          h().ctx.telemetry,
+          p,
+          writers,
+          { page: async () => void pages++ },
+          worker ? databaseSource(h().ctx.db) : undefined,
+        );
+        return { files: chunks.map((c) => Buffer.concat(c)), pages, result };
+      };
+      for (const p of [plan, { ...plan, interval: 3600, aggregate: 'Harbour VPP', splitPhases: false }]) {
+        const [inWorker, here] = [await written(true, p), await written(false, p)];
+        expect(inWorker.pages).toBeGreaterThan(10);
+        expect(inWorker.pages).toBe(here.pages);
+        expect(inWorker.result).toEqual(here.result);
+        expect(inWorker.result.map((r) => r.empty)).toEqual([false, false, false, false]);
+        for (const [i, f] of inWorker.files.entries()) {
+          expect(f.length).toBeGreaterThan(1000);
+          expect(f.equals(here.files[i]), p.metrics[i]).toBe(true);
+        }
+      }
+    });
+
+    it("stops the worker's task when the export is cancelled between pages", async () => {
+      const plan: OperationalPlan = {
+        nodes: nodes.map((id) => ({ id, nmi: `NMI${id}`, timezone: ZONE })),
+        submeters: [],
+        metrics: ['meter_power'],
+        start,
+        end,
+        interval: 300,
+        zone: ZONE,
+        splitPhases: false,
+        aggregate: null,
+        pageValues: 200,
+      };
+      const writer = { write: async () => undefined, commit: async () => 0, abort: async () => undefined };
+      let pages = 0;
+      const stop = new Error('cancelled');
+      const page = async () => {
+        if (++pages === 2) throw stop;
+      };
+      await expect(writeOperational(h().ctx.telemetry, plan, [writer], { page }, databaseSource(h().ctx.db))).rejects.toBe(stop);
+      expect(pages).toBe(2);
+      await expect.poll(streamingTasks).toBe(0);
     });
 
     it('lists exports newest first, paged, and removes files after the retention period (REMOVED)', async () => {

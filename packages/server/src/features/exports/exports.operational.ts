@@ -1,9 +1,11 @@
 import { type ExportMetric, endOfPeriod, exportMetricOption, localMidnights, type NodeMetric } from '@vpp/shared';
 import { stringify } from 'csv-stringify/sync';
+import { type DatabaseSource, readerOf } from '../../db/database.ts';
 import { CSV_OPTIONS } from '../../platform/csv.ts';
 import type { FileWriter } from '../../platform/downloads.ts';
-import type { MetricColumn, TelemetryStore } from '../../telemetry/index.ts';
-import { bucketTimes, METRIC_TO_COLUMN, roundValue, submeterMeans } from '../../telemetry/index.ts';
+import { streamInWorker } from '../../platform/run-in-worker.ts';
+import type { MetricColumn } from '../../telemetry/index.ts';
+import { bucketTimes, METRIC_TO_COLUMN, roundValue, submeterMeans, TelemetryStore } from '../../telemetry/index.ts';
 
 // The operational export: one CSV per metric, a row per interval and a column per node (or phase, or
 // submeter), or one summed column for a whole VPP. Values come from the telemetry's one read path
@@ -137,6 +139,12 @@ export const QUERY_NODES = 1000;
  */
 export const QUERY_ROWS = 10_000;
 
+/** What an export reads: the telemetry store's stream of buckets, and the submeters' series. */
+type HistoryReader = Pick<TelemetryStore, 'buckets' | 'submetersSeries'>;
+
+/** A piece of an export's files: text of file `file`, a page done, or (the last) which files held no value. */
+export type OperationalPiece<Text> = { file: number; text: Text } | { page: number; pages: number } | { empty: boolean[] };
+
 /** What the writer reports after each page and checks between them. */
 export interface PageHooks {
   /** After each page: fraction done. Throwing stops the export (cancelled). */
@@ -180,21 +188,15 @@ export function exportBuckets(start: number, end: number, interval: number, zone
 export const PAGE_VALUES = 6_000_000;
 
 /**
- * Writes the export's files through `open` (one writer per metric), a page of rows at a time. Each
- * node's 5-minute history over the page is read from the telemetry store's stream of buckets and added
- * up into the export's buckets in columns (sum of value × seconds, and seconds), so a row's value is
+ * The export's files as pieces, a page of rows at a time (see `writeOperational`). Each node's
+ * 5-minute history over the page is read from the telemetry store's stream of buckets and added up
+ * into the export's buckets in columns (sum of value × seconds, and seconds), so a row's value is
  * the time-weighted average the node data API gives for the same bucket, added in the same order;
- * then the page's rows are written and the event loop let go before the next. Answers, per metric,
- * whether it held any value.
+ * then the page's rows are written and the event loop let go before the next.
  */
-export async function writeOperational(
-  telemetry: TelemetryStore,
-  plan: OperationalPlan,
-  writers: readonly FileWriter[],
-  hooks: PageHooks,
-): Promise<{ metric: ExportMetric; empty: boolean }[]> {
+async function* operationalPieces(telemetry: HistoryReader, plan: OperationalPlan): AsyncGenerator<OperationalPiece<string>> {
   const files = layoutOf(plan);
-  for (const [i, f] of files.entries()) await writers[i].write(stringify([f.header], CSV_OPTIONS));
+  for (const [i, f] of files.entries()) yield { file: i, text: stringify([f.header], CSV_OPTIONS) };
   const nodeCols = [...new Set(files.flatMap((f) => f.sources.flatMap((s) => (s.kind === 'node' ? [s.col] : []))))];
   const wantsSubs = files.some((f) => f.sources.some((s) => s.kind === 'sub'));
   const nodeIndex = new Map(plan.nodes.map((n, i) => [n.id, i]));
@@ -322,15 +324,49 @@ export async function writeOperational(
         }
         out += `${line}\r\n`;
         if (out.length > 1 << 20) {
-          await writers[fi].write(out);
+          yield { file: fi, text: out };
           out = '';
         }
       }
-      if (out) await writers[fi].write(out);
+      if (out) yield { file: fi, text: out };
     }
-    await hooks.page(p + 1, pages.length);
+    yield { page: p + 1, pages: pages.length };
   }
-  return files.map((f) => ({ metric: f.metric, empty: !f.hasData }));
+  yield { empty: files.map((f) => !f.hasData) };
+}
+
+/** The export's pieces made in a streaming worker (streamInWorker calls it by name) from a reader of its own, the text as UTF-8. */
+export async function* operationalTask(data: { source: DatabaseSource; plan: OperationalPlan }): AsyncGenerator<OperationalPiece<Uint8Array>> {
+  const telemetry = new TelemetryStore(await readerOf(data.source), data.source.dialect, 0);
+  const encoder = new TextEncoder();
+  for await (const piece of operationalPieces(telemetry, data.plan)) yield 'file' in piece ? { file: piece.file, text: encoder.encode(piece.text) } : piece;
+}
+
+/**
+ * Writes the export's files through `writers` (one per metric), a page of rows at a time, calling
+ * `hooks.page` after each (it may throw to stop the export). With `worker`, the database the export
+ * reads, the reading and the writing of the rows run in a streaming worker with a reader of its own
+ * (platform/run-in-worker.ts), so that the API's thread only moves the bytes to the files and the
+ * second core does the work; the files are the same bytes either way. A throw from `hooks.page`
+ * stops the worker's task. Answers, per metric, whether it held any value.
+ */
+export async function writeOperational(
+  telemetry: TelemetryStore,
+  plan: OperationalPlan,
+  writers: readonly FileWriter[],
+  hooks: PageHooks,
+  worker?: DatabaseSource,
+): Promise<{ metric: ExportMetric; empty: boolean }[]> {
+  const pieces = worker
+    ? streamInWorker<OperationalPiece<Uint8Array>>({ module: import.meta.url, run: 'operationalTask' }, { source: worker, plan })
+    : operationalPieces(telemetry, plan);
+  let empty: boolean[] = [];
+  for await (const piece of pieces) {
+    if ('file' in piece) await writers[piece.file].write(piece.text);
+    else if ('page' in piece) await hooks.page(piece.page, piece.pages);
+    else empty = piece.empty;
+  }
+  return plan.metrics.map((metric, i) => ({ metric, empty: empty[i] ?? true }));
 }
 
 /** Lets other requests run between pages (the export shares the process with the API). */

@@ -20,7 +20,7 @@ import {
   shiftPeriod,
 } from '@vpp/shared';
 import { z } from 'zod';
-import { nowS } from '../../db/database.ts';
+import { databaseSource, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
 import { type DownloadMaker, type FileWriter, redeemDownload, signDownload } from '../../platform/downloads.ts';
@@ -384,6 +384,7 @@ async function operationalFiles(
     },
     writers,
     { page },
+    ctx.config.CSV_IN_WORKER ? databaseSource(ctx.db) : undefined,
   );
   return result.map((r, i) => ({ metric: r.metric, label: exportMetricOption(r.metric)?.label ?? r.metric, filename: names[i], size: 0, empty: r.empty }));
 }

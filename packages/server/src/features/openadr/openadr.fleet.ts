@@ -1,6 +1,7 @@
 import { durationSeconds, type Report, type ValuesMap } from '@vpp/shared';
 import type { AppContext } from '../../platform/context.ts';
-import { type ExternalResponse, STEP_S } from '../dispatches/index.ts';
+import type { ExternalResponse } from '../dispatches/index.ts';
+import { STEP_S } from '../events/index.ts';
 import * as repo from './openadr.repo.ts';
 
 // A VEN's fleet counts (issue 31 item 3): the deliveries VENs report for a console event's

@@ -285,9 +285,10 @@ export function consoleEvent(row: repo.ConsoleEventRow, vppName: string, venName
     add('ALERT_POSSIBLE_OUTAGE', row.outage_reason ?? 'Grid outage expected', null);
     add('CHARGE_STATE_SETPOINT', 100, 'PERCENT');
   } else if (row.type === CURTAILMENT) {
-    const solar = row.curtail_component === 'solar';
-    name = `${solar ? 'Generation' : 'Export'} limit on ${vppName}`;
-    add(solar ? 'GENERATION_CAPACITY_LIMIT' : 'EXPORT_CAPACITY_LIMIT', row.curtail_kw ?? 0, 'KW');
+    // An import limit (ours: made from a network's VTN) is published as what it came as.
+    const kind = row.curtail_component === 'solar' ? 'GENERATION' : row.curtail_component === 'import' ? 'IMPORT' : 'EXPORT';
+    name = `${kind === 'GENERATION' ? 'Generation' : kind === 'IMPORT' ? 'Import' : 'Export'} limit on ${vppName}`;
+    add(`${kind}_CAPACITY_LIMIT`, row.curtail_kw ?? 0, 'KW');
   } else {
     const rert = row.type === 'RERT';
     name = `${rert ? 'RERT dispatch' : 'Dispatch'} on ${vppName}`;

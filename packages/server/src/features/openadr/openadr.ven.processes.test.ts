@@ -2,10 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { OPENADR_BASE_PATH, openadrOverviewReply, report } from '@vpp/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setClock } from '../../db/database.ts';
+import { toControl } from '../../devices/devices.outbox.ts';
 import { createWorker, type Worker } from '../../platform/jobs.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase, PASSWORD } from '../../test/harness.ts';
 import { type Headers, serverProcess, waitFor } from '../../test/server-process.ts';
+import { runCurtailmentEngine } from '../curtailments/index.ts';
 import { venSyncJob } from './openadr.jobs.ts';
 import { syncWithVtn } from './openadr.ven.service.ts';
 
@@ -13,7 +15,9 @@ import { syncWithVtn } from './openadr.ven.service.ts';
 // process (a small demo, its network organisation's curtailments published as EXPORT_CAPACITY_LIMIT
 // events); the console under test (on SQLite, and on PostgreSQL with TEST_DATABASE_URL) registers,
 // subscribes, turns the limit into a curtailment of its VPP covering the event's postcode, reports its
-// measured response back, and cancels the curtailment when the network cancels its own.
+// measured response back, and cancels the curtailment when the network cancels its own. The second
+// test does the same with an IMPORT_CAPACITY_LIMIT: it becomes an import curtailment whose orders
+// (opModImpLimW) go to the VPP's homes with a battery only.
 
 const B = OPENADR_BASE_PATH;
 const b64 = (s: string) => encodeURIComponent(Buffer.from(s, 'utf8').toString('base64'));
@@ -200,5 +204,108 @@ describeEachDatabase('the console as a VEN of a network VTN', (h) => {
     );
     expect(cancelled.id).toBe(made.id);
     expect((await overview())?.events[0]).toMatchObject({ eventID: `event-${limited}`, status: 'DELETED' });
+  }, 300_000);
+
+  it("makes an import curtailment of an IMPORT_CAPACITY_LIMIT, orders only the VPP's batteries, and cancels it with the VTN", async () => {
+    // The first test's poller is stopped: each poll below is this test's own.
+    await worker?.stop();
+    worker = undefined;
+    const dialect = h().dialect;
+    const venName = `importer-${dialect}`;
+    const key = await onVtn<{ keyId: number; key: string }>('POST', `/account/api-keys?password=${b64(PASSWORD)}`, {
+      keyName: `Importer ${dialect}`,
+      openadrScopes: ['read_all', 'write_reports', 'write_subscriptions', 'write_vens'],
+    });
+    const feeder = (
+      await onVtn<{ id: number }>('POST', '/api/powerstations', {
+        type: 'DYNAMIC',
+        name: `Import feeder ${dialect}`,
+        filters: { postcodes: [postcode], state: null },
+      })
+    ).id;
+
+    // The console's side: a VPP at that postcode of a home with a battery and one without.
+    const org = await h().org('RETAILER', `Importer ${dialect}`);
+    const admin = await h().user(org, { permissions: ['fleet.administrator', 'fleet.curtailments.any', 'fleet.powerstations.view'] });
+    const auth = await h().bearer(admin.username);
+    const battery = await node(h(), [org], { postcode });
+    const bare = await node(h(), [org], { postcode, batteryKwh: 0 });
+    const vpp = await h().app.inject({
+      method: 'POST',
+      url: '/api/powerstations',
+      headers: auth,
+      payload: { type: 'STATIC', name: 'Hills', nodes: [battery.id, bare.id] },
+    });
+    expect(vpp.statusCode, vpp.body).toBe(200);
+    const now = Math.floor(Date.now() / 1000);
+    await h().ctx.telemetry.ingest([battery.id, bare.id].map((nodeId) => ({ nodeId, ts: now - (now % 30) - 30, dt: 30, meter_p: 1 })));
+    // This console is now another organisation's VEN of the same VTN: it starts afresh (a console is one VEN per VTN).
+    await h().ctx.db.deleteFrom('oadr_vtn_events').where('vtn_url', '=', `${url}${B}`).execute();
+    await h().ctx.db.deleteFrom('oadr_vtn_state').where('vtn_url', '=', `${url}${B}`).execute();
+    const config = h().ctx.config;
+    config.openadrVtn = { url: `${url}${B}`, clientId: String(key.keyId), clientSecret: key.key, organisation: `Importer ${dialect}`, venName, pollS: 60 };
+    await syncWithVtn(h().ctx);
+    const venId = Number(
+      openadrOverviewReply
+        .parse((await h().app.inject({ method: 'GET', url: '/openadr/overview', headers: auth })).json())
+        .data.ven?.venID?.replace('ven-', ''),
+    );
+    await onVtn('PUT', `/openadr/vens/${venId}/vpps`, { vppIds: [feeder] });
+
+    // The network's console holds an import limit of 2 kW on its feeder (made, as on this console, by
+    // its own VEN from its transmission network's VTN: written here as that VEN writes it), and
+    // publishes it as an IMPORT_CAPACITY_LIMIT event.
+    const start = now - (now % 300) + 300;
+    const [event] = await vtn.query<{ id: number }>(
+      `insert into events (organisation_id, powerstation_id, type, start_time, duration, created_at)
+       select id, ${feeder}, 'CURTAILMENT', ${start}, 1800, ${now} from organisations where name = 'Coastal Grid Networks' returning id`,
+    );
+    await vtn.query(
+      `insert into curtailments (event_id, component, real_power_p, triggered, reason, created_by) values (${event.id}, 'import', 2, 1, 'Transmission import limit', null) returning event_id`,
+    );
+    await syncWithVtn(h().ctx);
+    const listed = (await h().app.inject({ method: 'GET', url: '/api/curtailments?limit=50&offset=0', headers: auth })).json().data.curtailments as {
+      id: number;
+      component: string;
+      reason: string;
+      cancelledAt: number | null;
+      request: Record<string, number>;
+    }[];
+    expect(listed).toHaveLength(1);
+    const made = listed[0];
+    expect(made).toMatchObject({
+      component: 'import',
+      reason: `Import limit on Import feeder ${dialect} (OpenADR event-${event.id} from ${new URL(url).host})`,
+      cancelledAt: null,
+      request: { startTime: start, duration: 1800, realPowerP: 2, deploymentsRequested: 1 },
+    });
+    const ven = openadrOverviewReply.parse((await h().app.inject({ method: 'GET', url: '/openadr/overview', headers: auth })).json()).data.ven;
+    expect(ven?.events).toEqual([
+      expect.objectContaining({
+        eventID: `event-${event.id}`,
+        payloadType: 'IMPORT_CAPACITY_LIMIT',
+        status: 'APPLIED',
+        curtailmentIds: [made.id],
+        detail: null,
+      }),
+    ]);
+
+    // The engine orders the home with a battery only: the whole 2 kW, as CSIP-AUS opModImpLimW.
+    expect((await runCurtailmentEngine(h().ctx)).sent).toContain(made.id);
+    const orders = await h()
+      .ctx.db.selectFrom('node_commands')
+      .select(['node_id', 'params', 'status'])
+      .where('source', '=', `curtailment:${made.id}`)
+      .execute();
+    expect(orders.map((o) => [o.node_id, toControl(JSON.parse(o.params))])).toEqual([[battery.id, { type: 'opModImpLimW', w: 2000 }]]);
+
+    // The network cancels it: the VTN deletes the event and the console cancels its own, with its order.
+    const cancel = await fetch(`${url}/api/curtailments/${event.id}/cancel`, { method: 'POST', headers: network, body: '{}' });
+    expect(cancel.status).toBe(200);
+    await syncWithVtn(h().ctx);
+    const after = (await h().app.inject({ method: 'GET', url: `/api/curtailments/${made.id}`, headers: auth })).json().data;
+    expect(after.cancelledAt).not.toBeNull();
+    const withdrawn = await h().ctx.db.selectFrom('node_commands').select('status').where('source', '=', `curtailment:${made.id}`).execute();
+    expect(withdrawn.map((o) => o.status)).toEqual(['CANCELLED']);
   }, 300_000);
 });

@@ -7,6 +7,7 @@ import {
   type CurtailmentActor,
   cancelCurtailment,
   createCurtailment,
+  createImportLimit,
   curtailmentConstraint,
   curtailmentResponse,
   findCurtailment,
@@ -29,16 +30,18 @@ const MAX_EVENTS = 1000;
 export const VEN_CALLBACK_PATH = '/openadr/ven/notifications';
 export const VEN_SYNC_KIND = 'openadr.ven.sync';
 
-/** The event payload types the console turns into curtailments, and the component each limits. */
-const LIMITS: Record<string, 'grid' | 'solar' | null> = {
+/**
+ * The event payload types the console turns into curtailments, and the component each limits: an
+ * import capacity limit becomes a curtailment of component import, held by the VPP's batteries.
+ */
+const LIMITS: Record<string, 'grid' | 'solar' | 'import'> = {
   EXPORT_CAPACITY_LIMIT: 'grid',
   GENERATION_CAPACITY_LIMIT: 'solar',
-  // The console's curtailments limit export and generation; its devices take no import limit.
-  IMPORT_CAPACITY_LIMIT: null,
+  IMPORT_CAPACITY_LIMIT: 'import',
 };
+const DEFAULT_NAMES = { grid: 'Export limit', solar: 'Generation limit', import: 'Import limit' } as const;
 
 export const VEN_MESSAGES = {
-  importLimit: 'The console limits export and generation only: an import capacity limit is recorded and not applied.',
   namesNoVpp: (org: string) =>
     `The event names no VPP of ${org} (a RESOURCE_NAME target), no NMI (NMI or POWER_SERVICE_LOCATION) and no postcode (POSTCODE): it is not applied.`,
   noVppCovers: (org: string) => `No VPP of ${org} is named by or covers the event's targets: it is not applied.`,
@@ -208,21 +211,20 @@ async function withdraw(ctx: AppContext, actor: CurtailmentActor, ids: number[],
 
 /**
  * Makes the curtailments of a capacity-limit event: one per targeted VPP and interval, from the
- * current 5-minute step at the earliest, the limit rounded to the 0.1 kW step toward less export and
- * never beyond what the VPP can put out (a looser limit does not bind). Answers the curtailments
- * made and, when none, why.
+ * current 5-minute step at the earliest, an export limit rounded to the 0.1 kW step toward less
+ * export and never beyond what the VPP can put out (a looser limit does not bind), an import limit
+ * (the VPP's maximum net import) toward less import. Answers the curtailments made and, when none, why.
  */
 async function apply(ctx: AppContext, org: { id: number; name: string }, host: string, e: OadrEvent, now: number) {
   const limits = limitsOf(e);
   if (!limits) return { status: 'NOT_APPLIED' as const, detail: VEN_MESSAGES.noValue, ids: [] as number[], end: null };
   const component = LIMITS[limits.type];
   const end = Math.max(0, ...limits.windows.map((w) => w.end));
-  if (component === null) return { status: 'NOT_APPLIED' as const, detail: VEN_MESSAGES.importLimit, ids: [], end };
   if (!limits.windows.length) return { status: 'NOT_APPLIED' as const, detail: VEN_MESSAGES.noValue, ids: [], end };
   const vpps = await targetedVpps(ctx, org.id, e);
   if (vpps === null) return { status: 'NOT_APPLIED' as const, detail: VEN_MESSAGES.namesNoVpp(org.name), ids: [], end };
   if (!vpps.length) return { status: 'NOT_APPLIED' as const, detail: VEN_MESSAGES.noVppCovers(org.name), ids: [], end };
-  const name = (e.eventName ?? '').trim().slice(0, 120) || `${limits.type === 'GENERATION_CAPACITY_LIMIT' ? 'Generation' : 'Export'} limit`;
+  const name = (e.eventName ?? '').trim().slice(0, 120) || DEFAULT_NAMES[component];
   const actor: CurtailmentActor = { id: null, organisationId: org.id, reason: `${name} (OpenADR ${e.id} from ${host})` };
   const ids: number[] = [];
   const problems: string[] = [];
@@ -232,6 +234,16 @@ async function apply(ctx: AppContext, org: { id: number; name: string }, host: s
     const stop = Math.ceil(w.end / STEP_S) * STEP_S;
     if (stop - start < STEP_S) continue;
     for (const ps of vpps) {
+      const duration = Math.min(stop - start, MAX_DISPATCH_DURATION_S);
+      if (component === 'import') {
+        // Any value is taken: the batteries hold what they can, and the response shows what was achieved.
+        try {
+          ids.push((await createImportLimit(ctx, actor, { powerstation: ps.id, startTime: start, duration, importKw: w.kw }, now)).id);
+        } catch (err) {
+          problems.push(`${ps.name}: ${(err as Error).message}`);
+        }
+        continue;
+      }
       const { constraint } = await curtailmentConstraint(ctx, actor, ps.id);
       if (constraint === 0) {
         problems.push(`${ps.name} has no curtailable nodes.`);
@@ -239,16 +251,7 @@ async function apply(ctx: AppContext, org: { id: number; name: string }, host: s
       }
       const realPowerP = Math.max(Math.ceil(-w.kw * 10 - 1e-9) / 10, constraint) + 0;
       try {
-        ids.push(
-          (
-            await createCurtailment(
-              ctx,
-              actor,
-              { powerstation: ps.id, startTime: start, duration: Math.min(stop - start, MAX_DISPATCH_DURATION_S), realPowerP, component },
-              now,
-            )
-          ).id,
-        );
+        ids.push((await createCurtailment(ctx, actor, { powerstation: ps.id, startTime: start, duration, realPowerP, component }, now)).id);
       } catch (err) {
         problems.push(`${ps.name}: ${(err as Error).message}`);
       }
@@ -260,8 +263,8 @@ async function apply(ctx: AppContext, org: { id: number; name: string }, host: s
 
 /**
  * The console's response as an OpenADR report: one resource per curtailed VPP (named as the VPP),
- * the VPP's curtailed nodes' net meter power (DEMAND, kW, import positive) in each 5-minute interval
- * measured so far. Answers null when no interval has been measured since the last report.
+ * the VPP's curtailed nodes' net meter power (DEMAND, kW, import positive; for an import limit every
+ * home of the VPP, those without a battery too) in each 5-minute interval measured so far. Answers null when no interval has been measured since the last report.
  */
 async function responseReport(ctx: AppContext, row: repo.VtnEventRow, venName: string, now: number) {
   const resources: Report['resources'] = [];

@@ -1,7 +1,7 @@
 import { defaultOutageMessage, OUTAGE_MESSAGES } from '@vpp/shared';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { node } from '../../test/factories.ts';
+import { homesVpp, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runOutageEngine, simulatedOptOut } from './outages.orders.service.ts';
 import { outageSource } from './outages.orders.ts';
@@ -28,11 +28,8 @@ describeEachDatabase('grid outages', (h) => {
   beforeAll(async () => {
     org = await h().org('RETAILER', 'Stormwatch Energy');
     headers = await h().bearer((await h().user(org)).username);
-    nodes = [];
-    for (let i = 0; i < 6; i++) nodes.push((await node(h(), [org])).id);
     // One node not commissioned: an outage does not prepare it.
-    const idle = (await node(h(), [org], { commissioned: false })).id;
-    vpp = (await post('/api/powerstations', { type: 'STATIC', name: 'Coast', nodes: [...nodes, idle] })).json().data.id;
+    ({ vpp, nodes } = await homesVpp(h(), org, headers, 'Coast', 6));
   });
 
   it('creates an outage with the defaults: 2 hours, STORM, titled Storm Approaching, the message naming the organisation', async () => {

@@ -1,7 +1,7 @@
 import { RERT_MESSAGES } from '@vpp/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { node } from '../../test/factories.ts';
+import { batteryVpp } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { callerOf } from '../auth/index.ts';
 import { runDispatchEngine } from '../dispatches/index.ts';
@@ -63,15 +63,7 @@ describeEachDatabase('RERT dispatches: create, reschedule, cancel', (h) => {
       (await h().user(org, { permissions: ['fleet.dispatches.any', 'fleet.dispatches.edit', 'fleet.powerstations.any'] })).username,
     );
     other = await h().bearer((await h().user(otherOrg)).username);
-    const { db, telemetry } = h().ctx;
-    batteries = [];
-    for (let i = 0; i < 3; i++) {
-      const n = await node(h(), [org]);
-      await db.updateTable('nodes').set({ battery_usable_kwh: 20, battery_kwh: 20, battery_kw: 5 }).where('id', '=', n.id).execute();
-      await telemetry.ingest([{ nodeId: n.id, ts: now - (now % 30) - 30, dt: 30, remaining: 18, soc: null }]);
-      batteries.push(n.id);
-    }
-    vpp = (await post('/api/powerstations', { type: 'STATIC', name: 'Fleet', nodes: batteries })).json().data.id;
+    ({ vpp, batteries } = await batteryVpp(h(), org, headers, 'Fleet', now));
   });
 
   it('creates a RERT dispatch the engine sends like a dispatch, listed apart from dispatches', async () => {

@@ -6,7 +6,7 @@ import { crashPoint } from '../../platform/crash-points.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import * as d from '../dispatches/index.ts';
-import { audit, moveUpcomingEvent, withdrawEvent } from '../events/index.ts';
+import { audit, moveUpcomingEvent, reportingBatteries, withdrawEvent } from '../events/index.ts';
 import { requirePowerstation } from '../vpps/index.ts';
 import * as repo from './rert.repo.ts';
 
@@ -89,7 +89,7 @@ export async function rescheduleRert(
   const checkedAt = clock();
   if (body.startTime < checkedAt) throw badRequest(DISPATCH_MESSAGES.startInPast);
   const ps = await requirePowerstation(ctx, user, row.powerstation_id);
-  const nodes = (await d.reportingBatteries(ctx.db, ps, checkedAt)).map(d.allocNode);
+  const nodes = (await reportingBatteries(ctx.db, ps, checkedAt)).map(d.allocNode);
   const strategy = row.strategy as DispatchStrategy;
   const allocation = d.allocationFor(nodes, body.startTime, body.duration, row.real_power_p, strategy);
   const ids = allocation.map((a) => a.nodeId);

@@ -11,10 +11,12 @@ export const DEMO_TRADING_VPP = 'Queensland';
  * Puts the demo's Queensland VPP on an automatic policy with the default limits. The trading job plans
  * it within a minute of the start and dispatches its first block; the demo's evening dispatches on the
  * same VPP stay the operator's own, and the plan works around them. Written as an upsert, so a seed
- * that runs again after a crash leaves one policy.
+ * that runs again after a crash leaves one policy. With SIM_DEMO_DISPATCHES=false the demo makes no
+ * dispatch of its own, this trader's included: the crash tests dispatch their whole small fleet and
+ * were refused, at some hours, because the trader had put its nodes in a dispatch first.
  */
 export async function seedDemoTrading(ctx: AppContext, demo: DemoSeed): Promise<void> {
-  if (demo.orgs.retailer === undefined) return;
+  if (demo.orgs.retailer === undefined || !ctx.config.SIM_DEMO_DISPATCHES) return;
   const found = await repo.demoVppAndUser(ctx.db, demo.orgs.retailer, DEMO_TRADING_VPP, 'retailer');
   if (!found) return;
   const p = DEFAULT_TRADING_POLICY;

@@ -23,16 +23,8 @@ import { ApiError, badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { defineJob, enqueueJob, type JobLog } from '../../platform/jobs.ts';
 import { callerOf } from '../auth/index.ts';
-import {
-  type AllocNode,
-  AUTOMATIC,
-  allocNode,
-  cancelDispatch,
-  constraints,
-  createDispatch,
-  dispatchResponse,
-  reportingBatteries,
-} from '../dispatches/index.ts';
+import { type AllocNode, AUTOMATIC, allocNode, cancelDispatch, constraints, createDispatch, dispatchResponse } from '../dispatches/index.ts';
+import { reportingBatteries } from '../events/index.ts';
 import { actualPrices, latestForecast, requireMarketAccess, settlementPrices, vppRegion } from '../market/index.ts';
 import { notifyUser } from '../notifications/index.ts';
 import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';

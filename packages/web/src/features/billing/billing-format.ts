@@ -1,8 +1,7 @@
 import { BILLING_MESSAGES, billingEndpoints as E, endpointUrl } from '@vpp/shared';
+import { BILLING_SEARCH_PATH } from './billing-paths.ts';
 
-export const BILLING_PATH = '/gridcredits/billing';
-export const BILLING_SEARCH_PATH = '/gridcredits/billing/search';
-export const INVOICES_PATH = '/my-reposit/billing';
+export { BILLING_PATH, BILLING_SEARCH_PATH, INVOICES_PATH } from './billing-paths.ts';
 
 /** The search page for a range (YYYY-MM-DD, inclusive), or without one. */
 export const billingSearchPath = (range?: { start: string; end: string }) =>

@@ -1,6 +1,6 @@
 import { GRIDCREDITS_VIEW, INVOICES_VIEW } from '@vpp/shared';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
-import { BILLING_PATH, BILLING_SEARCH_PATH, INVOICES_PATH } from './billing-format.ts';
+import { BILLING_PATH, BILLING_SEARCH_PATH, INVOICES_PATH } from './billing-paths.ts';
 
 export const billingRoutes: AreaRoute[] = [
   {

@@ -1,5 +1,5 @@
 import { Alert, Box, Center, Stack, Text } from '@mantine/core';
-import { CURTAILMENT_MESSAGES, type CurtailmentComponent } from '@vpp/shared';
+import { type AnyCurtailmentComponent, CURTAILMENT_MESSAGES, curtailmentLimitLabel } from '@vpp/shared';
 import { memo, useMemo } from 'react';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
 import { type ChartSeries, TimeSeriesChart } from '../../components/time-series-chart.tsx';
@@ -25,9 +25,10 @@ export function chartWindow(startTime: number, duration: number, step: number): 
 /**
  * The limit as drawn against the series it bounds: a net limit bounds the meter power (negative is
  * export, so the meters stay at or above it), a gross one the solar power (generation is positive,
- * so the solar stays at or below its magnitude).
+ * so the solar stays at or below its magnitude); an import limit bounds the meter power from above
+ * (positive is import, so the meters stay at or below it).
  */
-export const limitLine = (component: CurtailmentComponent, realPowerP: number) => (component === 'solar' ? -realPowerP : realPowerP) || 0;
+export const limitLine = (component: AnyCurtailmentComponent, realPowerP: number) => (component === 'solar' ? -realPowerP : realPowerP) || 0;
 
 /**
  * The series of a curtailment's graph (spec 3 §2.7): solar and meter power predicted (dashed) and
@@ -36,7 +37,7 @@ export const limitLine = (component: CurtailmentComponent, realPowerP: number) =
 export function curtailmentSeries(
   x: number[],
   data: CurtailmentChartData,
-  limit: { component: CurtailmentComponent; realPowerP: number; startTime: number; duration: number },
+  limit: { component: AnyCurtailmentComponent; realPowerP: number; startTime: number; duration: number },
 ): { series: ChartSeries[]; unit: string } | null {
   const at = (s: KwSeries | undefined, t: number) => s?.[String(t)] ?? null;
   const raw = [
@@ -53,7 +54,7 @@ export function curtailmentSeries(
   const end = limit.startTime + limit.duration;
   const kw = limitLine(limit.component, limit.realPowerP);
   const limitSeries = {
-    label: limit.component === 'solar' ? 'Gross limit' : 'Net limit',
+    label: curtailmentLimitLabel(limit.component),
     color: '#e03131',
     dash: [2, 3],
     values: x.map((t) => (t >= limit.startTime && t < end ? kw : null)),
@@ -75,7 +76,7 @@ export const CurtailmentChart = memo(function CurtailmentChart(props: {
   warning?: string | null;
   loading: boolean;
   zone: string;
-  component: CurtailmentComponent;
+  component: AnyCurtailmentComponent;
   realPowerP: number;
   startTime: number;
   duration: number;

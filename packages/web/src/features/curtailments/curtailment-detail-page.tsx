@@ -87,7 +87,9 @@ function ResponseSection({ c }: { c: CurtailmentDetail }) {
   const requested = r.deploymentsAsked;
   const share = requested ? (100 * r.deploymentsAccepted) / requested : 0;
   const gross = c.component === 'solar';
-  const accepted = gross ? r.solarPower : r.meterPower === null ? null : Math.max(0, -r.meterPower);
+  const imports = c.component === 'import';
+  // An import limit holds the VPP's net import: what its meters import now.
+  const accepted = gross ? r.solarPower : r.meterPower === null ? null : imports ? Math.max(0, r.meterPower) : Math.max(0, -r.meterPower);
   return (
     <Section title="Response">
       <Stack gap="sm">
@@ -101,7 +103,11 @@ function ResponseSection({ c }: { c: CurtailmentDetail }) {
           <Figure label="Meter power">{formatPower(r.meterPower, 1)}</Figure>
         </SimpleGrid>
         <Text size="xs" c="dimmed">
-          {gross ? 'Accepted power is the solar generation of the nodes now.' : 'Accepted power is the export at the nodes’ meters now.'}
+          {gross
+            ? 'Accepted power is the solar generation of the nodes now.'
+            : imports
+              ? 'Accepted power is the import at the meters of the Virtual Power Plant’s homes now (those without a battery too).'
+              : 'Accepted power is the export at the nodes’ meters now.'}
         </Text>
       </Stack>
     </Section>

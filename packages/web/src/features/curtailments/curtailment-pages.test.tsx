@@ -415,6 +415,39 @@ describe('curtailment detail', () => {
     expect(within(nodes).getAllByRole('row')[2]).toHaveTextContent('No');
   });
 
+  it("labels a network's import limit 'Import' and shows the import its meters hold (issue 31)", async () => {
+    detailServer(
+      curtailment({
+        triggered: true,
+        reason: 'Import limit (OpenADR event-9 from vtn.example)',
+        component: 'import',
+        request: { startTime: start, duration: 1800, realPowerP: 2, deploymentsRequested: 1 },
+        currentResponse: { deploymentsAccepted: 1, deploymentsAsked: 1, solarPower: 0, meterPower: 1.6 },
+      }),
+    );
+    renderScreen(<CurtailmentDetailPage />, { ...at, account: EDITOR });
+    expect(await screen.findByRole('heading', { name: 'Import limit (OpenADR event-9 from vtn.example)', level: 1 })).toBeInTheDocument();
+    const request = screen.getByRole('region', { name: 'Request' });
+    expect(within(request).getByText('Component').nextSibling).toHaveTextContent(/^Import$/);
+    expect(within(request).getByText('Limit').nextSibling).toHaveTextContent('2.0 kW');
+    expect(screen.getByText('Accepted power').nextSibling).toHaveTextContent('1.6 kW');
+    expect(
+      screen.getByText('Accepted power is the import at the meters of the Virtual Power Plant’s homes now (those without a battery too).'),
+    ).toBeInTheDocument();
+    queryClient.clear();
+
+    server({
+      '/api/curtailments': ok({
+        curtailments: [curtailment({ component: 'import', request: { startTime: start, duration: 1800, realPowerP: 2, deploymentsRequested: 1 } })],
+        total: 1,
+      }),
+    });
+    renderScreen(<FeedInManagementPage />, { url: '/virtual-power-plants/feed-in-management', account: VIEWER });
+    const row = within(await screen.findByRole('table', { name: 'Curtailments' })).getAllByRole('row')[1];
+    expect(row).toHaveTextContent('2.0 kW');
+    expect(within(row).getByText('Import')).toBeInTheDocument();
+  });
+
   it("is titled by the reason when triggered, 'Unknown' when the VPP is not found; no Cancel when completed or to a viewer", async () => {
     detailServer(curtailment({ triggered: true, reason: 'Network constraint: Bondi feeder' }));
     renderScreen(<CurtailmentDetailPage />, { ...at, account: EDITOR });

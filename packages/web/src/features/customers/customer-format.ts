@@ -1,8 +1,6 @@
 import { CAPABILITY_LABELS, type Capability, type Customer } from '@vpp/shared';
 
-/** The customer routes of spec 3 §2.1: a customer is named by its NMI. */
-export const CUSTOMER_LIST_PATH = '/customers/manage';
-export const customerPath = (nmi: string) => `${CUSTOMER_LIST_PATH}/${encodeURIComponent(nmi)}`;
+export { CUSTOMER_LIST_PATH, customerPath } from './customer-paths.ts';
 
 /** The install address on one line: the street line, then the suburb line (or suburb, state and postcode when there is none). */
 export function installAddress(c: Pick<Customer, 'addressLine1' | 'addressLine2' | 'city' | 'state' | 'postcode'>): string {

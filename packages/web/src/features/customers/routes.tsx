@@ -1,7 +1,7 @@
 import { CUSTOMER_VIEW } from '@vpp/shared';
 import { Navigate } from 'react-router';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
-import { CUSTOMER_LIST_PATH } from './customer-format.ts';
+import { CUSTOMER_LIST_PATH } from './customer-paths.ts';
 
 export const customersRoutes: AreaRoute[] = [
   {

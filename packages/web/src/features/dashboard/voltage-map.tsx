@@ -2,6 +2,7 @@ import { Box, Group, Paper, Text, VisuallyHidden } from '@mantine/core';
 import { heatMapSummary, VOLTAGE_LEGEND } from '@vpp/shared/dashboard/voltage';
 import { lazy, Suspense, useId } from 'react';
 import { useNavigate } from 'react-router';
+import { MapSkeleton } from '../../components/node-map.tsx';
 import { useHeatMapTiles } from './api.ts';
 import { MapOverlay } from './widgets/widget-common.tsx';
 import { WidgetError, WidgetLoading, widgetErrorMessage } from './widgets/widget-frame.tsx';
@@ -49,7 +50,9 @@ export function VoltageMap(props: { vpp: number }) {
       style={{ borderRadius: 8, overflow: 'hidden' }}
     >
       {q.data && <VisuallyHidden id={descriptionId}>{heatMapSummary(q.data.total, q.data.outside)}</VisuallyHidden>}
-      <Suspense fallback={null}>{q.data && <VoltageMapCanvas tiles={q.data} onSelect={(id) => navigate(`/fleet-monitoring/nodes/${id}`)} />}</Suspense>
+      <Suspense fallback={<MapSkeleton />}>
+        {q.data && <VoltageMapCanvas tiles={q.data} onSelect={(id) => navigate(`/fleet-monitoring/nodes/${id}`)} />}
+      </Suspense>
       <VoltageLegend />
       {q.isError ? (
         <MapOverlay>

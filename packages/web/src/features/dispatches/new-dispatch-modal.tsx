@@ -3,9 +3,8 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
-import { DispatchFlowModal, type DispatchFlowView, nowS, useDispatchFlow } from './dispatch-flow.tsx';
+import { createBody, DispatchFlowModal, type DispatchFlowView, initialDraft, nowS, useDispatchFlow, withPower } from '../events/index.ts';
 import { useCreateDispatch, useDispatchMessages, useDispatchPrice } from './new-dispatch-api.ts';
-import { createBody, initialDraft, withPower } from './new-dispatch-form.ts';
 
 const TITLES: Record<DispatchFlowView, string> = { edit: 'New Dispatch', message: 'Customer Message', confirm: 'Confirm Dispatch' };
 

@@ -1,9 +1,21 @@
 // The event kernel on the web: what every kind of event's screens share (dispatches, RERT, grid
 // outages, curtailments): the words and formats of an event, its status badge, its detail page's parts,
-// its window's fields and rules, the VPPs it can go to, and the customer's phone preview.
+// its window's fields and rules, the VPPs it can go to, and the customer's phone preview; and what the
+// kinds of dispatch event (a dispatch, a RERT dispatch) share, parameterised by kind: the list and
+// detail views over a kind's calls (EventSource), and the dispatch modal's flow, views and draft rules.
 
 export { useDispatchPowerstations } from './event-api.ts';
 export { Figure, Section } from './event-detail-parts.tsx';
+export { type EventDetailConfig, EventDetailView } from './event-detail-view.tsx';
+export {
+  createBody,
+  type DispatchDraft,
+  type DraftPermissions,
+  initialDraft,
+  messageApplies,
+  withPower,
+} from './event-draft.ts';
+export { DispatchFlowModal, type DispatchFlowView, NO_PRICES, nowS, useDispatchFlow } from './event-flow.tsx';
 export {
   COST_TYPE_LABELS,
   DISPATCH_LIST_PATH,
@@ -29,6 +41,8 @@ export {
   repeatsLocally,
   requestKind,
 } from './event-format.ts';
+export { type EventListConfig, EventListView } from './event-list-view.tsx';
+export type { EventSource } from './event-source.ts';
 export { DispatchStatusBadge } from './event-status-badge.tsx';
 export { clampStart, earliestStart, endTimesAfter, startTimesOfDay } from './event-window.ts';
 export { EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';

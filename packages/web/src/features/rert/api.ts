@@ -3,8 +3,7 @@ import { type CreateRertBody, DISPATCH_MESSAGES, rertEndpoints as E, MESSAGES, R
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';
-import type { EventSource } from '../dispatches/index.ts';
-import { REFRESH_SLOW_MS } from '../events/index.ts';
+import { type EventSource, REFRESH_SLOW_MS } from '../events/index.ts';
 
 /** Query keys of the RERT area: all start with ['rert'], which every change invalidates. */
 export const rertKeys = {

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
-import { type EventDetailConfig, EventDetailView } from '../dispatches/index.ts';
+import { type EventDetailConfig, EventDetailView } from '../events/index.ts';
 import { RERT_SOURCE, useCancelRert } from './api.ts';
 import { RertDispatchModal } from './rert-dispatch-modal.tsx';
 import { RERT_LIST_PATH, RERT_TEXTS } from './rert-format.ts';

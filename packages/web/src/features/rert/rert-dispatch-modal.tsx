@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
-import { DispatchFlowModal, initialDraft, NO_PRICES, nowS, useDispatchFlow, withPower } from '../dispatches/index.ts';
+import { DispatchFlowModal, initialDraft, NO_PRICES, nowS, useDispatchFlow, withPower } from '../events/index.ts';
 import { useCreateRert, useRertMessages, useRescheduleRert } from './api.ts';
 import { createRertBody, draftOf, EMPTY_TERMS, RERT_CAN, rertConstraints, rescheduleBody, TERMS_MESSAGES, termsBody } from './rert-form.ts';
 import { RERT_TEXTS, rertPath } from './rert-format.ts';

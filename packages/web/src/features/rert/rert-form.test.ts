@@ -1,6 +1,6 @@
 import type { DispatchConstraints, DispatchDetail } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { initialDraft } from '../dispatches/index.ts';
+import { initialDraft } from '../events/index.ts';
 import { createRertBody, draftOf, RERT_CAN, rertConstraints, rescheduleBody } from './rert-form.ts';
 
 const constraints: DispatchConstraints = {

@@ -7,7 +7,7 @@ import {
   type RescheduleRertBody,
   tzOffsetS,
 } from '@vpp/shared';
-import { createBody, type DispatchDraft, type DraftPermissions, messageApplies } from '../dispatches/index.ts';
+import { createBody, type DispatchDraft, type DraftPermissions, messageApplies } from '../events/index.ts';
 
 /**
  * The RERT flow's rules (spec 3 §4.2) on the New Dispatch modal's draft: the same defaults (start four

@@ -1,5 +1,5 @@
 import { RERT_EDIT, RERT_VIEW } from '@vpp/shared';
-import { type EventListConfig, EventListView } from '../dispatches/index.ts';
+import { type EventListConfig, EventListView } from '../events/index.ts';
 import { useRertDispatches } from './api.ts';
 import { RertDispatchModal } from './rert-dispatch-modal.tsx';
 import { RERT_TEXTS, rertPath } from './rert-format.ts';

@@ -1,8 +1,9 @@
 import { ActionIcon, Alert, Box, Card, Center, Group, Loader, Popover, Stack, Text, Tooltip } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { IconAlertTriangle, IconSettings, IconX } from '@tabler/icons-react';
-import { type ReactNode, useCallback, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import { ApiError } from '../../../lib/request.ts';
+import { useSeen } from '../../../lib/use-seen.ts';
 
 /** The widget statuses of spec 2 §4. */
 export type WidgetStatus = 'LOADING' | 'ERROR' | null;
@@ -44,32 +45,6 @@ export function WidgetError(props: { message: string }) {
 export const LOAD_AHEAD_PX = 300;
 
 /**
- * Whether the element has come within LOAD_AHEAD_PX of the window (and stays true from then on);
- * at once where the browser cannot tell (no IntersectionObserver).
- */
-function useSeen(): [(node: HTMLElement | null) => void, boolean] {
-  const [seen, setSeen] = useState(() => typeof IntersectionObserver === 'undefined');
-  const observer = useRef<IntersectionObserver | null>(null);
-  const ref = useCallback((node: HTMLElement | null) => {
-    observer.current?.disconnect();
-    observer.current = null;
-    if (!node || typeof IntersectionObserver === 'undefined') return;
-    observer.current = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) {
-          setSeen(true);
-          observer.current?.disconnect();
-        }
-      },
-      { rootMargin: `${LOAD_AHEAD_PX}px 0px` },
-    );
-    observer.current.observe(node);
-  }, []);
-  return [seen ? NO_OBSERVER : ref, seen];
-}
-const NO_OBSERVER = () => undefined;
-
-/**
  * A widget's card: its title (the drag handle on the grid), an optional subtitle, the settings and
  * remove buttons when editing, and its body, given its measured height. The body (and so its
  * requests) waits until the card comes near the window (issue 30): a widget scrolled to loads then,
@@ -85,7 +60,7 @@ export function WidgetFrame(props: {
   large?: boolean;
 }) {
   const { ref, height } = useElementSize();
-  const [seenRef, seen] = useSeen();
+  const [seenRef, seen] = useSeen(LOAD_AHEAD_PX);
   return (
     <Card
       ref={seenRef}

@@ -2,12 +2,13 @@ import { Modal } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import type { DispatchConstraints, DispatchPriceReply } from '@vpp/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { REFRESH_DEBOUNCE_MS, useDispatchPowerstations } from '../events/index.ts';
-import { useDispatchConstraints, useDispatchPredictions } from './new-dispatch-api.ts';
-import { NewDispatchConfirmView } from './new-dispatch-confirm-view.tsx';
-import { type EditViewProps, NewDispatchEditView } from './new-dispatch-edit-view.tsx';
-import { type DispatchDraft, type DraftPermissions, graphStart, prefilledMessage, withPowerstation } from './new-dispatch-form.ts';
-import { NewDispatchMessageView } from './new-dispatch-message-view.tsx';
+import { useDispatchPowerstations } from './event-api.ts';
+import { NewDispatchConfirmView } from './event-confirm-view.tsx';
+import { type DispatchDraft, type DraftPermissions, graphStart, prefilledMessage, withPowerstation } from './event-draft.ts';
+import { type EditViewProps, NewDispatchEditView } from './event-edit-view.tsx';
+import { useDispatchConstraints, useDispatchPredictions } from './event-flow-api.ts';
+import { REFRESH_DEBOUNCE_MS } from './event-format.ts';
+import { NewDispatchMessageView } from './event-message-view.tsx';
 
 export type DispatchFlowView = 'edit' | 'message' | 'confirm';
 

@@ -1,6 +1,6 @@
 import type { DispatchPredictions, PredictionPoint } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { forecastErrorText, predictionSeries } from './new-dispatch-chart.tsx';
+import { forecastErrorText, predictionSeries } from './event-chart.tsx';
 
 const point = (meterPower: number | null, soc: number | null = null): PredictionPoint => ({
   solarPower: null,

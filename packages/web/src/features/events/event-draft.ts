@@ -16,7 +16,8 @@ import {
   startOfPeriod,
 } from '@vpp/shared';
 
-import { type CustomerMessage, clampStart, earliestStart } from '../events/index.ts';
+import { clampStart, earliestStart } from './event-window.ts';
+import type { CustomerMessage } from './phone-preview.tsx';
 
 export type { CustomerMessage };
 

@@ -2,7 +2,7 @@ import { Paper, Stack, Text, Title } from '@mantine/core';
 import { DISPATCH_MESSAGES, type DispatchDetail, type DispatchPredictions, type dispatchRemainingChargeReply, type dispatchResponseReply } from '@vpp/shared';
 import type { z } from 'zod';
 import { type ChartSeries, TimeSeriesChart } from '../../components/time-series-chart.tsx';
-import { GRAPH_TICK_S, GRAPH_Y_PAD, graphScale } from '../events/index.ts';
+import { GRAPH_TICK_S, GRAPH_Y_PAD, graphScale } from './event-format.ts';
 
 type ResponseData = z.infer<typeof dispatchResponseReply>['data'];
 type RemainingData = z.infer<typeof dispatchRemainingChargeReply>['data'];

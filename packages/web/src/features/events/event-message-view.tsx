@@ -1,8 +1,7 @@
 import { Button, Group, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { DISPATCH_MESSAGE_LIMITS, formatDateTime } from '@vpp/shared';
 import { useState } from 'react';
-import { PhonePreview } from '../events/index.ts';
-import type { CustomerMessage } from './new-dispatch-form.ts';
+import { type CustomerMessage, PhonePreview } from './phone-preview.tsx';
 
 /**
  * The customer message view (spec 3 §2.3): title and text with a phone preview and the previous

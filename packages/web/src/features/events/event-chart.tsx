@@ -3,7 +3,7 @@ import { DISPATCH_MESSAGES, type DispatchPredictions, endOfPeriod, MARKET_SERIES
 import { memo, useMemo } from 'react';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
 import { type ChartSeries, TimeSeriesChart } from '../../components/time-series-chart.tsx';
-import { GRAPH_TICK_S, GRAPH_Y_PAD } from '../events/index.ts';
+import { GRAPH_TICK_S, GRAPH_Y_PAD } from './event-format.ts';
 
 /** Spec 3 §9: the y-domain is padded 22%. */
 /** Half-hour stripes: 48 over a day (spec 3 §9). */

@@ -1,6 +1,5 @@
 import { DISPATCH_MESSAGES, type DispatchConstraints, localDateToEpoch, snapSlider } from '@vpp/shared';
 import { describe, expect, it } from 'vitest';
-import { clampStart } from '../events/index.ts';
 import {
   brushSelection,
   confirmBlocker,
@@ -18,7 +17,8 @@ import {
   withPowerFactor,
   withPowerstation,
   withStartDate,
-} from './new-dispatch-form.ts';
+} from './event-draft.ts';
+import { clampStart } from './event-window.ts';
 
 const SYDNEY = 'Australia/Sydney';
 const ALL = { powerFactor: true, strategy: true };

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { DISPATCH_MESSAGES, type DispatchPriceReply, formatDateTime, formatDuration } from '@vpp/shared';
-import { createBody, type DispatchDraft, type DraftPermissions, powerLabel } from './new-dispatch-form.ts';
-import { NewDispatchPrices } from './new-dispatch-prices.tsx';
+import { createBody, type DispatchDraft, type DraftPermissions, powerLabel } from './event-draft.ts';
+import { NewDispatchPrices } from './event-prices.tsx';
 
 const STRATEGY_LABELS = { greedy: 'Greedy', uniform: 'Uniform' } as const;
 

@@ -14,8 +14,7 @@ import {
 } from '@vpp/shared';
 import { useCallback } from 'react';
 import { PowerControl } from '../../components/power-control.tsx';
-import { EventWindowFields, PowerstationSelect } from '../events/index.ts';
-import { NewDispatchChart } from './new-dispatch-chart.tsx';
+import { NewDispatchChart } from './event-chart.tsx';
 import {
   brushSelection,
   confirmBlocker,
@@ -31,8 +30,9 @@ import {
   withPowerFactor,
   withStartDate,
   withStartTime,
-} from './new-dispatch-form.ts';
-import { NewDispatchPrices } from './new-dispatch-prices.tsx';
+} from './event-draft.ts';
+import { NewDispatchPrices } from './event-prices.tsx';
+import { EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';
 
 /** How far ahead a dispatch can be drawn up: the server predicts at most 7 days ahead. */
 const MAX_DAYS_AHEAD = 7;

@@ -1,0 +1,26 @@
+// Setup file of the server and crash projects (vitest.config.ts): each Vitest worker gets a PostgreSQL
+// database of its own, the test database's name with `_w<worker>`, created when missing. Files run
+// several at a time, and one file's DROP SCHEMA at its end, during another's migration in the same
+// database, failed that migration with 'schema "t_…" does not exist' (Kysely's migrator reads the
+// catalogue of every schema of its database).
+import pg from 'pg';
+
+const base = process.env.TEST_DATABASE_URL_BASE ?? process.env.TEST_DATABASE_URL;
+const worker = process.env.VITEST_POOL_ID;
+if (base && worker) {
+  process.env.TEST_DATABASE_URL_BASE = base;
+  const url = new URL(base);
+  const name = `${url.pathname.slice(1) || 'postgres'}_w${worker}`;
+  url.pathname = `/${name}`;
+  if (process.env.TEST_DATABASE_URL !== url.toString()) {
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    try {
+      const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (!rowCount) await admin.query(`create database "${name}"`);
+    } finally {
+      await admin.end();
+    }
+    process.env.TEST_DATABASE_URL = url.toString();
+  }
+}
