@@ -74,18 +74,43 @@ function reading(d: Device, ts: number) {
   };
 }
 
+function within<T extends { end(force: boolean): unknown }>(ms: number, p: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(new Error('no CONNACK'));
+    }, ms);
+    p.then(
+      (c) => {
+        clearTimeout(timer);
+        if (late) c.end(true);
+        else resolve(c);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}
+
 async function connectOne(d: Device): Promise<boolean> {
   const topics = deviceTopics(d.serial);
   for (let attempt = 1; ; attempt++) {
     try {
-      const c = await mqtt.connectAsync(broker, {
-        username: d.serial,
-        password: d.secret,
-        clientId: `bench-${d.serial}`,
-        reconnectPeriod: 0,
-        connectTimeout: 30_000,
-        will: { topic: topics.state, payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
-      });
+      // A connection the broker closes before its CONNACK leaves MQTT.js's connectAsync unsettled: timed out here.
+      const c = await within(
+        35_000,
+        mqtt.connectAsync(broker, {
+          username: d.serial,
+          password: d.secret,
+          clientId: `bench-${d.serial}`,
+          reconnectPeriod: 0,
+          connectTimeout: 30_000,
+          will: { topic: topics.state, payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
+        }),
+      );
       d.c = c;
       c.on('message', (topic, payload) => {
         if (topic !== topics.cmd) return;
