@@ -108,6 +108,7 @@ async function cleanUp() {
   }
   for (const c of children.reverse()) await c.stop().catch(() => undefined);
   await close();
+  fs.rmSync(mosquittoDir, { recursive: true, force: true });
 }
 process.once('SIGINT', () => void cleanUp().then(() => process.exit(1)));
 
@@ -505,5 +506,4 @@ for (const l of consoleLog.slice(0, 3)) log(`console: ${l.slice(0, 300)}`);
 console.table(figures);
 fs.writeFileSync(path.join(os.tmpdir(), `bench-devices-${Date.now()}.json`), JSON.stringify(figures, null, 2));
 await cleanUp();
-fs.rmSync(mosquittoDir, { recursive: true, force: true });
 process.exit(0);
