@@ -2,7 +2,7 @@
 // alone, without building a fleet, and the events CSV's time split into the database's part (the
 // stream read in process) and the whole (over HTTP): what to look at when the CSV is slow.
 
-import { epochToLocalDate } from '@vpp/shared';
+import { epochToLocalDate } from '@vpp/shared/time';
 import { buildApp } from '../packages/server/src/app.ts';
 import { eventsCsv } from '../packages/server/src/features/billing/billing.csv.ts';
 import { benchBilling } from './billing.ts';

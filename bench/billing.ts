@@ -2,7 +2,7 @@
 // (1.5 M line items, seeded directly in the database), streamed over HTTP, in lines per second and
 // with the process's memory growth; and the time to render an invoice's PDF.
 import { execFile } from 'node:child_process';
-import { epochToLocalDate } from '@vpp/shared';
+import { epochToLocalDate } from '@vpp/shared/time';
 import { sql } from 'kysely';
 import { issueInvoice } from '../packages/server/src/features/billing/index.ts';
 import type { AppContext } from '../packages/server/src/platform/context.ts';

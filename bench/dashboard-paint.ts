@@ -4,7 +4,7 @@
 // figures painted (`dashboardPaintedP50Ms`), and to both maps drawn with their data, MapLibre's
 // first idle with features (`dashboardMapsP50Ms`); the graph's time is printed beside them. Needs
 // the built web app (packages/web/dist), served by the app under test.
-import type { DashboardBody } from '@vpp/shared';
+import type { DashboardBody } from '@vpp/shared/dashboard/layout';
 import { chromium, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

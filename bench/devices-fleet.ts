@@ -5,7 +5,7 @@
 // simulated home reports. The parent steers it phase by phase (connect, report, storm, dispatch) and
 // gets back what only the devices see: publish → PUBACK times, the publish time of each probe
 // device's readings, each command's arrival. Times are Date.now() (one clock for every process).
-import { deviceTopics } from '@vpp/shared';
+import { deviceTopics } from '@vpp/shared/devices/schemas';
 import mqtt, { type MqttClient } from 'mqtt';
 
 export interface BenchDevice {

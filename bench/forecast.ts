@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startOfPeriod } from '@vpp/shared';
+import { startOfPeriod } from '@vpp/shared/time';
 import { buildFleet } from '../packages/server/src/demo/builder.ts';
 import { FleetSimulator } from '../packages/server/src/demo/simulator.ts';
 import { publishWeather, WEATHER_AHEAD_S } from '../packages/server/src/demo/weather.ts';

@@ -2,7 +2,7 @@
 // a click from the fleet list and on a full load of the node's URL, in Debian's Chromium at
 // 1440×900. Both instants are taken in the page (performance.now()): the end of the response of
 // `GET /api/nodes/{id}/data`, and the first canvas under the "Monitoring graph" image.
-import { DEMO_PASSWORD } from '@vpp/shared';
+import { DEMO_PASSWORD } from '@vpp/shared/demo';
 import { chromium, type Page } from 'playwright-core';
 
 export interface NodeGraphTimes {

@@ -6,7 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { DEMO_PASSWORD, OPENADR_BASE_PATH } from '@vpp/shared';
+import { DEMO_PASSWORD } from '@vpp/shared/demo';
+import { OPENADR_BASE_PATH } from '@vpp/shared/openadr/schemas';
 import { buildApp } from '../packages/server/src/app.ts';
 import { FEATURES } from '../packages/server/src/features/index.ts';
 import { insertSubscription } from '../packages/server/src/features/openadr/openadr.repo.ts';

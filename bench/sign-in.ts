@@ -1,4 +1,4 @@
-import { DEMO_PASSWORD } from '@vpp/shared';
+import { DEMO_PASSWORD } from '@vpp/shared/demo';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 

@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_TRADING_POLICY, TRADING_STEP_S } from '@vpp/shared';
+import { DEFAULT_TRADING_POLICY, TRADING_STEP_S } from '@vpp/shared/trading/schemas';
 import { buildFleet } from '../packages/server/src/demo/builder.ts';
 import { FleetSimulator } from '../packages/server/src/demo/simulator.ts';
 import { publishWeather, WEATHER_AHEAD_S } from '../packages/server/src/demo/weather.ts';

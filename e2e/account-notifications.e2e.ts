@@ -1,6 +1,6 @@
 // Notifications in Chromium: the header bell, the list with its dates, a detail that marks itself
 // read, Mark as Unread, and Mark all as Read.
-import { NOTIFICATION_AUTO_READ_MS, NOTIFICATION_MESSAGES } from '@vpp/shared';
+import { NOTIFICATION_AUTO_READ_MS, NOTIFICATION_MESSAGES } from '@vpp/shared/notifications/schemas';
 import { describe, expect, it } from 'vitest';
 import { eventually, gone, shown, signIn, useApp } from './support/fixtures.ts';
 import { insertNotificationsBySql } from './support/notifications-sql.ts';

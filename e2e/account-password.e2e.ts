@@ -1,6 +1,6 @@
 // The forgot-password flow in Chromium, through the link in the .eml file the server writes, and
 // the "this was not me" link.
-import { PASSWORD_MESSAGES } from '@vpp/shared';
+import { PASSWORD_MESSAGES } from '@vpp/shared/account/password-schemas';
 import { describe, expect, it } from 'vitest';
 import { eventually, shown, signIn, useApp } from './support/fixtures.ts';
 import { linkTo, waitForMail } from './support/mail.ts';

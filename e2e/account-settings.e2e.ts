@@ -1,6 +1,9 @@
 // User settings in Chromium against the real server: each section, and an API key created in the
 // browser then used by a plain HTTP client until it is revoked.
-import { API_KEY_MESSAGES, APP_VERSION, DEMO_MFA_SECRET, PASSWORD_MESSAGES } from '@vpp/shared';
+import { API_KEY_MESSAGES } from '@vpp/shared/account/api-keys';
+import { PASSWORD_MESSAGES } from '@vpp/shared/account/password-schemas';
+import { APP_VERSION } from '@vpp/shared/constants';
+import { DEMO_MFA_SECRET } from '@vpp/shared/demo';
 import { describe, expect, it } from 'vitest';
 import { logIn } from './support/browser.ts';
 import { eventually, gone, shown, signIn, useApp } from './support/fixtures.ts';

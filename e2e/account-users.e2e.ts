@@ -1,5 +1,6 @@
 // Organisation users in Chromium: the list, create with its confirmation and e-mail, view and edit.
-import { PASSWORD_MESSAGES, USER_MESSAGES } from '@vpp/shared';
+import { PASSWORD_MESSAGES } from '@vpp/shared/account/password-schemas';
+import { USER_MESSAGES } from '@vpp/shared/users/schemas';
 import { describe, expect, it } from 'vitest';
 import { eventually, shown, signIn, useApp } from './support/fixtures.ts';
 import { linkTo, waitForMail } from './support/mail.ts';

@@ -7,7 +7,11 @@
 // so that its "today" is the server's whatever the hour the test runs at.
 import fs from 'node:fs';
 import os from 'node:os';
-import { BILLING_MESSAGES, billingEndpoints, dispatchEndpoints, powerMaxStep, powerMinStep, vppEndpoints } from '@vpp/shared';
+import { billingEndpoints } from '@vpp/shared/billing/endpoints';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
+import { dispatchEndpoints } from '@vpp/shared/dispatches/endpoints';
+import { powerMaxStep, powerMinStep } from '@vpp/shared/dispatches/rules';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Api } from './support/api.ts';

@@ -1,6 +1,7 @@
 // Customer screens in Chromium against the real server: a retailer finds a customer in the list by
 // its NMI, opens it and reaches its plan; a network sees the Information column instead of plans.
-import { CUSTOMER_MESSAGES, customerEndpoints } from '@vpp/shared';
+import { customerEndpoints } from '@vpp/shared/customers/endpoints';
+import { CUSTOMER_MESSAGES } from '@vpp/shared/customers/messages';
 import { describe, expect, it } from 'vitest';
 import { reachPath, shown, signIn, useApp } from './support/fixtures.ts';
 

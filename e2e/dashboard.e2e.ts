@@ -4,7 +4,9 @@
 // map's coloured hexagons with their legend.
 
 import AxeBuilder from '@axe-core/playwright';
-import { type Dashboard, dashboardEndpoints, vppEndpoints } from '@vpp/shared';
+import { dashboardEndpoints } from '@vpp/shared/dashboard/endpoints';
+import type { Dashboard } from '@vpp/shared/dashboard/layout';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import type { Page, Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { logIn } from './support/browser.ts';

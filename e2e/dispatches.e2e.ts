@@ -1,17 +1,13 @@
 // Dispatch screens in Chromium against the real server: the list and the detail of a dispatch made
 // through the API, what an operator without fleet.dispatches.edit is offered, and a NETWORK user
 // without fleet.dispatches.marketTrader seeing a dispatch without its cost.
-import {
-  DEMO_PASSWORD,
-  dispatchEndpoints,
-  endpointUrl,
-  formatDuration,
-  formatPower,
-  passwordEndpoints,
-  powerMaxStep,
-  powerMinStep,
-  vppEndpoints,
-} from '@vpp/shared';
+import { endpointUrl } from '@vpp/shared/api/endpoint';
+import { DEMO_PASSWORD } from '@vpp/shared/demo';
+import { dispatchEndpoints } from '@vpp/shared/dispatches/endpoints';
+import { powerMaxStep, powerMinStep } from '@vpp/shared/dispatches/rules';
+import { formatDuration, formatPower } from '@vpp/shared/format';
+import { passwordEndpoints } from '@vpp/shared/password/endpoints';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import { describe, expect, it } from 'vitest';
 import type { Api } from './support/api.ts';
 import { gone, reachPath, shown, signIn, useApp } from './support/fixtures.ts';

@@ -6,7 +6,11 @@
 // The fleet backfills a day of history when it starts: the export covers yesterday and today (in the
 // account's zone, Australia/Sydney, as is the browser's), and waits until the history is in.
 import fs from 'node:fs';
-import { epochToLocalDate, exportEndpoints, localDateToEpoch, EXPORT_MESSAGES as M, nodeEndpoints, shiftPeriod, vppEndpoints } from '@vpp/shared';
+import { exportEndpoints } from '@vpp/shared/exports/endpoints';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
+import { nodeEndpoints } from '@vpp/shared/nodes/endpoints';
+import { epochToLocalDate, localDateToEpoch, shiftPeriod } from '@vpp/shared/time';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { eventually, reachPath, shown, signIn, useApp } from './support/fixtures.ts';

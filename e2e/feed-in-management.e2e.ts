@@ -2,7 +2,9 @@
 // §5; spec 2 §2): a net curtailment created through the New Curtailment modal and its detail with the
 // graph and node table; a default setpoint created from a VPP's Default Setpoints tab; an operator
 // without curtailment permissions sees neither the tabs nor the buttons.
-import { CURTAILMENT_MESSAGES, curtailmentEndpoints, vppEndpoints } from '@vpp/shared';
+import { curtailmentEndpoints } from '@vpp/shared/curtailments/endpoints';
+import { CURTAILMENT_MESSAGES } from '@vpp/shared/curtailments/messages';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import { describe, expect, it } from 'vitest';
 import type { Api } from './support/api.ts';
 import { eventually, gone, reachPath, shown, signIn, useApp } from './support/fixtures.ts';

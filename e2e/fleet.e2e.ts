@@ -1,4 +1,5 @@
-import { dashboardEndpoints, nodeEndpoints } from '@vpp/shared';
+import { dashboardEndpoints } from '@vpp/shared/dashboard/endpoints';
+import { nodeEndpoints } from '@vpp/shared/nodes/endpoints';
 import { describe, expect, it } from 'vitest';
 import { eventually, shown, signIn, useApp } from './support/fixtures.ts';
 

@@ -1,7 +1,10 @@
 // Grid outage screens in Chromium against the real server: an outage created through the New Grid
 // Outage modal with a storm message; customers opt out through the customer-app endpoint (node
 // tokens); the detail lists the opted-out nodes, each linking to its fleet monitoring page.
-import { dispatchEndpoints, OUTAGE_MESSAGES, outageEndpoints, vppEndpoints } from '@vpp/shared';
+import { dispatchEndpoints } from '@vpp/shared/dispatches/endpoints';
+import { outageEndpoints } from '@vpp/shared/outages/endpoints';
+import { OUTAGE_MESSAGES } from '@vpp/shared/outages/messages';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import { describe, expect, it } from 'vitest';
 import type { Api } from './support/api.ts';
 import { reachPath, shown, signIn, useApp } from './support/fixtures.ts';

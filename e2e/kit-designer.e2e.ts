@@ -1,7 +1,7 @@
 // The kit designer in Chromium: the demo installer designs a three-phase site with two systems (one
 // all-in-one), reaches Summary and e-mails the order; a battery of another inverter shows its error,
 // and the server's errors attach to their fields.
-import { KIT_MESSAGES } from '@vpp/shared';
+import { KIT_MESSAGES } from '@vpp/shared/kit-designer/messages';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { gone, shown, signIn, useApp } from './support/fixtures.ts';

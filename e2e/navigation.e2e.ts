@@ -1,6 +1,8 @@
 // The main shell's navigation: the sidebar by permission, the 404 page, the old routes that
 // redirect, and the time zone banner.
-import { DEMO_USERS, isKnownPermission, nodeEndpoints, PERMISSIONS, type PermissionName, type PermissionRequirement, satisfies } from '@vpp/shared';
+import { DEMO_USERS } from '@vpp/shared/demo';
+import { nodeEndpoints } from '@vpp/shared/nodes/endpoints';
+import { isKnownPermission, PERMISSIONS, type PermissionName, type PermissionRequirement, satisfies } from '@vpp/shared/permissions/registry';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { logIn } from './support/browser.ts';

@@ -1,7 +1,9 @@
 // The New Dispatch modal against the real server in demo mode (spec 3 §2.3, §4.1): the retailer picks
 // a VPP with batteries, sets a discharge, edits the customer message, confirms and executes, lands
 // on the new dispatch's page with its request, and finds it in the list.
-import { dispatchEndpoints, formatPower, vppEndpoints } from '@vpp/shared';
+import { dispatchEndpoints } from '@vpp/shared/dispatches/endpoints';
+import { formatPower } from '@vpp/shared/format';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import { describe, expect, it } from 'vitest';
 import { eventually, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
 

@@ -1,6 +1,9 @@
 // The OpenADR screen in Chromium: a VEN that registered through the VTN is listed with its
 // resources, an administrator puts it in a VPP, and the VTN then targets that VPP's events at it.
-import { apiKeyEndpoints, DEMO_PASSWORD, OPENADR_BASE_PATH, vppEndpoints } from '@vpp/shared';
+import { apiKeyEndpoints } from '@vpp/shared/account/endpoints';
+import { DEMO_PASSWORD } from '@vpp/shared/demo';
+import { OPENADR_BASE_PATH } from '@vpp/shared/openadr/schemas';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import { describe, expect, it } from 'vitest';
 import { shown, signIn, useApp } from './support/fixtures.ts';
 import { NO_FLEET } from './support/server.ts';

@@ -1,7 +1,7 @@
 // Plan screens in Chromium against the real server: a time-of-use plan created through the one plan
 // form, refused while its two periods overlap, accepted once they do not, landing on the plan's own
 // page (its code URL-encoded); and the server's own refusal of a duplicate name merged into the form.
-import { PLAN_MESSAGES } from '@vpp/shared';
+import { PLAN_MESSAGES } from '@vpp/shared/plans/messages';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { gone, pathOf, reachPath, shown, signIn, useApp } from './support/fixtures.ts';

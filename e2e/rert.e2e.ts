@@ -1,7 +1,12 @@
 // RERT dispatches against the real server in demo mode (spec 3 §2.5, §4.2): the retailer executes a
 // RERT discharge through the edit and confirmation views, reschedules it an hour longer through the
 // same flow (ending in Reschedule, the detail page in place), and cancels it after the question.
-import { accountEndpoints, dispatchEndpoints, formatPower, RERT_MESSAGES, rertEndpoints, vppEndpoints } from '@vpp/shared';
+import { accountEndpoints } from '@vpp/shared/account/endpoints';
+import { dispatchEndpoints } from '@vpp/shared/dispatches/endpoints';
+import { formatPower } from '@vpp/shared/format';
+import { rertEndpoints } from '@vpp/shared/rert/endpoints';
+import { RERT_MESSAGES } from '@vpp/shared/rert/messages';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import { describe, expect, it } from 'vitest';
 import { eventually, gone, reachPath, shown, signIn, useApp } from './support/fixtures.ts';
 

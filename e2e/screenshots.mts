@@ -2,7 +2,7 @@
 // (default /tmp/vpp-screenshots). Not a test; screenshots stay out of the repository.
 
 import fs from 'node:fs';
-import { billingEndpoints } from '@vpp/shared';
+import { billingEndpoints } from '@vpp/shared/billing/endpoints';
 import type { Page } from 'playwright-core';
 import { signInToApi } from './support/api.ts';
 import { launch, logIn, newPage } from './support/browser.ts';

@@ -1,6 +1,6 @@
 // The support page in Chromium: the console's own form sends a request about a node and shows its
 // reference (and the help desk gets the e-mail); with SUPPORT_FORM_URL set, the page frames that form.
-import { SUPPORT_MESSAGES } from '@vpp/shared';
+import { SUPPORT_MESSAGES } from '@vpp/shared/support/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shown, signIn, useApp } from './support/fixtures.ts';
 import { HELP_DESK_HEADING, type HelpDesk, startHelpDesk } from './support/help-desk.ts';

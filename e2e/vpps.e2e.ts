@@ -1,7 +1,8 @@
 // VPP screens against the real server in demo mode: create each type and land where spec 2 §4
 // says, manual node toggles, the rename-only patch, delete with its confirmation, the
 // unassigned-nodes modal, and FCAS VPPs that cannot be edited.
-import { nodeEndpoints, vppEndpoints } from '@vpp/shared';
+import { nodeEndpoints } from '@vpp/shared/nodes/endpoints';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { eventually, gone, pathOf, reachPath, shown, signIn, useApp } from './support/fixtures.ts';

@@ -1,21 +1,15 @@
 // A small client of the real API for arranging test data: it signs in as a user through the login
 // route (solving the captcha as the browser's widget does) and calls the same endpoints the app
 // calls, its replies checked against the shared contract.
-import {
-  type CallArgs,
-  DEMO_PASSWORD,
-  type Endpoint,
-  endpointUrl,
-  loginReply,
-  type Notification,
-  notificationEndpoints,
-  type OrgUser,
-  type PowerstationBody,
-  type ReplyOf,
-  type UserBody,
-  userEndpoints,
-  vppEndpoints,
-} from '@vpp/shared';
+import { type CallArgs, type Endpoint, endpointUrl, type ReplyOf } from '@vpp/shared/api/endpoint';
+import { loginReply } from '@vpp/shared/auth/schemas';
+import { DEMO_PASSWORD } from '@vpp/shared/demo';
+import { notificationEndpoints } from '@vpp/shared/notifications/endpoints';
+import type { Notification } from '@vpp/shared/notifications/schemas';
+import { userEndpoints } from '@vpp/shared/users/endpoints';
+import type { OrgUser, UserBody } from '@vpp/shared/users/schemas';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
+import type { PowerstationBody } from '@vpp/shared/vpps/schemas';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 

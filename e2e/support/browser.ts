@@ -1,4 +1,4 @@
-import { DEMO_PASSWORD } from '@vpp/shared';
+import { DEMO_PASSWORD } from '@vpp/shared/demo';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

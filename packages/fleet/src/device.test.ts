@@ -1,4 +1,5 @@
-import { deviceCmdMessageSchema, deviceReadingSchema, type FleetDevice } from '@vpp/shared';
+import type { FleetDevice } from '@vpp/shared/devices/identities';
+import { deviceCmdMessageSchema, deviceReadingSchema } from '@vpp/shared/devices/schemas';
 import { describe, expect, it } from 'vitest';
 import { SimulatedDevice, toCommands } from './device.ts';
 

@@ -1,3 +1,4 @@
+import type { FleetDevice } from '@vpp/shared/devices/identities';
 import {
   type DeviceAck,
   type DeviceCommand,
@@ -5,9 +6,8 @@ import {
   type DeviceState,
   deviceCmdMessageSchema,
   deviceTopics,
-  type FleetDevice,
   MAX_BATCH_READINGS,
-} from '@vpp/shared';
+} from '@vpp/shared/devices/schemas';
 import mqtt, { type MqttClient } from 'mqtt';
 import { type Command, customerOptsOut, frequency, type NodeModel, step, submeterPower, voltage } from './physics.ts';
 import { hash01, stringKey } from './random.ts';

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { type FleetDevice, fleetIdentitiesSchema } from '@vpp/shared';
+import { type FleetDevice, fleetIdentitiesSchema } from '@vpp/shared/devices/identities';
 import { BUFFER_LIMIT, type FleetLog, type HomeState, SimulatedDevice } from './device.ts';
 
 export interface Fleet {

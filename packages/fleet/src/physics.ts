@@ -1,4 +1,4 @@
-import { tzOffsetS } from '@vpp/shared';
+import { tzOffsetS } from '@vpp/shared/time';
 import * as SunCalc from 'suncalc';
 import { hash01, smoothNoise, stringKey } from './random.ts';
 

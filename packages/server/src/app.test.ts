@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { APP_VERSION } from '@vpp/shared';
+import { APP_VERSION } from '@vpp/shared/constants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createHarness, type Harness, PASSWORD } from './test/harness.ts';

@@ -8,7 +8,10 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
-import { APP_VERSION, controlCharacterMessage, findControlCharacter, MESSAGES, metaReply } from '@vpp/shared';
+import { controlCharacterMessage, findControlCharacter } from '@vpp/shared/api/inputs';
+import { metaReply } from '@vpp/shared/auth/schemas';
+import { APP_VERSION } from '@vpp/shared/constants';
+import { MESSAGES } from '@vpp/shared/messages';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DEMO_ORGANISATIONS } from '@vpp/shared';
+import { DEMO_ORGANISATIONS } from '@vpp/shared/demo';
 import { z } from 'zod';
 import { CRASH_POINT_FORM } from './platform/crash-points.ts';
 

@@ -1,4 +1,4 @@
-import { startOfPeriod } from '@vpp/shared';
+import { startOfPeriod } from '@vpp/shared/time';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DIALECTS, serverProcess, waitFor } from './test/server-process.ts';
 

@@ -1,4 +1,5 @@
-import { DISPATCH_POWER_STEP_KW, startOfPeriod } from '@vpp/shared';
+import { DISPATCH_POWER_STEP_KW } from '@vpp/shared/dispatches/rules';
+import { startOfPeriod } from '@vpp/shared/time';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FleetHistory, HistoryStep } from './demo/fleet.ts';
 import { callerOf } from './features/auth/index.ts';

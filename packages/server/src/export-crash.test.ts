@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ExportJobDetail } from '@vpp/shared';
+import type { ExportJobDetail } from '@vpp/shared/exports/schemas';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DIALECTS, fastClock, serverProcess, waitFor } from './test/server-process.ts';

@@ -1,4 +1,4 @@
-import { localMidnight } from '@vpp/shared';
+import { localMidnight } from '@vpp/shared/time';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from './db/database.ts';

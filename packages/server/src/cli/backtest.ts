@@ -5,7 +5,7 @@
 // customer's reserve and the limits of its trading policy, or the defaults), three ways: the optimiser re-planning every `replan` minutes against the price forecasts as they were issued
 // then, and the two naive rules. Prints revenue, energy and cycles of each, and the optimiser's gain.
 import { parseArgs } from 'node:util';
-import type { BacktestFigures, StrategyFigures as StrategyResult } from '@vpp/shared';
+import type { BacktestFigures, StrategyFigures as StrategyResult } from '@vpp/shared/trading/schemas';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { backtestVpp, tradingPolicyOf } from '../features/trading/index.ts';

@@ -4,7 +4,9 @@
 // The password is read from ADMIN_PASSWORD, or asked for on the terminal.
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { describePasswordFailures, PERMISSIONS, passwordFailures, SUBORG_TYPES, type SuborgType } from '@vpp/shared';
+import { describePasswordFailures, passwordFailures } from '@vpp/shared/auth/password-rules';
+import { SUBORG_TYPES, type SuborgType } from '@vpp/shared/constants';
+import { PERMISSIONS } from '@vpp/shared/permissions/registry';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { createOrganisation, createUser } from '../features/users/index.ts';

@@ -1,6 +1,6 @@
 import { BATTERIES, INVERTERS, METERS, NMI_PREFIX, PRODUCTS, REGION, STREETS, SUBMETER_NAMES, SUBURBS, type Suburb, TIMEZONE } from '@vpp/fleet/catalogue';
 import { seeded } from '@vpp/fleet/random';
-import { nmiCheckDigit } from '@vpp/shared';
+import { nmiCheckDigit } from '@vpp/shared/nodes/nmi';
 import { type Insertable, PostgresAdapter, sql } from 'kysely';
 import { type Database, nowS } from '../db/database.ts';
 import type { NodeTable } from '../db/schema.ts';

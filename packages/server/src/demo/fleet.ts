@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { type Fleet, runFleet } from '@vpp/fleet/fleet';
-import type { FleetDevice } from '@vpp/shared';
+import type { FleetDevice } from '@vpp/shared/devices/identities';
 import type { FastifyBaseLogger } from 'fastify';
 import { clockMs, nowS } from '../db/database.ts';
 import type { FleetReports } from '../devices/devices.reports.ts';

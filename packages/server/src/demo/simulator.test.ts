@@ -1,6 +1,8 @@
 import { NMI_PREFIX, TIMEZONE } from '@vpp/fleet/catalogue';
 import type { NodeModel } from '@vpp/fleet/physics';
-import { AUSTRALIAN_STATES, isValidNmiWithChecksum, NODE_STATUSES, nodeStatus } from '@vpp/shared';
+import { AUSTRALIAN_STATES } from '@vpp/shared/constants';
+import { isValidNmiWithChecksum } from '@vpp/shared/nodes/nmi';
+import { NODE_STATUSES, nodeStatus } from '@vpp/shared/nodes/schemas';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
 import { commandResponses, sendCommands } from '../devices/devices.commands.ts';

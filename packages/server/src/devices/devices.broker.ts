@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { Readable } from 'node:stream';
-import { DEVICE_TOPIC_PREFIX, type DeviceTopicKind, parseDeviceTopic } from '@vpp/shared';
+import { DEVICE_TOPIC_PREFIX, type DeviceTopicKind, parseDeviceTopic } from '@vpp/shared/devices/schemas';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 

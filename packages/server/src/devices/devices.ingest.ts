@@ -6,7 +6,7 @@ import {
   deviceStateSchema,
   deviceTelemetrySchema,
   MAX_CLOCK_AHEAD_S,
-} from '@vpp/shared';
+} from '@vpp/shared/devices/schemas';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ZodError } from 'zod';
 import { nowS } from '../db/database.ts';

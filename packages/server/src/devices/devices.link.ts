@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { DEVICE_TOPIC_PREFIX, parseDeviceTopic } from '@vpp/shared';
+import { DEVICE_TOPIC_PREFIX, parseDeviceTopic } from '@vpp/shared/devices/schemas';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type ISubscriptionMap, type MqttClient } from 'mqtt';
 

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type DeviceCommand, deviceTopics } from '@vpp/shared';
+import { type DeviceCommand, deviceTopics } from '@vpp/shared/devices/schemas';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';

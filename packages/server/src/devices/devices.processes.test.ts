@@ -1,4 +1,4 @@
-import { type DeviceCmdMessage, deviceTopics } from '@vpp/shared';
+import { type DeviceCmdMessage, deviceTopics } from '@vpp/shared/devices/schemas';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../test/free-port.ts';

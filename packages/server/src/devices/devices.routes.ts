@@ -1,4 +1,4 @@
-import { deviceEndpoints as E } from '@vpp/shared';
+import { deviceEndpoints as E } from '@vpp/shared/devices/endpoints';
 import { caller } from '../platform/guard.ts';
 import { type App, route } from '../platform/http.ts';
 import * as service from './devices.service.ts';

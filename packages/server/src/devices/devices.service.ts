@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { DeviceCredential, FleetDevice, FleetIdentities, NodeDevice } from '@vpp/shared';
+import type { DeviceCredential, NodeDevice } from '@vpp/shared/devices/endpoints';
+import type { FleetDevice, FleetIdentities } from '@vpp/shared/devices/identities';
 import { type Database, nowS } from '../db/database.ts';
 import { requireNode } from '../features/nodes/index.ts';
 import type { AppContext } from '../platform/context.ts';

@@ -1,4 +1,4 @@
-import { type DeviceCmdMessage, type DeviceCommand, deviceTopics } from '@vpp/shared';
+import { type DeviceCmdMessage, type DeviceCommand, deviceTopics } from '@vpp/shared/devices/schemas';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';

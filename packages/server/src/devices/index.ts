@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { deviceEndpoints } from '@vpp/shared';
+import { deviceEndpoints } from '@vpp/shared/devices/endpoints';
 import type { FastifyBaseLogger } from 'fastify';
 import { nowS } from '../db/database.ts';
 import type { AppContext } from '../platform/context.ts';

@@ -1,4 +1,7 @@
-import { API_KEY_MESSAGES, type Endpoint, endpointUrl, MESSAGES, PERMISSIONS, type PermissionRequirement, satisfies } from '@vpp/shared';
+import { API_KEY_MESSAGES } from '@vpp/shared/account/api-keys';
+import { type Endpoint, endpointUrl } from '@vpp/shared/api/endpoint';
+import { MESSAGES } from '@vpp/shared/messages';
+import { PERMISSIONS, type PermissionRequirement, satisfies } from '@vpp/shared/permissions/registry';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exampleFor } from '../test/examples.ts';
 import { node } from '../test/factories.ts';

@@ -1,4 +1,5 @@
-import { type Endpoint, errorReplySchema } from '@vpp/shared';
+import type { Endpoint } from '@vpp/shared/api/endpoint';
+import { errorReplySchema } from '@vpp/shared/api/envelope';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exampleFor, keysOf } from '../test/examples.ts';
 import { describeEachDatabase } from '../test/harness.ts';

@@ -1,4 +1,6 @@
-import { API_KEY_MESSAGES, type Endpoint, endpointUrl, isReadOnlyPermission, PERMISSIONS } from '@vpp/shared';
+import { API_KEY_MESSAGES } from '@vpp/shared/account/api-keys';
+import { type Endpoint, endpointUrl } from '@vpp/shared/api/endpoint';
+import { isReadOnlyPermission, PERMISSIONS } from '@vpp/shared/permissions/registry';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { unchangedRun } from '../test/db-snapshot.ts';
 import { exampleFor } from '../test/examples.ts';

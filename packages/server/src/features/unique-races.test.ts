@@ -1,4 +1,5 @@
-import { PLAN_MESSAGES, USER_MESSAGES } from '@vpp/shared';
+import { PLAN_MESSAGES } from '@vpp/shared/plans/messages';
+import { USER_MESSAGES } from '@vpp/shared/users/schemas';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../test/harness.ts';
 

@@ -1,4 +1,4 @@
-import { tzOffsetS } from '@vpp/shared';
+import { tzOffsetS } from '@vpp/shared/time';
 import * as SunCalc from 'suncalc';
 
 // The console's own model of a home's next hours, with no database: what its measured history says

@@ -1,4 +1,4 @@
-import { localMidnight } from '@vpp/shared';
+import { localMidnight } from '@vpp/shared/time';
 import type { Database } from '../db/database.ts';
 import type { AppContext } from '../platform/context.ts';
 import {

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
 
 /** An error that becomes an HTTP reply: status, a machine code and a message a person can act on. */
 export class ApiError extends Error {

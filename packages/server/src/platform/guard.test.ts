@@ -1,4 +1,4 @@
-import { MESSAGES } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AUTHENTICATOR } from '../features/index.ts';

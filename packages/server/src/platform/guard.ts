@@ -1,4 +1,7 @@
-import { API_KEY_MESSAGES, type EndpointAccess, type PermissionRequirement, type SuborgType, satisfies, writeAllowed } from '@vpp/shared';
+import { API_KEY_MESSAGES } from '@vpp/shared/account/api-keys';
+import type { EndpointAccess } from '@vpp/shared/api/endpoint';
+import type { SuborgType } from '@vpp/shared/constants';
+import { type PermissionRequirement, satisfies, writeAllowed } from '@vpp/shared/permissions/registry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/schema.ts';
 import type { AppContext } from './context.ts';

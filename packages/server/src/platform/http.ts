@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { type Endpoint, errorReplySchema, type ReplyInputOf } from '@vpp/shared';
+import type { Endpoint, ReplyInputOf } from '@vpp/shared/api/endpoint';
+import { errorReplySchema } from '@vpp/shared/api/envelope';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';

@@ -1,15 +1,14 @@
+import { binHexagons, type HexCell, hexCell, hexCentre, hexRing } from '@vpp/shared/dashboard/hexagons';
 import {
   HEX_RADIUS_CHOICES,
   HEX_TILE_LAYER,
   HEXAGON_NODES_LIMIT,
   MAP_CLUSTER_MAX_ZOOM,
   MAP_TILE_MAX_ZOOM,
-  NODE_STATUSES,
   NODE_TILE_LAYER,
-  type NodeStatus,
-} from '@vpp/shared';
-import { binHexagons, type HexCell, hexCell, hexCentre, hexRing } from '@vpp/shared/dashboard/hexagons';
+} from '@vpp/shared/dashboard/map-tiles';
 import { VOLTAGE_MAX, VOLTAGE_MIN } from '@vpp/shared/dashboard/voltage';
+import { NODE_STATUSES, type NodeStatus } from '@vpp/shared/nodes/schemas';
 import GeoJSONVT from 'geojson-vt';
 import Supercluster from 'supercluster';
 import { encodeTile, TILE_EXTENT, type TileFeature, versionOf } from './vector-tiles.ts';

@@ -1,4 +1,4 @@
-import type { Endpoint } from '@vpp/shared';
+import type { Endpoint } from '@vpp/shared/api/endpoint';
 import type { AppContext } from './context.ts';
 import type { App } from './http.ts';
 import type { JobDefinition, Recurring } from './jobs.ts';

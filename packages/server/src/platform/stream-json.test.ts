@@ -1,4 +1,4 @@
-import { nodeListReply, seriesReply } from '@vpp/shared';
+import { nodeListReply, seriesReply } from '@vpp/shared/nodes/schemas';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { encodeJsonChunks, largestCollection } from './stream-json.ts';

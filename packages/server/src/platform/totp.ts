@@ -1,4 +1,4 @@
-import { APP_TITLE } from '@vpp/shared';
+import { APP_TITLE } from '@vpp/shared/constants';
 import { generateSecret, generateURI, verify } from 'otplib';
 
 /** A new 160-bit TOTP secret, base32. */

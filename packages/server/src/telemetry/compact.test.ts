@@ -1,5 +1,5 @@
 import { hash01 } from '@vpp/fleet/random';
-import { localDateToEpoch, localMidnight } from '@vpp/shared';
+import { localDateToEpoch, localMidnight } from '@vpp/shared/time';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';

@@ -1,4 +1,4 @@
-import { localMidnight } from '@vpp/shared';
+import { localMidnight } from '@vpp/shared/time';
 import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import { z } from 'zod';
 import { type Database, nowS } from '../db/database.ts';

@@ -1,4 +1,4 @@
-import type { NodeMetric } from '@vpp/shared';
+import type { NodeMetric } from '@vpp/shared/nodes/schemas';
 
 /**
  * The telemetry columns, one per measured quantity. Rollup tables store each as a time-weighted sum

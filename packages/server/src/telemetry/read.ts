@@ -1,4 +1,4 @@
-import { localBucketStart, localMidnight } from '@vpp/shared';
+import { localBucketStart, localMidnight } from '@vpp/shared/time';
 import { sql } from 'kysely';
 import { type Database, nowS } from '../db/database.ts';
 import type { FleetColumn, MetricColumn } from './metrics.ts';

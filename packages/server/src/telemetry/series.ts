@@ -1,4 +1,4 @@
-import { localBucketStart, localMidnights, startOfPeriod } from '@vpp/shared';
+import { localBucketStart, localMidnights, startOfPeriod } from '@vpp/shared/time';
 
 /** One point of a series as the API answers it: each asked metric, null where there is no value. */
 export type SeriesPoint = Record<string, number | null>;

@@ -1,5 +1,5 @@
 import { hash01 } from '@vpp/fleet/random';
-import { endOfPeriod, localBucketStart, startOfPeriod } from '@vpp/shared';
+import { endOfPeriod, localBucketStart, startOfPeriod } from '@vpp/shared/time';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';

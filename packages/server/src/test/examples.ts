@@ -1,4 +1,4 @@
-import { buildOrder } from '@vpp/shared';
+import { buildOrder } from '@vpp/shared/kit-designer/rules';
 import type { z } from 'zod';
 import { PASSWORD } from './harness.ts';
 

@@ -1,5 +1,6 @@
 /// <reference types="vite/client" />
-import { type Endpoint, idResources } from '@vpp/shared';
+import type { Endpoint } from '@vpp/shared/api/endpoint';
+import { idResources } from '@vpp/shared/api/inputs';
 import type { z } from 'zod';
 import { issueInvoice } from '../features/billing/index.ts';
 import { notifyUser } from '../features/notifications/index.ts';

@@ -1,5 +1,5 @@
 import { Box, Group, Image, Paper, Title } from '@mantine/core';
-import { APP_TITLE } from '@vpp/shared';
+import { APP_TITLE } from '@vpp/shared/constants';
 import { type ReactNode, useEffect, useState } from 'react';
 
 const BACKGROUNDS = ['dawn', 'noon', 'dusk', 'night'];

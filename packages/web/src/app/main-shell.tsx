@@ -1,7 +1,9 @@
 import { Alert, Anchor, AppShell, Burger, Group, Image, Menu, NavLink, ScrollArea, Text, Title, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconLogout, IconSettings } from '@tabler/icons-react';
-import { APP_TITLE, MESSAGES, satisfies } from '@vpp/shared';
+import { APP_TITLE } from '@vpp/shared/constants';
+import { MESSAGES } from '@vpp/shared/messages';
+import { satisfies } from '@vpp/shared/permissions/registry';
 import { type FocusEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useSaveTimezone } from '../features/account/index.ts';

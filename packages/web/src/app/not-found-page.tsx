@@ -1,5 +1,6 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
-import { APP_TITLE, MESSAGES } from '@vpp/shared';
+import { APP_TITLE } from '@vpp/shared/constants';
+import { MESSAGES } from '@vpp/shared/messages';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 

@@ -1,4 +1,4 @@
-import type { PermissionRequirement } from '@vpp/shared';
+import type { PermissionRequirement } from '@vpp/shared/permissions/registry';
 import type { ReactNode } from 'react';
 import { DelayedLoader } from '../components/delayed-loader.tsx';
 import { PageLayout } from '../components/page-layout.tsx';

@@ -1,4 +1,4 @@
-import { type PermissionRequirement, satisfies } from '@vpp/shared';
+import { type PermissionRequirement, satisfies } from '@vpp/shared/permissions/registry';
 import { expect, it } from 'vitest';
 import { ROUTES } from './routes.tsx';
 

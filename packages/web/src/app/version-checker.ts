@@ -1,7 +1,8 @@
 /// <reference types="vite-plugin-pwa/client" />
 
 import { registerSW } from 'virtual:pwa-register';
-import { APP_VERSION, metaReply } from '@vpp/shared';
+import { metaReply } from '@vpp/shared/auth/schemas';
+import { APP_VERSION } from '@vpp/shared/constants';
 import { request } from '../lib/request.ts';
 
 /** How often the running app asks whether the server runs a newer version. */

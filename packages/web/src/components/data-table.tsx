@@ -1,6 +1,6 @@
 import { Group, Pagination, Select, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@vpp/shared';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@vpp/shared/constants';
 import { type ReactNode, useEffect } from 'react';
 import { z } from 'zod';
 import { useSearchState } from '../lib/search-state.ts';

@@ -1,4 +1,5 @@
-import { MAP_CLUSTER_MAX_ZOOM, MAP_TILE_MAX_ZOOM, NODE_TILE_LAYER, type NodeStatus } from '@vpp/shared';
+import { MAP_CLUSTER_MAX_ZOOM, MAP_TILE_MAX_ZOOM, NODE_TILE_LAYER } from '@vpp/shared/dashboard/map-tiles';
+import type { NodeStatus } from '@vpp/shared/nodes/schemas';
 import type { GeoJSONFeature, GeoJSONSource } from 'maplibre-gl';
 import * as maplibregl from 'maplibre-gl';
 import { MIXED_CLUSTER_COLOUR, STATUS_COLOURS } from './node-map-types.ts';

@@ -1,4 +1,4 @@
-import type { NodeStatus } from '@vpp/shared';
+import type { NodeStatus } from '@vpp/shared/nodes/schemas';
 import type { FeatureCollection, Point } from 'geojson';
 import type { MapTiles } from './map-tiles.ts';
 

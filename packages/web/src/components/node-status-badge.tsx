@@ -1,5 +1,6 @@
 import { Badge } from '@mantine/core';
-import { formatDateTime, type Node } from '@vpp/shared';
+import { formatDateTime } from '@vpp/shared/format';
+import type { Node } from '@vpp/shared/nodes/schemas';
 
 /** Theme colours, so the badge's text is darkened to read at AA on its tint (the map's hex colours are for markers). */
 const BADGE_COLOURS: Record<Node['displayStatus'], string> = { ONLINE: 'green', OFFLINE: 'red', AWAITING_CONTACT: 'orange', NOT_COMMISSIONED: 'gray' };

@@ -1,5 +1,7 @@
 import { Anchor, Breadcrumbs, Group, Stack, Text, Title } from '@mantine/core';
-import { APP_TITLE, MESSAGES, type PermissionRequirement } from '@vpp/shared';
+import { APP_TITLE } from '@vpp/shared/constants';
+import { MESSAGES } from '@vpp/shared/messages';
+import type { PermissionRequirement } from '@vpp/shared/permissions/registry';
 import { type ReactNode, useEffect } from 'react';
 import { Link } from 'react-router';
 import { usePermission } from '../lib/permission-gate.tsx';

@@ -1,6 +1,6 @@
 import { List, Text, ThemeIcon } from '@mantine/core';
 import { IconCheck, IconPoint } from '@tabler/icons-react';
-import { PASSWORD_REQUIREMENTS, passwordFailures } from '@vpp/shared';
+import { PASSWORD_REQUIREMENTS, passwordFailures } from '@vpp/shared/auth/password-rules';
 
 /** The rules of spec 1 §5 beside a new-password field, each ticked once the password meets it. */
 export function PasswordRequirements({ password }: { password: string }) {

@@ -1,6 +1,6 @@
 import { Group, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from '@tabler/icons-react';
-import type { SortOrder } from '@vpp/shared';
+import type { SortOrder } from '@vpp/shared/api/inputs';
 
 /**
  * A column header that sorts its list by `sort`: a first click ascending, the next descending. The

@@ -1,4 +1,4 @@
-import { type PermissionRequirement, satisfies } from '@vpp/shared';
+import { type PermissionRequirement, satisfies } from '@vpp/shared/permissions/registry';
 import type { ReactNode } from 'react';
 import { useAccount } from './account.ts';
 

@@ -1,4 +1,5 @@
-import { type CallArgs, type Endpoint, endpointUrl, MESSAGES, type ReplyOf } from '@vpp/shared';
+import { type CallArgs, type Endpoint, endpointUrl, type ReplyOf } from '@vpp/shared/api/endpoint';
+import { MESSAGES } from '@vpp/shared/messages';
 import type { z } from 'zod';
 import { session } from './session.ts';
 import { clearToasts, toast } from './toasts.ts';

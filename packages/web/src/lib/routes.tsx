@@ -1,4 +1,4 @@
-import type { PermissionRequirement } from '@vpp/shared';
+import type { PermissionRequirement } from '@vpp/shared/permissions/registry';
 import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 

@@ -1,4 +1,4 @@
-import type { LoginStatus } from '@vpp/shared';
+import type { LoginStatus } from '@vpp/shared/constants';
 import { useSyncExternalStore } from 'react';
 
 /** Session state of spec 1 §3: how far sign-in has got, and why the user was sent back to it. */

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
 import { generate, generateSecret } from 'otplib';
 import { expect, it } from 'vitest';
 import { describeEachDatabase, type Harness, PASSWORD } from '../../test/harness.ts';

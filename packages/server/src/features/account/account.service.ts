@@ -1,4 +1,6 @@
-import type { Account, AlertEmailFrequency, MfaSettings } from '@vpp/shared';
+import type { Account } from '@vpp/shared/account/schemas';
+import type { MfaSettings } from '@vpp/shared/auth/schemas';
+import type { AlertEmailFrequency } from '@vpp/shared/constants';
 import type { AppContext } from '../../platform/context.ts';
 import type { ApiError } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';

@@ -1,4 +1,4 @@
-import { accountEndpoints } from '@vpp/shared';
+import { accountEndpoints } from '@vpp/shared/account/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { accountRoutes } from './account.routes.ts';
 

@@ -1,5 +1,8 @@
 import { Writable } from 'node:stream';
-import { API_KEY_MESSAGES, ipParseFailure, MESSAGES, READ_ONLY_PERMISSIONS, scopeNotHeldMessage, unknownPermissionMessage } from '@vpp/shared';
+import { API_KEY_MESSAGES, ipParseFailure, scopeNotHeldMessage } from '@vpp/shared/account/api-keys';
+import { MESSAGES } from '@vpp/shared/messages';
+import { READ_ONLY_PERMISSIONS } from '@vpp/shared/permissions/registry';
+import { unknownPermissionMessage } from '@vpp/shared/users/schemas';
 import { expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { describeEachDatabase, type Harness, PASSWORD } from '../../test/harness.ts';

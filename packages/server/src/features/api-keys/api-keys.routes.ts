@@ -1,4 +1,4 @@
-import { apiKeyEndpoints as E } from '@vpp/shared';
+import { apiKeyEndpoints as E } from '@vpp/shared/account/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './api-keys.service.ts';

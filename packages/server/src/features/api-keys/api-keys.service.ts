@@ -1,18 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import {
-  ADMINISTRATOR,
   API_KEY_MESSAGES,
   API_KEY_PREFIX,
   type ApiKey,
   addressAllowed,
-  canGrant,
   findBadAllowEntry,
   ipParseFailure,
-  READ_ONLY_PERMISSIONS,
-  registryName,
   scopeNotHeldMessage,
-  unknownPermissionMessage,
-} from '@vpp/shared';
+} from '@vpp/shared/account/api-keys';
+import { ADMINISTRATOR, canGrant, READ_ONLY_PERMISSIONS, registryName } from '@vpp/shared/permissions/registry';
+import { unknownPermissionMessage } from '@vpp/shared/users/schemas';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';

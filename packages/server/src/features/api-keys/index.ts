@@ -1,4 +1,4 @@
-import { apiKeyEndpoints } from '@vpp/shared';
+import { apiKeyEndpoints } from '@vpp/shared/account/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { apiKeyRoutes } from './api-keys.routes.ts';
 

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
 import type { LightMyRequestResponse } from 'fastify';
 import { generate, generateSecret } from 'otplib';
 import { describe, expect, it } from 'vitest';

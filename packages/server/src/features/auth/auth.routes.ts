@@ -1,4 +1,5 @@
-import { authEndpoints as E, REMEMBER_DEVICE_S } from '@vpp/shared';
+import { authEndpoints as E } from '@vpp/shared/auth/endpoints';
+import { REMEMBER_DEVICE_S } from '@vpp/shared/constants';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type LoginReply, MESSAGES, REMEMBER_DEVICE_S } from '@vpp/shared';
+import type { LoginReply } from '@vpp/shared/auth/schemas';
+import { REMEMBER_DEVICE_S } from '@vpp/shared/constants';
+import { MESSAGES } from '@vpp/shared/messages';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest, tooManyRequests, unauthorized } from '../../platform/errors.ts';

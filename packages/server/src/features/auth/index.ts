@@ -1,4 +1,4 @@
-import { authEndpoints } from '@vpp/shared';
+import { authEndpoints } from '@vpp/shared/auth/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { authRoutes } from './auth.routes.ts';
 

@@ -1,4 +1,5 @@
-import { type BillingEventKind, type BillingItemType, epochToLocalDate } from '@vpp/shared';
+import type { BillingEventKind, BillingItemType } from '@vpp/shared/billing/schemas';
+import { epochToLocalDate } from '@vpp/shared/time';
 import { type Database, nowS } from '../../db/database.ts';
 import { planVersions } from '../plans/index.ts';
 import { insertItems, nodeNmisAndZones, plansHeld } from './billing.repo.ts';

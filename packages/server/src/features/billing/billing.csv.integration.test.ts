@@ -1,4 +1,4 @@
-import { BILLING_MESSAGES } from '@vpp/shared';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { beforeAll, expect, it } from 'vitest';

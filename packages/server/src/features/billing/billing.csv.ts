@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { BILLING_MESSAGES, type BillingEventKind, billingEventName } from '@vpp/shared';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
+import { type BillingEventKind, billingEventName } from '@vpp/shared/billing/schemas';
 import { stringify } from 'csv-stringify/sync';
 import { type ArrayReader, arrayReader, type CopyReader, copyReader, type Database, type DatabaseSource, databaseSource, readerOf } from '../../db/database.ts';
 import { CSV_OPTIONS, csvRecords, PLAIN } from '../../platform/csv.ts';

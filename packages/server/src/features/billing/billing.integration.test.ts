@@ -1,4 +1,6 @@
-import { BILLING_MESSAGES, epochToLocalDate, PERMISSIONS } from '@vpp/shared';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
+import { PERMISSIONS } from '@vpp/shared/permissions/registry';
+import { epochToLocalDate } from '@vpp/shared/time';
 import { parse } from 'csv-parse/sync';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { beforeAll, expect, it } from 'vitest';

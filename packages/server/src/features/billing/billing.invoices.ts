@@ -1,4 +1,5 @@
-import { BILLING_MESSAGES, epochToLocalDate, localDateToEpoch } from '@vpp/shared';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
+import { epochToLocalDate, localDateToEpoch } from '@vpp/shared/time';
 import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';

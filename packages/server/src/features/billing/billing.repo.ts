@@ -1,4 +1,4 @@
-import type { BillingInterval } from '@vpp/shared';
+import type { BillingInterval } from '@vpp/shared/billing/schemas';
 import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
 import type { ArrayReader, CopyReader, Database, DialectName } from '../../db/database.ts';

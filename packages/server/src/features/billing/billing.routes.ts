@@ -1,4 +1,7 @@
-import { BILLING_MESSAGES, billingEndpoints as E, GRIDCREDITS_VIEW, INVOICES_VIEW, satisfies } from '@vpp/shared';
+import { billingEndpoints as E } from '@vpp/shared/billing/endpoints';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
+import { GRIDCREDITS_VIEW, INVOICES_VIEW } from '@vpp/shared/billing/permissions';
+import { satisfies } from '@vpp/shared/permissions/registry';
 import type { FastifyReply } from 'fastify';
 import { downloadPathOf, issueDownloadToken } from '../../platform/downloads.ts';
 import { ApiError, badRequest, forbidden } from '../../platform/errors.ts';

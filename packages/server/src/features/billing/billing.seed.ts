@@ -1,4 +1,4 @@
-import { epochToLocalDate } from '@vpp/shared';
+import { epochToLocalDate } from '@vpp/shared/time';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { INVOICE_ZONE, issueInvoice, previousMonth } from './billing.invoices.ts';

@@ -1,4 +1,7 @@
-import { BILLING_MESSAGES, type BillingInterval, type BillingItem, billingEventName, epochToLocalDate, isIsoDate } from '@vpp/shared';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
+import { type BillingInterval, type BillingItem, billingEventName } from '@vpp/shared/billing/schemas';
+import { isIsoDate } from '@vpp/shared/plans/rules';
+import { epochToLocalDate } from '@vpp/shared/time';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';

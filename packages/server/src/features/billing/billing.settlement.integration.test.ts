@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '@vpp/shared';
+import { PERMISSIONS } from '@vpp/shared/permissions/registry';
 import { sql } from 'kysely';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';

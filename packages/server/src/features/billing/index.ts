@@ -1,4 +1,4 @@
-import { billingEndpoints } from '@vpp/shared';
+import { billingEndpoints } from '@vpp/shared/billing/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { INVOICES_DUE_RECURRING, invoicesDueJob, issueInvoiceJob } from './billing.invoices.ts';
 import { billingRoutes } from './billing.routes.ts';

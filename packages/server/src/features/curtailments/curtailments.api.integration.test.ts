@@ -1,4 +1,4 @@
-import { CURTAILMENT_MESSAGES } from '@vpp/shared';
+import { CURTAILMENT_MESSAGES } from '@vpp/shared/curtailments/messages';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { toControl } from '../../devices/devices.outbox.ts';

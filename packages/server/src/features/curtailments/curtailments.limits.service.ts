@@ -1,4 +1,4 @@
-import { MAX_EPOCH_S } from '@vpp/shared';
+import { MAX_EPOCH_S } from '@vpp/shared/api/inputs';
 import type { Database } from '../../db/database.ts';
 import { endCommands, type NewCommand, sendCommands } from '../../devices/devices.commands.ts';
 import type { PowerstationRow } from '../vpps/index.ts';

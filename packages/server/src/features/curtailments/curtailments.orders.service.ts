@@ -1,4 +1,4 @@
-import { CURTAILMENT } from '@vpp/shared';
+import { CURTAILMENT } from '@vpp/shared/curtailments/messages';
 import { type Database, nowS } from '../../db/database.ts';
 import { endCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';

@@ -1,4 +1,4 @@
-import { type AnyCurtailmentComponent, CURTAILMENT } from '@vpp/shared';
+import { type AnyCurtailmentComponent, CURTAILMENT } from '@vpp/shared/curtailments/messages';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { EVENT_COLUMNS, type EventRow, eventTimes } from '../events/index.ts';

@@ -1,4 +1,4 @@
-import { curtailmentEndpoints as E } from '@vpp/shared';
+import { curtailmentEndpoints as E } from '@vpp/shared/curtailments/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './curtailments.service.ts';

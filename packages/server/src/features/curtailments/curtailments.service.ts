@@ -1,9 +1,7 @@
+import { type AnyCurtailmentComponent, CURTAILMENT, CURTAILMENT_MESSAGES } from '@vpp/shared/curtailments/messages';
 import {
-  type AnyCurtailmentComponent,
   type CreateCurtailmentBody,
   type CreateSetpointBody,
-  CURTAILMENT,
-  CURTAILMENT_MESSAGES,
   type CurtailmentConstraint,
   type CurtailmentDetail,
   type CurtailmentNode,
@@ -13,9 +11,9 @@ import {
   type CurtailmentSummary,
   createCurtailmentBody,
   createSetpointBody,
-  MAX_REQUEST_KW,
-  PREDICTION_HORIZON_S,
-} from '@vpp/shared';
+} from '@vpp/shared/curtailments/schemas';
+import { PREDICTION_HORIZON_S } from '@vpp/shared/dispatches/rules';
+import { MAX_REQUEST_KW } from '@vpp/shared/dispatches/schemas';
 import { type Database, nowS } from '../../db/database.ts';
 import { commandResponses, endCommands } from '../../devices/devices.commands.ts';
 import { BATTERY_ONE_WAY_EFFICIENCY, forecastPower } from '../../forecast/index.ts';

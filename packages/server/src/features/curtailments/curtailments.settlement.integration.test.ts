@@ -1,4 +1,4 @@
-import { CURTAILMENT } from '@vpp/shared';
+import { CURTAILMENT } from '@vpp/shared/curtailments/messages';
 import { expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { feedInPlan, node } from '../../test/factories.ts';

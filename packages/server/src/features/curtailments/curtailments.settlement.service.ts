@@ -1,4 +1,5 @@
-import { CURTAILMENT, epochToLocalDate, startOfPeriod } from '@vpp/shared';
+import { CURTAILMENT } from '@vpp/shared/curtailments/messages';
+import { epochToLocalDate, startOfPeriod } from '@vpp/shared/time';
 import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';

@@ -1,5 +1,5 @@
 import { cloudCover } from '@vpp/fleet/physics';
-import { epochToLocalDate } from '@vpp/shared';
+import { epochToLocalDate } from '@vpp/shared/time';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { FleetSimulator } from '../../demo/simulator.ts';

@@ -1,4 +1,4 @@
-import { curtailmentEndpoints } from '@vpp/shared';
+import { curtailmentEndpoints } from '@vpp/shared/curtailments/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { CURTAILMENT_ENGINE_RECURRING, curtailmentEngineJob } from './curtailments.jobs.ts';
 import { curtailmentsRoutes } from './curtailments.routes.ts';

@@ -1,4 +1,5 @@
-import { CUSTOMER_APP_MESSAGES, DISPATCH_MESSAGES } from '@vpp/shared';
+import { CUSTOMER_APP_MESSAGES } from '@vpp/shared/customer-app/messages';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { appBatteryVpp } from '../../test/factories.ts';

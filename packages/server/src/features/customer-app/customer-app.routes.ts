@@ -1,4 +1,4 @@
-import { customerAppEndpoints as E } from '@vpp/shared';
+import { customerAppEndpoints as E } from '@vpp/shared/customer-app/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './customer-app.service.ts';

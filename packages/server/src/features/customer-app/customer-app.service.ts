@@ -1,15 +1,10 @@
-import {
-  CUSTOMER_APP_MESSAGES,
-  type CustomerAppEventType,
-  type CustomerAppMessage,
-  DISPATCH_MESSAGES,
-  DISPATCH_VIEW,
-  type MessageReceipts,
-  OUTAGE_VIEW,
-  type PermissionRequirement,
-  RERT_VIEW,
-  satisfies,
-} from '@vpp/shared';
+import { CUSTOMER_APP_MESSAGES } from '@vpp/shared/customer-app/messages';
+import type { CustomerAppEventType, CustomerAppMessage, MessageReceipts } from '@vpp/shared/customer-app/schemas';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import { DISPATCH_VIEW } from '@vpp/shared/dispatches/permissions';
+import { OUTAGE_VIEW } from '@vpp/shared/outages/permissions';
+import { type PermissionRequirement, satisfies } from '@vpp/shared/permissions/registry';
+import { RERT_VIEW } from '@vpp/shared/rert/permissions';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound, unauthorized } from '../../platform/errors.ts';

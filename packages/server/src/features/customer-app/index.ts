@@ -1,4 +1,4 @@
-import { customerAppEndpoints } from '@vpp/shared';
+import { customerAppEndpoints } from '@vpp/shared/customer-app/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { customerAppRoutes } from './customer-app.routes.ts';
 import './customer-app.tables.ts';

@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz';
-import type { PlanPrices, PlanRate } from '@vpp/shared';
+import type { PlanPrices, PlanRate } from '@vpp/shared/plans/schemas';
 import { describe, expect, it } from 'vitest';
 import { estimateBill, type MeteredInterval, monthWindow, type PriceSegment, toCents, usageStart } from './customers.bill.ts';
 import { isPublicHoliday } from './customers.holidays.ts';

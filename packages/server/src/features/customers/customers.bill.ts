@@ -1,6 +1,8 @@
 import { TZDate, tzOffset, tzScan } from '@date-fns/tz';
-import type { BillEstimate, BillLine, PlanDay, PlanPrices, PlanRate } from '@vpp/shared';
-import { periodMinutes } from '@vpp/shared';
+import type { BillEstimate, BillLine } from '@vpp/shared/customers/schemas';
+import type { PlanDay } from '@vpp/shared/plans/constants';
+import { periodMinutes } from '@vpp/shared/plans/rules';
+import type { PlanPrices, PlanRate } from '@vpp/shared/plans/schemas';
 
 // The bill a plan gives (issue 14, item 6): one pure function from a customer's metered 5-minute
 // import and export, its plan's prices over the month and its state's public holidays, to a

@@ -1,5 +1,5 @@
-import type { Capability, CapabilityPeriod } from '@vpp/shared';
-import { CAPABILITIES } from '@vpp/shared';
+import type { Capability, CapabilityPeriod } from '@vpp/shared/customers/schemas';
+import { CAPABILITIES } from '@vpp/shared/customers/schemas';
 
 /**
  * What each version of the customer agreement lets the organisation do with the home: version 1

@@ -1,4 +1,5 @@
-import { CUSTOMER_MESSAGES as C, MESSAGES } from '@vpp/shared';
+import { CUSTOMER_MESSAGES as C } from '@vpp/shared/customers/messages';
+import { MESSAGES } from '@vpp/shared/messages';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';

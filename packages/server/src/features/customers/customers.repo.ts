@@ -1,4 +1,6 @@
-import { type Capability, CUSTOMER_MESSAGES, NO_CAPABILITIES, networkOfNmi, operationalNetwork, outsideNem } from '@vpp/shared';
+import { CUSTOMER_MESSAGES } from '@vpp/shared/customers/messages';
+import { networkOfNmi, operationalNetwork, outsideNem } from '@vpp/shared/customers/networks';
+import { type Capability, NO_CAPABILITIES } from '@vpp/shared/customers/schemas';
 import { type ExpressionBuilder, sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';

@@ -1,4 +1,4 @@
-import { customerEndpoints as E } from '@vpp/shared';
+import { customerEndpoints as E } from '@vpp/shared/customers/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './customers.service.ts';

@@ -1,4 +1,4 @@
-import { networkOfNmi } from '@vpp/shared';
+import { networkOfNmi } from '@vpp/shared/customers/networks';
 import type { Database } from '../../db/database.ts';
 import { nowS } from '../../db/database.ts';
 import { plansOfNetwork } from '../plans/index.ts';

@@ -1,15 +1,10 @@
 import { TZDate } from '@date-fns/tz';
-import {
-  type BillEstimate,
-  type BillingEventKind,
-  billingEventName,
-  CUSTOMER_MESSAGES,
-  type Customer,
-  type CustomerDetail,
-  networkOfNmi,
-  type PlanPrices,
-  type SuborgType,
-} from '@vpp/shared';
+import { type BillingEventKind, billingEventName } from '@vpp/shared/billing/schemas';
+import type { SuborgType } from '@vpp/shared/constants';
+import { CUSTOMER_MESSAGES } from '@vpp/shared/customers/messages';
+import { networkOfNmi } from '@vpp/shared/customers/networks';
+import type { BillEstimate, Customer, CustomerDetail } from '@vpp/shared/customers/schemas';
+import type { PlanPrices } from '@vpp/shared/plans/schemas';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest, notFound } from '../../platform/errors.ts';

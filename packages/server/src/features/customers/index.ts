@@ -1,4 +1,4 @@
-import { customerEndpoints } from '@vpp/shared';
+import { customerEndpoints } from '@vpp/shared/customers/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { customersRoutes } from './customers.routes.ts';
 

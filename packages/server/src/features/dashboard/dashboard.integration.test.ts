@@ -1,4 +1,7 @@
-import { ALL_FLEET_NODES, endOfPeriod, localMidnights, MESSAGES, NODE_STATUSES, nodeStatus } from '@vpp/shared';
+import { ALL_FLEET_NODES } from '@vpp/shared/constants';
+import { MESSAGES } from '@vpp/shared/messages';
+import { NODE_STATUSES, nodeStatus } from '@vpp/shared/nodes/schemas';
+import { endOfPeriod, localMidnights } from '@vpp/shared/time';
 import { beforeAll, expect, it } from 'vitest';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';

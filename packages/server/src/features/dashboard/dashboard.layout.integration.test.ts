@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { DEFAULT_DASHBOARD } from '@vpp/shared';
+import { DEFAULT_DASHBOARD } from '@vpp/shared/dashboard/layout';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test/harness.ts';
 

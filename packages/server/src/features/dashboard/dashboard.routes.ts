@@ -1,4 +1,6 @@
-import { ALL_FLEET_NODES, dashboardEndpoints as E, endOfPeriod } from '@vpp/shared';
+import { ALL_FLEET_NODES } from '@vpp/shared/constants';
+import { dashboardEndpoints as E } from '@vpp/shared/dashboard/endpoints';
+import { endOfPeriod } from '@vpp/shared/time';
 import { badRequest } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';

@@ -1,17 +1,6 @@
-import {
-  type Dashboard,
-  DEFAULT_DASHBOARD,
-  type PermissionRequirement,
-  satisfies,
-  TICKER_HIGH_TEMP_C,
-  TICKER_MAX_HIGH_TEMPS,
-  TICKER_RECENT_S,
-  type TickerEvent,
-  tickerEventText,
-  WIDGET_PERMISSIONS,
-  type Widget,
-  widgetSchema,
-} from '@vpp/shared';
+import { type Dashboard, DEFAULT_DASHBOARD, WIDGET_PERMISSIONS, type Widget, widgetSchema } from '@vpp/shared/dashboard/layout';
+import { TICKER_HIGH_TEMP_C, TICKER_MAX_HIGH_TEMPS, TICKER_RECENT_S, type TickerEvent, tickerEventText } from '@vpp/shared/dashboard/ticker';
+import { type PermissionRequirement, satisfies } from '@vpp/shared/permissions/registry';
 import { type Database, nowS } from '../../db/database.ts';
 import { WeatherSeries } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';

@@ -1,4 +1,4 @@
-import { TICKER_HIGH_TEMP_C } from '@vpp/shared';
+import { TICKER_HIGH_TEMP_C } from '@vpp/shared/dashboard/ticker';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { saveWeather } from '../../forecast/index.ts';

@@ -1,4 +1,4 @@
-import { dashboardEndpoints } from '@vpp/shared';
+import { dashboardEndpoints } from '@vpp/shared/dashboard/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { dashboardRoutes } from './dashboard.routes.ts';
 import './dashboard.tables.ts';

@@ -1,4 +1,4 @@
-import type { DispatchStrategy } from '@vpp/shared';
+import type { DispatchStrategy } from '@vpp/shared/dispatches/rules';
 import type { ExpectedPower } from '../../forecast/index.ts';
 import { BATTERY_ONE_WAY_EFFICIENCY as ONE_WAY_EFFICIENCY } from '../../forecast/index.ts';
 import { type ForecastNode, type ForecastWindow, forecastVpp, type PowerInterval, STEP_S, type VppForecast } from '../events/index.ts';

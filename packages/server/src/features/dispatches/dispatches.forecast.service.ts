@@ -1,10 +1,7 @@
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import {
-  DISPATCH_MESSAGES,
-  type DispatchConstraints,
-  type DispatchPredictions,
   type DispatchStrategy,
   LEAD_LAG,
-  MARKET_FORECAST_S,
   POWER_FACTOR_MAX,
   POWER_FACTOR_MIN,
   POWER_FACTOR_STEP,
@@ -12,7 +9,9 @@ import {
   powerFactorSettable,
   powerMaxStep,
   powerMinStep,
-} from '@vpp/shared';
+} from '@vpp/shared/dispatches/rules';
+import type { DispatchConstraints, DispatchPredictions } from '@vpp/shared/dispatches/schemas';
+import { MARKET_FORECAST_S } from '@vpp/shared/market/rules';
 import { nowS } from '../../db/database.ts';
 import { netExportCaps, PRECEDENCE } from '../../devices/devices.commands.ts';
 import { forecastError, forecastPower } from '../../forecast/index.ts';

@@ -1,4 +1,5 @@
-import { DISPATCH_MESSAGES, startOfPeriod } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import { startOfPeriod } from '@vpp/shared/time';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import type { AuthUser } from '../../platform/guard.ts';

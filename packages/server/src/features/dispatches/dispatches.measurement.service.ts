@@ -1,4 +1,4 @@
-import { epochToLocalDate, startOfPeriod } from '@vpp/shared';
+import { epochToLocalDate, startOfPeriod } from '@vpp/shared/time';
 import type { Database } from '../../db/database.ts';
 import { commandResponses } from '../../devices/devices.commands.ts';
 import { BATTERY_ONE_WAY_EFFICIENCY } from '../../forecast/index.ts';

@@ -1,4 +1,4 @@
-import type { DispatchStrategy } from '@vpp/shared';
+import type { DispatchStrategy } from '@vpp/shared/dispatches/rules';
 import { type Database, nowS } from '../../db/database.ts';
 import { cancelCommands, type NewCommand, sendCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';

@@ -1,4 +1,5 @@
-import { DISPATCH_MESSAGES, type DispatchStrategy } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import type { DispatchStrategy } from '@vpp/shared/dispatches/rules';
 import type { BatteryRow } from '../events/index.ts';
 import { type AllocNode, allocate, RESERVE_SHARE } from './dispatches.engine.ts';
 import type * as repo from './dispatches.repo.ts';

@@ -1,4 +1,5 @@
-import { type DispatchMeasurement, isNemRegion, type NemRegion } from '@vpp/shared';
+import type { DispatchMeasurement } from '@vpp/shared/dispatches/schemas';
+import { isNemRegion, type NemRegion } from '@vpp/shared/market/rules';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/guard.ts';

@@ -1,4 +1,4 @@
-import { DISPATCH_MESSAGES } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { commandsFor } from '../../demo/simulator.ts';

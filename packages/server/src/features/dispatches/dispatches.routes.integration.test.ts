@@ -1,4 +1,5 @@
-import { DISPATCH_MESSAGES, MESSAGES } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import { MESSAGES } from '@vpp/shared/messages';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';

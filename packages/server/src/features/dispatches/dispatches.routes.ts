@@ -1,4 +1,5 @@
-import { dispatchEndpoints as E, type Endpoint } from '@vpp/shared';
+import type { Endpoint } from '@vpp/shared/api/endpoint';
+import { dispatchEndpoints as E } from '@vpp/shared/dispatches/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as forecast from './dispatches.forecast.service.ts';

@@ -1,28 +1,13 @@
-import {
-  type CreateDispatchBody,
-  CUSTOMER_APP_MESSAGES,
-  DISPATCH_EDIT,
-  DISPATCH_MESSAGES,
-  DISPATCH_POWER_FACTOR,
-  DISPATCH_STRATEGY,
-  DISPATCH_VIEW,
-  type DispatchDetail,
-  type DispatchStrategy,
-  type DispatchSummary,
-  dispatchPredictionStart,
-  GRID_OUTAGE,
-  hasPermission,
-  onPowerStep,
-  onTimeStep,
-  POWER_FACTOR_MAX,
-  powerFactorSettable,
-  satisfies,
-  TICKER_UPCOMING_S,
-  type TickerDispatchEvent,
-  TRADING_MESSAGES,
-  tickerText,
-  VPP_VIEW,
-} from '@vpp/shared';
+import { CUSTOMER_APP_MESSAGES } from '@vpp/shared/customer-app/messages';
+import { TICKER_UPCOMING_S, type TickerDispatchEvent, tickerText } from '@vpp/shared/dashboard/ticker';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import { DISPATCH_EDIT, DISPATCH_POWER_FACTOR, DISPATCH_STRATEGY, DISPATCH_VIEW } from '@vpp/shared/dispatches/permissions';
+import { type DispatchStrategy, dispatchPredictionStart, onPowerStep, onTimeStep, POWER_FACTOR_MAX, powerFactorSettable } from '@vpp/shared/dispatches/rules';
+import type { CreateDispatchBody, DispatchDetail, DispatchSummary } from '@vpp/shared/dispatches/schemas';
+import { GRID_OUTAGE } from '@vpp/shared/outages/messages';
+import { hasPermission, satisfies } from '@vpp/shared/permissions/registry';
+import { TRADING_MESSAGES } from '@vpp/shared/trading/schemas';
+import { VPP_VIEW } from '@vpp/shared/vpps/permissions';
 
 /** The origin of a dispatch that a VPP's trading plan made (issue 35). */
 export const AUTOMATIC = 'AUTOMATIC';

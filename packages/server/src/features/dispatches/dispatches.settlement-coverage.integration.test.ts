@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '@vpp/shared';
+import { PERMISSIONS } from '@vpp/shared/permissions/registry';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';

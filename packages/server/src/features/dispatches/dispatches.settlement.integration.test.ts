@@ -1,4 +1,6 @@
-import { MARKET_MESSAGES, PERMISSIONS, startOfPeriod } from '@vpp/shared';
+import { MARKET_MESSAGES } from '@vpp/shared/market/rules';
+import { PERMISSIONS } from '@vpp/shared/permissions/registry';
+import { startOfPeriod } from '@vpp/shared/time';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { armCrashPoint } from '../../platform/crash-points.ts';

@@ -1,4 +1,5 @@
-import { epochToLocalDate, isNemRegion, type NemRegion, startOfPeriod } from '@vpp/shared';
+import { isNemRegion, type NemRegion } from '@vpp/shared/market/rules';
+import { epochToLocalDate, startOfPeriod } from '@vpp/shared/time';
 import { z } from 'zod';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';

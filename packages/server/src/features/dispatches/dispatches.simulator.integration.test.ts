@@ -1,4 +1,4 @@
-import type { NemRegion } from '@vpp/shared';
+import type { NemRegion } from '@vpp/shared/market/rules';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { FleetSimulator } from '../../demo/simulator.ts';

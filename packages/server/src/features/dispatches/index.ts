@@ -1,4 +1,4 @@
-import { dispatchEndpoints } from '@vpp/shared';
+import { dispatchEndpoints } from '@vpp/shared/dispatches/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { DISPATCH_ENGINE_RECURRING, dispatchEngineJob } from './dispatches.jobs.ts';
 import { dispatchesRoutes } from './dispatches.routes.ts';

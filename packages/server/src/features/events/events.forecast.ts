@@ -1,4 +1,6 @@
-import { DISPATCH_MESSAGES, type PredictionPoint, startOfPeriod } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import type { PredictionPoint } from '@vpp/shared/dispatches/schemas';
+import { startOfPeriod } from '@vpp/shared/time';
 import { type ExpectedPower, forecastPower, type ModelNode, BATTERY_ONE_WAY_EFFICIENCY as ONE_WAY_EFFICIENCY } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { NodeStateRow } from './events.repo.ts';

@@ -1,4 +1,4 @@
-import type { VppEventState } from '@vpp/shared';
+import type { VppEventState } from '@vpp/shared/events/schemas';
 import { sql } from 'kysely';
 import { type Database, readInIdPages } from '../../db/database.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';

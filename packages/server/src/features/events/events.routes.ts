@@ -1,4 +1,4 @@
-import { eventEndpoints as E } from '@vpp/shared';
+import { eventEndpoints as E } from '@vpp/shared/events/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './events.service.ts';

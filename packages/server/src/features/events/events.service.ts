@@ -1,4 +1,4 @@
-import { eventStateAt, type VppEvent, type VppEventState } from '@vpp/shared';
+import { eventStateAt, type VppEvent, type VppEventState } from '@vpp/shared/events/schemas';
 import { type Database, nowS } from '../../db/database.ts';
 import { cancelCommands, endCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';

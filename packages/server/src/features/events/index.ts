@@ -1,4 +1,4 @@
-import { eventEndpoints } from '@vpp/shared';
+import { eventEndpoints } from '@vpp/shared/events/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { eventsRoutes } from './events.routes.ts';
 

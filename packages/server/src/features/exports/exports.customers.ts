@@ -1,4 +1,5 @@
-import type { Customer, SuborgType } from '@vpp/shared';
+import type { SuborgType } from '@vpp/shared/constants';
+import type { Customer } from '@vpp/shared/customers/schemas';
 import { stringify } from 'csv-stringify/sync';
 import type { AppContext } from '../../platform/context.ts';
 import { CSV_OPTIONS, csvRecords } from '../../platform/csv.ts';

@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type ExportJobDetail, endOfPeriod, localDateToEpoch, EXPORT_MESSAGES as M, MESSAGES, PERMISSIONS, shiftPeriod, startOfPeriod } from '@vpp/shared';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
+import type { ExportJobDetail } from '@vpp/shared/exports/schemas';
+import { MESSAGES } from '@vpp/shared/messages';
+import { PERMISSIONS } from '@vpp/shared/permissions/registry';
+import { endOfPeriod, localDateToEpoch, shiftPeriod, startOfPeriod } from '@vpp/shared/time';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, expect, it } from 'vitest';
 import { databaseSource, nowS } from '../../db/database.ts';

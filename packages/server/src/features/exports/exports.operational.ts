@@ -1,4 +1,6 @@
-import { type ExportMetric, endOfPeriod, exportMetricOption, localMidnights, type NodeMetric } from '@vpp/shared';
+import { type ExportMetric, exportMetricOption } from '@vpp/shared/exports/schemas';
+import type { NodeMetric } from '@vpp/shared/nodes/schemas';
+import { endOfPeriod, localMidnights } from '@vpp/shared/time';
 import { stringify } from 'csv-stringify/sync';
 import { type DatabaseSource, readerOf } from '../../db/database.ts';
 import { CSV_OPTIONS } from '../../platform/csv.ts';

@@ -1,4 +1,4 @@
-import { exportEndpoints as E } from '@vpp/shared';
+import { exportEndpoints as E } from '@vpp/shared/exports/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './exports.service.ts';

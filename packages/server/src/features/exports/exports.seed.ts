@@ -1,4 +1,4 @@
-import { startOfPeriod } from '@vpp/shared';
+import { startOfPeriod } from '@vpp/shared/time';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { createExport } from './exports.service.ts';

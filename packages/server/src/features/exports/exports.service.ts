@@ -1,24 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
+import { EXPORT_EDIT, EXPORT_VIEW } from '@vpp/shared/exports/permissions';
 import {
   type CustomerParams,
-  EXPORT_EDIT,
-  EXPORT_VIEW,
   type ExportCreateBody,
   type ExportJob,
   type ExportJobDetail,
   type ExportMetric,
   type ExportStatus,
-  epochToLocalDate,
   exportCreateBody,
   exportIntervalSeconds,
   exportMetricOption,
   exportMetricsFor,
-  hasPermission,
-  EXPORT_MESSAGES as M,
   type OperationalParams,
-  satisfies,
-  shiftPeriod,
-} from '@vpp/shared';
+} from '@vpp/shared/exports/schemas';
+import { hasPermission, satisfies } from '@vpp/shared/permissions/registry';
+import { epochToLocalDate, shiftPeriod } from '@vpp/shared/time';
 import { z } from 'zod';
 import { databaseSource, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';

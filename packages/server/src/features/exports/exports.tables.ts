@@ -1,4 +1,4 @@
-import type { ExportStatus, ExportType } from '@vpp/shared';
+import type { ExportStatus, ExportType } from '@vpp/shared/exports/schemas';
 import type { Generated } from 'kysely';
 import type { Epoch } from '../../db/schema.ts';
 

@@ -1,4 +1,4 @@
-import { exportEndpoints } from '@vpp/shared';
+import { exportEndpoints } from '@vpp/shared/exports/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { exportsRoutes } from './exports.routes.ts';
 import { EXPORT_SWEEP_RECURRING, exportJob, exportSweepJob } from './exports.service.ts';

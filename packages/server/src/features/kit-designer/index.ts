@@ -1,4 +1,4 @@
-import { kitDesignerEndpoints } from '@vpp/shared';
+import { kitDesignerEndpoints } from '@vpp/shared/kit-designer/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { setOrderingEmail } from './kit-designer.repo.ts';
 import { kitDesignerRoutes } from './kit-designer.routes.ts';

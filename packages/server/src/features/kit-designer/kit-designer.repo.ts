@@ -1,4 +1,5 @@
-import type { BatteryType, InverterType, KitCatalogue } from '@vpp/shared';
+import type { KitCatalogue } from '@vpp/shared/kit-designer/rules';
+import type { BatteryType, InverterType } from '@vpp/shared/kit-designer/schemas';
 import type { Database } from '../../db/database.ts';
 
 /** The whole catalogue (a few dozen rows), as the shared rules take it. */

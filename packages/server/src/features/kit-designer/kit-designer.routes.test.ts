@@ -1,4 +1,6 @@
-import { HEADER_CODES, KIT_MESSAGES as M, MESSAGES } from '@vpp/shared';
+import { KIT_MESSAGES as M } from '@vpp/shared/kit-designer/messages';
+import { HEADER_CODES } from '@vpp/shared/kit-designer/rules';
+import { MESSAGES } from '@vpp/shared/messages';
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { mailTo, readOutbox, runJobs } from '../../test/outbox.ts';

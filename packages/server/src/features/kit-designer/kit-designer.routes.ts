@@ -1,4 +1,4 @@
-import { kitDesignerEndpoints as E } from '@vpp/shared';
+import { kitDesignerEndpoints as E } from '@vpp/shared/kit-designer/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './kit-designer.service.ts';

@@ -1,13 +1,6 @@
-import {
-  type BatteryType,
-  designOrder,
-  type InverterType,
-  KIT_MESSAGES,
-  type KitDesign,
-  type KitOrder,
-  type KitOrderLine,
-  type kitEmailBody,
-} from '@vpp/shared';
+import { KIT_MESSAGES } from '@vpp/shared/kit-designer/messages';
+import { designOrder } from '@vpp/shared/kit-designer/rules';
+import type { BatteryType, InverterType, KitDesign, KitOrder, KitOrderLine, kitEmailBody } from '@vpp/shared/kit-designer/schemas';
 import type { z } from 'zod';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';

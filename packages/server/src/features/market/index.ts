@@ -1,4 +1,4 @@
-import { marketEndpoints } from '@vpp/shared';
+import { marketEndpoints } from '@vpp/shared/market/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { marketRoutes } from './market.routes.ts';
 

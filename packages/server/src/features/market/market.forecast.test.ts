@@ -1,4 +1,4 @@
-import { NEM_REGIONS } from '@vpp/shared';
+import { NEM_REGIONS } from '@vpp/shared/market/rules';
 import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, type Harness } from '../../test/harness.ts';

@@ -1,6 +1,6 @@
-import type { PRICE_FILE_FORMATS } from '@vpp/shared';
 // The market's rules alone, not the whole contract: the import worker loads this module afresh.
 import { isNemRegion, MARKET_TIME_OFFSET_S, type NemRegion } from '@vpp/shared/market/rules';
+import type { PRICE_FILE_FORMATS } from '@vpp/shared/market/schemas';
 import { financialYearOf, MARKET_SETTINGS, marketSettingsAt } from '@vpp/shared/market/settings';
 import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
 import { runInWorker } from '../../platform/run-in-worker.ts';

@@ -1,4 +1,5 @@
-import { type MarketSettings, marketSettingsAt, NEM_REGIONS } from '@vpp/shared';
+import { NEM_REGIONS } from '@vpp/shared/market/rules';
+import { type MarketSettings, marketSettingsAt } from '@vpp/shared/market/settings';
 import { describe, expect, it } from 'vitest';
 import { intervalStarts, marketDayStart, modelPrice } from './market.model.ts';
 

@@ -1,4 +1,5 @@
-import { DISPATCH_INTERVAL_S, LATEST_MARKET_SETTINGS, MARKET_TIME_OFFSET_S, marketSettingsAt, type NemRegion } from '@vpp/shared';
+import { DISPATCH_INTERVAL_S, MARKET_TIME_OFFSET_S, type NemRegion } from '@vpp/shared/market/rules';
+import { LATEST_MARKET_SETTINGS, marketSettingsAt } from '@vpp/shared/market/settings';
 
 // The market price model: a pure function of (seed, region, interval), so any server computes the
 // same price for an interval; the store writes it once so that later changes to this code or to the

@@ -1,4 +1,4 @@
-import type { NemRegion } from '@vpp/shared';
+import type { NemRegion } from '@vpp/shared/market/rules';
 import { type Database, nowS } from '../../db/database.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 import type { ImportedPrice, ParsedPriceFile } from './market.import.ts';

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MARKET_MESSAGES, MESSAGES, PERMISSIONS } from '@vpp/shared';
+import { MARKET_MESSAGES } from '@vpp/shared/market/rules';
+import { MESSAGES } from '@vpp/shared/messages';
+import { PERMISSIONS } from '@vpp/shared/permissions/registry';
 import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';

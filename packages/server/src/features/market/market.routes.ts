@@ -1,4 +1,5 @@
-import { marketEndpoints as E, MARKET_MESSAGES } from '@vpp/shared';
+import { marketEndpoints as E } from '@vpp/shared/market/endpoints';
+import { MARKET_MESSAGES } from '@vpp/shared/market/rules';
 import { badRequest, errorBody } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';

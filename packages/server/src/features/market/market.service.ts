@@ -1,19 +1,15 @@
 import {
-  administeredPricing,
   canSeeMarketData,
-  cptWarmupStart,
   DISPATCH_INTERVAL_S,
-  type DispatchPriceQuery,
-  type DispatchPriceReply,
   isNemRegion,
   MARKET_FORECAST_S,
   MARKET_MESSAGES,
   MARKET_SERIES_STEP_S,
   type NemRegion,
-  type PowerstationPricesReply,
-  type SettledPrice,
-  startOfPeriod,
-} from '@vpp/shared';
+} from '@vpp/shared/market/rules';
+import type { DispatchPriceQuery, DispatchPriceReply, PowerstationPricesReply } from '@vpp/shared/market/schemas';
+import { administeredPricing, cptWarmupStart, type SettledPrice } from '@vpp/shared/market/settings';
+import { startOfPeriod } from '@vpp/shared/time';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest } from '../../platform/errors.ts';

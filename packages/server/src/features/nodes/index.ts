@@ -1,4 +1,4 @@
-import { nodeEndpoints } from '@vpp/shared';
+import { nodeEndpoints } from '@vpp/shared/nodes/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { nodesRoutes } from './nodes.routes.ts';
 

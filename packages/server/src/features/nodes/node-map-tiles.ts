@@ -1,4 +1,5 @@
-import { MAP_VIEW_TTL_S, NODE_STATUSES, type NodeStatus } from '@vpp/shared';
+import { MAP_VIEW_TTL_S } from '@vpp/shared/dashboard/map-tiles';
+import { NODE_STATUSES, type NodeStatus } from '@vpp/shared/nodes/schemas';
 import type { NodeViewFacts } from '../../platform/map-tiles.ts';
 import { mapWorker, mapWorkerGeneration, onMapWorkerReset } from '../../platform/map-worker.ts';
 import { type TileView, TileViews, tileOf } from '../../platform/vector-tiles.ts';

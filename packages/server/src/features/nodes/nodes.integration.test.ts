@@ -1,14 +1,8 @@
-import {
-  AUSTRALIAN_STATES,
-  endOfPeriod,
-  MESSAGES,
-  NODE_METRICS,
-  NODE_SORTS,
-  NODE_STATUSES,
-  nodeStatus,
-  OPERATOR_PERMISSIONS,
-  startOfPeriod,
-} from '@vpp/shared';
+import { AUSTRALIAN_STATES } from '@vpp/shared/constants';
+import { OPERATOR_PERMISSIONS } from '@vpp/shared/demo';
+import { MESSAGES } from '@vpp/shared/messages';
+import { NODE_METRICS, NODE_SORTS, NODE_STATUSES, nodeStatus } from '@vpp/shared/nodes/schemas';
+import { endOfPeriod, startOfPeriod } from '@vpp/shared/time';
 import { beforeAll, expect, it } from 'vitest';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';

@@ -1,5 +1,5 @@
-import type { Nameplate, NodeListQuery, NodeStatus } from '@vpp/shared';
-import { energySystemSchema, meterGroupSchema } from '@vpp/shared';
+import type { Nameplate, NodeListQuery, NodeStatus } from '@vpp/shared/nodes/schemas';
+import { energySystemSchema, meterGroupSchema } from '@vpp/shared/nodes/schemas';
 import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import { type Database, readInIdPages } from '../../db/database.ts';

@@ -1,4 +1,4 @@
-import { nodeEndpoints as E } from '@vpp/shared';
+import { nodeEndpoints as E } from '@vpp/shared/nodes/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as repo from './nodes.repo.ts';

@@ -1,22 +1,10 @@
-import {
-  endOfPeriod,
-  escapeMarkdown,
-  formatDateTime,
-  formatDuration,
-  formatPower,
-  hasPermission,
-  type MeterGroup,
-  type Node,
-  type NodeDetail,
-  type NodeEvent,
-  type NodeMetric,
-  nodeStatus,
-  OUTAGE_REASON_LABELS,
-  type OutageReason,
-  type Period,
-  periodOfInterval,
-  type SuborgType,
-} from '@vpp/shared';
+import type { SuborgType } from '@vpp/shared/constants';
+import { formatDateTime, formatDuration, formatPower } from '@vpp/shared/format';
+import { type MeterGroup, type Node, type NodeDetail, type NodeEvent, type NodeMetric, nodeStatus } from '@vpp/shared/nodes/schemas';
+import { escapeMarkdown } from '@vpp/shared/notifications/markdown';
+import { OUTAGE_REASON_LABELS, type OutageReason } from '@vpp/shared/outages/messages';
+import { hasPermission } from '@vpp/shared/permissions/registry';
+import { endOfPeriod, type Period, periodOfInterval } from '@vpp/shared/time';
 import { nowS } from '../../db/database.ts';
 import { precededSeconds } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';

@@ -1,4 +1,5 @@
-import { escapeMarkdown, formatDateTime } from '@vpp/shared';
+import { formatDateTime } from '@vpp/shared/format';
+import { escapeMarkdown } from '@vpp/shared/notifications/markdown';
 import { expect, it } from 'vitest';
 import { buildFleet } from '../../demo/builder.ts';
 import { describeEachDatabase } from '../../test/harness.ts';

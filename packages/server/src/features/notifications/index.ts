@@ -1,4 +1,4 @@
-import { notificationEndpoints } from '@vpp/shared';
+import { notificationEndpoints } from '@vpp/shared/notifications/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { notificationsRoutes } from './notifications.routes.ts';
 import { DIGEST_RECURRING, digestJob } from './notifications.service.ts';

@@ -1,4 +1,4 @@
-import { NOTIFICATION_MESSAGES } from '@vpp/shared';
+import { NOTIFICATION_MESSAGES } from '@vpp/shared/notifications/schemas';
 import { expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { createWorker } from '../../platform/jobs.ts';

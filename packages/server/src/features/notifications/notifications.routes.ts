@@ -1,4 +1,4 @@
-import { notificationEndpoints as E } from '@vpp/shared';
+import { notificationEndpoints as E } from '@vpp/shared/notifications/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './notifications.service.ts';

@@ -1,4 +1,7 @@
-import { type AlertEmailFrequency, digestDueAt, digestPeriodS, type Notification, type PermissionRequirement, satisfies } from '@vpp/shared';
+import type { AlertEmailFrequency } from '@vpp/shared/constants';
+import { digestDueAt, digestPeriodS } from '@vpp/shared/notifications/digest';
+import type { Notification } from '@vpp/shared/notifications/schemas';
+import { type PermissionRequirement, satisfies } from '@vpp/shared/permissions/registry';
 import { z } from 'zod';
 import type { Database } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';

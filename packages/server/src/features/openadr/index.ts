@@ -1,4 +1,4 @@
-import { openadrEndpoints } from '@vpp/shared';
+import { openadrEndpoints } from '@vpp/shared/openadr/endpoints';
 import type { App } from '../../platform/http.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { useExternalResponses } from '../dispatches/index.ts';

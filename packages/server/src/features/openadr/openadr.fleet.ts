@@ -1,4 +1,4 @@
-import { durationSeconds, type Report, type ValuesMap } from '@vpp/shared';
+import { durationSeconds, type Report, type ValuesMap } from '@vpp/shared/openadr/schemas';
 import type { AppContext } from '../../platform/context.ts';
 import type { ExternalResponse } from '../dispatches/index.ts';
 import { STEP_S } from '../events/index.ts';

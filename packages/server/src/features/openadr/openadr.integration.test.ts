@@ -1,7 +1,18 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { OPENADR_BASE_PATH, oadrEvent, oadrNotification, oadrTokenReply, problem, program, report, resource, subscription, ven } from '@vpp/shared';
+import {
+  OPENADR_BASE_PATH,
+  oadrEvent,
+  oadrNotification,
+  oadrTokenReply,
+  problem,
+  program,
+  report,
+  resource,
+  subscription,
+  ven,
+} from '@vpp/shared/openadr/schemas';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';

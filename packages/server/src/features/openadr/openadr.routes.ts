@@ -1,15 +1,6 @@
-import {
-  controlCharacterMessage,
-  openadrEndpoints as E,
-  findControlCharacter,
-  OPENADR_BASE_PATH,
-  objectId,
-  reportInput,
-  resourceInput,
-  searchQuery,
-  subscriptionInput,
-  venInput,
-} from '@vpp/shared';
+import { controlCharacterMessage, findControlCharacter } from '@vpp/shared/api/inputs';
+import { openadrEndpoints as E } from '@vpp/shared/openadr/endpoints';
+import { OPENADR_BASE_PATH, objectId, reportInput, resourceInput, searchQuery, subscriptionInput, venInput } from '@vpp/shared/openadr/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { nowS } from '../../db/database.ts';

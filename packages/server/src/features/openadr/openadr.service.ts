@@ -1,10 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { CURTAILMENT } from '@vpp/shared/curtailments/messages';
+import { NEM_REGIONS, type NemRegion } from '@vpp/shared/market/rules';
 import {
-  CURTAILMENT,
-  GRID_OUTAGE,
   isoDuration,
-  NEM_REGIONS,
-  type NemRegion,
   type OadrEvent,
   type OadrNotification,
   OBJECT_TYPES,
@@ -23,7 +21,8 @@ import {
   type ValuesMap,
   type Ven,
   type venInput,
-} from '@vpp/shared';
+} from '@vpp/shared/openadr/schemas';
+import { GRID_OUTAGE } from '@vpp/shared/outages/messages';
 import { jwtVerify, SignJWT } from 'jose';
 import type { z } from 'zod';
 import { nowS } from '../../db/database.ts';

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { OPENADR_BASE_PATH, openadrOverviewReply, report } from '@vpp/shared';
+import { OPENADR_BASE_PATH, openadrOverviewReply, report } from '@vpp/shared/openadr/schemas';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setClock } from '../../db/database.ts';
 import { toControl } from '../../devices/devices.outbox.ts';

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { durationSeconds, isoDuration, MAX_DISPATCH_DURATION_S, type OadrEvent, OPENADR_MAX_LIMIT, type Program, type Report, type Ven } from '@vpp/shared';
+import { MAX_DISPATCH_DURATION_S } from '@vpp/shared/dispatches/schemas';
+import { durationSeconds, isoDuration, type OadrEvent, OPENADR_MAX_LIMIT, type Program, type Report, type Ven } from '@vpp/shared/openadr/schemas';
 import type { Config } from '../../config.ts';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';

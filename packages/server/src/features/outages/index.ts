@@ -1,4 +1,4 @@
-import { outageEndpoints } from '@vpp/shared';
+import { outageEndpoints } from '@vpp/shared/outages/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { OUTAGE_ENGINE_RECURRING, outageEngineJob } from './outages.jobs.ts';
 import { outagesRoutes } from './outages.routes.ts';

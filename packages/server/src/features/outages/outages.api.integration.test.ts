@@ -1,4 +1,4 @@
-import { defaultOutageMessage, OUTAGE_MESSAGES } from '@vpp/shared';
+import { defaultOutageMessage, OUTAGE_MESSAGES } from '@vpp/shared/outages/messages';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { homesVpp, node } from '../../test/factories.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GRID_OUTAGE } from '@vpp/shared';
+import { GRID_OUTAGE } from '@vpp/shared/outages/messages';
 import { nowS } from '../../db/database.ts';
 import { sendCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';

@@ -1,4 +1,4 @@
-import { GRID_OUTAGE } from '@vpp/shared';
+import { GRID_OUTAGE } from '@vpp/shared/outages/messages';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { EVENT_COLUMNS, eventTimes } from '../events/index.ts';

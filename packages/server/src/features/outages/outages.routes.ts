@@ -1,4 +1,4 @@
-import { outageEndpoints as E } from '@vpp/shared';
+import { outageEndpoints as E } from '@vpp/shared/outages/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './outages.service.ts';

@@ -1,18 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  type CreateOutageBody,
-  createOutageBody,
-  defaultOutageMessage,
-  defaultOutageTitle,
-  eventStateAt,
-  GRID_OUTAGE,
-  type GridOutage,
-  type GridOutageResponse,
-  hasPermission,
-  OUTAGE_EDIT,
-  OUTAGE_MESSAGES,
-  type OutageReason,
-} from '@vpp/shared';
+import { eventStateAt } from '@vpp/shared/events/schemas';
+import { defaultOutageMessage, defaultOutageTitle, GRID_OUTAGE, OUTAGE_MESSAGES, type OutageReason } from '@vpp/shared/outages/messages';
+import { OUTAGE_EDIT } from '@vpp/shared/outages/permissions';
+import { type CreateOutageBody, createOutageBody, type GridOutage, type GridOutageResponse } from '@vpp/shared/outages/schemas';
+import { hasPermission } from '@vpp/shared/permissions/registry';
 import { type Database, nowS } from '../../db/database.ts';
 import { cancelCommands, commandResponses } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';

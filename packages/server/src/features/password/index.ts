@@ -1,4 +1,4 @@
-import { passwordEndpoints } from '@vpp/shared';
+import { passwordEndpoints } from '@vpp/shared/password/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { passwordRoutes } from './password.routes.ts';
 

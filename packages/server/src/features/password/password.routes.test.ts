@@ -1,4 +1,6 @@
-import { describePasswordFailures, MESSAGES, PASSWORD_MESSAGES, passwordFailures } from '@vpp/shared';
+import { PASSWORD_MESSAGES } from '@vpp/shared/account/password-schemas';
+import { describePasswordFailures, passwordFailures } from '@vpp/shared/auth/password-rules';
+import { MESSAGES } from '@vpp/shared/messages';
 import { generate, generateSecret } from 'otplib';
 import { expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';

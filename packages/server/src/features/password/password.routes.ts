@@ -1,4 +1,5 @@
-import { passwordEndpoints as E, PASSWORD_MESSAGES } from '@vpp/shared';
+import { PASSWORD_MESSAGES } from '@vpp/shared/account/password-schemas';
+import { passwordEndpoints as E } from '@vpp/shared/password/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './password.service.ts';

@@ -1,4 +1,5 @@
-import { MESSAGES, PASSWORD_MESSAGES } from '@vpp/shared';
+import { PASSWORD_MESSAGES } from '@vpp/shared/account/password-schemas';
+import { MESSAGES } from '@vpp/shared/messages';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, tooManyRequests } from '../../platform/errors.ts';

@@ -1,4 +1,4 @@
-import { planEndpoints } from '@vpp/shared';
+import { planEndpoints } from '@vpp/shared/plans/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { plansRoutes } from './plans.routes.ts';
 import { seedDemoPlans } from './plans.seed.ts';

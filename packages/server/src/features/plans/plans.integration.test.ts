@@ -1,4 +1,8 @@
-import { PLAN_MESSAGES as M, OUTSIDE_NEM_REASONS, PLAN_TYPES, type PlanType, planStructure, type SavePlanBody } from '@vpp/shared';
+import { OUTSIDE_NEM_REASONS } from '@vpp/shared/customers/networks';
+import { PLAN_TYPES, type PlanType } from '@vpp/shared/plans/constants';
+import { PLAN_MESSAGES as M } from '@vpp/shared/plans/messages';
+import { planStructure } from '@vpp/shared/plans/rules';
+import type { SavePlanBody } from '@vpp/shared/plans/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';

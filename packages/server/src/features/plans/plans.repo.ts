@@ -1,4 +1,6 @@
-import { OPERATIONAL_NETWORKS, type PlanListQuery, type PlanPrices, type PlanSort, type PlanType } from '@vpp/shared';
+import { OPERATIONAL_NETWORKS } from '@vpp/shared/customers/networks';
+import type { PlanSort, PlanType } from '@vpp/shared/plans/constants';
+import type { PlanListQuery, PlanPrices } from '@vpp/shared/plans/schemas';
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';

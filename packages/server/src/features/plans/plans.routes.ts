@@ -1,4 +1,4 @@
-import { planEndpoints as E } from '@vpp/shared';
+import { planEndpoints as E } from '@vpp/shared/plans/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './plans.service.ts';

@@ -1,4 +1,6 @@
-import { OPERATIONAL_NETWORKS, type PlanPrices, type PlanRate, type PlanType } from '@vpp/shared';
+import { OPERATIONAL_NETWORKS } from '@vpp/shared/customers/networks';
+import type { PlanType } from '@vpp/shared/plans/constants';
+import type { PlanPrices, PlanRate } from '@vpp/shared/plans/schemas';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DemoSeed } from '../../platform/module.ts';

@@ -1,16 +1,8 @@
-import {
-  MESSAGES,
-  networkOfNmi,
-  OPERATIONAL_NETWORKS,
-  operationalNetwork,
-  outsideNem,
-  PLAN_MESSAGES,
-  type Plan,
-  type PlanFormValues,
-  type PlanPrices,
-  type PlanSummary,
-  validatePlan,
-} from '@vpp/shared';
+import { networkOfNmi, OPERATIONAL_NETWORKS, operationalNetwork, outsideNem } from '@vpp/shared/customers/networks';
+import { MESSAGES } from '@vpp/shared/messages';
+import { PLAN_MESSAGES } from '@vpp/shared/plans/messages';
+import { validatePlan } from '@vpp/shared/plans/rules';
+import type { Plan, PlanFormValues, PlanPrices, PlanSummary } from '@vpp/shared/plans/schemas';
 import { type Database, nowS } from '../../db/database.ts';
 import { onDuplicate } from '../../db/unique.ts';
 import type { AppContext } from '../../platform/context.ts';

@@ -1,4 +1,4 @@
-import type { PlanType } from '@vpp/shared';
+import type { PlanType } from '@vpp/shared/plans/constants';
 import type { Generated } from 'kysely';
 import type { Epoch } from '../../db/schema.ts';
 

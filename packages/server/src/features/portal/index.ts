@@ -1,4 +1,4 @@
-import { portalEndpoints } from '@vpp/shared';
+import { portalEndpoints } from '@vpp/shared/portal/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { portalRoutes } from './portal.routes.ts';
 

@@ -1,4 +1,4 @@
-import { portalEndpoints as E } from '@vpp/shared';
+import { portalEndpoints as E } from '@vpp/shared/portal/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import { latestReading, nodeSite } from '../nodes/index.ts';

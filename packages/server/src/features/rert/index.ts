@@ -1,4 +1,4 @@
-import { rertEndpoints } from '@vpp/shared';
+import { rertEndpoints } from '@vpp/shared/rert/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { rertRoutes } from './rert.routes.ts';
 

@@ -1,4 +1,4 @@
-import { RERT_MESSAGES } from '@vpp/shared';
+import { RERT_MESSAGES } from '@vpp/shared/rert/messages';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { batteryVpp } from '../../test/factories.ts';

@@ -1,4 +1,4 @@
-import { rertEndpoints as E } from '@vpp/shared';
+import { rertEndpoints as E } from '@vpp/shared/rert/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as d from '../dispatches/index.ts';

@@ -1,4 +1,7 @@
-import { type CreateRertBody, DISPATCH_MESSAGES, type DispatchStrategy, onTimeStep, RERT_MESSAGES, type RescheduleRertBody } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import { type DispatchStrategy, onTimeStep } from '@vpp/shared/dispatches/rules';
+import { RERT_MESSAGES } from '@vpp/shared/rert/messages';
+import type { CreateRertBody, RescheduleRertBody } from '@vpp/shared/rert/schemas';
 import { type Database, nowS } from '../../db/database.ts';
 import { cancelCommands, sendCommands } from '../../devices/devices.commands.ts';
 import type { AppContext } from '../../platform/context.ts';

@@ -1,4 +1,4 @@
-import { supportEndpoints } from '@vpp/shared';
+import { supportEndpoints } from '@vpp/shared/support/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { supportRoutes } from './support.routes.ts';
 

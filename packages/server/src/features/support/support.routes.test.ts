@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MESSAGES, SUPPORT_MESSAGES, supportRateLimitMessage } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
+import { SUPPORT_MESSAGES, supportRateLimitMessage } from '@vpp/shared/support/messages';
 import { simpleParser } from 'mailparser';
 import { expect, it } from 'vitest';
 import { outboxDir } from '../../platform/mail.ts';

@@ -1,4 +1,4 @@
-import { supportEndpoints as E } from '@vpp/shared';
+import { supportEndpoints as E } from '@vpp/shared/support/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './support.service.ts';

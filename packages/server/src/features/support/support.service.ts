@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { formatDateTime, SUPPORT_CATEGORY_LABELS, type SupportRequest, supportRateLimitMessage, type supportRequestBody } from '@vpp/shared';
+import { formatDateTime } from '@vpp/shared/format';
+import { supportRateLimitMessage } from '@vpp/shared/support/messages';
+import { SUPPORT_CATEGORY_LABELS, type SupportRequest, type supportRequestBody } from '@vpp/shared/support/schemas';
 import type { z } from 'zod';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';

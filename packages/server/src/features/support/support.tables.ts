@@ -1,4 +1,4 @@
-import type { SupportCategory } from '@vpp/shared';
+import type { SupportCategory } from '@vpp/shared/support/schemas';
 import type { Generated } from 'kysely';
 import type { Epoch } from '../../db/schema.ts';
 

@@ -1,4 +1,4 @@
-import { tradingEndpoints } from '@vpp/shared';
+import { tradingEndpoints } from '@vpp/shared/trading/schemas';
 import { z } from 'zod';
 import { nowS } from '../../db/database.ts';
 import { defineJob, type Recurring } from '../../platform/jobs.ts';

@@ -1,4 +1,4 @@
-import { TRADING_HORIZON_S, TRADING_STEP_S } from '@vpp/shared';
+import { TRADING_HORIZON_S, TRADING_STEP_S } from '@vpp/shared/trading/schemas';
 import { runInWorker } from '../../platform/run-in-worker.ts';
 import { plan } from './trading.optimiser.ts';
 

@@ -1,4 +1,4 @@
-import { BACKTEST_MESSAGES, TRADING_MESSAGES } from '@vpp/shared';
+import { BACKTEST_MESSAGES, TRADING_MESSAGES } from '@vpp/shared/trading/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';

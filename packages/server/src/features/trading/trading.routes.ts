@@ -1,4 +1,4 @@
-import { tradingEndpoints as E } from '@vpp/shared';
+import { tradingEndpoints as E } from '@vpp/shared/trading/schemas';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './trading.service.ts';

@@ -1,4 +1,4 @@
-import { DEFAULT_TRADING_POLICY } from '@vpp/shared';
+import { DEFAULT_TRADING_POLICY } from '@vpp/shared/trading/schemas';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DemoSeed } from '../../platform/module.ts';

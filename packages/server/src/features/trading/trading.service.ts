@@ -1,3 +1,4 @@
+import { POWER_FACTOR_MAX } from '@vpp/shared/dispatches/rules';
 import {
   BACKTEST_MAX_DAYS,
   BACKTEST_MESSAGES,
@@ -6,14 +7,13 @@ import {
   type BacktestBody,
   type BacktestFigures,
   DEFAULT_TRADING_POLICY,
-  POWER_FACTOR_MAX,
   TRADING_FORECAST_MAX_AGE_S,
   TRADING_HORIZON_S,
   TRADING_MESSAGES,
   TRADING_STEP_S,
   type TradingPolicy,
   type TradingState,
-} from '@vpp/shared';
+} from '@vpp/shared/trading/schemas';
 import { z } from 'zod';
 import { nowS } from '../../db/database.ts';
 import { PRECEDENCE } from '../../devices/devices.commands.ts';

@@ -1,4 +1,4 @@
-import { userEndpoints } from '@vpp/shared';
+import { userEndpoints } from '@vpp/shared/users/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { usersRoutes } from './users.routes.ts';
 import { seedDemoAccounts } from './users.seed.ts';

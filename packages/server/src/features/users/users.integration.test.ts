@@ -1,4 +1,6 @@
-import { MESSAGES, notHeldPermissionMessage, outrankedUserMessage, PERMISSIONS, USER_MESSAGES, unknownPermissionMessage } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
+import { PERMISSIONS } from '@vpp/shared/permissions/registry';
+import { notHeldPermissionMessage, outrankedUserMessage, USER_MESSAGES, unknownPermissionMessage } from '@vpp/shared/users/schemas';
 import { expect, it } from 'vitest';
 import { describeEachDatabase, PASSWORD } from '../../test/harness.ts';
 import { linkIn, mailTo } from '../../test/outbox.ts';

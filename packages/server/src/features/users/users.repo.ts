@@ -1,4 +1,4 @@
-import type { SuborgType } from '@vpp/shared';
+import type { SuborgType } from '@vpp/shared/constants';
 import { sql } from 'kysely';
 import { type Database, nowS } from '../../db/database.ts';
 

@@ -1,4 +1,4 @@
-import { userEndpoints as E } from '@vpp/shared';
+import { userEndpoints as E } from '@vpp/shared/users/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import * as service from './users.service.ts';

@@ -1,4 +1,5 @@
-import { DEMO_MFA_SECRET, DEMO_ORGANISATIONS, DEMO_PASSWORD, DEMO_USERS, demoEmail, PERMISSIONS } from '@vpp/shared';
+import { DEMO_MFA_SECRET, DEMO_ORGANISATIONS, DEMO_PASSWORD, DEMO_USERS, demoEmail } from '@vpp/shared/demo';
+import { PERMISSIONS } from '@vpp/shared/permissions/registry';
 import type { AppContext } from '../../platform/context.ts';
 import type { DemoSeed } from '../../platform/module.ts';
 import { hashPassword } from '../../platform/passwords.ts';

@@ -1,18 +1,13 @@
+import { MESSAGES } from '@vpp/shared/messages';
+import { ADMINISTRATOR, canGrant, isKnownPermission, normalizePermission, PERMISSIONS, type PermissionInfo } from '@vpp/shared/permissions/registry';
 import {
-  ADMINISTRATOR,
-  canGrant,
-  isKnownPermission,
-  MESSAGES,
-  normalizePermission,
   notHeldPermissionMessage,
   type OrgUser,
   outrankedUserMessage,
   outrankingPermission,
-  PERMISSIONS,
-  type PermissionInfo,
   USER_MESSAGES,
   unknownPermissionMessage,
-} from '@vpp/shared';
+} from '@vpp/shared/users/schemas';
 import { nowS } from '../../db/database.ts';
 import { onDuplicate } from '../../db/unique.ts';
 import type { AppContext } from '../../platform/context.ts';

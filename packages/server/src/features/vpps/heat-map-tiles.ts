@@ -1,4 +1,4 @@
-import { MAP_VIEW_TTL_S } from '@vpp/shared';
+import { MAP_VIEW_TTL_S } from '@vpp/shared/dashboard/map-tiles';
 import type { HeatViewFacts } from '../../platform/map-tiles.ts';
 import { mapWorker, mapWorkerGeneration, onMapWorkerReset } from '../../platform/map-worker.ts';
 import { type TileView, TileViews, tileOf } from '../../platform/vector-tiles.ts';

@@ -1,4 +1,4 @@
-import { vppEndpoints } from '@vpp/shared';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { vppsRoutes } from './vpps.routes.ts';
 import { seedDemoVpps } from './vpps.seed.ts';

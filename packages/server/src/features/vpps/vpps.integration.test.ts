@@ -1,4 +1,5 @@
-import { MESSAGES, VPP_MESSAGES } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';

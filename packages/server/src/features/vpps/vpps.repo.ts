@@ -1,4 +1,4 @@
-import type { VppNodeFilter } from '@vpp/shared';
+import type { VppNodeFilter } from '@vpp/shared/vpps/schemas';
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import { type Database, nowS, readInIdPages, timeWindows } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';

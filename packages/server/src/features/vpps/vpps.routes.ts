@@ -1,4 +1,5 @@
-import { vppEndpoints as E, HEAT_MAP_MAX_AGE_S } from '@vpp/shared';
+import { HEAT_MAP_MAX_AGE_S } from '@vpp/shared/dashboard/layout';
+import { vppEndpoints as E } from '@vpp/shared/vpps/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
 import { checkTile, sendTile } from '../../platform/vector-tiles.ts';

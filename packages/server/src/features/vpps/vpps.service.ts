@@ -1,14 +1,6 @@
-import {
-  type Powerstation,
-  type PowerstationBody,
-  type PowerstationPatchBody,
-  storedVppKind,
-  type VPP_LATEST_METRICS,
-  VPP_MESSAGES,
-  type VPP_SERIES_METRICS,
-  vppKind,
-  vppProblem,
-} from '@vpp/shared';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
+import { storedVppKind, vppKind, vppProblem } from '@vpp/shared/vpps/rules';
+import type { Powerstation, PowerstationBody, PowerstationPatchBody, VPP_LATEST_METRICS, VPP_SERIES_METRICS } from '@vpp/shared/vpps/schemas';
 import { type Database, nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { API_KEY_MESSAGES, READ_ONLY_PERMISSIONS, scopeNotHeldMessage } from '@vpp/shared';
+import { API_KEY_MESSAGES, scopeNotHeldMessage } from '@vpp/shared/account/api-keys';
+import { READ_ONLY_PERMISSIONS } from '@vpp/shared/permissions/registry';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';

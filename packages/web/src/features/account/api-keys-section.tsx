@@ -18,19 +18,9 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import {
-  ADMINISTRATOR,
-  API_KEY_MESSAGES,
-  type ApiKey,
-  canGrant,
-  findBadAllowEntry,
-  ipParseFailure,
-  OPENADR_SCOPES,
-  type OpenadrScope,
-  PERMISSIONS,
-  READ_ONLY_PERMISSIONS,
-  splitAllowList,
-} from '@vpp/shared';
+import { API_KEY_MESSAGES, type ApiKey, findBadAllowEntry, ipParseFailure, splitAllowList } from '@vpp/shared/account/api-keys';
+import { OPENADR_SCOPES, type OpenadrScope } from '@vpp/shared/openadr/schemas';
+import { ADMINISTRATOR, canGrant, PERMISSIONS, READ_ONLY_PERMISSIONS } from '@vpp/shared/permissions/registry';
 import { useMemo, useState } from 'react';
 import { useAccount } from '../../lib/account.ts';
 import { ApiError } from '../../lib/request.ts';

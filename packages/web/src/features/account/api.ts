@@ -1,13 +1,9 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import {
-  accountEndpoints as A,
-  type AlertEmailFrequency,
-  type ApiKey,
-  type CreateApiKeyBody,
-  type InlineChangeBody,
-  apiKeyEndpoints as K,
-  passwordEndpoints as P,
-} from '@vpp/shared';
+import type { ApiKey, CreateApiKeyBody } from '@vpp/shared/account/api-keys';
+import { accountEndpoints as A, apiKeyEndpoints as K } from '@vpp/shared/account/endpoints';
+import type { InlineChangeBody } from '@vpp/shared/account/password-schemas';
+import type { AlertEmailFrequency } from '@vpp/shared/constants';
+import { passwordEndpoints as P } from '@vpp/shared/password/endpoints';
 import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { call } from '../../lib/request.ts';

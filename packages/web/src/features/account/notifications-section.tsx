@@ -1,5 +1,5 @@
 import { Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core';
-import { ALERT_EMAIL_FREQUENCIES, type AlertEmailFrequency } from '@vpp/shared';
+import { ALERT_EMAIL_FREQUENCIES, type AlertEmailFrequency } from '@vpp/shared/constants';
 import { useEffect, useState } from 'react';
 import { useAccount } from '../../lib/account.ts';
 import { toast } from '../../lib/toasts.ts';

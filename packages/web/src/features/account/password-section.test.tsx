@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { PASSWORD_MESSAGES, PASSWORD_REQUIREMENTS } from '@vpp/shared';
+import { PASSWORD_MESSAGES } from '@vpp/shared/account/password-schemas';
+import { PASSWORD_REQUIREMENTS } from '@vpp/shared/auth/password-rules';
 import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';
 import { PasswordSection } from './password-section.tsx';

@@ -1,6 +1,6 @@
 import { Button, Card, Group, PasswordInput, Stack, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { inlineChangeBody, PASSWORD_MESSAGES } from '@vpp/shared';
+import { inlineChangeBody, PASSWORD_MESSAGES } from '@vpp/shared/account/password-schemas';
 import { PasswordRequirements } from '../../components/password-requirements.tsx';
 import { ApiError } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';

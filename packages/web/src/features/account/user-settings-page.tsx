@@ -1,5 +1,5 @@
 import { Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core';
-import { APP_VERSION, TIMEZONE_CHOICES } from '@vpp/shared';
+import { APP_VERSION, TIMEZONE_CHOICES } from '@vpp/shared/constants';
 import { useEffect, useState } from 'react';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { browserTimeZone, useAccount } from '../../lib/account.ts';

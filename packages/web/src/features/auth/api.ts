@@ -1,5 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { authEndpoints as E, type LoginBody, MESSAGES, TOKEN_REFRESH_BEFORE_S } from '@vpp/shared';
+import { authEndpoints as E } from '@vpp/shared/auth/endpoints';
+import type { LoginBody } from '@vpp/shared/auth/schemas';
+import { TOKEN_REFRESH_BEFORE_S } from '@vpp/shared/constants';
+import { MESSAGES } from '@vpp/shared/messages';
 import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call } from '../../lib/request.ts';

@@ -1,4 +1,5 @@
-import { authEndpoints, endpointUrl } from '@vpp/shared';
+import { endpointUrl } from '@vpp/shared/api/endpoint';
+import { authEndpoints } from '@vpp/shared/auth/endpoints';
 import type {} from 'altcha/types/react';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { API_BASE } from '../../lib/request.ts';

@@ -1,5 +1,5 @@
 import { Box, Stack, Text } from '@mantine/core';
-import { DEMO_PASSWORD, DEMO_USERS, demoEmail } from '@vpp/shared';
+import { DEMO_PASSWORD, DEMO_USERS, demoEmail } from '@vpp/shared/demo';
 
 const border = '1px solid var(--mantine-color-gray-3)';
 const cell = { padding: '2px var(--mantine-spacing-xs)' };

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { MESSAGES } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
 import { type FormEvent, lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Checkbox, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { MESSAGES } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
 import { QRCodeSVG } from 'qrcode.react';
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../lib/request.ts';

@@ -1,5 +1,8 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { BILLING_MESSAGES, type BillingInterval, type BillingItemsQuery, billingEndpoints as E, MESSAGES } from '@vpp/shared';
+import { billingEndpoints as E } from '@vpp/shared/billing/endpoints';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
+import type { BillingInterval, BillingItemsQuery } from '@vpp/shared/billing/schemas';
+import { MESSAGES } from '@vpp/shared/messages';
 import { queryClient } from '../../lib/query-client.ts';
 import { API_BASE, ApiError, call } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';

@@ -1,4 +1,6 @@
-import { BILLING_MESSAGES, billingEndpoints as E, endpointUrl } from '@vpp/shared';
+import { endpointUrl } from '@vpp/shared/api/endpoint';
+import { billingEndpoints as E } from '@vpp/shared/billing/endpoints';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
 import { BILLING_SEARCH_PATH } from './billing-paths.ts';
 
 export { BILLING_PATH, BILLING_SEARCH_PATH, INVOICES_PATH } from './billing-paths.ts';
@@ -8,7 +10,7 @@ export const billingSearchPath = (range?: { start: string; end: string }) =>
   range ? `${BILLING_SEARCH_PATH}?start=${range.start}&end=${range.end}` : BILLING_SEARCH_PATH;
 
 /** Money on screen: one format for every area (packages/shared format.ts). */
-export { formatAud } from '@vpp/shared';
+export { formatAud } from '@vpp/shared/format';
 
 /** Energy in kWh to 2 decimals, rates in $/kWh to 4 (spec 3 §9). */
 export const formatKwh = (v: number) => v.toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { BillingItem, BillingMonth, Invoice } from '@vpp/shared';
+import type { BillingItem, BillingMonth, Invoice } from '@vpp/shared/billing/schemas';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';

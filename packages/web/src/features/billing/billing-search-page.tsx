@@ -1,7 +1,10 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
-import { BILLING_MESSAGES, type BillingItem, billingRangeError, epochToLocalDate, GRIDCREDITS_VIEW } from '@vpp/shared';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
+import { GRIDCREDITS_VIEW } from '@vpp/shared/billing/permissions';
+import { type BillingItem, billingRangeError } from '@vpp/shared/billing/schemas';
+import { epochToLocalDate } from '@vpp/shared/time';
 import { useState } from 'react';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';

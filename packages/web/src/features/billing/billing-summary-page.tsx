@@ -1,6 +1,9 @@
 import { Button, Group, SegmentedControl, Stack, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { BILLING_INTERVALS, BILLING_MESSAGES, type BillingInterval, type BillingMonth, epochToLocalDate, GRIDCREDITS_VIEW } from '@vpp/shared';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
+import { GRIDCREDITS_VIEW } from '@vpp/shared/billing/permissions';
+import { BILLING_INTERVALS, type BillingInterval, type BillingMonth } from '@vpp/shared/billing/schemas';
+import { epochToLocalDate } from '@vpp/shared/time';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';

@@ -1,6 +1,8 @@
 import { Badge, Button, Stack, Switch, Text } from '@mantine/core';
 import { IconFileTypePdf } from '@tabler/icons-react';
-import { BILLING_MESSAGES, INVOICES_MARK_PAID, INVOICES_VIEW, type Invoice } from '@vpp/shared';
+import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
+import { INVOICES_MARK_PAID, INVOICES_VIEW } from '@vpp/shared/billing/permissions';
+import type { Invoice } from '@vpp/shared/billing/schemas';
 import { useState } from 'react';
 import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';

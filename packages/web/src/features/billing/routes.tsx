@@ -1,4 +1,4 @@
-import { GRIDCREDITS_VIEW, INVOICES_VIEW } from '@vpp/shared';
+import { GRIDCREDITS_VIEW, INVOICES_VIEW } from '@vpp/shared/billing/permissions';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 import { BILLING_PATH, BILLING_SEARCH_PATH, INVOICES_PATH } from './billing-paths.ts';
 

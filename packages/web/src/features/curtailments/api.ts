@@ -1,17 +1,10 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import {
-  type CreateCurtailmentBody,
-  type CreateSetpointBody,
-  CURTAILMENT,
-  CURTAILMENT_DETAIL_REFRESH_MS,
-  CURTAILMENT_MESSAGES,
-  CURTAILMENT_NODES_REFRESH_MS,
-  curtailmentEndpoints as E,
-  type Endpoint,
-  eventEndpoints,
-  MESSAGES,
-  type ReplyOf,
-} from '@vpp/shared';
+import type { Endpoint, ReplyOf } from '@vpp/shared/api/endpoint';
+import { curtailmentEndpoints as E } from '@vpp/shared/curtailments/endpoints';
+import { CURTAILMENT, CURTAILMENT_DETAIL_REFRESH_MS, CURTAILMENT_MESSAGES, CURTAILMENT_NODES_REFRESH_MS } from '@vpp/shared/curtailments/messages';
+import type { CreateCurtailmentBody, CreateSetpointBody } from '@vpp/shared/curtailments/schemas';
+import { eventEndpoints } from '@vpp/shared/events/endpoints';
+import { MESSAGES } from '@vpp/shared/messages';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call, refreshUnlessNotFound } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';

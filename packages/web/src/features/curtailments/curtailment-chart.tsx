@@ -1,5 +1,5 @@
 import { Alert, Box, Center, Stack, Text } from '@mantine/core';
-import { type AnyCurtailmentComponent, CURTAILMENT_MESSAGES, curtailmentLimitLabel } from '@vpp/shared';
+import { type AnyCurtailmentComponent, CURTAILMENT_MESSAGES, curtailmentLimitLabel } from '@vpp/shared/curtailments/messages';
 import { memo, useMemo } from 'react';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
 import { type ChartSeries, TimeSeriesChart } from '../../components/time-series-chart.tsx';

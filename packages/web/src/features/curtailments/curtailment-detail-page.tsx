@@ -1,18 +1,16 @@
 import { Anchor, Box, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import {
   CURTAILMENT_DETAIL_REFRESH_MS,
-  CURTAILMENT_EDIT,
   CURTAILMENT_NODES_REFRESH_MS,
-  CURTAILMENT_VIEW,
-  type CurtailmentDetail,
   curtailmentComponentLabel,
   curtailmentTitle,
-  formatDuration,
-  formatPower,
   CURTAILMENT_MESSAGES as M,
-  NODE_VIEW,
-  openadrEventId,
-} from '@vpp/shared';
+} from '@vpp/shared/curtailments/messages';
+import { CURTAILMENT_EDIT, CURTAILMENT_VIEW } from '@vpp/shared/curtailments/permissions';
+import type { CurtailmentDetail } from '@vpp/shared/curtailments/schemas';
+import { formatDuration, formatPower } from '@vpp/shared/format';
+import { openadrEventId } from '@vpp/shared/openadr/schemas';
+import { NODE_VIEW } from '@vpp/shared/vpps/permissions';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';

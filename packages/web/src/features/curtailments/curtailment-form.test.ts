@@ -1,4 +1,4 @@
-import { CURTAILMENT_MESSAGES } from '@vpp/shared';
+import { CURTAILMENT_MESSAGES } from '@vpp/shared/curtailments/messages';
 import { describe, expect, it } from 'vitest';
 import { inProgress } from './api.ts';
 import {

@@ -1,21 +1,13 @@
 import {
-  type CreateCurtailmentBody,
-  type CreateSetpointBody,
   CURTAILMENT_DEFAULT_DURATION_S,
   CURTAILMENT_MESSAGES,
   type CurtailmentComponent,
-  type CurtailmentConstraint,
-  type CurtailmentSummary,
   curtailmentComponentLabel,
-  DISPATCH_TIME_STEP_S,
-  defaultDispatchStart,
-  endOfPeriod,
-  localDateToEpoch,
-  powerMinStep,
   SETPOINT_DEFAULT_RAMP_S,
-  snapPower,
-  startOfPeriod,
-} from '@vpp/shared';
+} from '@vpp/shared/curtailments/messages';
+import type { CreateCurtailmentBody, CreateSetpointBody, CurtailmentConstraint, CurtailmentSummary } from '@vpp/shared/curtailments/schemas';
+import { DISPATCH_TIME_STEP_S, defaultDispatchStart, powerMinStep, snapPower } from '@vpp/shared/dispatches/rules';
+import { endOfPeriod, localDateToEpoch, startOfPeriod } from '@vpp/shared/time';
 import { clampStart, earliestStart } from '../events/index.ts';
 
 /**

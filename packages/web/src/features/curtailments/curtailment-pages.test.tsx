@@ -1,6 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { type CurtailmentDetail, type CurtailmentSetpoint, CURTAILMENT_MESSAGES as M } from '@vpp/shared';
+import { CURTAILMENT_MESSAGES as M } from '@vpp/shared/curtailments/messages';
+import type { CurtailmentDetail, CurtailmentSetpoint } from '@vpp/shared/curtailments/schemas';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { VPP } from '../../test/event-fixtures.ts';

@@ -1,13 +1,8 @@
 import { Badge, Box, Stack, Text } from '@mantine/core';
-import {
-  CURTAILMENT_EDIT,
-  CURTAILMENT_MESSAGES,
-  type CurtailmentSetpoint,
-  type CurtailmentSummary,
-  curtailmentComponentLabel,
-  formatDuration,
-  formatPower,
-} from '@vpp/shared';
+import { CURTAILMENT_MESSAGES, curtailmentComponentLabel } from '@vpp/shared/curtailments/messages';
+import { CURTAILMENT_EDIT } from '@vpp/shared/curtailments/permissions';
+import type { CurtailmentSetpoint, CurtailmentSummary } from '@vpp/shared/curtailments/schemas';
+import { formatDuration, formatPower } from '@vpp/shared/format';
 import { useNavigate } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { type Column, DataTable, type OnPage } from '../../components/data-table.tsx';

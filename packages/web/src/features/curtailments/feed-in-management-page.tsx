@@ -1,6 +1,7 @@
 import { Anchor, Button, Group, Tabs, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { CURTAILMENT_EDIT, CURTAILMENT_VIEW, CURTAILMENT_MESSAGES as M } from '@vpp/shared';
+import { CURTAILMENT_MESSAGES as M } from '@vpp/shared/curtailments/messages';
+import { CURTAILMENT_EDIT, CURTAILMENT_VIEW } from '@vpp/shared/curtailments/permissions';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { pagingSearch } from '../../components/data-table.tsx';

@@ -1,13 +1,8 @@
 import { Alert, Button, Group, Modal, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import {
-  CURTAILMENT_POWER_STEP_KW,
-  type CurtailmentComponent,
-  type CurtailmentConstraint,
-  formatDateTime,
-  formatDuration,
-  CURTAILMENT_MESSAGES as M,
-} from '@vpp/shared';
+import { CURTAILMENT_POWER_STEP_KW, type CurtailmentComponent, CURTAILMENT_MESSAGES as M } from '@vpp/shared/curtailments/messages';
+import type { CurtailmentConstraint } from '@vpp/shared/curtailments/schemas';
+import { formatDateTime, formatDuration } from '@vpp/shared/format';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PowerControl } from '../../components/power-control.tsx';

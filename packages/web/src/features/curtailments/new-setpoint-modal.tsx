@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { CURTAILMENT_MESSAGES as M, SETPOINT_MAX_RAMP_S } from '@vpp/shared';
+import { CURTAILMENT_MESSAGES as M, SETPOINT_MAX_RAMP_S } from '@vpp/shared/curtailments/messages';
 import { useEffect, useState } from 'react';
 import { useDispatchPowerstations } from '../events/index.ts';
 import { useCreateSetpoint } from './api.ts';

@@ -1,4 +1,4 @@
-import { CURTAILMENT_VIEW } from '@vpp/shared';
+import { CURTAILMENT_VIEW } from '@vpp/shared/curtailments/permissions';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 
 export const curtailmentsRoutes: AreaRoute[] = [

@@ -1,6 +1,7 @@
 import { Button, Group, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { CURTAILMENT_EDIT, CURTAILMENT_MESSAGES } from '@vpp/shared';
+import { CURTAILMENT_MESSAGES } from '@vpp/shared/curtailments/messages';
+import { CURTAILMENT_EDIT } from '@vpp/shared/curtailments/permissions';
 import { useState } from 'react';
 import { usePaging } from '../../components/data-table.tsx';
 import { useTimeZone } from '../../lib/account.ts';

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { customerAppEndpoints as E } from '@vpp/shared';
+import { customerAppEndpoints as E } from '@vpp/shared/customer-app/endpoints';
 import { call } from '../../lib/request.ts';
 
 /** What the section says when the copies cannot be loaded (issue 34 item 12; the spec has no text for it). */

@@ -1,5 +1,6 @@
 import { Anchor, Group, Pagination, Paper, Table, Text, Title } from '@mantine/core';
-import { formatDateTime, type MessageReceipts } from '@vpp/shared';
+import type { MessageReceipts } from '@vpp/shared/customer-app/schemas';
+import { formatDateTime } from '@vpp/shared/format';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useMessageReceipts } from './api.ts';

@@ -1,5 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { CUSTOMER_MESSAGES, type CustomerListQuery, customerEndpoints as E } from '@vpp/shared';
+import { customerEndpoints as E } from '@vpp/shared/customers/endpoints';
+import { CUSTOMER_MESSAGES } from '@vpp/shared/customers/messages';
+import type { CustomerListQuery } from '@vpp/shared/customers/schemas';
 import { call } from '../../lib/request.ts';
 
 export const customerKeys = {

@@ -1,5 +1,7 @@
 import { Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { type BillEstimate, type BillLine, CUSTOMER_MESSAGES, RATE_DECIMALS } from '@vpp/shared';
+import { CUSTOMER_MESSAGES } from '@vpp/shared/customers/messages';
+import type { BillEstimate, BillLine } from '@vpp/shared/customers/schemas';
+import { RATE_DECIMALS } from '@vpp/shared/plans/rules';
 import { formatCents, formatDay, formatMonth } from './customer-format.ts';
 
 const quantity = (l: BillLine) => (l.unit === '%' ? `${l.quantity} %` : `${Number(l.quantity.toFixed(2))} ${l.unit}`);

@@ -1,17 +1,12 @@
 import { Anchor, Button, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import {
-  CUSTOMER_MESSAGES,
-  CUSTOMER_VIEW,
-  type CustomerDetail,
-  type InstallationStatus,
-  NODE_VIEW,
-  type NodeStatus,
-  networkOfNmi,
-  outsideNem,
-  PLAN_TYPE_LABELS,
-  PLAN_VIEW,
-  RATE_DECIMALS,
-} from '@vpp/shared';
+import { CUSTOMER_MESSAGES } from '@vpp/shared/customers/messages';
+import { networkOfNmi, outsideNem } from '@vpp/shared/customers/networks';
+import { CUSTOMER_VIEW, PLAN_VIEW } from '@vpp/shared/customers/permissions';
+import type { CustomerDetail, InstallationStatus } from '@vpp/shared/customers/schemas';
+import type { NodeStatus } from '@vpp/shared/nodes/schemas';
+import { PLAN_TYPE_LABELS } from '@vpp/shared/plans/constants';
+import { RATE_DECIMALS } from '@vpp/shared/plans/rules';
+import { NODE_VIEW } from '@vpp/shared/vpps/permissions';
 import { type ReactNode, useMemo } from 'react';
 import { Link, useParams } from 'react-router';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';

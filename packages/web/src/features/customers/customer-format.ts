@@ -1,4 +1,4 @@
-import { CAPABILITY_LABELS, type Capability, type Customer } from '@vpp/shared';
+import { CAPABILITY_LABELS, type Capability, type Customer } from '@vpp/shared/customers/schemas';
 
 export { CUSTOMER_LIST_PATH, customerPath } from './customer-paths.ts';
 

@@ -1,17 +1,10 @@
 import { Alert, Anchor, Badge, Group, MultiSelect, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
-import {
-  CAPABILITIES,
-  type Capability,
-  CUSTOMER_MESSAGES,
-  CUSTOMER_VIEW,
-  type Customer,
-  NO_CAPABILITIES,
-  networkOfNmi,
-  outsideNem,
-  PLAN_VIEW,
-} from '@vpp/shared';
+import { CUSTOMER_MESSAGES } from '@vpp/shared/customers/messages';
+import { networkOfNmi, outsideNem } from '@vpp/shared/customers/networks';
+import { CUSTOMER_VIEW, PLAN_VIEW } from '@vpp/shared/customers/permissions';
+import { CAPABILITIES, type Capability, type Customer, NO_CAPABILITIES } from '@vpp/shared/customers/schemas';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';

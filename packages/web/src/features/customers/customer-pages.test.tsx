@@ -1,6 +1,9 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
-import { type BillEstimate, CUSTOMER_MESSAGES, type Customer, type CustomerDetail, OUTSIDE_NEM_REASONS, type Plan } from '@vpp/shared';
+import { CUSTOMER_MESSAGES } from '@vpp/shared/customers/messages';
+import { OUTSIDE_NEM_REASONS } from '@vpp/shared/customers/networks';
+import type { BillEstimate, Customer, CustomerDetail } from '@vpp/shared/customers/schemas';
+import type { Plan } from '@vpp/shared/plans/schemas';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';

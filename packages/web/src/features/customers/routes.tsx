@@ -1,4 +1,4 @@
-import { CUSTOMER_VIEW } from '@vpp/shared';
+import { CUSTOMER_VIEW } from '@vpp/shared/customers/permissions';
 import { Navigate } from 'react-router';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 import { CUSTOMER_LIST_PATH } from './customer-paths.ts';

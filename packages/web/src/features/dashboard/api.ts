@@ -1,19 +1,17 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { ALL_FLEET_NODES } from '@vpp/shared/constants';
+import { dashboardEndpoints as D } from '@vpp/shared/dashboard/endpoints';
 import {
-  ALL_FLEET_NODES,
-  dashboardEndpoints as D,
   type Dashboard,
   type DashboardBody,
   type DataGraphMetric,
   dashboardSchema,
   HEAT_MAP_MAX_AGE_S,
-  satisfies,
-  vppEndpoints as V,
-  VPP_CHOICE,
-  VPP_DATA,
-  VPP_VIEW,
   WIDGET_GRAPH_REFRESH_MS,
-} from '@vpp/shared';
+} from '@vpp/shared/dashboard/layout';
+import { satisfies } from '@vpp/shared/permissions/registry';
+import { vppEndpoints as V } from '@vpp/shared/vpps/endpoints';
+import { VPP_CHOICE, VPP_DATA, VPP_VIEW } from '@vpp/shared/vpps/permissions';
 import { type HeatMapTiles, type MapTiles, tileTemplate } from '../../components/map-tiles.ts';
 import { useAccount } from '../../lib/account.ts';
 import { call } from '../../lib/request.ts';

@@ -1,6 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { type Dashboard, DEFAULT_DASHBOARD, type TickerEvent, tickerEventText, type Widget } from '@vpp/shared';
+import { type Dashboard, DEFAULT_DASHBOARD, type Widget } from '@vpp/shared/dashboard/layout';
+import { type TickerEvent, tickerEventText } from '@vpp/shared/dashboard/ticker';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';

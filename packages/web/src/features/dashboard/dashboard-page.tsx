@@ -6,13 +6,13 @@ import {
   DASHBOARD_BREAKPOINTS,
   DASHBOARD_COLS,
   DASHBOARD_ROW_HEIGHT,
-  satisfies,
   WIDGET_IDS,
   WIDGET_MAX_ROWS,
   WIDGET_NAMES,
   WIDGET_PERMISSIONS,
   type WidgetId,
-} from '@vpp/shared';
+} from '@vpp/shared/dashboard/layout';
+import { satisfies } from '@vpp/shared/permissions/registry';
 import { useState } from 'react';
 import ReactGridLayout, { type Layout, useContainerWidth } from 'react-grid-layout';
 import { PageLayout } from '../../components/page-layout.tsx';

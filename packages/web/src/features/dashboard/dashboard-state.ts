@@ -7,7 +7,7 @@ import {
   type WidgetId,
   type WidgetLayout,
   widgetSchema,
-} from '@vpp/shared';
+} from '@vpp/shared/dashboard/layout';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { queryClient } from '../../lib/query-client.ts';
 import { dashboardKeys, keepLayout, saveDashboard } from './api.ts';

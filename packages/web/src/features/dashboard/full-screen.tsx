@@ -1,5 +1,5 @@
 import { Box, Button, Group, Text } from '@mantine/core';
-import { FULLSCREEN_ROTATE_MS, WIDGET_NAMES, type Widget } from '@vpp/shared';
+import { FULLSCREEN_ROTATE_MS, WIDGET_NAMES, type Widget } from '@vpp/shared/dashboard/layout';
 import { useEffect, useState } from 'react';
 import { Ticker } from './ticker.tsx';
 import { WidgetView } from './widgets/registry.tsx';

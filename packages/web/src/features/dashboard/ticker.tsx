@@ -1,5 +1,5 @@
 import { Box, type BoxProps } from '@mantine/core';
-import type { TickerEvent } from '@vpp/shared';
+import type { TickerEvent } from '@vpp/shared/dashboard/ticker';
 import { useTimeZone } from '../../lib/account.ts';
 import { formatDispatchStart } from '../events/index.ts';
 import { useTicker } from './api.ts';

@@ -1,8 +1,9 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { Box } from '@mantine/core';
-import { HEX_TILE_LAYER, HEXAGON_NODES_LIMIT, MAP_TILE_MAX_ZOOM, vppEndpoints } from '@vpp/shared';
 import { hexRadiusForZoom } from '@vpp/shared/dashboard/hexagons';
+import { HEX_TILE_LAYER, HEXAGON_NODES_LIMIT, MAP_TILE_MAX_ZOOM } from '@vpp/shared/dashboard/map-tiles';
 import { voltageColourExpression } from '@vpp/shared/dashboard/voltage';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import type { MapGeoJSONFeature, VectorTileSource } from 'maplibre-gl';
 import * as maplibregl from 'maplibre-gl';
 import { useEffect, useRef, useState } from 'react';

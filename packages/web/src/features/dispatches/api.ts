@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { DISPATCH_MESSAGES, dispatchEndpoints as E } from '@vpp/shared';
+import { dispatchEndpoints as E } from '@vpp/shared/dispatches/endpoints';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import { queryClient } from '../../lib/query-client.ts';
 import { call } from '../../lib/request.ts';
 import { DISPATCH_SCREEN_TEXTS, type EventSource, REFRESH_SLOW_MS } from '../events/index.ts';

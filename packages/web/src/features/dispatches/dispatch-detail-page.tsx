@@ -1,4 +1,5 @@
-import { DISPATCH_EDIT, DISPATCH_VIEW, type DispatchDetail } from '@vpp/shared';
+import { DISPATCH_EDIT, DISPATCH_VIEW } from '@vpp/shared/dispatches/permissions';
+import type { DispatchDetail } from '@vpp/shared/dispatches/schemas';
 import { useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';

@@ -1,4 +1,4 @@
-import { DISPATCH_EDIT, DISPATCH_VIEW } from '@vpp/shared';
+import { DISPATCH_EDIT, DISPATCH_VIEW } from '@vpp/shared/dispatches/permissions';
 import { DISPATCH_SCREEN_TEXTS, dispatchPath, type EventListConfig, EventListView } from '../events/index.ts';
 import { useDispatches } from './api.ts';
 import { NewDispatchModal } from './new-dispatch-modal.tsx';

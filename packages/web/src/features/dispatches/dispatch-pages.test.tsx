@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
-import { DISPATCH_MESSAGES, type DispatchDetail } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import type { DispatchDetail } from '@vpp/shared/dispatches/schemas';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';

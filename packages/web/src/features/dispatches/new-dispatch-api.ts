@@ -1,5 +1,9 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { type CreateDispatchBody, DISPATCH_MESSAGES, dispatchEndpoints, MESSAGES, marketEndpoints } from '@vpp/shared';
+import { dispatchEndpoints } from '@vpp/shared/dispatches/endpoints';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import type { CreateDispatchBody } from '@vpp/shared/dispatches/schemas';
+import { marketEndpoints } from '@vpp/shared/market/endpoints';
+import { MESSAGES } from '@vpp/shared/messages';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';

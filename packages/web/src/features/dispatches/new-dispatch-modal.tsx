@@ -1,4 +1,5 @@
-import { canSeeMarketData, DISPATCH_POWER_FACTOR, DISPATCH_STRATEGY } from '@vpp/shared';
+import { DISPATCH_POWER_FACTOR, DISPATCH_STRATEGY } from '@vpp/shared/dispatches/permissions';
+import { canSeeMarketData } from '@vpp/shared/market/rules';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useAccount, useTimeZone } from '../../lib/account.ts';

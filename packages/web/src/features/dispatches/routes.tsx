@@ -1,4 +1,4 @@
-import { DISPATCH_VIEW } from '@vpp/shared';
+import { DISPATCH_VIEW } from '@vpp/shared/dispatches/permissions';
 import { Navigate } from 'react-router';
 import { type AreaRoute, lazyPage, RedirectWithId } from '../../lib/routes.tsx';
 

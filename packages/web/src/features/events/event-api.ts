@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { VPP_MESSAGES, vppEndpoints } from '@vpp/shared';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
 import { call } from '../../lib/request.ts';
 
 /**

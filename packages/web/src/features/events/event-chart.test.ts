@@ -1,4 +1,4 @@
-import type { DispatchPredictions, PredictionPoint } from '@vpp/shared';
+import type { DispatchPredictions, PredictionPoint } from '@vpp/shared/dispatches/schemas';
 import { describe, expect, it } from 'vitest';
 import { forecastErrorText, predictionSeries } from './event-chart.tsx';
 

@@ -1,5 +1,9 @@
 import { Alert, Box, Center, Stack, Text } from '@mantine/core';
-import { DISPATCH_MESSAGES, type DispatchPredictions, endOfPeriod, MARKET_SERIES_STEP_S, powerScale } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import type { DispatchPredictions } from '@vpp/shared/dispatches/schemas';
+import { powerScale } from '@vpp/shared/format';
+import { MARKET_SERIES_STEP_S } from '@vpp/shared/market/rules';
+import { endOfPeriod } from '@vpp/shared/time';
 import { memo, useMemo } from 'react';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
 import { type ChartSeries, TimeSeriesChart } from '../../components/time-series-chart.tsx';

@@ -1,5 +1,7 @@
 import { Alert, Button, Group, Stack, Table, Text } from '@mantine/core';
-import { DISPATCH_MESSAGES, type DispatchPriceReply, formatDateTime, formatDuration } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import { formatDateTime, formatDuration } from '@vpp/shared/format';
+import type { DispatchPriceReply } from '@vpp/shared/market/schemas';
 import { createBody, type DispatchDraft, type DraftPermissions, powerLabel } from './event-draft.ts';
 import { NewDispatchPrices } from './event-prices.tsx';
 

@@ -1,18 +1,12 @@
 import { Alert, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import {
-  canSeeMarketData,
-  DISPATCH_POWER_FACTOR,
-  type DispatchDetail,
-  type DispatchMeasurement,
-  dispatchPredictionStart,
-  formatDuration,
-  formatEnergy,
-  formatPower,
-  openadrEventId,
-  type PermissionRequirement,
-  PREDICTION_HORIZON_S,
-} from '@vpp/shared';
+import { DISPATCH_POWER_FACTOR } from '@vpp/shared/dispatches/permissions';
+import { dispatchPredictionStart, PREDICTION_HORIZON_S } from '@vpp/shared/dispatches/rules';
+import type { DispatchDetail, DispatchMeasurement } from '@vpp/shared/dispatches/schemas';
+import { formatDuration, formatEnergy, formatPower } from '@vpp/shared/format';
+import { canSeeMarketData } from '@vpp/shared/market/rules';
+import { openadrEventId } from '@vpp/shared/openadr/schemas';
+import type { PermissionRequirement } from '@vpp/shared/permissions/registry';
 import type { ReactNode } from 'react';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';

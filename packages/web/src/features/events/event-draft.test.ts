@@ -1,4 +1,7 @@
-import { DISPATCH_MESSAGES, type DispatchConstraints, localDateToEpoch, snapSlider } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import { snapSlider } from '@vpp/shared/dispatches/rules';
+import type { DispatchConstraints } from '@vpp/shared/dispatches/schemas';
+import { localDateToEpoch } from '@vpp/shared/time';
 import { describe, expect, it } from 'vitest';
 import {
   brushSelection,

@@ -1,20 +1,17 @@
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import {
-  type CreateDispatchBody,
   DISPATCH_BRUSH_SNAP_S,
   DISPATCH_DEFAULT_DURATION_S,
-  DISPATCH_MESSAGES,
   DISPATCH_TIME_STEP_S,
-  type DispatchConstraints,
   type DispatchStrategy,
   defaultDispatchStart,
-  endOfPeriod,
   type LeadLag,
-  localDateToEpoch,
   POWER_FACTOR_MAX,
   powerFactorSettable,
   snapPower,
-  startOfPeriod,
-} from '@vpp/shared';
+} from '@vpp/shared/dispatches/rules';
+import type { CreateDispatchBody, DispatchConstraints } from '@vpp/shared/dispatches/schemas';
+import { endOfPeriod, localDateToEpoch, startOfPeriod } from '@vpp/shared/time';
 
 import { clampStart, earliestStart } from './event-window.ts';
 import type { CustomerMessage } from './phone-preview.tsx';

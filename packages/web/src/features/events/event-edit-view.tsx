@@ -1,17 +1,16 @@
 import { Alert, Anchor, Button, Group, Paper, SegmentedControl, SimpleGrid, Slider, Stack, Text } from '@mantine/core';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import {
-  DISPATCH_MESSAGES,
   DISPATCH_POWER_STEP_KW,
-  type DispatchConstraints,
-  type DispatchPredictions,
-  type DispatchPriceReply,
   type DispatchStrategy,
   type LeadLag,
   POWER_FACTOR_MAX,
   POWER_FACTOR_MIN,
   POWER_FACTOR_STEP,
   snapSlider,
-} from '@vpp/shared';
+} from '@vpp/shared/dispatches/rules';
+import type { DispatchConstraints, DispatchPredictions } from '@vpp/shared/dispatches/schemas';
+import type { DispatchPriceReply } from '@vpp/shared/market/schemas';
 import { useCallback } from 'react';
 import { PowerControl } from '../../components/power-control.tsx';
 import { NewDispatchChart } from './event-chart.tsx';

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { DISPATCH_MESSAGES, dispatchEndpoints, POWER_FACTOR_MAX } from '@vpp/shared';
+import { dispatchEndpoints } from '@vpp/shared/dispatches/endpoints';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import { POWER_FACTOR_MAX } from '@vpp/shared/dispatches/rules';
 import { call } from '../../lib/request.ts';
 
 // What a dispatch modal (a dispatch's, a RERT dispatch's) asks of the VPP while the draft changes.

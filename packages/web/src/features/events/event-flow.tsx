@@ -1,6 +1,7 @@
 import { Modal } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import type { DispatchConstraints, DispatchPriceReply } from '@vpp/shared';
+import type { DispatchConstraints } from '@vpp/shared/dispatches/schemas';
+import type { DispatchPriceReply } from '@vpp/shared/market/schemas';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useDispatchPowerstations } from './event-api.ts';
 import { NewDispatchConfirmView } from './event-confirm-view.tsx';

@@ -1,4 +1,5 @@
-import { type DispatchSummary, formatAud, powerScale } from '@vpp/shared';
+import type { DispatchSummary } from '@vpp/shared/dispatches/schemas';
+import { formatAud, powerScale } from '@vpp/shared/format';
 
 /** Texts of the dispatch screens that spec 3 §8 does not give (and the list's own, which it does). */
 export const DISPATCH_SCREEN_TEXTS = {

@@ -1,5 +1,6 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
-import { DISPATCH_MESSAGES, type DispatchDetail, type DispatchPredictions, type dispatchRemainingChargeReply, type dispatchResponseReply } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import type { DispatchDetail, DispatchPredictions, dispatchRemainingChargeReply, dispatchResponseReply } from '@vpp/shared/dispatches/schemas';
 import type { z } from 'zod';
 import { type ChartSeries, TimeSeriesChart } from '../../components/time-series-chart.tsx';
 import { GRAPH_TICK_S, GRAPH_Y_PAD, graphScale } from './event-format.ts';

@@ -1,7 +1,9 @@
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { type DispatchSummary, formatDuration, formatPower, type PermissionRequirement } from '@vpp/shared';
+import type { DispatchSummary } from '@vpp/shared/dispatches/schemas';
+import { formatDuration, formatPower } from '@vpp/shared/format';
+import type { PermissionRequirement } from '@vpp/shared/permissions/registry';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';

@@ -1,5 +1,6 @@
 import { Button, Group, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
-import { DISPATCH_MESSAGE_LIMITS, formatDateTime } from '@vpp/shared';
+import { DISPATCH_MESSAGE_LIMITS } from '@vpp/shared/dispatches/schemas';
+import { formatDateTime } from '@vpp/shared/format';
 import { useState } from 'react';
 import { type CustomerMessage, PhonePreview } from './phone-preview.tsx';
 

@@ -1,5 +1,6 @@
 import { Group, Stack, Text } from '@mantine/core';
-import { DISPATCH_MESSAGES, type DispatchPriceReply } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import type { DispatchPriceReply } from '@vpp/shared/market/schemas';
 
 const aud = new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { DISPATCH_MESSAGES, dispatchEndpoints as E, type Endpoint, type ReplyOf } from '@vpp/shared';
+import type { Endpoint, ReplyOf } from '@vpp/shared/api/endpoint';
+import { dispatchEndpoints as E } from '@vpp/shared/dispatches/endpoints';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import { call, refreshUnlessNotFound } from '../../lib/request.ts';
 import { detailRefreshMs } from './event-format.ts';
 

@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import type { DispatchSummary } from '@vpp/shared';
+import type { DispatchSummary } from '@vpp/shared/dispatches/schemas';
 import { dispatchStatusLabel } from './event-format.ts';
 
 const STATUS_COLORS = { Upcoming: 'blue', 'In Progress': 'green', Completed: 'gray', Cancelled: 'red' } as const;

@@ -1,6 +1,7 @@
 import { Select } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { epochToLocalDate, formatDuration, startOfPeriod } from '@vpp/shared';
+import { formatDuration } from '@vpp/shared/format';
+import { epochToLocalDate, startOfPeriod } from '@vpp/shared/time';
 import { useMemo } from 'react';
 import { earliestStart, endTimesAfter, startTimesOfDay } from './event-window.ts';
 

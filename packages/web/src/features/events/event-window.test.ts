@@ -1,4 +1,4 @@
-import { localDateToEpoch } from '@vpp/shared';
+import { localDateToEpoch } from '@vpp/shared/time';
 import { describe, expect, it } from 'vitest';
 import { endTimesAfter, startTimesOfDay } from './event-window.ts';
 

@@ -1,4 +1,5 @@
-import { DISPATCH_TIME_STEP_S, endOfPeriod } from '@vpp/shared';
+import { DISPATCH_TIME_STEP_S } from '@vpp/shared/dispatches/rules';
+import { endOfPeriod } from '@vpp/shared/time';
 
 // An event's window as every New-event modal offers it: 5-minute starts from now, ends up to a day later.
 

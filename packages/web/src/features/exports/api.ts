@@ -1,13 +1,10 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import {
-  exportEndpoints as E,
-  type ExportCreateBody,
-  type ExportJobDetail,
-  EXPORT_MESSAGES as M,
-  nodeEndpoints,
-  VPP_MESSAGES,
-  vppEndpoints,
-} from '@vpp/shared';
+import { exportEndpoints as E } from '@vpp/shared/exports/endpoints';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
+import type { ExportCreateBody, ExportJobDetail } from '@vpp/shared/exports/schemas';
+import { nodeEndpoints } from '@vpp/shared/nodes/endpoints';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';

@@ -1,5 +1,9 @@
 import { Alert, Select, Text } from '@mantine/core';
-import { type Account, type ExportCreateBody, EXPORT_MESSAGES as M, type Powerstation, type SuborgType } from '@vpp/shared';
+import type { Account } from '@vpp/shared/account/schemas';
+import type { SuborgType } from '@vpp/shared/constants';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
+import type { ExportCreateBody } from '@vpp/shared/exports/schemas';
+import type { Powerstation } from '@vpp/shared/vpps/schemas';
 import { ExportFormFrame } from './export-form-frame.tsx';
 
 /** The New Customer Data Export form's choices: a VPP (none: all customers) and the network's Customer Set. */

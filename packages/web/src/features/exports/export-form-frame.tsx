@@ -1,5 +1,5 @@
 import { Button, Group, Stack } from '@mantine/core';
-import { EXPORT_MESSAGES as M } from '@vpp/shared';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
 import type { ReactNode } from 'react';
 
 /** Both export forms: their fields, then Cancel and Begin Export (which submits; the form checks itself, not the browser). */

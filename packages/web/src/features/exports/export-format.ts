@@ -1,3 +1,4 @@
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
 import {
   EXPORT_ACTIVE_REFRESH_MS,
   EXPORT_ACTIVE_STATUSES,
@@ -6,9 +7,8 @@ import {
   type ExportJob,
   type ExportStatus,
   exportMetricOption,
-  formatDate,
-  EXPORT_MESSAGES as M,
-} from '@vpp/shared';
+} from '@vpp/shared/exports/schemas';
+import { formatDate } from '@vpp/shared/format';
 import { z } from 'zod';
 import { pagingSearch } from '../../components/data-table.tsx';
 

@@ -1,6 +1,7 @@
 import { Accordion, Alert, Anchor, Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { EXPORT_VIEW, EXPORT_MESSAGES as M } from '@vpp/shared';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
+import { EXPORT_VIEW } from '@vpp/shared/exports/permissions';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Pager } from '../../components/data-table.tsx';

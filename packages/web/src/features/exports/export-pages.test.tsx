@@ -1,17 +1,12 @@
 import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import {
-  type Account,
-  type ExportFile,
-  type ExportJob,
-  type ExportJobDetail,
-  localDateToEpoch,
-  EXPORT_MESSAGES as M,
-  nodeEndpoints,
-  type PermissionRequirement,
-  satisfies,
-  vppEndpoints,
-} from '@vpp/shared';
+import type { Account } from '@vpp/shared/account/schemas';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
+import type { ExportFile, ExportJob, ExportJobDetail } from '@vpp/shared/exports/schemas';
+import { nodeEndpoints } from '@vpp/shared/nodes/endpoints';
+import { type PermissionRequirement, satisfies } from '@vpp/shared/permissions/registry';
+import { localDateToEpoch } from '@vpp/shared/time';
+import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';

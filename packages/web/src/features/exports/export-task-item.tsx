@@ -1,6 +1,9 @@
 import { Accordion, Alert, Anchor, Badge, Group, List, Progress, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { EXPORT_EDIT, EXPORT_STATUS_TEXT, type ExportFile, type ExportJob, formatDateTime, EXPORT_MESSAGES as M } from '@vpp/shared';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
+import { EXPORT_EDIT } from '@vpp/shared/exports/permissions';
+import { EXPORT_STATUS_TEXT, type ExportFile, type ExportJob } from '@vpp/shared/exports/schemas';
+import { formatDateTime } from '@vpp/shared/format';
 import { useEffect, useState } from 'react';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';

@@ -1,7 +1,10 @@
 import { Modal, Paper, SimpleGrid, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconBolt, IconBuildingStore, IconMapPin } from '@tabler/icons-react';
-import { EXPORT_EDIT, type ExportJob, epochToLocalDate, exportMetricsFor, EXPORT_MESSAGES as M } from '@vpp/shared';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
+import { EXPORT_EDIT } from '@vpp/shared/exports/permissions';
+import { type ExportJob, exportMetricsFor } from '@vpp/shared/exports/schemas';
+import { epochToLocalDate } from '@vpp/shared/time';
 import { type ComponentType, useEffect, useMemo, useState } from 'react';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';

@@ -1,7 +1,7 @@
 import { ActionIcon, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconX } from '@tabler/icons-react';
-import { EXPORT_MESSAGES as M } from '@vpp/shared';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
 import { useState } from 'react';
 import { useNodeSuggestions } from './api.ts';
 import { type SelectedNode, suggestionLabel } from './operational-form.ts';

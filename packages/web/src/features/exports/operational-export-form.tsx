@@ -1,14 +1,8 @@
 import { Anchor, Checkbox, MultiSelect, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import {
-  EXPORT_FALLBACK_INTERVAL,
-  EXPORT_INTERVALS,
-  type ExportInterval,
-  type ExportMetric,
-  type ExportMetricOption,
-  EXPORT_MESSAGES as M,
-  type Powerstation,
-} from '@vpp/shared';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
+import { EXPORT_FALLBACK_INTERVAL, EXPORT_INTERVALS, type ExportInterval, type ExportMetric, type ExportMetricOption } from '@vpp/shared/exports/schemas';
+import type { Powerstation } from '@vpp/shared/vpps/schemas';
 import { ExportFormFrame } from './export-form-frame.tsx';
 import { NodeSelector } from './node-selector.tsx';
 import { type OperationalDraft, offeredMetrics, withAggregate, withIncludeSubmeters, withNode, withoutNode, withSplitPhases } from './operational-form.ts';

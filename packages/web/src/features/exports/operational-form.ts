@@ -1,5 +1,5 @@
+import type { Account } from '@vpp/shared/account/schemas';
 import {
-  type Account,
   EXPORT_DEFAULT_INTERVAL,
   EXPORT_FALLBACK_INTERVAL,
   type ExportCreateBody,
@@ -7,11 +7,10 @@ import {
   type ExportMetric,
   type ExportMetricOption,
   exportMetricsForNode,
-  localDateToEpoch,
-  type Node,
   operationalFormErrors,
-  shiftPeriod,
-} from '@vpp/shared';
+} from '@vpp/shared/exports/schemas';
+import type { Node } from '@vpp/shared/nodes/schemas';
+import { localDateToEpoch, shiftPeriod } from '@vpp/shared/time';
 
 /** A node in the node export's selected list, with what it reads as. */
 export interface SelectedNode {

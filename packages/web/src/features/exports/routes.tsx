@@ -1,4 +1,5 @@
-import { EXPORT_VIEW, EXPORT_MESSAGES as M } from '@vpp/shared';
+import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
+import { EXPORT_VIEW } from '@vpp/shared/exports/permissions';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 import { EXPORT_PATH } from './export-paths.ts';
 

@@ -1,5 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { kitDesignerEndpoints as E, KIT_MESSAGES, type KitDesign, type KitEmailBody, MESSAGES } from '@vpp/shared';
+import { kitDesignerEndpoints as E } from '@vpp/shared/kit-designer/endpoints';
+import { KIT_MESSAGES } from '@vpp/shared/kit-designer/messages';
+import type { KitDesign, KitEmailBody } from '@vpp/shared/kit-designer/schemas';
+import { MESSAGES } from '@vpp/shared/messages';
 import { useEffect } from 'react';
 import { ApiError, call } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';

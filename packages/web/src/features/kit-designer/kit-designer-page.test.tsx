@@ -1,5 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { type BatteryType, designOrder, type InverterType, KIT_MESSAGES, type KitCatalogue, MESSAGES } from '@vpp/shared';
+import { KIT_MESSAGES } from '@vpp/shared/kit-designer/messages';
+import { designOrder, type KitCatalogue } from '@vpp/shared/kit-designer/rules';
+import type { BatteryType, InverterType } from '@vpp/shared/kit-designer/schemas';
+import { MESSAGES } from '@vpp/shared/messages';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';

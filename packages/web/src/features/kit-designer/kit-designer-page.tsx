@@ -1,5 +1,6 @@
 import { Alert, Button, Card, Center, Group, List, Loader, Stack, Text } from '@mantine/core';
-import { KIT_DESIGNER_PERMISSION, KIT_MESSAGES } from '@vpp/shared';
+import { KIT_MESSAGES } from '@vpp/shared/kit-designer/messages';
+import { KIT_DESIGNER_PERMISSION } from '@vpp/shared/kit-designer/permissions';
 import { useState } from 'react';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';

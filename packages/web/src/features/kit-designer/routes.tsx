@@ -1,4 +1,4 @@
-import { KIT_DESIGNER_PERMISSION } from '@vpp/shared';
+import { KIT_DESIGNER_PERMISSION } from '@vpp/shared/kit-designer/permissions';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 
 export const kitDesignerRoutes: AreaRoute[] = [

@@ -1,15 +1,10 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import {
-  dashboardEndpoints,
-  deviceEndpoints,
-  nodeEndpoints as E,
-  type NodeListQuery,
-  type NodeMetric,
-  type NodeSort,
-  type NodeStatus,
-  portalEndpoints,
-  type SortOrder,
-} from '@vpp/shared';
+import type { SortOrder } from '@vpp/shared/api/inputs';
+import { dashboardEndpoints } from '@vpp/shared/dashboard/endpoints';
+import { deviceEndpoints } from '@vpp/shared/devices/endpoints';
+import { nodeEndpoints as E } from '@vpp/shared/nodes/endpoints';
+import type { NodeListQuery, NodeMetric, NodeSort, NodeStatus } from '@vpp/shared/nodes/schemas';
+import { portalEndpoints } from '@vpp/shared/portal/endpoints';
 import { type MapTiles, tileTemplate } from '../../components/map-tiles.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { call, refreshUnlessNotFound } from '../../lib/request.ts';

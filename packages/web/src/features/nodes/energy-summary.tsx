@@ -1,5 +1,5 @@
 import { Paper, SimpleGrid, Text } from '@mantine/core';
-import { formatEnergy } from '@vpp/shared';
+import { formatEnergy } from '@vpp/shared/format';
 
 /** The period's energy: import, export, generation and consumption. */
 export function EnergySummary({

@@ -1,4 +1,5 @@
-import { formatDateTime, formatDuration, type NodeDetail, nodeEventLabel } from '@vpp/shared';
+import { formatDateTime, formatDuration } from '@vpp/shared/format';
+import { type NodeDetail, nodeEventLabel } from '@vpp/shared/nodes/schemas';
 import { DataTable, usePaging } from '../../components/data-table.tsx';
 import { useNodeEvents } from './api.ts';
 

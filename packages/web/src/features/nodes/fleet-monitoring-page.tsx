@@ -1,7 +1,9 @@
 import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconList, IconMap, IconSearch } from '@tabler/icons-react';
-import { formatDateTime, NODE_SEARCH_MAX, NODE_SEARCH_TOO_LONG, NODE_SORTS, NODE_STATUSES, type Node, SORT_ORDERS } from '@vpp/shared';
+import { SORT_ORDERS } from '@vpp/shared/api/inputs';
+import { formatDateTime } from '@vpp/shared/format';
+import { NODE_SEARCH_MAX, NODE_SEARCH_TOO_LONG, NODE_SORTS, NODE_STATUSES, type Node } from '@vpp/shared/nodes/schemas';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';

@@ -1,5 +1,5 @@
 import { Box, Flex, Table } from '@mantine/core';
-import type { NodeDetail } from '@vpp/shared';
+import type { NodeDetail } from '@vpp/shared/nodes/schemas';
 import { useMemo } from 'react';
 import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
 import { coordinates } from '../../components/node-map-types.ts';

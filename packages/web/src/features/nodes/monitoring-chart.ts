@@ -1,4 +1,6 @@
-import { type NodeMetric, type Period, powerScale } from '@vpp/shared';
+import { powerScale } from '@vpp/shared/format';
+import type { NodeMetric } from '@vpp/shared/nodes/schemas';
+import type { Period } from '@vpp/shared/time';
 import type { ChartSeries } from '../../components/time-series-chart.tsx';
 
 /** The secondary (right) axis choices of spec 2 §4 and the metrics each draws. */

@@ -1,7 +1,8 @@
 import { ActionIcon, Checkbox, Chip, Group, SegmentedControl, Select } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
-import { endOfPeriod, epochToLocalDate, localDateToEpoch, type NodeDetail, shiftPeriod } from '@vpp/shared';
+import type { NodeDetail } from '@vpp/shared/nodes/schemas';
+import { endOfPeriod, epochToLocalDate, localDateToEpoch, shiftPeriod } from '@vpp/shared/time';
 import { SECONDARY, SUBMETER_COLOURS, submeterLabels, TOGGLES } from './monitoring-chart.ts';
 import { type MonitoringSettings, startOfPeriodDate } from './monitoring-settings.ts';
 

@@ -1,4 +1,5 @@
-import { endOfPeriod, epochToLocalDate, localDateToEpoch, type NodeDetail, type Period, startOfPeriod } from '@vpp/shared';
+import type { NodeDetail } from '@vpp/shared/nodes/schemas';
+import { endOfPeriod, epochToLocalDate, localDateToEpoch, type Period, startOfPeriod } from '@vpp/shared/time';
 import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { usePermission } from '../../lib/permission-gate.tsx';

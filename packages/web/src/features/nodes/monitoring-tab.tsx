@@ -1,6 +1,8 @@
 import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconFileExport } from '@tabler/icons-react';
-import { EXPORT_VIEW, epochToLocalDate, localDateToEpoch, localMidnights, type NodeDetail, PERIOD_INTERVAL_S } from '@vpp/shared';
+import { EXPORT_VIEW } from '@vpp/shared/exports/permissions';
+import type { NodeDetail } from '@vpp/shared/nodes/schemas';
+import { epochToLocalDate, localDateToEpoch, localMidnights, PERIOD_INTERVAL_S } from '@vpp/shared/time';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';

@@ -1,6 +1,6 @@
 import { Anchor, Group, Stack, Tabs, Text } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { zoneLabel } from '@vpp/shared';
+import { zoneLabel } from '@vpp/shared/time';
 import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, Text, TextInput } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
-import type { NodeDetail } from '@vpp/shared';
+import type { NodeDetail } from '@vpp/shared/nodes/schemas';
 import { useState } from 'react';
 import { useSaveSiteLabel } from './api.ts';
 

@@ -1,5 +1,7 @@
 import { Alert, Badge, Button, Card, Code, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { type DeviceCredential, formatDateTime, type MeterGroup, NODE_DEVICE_EDIT, type NodeDetail } from '@vpp/shared';
+import { type DeviceCredential, NODE_DEVICE_EDIT } from '@vpp/shared/devices/endpoints';
+import { formatDateTime } from '@vpp/shared/format';
+import type { MeterGroup, NodeDetail } from '@vpp/shared/nodes/schemas';
 import { useState } from 'react';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { toast } from '../../lib/toasts.ts';

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { notificationEndpoints as E, NOTIFICATION_FIRST_FETCH_MS, NOTIFICATION_MESSAGES, NOTIFICATION_POLL_MS } from '@vpp/shared';
+import { notificationEndpoints as E } from '@vpp/shared/notifications/endpoints';
+import { NOTIFICATION_FIRST_FETCH_MS, NOTIFICATION_MESSAGES, NOTIFICATION_POLL_MS } from '@vpp/shared/notifications/schemas';
 import { useEffect, useState } from 'react';
 import { queryClient } from '../../lib/query-client.ts';
 import { call, isNotFound } from '../../lib/request.ts';

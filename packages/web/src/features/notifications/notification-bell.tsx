@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
-import { DEFAULT_PAGE_SIZE } from '@vpp/shared';
+import { DEFAULT_PAGE_SIZE } from '@vpp/shared/constants';
 import { Link } from 'react-router';
 import { useNotifications } from './api.ts';
 

@@ -1,5 +1,6 @@
 import { Anchor, Button, Card, Stack, Text, Typography } from '@mantine/core';
-import { NOTIFICATION_AUTO_READ_MS, notificationDateLabel } from '@vpp/shared';
+import { notificationDateLabel } from '@vpp/shared/notifications/day-label';
+import { NOTIFICATION_AUTO_READ_MS } from '@vpp/shared/notifications/schemas';
 import { useEffect, useRef } from 'react';
 import Markdown from 'react-markdown';
 import { Link, useParams } from 'react-router';

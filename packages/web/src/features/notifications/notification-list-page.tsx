@@ -1,5 +1,6 @@
 import { Anchor, Button, Stack, Text } from '@mantine/core';
-import { NOTIFICATION_MESSAGES, type Notification, notificationDateLabel } from '@vpp/shared';
+import { notificationDateLabel } from '@vpp/shared/notifications/day-label';
+import { NOTIFICATION_MESSAGES, type Notification } from '@vpp/shared/notifications/schemas';
 import { Link } from 'react-router';
 import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { openadrEndpoints as E } from '@vpp/shared';
+import { openadrEndpoints as E } from '@vpp/shared/openadr/endpoints';
 import { queryClient } from '../../lib/query-client.ts';
 import { call } from '../../lib/request.ts';
 

@@ -1,5 +1,6 @@
 import { Anchor, Badge, Button, Card, Code, CopyButton, Group, MultiSelect, Stack, Table, Text, Title } from '@mantine/core';
-import { OPENADR_PERMISSION, type OpenadrOverview } from '@vpp/shared';
+import { OPENADR_PERMISSION } from '@vpp/shared/openadr/permissions';
+import type { OpenadrOverview } from '@vpp/shared/openadr/schemas';
 import { Link } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useOpenadrOverview, useSetVenVpps } from './api.ts';

@@ -1,4 +1,4 @@
-import { OPENADR_PERMISSION } from '@vpp/shared';
+import { OPENADR_PERMISSION } from '@vpp/shared/openadr/permissions';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 
 export const openadrRoutes: AreaRoute[] = [

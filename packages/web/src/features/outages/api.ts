@@ -1,5 +1,9 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type CreateOutageBody, dispatchEndpoints, outageEndpoints as E, OUTAGE_MESSAGES, type ReplyOf } from '@vpp/shared';
+import type { ReplyOf } from '@vpp/shared/api/endpoint';
+import { dispatchEndpoints } from '@vpp/shared/dispatches/endpoints';
+import { outageEndpoints as E } from '@vpp/shared/outages/endpoints';
+import { OUTAGE_MESSAGES } from '@vpp/shared/outages/messages';
+import type { CreateOutageBody } from '@vpp/shared/outages/schemas';
 import { queryClient } from '../../lib/query-client.ts';
 import { call, refreshUnlessNotFound } from '../../lib/request.ts';
 import { REFRESH_SLOW_MS } from '../events/index.ts';

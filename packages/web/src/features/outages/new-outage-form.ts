@@ -1,15 +1,7 @@
-import {
-  type CreateOutageBody,
-  DISPATCH_TIME_STEP_S,
-  defaultDispatchStart,
-  defaultOutageMessage,
-  defaultOutageTitle,
-  endOfPeriod,
-  localDateToEpoch,
-  OUTAGE_DEFAULT_DURATION_S,
-  type OutageReason,
-  startOfPeriod,
-} from '@vpp/shared';
+import { DISPATCH_TIME_STEP_S, defaultDispatchStart } from '@vpp/shared/dispatches/rules';
+import { defaultOutageMessage, defaultOutageTitle, OUTAGE_DEFAULT_DURATION_S, type OutageReason } from '@vpp/shared/outages/messages';
+import type { CreateOutageBody } from '@vpp/shared/outages/schemas';
+import { endOfPeriod, localDateToEpoch, startOfPeriod } from '@vpp/shared/time';
 import { clampStart } from '../events/index.ts';
 
 /** The New Grid Outage modal's state (spec 3 §3.5): the message is null until the user saves one. */

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { OUTAGE_REASON_LABELS, OUTAGE_REASONS, type OutageReason } from '@vpp/shared';
+import { OUTAGE_REASON_LABELS, OUTAGE_REASONS, type OutageReason } from '@vpp/shared/outages/messages';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAccount, useTimeZone } from '../../lib/account.ts';

@@ -1,5 +1,10 @@
 import { Anchor, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { formatDuration, type GridOutage, OUTAGE_EDIT, OUTAGE_MESSAGES, OUTAGE_VIEW, openadrEventId, type PermissionRequirement } from '@vpp/shared';
+import { formatDuration } from '@vpp/shared/format';
+import { openadrEventId } from '@vpp/shared/openadr/schemas';
+import { OUTAGE_MESSAGES } from '@vpp/shared/outages/messages';
+import { OUTAGE_EDIT, OUTAGE_VIEW } from '@vpp/shared/outages/permissions';
+import type { GridOutage } from '@vpp/shared/outages/schemas';
+import type { PermissionRequirement } from '@vpp/shared/permissions/registry';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';

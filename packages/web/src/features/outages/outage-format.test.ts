@@ -1,4 +1,4 @@
-import type { GridOutage } from '@vpp/shared';
+import type { GridOutage } from '@vpp/shared/outages/schemas';
 import { describe, expect, it } from 'vitest';
 import { outageRefreshMs, outageSummary, outageTitle, sortOutages } from './outage-format.ts';
 

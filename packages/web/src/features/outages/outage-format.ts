@@ -1,4 +1,6 @@
-import { formatDuration, type GridOutage, OUTAGE_MESSAGES, outageReasonWord } from '@vpp/shared';
+import { formatDuration } from '@vpp/shared/format';
+import { OUTAGE_MESSAGES, outageReasonWord } from '@vpp/shared/outages/messages';
+import type { GridOutage } from '@vpp/shared/outages/schemas';
 import { formatDispatchStart, REFRESH_FAST_MS, REFRESH_SLOW_MS } from '../events/index.ts';
 
 export const OUTAGE_LIST_PATH = '/virtual-power-plants/grid-outages';

@@ -1,6 +1,9 @@
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { formatDuration, type GridOutage, OUTAGE_EDIT, OUTAGE_MESSAGES, OUTAGE_VIEW } from '@vpp/shared';
+import { formatDuration } from '@vpp/shared/format';
+import { OUTAGE_MESSAGES } from '@vpp/shared/outages/messages';
+import { OUTAGE_EDIT, OUTAGE_VIEW } from '@vpp/shared/outages/permissions';
+import type { GridOutage } from '@vpp/shared/outages/schemas';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';

@@ -1,4 +1,4 @@
-import { OUTAGE_VIEW } from '@vpp/shared';
+import { OUTAGE_VIEW } from '@vpp/shared/outages/permissions';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 
 export const outagesRoutes: AreaRoute[] = [

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { type ChangePasswordBody, passwordEndpoints as E, type ForgotPasswordBody } from '@vpp/shared';
+import type { ChangePasswordBody, ForgotPasswordBody } from '@vpp/shared/account/password-schemas';
+import { passwordEndpoints as E } from '@vpp/shared/password/endpoints';
 import { z } from 'zod';
 import { call } from '../../lib/request.ts';
 import { param, useSearchState } from '../../lib/search-state.ts';

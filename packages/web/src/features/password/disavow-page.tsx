@@ -1,6 +1,7 @@
 import { Alert, Anchor, Center, Loader, Stack, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { APP_TITLE, PASSWORD_MESSAGES } from '@vpp/shared';
+import { PASSWORD_MESSAGES } from '@vpp/shared/account/password-schemas';
+import { APP_TITLE } from '@vpp/shared/constants';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../../lib/request.ts';

@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
-import { APP_TITLE, forgotPasswordBody, PASSWORD_MESSAGES } from '@vpp/shared';
+import { forgotPasswordBody, PASSWORD_MESSAGES } from '@vpp/shared/account/password-schemas';
+import { APP_TITLE } from '@vpp/shared/constants';
 import { Link } from 'react-router';
 import { ApiError } from '../../lib/request.ts';
 import { useRequestReset } from './api.ts';

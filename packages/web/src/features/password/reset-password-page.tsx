@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
-import { APP_TITLE, changePasswordBody, PASSWORD_MESSAGES } from '@vpp/shared';
+import { changePasswordBody, PASSWORD_MESSAGES } from '@vpp/shared/account/password-schemas';
+import { APP_TITLE } from '@vpp/shared/constants';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PasswordRequirements } from '../../components/password-requirements.tsx';

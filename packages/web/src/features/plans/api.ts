@@ -1,5 +1,9 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { planEndpoints as E, MESSAGES, PLAN_MESSAGES, type Plan, type PlanErrors, type PlanListQuery, type SavePlanBody } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
+import { planEndpoints as E } from '@vpp/shared/plans/endpoints';
+import { PLAN_MESSAGES } from '@vpp/shared/plans/messages';
+import type { PlanErrors } from '@vpp/shared/plans/rules';
+import type { Plan, PlanListQuery, SavePlanBody } from '@vpp/shared/plans/schemas';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';

@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core';
-import { PLAN_EDIT } from '@vpp/shared';
+import { PLAN_EDIT } from '@vpp/shared/customers/permissions';
 import { Link, useNavigate } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { usePlanSave } from './api.ts';

@@ -1,6 +1,8 @@
 import { Button, Paper, Table, Text, Title } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
-import { PLAN_EDIT, PLAN_MESSAGES, PLAN_VIEW, type Plan } from '@vpp/shared';
+import { PLAN_EDIT, PLAN_VIEW } from '@vpp/shared/customers/permissions';
+import { PLAN_MESSAGES } from '@vpp/shared/plans/messages';
+import type { Plan } from '@vpp/shared/plans/schemas';
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';

@@ -1,15 +1,6 @@
-import {
-  isBlockType,
-  type Plan,
-  type PlanErrors,
-  type PlanType,
-  planStructure,
-  RATE_DECIMALS,
-  type RateFormValues,
-  type ResetPeriod,
-  type SavePlanBody,
-  type validatePlan,
-} from '@vpp/shared';
+import type { PlanType, ResetPeriod } from '@vpp/shared/plans/constants';
+import { isBlockType, type PlanErrors, planStructure, RATE_DECIMALS, type RateFormValues, type validatePlan } from '@vpp/shared/plans/rules';
+import type { Plan, SavePlanBody } from '@vpp/shared/plans/schemas';
 
 // The plan form's state (spec 3 §2.9, §5): its values as typed, from and to a plan.
 

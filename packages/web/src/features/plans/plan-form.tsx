@@ -1,19 +1,9 @@
 import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { type UseFormReturnType, useForm } from '@mantine/form';
-import {
-  isBlockType,
-  isDemandType,
-  PLAN_MESSAGES,
-  PLAN_TYPE_LABELS,
-  PLAN_TYPES,
-  type PlanErrors,
-  type PlanType,
-  RATE_UNIT,
-  RESET_PERIODS,
-  type ResetPeriod,
-  validatePlan,
-} from '@vpp/shared';
+import { PLAN_TYPE_LABELS, PLAN_TYPES, type PlanType, RESET_PERIODS, type ResetPeriod } from '@vpp/shared/plans/constants';
+import { PLAN_MESSAGES } from '@vpp/shared/plans/messages';
+import { isBlockType, isDemandType, type PlanErrors, RATE_UNIT, validatePlan } from '@vpp/shared/plans/rules';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { toast } from '../../lib/toasts.ts';
 import { useOperationalNetworks } from './api.ts';

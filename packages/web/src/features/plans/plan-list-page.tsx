@@ -1,7 +1,11 @@
 import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { PLAN_EDIT, PLAN_MESSAGES, PLAN_SORTS, PLAN_TYPE_LABELS, PLAN_TYPES, PLAN_VIEW, type PlanSummary, SORT_ORDERS } from '@vpp/shared';
+import { SORT_ORDERS } from '@vpp/shared/api/inputs';
+import { PLAN_EDIT, PLAN_VIEW } from '@vpp/shared/customers/permissions';
+import { PLAN_SORTS, PLAN_TYPE_LABELS, PLAN_TYPES } from '@vpp/shared/plans/constants';
+import { PLAN_MESSAGES } from '@vpp/shared/plans/messages';
+import type { PlanSummary } from '@vpp/shared/plans/schemas';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';

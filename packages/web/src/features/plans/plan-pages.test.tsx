@@ -1,6 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
-import { formatTimeInput, OUTSIDE_NEM_REASONS, type Plan, type PlanSummary } from '@vpp/shared';
+import { OUTSIDE_NEM_REASONS } from '@vpp/shared/customers/networks';
+import { formatTimeInput } from '@vpp/shared/plans/rules';
+import type { Plan, PlanSummary } from '@vpp/shared/plans/schemas';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';

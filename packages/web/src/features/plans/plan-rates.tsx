@@ -1,19 +1,9 @@
 import { ActionIcon, Badge, Button, Chip, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import {
-  DEMAND_UNIT,
-  formatTimeInput,
-  isBlockType,
-  isTouType,
-  PLAN_DAYS,
-  PLAN_MESSAGES,
-  type PlanDay,
-  type PlanType,
-  parseDollars,
-  RATE_UNIT,
-  type RateFormValues,
-} from '@vpp/shared';
+import { PLAN_DAYS, type PlanDay, type PlanType } from '@vpp/shared/plans/constants';
+import { PLAN_MESSAGES } from '@vpp/shared/plans/messages';
+import { DEMAND_UNIT, formatTimeInput, isBlockType, isTouType, parseDollars, RATE_UNIT, type RateFormValues } from '@vpp/shared/plans/rules';
 import type { ReactNode } from 'react';
 import { formatRate, type PlanFormState } from './plan-form-state.ts';
 

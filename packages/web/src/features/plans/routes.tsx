@@ -1,4 +1,4 @@
-import { PLAN_EDIT, PLAN_VIEW } from '@vpp/shared';
+import { PLAN_EDIT, PLAN_VIEW } from '@vpp/shared/customers/permissions';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 
 export const plansRoutes: AreaRoute[] = [

@@ -1,5 +1,9 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { type CreateRertBody, DISPATCH_MESSAGES, rertEndpoints as E, MESSAGES, RERT_MESSAGES, type RescheduleRertBody } from '@vpp/shared';
+import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
+import { MESSAGES } from '@vpp/shared/messages';
+import { rertEndpoints as E } from '@vpp/shared/rert/endpoints';
+import { RERT_MESSAGES } from '@vpp/shared/rert/messages';
+import type { CreateRertBody, RescheduleRertBody } from '@vpp/shared/rert/schemas';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';

@@ -1,6 +1,8 @@
 import { Button, Group } from '@mantine/core';
 import { IconCalendarTime } from '@tabler/icons-react';
-import { type DispatchDetail, RERT_EDIT, RERT_MESSAGES, RERT_VIEW } from '@vpp/shared';
+import type { DispatchDetail } from '@vpp/shared/dispatches/schemas';
+import { RERT_MESSAGES } from '@vpp/shared/rert/messages';
+import { RERT_EDIT, RERT_VIEW } from '@vpp/shared/rert/permissions';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';

@@ -1,4 +1,5 @@
-import { DISPATCH_STRATEGY, type DispatchDetail } from '@vpp/shared';
+import { DISPATCH_STRATEGY } from '@vpp/shared/dispatches/permissions';
+import type { DispatchDetail } from '@vpp/shared/dispatches/schemas';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTimeZone } from '../../lib/account.ts';

@@ -1,4 +1,4 @@
-import type { DispatchConstraints, DispatchDetail } from '@vpp/shared';
+import type { DispatchConstraints, DispatchDetail } from '@vpp/shared/dispatches/schemas';
 import { describe, expect, it } from 'vitest';
 import { initialDraft } from '../events/index.ts';
 import { createRertBody, draftOf, RERT_CAN, rertConstraints, rescheduleBody } from './rert-form.ts';

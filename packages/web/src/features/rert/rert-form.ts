@@ -1,12 +1,6 @@
-import {
-  type CreateRertBody,
-  type DispatchConstraints,
-  type DispatchDetail,
-  type RertContract,
-  type RertInstruction,
-  type RescheduleRertBody,
-  tzOffsetS,
-} from '@vpp/shared';
+import type { DispatchConstraints, DispatchDetail } from '@vpp/shared/dispatches/schemas';
+import type { CreateRertBody, RertContract, RertInstruction, RescheduleRertBody } from '@vpp/shared/rert/schemas';
+import { tzOffsetS } from '@vpp/shared/time';
 import { createBody, type DispatchDraft, type DraftPermissions, messageApplies } from '../events/index.ts';
 
 /**

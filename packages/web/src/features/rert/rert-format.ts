@@ -1,4 +1,4 @@
-import { RERT_MESSAGES } from '@vpp/shared';
+import { RERT_MESSAGES } from '@vpp/shared/rert/messages';
 
 /** Texts of the RERT screens the spec does not give. */
 export const RERT_TEXTS = {

@@ -1,4 +1,4 @@
-import { RERT_EDIT, RERT_VIEW } from '@vpp/shared';
+import { RERT_EDIT, RERT_VIEW } from '@vpp/shared/rert/permissions';
 import { type EventListConfig, EventListView } from '../events/index.ts';
 import { useRertDispatches } from './api.ts';
 import { RertDispatchModal } from './rert-dispatch-modal.tsx';

@@ -1,5 +1,7 @@
 import { Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { formatDateTime, RERT_LOR_CONDITIONS, RERT_NOTICE_CATEGORIES, zoneLabel } from '@vpp/shared';
+import { formatDateTime } from '@vpp/shared/format';
+import { RERT_LOR_CONDITIONS, RERT_NOTICE_CATEGORIES } from '@vpp/shared/rert/schemas';
+import { zoneLabel } from '@vpp/shared/time';
 import { useState } from 'react';
 import { localDateTimeToEpoch, type RertTermsDraft, type termsBody, termsErrors } from './rert-form.ts';
 

@@ -1,4 +1,4 @@
-import { RERT_VIEW } from '@vpp/shared';
+import { RERT_VIEW } from '@vpp/shared/rert/permissions';
 import type { AreaRoute } from '../../lib/routes.tsx';
 import { lazyPage } from '../../lib/routes.tsx';
 

@@ -1,5 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { supportEndpoints as E, nodeEndpoints, type SupportRequestBody } from '@vpp/shared';
+import { nodeEndpoints } from '@vpp/shared/nodes/endpoints';
+import { supportEndpoints as E } from '@vpp/shared/support/endpoints';
+import type { SupportRequestBody } from '@vpp/shared/support/schemas';
 import { queryClient } from '../../lib/query-client.ts';
 import { call } from '../../lib/request.ts';
 

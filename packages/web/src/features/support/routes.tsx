@@ -1,4 +1,4 @@
-import { SUPPORT_PERMISSION } from '@vpp/shared';
+import { SUPPORT_PERMISSION } from '@vpp/shared/support/permissions';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 
 export const supportRoutes: AreaRoute[] = [

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { MESSAGES, SUPPORT_MESSAGES, supportRateLimitMessage, supportSentMessage } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
+import { SUPPORT_MESSAGES, supportRateLimitMessage, supportSentMessage } from '@vpp/shared/support/messages';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';

@@ -1,5 +1,6 @@
 import { Stack, Text } from '@mantine/core';
-import { SUPPORT_MESSAGES, SUPPORT_PERMISSION } from '@vpp/shared';
+import { SUPPORT_MESSAGES } from '@vpp/shared/support/messages';
+import { SUPPORT_PERMISSION } from '@vpp/shared/support/permissions';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount } from '../../lib/account.ts';

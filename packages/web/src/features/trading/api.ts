@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type BacktestBody, tradingEndpoints as E, MESSAGES, type TradingPolicy } from '@vpp/shared';
+import { MESSAGES } from '@vpp/shared/messages';
+import { type BacktestBody, tradingEndpoints as E, type TradingPolicy } from '@vpp/shared/trading/schemas';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call } from '../../lib/request.ts';
 import { toast } from '../../lib/toasts.ts';

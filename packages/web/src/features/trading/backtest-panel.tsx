@@ -1,6 +1,7 @@
 import { Button, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { BACKTEST_MAX_DAYS, BACKTEST_MESSAGES, type Backtest, formatDateTime, type StrategyFigures } from '@vpp/shared';
+import { formatDateTime } from '@vpp/shared/format';
+import { BACKTEST_MAX_DAYS, BACKTEST_MESSAGES, type Backtest, type StrategyFigures } from '@vpp/shared/trading/schemas';
 import { useState } from 'react';
 import { useTimeZone } from '../../lib/account.ts';
 import { useBacktests, useStartBacktest } from './api.ts';

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { BACKTEST_MESSAGES, type Backtest, DEFAULT_TRADING_POLICY, type TradingState } from '@vpp/shared';
+import { BACKTEST_MESSAGES, type Backtest, DEFAULT_TRADING_POLICY, type TradingState } from '@vpp/shared/trading/schemas';
 import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';
 import { TradingPanel } from './trading-panel.tsx';

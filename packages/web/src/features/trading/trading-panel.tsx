@@ -1,5 +1,7 @@
 import { Alert, Button, Group, NumberInput, SegmentedControl, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
-import { DISPATCH_EDIT, formatDateTime, TRADING_LIMITS, type TradingPolicy, type TradingState } from '@vpp/shared';
+import { DISPATCH_EDIT } from '@vpp/shared/dispatches/permissions';
+import { formatDateTime } from '@vpp/shared/format';
+import { TRADING_LIMITS, type TradingPolicy, type TradingState } from '@vpp/shared/trading/schemas';
 import { useEffect, useState } from 'react';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { TimeSeriesChart } from '../../components/time-series-chart.tsx';

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { userEndpoints as E, USER_MESSAGES, type UserBody } from '@vpp/shared';
+import { userEndpoints as E } from '@vpp/shared/users/endpoints';
+import { USER_MESSAGES, type UserBody } from '@vpp/shared/users/schemas';
 import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { call, isNotFound } from '../../lib/request.ts';

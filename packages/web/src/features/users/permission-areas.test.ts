@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '@vpp/shared';
+import { PERMISSIONS } from '@vpp/shared/permissions/registry';
 import { expect, it } from 'vitest';
 import { groupByArea, permissionArea } from './permission-areas.ts';
 

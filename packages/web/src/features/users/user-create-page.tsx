@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { USER_MESSAGES, type UserBody } from '@vpp/shared';
+import { USER_MESSAGES, type UserBody } from '@vpp/shared/users/schemas';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';

@@ -1,5 +1,6 @@
 import { Alert, Button, Card, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { normalizePermission, outrankedUserMessage, outrankingPermission, PERMISSIONS } from '@vpp/shared';
+import { normalizePermission, PERMISSIONS } from '@vpp/shared/permissions/registry';
+import { outrankedUserMessage, outrankingPermission } from '@vpp/shared/users/schemas';
 import { Link, useParams } from 'react-router';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NotFound } from '../../components/not-found.tsx';

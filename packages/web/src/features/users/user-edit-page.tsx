@@ -1,5 +1,5 @@
 import { Alert } from '@mantine/core';
-import { outrankedUserMessage, outrankingPermission, USER_MESSAGES } from '@vpp/shared';
+import { outrankedUserMessage, outrankingPermission, USER_MESSAGES } from '@vpp/shared/users/schemas';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';

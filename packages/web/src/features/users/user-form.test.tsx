@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
-import { ADMINISTRATOR, USER_MESSAGES } from '@vpp/shared';
+import { ADMINISTRATOR } from '@vpp/shared/permissions/registry';
+import { USER_MESSAGES } from '@vpp/shared/users/schemas';
 import { describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';

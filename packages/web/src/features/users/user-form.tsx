@@ -1,6 +1,7 @@
 import { Alert, Button, Fieldset, Group, Loader, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { ADMINISTRATOR, normalizePermission, type OrgUser, USER_MESSAGES, type UserBody, userBody } from '@vpp/shared';
+import { ADMINISTRATOR, normalizePermission } from '@vpp/shared/permissions/registry';
+import { type OrgUser, USER_MESSAGES, type UserBody, userBody } from '@vpp/shared/users/schemas';
 import { Link } from 'react-router';
 import { useAccount } from '../../lib/account.ts';
 import { useAvailablePermissions } from './api.ts';

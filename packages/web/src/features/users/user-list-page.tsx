@@ -1,5 +1,7 @@
 import { Anchor, Badge, Button, Text, Tooltip } from '@mantine/core';
-import { ADMINISTRATOR, DEFAULT_PAGE_SIZE, normalizePermission, type OrgUser, PERMISSIONS, USER_MESSAGES } from '@vpp/shared';
+import { DEFAULT_PAGE_SIZE } from '@vpp/shared/constants';
+import { ADMINISTRATOR, normalizePermission, PERMISSIONS } from '@vpp/shared/permissions/registry';
+import { type OrgUser, USER_MESSAGES } from '@vpp/shared/users/schemas';
 import { Link } from 'react-router';
 import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';

@@ -1,14 +1,11 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import {
-  type AustralianState,
-  vppEndpoints as E,
-  eventEndpoints,
-  nodeEndpoints,
-  type PowerstationBody,
-  type PowerstationPatchBody,
-  VPP_MESSAGES,
-  type VppType,
-} from '@vpp/shared';
+import type { AustralianState } from '@vpp/shared/constants';
+import { eventEndpoints } from '@vpp/shared/events/endpoints';
+import { nodeEndpoints } from '@vpp/shared/nodes/endpoints';
+import { vppEndpoints as E } from '@vpp/shared/vpps/endpoints';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
+import type { VppType } from '@vpp/shared/vpps/rules';
+import type { PowerstationBody, PowerstationPatchBody } from '@vpp/shared/vpps/schemas';
 import { type MapTiles, tileTemplate } from '../../components/map-tiles.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { call } from '../../lib/request.ts';

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { VPP_MESSAGES } from '@vpp/shared';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useDeletePowerstation } from './api.ts';

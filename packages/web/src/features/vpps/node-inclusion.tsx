@@ -1,7 +1,8 @@
 import { Alert, Button, Group, Modal, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { type Node, VPP_MESSAGES } from '@vpp/shared';
+import type { Node } from '@vpp/shared/nodes/schemas';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
 import { useState } from 'react';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { ApiError } from '../../lib/request.ts';

@@ -1,4 +1,4 @@
-import { VPP_EDIT, VPP_VIEW } from '@vpp/shared';
+import { VPP_EDIT, VPP_VIEW } from '@vpp/shared/vpps/permissions';
 import { type AreaRoute, lazyPage } from '../../lib/routes.tsx';
 
 export const vppsRoutes: AreaRoute[] = [

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Modal, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { DEFAULT_PAGE_SIZE, VPP_MESSAGES } from '@vpp/shared';
+import { DEFAULT_PAGE_SIZE } from '@vpp/shared/constants';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
 import { useState } from 'react';
 import { DataTable } from '../../components/data-table.tsx';
 import { useUnusedNodes } from './api.ts';

@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { VPP_MESSAGES } from '@vpp/shared';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
 import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';
 import { VppCreatePage } from './vpp-create-page.tsx';

@@ -1,6 +1,8 @@
 import { Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { DEFAULT_PAGE_SIZE, NODE_VIEW, VPP_EDIT, VPP_MESSAGES } from '@vpp/shared';
+import { DEFAULT_PAGE_SIZE } from '@vpp/shared/constants';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
+import { NODE_VIEW, VPP_EDIT } from '@vpp/shared/vpps/permissions';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageLayout } from '../../components/page-layout.tsx';

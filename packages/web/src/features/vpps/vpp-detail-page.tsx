@@ -1,7 +1,11 @@
 import { Button, Group, Menu, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconBolt, IconChevronDown, IconPencil, IconSearch, IconSunOff } from '@tabler/icons-react';
-import { CURTAILMENT_EDIT, CURTAILMENT_VIEW, canSeeMarketData, DISPATCH_EDIT, DISPATCH_VIEW, NODE_VIEW, VPP_EDIT, VPP_MESSAGES, VPP_VIEW } from '@vpp/shared';
+import { CURTAILMENT_EDIT, CURTAILMENT_VIEW } from '@vpp/shared/curtailments/permissions';
+import { DISPATCH_EDIT, DISPATCH_VIEW } from '@vpp/shared/dispatches/permissions';
+import { canSeeMarketData } from '@vpp/shared/market/rules';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
+import { NODE_VIEW, VPP_EDIT, VPP_VIEW } from '@vpp/shared/vpps/permissions';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DataTable, pagingSearch } from '../../components/data-table.tsx';

@@ -1,6 +1,9 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { NODE_VIEW, type Powerstation, storedVppKind, VPP_EDIT, VPP_MESSAGES } from '@vpp/shared';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
+import { NODE_VIEW, VPP_EDIT } from '@vpp/shared/vpps/permissions';
+import { storedVppKind } from '@vpp/shared/vpps/rules';
+import type { Powerstation } from '@vpp/shared/vpps/schemas';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { pagingSearch } from '../../components/data-table.tsx';

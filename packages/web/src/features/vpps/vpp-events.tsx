@@ -1,5 +1,11 @@
 import { Anchor, Badge, Center, Loader, Table, Text, Title } from '@mantine/core';
-import { CURTAILMENT_VIEW, DISPATCH_VIEW, formatDateTime, formatDuration, OUTAGE_VIEW, RERT_VIEW, VPP_MESSAGES, type VppEvent } from '@vpp/shared';
+import { CURTAILMENT_VIEW } from '@vpp/shared/curtailments/permissions';
+import { DISPATCH_VIEW } from '@vpp/shared/dispatches/permissions';
+import type { VppEvent } from '@vpp/shared/events/schemas';
+import { formatDateTime, formatDuration } from '@vpp/shared/format';
+import { OUTAGE_VIEW } from '@vpp/shared/outages/permissions';
+import { RERT_VIEW } from '@vpp/shared/rert/permissions';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
 import { Link } from 'react-router';
 import { useAccount } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';

@@ -1,16 +1,10 @@
 import { Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
-import {
-  AUSTRALIAN_STATES,
-  type AustralianState,
-  type PowerstationBody,
-  parsePostcodes,
-  VPP_KIND_LABELS,
-  VPP_MESSAGES,
-  type VppKind,
-  vppFieldErrors,
-} from '@vpp/shared';
+import { AUSTRALIAN_STATES, type AustralianState } from '@vpp/shared/constants';
+import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
+import { parsePostcodes, VPP_KIND_LABELS, type VppKind, vppFieldErrors } from '@vpp/shared/vpps/rules';
+import type { PowerstationBody } from '@vpp/shared/vpps/schemas';
 import { DataTable, type OnPage } from '../../components/data-table.tsx';
 import { useFilterPreview } from './api.ts';
 import { NameplateSummary } from './vpp-nameplate.tsx';

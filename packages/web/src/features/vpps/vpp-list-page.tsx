@@ -1,17 +1,10 @@
 import { Anchor, Button, Stack, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import {
-  DEFAULT_PAGE_SIZE,
-  enrolmentOf,
-  formatEnergy,
-  formatPower,
-  NODE_VIEW,
-  type Powerstation,
-  storedVppKind,
-  VPP_EDIT,
-  VPP_KIND_LABELS,
-  VPP_VIEW,
-} from '@vpp/shared';
+import { DEFAULT_PAGE_SIZE } from '@vpp/shared/constants';
+import { formatEnergy, formatPower } from '@vpp/shared/format';
+import { NODE_VIEW, VPP_EDIT, VPP_VIEW } from '@vpp/shared/vpps/permissions';
+import { enrolmentOf, storedVppKind, VPP_KIND_LABELS } from '@vpp/shared/vpps/rules';
+import type { Powerstation } from '@vpp/shared/vpps/schemas';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type Column, DataTable, usePaging } from '../../components/data-table.tsx';

@@ -1,5 +1,8 @@
 import { Card, Group, SimpleGrid, Text } from '@mantine/core';
-import { enrolmentOf, formatEnergy, formatPower, type Nameplate, type Powerstation, storedVppKind, VPP_KIND_LABELS } from '@vpp/shared';
+import { formatEnergy, formatPower } from '@vpp/shared/format';
+import type { Nameplate } from '@vpp/shared/nodes/schemas';
+import { enrolmentOf, storedVppKind, VPP_KIND_LABELS } from '@vpp/shared/vpps/rules';
+import type { Powerstation } from '@vpp/shared/vpps/schemas';
 
 /** A VPP's filter in words: its postcodes, its state or its DUID (none for a manual VPP). */
 export function vppFilterText(vpp: Powerstation): string {

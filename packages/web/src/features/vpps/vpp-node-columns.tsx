@@ -1,5 +1,5 @@
 import { Anchor } from '@mantine/core';
-import type { Node } from '@vpp/shared';
+import type { Node } from '@vpp/shared/nodes/schemas';
 import { Link } from 'react-router';
 import type { Column } from '../../components/data-table.tsx';
 import { NodeStatusBadge } from '../../components/node-status-badge.tsx';

@@ -1,5 +1,7 @@
 import { Center, Select, Stack } from '@mantine/core';
-import { ALL_FLEET_NODES, DATA_GRAPH_METRICS, type DataGraphMetric, powerScale, type Widget } from '@vpp/shared';
+import { ALL_FLEET_NODES } from '@vpp/shared/constants';
+import { DATA_GRAPH_METRICS, type DataGraphMetric, type Widget } from '@vpp/shared/dashboard/layout';
+import { powerScale } from '@vpp/shared/format';
 import { useEffect, useState } from 'react';
 import { TimeSeriesChart } from '../../../components/time-series-chart.tsx';
 import { useTimeZone } from '../../../lib/account.ts';

@@ -1,5 +1,5 @@
 import { Center } from '@mantine/core';
-import type { Widget } from '@vpp/shared';
+import type { Widget } from '@vpp/shared/dashboard/layout';
 import { VoltageMap } from '../voltage-map.tsx';
 import { CHOOSE_VPP, VppSelect } from './widget-common.tsx';
 

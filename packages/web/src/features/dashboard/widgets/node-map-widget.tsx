@@ -1,6 +1,6 @@
 import { Box, Switch } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
-import type { Widget } from '@vpp/shared';
+import type { Widget } from '@vpp/shared/dashboard/layout';
 import { useNavigate } from 'react-router';
 import { NodeMap } from '../../../components/node-map.tsx';
 import { useDashboardMapTiles } from '../api.ts';

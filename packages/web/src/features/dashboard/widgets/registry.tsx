@@ -1,4 +1,7 @@
-import { ALL_FLEET_NODES, MESSAGES, satisfies, WIDGET_NAMES, WIDGET_PERMISSIONS, type Widget } from '@vpp/shared';
+import { ALL_FLEET_NODES } from '@vpp/shared/constants';
+import { WIDGET_NAMES, WIDGET_PERMISSIONS, type Widget } from '@vpp/shared/dashboard/layout';
+import { MESSAGES } from '@vpp/shared/messages';
+import { satisfies } from '@vpp/shared/permissions/registry';
 import { useAccount } from '../../../lib/account.ts';
 import { useCanViewVppData } from '../api.ts';
 import { DataGraphBody, DataGraphSettings } from './data-graph-widget.tsx';

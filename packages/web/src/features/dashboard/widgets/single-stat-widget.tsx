@@ -1,5 +1,7 @@
 import { Center, Select, Stack, Text } from '@mantine/core';
-import { formatEnergy, formatPower, MESSAGES, SINGLE_STAT_COUNT_METRICS, SINGLE_STAT_VPP_METRICS, type SingleStatMetric, type Widget } from '@vpp/shared';
+import { SINGLE_STAT_COUNT_METRICS, SINGLE_STAT_VPP_METRICS, type SingleStatMetric, type Widget } from '@vpp/shared/dashboard/layout';
+import { formatEnergy, formatPower } from '@vpp/shared/format';
+import { MESSAGES } from '@vpp/shared/messages';
 import { useCanViewVppData, useLatestTotal, useTotals, useVppChoices } from '../api.ts';
 import { CHOOSE_VPP, METRIC_LABELS, VppSelect } from './widget-common.tsx';
 import { WidgetError, WidgetLoading, widgetErrorMessage } from './widget-frame.tsx';

@@ -1,5 +1,6 @@
 import { Box, Select } from '@mantine/core';
-import { ALL_FLEET_NODES, type SingleStatMetric } from '@vpp/shared';
+import { ALL_FLEET_NODES } from '@vpp/shared/constants';
+import type { SingleStatMetric } from '@vpp/shared/dashboard/layout';
 import type { ReactNode } from 'react';
 import { useVppChoices } from '../api.ts';
 

@@ -1,14 +1,7 @@
 import { Card, Group, Image, Select, Stack, Switch, Text } from '@mantine/core';
-import {
-  batteryChoices,
-  changeInverter,
-  changePvConnected,
-  changePvPhases,
-  type InverterSystem,
-  KIT_MESSAGES,
-  type KitCatalogue,
-  type SystemErrors,
-} from '@vpp/shared';
+import { KIT_MESSAGES } from '@vpp/shared/kit-designer/messages';
+import { batteryChoices, changeInverter, changePvConnected, changePvPhases, type KitCatalogue } from '@vpp/shared/kit-designer/rules';
+import type { InverterSystem, SystemErrors } from '@vpp/shared/kit-designer/schemas';
 
 const NOT_CONNECTED = 'none';
 const watts = (w: number) => `${(w / 1000).toFixed(w % 1000 === 0 ? 0 : 1)} kW`;

@@ -1,17 +1,8 @@
 import { Button, Group, Modal, NumberInput, SegmentedControl, Stack, Stepper, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import {
-  defaultDesign,
-  type InverterSystem,
-  KIT_LIMITS,
-  KIT_MESSAGES,
-  type KitCatalogue,
-  type KitDesign,
-  type KitDesignErrors,
-  type KitOrder,
-  resizeSystems,
-  systemCounts,
-} from '@vpp/shared';
+import { KIT_MESSAGES } from '@vpp/shared/kit-designer/messages';
+import { defaultDesign, type KitCatalogue, resizeSystems, systemCounts } from '@vpp/shared/kit-designer/rules';
+import { type InverterSystem, KIT_LIMITS, type KitDesign, type KitDesignErrors, type KitOrder } from '@vpp/shared/kit-designer/schemas';
 import { useState } from 'react';
 import { useCheckDesign, useEmailOrder } from '../api.ts';
 import { InverterSystemCard } from './inverter-system-card.tsx';

@@ -1,6 +1,7 @@
 import { Button, Group, List, Stack, Table, Text, Textarea } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { KIT_LIMITS, KIT_MESSAGES, type KitOrder } from '@vpp/shared';
+import { KIT_MESSAGES } from '@vpp/shared/kit-designer/messages';
+import { KIT_LIMITS, type KitOrder } from '@vpp/shared/kit-designer/schemas';
 
 const dash = (v: number | null) => (v === null ? '—' : v);
 

@@ -1,6 +1,6 @@
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import type { Node } from '@vpp/shared';
+import type { Node } from '@vpp/shared/nodes/schemas';
 import { useState } from 'react';
 import { useNodeSearch } from '../api.ts';
 

@@ -1,6 +1,6 @@
 import { Box, Button, Group, Stack, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
-import { SUPPORT_MESSAGES } from '@vpp/shared';
+import { SUPPORT_MESSAGES } from '@vpp/shared/support/messages';
 
 /**
  * The help desk's own contact form (SUPPORT_FORM_URL), framed; the content security policy allows

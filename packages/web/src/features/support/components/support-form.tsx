@@ -1,17 +1,16 @@
 import { Alert, Button, Group, Select, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
+import type { Account } from '@vpp/shared/account/schemas';
+import { nodeEndpoints } from '@vpp/shared/nodes/endpoints';
+import { SUPPORT_MESSAGES, supportSentMessage } from '@vpp/shared/support/messages';
 import {
-  type Account,
-  nodeEndpoints,
   SUPPORT_CATEGORIES,
   SUPPORT_CATEGORY_LABELS,
   SUPPORT_LIMITS,
-  SUPPORT_MESSAGES,
   type SupportCategory,
   type SupportRequest,
   supportRequestBody,
-  supportSentMessage,
-} from '@vpp/shared';
+} from '@vpp/shared/support/schemas';
 import { useState } from 'react';
 import { usePermission } from '../../../lib/permission-gate.tsx';
 import { ApiError } from '../../../lib/request.ts';

@@ -1,5 +1,7 @@
 import { Title } from '@mantine/core';
-import { formatDateTime, SUPPORT_CATEGORY_LABELS, SUPPORT_MESSAGES, type SupportRequest } from '@vpp/shared';
+import { formatDateTime } from '@vpp/shared/format';
+import { SUPPORT_MESSAGES } from '@vpp/shared/support/messages';
+import { SUPPORT_CATEGORY_LABELS, type SupportRequest } from '@vpp/shared/support/schemas';
 import { type Column, DataTable, usePaging } from '../../../components/data-table.tsx';
 import { useTimeZone } from '../../../lib/account.ts';
 import { useSupportRequests } from '../api.ts';
