@@ -44,6 +44,7 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
   let current: RunningServer | undefined;
   /** Every line the server processes have logged (at the LOG_LEVEL a start sets). */
   const log: string[] = [];
+  let cleanedUp = false;
 
   /**
    * Starts the server; resolved once /healthz answers. A start on a busy machine (the tests share two
@@ -68,6 +69,11 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
         ...more,
       },
     });
+    // A test that timed out during this start has cleaned up already: the server must not outlive it.
+    if (cleanedUp) {
+      p.child.kill('SIGKILL');
+      throw new Error('the test ended while its server was starting');
+    }
     current = { url: p.url, child: p.child, exited: p.exited };
     return current;
   }
@@ -160,6 +166,7 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
 
   /** Stops the server and removes its data: for afterAll. */
   async function cleanup() {
+    cleanedUp = true;
     await end('SIGTERM');
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (dialect === 'postgres') {
