@@ -22,8 +22,10 @@ export default defineConfig({
           // (vi.mock) would leak from one file into the next.
           isolate: false,
           setupFiles: ['packages/server/src/test/worker-database.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Two files run at once beside the other lanes, at a load of about 14 on two cores: a
+          // test that waits for a condition can take several times its quiet time (30 s failed one).
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       // The tests that start the real server as a child process (killed at crash points, restarted on

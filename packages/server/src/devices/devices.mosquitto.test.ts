@@ -186,7 +186,7 @@ describe.skipIf(!external)('MQTT_TEST_URL set', () => {
           (await h().ctx.db.selectFrom('node_commands').select('status').where('source', '=', 'test:two').executeTakeFirstOrThrow()).status === 'ACCEPTED',
       );
       expect(got).toHaveLength(1);
-    });
+    }, 90_000);
 
     it('loses no reading a device kept while the broker restarted', async () => {
       const d = await commissioned();
