@@ -1,4 +1,5 @@
 import { PERMISSIONS } from '@vpp/shared/permissions/registry';
+import { localMidnight } from '@vpp/shared/time';
 import { sql } from 'kysely';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
@@ -28,7 +29,12 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
   let vpp: number;
   let ids: number[];
   const now = nowS();
-  const start = now - (now % 300) + 600;
+  // The file's dispatches run from 5 minutes before `start` to 6 hours after it. A node's grid credits are
+  // one line per local day, so the whole span lies in one day of the nodes (Sydney): when the next
+  // Sydney midnight falls within it, the span starts just after that midnight.
+  const soonest = now - (now % 300) + 600;
+  const midnight = localMidnight('Australia/Sydney', soonest - 300) + 86400;
+  const start = soonest + 6 * 3600 < midnight ? soonest : midnight + 600;
   const duration = 900;
   const end = start + duration;
 
