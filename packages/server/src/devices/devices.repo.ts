@@ -35,18 +35,36 @@ export async function deviceNodeBySerial(db: Database, serial: string): Promise<
   };
 }
 
-/** Whether each of these devices' nodes is offline, and its last contact, by serial number. */
-export async function connectivityBySerial(db: Database, serials: readonly string[]): Promise<Map<string, { offline: boolean; lastContact: number | null }>> {
-  const out = new Map<string, { offline: boolean; lastContact: number | null }>();
-  const unique = [...new Set(serials)];
-  for (let i = 0; i < unique.length; i += 1000) {
+/** What the console holds of a device's connection: whether its node is offline, its last contact, and when the connection began that its last state spoke for. */
+export interface Connectivity {
+  offline: boolean;
+  lastContact: number | null;
+  since: number | null;
+}
+
+/**
+ * Each of these nodes' connectivity. On PostgreSQL the nodes' rows are locked (in id order) until the
+ * transaction `db` ends: two console processes recording states of one device take turns, each
+ * deciding on what the other wrote. (SQLite's one writer already runs such transactions in turn.)
+ */
+export async function lockConnectivity(db: Database, nodeIds: readonly number[], lock: boolean): Promise<Map<number, Connectivity>> {
+  const out = new Map<number, Connectivity>();
+  const ids = [...new Set(nodeIds)].sort((a, b) => a - b);
+  for (let i = 0; i < ids.length; i += 1000) {
     const rows = await db
-      .selectFrom('nodes')
-      .select(['serial_number', 'connection_offline', 'last_contact'])
-      .where('serial_number', 'in', unique.slice(i, i + 1000))
+      .selectFrom('nodes as n')
+      .leftJoin('device_status as s', 's.node_id', 'n.id')
+      .select(['n.id', 'n.connection_offline', 'n.last_contact', 's.state_since'])
+      .where('n.id', 'in', ids.slice(i, i + 1000))
+      .orderBy('n.id')
+      .$if(lock, (q) => q.forUpdate('n'))
       .execute();
     for (const r of rows)
-      out.set(r.serial_number, { offline: r.connection_offline === 1, lastContact: r.last_contact === null ? null : Number(r.last_contact) });
+      out.set(r.id, {
+        offline: r.connection_offline === 1,
+        lastContact: r.last_contact === null ? null : Number(r.last_contact),
+        since: r.state_since === null ? null : Number(r.state_since),
+      });
   }
   return out;
 }
@@ -68,6 +86,8 @@ export async function saveCredential(db: Database, nodeId: number, secretHash: s
     .values({ node_id: nodeId, secret_hash: secretHash, issued_at: at })
     .onConflict((oc) => oc.column('node_id').doUpdateSet({ secret_hash: secretHash, issued_at: at }))
     .execute();
+  // A new credential may be a new device, counting its connections from its own clock: its states are not weighed against the old one's.
+  await db.updateTable('device_status').set({ state_since: null }).where('node_id', '=', nodeId).execute();
 }
 
 /** Each of these nodes' credential's hash (nodes without one are absent). */
@@ -116,11 +136,12 @@ export async function addDropped(db: Database, counts: ReadonlyMap<number, numbe
       .execute();
 }
 
-export async function saveState(db: Database, nodeId: number, stateJson: string): Promise<void> {
+/** A device's state as recorded, with when the connection began that it speaks for (null: the device does not say). */
+export async function saveState(db: Database, nodeId: number, stateJson: string, since: number | null): Promise<void> {
   await db
     .insertInto('device_status')
-    .values({ node_id: nodeId, state_json: stateJson, rejected_reason: null, rejected_at: null })
-    .onConflict((oc) => oc.column('node_id').doUpdateSet({ state_json: stateJson }))
+    .values({ node_id: nodeId, state_json: stateJson, state_since: since, rejected_reason: null, rejected_at: null })
+    .onConflict((oc) => oc.column('node_id').doUpdateSet({ state_json: stateJson, state_since: since }))
     .execute();
 }
 

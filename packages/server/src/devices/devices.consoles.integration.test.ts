@@ -1,0 +1,127 @@
+import type { DeviceCmdMessage } from '@vpp/shared/devices/schemas';
+import { expect, it } from 'vitest';
+import { nowS } from '../db/database.ts';
+import { nodeReports } from '../features/nodes/index.ts';
+import { node } from '../test/factories.ts';
+import { describeEachDatabase } from '../test/harness.ts';
+import { waitFor } from '../test/wait.ts';
+import { sendCommands } from './devices.commands.ts';
+import { DeviceIngest } from './devices.ingest.ts';
+import { CommandOutbox } from './devices.outbox.ts';
+import { saveCredential } from './devices.repo.ts';
+import { hashSecret, newSecret } from './devices.service.ts';
+
+/**
+ * Issue 28 item 9, the fault the two-console bench found (docs/performance.md): behind a shared
+ * subscription a device's last will and its next state online reach two console processes, each
+ * recording them when it gets to them. Here two consoles' sides of the wire (each its own ingest
+ * and outbox, as each process has) on one database take them in every order: the later connection
+ * holds, each node is online once its device is back, and each command goes out once, by one of
+ * them.
+ */
+describeEachDatabase('two consoles: a device that drops and returns', (h) => {
+  it('is online whichever console records its last will and its next state first, and gets each command once', async () => {
+    const { ctx } = h();
+    const org = await h().org();
+    const reports = nodeReports(ctx);
+    const sent: { serial: string; message: DeviceCmdMessage }[] = [];
+    const marking: Promise<void>[] = [];
+    const consoles = [0, 1].map(() => {
+      const outbox = new CommandOutbox(
+        ctx.db,
+        async (topic, payload) => void sent.push({ serial: topic.split('/')[2], message: JSON.parse(payload) }),
+        h().app.log,
+      );
+      const ingest = new DeviceIngest(ctx, h().app.log, reports, { online: (nodeId) => void marking.push(outbox.online(nodeId)) });
+      return { outbox, ingest };
+    });
+    const devices = [];
+    for (let i = 0; i < 24; i++) {
+      const n = await node(h(), [org]);
+      await saveCredential(ctx.db, n.id, hashSecret(newSecret()), nowS());
+      devices.push(n);
+    }
+    const online = (ts: number) => ({
+      online: true,
+      ts,
+      firmware: '1.0',
+      inverterKw: 5,
+      batteryKw: 5,
+      batteryKwh: 13.5,
+      capabilities: { battery: true, solar: true, phases: 1, submeters: [] },
+    });
+    const take = (c: number, serial: string, s: object) => consoles[c].ingest.handle(serial, 'state', Buffer.from(JSON.stringify(s)));
+
+    // Each device connected at `first` (console 0 recorded it), dropped, and connected again at
+    // `again`: the broker's last will (of the first connection) went to console 0, the state online
+    // of the second to console 1.
+    const first = nowS() - 60;
+    await Promise.all(devices.map((d) => take(0, d.serial, online(first))));
+    await Promise.all(
+      devices.map(async (d, i) => {
+        // A quarter back within the same second as they first connected (the connection's fraction tells them apart).
+        const again = i % 4 === 3 ? first + 0.5 : first + 30;
+        const will = () => take(0, d.serial, { online: false, ts: first });
+        const back = () => take(1, d.serial, online(again));
+        if (i % 4 === 0 || i % 4 === 3) {
+          // The state online recorded before the will that came before it.
+          await back();
+          await will();
+        } else if (i % 4 === 1) {
+          await will();
+          await back();
+        } else await Promise.all([will(), back()]);
+      }),
+    );
+    await Promise.all(marking);
+
+    const offline = await ctx.db
+      .selectFrom('nodes')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        devices.map((d) => d.id),
+      )
+      .where('connection_offline', '=', 1)
+      .execute();
+    expect(offline.map((r) => r.id)).toEqual([]);
+    // Each node's log: offline and back alternate (no return recorded twice), and it ends online.
+    const events = await ctx.db
+      .selectFrom('node_events')
+      .select(['node_id', 'event_type'])
+      .where(
+        'node_id',
+        'in',
+        devices.map((d) => d.id),
+      )
+      .where('event_type', 'in', ['NODE_OFFLINE', 'NODE_ONLINE'])
+      .orderBy('id')
+      .execute();
+    for (const d of devices) {
+      const log = events.filter((e) => e.node_id === d.id).map((e) => e.event_type);
+      expect(log.every((e, i) => i === 0 || e !== log[i - 1])).toBe(true);
+      if (log.length) expect(log.at(-1)).toBe('NODE_ONLINE');
+    }
+
+    // A dispatch's command to each: both consoles' outboxes go round at once; each command goes out once.
+    const now = nowS();
+    await sendCommands(
+      ctx.db,
+      devices.map((d) => ({ nodeId: d.id, start: now + 60, end: now + 960, spec: { kind: 'battery_power' as const, kw: 2 }, source: 'test:consoles' })),
+      { organisationId: org },
+    );
+    const ids = (await ctx.db.selectFrom('node_commands').select('id').where('source', '=', 'test:consoles').execute()).map((r) => r.id);
+    await waitFor('every command on the wire', async () => {
+      await Promise.all(consoles.map((c) => c.outbox.round()));
+      return ids.every((id) => sent.some((s) => s.message.id === id));
+    });
+    const serialOf = new Map(devices.map((d) => [d.id, d.serial]));
+    const commands = await ctx.db.selectFrom('node_commands').select(['id', 'node_id']).where('source', '=', 'test:consoles').execute();
+    for (const c of commands) {
+      const copies = sent.filter((s) => s.message.id === c.id);
+      expect(copies).toHaveLength(1);
+      expect(copies[0].serial).toBe(serialOf.get(c.node_id));
+    }
+  });
+});
