@@ -20,7 +20,8 @@ import { hashSecret, newSecret } from './devices.service.ts';
  * them.
  */
 describeEachDatabase('two consoles: a device that drops and returns', (h) => {
-  it('is online whichever console records its last will and its next state first, and gets each command once', async () => {
+  /** Two consoles' sides of the wire on one database, each its own ingest and outbox (as each process has), and `count` devices with a credential. */
+  async function twoConsoles(count: number) {
     const { ctx } = h();
     const org = await h().org();
     const reports = nodeReports(ctx);
@@ -35,12 +36,51 @@ describeEachDatabase('two consoles: a device that drops and returns', (h) => {
       const ingest = new DeviceIngest(ctx, h().app.log, reports, { online: (nodeId) => void marking.push(outbox.online(nodeId)) });
       return { outbox, ingest };
     });
-    const devices = [];
-    for (let i = 0; i < 24; i++) {
+    const devices: { id: number; serial: string }[] = [];
+    for (let i = 0; i < count; i++) {
       const n = await node(h(), [org]);
       await saveCredential(ctx.db, n.id, hashSecret(newSecret()), nowS());
       devices.push(n);
     }
+    const offline = async () =>
+      (
+        await ctx.db
+          .selectFrom('nodes')
+          .select('id')
+          .where(
+            'id',
+            'in',
+            devices.map((d) => d.id),
+          )
+          .where('connection_offline', '=', 1)
+          .execute()
+      ).map((r) => r.id);
+    /** A battery command to each device; both outboxes go round at once until all are out. Each must go out once, to its own device. */
+    async function commandEach() {
+      const now = nowS();
+      const source = `test:consoles:${devices[0].id}`;
+      await sendCommands(
+        ctx.db,
+        devices.map((d) => ({ nodeId: d.id, start: now + 60, end: now + 960, spec: { kind: 'battery_power' as const, kw: 2 }, source })),
+        { organisationId: org },
+      );
+      const commands = await ctx.db.selectFrom('node_commands').select(['id', 'node_id']).where('source', '=', source).execute();
+      await waitFor('every command on the wire', async () => {
+        await Promise.all(consoles.map((c) => c.outbox.round()));
+        return commands.every((c) => sent.some((s) => s.message.id === c.id));
+      });
+      const serialOf = new Map(devices.map((d) => [d.id, d.serial]));
+      for (const c of commands) {
+        const copies = sent.filter((s) => s.message.id === c.id);
+        expect(copies).toHaveLength(1);
+        expect(copies[0].serial).toBe(serialOf.get(c.node_id));
+      }
+    }
+    return { ctx, consoles, devices, marking, offline, commandEach };
+  }
+
+  it('is online whichever console records its last will and its next state first, and gets each command once', async () => {
+    const { ctx, consoles, devices, marking, offline, commandEach } = await twoConsoles(24);
     const online = (ts: number) => ({
       online: true,
       ts,
@@ -75,17 +115,7 @@ describeEachDatabase('two consoles: a device that drops and returns', (h) => {
     );
     await Promise.all(marking);
 
-    const offline = await ctx.db
-      .selectFrom('nodes')
-      .select('id')
-      .where(
-        'id',
-        'in',
-        devices.map((d) => d.id),
-      )
-      .where('connection_offline', '=', 1)
-      .execute();
-    expect(offline.map((r) => r.id)).toEqual([]);
+    expect(await offline()).toEqual([]);
     // Each node's log: offline and back alternate (no return recorded twice), and it ends online.
     const events = await ctx.db
       .selectFrom('node_events')
@@ -105,23 +135,22 @@ describeEachDatabase('two consoles: a device that drops and returns', (h) => {
     }
 
     // A dispatch's command to each: both consoles' outboxes go round at once; each command goes out once.
-    const now = nowS();
-    await sendCommands(
-      ctx.db,
-      devices.map((d) => ({ nodeId: d.id, start: now + 60, end: now + 960, spec: { kind: 'battery_power' as const, kw: 2 }, source: 'test:consoles' })),
-      { organisationId: org },
-    );
-    const ids = (await ctx.db.selectFrom('node_commands').select('id').where('source', '=', 'test:consoles').execute()).map((r) => r.id);
-    await waitFor('every command on the wire', async () => {
-      await Promise.all(consoles.map((c) => c.outbox.round()));
-      return ids.every((id) => sent.some((s) => s.message.id === id));
-    });
-    const serialOf = new Map(devices.map((d) => [d.id, d.serial]));
-    const commands = await ctx.db.selectFrom('node_commands').select(['id', 'node_id']).where('source', '=', 'test:consoles').execute();
-    for (const c of commands) {
-      const copies = sent.filter((s) => s.message.id === c.id);
-      expect(copies).toHaveLength(1);
-      expect(copies[0].serial).toBe(serialOf.get(c.node_id));
-    }
+    await commandEach();
+  });
+
+  it('takes a device that does not say when it connected as back by its readings, whichever console recorded its last will', async () => {
+    const { consoles, devices, marking, offline, commandEach } = await twoConsoles(6);
+    let seq = 0;
+    const reading = (c: number, serial: string) =>
+      consoles[c].ingest.handle(serial, 'telemetry', Buffer.from(JSON.stringify({ seq: ++seq, ts: nowS() - 60 + seq, dt: 30, meterPower: 1 })));
+    // Console 1 has each device's node in hand (online), console 0 then takes its last will, and
+    // console 1 its next reading: the device is back, though console 1 never saw it go.
+    await Promise.all(devices.map((d) => reading(1, d.serial)));
+    await Promise.all(devices.map((d) => consoles[0].ingest.handle(d.serial, 'state', Buffer.from('{"online":false}'))));
+    expect(await offline()).toHaveLength(devices.length);
+    await Promise.all(devices.map((d) => reading(1, d.serial)));
+    await Promise.all(marking);
+    expect(await offline()).toEqual([]);
+    await commandEach();
   });
 });

@@ -226,8 +226,9 @@ export class DeviceIngest {
           await this.store(batch);
           break;
         } catch (err) {
-          // Another console process stored some of the same readings meanwhile: read again which.
-          if (attempt < 2 && isUniqueViolation(err)) continue;
+          // Another console process stored some of the same readings meanwhile (read again which),
+          // or its writes to the same nodes met these in a deadlock.
+          if (attempt < 2 && (isUniqueViolation(err) || isConflict(err))) continue;
           throw err;
         }
       }
@@ -269,8 +270,7 @@ export class DeviceIngest {
     const dropped = new Map(this.dropped);
     this.dropped.clear();
     const now = nowS();
-    // A node heard from while the console had it offline (a device without a retained state, such as a one-off publish) is online again.
-    const back = [...contact.values()].filter((c) => c.node.offline);
+    let back: { nodeId: number; lastContact: number | null }[] = [];
     await this.ctx.telemetry.ingest(samples, now, {
       submeters,
       alongside: async (trx) => {
@@ -280,25 +280,28 @@ export class DeviceIngest {
             .insertInto('device_readings')
             .values(rows.slice(i, i + 1000))
             .execute();
+        // A node held offline whose device does not say when its connections begin (a one-off
+        // publish, a device without a state) is online again by its readings: decided in the
+        // database, where another console process may have recorded its last will.
+        back = await repo.heardFromWhileOffline(trx, [...contact.keys()]);
         await this.reports.contacts(
-          [...contact.values()]
-            .filter((c) => c.ts > (c.node.lastContact ?? 0))
-            .map((c) => ({ nodeId: c.node.nodeId, lastContact: c.ts, ...(c.node.offline ? { online: true } : {}) })),
+          [...contact.values()].filter((c) => c.ts > (c.node.lastContact ?? 0)).map((c) => ({ nodeId: c.node.nodeId, lastContact: c.ts })),
           trx,
         );
         if (back.length)
           await this.reports.connectivity(
-            back.map((c) => ({ nodeId: c.node.nodeId, ts: now, online: true, offlineFrom: c.node.lastContact })),
+            back.map((b) => ({ nodeId: b.nodeId, ts: now, online: true, offlineFrom: b.lastContact })),
             trx,
           );
         if (dropped.size) await repo.addDropped(trx, dropped);
       },
     });
-    for (const c of contact.values()) {
-      c.node.lastContact = Math.max(c.node.lastContact ?? 0, c.ts);
-      c.node.offline = false;
+    for (const c of contact.values()) c.node.lastContact = Math.max(c.node.lastContact ?? 0, c.ts);
+    for (const b of back) {
+      const c = contact.get(b.nodeId);
+      if (c) c.node.offline = false;
+      this.hooks.online?.(b.nodeId);
     }
-    for (const c of back) this.hooks.online?.(c.node.nodeId);
     this.counts.stored += fresh.length;
     // Live readings wait in the open tables until their bucket closes: the first write after a
     // 5-minute boundary folds the buckets before it (a late reading waits for the next one).

@@ -69,6 +69,29 @@ export async function lockConnectivity(db: Database, nodeIds: readonly number[],
   return out;
 }
 
+/**
+ * Marks online those of these nodes held offline whose devices do not say when their connections
+ * begin (no state with `ts`): their readings are the news that they are back. Answers them, with
+ * their last contact before these readings.
+ */
+export async function heardFromWhileOffline(db: Database, nodeIds: readonly number[]): Promise<{ nodeId: number; lastContact: number | null }[]> {
+  const out: { nodeId: number; lastContact: number | null }[] = [];
+  for (let i = 0; i < nodeIds.length; i += 1000) {
+    const rows = await db
+      .updateTable('nodes')
+      .set({ connection_offline: 0 })
+      .where('id', 'in', nodeIds.slice(i, i + 1000))
+      .where('connection_offline', '=', 1)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('device_status as s').select('s.node_id').whereRef('s.node_id', '=', 'nodes.id').where('s.state_since', 'is not', null))),
+      )
+      .returning(['id', 'last_contact'])
+      .execute();
+    for (const r of rows) out.push({ nodeId: r.id, lastContact: r.last_contact === null ? null : Number(r.last_contact) });
+  }
+  return out;
+}
+
 /** The stored hash of a device's secret, by its serial number (the MQTT username). */
 export async function secretHashBySerial(db: Database, serial: string): Promise<string | null> {
   const r = await db
