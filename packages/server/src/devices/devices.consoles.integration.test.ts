@@ -1,4 +1,5 @@
 import type { DeviceCmdMessage } from '@vpp/shared/devices/schemas';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
 import { nodeReports } from '../features/nodes/index.ts';
@@ -20,6 +21,17 @@ import { hashSecret, newSecret } from './devices.service.ts';
  * them.
  */
 describeEachDatabase('two consoles: a device that drops and returns', (h) => {
+  /** A device's state online, its connection begun at `ts`. */
+  const onlineState = (ts: number) => ({
+    online: true,
+    ts,
+    firmware: '1.0',
+    inverterKw: 5,
+    batteryKw: 5,
+    batteryKwh: 13.5,
+    capabilities: { battery: true, solar: true, phases: 1, submeters: [] },
+  });
+
   /** Two consoles' sides of the wire on one database, each its own ingest and outbox (as each process has), and `count` devices with a credential. */
   async function twoConsoles(count: number) {
     const { ctx } = h();
@@ -81,28 +93,19 @@ describeEachDatabase('two consoles: a device that drops and returns', (h) => {
 
   it('is online whichever console records its last will and its next state first, and gets each command once', async () => {
     const { ctx, consoles, devices, marking, offline, commandEach } = await twoConsoles(24);
-    const online = (ts: number) => ({
-      online: true,
-      ts,
-      firmware: '1.0',
-      inverterKw: 5,
-      batteryKw: 5,
-      batteryKwh: 13.5,
-      capabilities: { battery: true, solar: true, phases: 1, submeters: [] },
-    });
     const take = (c: number, serial: string, s: object) => consoles[c].ingest.handle(serial, 'state', Buffer.from(JSON.stringify(s)));
 
     // Each device connected at `first` (console 0 recorded it), dropped, and connected again at
     // `again`: the broker's last will (of the first connection) went to console 0, the state online
     // of the second to console 1.
     const first = nowS() - 60;
-    await Promise.all(devices.map((d) => take(0, d.serial, online(first))));
+    await Promise.all(devices.map((d) => take(0, d.serial, onlineState(first))));
     await Promise.all(
       devices.map(async (d, i) => {
         // A quarter back within the same second as they first connected (the connection's fraction tells them apart).
         const again = i % 4 === 3 ? first + 0.5 : first + 30;
         const will = () => take(0, d.serial, { online: false, ts: first });
-        const back = () => take(1, d.serial, online(again));
+        const back = () => take(1, d.serial, onlineState(again));
         if (i % 4 === 0 || i % 4 === 3) {
           // The state online recorded before the will that came before it.
           await back();
@@ -135,6 +138,36 @@ describeEachDatabase('two consoles: a device that drops and returns', (h) => {
     }
 
     // A dispatch's command to each: both consoles' outboxes go round at once; each command goes out once.
+    await commandEach();
+  });
+
+  it('decides on what the other console committed while it waited for the node', async () => {
+    // PostgreSQL only: on SQLite one writer runs the consoles' transactions in turn, with nothing to wait for.
+    if (h().dialect !== 'postgres') return;
+    const { ctx, consoles, devices, offline, commandEach } = await twoConsoles(1);
+    const [d] = devices;
+    const first = nowS() - 60;
+    await consoles[0].ingest.handle(d.serial, 'state', Buffer.from(JSON.stringify(onlineState(first))));
+    // Console 1 records the device's next connection (its state online) and holds the node's row,
+    // as its transaction does, while console 0 takes the last will of the first connection.
+    let will: Promise<void> = Promise.resolve();
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('nodes').select('id').where('id', '=', d.id).forUpdate().execute();
+      await trx
+        .updateTable('device_status')
+        .set({ state_json: JSON.stringify(onlineState(first + 30)), state_since: first + 30 })
+        .where('node_id', '=', d.id)
+        .execute();
+      will = consoles[0].ingest.handle(d.serial, 'state', Buffer.from(JSON.stringify({ online: false, ts: first })));
+      await waitFor('console 0 waiting for the node', async () => {
+        const r = await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db);
+        return r.rows[0].n > 0;
+      });
+    });
+    await will;
+    expect(await offline()).toEqual([]);
     await commandEach();
   });
 

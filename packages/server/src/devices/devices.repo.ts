@@ -43,21 +43,23 @@ export interface Connectivity {
 }
 
 /**
- * Each of these nodes' connectivity. On PostgreSQL the nodes' rows are locked (in id order) until the
- * transaction `db` ends: two console processes recording states of one device take turns, each
- * deciding on what the other wrote. (SQLite's one writer already runs such transactions in turn.)
+ * Each of these nodes' connectivity. On PostgreSQL the nodes' rows are locked first (in id order)
+ * until the transaction `db` ends, and read after: two console processes recording states of one
+ * device take turns, each deciding on what the other wrote. (Read in the statement that locks, the
+ * device_status row would be the one of that statement's start: PostgreSQL brings only the locked
+ * rows up to date after a wait.) SQLite's one writer already runs such transactions in turn.
  */
 export async function lockConnectivity(db: Database, nodeIds: readonly number[], lock: boolean): Promise<Map<number, Connectivity>> {
   const out = new Map<number, Connectivity>();
   const ids = [...new Set(nodeIds)].sort((a, b) => a - b);
   for (let i = 0; i < ids.length; i += 1000) {
+    const chunk = ids.slice(i, i + 1000);
+    if (lock) await db.selectFrom('nodes').select('id').where('id', 'in', chunk).orderBy('id').forUpdate().execute();
     const rows = await db
       .selectFrom('nodes as n')
       .leftJoin('device_status as s', 's.node_id', 'n.id')
       .select(['n.id', 'n.connection_offline', 'n.last_contact', 's.state_since'])
-      .where('n.id', 'in', ids.slice(i, i + 1000))
-      .orderBy('n.id')
-      .$if(lock, (q) => q.forUpdate('n'))
+      .where('n.id', 'in', chunk)
       .execute();
     for (const r of rows)
       out.set(r.id, {
