@@ -81,7 +81,7 @@ export const tradingPolicySchema = z
   .refine((p) => p.toHour > p.fromHour, { message: TRADING_MESSAGES.hours, path: ['toHour'] });
 export type TradingPolicy = z.infer<typeof tradingPolicySchema>;
 
-/** A new VPP's policy: off, and what the form starts from. */
+/** The policy of a VPP that has none stored: off. */
 export const DEFAULT_TRADING_POLICY: TradingPolicy = DEFAULTS;
 
 export const plannedIntervalSchema = z.object({
