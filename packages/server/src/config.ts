@@ -1,27 +1,17 @@
 import path from 'node:path';
-import { DEMO_ORGANISATIONS } from '@vpp/shared/demo';
 import { z } from 'zod';
 import { CRASH_POINT_FORM } from './platform/crash-points.ts';
 
 /** The exit code of a start whose PORT is taken (EADDRINUSE): a test that chose the port picks another and starts again. */
 export const PORT_TAKEN_EXIT = 98;
 
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+/** A true/false setting (true, false, 1 or 0). */
+export const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const port = z.coerce.number().int().min(0).max(65535);
-const seconds = z.coerce.number().int().positive();
+/** A positive whole number of seconds (or of anything else counted from 1). */
+export const seconds = z.coerce.number().int().positive();
 
 /** Every setting, read from the environment once; the README's table lists the same names. */
-/**
- * The ABN check (the ATO's rule): subtract 1 from the first digit, weight the 11 digits by
- * 10, 1, 3, 5, …, 19, and the sum must be a multiple of 89.
- */
-export function isValidAbn(abn: string): boolean {
-  if (!/^\d{11}$/.test(abn)) return false;
-  const weights = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
-  const sum = [...abn].reduce((a, ch, i) => a + (Number(ch) - (i === 0 ? 1 : 0)) * weights[i], 0);
-  return sum % 89 === 0;
-}
-
 const schema = z.object({
   PORT: port.default(8080),
   HOST: z.string().default('0.0.0.0'),
@@ -52,39 +42,6 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: z.string().default('VPP Console <no-reply@localhost>'),
   PUBLIC_URL: z.string().url().optional(),
-  SUPPORT_EMAIL: z.string().email().default('support@localhost'),
-  SUPPORT_FORM_URL: z
-    .string()
-    .url()
-    .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://')
-    .optional(),
-  /** Hosts (names or addresses, comma-separated) an OpenADR callback may reach over plain http or at a private address (docs/openadr.md). */
-  OPENADR_CALLBACK_ALLOW: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
-    ),
-  /** The console as a VEN of a network's VTN (docs/openadr.md): the VTN's base URL (…/openadr3/3.0.1) and the OAuth client the network gave. */
-  OPENADR_VTN_URL: z
-    .string()
-    .url()
-    .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://')
-    .optional(),
-  OPENADR_CLIENT_ID: z.string().min(1).max(256).optional(),
-  OPENADR_CLIENT_SECRET: z.string().min(1).max(1024).optional(),
-  /** The organisation whose VPPs take the VTN's limits (its name); the demo's retailer in demo mode. */
-  OPENADR_VEN_ORGANISATION: z.string().trim().min(1).max(200).optional(),
-  /** The name the console registers as at the VTN (its VEN_NAME target); the organisation's name when unset. */
-  OPENADR_VEN_NAME: z.string().trim().min(1).max(128).optional(),
-  /** Seconds between polls of the VTN (a notification from the VTN polls at once). */
-  OPENADR_POLL_S: z.coerce.number().int().min(1).max(3600).default(60),
-  SUPPORT_MAX_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
-  RESET_TOKEN_TTL_S: seconds.default(3600),
-  WELCOME_TOKEN_TTL_S: seconds.default(7 * 24 * 3600),
   WORKER: bool.default(true),
   /** The billing events CSV and the operational exports are read and formatted in streaming worker threads (docs/performance.md); false: on the API's thread. */
   CSV_IN_WORKER: bool.default(true),
@@ -107,40 +64,6 @@ const schema = z.object({
   SIM_SEED: z.coerce.number().int().default(42),
   /** The share of each simulated battery its household keeps as backup (self-consumption stops there; dispatches may use it down to their own reserve). */
   SIM_BACKUP_RESERVE: z.coerce.number().min(0).max(0.9).default(0.2),
-  PORTAL_URL: z.string().url().optional(),
-  MARKET_IMPORT_ORGANISATION: z.string().trim().min(1).max(200).optional(),
-  /** The organisation that runs the platform and issues its invoices: its billing administrators alone set an invoice paid (the market's operating organisation when unset). */
-  BILLING_OPERATOR_ORGANISATION: z.string().trim().min(1).max(200).optional(),
-  SETTLEMENT_DELAY_S: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(7 * 86400)
-    .default(3600),
-  /** Billing (issue 15): the platform's monthly fee per node under management and per dispatch run, integer cents excluding GST. */
-  BILLING_NODE_FEE_CENTS: z.coerce.number().int().min(0).max(100_000_000).default(250),
-  BILLING_DISPATCH_FEE_CENTS: z.coerce.number().int().min(0).max(100_000_000).default(1500),
-  /**
-   * Curtailment credits: $/kWh of curtailed solar for a customer with no plan of the curtailing
-   * organisation on the day (a customer with one is credited at its plan's feed-in tariff).
-   */
-  CURTAILMENT_CREDIT_RATE: z.coerce.number().min(0).max(10).default(0.05),
-  /** The supplier on the tax invoices, and its ABN (11 digits, checked by the ABN's mod-89 rule). */
-  BILLING_SUPPLIER_NAME: z.string().trim().min(1).max(200).default('VPP Console Pty Ltd'),
-  BILLING_SUPPLIER_ABN: z
-    .string()
-    .transform((v) => v.replace(/\s+/g, ''))
-    .refine(isValidAbn, 'must be an ABN: 11 digits passing the mod-89 check')
-    .default('51824753556'),
-  /** A lockout (a 0 kW dispatch) of an organisation lasts at most this (docs/precedence.md). */
-  LOCKOUT_MAX_DURATION_S: z.coerce
-    .number()
-    .int()
-    .min(300)
-    .max(7 * 86_400)
-    .default(86_400),
-  /** An organisation's lockouts hold at most this many nodes at any one time (docs/precedence.md). */
-  LOCKOUT_MAX_NODES: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Heavy reads (long-range series, maps) one user runs at a time; more wait (docs/performance.md). */
   HEAVY_READS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
   /** Heavy reads of one user that may wait their turn; one more is refused with a 429. */
@@ -172,16 +95,22 @@ const schema = z.object({
  * The settings an area declares in its own folder: `<area>.settings.ts` calls defineSettings with
  * their schemas (imported by the area's index.ts) and adds their types to AreaSettings by
  * `declare module '../../config.ts'`, as `<area>.tables.ts` does for tables. loadConfig reads them
- * with the rest: no list here grows with the areas.
+ * with the rest: no list here grows with the areas. A value the area works out from settings (its
+ * own, the platform's, another area's) is the `derive` beside them, typed in AreaSettings too.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: areas add their settings by declaration merging.
 export interface AreaSettings {}
 const areaSettings: Record<string, z.ZodType> = {};
+const derivations: ((c: Config) => object)[] = [];
 
-/** Declares an area's settings (names in capitals, read from the environment, checked at start). */
-export function defineSettings<S extends Record<string, z.ZodType>>(shape: S): S {
+/**
+ * Declares an area's settings (names in capitals, read from the environment, checked at start) and
+ * what it derives from the settings once they are read (a bad combination throws, naming them).
+ */
+export function defineSettings<S extends Record<string, z.ZodType>>(shape: S, derive?: (c: Config) => Partial<AreaSettings>): S {
   for (const name of Object.keys(shape)) if (name in schema.shape || name in areaSettings) throw new Error(`The setting ${name} is defined twice`);
   Object.assign(areaSettings, shape);
+  if (derive) derivations.push(derive);
   return shape;
 }
 
@@ -192,11 +121,6 @@ export type Config = z.infer<typeof schema> &
     dataDir: string;
     webDist: string;
     publicUrl: string;
-    /** The organisation whose administrators may import market prices through the API; none: the command line only. */
-    marketImportOrganisation: string | null;
-    billingOperatorOrganisation: string | null;
-    /** The VTN the console is a VEN of, when OPENADR_VTN_URL is set. */
-    openadrVtn: { url: string; clientId: string; clientSecret: string; organisation: string; venName: string | null; pollS: number } | null;
   };
 
 /** Reads and validates the settings; a bad value throws an error naming the setting. */
@@ -210,38 +134,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid setting:\n${lines.join('\n')}`);
   }
   const c = parsed.data as z.infer<typeof schema> & AreaSettings;
-  const demo = c.DEMO ?? !c.DATABASE_URL;
-  const venOrganisation = c.OPENADR_VEN_ORGANISATION ?? (demo ? DEMO_ORGANISATIONS[0].name : undefined);
-  if (c.OPENADR_VTN_URL) {
-    const missing = [
-      ['OPENADR_CLIENT_ID', c.OPENADR_CLIENT_ID],
-      ['OPENADR_CLIENT_SECRET', c.OPENADR_CLIENT_SECRET],
-      ['OPENADR_VEN_ORGANISATION', venOrganisation],
-    ].filter(([, v]) => v === undefined);
-    if (missing.length) throw new Error(`Invalid setting:\n${missing.map(([k]) => `  ${k}: is required when OPENADR_VTN_URL is set`).join('\n')}`);
-  }
-  return {
+  const config: Config = {
     ...c,
     demo: c.DEMO ?? !c.DATABASE_URL,
-    // Prices are every organisation's: in the demo the retailer runs the deployment.
-    marketImportOrganisation: c.MARKET_IMPORT_ORGANISATION ?? ((c.DEMO ?? !c.DATABASE_URL) ? DEMO_ORGANISATIONS[0].name : null),
-    billingOperatorOrganisation:
-      c.BILLING_OPERATOR_ORGANISATION ?? c.MARKET_IMPORT_ORGANISATION ?? ((c.DEMO ?? !c.DATABASE_URL) ? DEMO_ORGANISATIONS[0].name : null),
     simulator: c.SIMULATOR ?? c.DEMO ?? !c.DATABASE_URL,
     dataDir: path.resolve(c.DATA_DIR),
     webDist: path.resolve(c.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     // Links in e-mails point here.
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
-    openadrVtn:
-      c.OPENADR_VTN_URL && c.OPENADR_CLIENT_ID && c.OPENADR_CLIENT_SECRET && venOrganisation
-        ? {
-            url: c.OPENADR_VTN_URL.replace(/\/+$/, ''),
-            clientId: c.OPENADR_CLIENT_ID,
-            clientSecret: c.OPENADR_CLIENT_SECRET,
-            organisation: venOrganisation,
-            venName: c.OPENADR_VEN_NAME ?? null,
-            pollS: c.OPENADR_POLL_S,
-          }
-        : null,
   };
+  for (const derive of derivations) Object.assign(config, derive(config));
+  return config;
 }

@@ -154,7 +154,7 @@ export const invoiceListReply = okReply(z.object({ invoices: z.array(invoiceSche
 export type InvoiceListReply = z.infer<typeof invoiceListReply>;
 
 export const invoiceIdParams = z.object({ id: recordId('invoice', 'The invoice id') });
-export const invoicePaidBody = z.object({ paid: z.boolean({ error: 'paid must be true or false.' }) });
+export const invoicePaidBody = z.object({ paid: z.boolean({ error: 'paid must be true or false.' }).meta({ examples: [true] }) });
 export type InvoicePaidBody = z.input<typeof invoicePaidBody>;
 export const invoicePaidReply = okReply(invoiceSchema);
 
@@ -164,7 +164,8 @@ export const invoicePdfParams = z.object({
   filename: z
     .string({ error: filenameMessage })
     .max(120, filenameMessage)
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.pdf$/, filenameMessage),
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.pdf$/, filenameMessage)
+    .meta({ examples: ['tax-invoice-INV-202501-0001.pdf'] }),
 });
 export const invoicePdfQuery = z.object(downloadTokenField);
 

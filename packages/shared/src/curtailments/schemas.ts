@@ -45,7 +45,8 @@ export const createCurtailmentBody = z.object({
   // Import limits come only from a network's VTN: a user asking for one is told so.
   component: z
     .enum(CURTAILMENT_COMPONENTS, { error: (iss) => (iss.input === 'import' ? CURTAILMENT_MESSAGES.importFromVtnOnly : CURTAILMENT_MESSAGES.componentChoice) })
-    .default('grid'),
+    .default('grid')
+    .meta({ examples: ['grid'] }),
 });
 export type CreateCurtailmentBody = z.input<typeof createCurtailmentBody>;
 export const createCurtailmentReply = okReply(z.object({ id: z.number() }));
@@ -212,11 +213,17 @@ const rampMessage = `rampDuration must be a whole number of seconds from 0 to ${
  */
 export const createSetpointBody = z.object({
   powerstation: bodyId('powerstation'),
-  rampDuration: z.number({ error: rampMessage }).int(rampMessage).min(0, rampMessage).max(SETPOINT_MAX_RAMP_S, rampMessage).default(SETPOINT_DEFAULT_RAMP_S),
+  rampDuration: z
+    .number({ error: rampMessage })
+    .int(rampMessage)
+    .min(0, rampMessage)
+    .max(SETPOINT_MAX_RAMP_S, rampMessage)
+    .default(SETPOINT_DEFAULT_RAMP_S)
+    .meta({ examples: [120] }),
   /** Net limit, kW: export at the meters. */
-  meterRealPowerP: wholeLimit('meterRealPowerP'),
+  meterRealPowerP: wholeLimit('meterRealPowerP').meta({ examples: [-1] }),
   /** Gross limit, kW: the inverters' solar output. */
-  inverterRealPowerP: wholeLimit('inverterRealPowerP'),
+  inverterRealPowerP: wholeLimit('inverterRealPowerP').meta({ examples: [-1] }),
 });
 export type CreateSetpointBody = z.input<typeof createSetpointBody>;
 export const createSetpointReply = okReply(z.object({ id: z.number() }));

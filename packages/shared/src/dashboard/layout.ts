@@ -145,7 +145,9 @@ export const dashboardBody = z.object(
   {
     widgets: z
       .array(widgetSchema, { error: 'widgets must be a list.' })
-      .max(DASHBOARD_MAX_WIDGETS, `A dashboard can hold at most ${DASHBOARD_MAX_WIDGETS} widgets.`),
+      .max(DASHBOARD_MAX_WIDGETS, `A dashboard can hold at most ${DASHBOARD_MAX_WIDGETS} widgets.`)
+      // One Node Map widget.
+      .meta({ examples: [[{ widgetId: 'NODE_MAP', layout: { x: 0, y: 0, w: 2, h: 3 }, settings: { shouldCluster: false } }]] }),
   },
   { error: 'The dashboard must be an object with a widgets list.' },
 );

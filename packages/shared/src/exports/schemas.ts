@@ -279,7 +279,8 @@ export const exportFileParams = z.object({
   filename: z
     .string({ error: fileMessage })
     .max(160, fileMessage)
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.csv$/, fileMessage),
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.csv$/, fileMessage)
+    .meta({ examples: ['meter_power.csv'] }),
 });
 /** `?token=`: the signature of a signed URL (over its path and expiry). */
 export const exportFileQuery = z.object({ token: z.string({ error: 'token is required.' }).max(1000, 'token must be at most 1000 characters.') });

@@ -26,14 +26,20 @@ export const createOutageBody = z.object({
     .min(300, durationMessage)
     .max(MAX_DISPATCH_DURATION_S, durationMessage)
     .default(OUTAGE_DEFAULT_DURATION_S),
-  outageReason: z.enum(OUTAGE_REASONS, { error: 'outageReason must be STORM or PLANNED.' }).default('STORM'),
+  outageReason: z
+    .enum(OUTAGE_REASONS, { error: 'outageReason must be STORM or PLANNED.' })
+    .default('STORM')
+    .meta({ examples: ['STORM'] }),
   customerMessage: optionalText('customerMessage', 1000),
   messageTitle: optionalText('messageTitle', 100),
 });
 export type CreateOutageBody = z.input<typeof createOutageBody>;
 
 export const outageListQuery = z.object({
-  contract_type: z.literal(GRID_OUTAGE, { error: `contract_type must be ${GRID_OUTAGE}.` }).default(GRID_OUTAGE),
+  contract_type: z
+    .literal(GRID_OUTAGE, { error: `contract_type must be ${GRID_OUTAGE}.` })
+    .default(GRID_OUTAGE)
+    .meta({ examples: [GRID_OUTAGE] }),
 });
 
 const state = z.enum(['UPCOMING', 'INPROGRESS', 'COMPLETED']);

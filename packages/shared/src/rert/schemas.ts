@@ -83,7 +83,8 @@ export const rescheduleRertBody = z.object({
     .trim()
     .max(DISPATCH_MESSAGE_LIMITS.text, `customerAppMessage must be at most ${DISPATCH_MESSAGE_LIMITS.text} characters.`)
     .nullable()
-    .optional(),
+    .optional()
+    .meta({ examples: ['Your battery is helping the grid this evening.'] }),
 });
 export type RescheduleRertBody = z.infer<typeof rescheduleRertBody>;
 export const rescheduleRertReply = okReply(z.object({ id: z.number() }));

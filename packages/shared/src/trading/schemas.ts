@@ -37,26 +37,8 @@ export const TRADING_MESSAGES = {
 
 const number = (message: string, min: number, max: number) => z.number({ error: message }).finite(message).min(min, message).max(max, message);
 
-export const tradingPolicySchema = z
-  .object({
-    mode: z.enum(TRADING_MODES, { error: `mode must be one of ${TRADING_MODES.join(', ')}.` }),
-    /** Hours of the day (the VPP's market time, UTC+10) the policy may act in: [fromHour, toHour). */
-    fromHour: z.number({ error: TRADING_MESSAGES.hours }).int(TRADING_MESSAGES.hours).min(0, TRADING_MESSAGES.hours).max(23, TRADING_MESSAGES.hours),
-    toHour: z.number({ error: TRADING_MESSAGES.hours }).int(TRADING_MESSAGES.hours).min(1, TRADING_MESSAGES.hours).max(24, TRADING_MESSAGES.hours),
-    /** The most power the policy may use, kW, either way; null for the VPP's whole power. */
-    maxPowerKw: number(TRADING_MESSAGES.maxPower, TRADING_LIMITS.maxPowerKw.min, TRADING_LIMITS.maxPowerKw.max).nullable(),
-    /** The lowest state of charge the policy may leave, %; each customer's own reserve binds when higher. */
-    minSocPct: number(TRADING_MESSAGES.minSoc, TRADING_LIMITS.minSocPct.min, TRADING_LIMITS.minSocPct.max),
-    maxCyclesPerDay: number(TRADING_MESSAGES.cycles, TRADING_LIMITS.maxCyclesPerDay.min, TRADING_LIMITS.maxCyclesPerDay.max),
-    /** $/MWh of throughput (energy charged plus discharged). */
-    degradationCostPerMWh: number(TRADING_MESSAGES.degradation, TRADING_LIMITS.degradationCostPerMWh.min, TRADING_LIMITS.degradationCostPerMWh.max),
-    gridCharging: z.boolean({ error: 'gridCharging must be true or false.' }),
-  })
-  .refine((p) => p.toHour > p.fromHour, { message: TRADING_MESSAGES.hours, path: ['toHour'] });
-export type TradingPolicy = z.infer<typeof tradingPolicySchema>;
-
-export const DEFAULT_TRADING_POLICY: TradingPolicy = {
-  mode: 'OFF',
+const DEFAULTS = {
+  mode: 'OFF' as const,
   fromHour: 0,
   toHour: 24,
   maxPowerKw: null,
@@ -65,6 +47,42 @@ export const DEFAULT_TRADING_POLICY: TradingPolicy = {
   degradationCostPerMWh: 20,
   gridCharging: true,
 };
+
+/** Each field's example (the API reference shows it; the generated calls send it) is the default policy's. */
+const example = <K extends keyof typeof DEFAULTS>(k: K) => ({ examples: [DEFAULTS[k]] });
+
+export const tradingPolicySchema = z
+  .object({
+    mode: z.enum(TRADING_MODES, { error: `mode must be one of ${TRADING_MODES.join(', ')}.` }).meta(example('mode')),
+    /** Hours of the day (the VPP's market time, UTC+10) the policy may act in: [fromHour, toHour). */
+    fromHour: z
+      .number({ error: TRADING_MESSAGES.hours })
+      .int(TRADING_MESSAGES.hours)
+      .min(0, TRADING_MESSAGES.hours)
+      .max(23, TRADING_MESSAGES.hours)
+      .meta(example('fromHour')),
+    toHour: z
+      .number({ error: TRADING_MESSAGES.hours })
+      .int(TRADING_MESSAGES.hours)
+      .min(1, TRADING_MESSAGES.hours)
+      .max(24, TRADING_MESSAGES.hours)
+      .meta(example('toHour')),
+    /** The most power the policy may use, kW, either way; null for the VPP's whole power. */
+    maxPowerKw: number(TRADING_MESSAGES.maxPower, TRADING_LIMITS.maxPowerKw.min, TRADING_LIMITS.maxPowerKw.max).nullable().meta(example('maxPowerKw')),
+    /** The lowest state of charge the policy may leave, %; each customer's own reserve binds when higher. */
+    minSocPct: number(TRADING_MESSAGES.minSoc, TRADING_LIMITS.minSocPct.min, TRADING_LIMITS.minSocPct.max).meta(example('minSocPct')),
+    maxCyclesPerDay: number(TRADING_MESSAGES.cycles, TRADING_LIMITS.maxCyclesPerDay.min, TRADING_LIMITS.maxCyclesPerDay.max).meta(example('maxCyclesPerDay')),
+    /** $/MWh of throughput (energy charged plus discharged). */
+    degradationCostPerMWh: number(TRADING_MESSAGES.degradation, TRADING_LIMITS.degradationCostPerMWh.min, TRADING_LIMITS.degradationCostPerMWh.max).meta(
+      example('degradationCostPerMWh'),
+    ),
+    gridCharging: z.boolean({ error: 'gridCharging must be true or false.' }).meta(example('gridCharging')),
+  })
+  .refine((p) => p.toHour > p.fromHour, { message: TRADING_MESSAGES.hours, path: ['toHour'] });
+export type TradingPolicy = z.infer<typeof tradingPolicySchema>;
+
+/** The policy of a VPP that has none stored: off. */
+export const DEFAULT_TRADING_POLICY: TradingPolicy = DEFAULTS;
 
 export const plannedIntervalSchema = z.object({
   start: z.number().int(),

@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
-import { isValidAbn, loadConfig } from '../../config.ts';
+import { loadConfig } from '../../config.ts';
 import { gstOf } from './billing.invoices.ts';
 import { formatAbn, money } from './billing.pdf.ts';
+import { isValidAbn } from './billing.settings.ts';
 
 it('checks the supplier ABN by the mod-89 rule when the settings load', () => {
   expect(isValidAbn('51824753556')).toBe(true);

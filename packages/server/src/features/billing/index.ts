@@ -3,6 +3,7 @@ import type { FeatureModule } from '../../platform/module.ts';
 import { INVOICES_DUE_RECURRING, invoicesDueJob, issueInvoiceJob } from './billing.invoices.ts';
 import { billingRoutes } from './billing.routes.ts';
 import './billing.tables.ts';
+import './billing.settings.ts';
 
 export { allocateCents, feedInRates, type SettledEvent, type SettledNodeDay, toCents, writeGridCredits } from './billing.credits.ts';
 export { issueInvoice, queueDueInvoices } from './billing.invoices.ts';

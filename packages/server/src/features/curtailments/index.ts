@@ -4,6 +4,7 @@ import { CURTAILMENT_ENGINE_RECURRING, curtailmentEngineJob } from './curtailmen
 import { curtailmentsRoutes } from './curtailments.routes.ts';
 import { settleCurtailmentJob } from './curtailments.settlement.service.ts';
 import './curtailments.tables.ts';
+import './curtailments.settings.ts';
 
 export { runCurtailmentEngine } from './curtailments.orders.service.ts';
 export {

@@ -8,6 +8,7 @@ export { type ExternalResponse, useExternalResponses } from './dispatches.extern
 export { settleDispatch } from './dispatches.settlement.service.ts';
 
 import './dispatches.tables.ts';
+import './dispatches.settings.ts';
 
 export {
   type Allocation,

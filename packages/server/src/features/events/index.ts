@@ -1,6 +1,7 @@
 import { eventEndpoints } from '@vpp/shared/events/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { eventsRoutes } from './events.routes.ts';
+import './events.settings.ts';
 
 export {
   DEFAULT_TIME_ZONE,

@@ -1,6 +1,7 @@
 import { marketEndpoints } from '@vpp/shared/market/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { marketRoutes } from './market.routes.ts';
+import './market.settings.ts';
 
 export { type ImportedForecast, type ImportedPrice, type ParsedPriceFile, PriceFileError, parsePriceFile } from './market.import.ts';
 export {

@@ -5,6 +5,7 @@ import { useExternalResponses } from '../dispatches/index.ts';
 import { venDeliveries } from './openadr.fleet.ts';
 import { deliverNotificationJob, SCAN_RECURRING, scanChangesJob, VEN_SYNC_RECURRING, venSyncJob } from './openadr.jobs.ts';
 import { openadrConsoleRoutes, venCallbackRoute, vtnRoutes } from './openadr.routes.ts';
+import './openadr.settings.ts';
 
 export type { OadrReportTable, OadrResourceTable, OadrSubscriptionTable, OadrVenTable, OadrVenVppTable } from './openadr.tables.ts';
 

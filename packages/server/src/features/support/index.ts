@@ -1,6 +1,7 @@
 import { supportEndpoints } from '@vpp/shared/support/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { supportRoutes } from './support.routes.ts';
+import './support.settings.ts';
 
 export type { SupportRequestTable } from './support.tables.ts';
 

@@ -2,6 +2,7 @@ import { userEndpoints } from '@vpp/shared/users/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { usersRoutes } from './users.routes.ts';
 import { seedDemoAccounts } from './users.seed.ts';
+import './users.settings.ts';
 
 export { anyOrganisation, createOrganisation, createUser } from './users.repo.ts';
 

@@ -150,6 +150,28 @@ export function ApiKeysSection() {
   );
 }
 
+/** The new key, shown once, with Copy and Done. */
+function NewKeySecret({ secret, onDone }: { secret: string; onDone: () => void }) {
+  return (
+    <Stack gap="sm">
+      <Alert color="teal">This is the only time the key is shown. Keep it somewhere safe: we store only a fingerprint of it.</Alert>
+      <Code block aria-label="New API key">
+        {secret}
+      </Code>
+      <Group justify="flex-end">
+        <CopyButton value={secret}>
+          {({ copied, copy }) => (
+            <Button variant="light" onClick={copy}>
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          )}
+        </CopyButton>
+        <Button onClick={onDone}>Done</Button>
+      </Group>
+    </Stack>
+  );
+}
+
 function AddKeyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateApiKey();
   const { data: account } = useAccount();
@@ -200,22 +222,7 @@ function AddKeyModal({ opened, onClose }: { opened: boolean; onClose: () => void
   return (
     <Modal opened={opened} onClose={close} title="Add API Key" size="lg">
       {secret ? (
-        <Stack gap="sm">
-          <Alert color="teal">This is the only time the key is shown. Keep it somewhere safe: we store only a fingerprint of it.</Alert>
-          <Code block aria-label="New API key">
-            {secret}
-          </Code>
-          <Group justify="flex-end">
-            <CopyButton value={secret}>
-              {({ copied, copy }) => (
-                <Button variant="light" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={close}>Done</Button>
-          </Group>
-        </Stack>
+        <NewKeySecret secret={secret} onDone={close} />
       ) : (
         <form onSubmit={submit} aria-label="Add API key" noValidate>
           <Stack gap="sm">

@@ -45,6 +45,22 @@ function Tile(props: { icon: ComponentType<{ size?: number }>; title: string; te
   );
 }
 
+/** The choice of type: Operational Data - VPP (with export edit, not for installers), - Nodes, Customer Data. */
+function ExportTypeTiles({ vppTile, onView }: { vppTile: boolean; onView: (v: ExportView) => void }) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: vppTile ? 3 : 2 }}>
+      {vppTile && <Tile icon={IconBolt} title={M.tileVpp} text="Every node of a Virtual Power Plant, or their sum." onClick={() => onView('vpp')} />}
+      <Tile icon={IconMapPin} title={M.tileNodes} text="The nodes you search for and choose." onClick={() => onView('nodes')} />
+      <Tile
+        icon={IconBuildingStore}
+        title={M.tileCustomer}
+        text="The customer records of a Virtual Power Plant or of your fleet."
+        onClick={() => onView('customer')}
+      />
+    </SimpleGrid>
+  );
+}
+
 /**
  * New Export (spec 2 §2): "New Data Export" with its three tiles (Operational Data - VPP only with
  * export edit), then "New Operational Data Export" or "New Customer Data Export". Begin Export
@@ -121,18 +137,7 @@ export function NewExportModal(props: {
       fullScreen={fullScreen}
       closeOnClickOutside={false}
     >
-      {view === 'choose' && (
-        <SimpleGrid cols={{ base: 1, sm: vppTile ? 3 : 2 }}>
-          {vppTile && <Tile icon={IconBolt} title={M.tileVpp} text="Every node of a Virtual Power Plant, or their sum." onClick={() => props.onView('vpp')} />}
-          <Tile icon={IconMapPin} title={M.tileNodes} text="The nodes you search for and choose." onClick={() => props.onView('nodes')} />
-          <Tile
-            icon={IconBuildingStore}
-            title={M.tileCustomer}
-            text="The customer records of a Virtual Power Plant or of your fleet."
-            onClick={() => props.onView('customer')}
-          />
-        </SimpleGrid>
-      )}
+      {view === 'choose' && <ExportTypeTiles vppTile={vppTile} onView={props.onView} />}
       {(view === 'vpp' || view === 'nodes') && (
         <OperationalExportForm
           draft={draft}

@@ -1,16 +1,13 @@
-import { Anchor, Checkbox, MultiSelect, Select, SimpleGrid, Stack, Text } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
+import { Anchor, MultiSelect, Select, Stack, Text } from '@mantine/core';
 import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
 import { EXPORT_FALLBACK_INTERVAL, EXPORT_INTERVALS, type ExportInterval, type ExportMetric, type ExportMetricOption } from '@vpp/shared/exports/schemas';
 import type { Powerstation } from '@vpp/shared/vpps/schemas';
 import { ExportFormFrame } from './export-form-frame.tsx';
 import { NodeSelector } from './node-selector.tsx';
-import { type OperationalDraft, offeredMetrics, withAggregate, withIncludeSubmeters, withNode, withoutNode, withSplitPhases } from './operational-form.ts';
+import { ExportDateRange, OperationalOptions } from './operational-export-fields.tsx';
+import { type OperationalDraft, offeredMetrics, withNode, withoutNode } from './operational-form.ts';
 
 const fallbackLabel = EXPORT_INTERVALS.find((i) => i.value === EXPORT_FALLBACK_INTERVAL)?.label ?? EXPORT_FALLBACK_INTERVAL;
-
-/** A yyyy-MM-dd value of a date picker, or null when cleared. */
-const pickedDate = (v: unknown) => (v ? String(v).slice(0, 10) : null);
 
 /**
  * The New Operational Data Export form (spec 2 §2, §5): a VPP (VPP type) or nodes (node type), Start
@@ -53,37 +50,14 @@ export function OperationalExportForm(props: {
           error={errors.deploymentUids}
         />
       )}
-      <SimpleGrid cols={{ base: 1, xs: 2 }}>
-        <DatePickerInput
-          label="Start"
-          valueFormat="DD/MM/YYYY"
-          placeholder="dd/mm/yyyy"
-          clearable
-          value={d.startDate}
-          maxDate={props.today}
-          previousLabel="Previous month"
-          nextLabel="Next month"
-          onChange={(v) => update((x) => ({ ...x, startDate: pickedDate(v) }))}
-          error={errors.start}
-          popoverProps={{ withinPortal: true }}
-        />
-        <DatePickerInput
-          label="End"
-          valueFormat="DD/MM/YYYY"
-          placeholder="dd/mm/yyyy"
-          clearable
-          value={d.endDate}
-          maxDate={props.today}
-          previousLabel="Previous month"
-          nextLabel="Next month"
-          onChange={(v) => update((x) => ({ ...x, endDate: pickedDate(v) }))}
-          error={errors.end}
-          popoverProps={{ withinPortal: true }}
-        />
-      </SimpleGrid>
-      <Text size="xs" c="dimmed" mt={-8}>
-        {`Whole days from the start of Start to the end of End, in ${props.zone}.`}
-      </Text>
+      <ExportDateRange
+        startDate={d.startDate}
+        endDate={d.endDate}
+        today={props.today}
+        zone={props.zone}
+        errors={errors}
+        onChange={(range) => update((x) => ({ ...x, ...range }))}
+      />
       <Stack gap={4}>
         <MultiSelect
           label="Metrics"
@@ -110,40 +84,7 @@ export function OperationalExportForm(props: {
         onChange={(v) => update((x) => ({ ...x, interval: (v as ExportInterval | null) ?? null }))}
         comboboxProps={{ withinPortal: true }}
       />
-      <Stack gap="xs">
-        <Checkbox
-          label={M.splitByPhase}
-          checked={d.splitPhases}
-          onChange={(e) => {
-            const on = e.currentTarget.checked;
-            update((x) => withSplitPhases(x, on));
-          }}
-        />
-        {d.kind === 'vpp' && (
-          <Checkbox
-            label={M.aggregateByVpp}
-            checked={d.aggByPowerstation}
-            onChange={(e) => {
-              const on = e.currentTarget.checked;
-              update((x) => withAggregate(x, on));
-            }}
-            error={errors.aggByPowerstation}
-          />
-        )}
-        {d.kind === 'vpp' && d.exclusive && (
-          <Text size="sm" c="orange" role="status">
-            {M.splitWithAggregate}
-          </Text>
-        )}
-        <Checkbox
-          label={M.includeSubmeters}
-          checked={d.includeSubmeters}
-          onChange={(e) => {
-            const on = e.currentTarget.checked;
-            update((x) => withIncludeSubmeters(x, on, props.allowed));
-          }}
-        />
-      </Stack>
+      <OperationalOptions draft={d} update={update} allowed={props.allowed} error={errors.aggByPowerstation} />
       <Text size="sm" c="dimmed">
         {M.blankFieldsNote}
       </Text>

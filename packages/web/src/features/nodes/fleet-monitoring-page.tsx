@@ -4,7 +4,7 @@ import { IconList, IconMap, IconSearch } from '@tabler/icons-react';
 import { SORT_ORDERS } from '@vpp/shared/api/inputs';
 import { formatDateTime } from '@vpp/shared/format';
 import { NODE_SEARCH_MAX, NODE_SEARCH_TOO_LONG, NODE_SORTS, NODE_STATUSES, type Node } from '@vpp/shared/nodes/schemas';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { NodeMap, STATUS_LABELS, useMapHeight } from '../../components/node-map.tsx';
@@ -22,6 +22,26 @@ const fleetSearch = pagingSearch.extend({
   sort: param.oneOf(NODE_SORTS, 'id'),
   order: param.oneOf(SORT_ORDERS, 'asc'),
 });
+
+/** The list's columns: node, site label, status and last contact sort (`header` makes their buttons); times in the user's zone. */
+function fleetColumns(header: (label: string, sort: (typeof NODE_SORTS)[number]) => ReactNode, userZone: string): Column<Node>[] {
+  return [
+    { key: 'id', header: header('Node', 'id'), render: (n) => n.id, width: 90 },
+    { key: 'label', header: header('Site label', 'siteLabel'), render: (n) => n.siteLabel ?? '' },
+    { key: 'address', header: 'Address', render: (n) => n.address.text },
+    { key: 'nmi', header: 'NMI', render: (n) => n.network.nmi },
+    { key: 'serial', header: 'Serial number', render: (n) => n.system.reposit.serialNumber },
+    { key: 'inverter', header: 'Inverter', render: (n) => n.system.inverter.map((i) => i.brand).join(', ') },
+    { key: 'battery', header: 'Battery', render: (n) => n.system.battery.map((b) => b.brand).join(', ') || 'None' },
+    { key: 'status', header: header('Status', 'status'), render: (n) => <NodeStatusBadge node={n} timeZone={n.timezone} /> },
+    {
+      key: 'contact',
+      header: header('Last contact', 'lastContact'),
+      // In the user's zone, one zone down the column, so that the sorted times read in order.
+      render: (n) => (n.status.ping.lastTimestamp ? formatDateTime(n.status.ping.lastTimestamp, userZone) : ''),
+    },
+  ];
+}
 
 /**
  * Fleet monitoring (/fleet-monitoring/nodes): the fleet as a list or a map; tab, f, limit, offset,
@@ -52,23 +72,10 @@ export function FleetMonitoringPage() {
   const open = (id: number) => navigate(`/fleet-monitoring/nodes/${id}`);
 
   const userZone = useTimeZone();
-  const header = sortHeaders(sort, order, (s, o) => setQuery({ sort: s, order: o, offset: 0 }));
-  const columns: Column<Node>[] = [
-    { key: 'id', header: header('Node', 'id'), render: (n) => n.id, width: 90 },
-    { key: 'label', header: header('Site label', 'siteLabel'), render: (n) => n.siteLabel ?? '' },
-    { key: 'address', header: 'Address', render: (n) => n.address.text },
-    { key: 'nmi', header: 'NMI', render: (n) => n.network.nmi },
-    { key: 'serial', header: 'Serial number', render: (n) => n.system.reposit.serialNumber },
-    { key: 'inverter', header: 'Inverter', render: (n) => n.system.inverter.map((i) => i.brand).join(', ') },
-    { key: 'battery', header: 'Battery', render: (n) => n.system.battery.map((b) => b.brand).join(', ') || 'None' },
-    { key: 'status', header: header('Status', 'status'), render: (n) => <NodeStatusBadge node={n} timeZone={n.timezone} /> },
-    {
-      key: 'contact',
-      header: header('Last contact', 'lastContact'),
-      // In the user's zone, one zone down the column, so that the sorted times read in order.
-      render: (n) => (n.status.ping.lastTimestamp ? formatDateTime(n.status.ping.lastTimestamp, userZone) : ''),
-    },
-  ];
+  const columns = fleetColumns(
+    sortHeaders(sort, order, (s, o) => setQuery({ sort: s, order: o, offset: 0 })),
+    userZone,
+  );
 
   return (
     <PageLayout

@@ -6,7 +6,7 @@ import { PLAN_EDIT, PLAN_VIEW } from '@vpp/shared/customers/permissions';
 import { PLAN_SORTS, PLAN_TYPE_LABELS, PLAN_TYPES } from '@vpp/shared/plans/constants';
 import { PLAN_MESSAGES } from '@vpp/shared/plans/messages';
 import type { PlanSummary } from '@vpp/shared/plans/schemas';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
@@ -25,26 +25,9 @@ export const planListSearch = pagingSearch.extend({
   order: param.oneOf(SORT_ORDERS, 'asc'),
 });
 
-/** Plan list (/customers/plans, spec 3 §2.9): Name (with code), Network, Plan Type, Customers; filtered, sorted and paged from the URL. */
-export function PlanListPage() {
-  const [q, setQuery] = useSearchState(planListSearch);
-  const navigate = useNavigate();
-  const canEdit = usePermission(PLAN_EDIT);
-  const networks = useOperationalNetworks();
-  const [search, setSearch] = useState(q.search);
-  const applySearch = useDebouncedCallback((value: string) => setQuery({ search: value.trim(), offset: 0 }, { replace: true }), 500);
-  const plans = usePlans({
-    network: q.network || undefined,
-    tariffType: q.tariffType || undefined,
-    search: q.search || undefined,
-    sort: q.sort,
-    order: q.order,
-    limit: q.limit,
-    offset: q.offset,
-  });
-  const header = sortHeaders(q.sort, q.order, (sort, order) => setQuery({ sort, order, offset: 0 }));
-
-  const columns: Column<PlanSummary>[] = [
+/** The list's columns, each sorting (`header` makes their buttons): Name (with code), Network, Plan Type, Customers. */
+function planColumns(header: (label: string, sort: (typeof PLAN_SORTS)[number]) => ReactNode): Column<PlanSummary>[] {
+  return [
     {
       key: 'name',
       header: header('Name', 'name'),
@@ -63,6 +46,26 @@ export function PlanListPage() {
     { key: 'type', header: header('Plan Type', 'type'), render: (p) => PLAN_TYPE_LABELS[p.tariffType] },
     { key: 'customers', header: header('Customers', 'customers'), render: (p) => p.customersCount },
   ];
+}
+
+/** Plan list (/customers/plans, spec 3 §2.9): Name (with code), Network, Plan Type, Customers; filtered, sorted and paged from the URL. */
+export function PlanListPage() {
+  const [q, setQuery] = useSearchState(planListSearch);
+  const navigate = useNavigate();
+  const canEdit = usePermission(PLAN_EDIT);
+  const networks = useOperationalNetworks();
+  const [search, setSearch] = useState(q.search);
+  const applySearch = useDebouncedCallback((value: string) => setQuery({ search: value.trim(), offset: 0 }, { replace: true }), 500);
+  const plans = usePlans({
+    network: q.network || undefined,
+    tariffType: q.tariffType || undefined,
+    search: q.search || undefined,
+    sort: q.sort,
+    order: q.order,
+    limit: q.limit,
+    offset: q.offset,
+  });
+  const columns = planColumns(sortHeaders(q.sort, q.order, (sort, order) => setQuery({ sort, order, offset: 0 })));
 
   return (
     <PageLayout

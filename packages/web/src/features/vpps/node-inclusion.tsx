@@ -1,6 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { Alert, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import type { Node } from '@vpp/shared/nodes/schemas';
 import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
 import { useState } from 'react';
@@ -8,6 +6,7 @@ import { type Column, DataTable, pagingSearch } from '../../components/data-tabl
 import { ApiError } from '../../lib/request.ts';
 import { param, useSearchState } from '../../lib/search-state.ts';
 import { usePatchPowerstation, usePowerstationNodes } from './api.ts';
+import { BulkInclusionButtons, IncludeAllConfirm, NodeInclusionFilters } from './node-inclusion-controls.tsx';
 import { nodeColumns } from './vpp-node-columns.tsx';
 
 const inclusionSearch = pagingSearch.extend({ f: param.text(), address_filter: param.text(), show_included_only: param.bool(false) });
@@ -18,14 +17,7 @@ const inclusionSearch = pagingSearch.extend({ f: param.text(), address_filter: p
  */
 export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolean }) {
   const [{ f, address_filter: addressFilter, show_included_only: includedOnly, limit, offset }, set] = useSearchState(inclusionSearch);
-  const [search, setSearch] = useState(f);
-  const [address, setAddress] = useState(addressFilter);
   const [bulkError, setBulkError] = useState<string | null>(null);
-  // Typing waits 500 ms, as the fleet search does, then starts again at the first page.
-  const applySearch = useDebouncedCallback(
-    (next: { f: string; address: string }) => set({ f: next.f.trim(), address_filter: next.address.trim(), offset: 0 }, { replace: true }),
-    500,
-  );
   const nodes = usePowerstationNodes(id, {
     f: f || undefined,
     address_filter: addressFilter || undefined,
@@ -36,11 +28,6 @@ export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolea
   const patch = usePatchPowerstation(id);
   // Including every matching node asks first, with how many that is (the whole fleet when unfiltered).
   const [confirming, setConfirming] = useState(false);
-  const matching = usePowerstationNodes(
-    id,
-    { f: f || undefined, address_filter: addressFilter || undefined, include_unused_deployments: true, limit: 10, offset: 0 },
-    confirming,
-  );
   const [pending, setPending] = useState<number | null>(null);
 
   const toggle = (node: Node, include: boolean) => {
@@ -73,80 +60,30 @@ export function NodeInclusion({ id, linkNodes }: { id: number; linkNodes: boolea
       <Title order={2} size="h4">
         Nodes
       </Title>
-      <Group align="end">
-        <TextInput
-          label="Search"
-          placeholder="Site label, address, NMI, serial number, inverter or battery"
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            applySearch({ f: e.currentTarget.value, address });
-          }}
-          w={480}
-          maw="100%"
-        />
-        <TextInput
-          label="Address filter"
-          placeholder="Street, suburb, state or postcode"
-          value={address}
-          onChange={(e) => {
-            setAddress(e.currentTarget.value);
-            applySearch({ f: search, address: e.currentTarget.value });
-          }}
-          w={260}
-          maw="100%"
-        />
-        <Switch
-          label="Show included only"
-          checked={includedOnly}
-          onChange={(e) => set({ show_included_only: e.currentTarget.checked ? true : null, offset: 0 })}
-          mb={8}
-        />
-      </Group>
-      <Group gap="xs">
-        <Button
-          variant="light"
-          size="xs"
-          onClick={() => setConfirming(true)}
-          loading={patch.isPending && patch.variables?.bulk && patch.variables.body.nodes?.method === 'add'}
-        >
-          Include all matching
-        </Button>
-        <Button
-          variant="light"
-          color="red"
-          size="xs"
-          onClick={() => bulk('remove')}
-          loading={patch.isPending && patch.variables?.bulk && patch.variables.body.nodes?.method === 'remove'}
-        >
-          Exclude all matching
-        </Button>
-        <Text size="xs" c="dimmed">
-          {filtered ? 'Every node of the fleet matching the search and address filter.' : 'Every node of the fleet.'}
-        </Text>
-      </Group>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Include all matching">
-        <Text>
-          {matching.data
-            ? `Include all ${matching.data.total} ${matching.data.total === 1 ? 'node' : 'nodes'} ${filtered ? 'of the fleet matching the search and address filter' : 'of the fleet'} in this Virtual Power Plant?`
-            : 'Counting the matching nodes…'}
-        </Text>
-        <Group justify="flex-end" mt="lg">
-          <Button variant="default" onClick={() => setConfirming(false)}>
-            Back
-          </Button>
-          <Button
-            disabled={!matching.data}
-            onClick={() => {
-              setConfirming(false);
-              bulk('add');
-            }}
-          >
-            Include all
-          </Button>
-        </Group>
-      </Modal>
+      <NodeInclusionFilters
+        f={f}
+        addressFilter={addressFilter}
+        includedOnly={includedOnly}
+        // A new search starts again at the first page.
+        onSearch={(next) => set({ f: next.f, address_filter: next.address, offset: 0 }, { replace: true })}
+        onIncludedOnly={(checked) => set({ show_included_only: checked ? true : null, offset: 0 })}
+      />
+      <BulkInclusionButtons
+        filtered={filtered}
+        saving={patch.isPending && patch.variables?.bulk ? patch.variables.body.nodes?.method : undefined}
+        onInclude={() => setConfirming(true)}
+        onExclude={() => bulk('remove')}
+      />
+      <IncludeAllConfirm
+        id={id}
+        filter={{ f, addressFilter }}
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          bulk('add');
+        }}
+      />
       {bulkError && (
         <Alert color="red" title={VPP_MESSAGES.updateFailed} withCloseButton onClose={() => setBulkError(null)}>
           {bulkError}
