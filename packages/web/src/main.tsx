@@ -4,7 +4,7 @@ import '@mantine/dates/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, StrictMode, Suspense, useRef } from 'react';
+import { lazy, StrictMode, Suspense, startTransition, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createAppRouter } from './app/router.tsx';
@@ -56,15 +56,22 @@ const router = createAppRouter();
 startVersionChecker();
 void startAnalytics();
 
-const render = () =>
-  createRoot(document.getElementById('root') as HTMLElement).render(
-    <StrictMode>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-        <Toasts />
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </MantineProvider>
-    </StrictMode>,
+// The first render as a transition: React renders the app in slices of a few milliseconds, yielding
+// between them, rather than in one task that holds the page (a phone's slower CPU, issue 30); the
+// first paint of index.html stays until the app commits, in one piece.
+const render = () => {
+  const root = createRoot(document.getElementById('root') as HTMLElement);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+          <Toasts />
+          <QueryClientProvider client={queryClient}>
+            <RouterProvider router={router} />
+          </QueryClientProvider>
+        </MantineProvider>
+      </StrictMode>,
+    ),
   );
+};
 void appStyles().then(render);

@@ -28,7 +28,8 @@ export function LoginShell({ children, title }: { children: ReactNode; title?: s
       <Box p="md" pt="min(12vh, 6rem)">
         <Paper shadow="xl" radius="md" p="xl" w={460} maw="100%" mx="auto">
           <Group gap="sm" mb="lg">
-            <Image src="/logo.svg" alt="" w={40} h={40} />
+            {/* Decoded with the paint that first shows it: the panel replaces index.html's without a frame lacking its logo. */}
+            <Image src="/logo.svg" alt="" w={40} h={40} decoding="sync" />
             <Title order={1} size="h3">
               {APP_TITLE}
             </Title>

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { createPowerstation, vppNodesDuring } from './vpps.repo.ts';
+import { createPowerstation, memberNodes, vppNodesDuring } from './vpps.repo.ts';
 import { releaseNodes } from './vpps.service.ts';
 
 describeEachDatabase('virtual power plants', (h) => {
@@ -262,7 +262,7 @@ describeEachDatabase('virtual power plants', (h) => {
 
     it('follows the state', async () => {
       const id = await create({ type: 'DYNAMIC', name: 'Queensland', filters: { state: 'QLD' } });
-      expect(await vpp(id)).toMatchObject({ filters: { postcodes: [], state: 'QLD' }, nodes: 1 });
+      expect(await vpp(id)).toMatchObject({ filters: { state: 'QLD' }, nodes: 1 });
       const later = await node(h(), [org], { postcode: '4000', state: 'QLD' });
       expect((await memberIds(id)).sort()).toEqual([nodes.brisbane.id, later.id].sort());
       await h().ctx.db.deleteFrom('nodes').where('id', '=', later.id).execute();
@@ -666,5 +666,142 @@ describeEachDatabase('VPP membership history and releasing a node from the fleet
       [b.id, 'closed'],
       [c.id, 'closed'],
     ]);
+  });
+});
+
+// Issue 30: each VPP's node count and nameplate sums are stored with it, kept by the database's triggers.
+describeEachDatabase('VPP nameplate sums kept with each VPP', (h) => {
+  it('stay right across changes to the members, their nameplates, the fleet and the rules, for every kind of VPP', async () => {
+    const { db } = h().ctx;
+    const org = await h().org('RETAILER', 'Nameplate Energy');
+    const other = await h().org('RETAILER', 'Nameplate Elsewhere');
+    const headers = await h().bearer((await h().user(org)).username);
+    const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+      h().app.inject({ method, url, headers, payload: payload as never });
+    const create = async (payload: unknown) => {
+      const res = await call('POST', '/api/powerstations', payload);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.id as number;
+    };
+    const [a, b, c] = [
+      await node(h(), [org], { postcode: '2042' }),
+      await node(h(), [org], { postcode: '2042', batteryKwh: 10 }),
+      await node(h(), [org], { postcode: '2026' }),
+    ];
+    const qld = await node(h(), [org, other], { postcode: '4064', state: 'QLD' });
+    const vpps = {
+      manual: await create({ type: 'STATIC', name: 'Manual', nodes: [a.id, c.id] }),
+      postcode: await create({ type: 'DYNAMIC', name: 'Newtown', filters: { postcodes: ['2042'], state: null } }),
+      state: await create({ type: 'DYNAMIC', name: 'Queensland', filters: { state: 'QLD' } }),
+      fcas: await createPowerstation(db, org, { name: 'FCAS', type: 'FCAS', state: null, postcodes: [], duid: 'NAMEPLATE1' }),
+    };
+
+    // What the list says of each VPP, against the nameplates of its members as its rule names them now.
+    const expectRight = async (step: string) => {
+      const listed = (await call('GET', '/v2/powerstations?limit=100')).json().result as { id: number; nodes: number; namePlate: Record<string, number> }[];
+      for (const [kind, id] of Object.entries(vpps)) {
+        const ps = await db.selectFrom('powerstations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        const members = await memberNodes(db, ps).select(['nodes.battery_kwh', 'nodes.inverter_kw', 'nodes.battery_kw']).execute();
+        const sum = (f: (m: (typeof members)[number]) => number) => Math.round(members.reduce((s, m) => s + Number(f(m)), 0) * 100) / 100;
+        const expected = {
+          nodes: members.length,
+          namePlate: {
+            batteryCapacity: sum((m) => m.battery_kwh),
+            inverterPower: sum((m) => m.inverter_kw),
+            batteryPower: sum((m) => m.battery_kw),
+            totalDeployments: members.length,
+          },
+        };
+        expect(
+          listed.find((p) => p.id === id),
+          `${step}: ${kind}`,
+        ).toMatchObject(expected);
+        // The sums the list gave are the stored ones, of the VPP's current version.
+        const stored = await db.selectFrom('powerstation_nameplates').selectAll().where('powerstation_id', '=', id).executeTakeFirstOrThrow();
+        expect(stored.summed_version, `${step}: ${kind}`).toBe(stored.version);
+        expect(Number(stored.nodes), `${step}: ${kind}`).toBe(members.length);
+      }
+    };
+    const counts = async () => {
+      const listed = (await call('GET', '/v2/powerstations?limit=100')).json().result as { id: number; nodes: number }[];
+      return Object.fromEntries(Object.entries(vpps).map(([kind, id]) => [kind, listed.find((p) => p.id === id)?.nodes]));
+    };
+
+    await expectRight('created');
+    expect(await counts()).toEqual({ manual: 2, postcode: 2, state: 1, fcas: 0 });
+
+    expect((await call('PATCH', `/v2/powerstations/${vpps.manual}`, { nodes: { method: 'add', list: [b.id, qld.id] } })).statusCode).toBe(200);
+    await expectRight('nodes added to the manual VPP');
+    expect((await call('PATCH', `/v2/powerstations/${vpps.manual}`, { nodes: { method: 'remove', list: [c.id] } })).statusCode).toBe(200);
+    await expectRight('a node removed from the manual VPP');
+
+    await db.updateTable('nodes').set({ battery_kwh: 7.25, battery_kw: 3.3, inverter_kw: 4.6 }).where('id', '=', a.id).execute();
+    await expectRight("a member's nameplate changed");
+    await db.updateTable('nodes').set({ battery_kwh: 20 }).where('id', '=', qld.id).execute();
+    await expectRight("a QLD member's battery changed");
+
+    await db.updateTable('nodes').set({ postcode: '2026' }).where('id', '=', b.id).execute();
+    await expectRight('a node moved out of the postcode');
+    await db.updateTable('nodes').set({ state: 'QLD', postcode: '4000' }).where('id', '=', c.id).execute();
+    await expectRight('a node moved into the state');
+    expect(await counts()).toEqual({ manual: 3, postcode: 1, state: 2, fcas: 0 });
+
+    await db
+      .insertInto('duid_units')
+      .values([
+        { duid: 'NAMEPLATE1', serial_number: a.serial },
+        { duid: 'NAMEPLATE1', serial_number: qld.serial },
+      ])
+      .execute();
+    await expectRight('units registered under the DUID');
+    await db
+      .updateTable('nodes')
+      .set({ serial_number: `${qld.serial}X` })
+      .where('id', '=', qld.id)
+      .execute();
+    await expectRight("a unit's serial changed");
+    await db.deleteFrom('duid_units').where('serial_number', '=', a.serial).execute();
+    await expectRight('a unit taken off the DUID');
+
+    // A node joining the organisation's fleet joins its automatic VPPs; one joining another's fleet changes nothing here.
+    const d = await node(h(), [org], { postcode: '2042', batteryKwh: 5 });
+    await node(h(), [other], { postcode: '2042' });
+    await expectRight('a node joined the fleet');
+    expect((await counts()).postcode).toBe(2);
+
+    expect(
+      (
+        await call('PUT', `/api/powerstations/${vpps.postcode}`, {
+          type: 'DYNAMIC',
+          name: 'Two postcodes',
+          nodes: [],
+          filters: { postcodes: ['2042', '2026'] },
+        })
+      ).statusCode,
+    ).toBe(200);
+    await expectRight('a postcode added');
+    expect((await call('PUT', `/api/powerstations/${vpps.state}`, { type: 'DYNAMIC', name: 'Now NSW', nodes: [], filters: { state: 'NSW' } })).statusCode).toBe(
+      200,
+    );
+    await expectRight('the state VPP now of another state');
+
+    await releaseNodes(db, 'Nameplate Energy', [d.serial]);
+    await expectRight('a node released from the fleet');
+    await db.deleteFrom('fleet_members').where('node_id', '=', a.id).where('organisation_id', '=', org).execute();
+    await expectRight('a member left the fleet');
+    await db.deleteFrom('nodes').where('id', '=', qld.id).execute();
+    await expectRight('a member deleted');
+    expect(await counts()).toEqual({ manual: 1, postcode: 1, state: 1, fcas: 0 });
+
+    // A rename is no change of members: the sums stay stored and are not summed again.
+    const before = await db.selectFrom('powerstation_nameplates').select('version').where('powerstation_id', '=', vpps.manual).executeTakeFirstOrThrow();
+    expect((await call('PATCH', `/v2/powerstations/${vpps.manual}`, { name: 'Renamed' })).statusCode).toBe(200);
+    await db.updateTable('nodes').set({ last_contact: nowS() }).where('id', '=', b.id).execute();
+    const after = await db.selectFrom('powerstation_nameplates').select('version').where('powerstation_id', '=', vpps.manual).executeTakeFirstOrThrow();
+    expect(after.version).toBe(before.version);
+
+    // Deleting a VPP takes its sums with it.
+    expect((await call('DELETE', `/api/powerstations/${vpps.manual}`)).statusCode).toBe(200);
+    expect(await db.selectFrom('powerstation_nameplates').select('powerstation_id').where('powerstation_id', '=', vpps.manual).execute()).toEqual([]);
   });
 });

@@ -112,11 +112,9 @@ export interface NameplateSums {
 
 const r2 = (v: unknown) => Math.round(Number(v ?? 0) * 100) / 100;
 
-/** Node count and nameplate sums of each listed VPP. */
-export async function nameplates(db: Db, orgId: number, ids: number[]): Promise<Map<number, NameplateSums>> {
-  const out = new Map<number, NameplateSums>(ids.map((id) => [id, { nodes: 0, batteryCapacity: 0, inverterPower: 0, batteryPower: 0 }]));
-  if (!ids.length) return out;
-  const rows = await db
+/** Node count and nameplate sums of each listed VPP, summed over its members now. */
+async function sumNameplates(db: Db, orgId: number, ids: number[]) {
+  return db
     .selectFrom(memberships(db, orgId, ids).as('mm'))
     .innerJoin('nodes', 'nodes.id', 'mm.node_id')
     .select((eb) => [
@@ -128,8 +126,52 @@ export async function nameplates(db: Db, orgId: number, ids: number[]): Promise<
     ])
     .groupBy('mm.powerstation_id')
     .execute();
-  for (const r of rows)
-    out.set(r.powerstation_id, { nodes: Number(r.n), batteryCapacity: r2(r.battery_kwh), inverterPower: r2(r.inverter_kw), batteryPower: r2(r.battery_kw) });
+}
+
+/**
+ * Node count and nameplate sums of each listed VPP (of organisation `orgId`), as stored with it
+ * (migration 055). A VPP whose members or their nameplates changed since its sums were stored is
+ * summed again, and the sums are stored under the version read before summing, only if it is still
+ * the VPP's: a change made meanwhile leaves them to the next reader.
+ */
+export async function nameplates(db: Db, orgId: number, ids: number[]): Promise<Map<number, NameplateSums>> {
+  const out = new Map<number, NameplateSums>(ids.map((id) => [id, { nodes: 0, batteryCapacity: 0, inverterPower: 0, batteryPower: 0 }]));
+  if (!ids.length) return out;
+  const stored = new Map(
+    (await db.selectFrom('powerstation_nameplates').selectAll().where('powerstation_id', 'in', ids).execute()).map((r) => [r.powerstation_id, r]),
+  );
+  const sumsOf = (r: { nodes: unknown; battery_kwh: unknown; inverter_kw: unknown; battery_kw: unknown }): NameplateSums => ({
+    nodes: Number(r.nodes ?? 0),
+    batteryCapacity: r2(r.battery_kwh),
+    inverterPower: r2(r.inverter_kw),
+    batteryPower: r2(r.battery_kw),
+  });
+  const stale: number[] = [];
+  for (const id of ids) {
+    const r = stored.get(id);
+    if (r && r.summed_version === r.version) out.set(id, sumsOf(r));
+    else stale.push(id);
+  }
+  if (!stale.length) return out;
+  const sums = new Map((await sumNameplates(db, orgId, stale)).map((r) => [r.powerstation_id, r]));
+  for (const id of stale) {
+    const r = sums.get(id);
+    const row = {
+      nodes: Number(r?.n ?? 0),
+      battery_kwh: Number(r?.battery_kwh ?? 0),
+      inverter_kw: Number(r?.inverter_kw ?? 0),
+      battery_kw: Number(r?.battery_kw ?? 0),
+    };
+    out.set(id, sumsOf(row));
+    const version = stored.get(id)?.version;
+    if (version === undefined) continue;
+    await db
+      .updateTable('powerstation_nameplates')
+      .set({ ...row, summed_version: version })
+      .where('powerstation_id', '=', id)
+      .where('version', '=', version)
+      .execute();
+  }
   return out;
 }
 

@@ -34,6 +34,20 @@ export interface VppMembershipHistoryTable {
   left_at: Epoch | null;
 }
 
+/**
+ * A VPP's node count and nameplate sums (migration 055), as of `summed_version`; the database's
+ * triggers bump `version` on every change to its members or their nameplates.
+ */
+export interface PowerstationNameplateTable {
+  powerstation_id: number;
+  version: Generated<number>;
+  summed_version: Generated<number>;
+  nodes: Generated<number>;
+  battery_kwh: Generated<number>;
+  inverter_kw: Generated<number>;
+  battery_kw: Generated<number>;
+}
+
 export interface DuidUnitTable {
   duid: string;
   serial_number: string;
@@ -43,6 +57,7 @@ declare module '../../db/schema.ts' {
   interface DB {
     powerstations: PowerstationTable;
     powerstation_postcodes: PowerstationPostcodeTable;
+    powerstation_nameplates: PowerstationNameplateTable;
     vpp_nodes: VppNodeTable;
     vpp_membership_history: VppMembershipHistoryTable;
     duid_units: DuidUnitTable;
