@@ -10,6 +10,7 @@ export {
   forecastSteps,
   forecastVpp,
   forecastWindow,
+  type ImportCap,
   type PowerInterval,
   predictionWarning,
   STEP_S,
@@ -29,6 +30,7 @@ export {
   REPORTING_WINDOW_S,
   reportingBatteries,
   reportingNodes,
+  reportingNow,
 } from './events.repo.ts';
 export {
   type AuditAction,
