@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { CURTAILMENT_POWER_STEP_KW, type CurtailmentComponent, CURTAILMENT_MESSAGES as M } from '@vpp/shared/curtailments/messages';
 import type { CurtailmentConstraint } from '@vpp/shared/curtailments/schemas';
@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PowerControl } from '../../components/power-control.tsx';
 import { useTimeZone } from '../../lib/account.ts';
-import { EventWindowFields, PowerstationSelect, REFRESH_DEBOUNCE_MS, useDispatchPowerstations } from '../events/index.ts';
+import { EventConfirmView, EventWindowFields, nowS, PowerstationSelect, REFRESH_DEBOUNCE_MS, useDispatchPowerstations } from '../events/index.ts';
 import { useCreateCurtailment, useCurtailmentConstraint, useNewCurtailmentPrediction } from './api.ts';
 import { CurtailmentChart } from './curtailment-chart.tsx';
 import {
@@ -28,7 +28,6 @@ import {
 
 /** How far ahead a curtailment can be drawn up: the server predicts at most 7 days ahead. */
 const MAX_DAYS_AHEAD = 7;
-const nowS = () => Math.floor(Date.now() / 1000);
 
 /**
  * The New Curtailment modal (spec 3 §2.7, §4.3, §5): the VPP, the window, Net or Gross, the limit
@@ -183,7 +182,7 @@ function LimitFields(props: {
   );
 }
 
-/** The confirmation: a read-only summary, the question, Back and Execute. */
+/** The confirmation (spec 3 §2.7): the curtailment as it will be sent, the question, Back and Execute. */
 function ConfirmView(props: { draft: CurtailmentDraft; vppName: string; zone: string; pending: boolean; onBack: () => void; onExecute: () => void }) {
   const { draft, zone } = props;
   const rows = [
@@ -194,28 +193,13 @@ function ConfirmView(props: { draft: CurtailmentDraft; vppName: string; zone: st
     ['Limit', limitLabel(draft)],
   ] as const;
   return (
-    <Stack>
-      <Table aria-label="Curtailment summary" variant="vertical" layout="fixed" withTableBorder>
-        <Table.Tbody>
-          {rows.map(([k, v]) => (
-            <Table.Tr key={k}>
-              <Table.Th w="38%" maw={180}>
-                {k}
-              </Table.Th>
-              <Table.Td>{v}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <Text fw={600}>{M.confirm}</Text>
-      <Group justify="flex-end">
-        <Button variant="default" onClick={props.onBack} disabled={props.pending}>
-          Back
-        </Button>
-        <Button color="red" onClick={props.onExecute} loading={props.pending}>
-          Execute
-        </Button>
-      </Group>
-    </Stack>
+    <EventConfirmView
+      label="Curtailment summary"
+      rows={rows}
+      question={M.confirm}
+      executing={props.pending}
+      onBack={props.onBack}
+      onExecute={props.onExecute}
+    />
   );
 }
