@@ -1,4 +1,4 @@
-import { Anchor, Box, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Box, SimpleGrid, Stack, Text } from '@mantine/core';
 import {
   CURTAILMENT_DETAIL_REFRESH_MS,
   CURTAILMENT_NODES_REFRESH_MS,
@@ -16,6 +16,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
+import { ListTable } from '../../components/list-table.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { DispatchStatusBadge, EventDetailFrame, type EventFrame, Figure, formatDispatchStart, NodesProgress, Section, WindowFigures } from '../events/index.ts';
@@ -110,6 +111,31 @@ function ResponseSection({ c }: { c: CurtailmentDetail }) {
   );
 }
 
+type PanelEvent = NonNullable<ReturnType<typeof useCurtailmentEvents>['data']>[number];
+
+const eventColumns = (zone: string, nowS: number): Column<PanelEvent>[] => [
+  {
+    key: 'event',
+    header: 'Event',
+    render: (e) => (
+      <Anchor component={Link} to={curtailmentPath(e.id)} size="sm">
+        {e.powerstation?.name ?? M.unknownVpp}
+      </Anchor>
+    ),
+  },
+  { key: 'start', header: 'Start', render: (e) => formatDispatchStart(e.startTime, zone, nowS) },
+  { key: 'duration', header: 'Duration', render: (e) => formatDuration(e.duration) },
+  {
+    key: 'state',
+    header: 'State',
+    render: (e) => (
+      <Box miw="max-content">
+        <DispatchStatusBadge dispatch={{ state: e.state, cancelledAt: null }} />
+      </Box>
+    ),
+  },
+];
+
 /** The events panel (spec 3 §2.7): upcoming and in-progress curtailments of the organisation, each linking to its detail. */
 function EventsPanel({ id, zone, nowS }: { id: number; zone: string; nowS: number }) {
   const events = useCurtailmentEvents(true);
@@ -118,36 +144,14 @@ function EventsPanel({ id, zone, nowS }: { id: number; zone: string; nowS: numbe
       {events.isLoading ? (
         <DelayedLoader label="Loading events" />
       ) : events.data?.length ? (
-        <Table.ScrollContainer minWidth={520}>
-          <Table aria-label="Curtailment events">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Event</Table.Th>
-                <Table.Th>Start</Table.Th>
-                <Table.Th>Duration</Table.Th>
-                <Table.Th>State</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {events.data.map((e) => (
-                <Table.Tr key={e.id} fw={e.id === id ? 600 : undefined}>
-                  <Table.Td>
-                    <Anchor component={Link} to={curtailmentPath(e.id)} size="sm">
-                      {e.powerstation?.name ?? M.unknownVpp}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{formatDispatchStart(e.startTime, zone, nowS)}</Table.Td>
-                  <Table.Td>{formatDuration(e.duration)}</Table.Td>
-                  <Table.Td>
-                    <Box miw="max-content">
-                      <DispatchStatusBadge dispatch={{ state: e.state, cancelledAt: null }} />
-                    </Box>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ListTable
+          label="Curtailment events"
+          columns={eventColumns(zone, nowS)}
+          rows={events.data}
+          rowKey={(e) => e.id}
+          rowProps={(e) => ({ fw: e.id === id ? 600 : undefined })}
+          minWidth={520}
+        />
       ) : (
         <Text c="dimmed" size="sm">
           {events.isError ? '' : DETAIL_TEXTS.noEvents}

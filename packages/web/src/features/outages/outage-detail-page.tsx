@@ -1,11 +1,13 @@
-import { Anchor, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Anchor, SimpleGrid, Stack, Text } from '@mantine/core';
 import { openadrEventId } from '@vpp/shared/openadr/schemas';
 import { OUTAGE_MESSAGES } from '@vpp/shared/outages/messages';
 import { OUTAGE_EDIT, OUTAGE_VIEW } from '@vpp/shared/outages/permissions';
-import type { GridOutage } from '@vpp/shared/outages/schemas';
+import type { GridOutage, GridOutageResponse } from '@vpp/shared/outages/schemas';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
+import type { Column } from '../../components/data-table.tsx';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
+import { ListTable } from '../../components/list-table.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { MessageDelivery } from '../customer-app/index.ts';
@@ -30,6 +32,22 @@ const OUTAGE_FRAME: EventFrame = {
   backToList: OUTAGE_SCREEN_TEXTS.backToList,
 };
 
+type OptOut = GridOutageResponse['cancelled_deployments'][number];
+
+const optOutColumns = (zone: string, nowS: number): Column<OptOut>[] => [
+  { key: 'nmi', header: 'NMI', render: (c) => c.nmi },
+  {
+    key: 'node',
+    header: 'Node',
+    render: (c) => (
+      <Anchor component={Link} to={nodePath(c.deployment_uid)} size="sm">
+        {c.deployment_uid}
+      </Anchor>
+    ),
+  },
+  { key: 'opted', header: 'Opted out', render: (c) => formatDispatchStart(c.cancelled_at, zone, nowS) },
+];
+
 function ResponseSection({ response, zone, nowS }: { response: ReturnType<typeof useOutageResponse>; zone: string; nowS: number }) {
   const r = response.data?.data;
   if (!r) return <Section title="Response">{response.isLoading ? <DelayedLoader label="Loading response" /> : <Text c="dimmed">–</Text>}</Section>;
@@ -46,28 +64,7 @@ function ResponseSection({ response, zone, nowS }: { response: ReturnType<typeof
             {OUTAGE_SCREEN_TEXTS.noOptOuts}
           </Text>
         ) : (
-          <Table aria-label="Opted-out nodes">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>NMI</Table.Th>
-                <Table.Th>Node</Table.Th>
-                <Table.Th>Opted out</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {r.cancelled_deployments.map((c) => (
-                <Table.Tr key={c.deployment_uid}>
-                  <Table.Td>{c.nmi}</Table.Td>
-                  <Table.Td>
-                    <Anchor component={Link} to={nodePath(c.deployment_uid)} size="sm">
-                      {c.deployment_uid}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{formatDispatchStart(c.cancelled_at, zone, nowS)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <ListTable label="Opted-out nodes" columns={optOutColumns(zone, nowS)} rows={r.cancelled_deployments} rowKey={(c) => c.deployment_uid} />
         )}
       </Section>
     </>
