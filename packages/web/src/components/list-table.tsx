@@ -1,5 +1,14 @@
 import { Group, Pagination, Table, type TableProps, type TableTrProps } from '@mantine/core';
-import type { Column } from './data-table.tsx';
+import type { ReactNode } from 'react';
+
+export interface Column<T> {
+  key: string;
+  header: ReactNode;
+  render: (row: T) => ReactNode;
+  width?: number | string;
+  /** 'right' for figures, so that their digits line up down the column. */
+  align?: 'left' | 'right';
+}
 
 /**
  * A short table inside a section (an event's opted-out nodes, the deliveries of its message, the VENs):
@@ -7,7 +16,7 @@ import type { Column } from './data-table.tsx';
  * puts ListPages under it; lists with the spec's paging use DataTable.
  */
 export function ListTable<T>(props: {
-  label: string;
+  label?: string;
   columns: Column<T>[];
   rows: readonly T[];
   rowKey: (row: T) => string | number;

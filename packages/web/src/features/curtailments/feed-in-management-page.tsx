@@ -5,10 +5,10 @@ import { CURTAILMENT_EDIT, CURTAILMENT_VIEW } from '@vpp/shared/curtailments/per
 import { useState } from 'react';
 import { pagingSearch } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { TimesInZone } from '../../components/times-in-zone.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { param, useSearchState } from '../../lib/search-state.ts';
-import { TimesInZone } from '../events/index.ts';
 import { useCurtailments, useSetpoints } from './api.ts';
 import { CurtailmentTable, SetpointTable } from './curtailment-tables.tsx';
 import { NewCurtailmentModal } from './new-curtailment-modal.tsx';

@@ -1,13 +1,14 @@
-import { Anchor, Box, Button, Stack, Text } from '@mantine/core';
+import { Box, Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { DispatchSummary } from '@vpp/shared/dispatches/schemas';
 import { formatDuration, formatPower } from '@vpp/shared/format';
 import type { PermissionRequirement } from '@vpp/shared/permissions/registry';
 import { type ReactNode, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { type Column, DataTable, type OnPage, usePaging } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { TimesInZone } from '../../components/times-in-zone.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { eventLabel, formatDispatchStart, requestKind } from './event-format.ts';
@@ -106,18 +107,6 @@ export function EventTable<T extends EventRow>(props: {
       empty={props.empty}
       loading={page.loading}
     />
-  );
-}
-
-/** The line under an event list: its times are in the account's zone, which the settings change. */
-export function TimesInZone({ zone }: { zone: string }) {
-  return (
-    <Text size="sm" c="dimmed">
-      All times are in{' '}
-      <Anchor component={Link} to="/user/settings" size="sm" title="Change your time zone in settings">
-        {zone}
-      </Anchor>
-    </Text>
   );
 }
 

@@ -57,7 +57,6 @@ export {
   type EventRowFormat,
   EventTable,
   listQuery,
-  TimesInZone,
 } from './event-list-view.tsx';
 export { EventMessageView } from './event-message-view.tsx';
 export type { EventSource } from './event-source.ts';
