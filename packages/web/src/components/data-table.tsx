@@ -1,7 +1,7 @@
 import { Group, Pagination, Select, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@vpp/shared/constants';
-import { type ReactNode, useEffect } from 'react';
+import { useEffect } from 'react';
 import { z } from 'zod';
 import { useSearchState } from '../lib/search-state.ts';
 import { type Column, ListTable } from './list-table.tsx';

@@ -1,13 +1,13 @@
-import { Alert, Button, Group, Modal, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, SimpleGrid, Stack } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { CURTAILMENT_POWER_STEP_KW, type CurtailmentComponent, CURTAILMENT_MESSAGES as M } from '@vpp/shared/curtailments/messages';
+import { CURTAILMENT_POWER_STEP_KW, CURTAILMENT_MESSAGES as M } from '@vpp/shared/curtailments/messages';
 import type { CurtailmentConstraint } from '@vpp/shared/curtailments/schemas';
 import { formatDateTime, formatDuration } from '@vpp/shared/format';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PowerControl } from '../../components/power-control.tsx';
 import { useTimeZone } from '../../lib/account.ts';
-import { EventConfirmView, EventWindowFields, nowS, PowerstationSelect, REFRESH_DEBOUNCE_MS, useDispatchPowerstations } from '../events/index.ts';
+import { EventChoice, EventConfirmView, EventWindowFields, nowS, PowerstationSelect, REFRESH_DEBOUNCE_MS, useDispatchPowerstations } from '../events/index.ts';
 import { useCreateCurtailment, useCurtailmentConstraint, useNewCurtailmentPrediction } from './api.ts';
 import { CurtailmentChart } from './curtailment-chart.tsx';
 import {
@@ -145,24 +145,16 @@ function LimitFields(props: {
   const { draft, setDraft, constraint: c } = props;
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-      <Stack gap={4}>
-        <Text size="sm" fw={500}>
-          Component
-        </Text>
-        <SegmentedControl
-          aria-label="Component"
-          w="fit-content"
-          value={draft.component}
-          onChange={(v) => setDraft((d) => ({ ...d, component: v as CurtailmentComponent }))}
-          data={[
-            { value: 'grid', label: 'Net' },
-            { value: 'solar', label: 'Gross' },
-          ]}
-        />
-        <Text size="xs" c="dimmed">
-          {draft.component === 'solar' ? 'Gross limits the solar generation of the nodes.' : 'Net limits the export at the nodes’ meters.'}
-        </Text>
-      </Stack>
+      <EventChoice
+        label="Component"
+        value={draft.component}
+        onChange={(v) => setDraft((d) => ({ ...d, component: v }))}
+        data={[
+          { value: 'grid', label: 'Net' },
+          { value: 'solar', label: 'Gross' },
+        ]}
+        hint={draft.component === 'solar' ? 'Gross limits the solar generation of the nodes.' : 'Net limits the export at the nodes’ meters.'}
+      />
       <PowerControl
         label="Real power (kW)"
         inputLabel="Real power"

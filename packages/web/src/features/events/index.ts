@@ -62,5 +62,5 @@ export { EventMessageView } from './event-message-view.tsx';
 export type { EventSource } from './event-source.ts';
 export { DispatchStatusBadge } from './event-status-badge.tsx';
 export { clampStart, earliestStart, endTimesAfter, startTimesOfDay } from './event-window.ts';
-export { EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';
+export { EventChoice, EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';
 export { type CustomerMessage, PhonePreview } from './phone-preview.tsx';
