@@ -40,6 +40,8 @@ interface Device extends BenchDevice {
   seq: number;
   /** The timestamps of what it reported live, so that its buffered readings fall between them (new sequence numbers, new times). */
   lastTs: number;
+  /** When its present connection began (epoch seconds, to the millisecond): its state and last will say so (docs/devices.md). */
+  since: number;
 }
 
 let broker = '';
@@ -99,6 +101,7 @@ async function connectOne(d: Device): Promise<boolean> {
   const topics = deviceTopics(d.serial);
   for (let attempt = 1; ; attempt++) {
     try {
+      d.since = Math.max(Date.now(), Math.round(d.since * 1000) + 1) / 1000;
       // A connection the broker closes before its CONNACK leaves MQTT.js's connectAsync unsettled: timed out here.
       const c = await within(
         35_000,
@@ -108,7 +111,7 @@ async function connectOne(d: Device): Promise<boolean> {
           clientId: `bench-${d.serial}`,
           reconnectPeriod: 0,
           connectTimeout: 30_000,
-          will: { topic: topics.state, payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
+          will: { topic: topics.state, payload: Buffer.from(JSON.stringify({ online: false, ts: d.since })), qos: 1, retain: true },
         }),
       );
       d.c = c;
@@ -128,6 +131,7 @@ async function connectOne(d: Device): Promise<boolean> {
       c.on('error', () => undefined);
       const state = {
         online: true,
+        ts: d.since,
         firmware: 'bench 1.0',
         inverterKw: d.solarKw,
         batteryKw: d.batteryKw,
@@ -258,7 +262,7 @@ process.on('message', (m: ToFleet) => {
         broker = m.broker;
         total = m.total;
         intervalS = m.intervalS;
-        for (const d of m.devices) devices.push({ ...d, c: null, seq: 0, lastTs: 0 });
+        for (const d of m.devices) devices.push({ ...d, c: null, seq: 0, lastTs: 0, since: 0 });
         return send({ type: 'ready' });
       case 'connect':
         return connectAll();

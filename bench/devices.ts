@@ -31,6 +31,7 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import mqtt from 'mqtt';
 import { buildFleet } from '../packages/server/src/demo/builder.ts';
 import { sendCommands } from '../packages/server/src/devices/devices.commands.ts';
+import { RESEND_S } from '../packages/server/src/devices/devices.outbox.ts';
 import { hashSecret, newSecret } from '../packages/server/src/devices/index.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
 import { freePort } from '../packages/server/src/test/free-port.ts';
@@ -380,15 +381,7 @@ if (!SKIP.has('storm')) {
   const s = await stormed;
   const stormApi = apiLatencies.splice(0);
   // Every device is back: none of their nodes may be left offline (a last will recorded after the state online that followed it).
-  const offlineAfter = Number(
-    (
-      await handle.db
-        .selectFrom('nodes')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('connection_offline', '=', 1)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+  const offlineAfter = await offlineNodes();
   const stored = (await count()) - before;
   storm = {
     stormReconnected: s.reduce((a, x) => a + x.reconnected, 0),
@@ -406,6 +399,19 @@ if (!SKIP.has('storm')) {
     stormLoad: load(),
   };
   log(`  ${JSON.stringify(storm)}`);
+}
+
+/** Nodes the console holds offline. */
+async function offlineNodes() {
+  return Number(
+    (
+      await handle.db
+        .selectFrom('nodes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('connection_offline', '=', 1)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }
 
 async function waitStored(n: number) {
@@ -439,12 +445,29 @@ if (!SKIP.has('dispatch')) {
       answeredMs = Date.now() - ordered;
       break;
     }
-    // Nothing more for 30 s: some devices are not there to answer.
+    // Nothing more over two of the outbox's resends: some devices are not there to answer.
     if (Number(r.n) > answered) [answered, answeredAt] = [Number(r.n), Date.now()];
-    if (Date.now() - answeredAt > 30_000 || Date.now() - ordered > 300_000) break;
+    if (Date.now() - answeredAt > (2 * RESEND_S + 10) * 1000 || Date.now() - ordered > 300_000) {
+      log(`  gave up after ${Math.round((Date.now() - ordered) / 1000)} s, ${answered} answered`);
+      break;
+    }
     await sleep(200);
   }
   const got = await all({ cmd: 'dispatch-report' }, 'commands');
+  // Where the commands stand: by status, whether the outbox marked them sent, whether their node is held offline.
+  const states = await handle.db
+    .selectFrom('node_commands as c')
+    .innerJoin('nodes as n', 'n.id', 'c.node_id')
+    .select((eb) => [
+      'c.status',
+      eb.case().when('c.sent_at', 'is', null).then('unsent').else('sent').end().as('sent'),
+      'n.connection_offline',
+      eb.fn.countAll<number>().as('n'),
+    ])
+    .where('c.source', '=', 'bench:dispatch')
+    .groupBy(['c.status', 'sent', 'n.connection_offline'])
+    .execute();
+  log(`  commands: ${states.map((s) => `${s.status}/${s.sent}/${s.connection_offline ? 'offline' : 'online'} ${s.n}`).join(', ')}`);
   const received = got.reduce((a, g) => a + g.received, 0);
   dispatch = {
     dispatchBatteries: batteries.length,
@@ -500,6 +523,8 @@ const figures = {
   telemetryRowsOfThem: telemetryRows,
   deviceReadingsStored: await count(),
   ...dispatch,
+  // At the end, the states of the storm all recorded (some may still have been on their way when its readings were stored).
+  nodesOfflineAtEnd: await offlineNodes(),
   consoleErrorsLogged: consoleLog.length,
 };
 for (const l of consoleLog.slice(0, 3)) log(`console: ${l.slice(0, 300)}`);

@@ -60,7 +60,8 @@ function toCommand(c: DeviceCommand, start: number, end: number): Command {
 
 /**
  * One simulated home on the wire: its own physics and state of charge, its own MQTT connection
- * with its credential, a retained `state` with `{ online: false }` as its last will. Every report
+ * with its credential, a retained `state` with `{ online: false }` as its last will (both naming
+ * when the connection began). Every report
  * it steps its physics over the interval and publishes the reading; while the broker is away it
  * keeps its readings and, once back, sends them as batches in sequence order. It obeys the commands
  * it is sent and answers each (its customer may opt out of a battery command).
@@ -77,6 +78,8 @@ export class SimulatedDevice {
   /** The commands it follows, by id (a command sent again replaces its pieces). */
   private readonly commands = new Map<number, Command[]>();
   private client: MqttClient | null = null;
+  /** When its present connection began (epoch seconds, to the millisecond; each later than the last): its `state` and last will say so. */
+  private since = 0;
   private flushing: Promise<void> | null = null;
   private readonly key: number;
 
@@ -129,13 +132,23 @@ export class SimulatedDevice {
   connect(): void {
     if (this.refused) return;
     const { identity } = this;
+    // Each connection's last will names when it began, as its state online does: of two console
+    // processes, the one that records the will last must not take the device for gone (docs/devices.md).
+    const begin = () => {
+      this.since = Math.max(Date.now(), Math.round(this.since * 1000) + 1) / 1000;
+      return { topic: this.topics.state, payload: Buffer.from(JSON.stringify({ online: false, ts: this.since })), qos: 1 as const, retain: true };
+    };
     const client = mqtt.connect(this.o.broker, {
       username: identity.serial,
       password: identity.secret,
       clientId: `fleet-${identity.serial}`,
       reconnectPeriod: RECONNECT_MS,
       connectTimeout: 10_000,
-      will: { topic: this.topics.state, payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
+      will: begin(),
+    });
+    // MQTT.js reads its options afresh for each reconnection.
+    client.on('reconnect', () => {
+      client.options.will = begin();
     });
     this.client = client;
     client.on('connect', () => {
@@ -163,6 +176,7 @@ export class SimulatedDevice {
     const { identity } = this;
     const state: DeviceState = {
       online: true,
+      ts: this.since,
       firmware: FIRMWARE,
       inverterKw: identity.inverterKw,
       batteryKw: identity.batteryKw,
@@ -292,7 +306,8 @@ export class SimulatedDevice {
     const client = this.client;
     this.client = null;
     if (!client) return;
-    if (how === 'offline') await client.publishAsync(this.topics.state, JSON.stringify({ online: false }), { qos: 1, retain: true }).catch(() => undefined);
+    if (how === 'offline')
+      await client.publishAsync(this.topics.state, JSON.stringify({ online: false, ts: this.since }), { qos: 1, retain: true }).catch(() => undefined);
     // Forced, the socket goes without a DISCONNECT, as when the home's internet goes: the broker sends the will.
     await client.endAsync(how === 'drop');
   }

@@ -172,6 +172,8 @@ export interface DeviceReadingTable {
 export interface DeviceStatusTable {
   node_id: number;
   state_json: string | null;
+  /** When the connection began that state_json speaks for (the state's `ts`), null when the device does not say. */
+  state_since: Generated<number | null>;
   rejected_reason: string | null;
   rejected_at: Epoch | null;
   rejected_count: Generated<number>;

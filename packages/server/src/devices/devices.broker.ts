@@ -83,6 +83,12 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
   const identities = new WeakMap<Client, BrokerIdentity>();
   const devices = new Map<string, Set<Client>>();
   const aedes = await Aedes.createBroker({
+    // No bound on the messages its emitter (mqemitter) delivers at once. Beyond the bound (100 by
+    // default) it queues them and drains the queue by recursion through every message that no one
+    // subscribes to (a device's reading or answer, a command to a device away): a dispatch's
+    // thousands of commands and answers overflowed the stack and killed the console's process.
+    // What comes in is bounded already: by each device's messages in flight, by the outbox's rounds.
+    concurrency: 0,
     authenticate(client, username, password, done) {
       const fail = () => {
         const err = new Error('Bad user name or password') as AuthenticateError;

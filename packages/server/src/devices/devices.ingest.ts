@@ -9,7 +9,7 @@ import {
 } from '@vpp/shared/devices/schemas';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ZodError } from 'zod';
-import { nowS } from '../db/database.ts';
+import { type Database, nowS } from '../db/database.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Sample, SubmeterSample } from '../telemetry/index.ts';
 import * as repo from './devices.repo.ts';
@@ -91,6 +91,8 @@ function toSample(nodeId: number, r: DeviceReading): Sample {
 }
 
 const isUniqueViolation = (err: unknown) => /unique|duplicate key|PRIMARY KEY/i.test(String((err as Error)?.message ?? err));
+/** PostgreSQL's deadlock and serialization failures: the transaction may simply run again. */
+const isConflict = (err: unknown) => ['40P01', '40001'].includes(String((err as { code?: unknown })?.code));
 
 /**
  * The console's side of what devices publish: each message is checked (JSON, schema, the device's
@@ -224,8 +226,9 @@ export class DeviceIngest {
           await this.store(batch);
           break;
         } catch (err) {
-          // Another console process stored some of the same readings meanwhile: read again which.
-          if (attempt < 2 && isUniqueViolation(err)) continue;
+          // Another console process stored some of the same readings meanwhile (read again which),
+          // or its writes to the same nodes met these in a deadlock.
+          if (attempt < 2 && (isUniqueViolation(err) || isConflict(err))) continue;
           throw err;
         }
       }
@@ -267,8 +270,7 @@ export class DeviceIngest {
     const dropped = new Map(this.dropped);
     this.dropped.clear();
     const now = nowS();
-    // A node heard from while the console had it offline (a device without a retained state, such as a one-off publish) is online again.
-    const back = [...contact.values()].filter((c) => c.node.offline);
+    let back: { nodeId: number; lastContact: number | null }[] = [];
     await this.ctx.telemetry.ingest(samples, now, {
       submeters,
       alongside: async (trx) => {
@@ -278,25 +280,28 @@ export class DeviceIngest {
             .insertInto('device_readings')
             .values(rows.slice(i, i + 1000))
             .execute();
+        // A node held offline whose device does not say when its connections begin (a one-off
+        // publish, a device without a state) is online again by its readings: decided in the
+        // database, where another console process may have recorded its last will.
+        back = await repo.heardFromWhileOffline(trx, [...contact.keys()]);
         await this.reports.contacts(
-          [...contact.values()]
-            .filter((c) => c.ts > (c.node.lastContact ?? 0))
-            .map((c) => ({ nodeId: c.node.nodeId, lastContact: c.ts, ...(c.node.offline ? { online: true } : {}) })),
+          [...contact.values()].filter((c) => c.ts > (c.node.lastContact ?? 0)).map((c) => ({ nodeId: c.node.nodeId, lastContact: c.ts })),
           trx,
         );
         if (back.length)
           await this.reports.connectivity(
-            back.map((c) => ({ nodeId: c.node.nodeId, ts: now, online: true, offlineFrom: c.node.lastContact })),
+            back.map((b) => ({ nodeId: b.nodeId, ts: now, online: true, offlineFrom: b.lastContact })),
             trx,
           );
         if (dropped.size) await repo.addDropped(trx, dropped);
       },
     });
-    for (const c of contact.values()) {
-      c.node.lastContact = Math.max(c.node.lastContact ?? 0, c.ts);
-      c.node.offline = false;
+    for (const c of contact.values()) c.node.lastContact = Math.max(c.node.lastContact ?? 0, c.ts);
+    for (const b of back) {
+      const c = contact.get(b.nodeId);
+      if (c) c.node.offline = false;
+      this.hooks.online?.(b.nodeId);
     }
-    for (const c of back) this.hooks.online?.(c.node.nodeId);
     this.counts.stored += fresh.length;
     // Live readings wait in the open tables until their bucket closes: the first write after a
     // 5-minute boundary folds the buckets before it (a late reading waits for the next one).
@@ -339,36 +344,61 @@ export class DeviceIngest {
   }
 
   private async saveStates(batch: readonly { node: repo.DeviceNode; state: DeviceState }[]): Promise<void> {
-    // Read afresh: whether the node is online is the one fact two console processes must agree on.
-    const fresh = await repo.connectivityBySerial(
-      this.ctx.db,
-      batch.map((s) => s.node.serial),
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { held, online } = await this.ctx.db.transaction().execute((trx) => this.recordStateBatch(trx, batch));
+        for (const { node } of batch) node.offline = held.get(node.nodeId)?.offline ?? node.offline;
+        for (const nodeId of online) this.hooks.online?.(nodeId);
+        return;
+      } catch (err) {
+        // Two consoles' writes to the same nodes (states here, readings there) met in a deadlock: this one again.
+        if (attempt < 3 && isConflict(err)) continue;
+        throw err;
+      }
+    }
+  }
+
+  /**
+   * Records a batch of states in the order they came. Whether the node is online is the one fact
+   * two console processes must agree on, so its rows are read locked: the other process's states
+   * of the same devices wait, and each decides on what the other wrote. A state that says when its
+   * connection began (`ts`) counts only if that connection is not older than the one recorded: a
+   * last will taken after its device's next state online (by the other process) is set aside, and
+   * the state online of a connection whose will came first changes nothing. Answers what each node
+   * is held as, and the nodes whose devices are (back) online: their commands go out again.
+   */
+  private async recordStateBatch(trx: Database, batch: readonly { node: repo.DeviceNode; state: DeviceState }[]) {
+    const held = await repo.lockConnectivity(
+      trx,
+      batch.map((s) => s.node.nodeId),
+      this.ctx.dialect === 'postgres',
     );
     const now = nowS();
-    const offline = new Map<number, boolean>();
-    const last = new Map<number, string>();
     const changes: ConnectivityChange[] = [];
-    // In the order they came: a device's last will and then its state online, in one batch, are two events.
+    const recorded = new Map<number, { json: string; since: number | null }>();
+    const online = new Set<number>();
     for (const { node, state } of batch) {
-      const f = fresh.get(node.serial) ?? node;
-      const wasOffline = offline.get(node.nodeId) ?? f.offline;
-      if (state.online === wasOffline) changes.push({ nodeId: node.nodeId, ts: now, online: state.online, offlineFrom: state.online ? f.lastContact : null });
-      offline.set(node.nodeId, !state.online);
-      last.set(node.nodeId, JSON.stringify(state));
+      const was = held.get(node.nodeId) ?? { offline: node.offline, lastContact: node.lastContact, since: null };
+      const since = state.ts ?? null;
+      if (since !== null && was.since !== null && (state.online ? since <= was.since : since < was.since)) continue;
+      // In the order they came: a device's last will and then its state online, in one batch, are two events.
+      if (state.online === was.offline)
+        changes.push({ nodeId: node.nodeId, ts: now, online: state.online, offlineFrom: state.online ? was.lastContact : null });
+      held.set(node.nodeId, { ...was, offline: !state.online, since });
+      recorded.set(node.nodeId, { json: JSON.stringify(state), since });
+      if (state.online) online.add(node.nodeId);
+      else online.delete(node.nodeId);
     }
-    await this.ctx.db.transaction().execute(async (trx) => {
-      for (const [nodeId, json] of last) await repo.saveState(trx, nodeId, json);
-      if (changes.length) {
-        await this.reports.connectivity(changes, trx);
-        const changed = new Set(changes.map((c) => c.nodeId));
-        await this.reports.contacts(
-          [...changed].map((nodeId) => ({ nodeId, online: !offline.get(nodeId) })),
-          trx,
-        );
-      }
-    });
-    for (const { node } of batch) node.offline = offline.get(node.nodeId) ?? node.offline;
-    for (const [nodeId, off] of offline) if (!off) this.hooks.online?.(nodeId);
+    for (const [nodeId, r] of recorded) await repo.saveState(trx, nodeId, r.json, r.since);
+    if (changes.length) {
+      await this.reports.connectivity(changes, trx);
+      const changed = new Set(changes.map((c) => c.nodeId));
+      await this.reports.contacts(
+        [...changed].map((nodeId) => ({ nodeId, online: !held.get(nodeId)?.offline })),
+        trx,
+      );
+    }
+    return { held, online };
   }
 
   /** Writes what is waiting, and the dropped counts. */

@@ -35,18 +35,61 @@ export async function deviceNodeBySerial(db: Database, serial: string): Promise<
   };
 }
 
-/** Whether each of these devices' nodes is offline, and its last contact, by serial number. */
-export async function connectivityBySerial(db: Database, serials: readonly string[]): Promise<Map<string, { offline: boolean; lastContact: number | null }>> {
-  const out = new Map<string, { offline: boolean; lastContact: number | null }>();
-  const unique = [...new Set(serials)];
-  for (let i = 0; i < unique.length; i += 1000) {
+/** What the console holds of a device's connection: whether its node is offline, its last contact, and when the connection began that its last state spoke for. */
+export interface Connectivity {
+  offline: boolean;
+  lastContact: number | null;
+  since: number | null;
+}
+
+/**
+ * Each of these nodes' connectivity. On PostgreSQL the nodes' rows are locked first (in id order)
+ * until the transaction `db` ends, and read after: two console processes recording states of one
+ * device take turns, each deciding on what the other wrote. (Read in the statement that locks, the
+ * device_status row would be the one of that statement's start: PostgreSQL brings only the locked
+ * rows up to date after a wait.) SQLite's one writer already runs such transactions in turn.
+ */
+export async function lockConnectivity(db: Database, nodeIds: readonly number[], lock: boolean): Promise<Map<number, Connectivity>> {
+  const out = new Map<number, Connectivity>();
+  const ids = [...new Set(nodeIds)].sort((a, b) => a - b);
+  for (let i = 0; i < ids.length; i += 1000) {
+    const chunk = ids.slice(i, i + 1000);
+    if (lock) await db.selectFrom('nodes').select('id').where('id', 'in', chunk).orderBy('id').forUpdate().execute();
     const rows = await db
-      .selectFrom('nodes')
-      .select(['serial_number', 'connection_offline', 'last_contact'])
-      .where('serial_number', 'in', unique.slice(i, i + 1000))
+      .selectFrom('nodes as n')
+      .leftJoin('device_status as s', 's.node_id', 'n.id')
+      .select(['n.id', 'n.connection_offline', 'n.last_contact', 's.state_since'])
+      .where('n.id', 'in', chunk)
       .execute();
     for (const r of rows)
-      out.set(r.serial_number, { offline: r.connection_offline === 1, lastContact: r.last_contact === null ? null : Number(r.last_contact) });
+      out.set(r.id, {
+        offline: r.connection_offline === 1,
+        lastContact: r.last_contact === null ? null : Number(r.last_contact),
+        since: r.state_since === null ? null : Number(r.state_since),
+      });
+  }
+  return out;
+}
+
+/**
+ * Marks online those of these nodes held offline whose devices do not say when their connections
+ * begin (no state with `ts`): their readings are the news that they are back. Answers them, with
+ * their last contact before these readings.
+ */
+export async function heardFromWhileOffline(db: Database, nodeIds: readonly number[]): Promise<{ nodeId: number; lastContact: number | null }[]> {
+  const out: { nodeId: number; lastContact: number | null }[] = [];
+  for (let i = 0; i < nodeIds.length; i += 1000) {
+    const rows = await db
+      .updateTable('nodes')
+      .set({ connection_offline: 0 })
+      .where('id', 'in', nodeIds.slice(i, i + 1000))
+      .where('connection_offline', '=', 1)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('device_status as s').select('s.node_id').whereRef('s.node_id', '=', 'nodes.id').where('s.state_since', 'is not', null))),
+      )
+      .returning(['id', 'last_contact'])
+      .execute();
+    for (const r of rows) out.push({ nodeId: r.id, lastContact: r.last_contact === null ? null : Number(r.last_contact) });
   }
   return out;
 }
@@ -68,6 +111,8 @@ export async function saveCredential(db: Database, nodeId: number, secretHash: s
     .values({ node_id: nodeId, secret_hash: secretHash, issued_at: at })
     .onConflict((oc) => oc.column('node_id').doUpdateSet({ secret_hash: secretHash, issued_at: at }))
     .execute();
+  // A new credential may be a new device, counting its connections from its own clock: its states are not weighed against the old one's.
+  await db.updateTable('device_status').set({ state_since: null }).where('node_id', '=', nodeId).execute();
 }
 
 /** Each of these nodes' credential's hash (nodes without one are absent). */
@@ -116,11 +161,12 @@ export async function addDropped(db: Database, counts: ReadonlyMap<number, numbe
       .execute();
 }
 
-export async function saveState(db: Database, nodeId: number, stateJson: string): Promise<void> {
+/** A device's state as recorded, with when the connection began that it speaks for (null: the device does not say). */
+export async function saveState(db: Database, nodeId: number, stateJson: string, since: number | null): Promise<void> {
   await db
     .insertInto('device_status')
-    .values({ node_id: nodeId, state_json: stateJson, rejected_reason: null, rejected_at: null })
-    .onConflict((oc) => oc.column('node_id').doUpdateSet({ state_json: stateJson }))
+    .values({ node_id: nodeId, state_json: stateJson, state_since: since, rejected_reason: null, rejected_at: null })
+    .onConflict((oc) => oc.column('node_id').doUpdateSet({ state_json: stateJson, state_since: since }))
     .execute();
 }
 

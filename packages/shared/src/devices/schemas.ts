@@ -74,15 +74,21 @@ export type DeviceReading = z.infer<typeof deviceReadingSchema>;
 export const deviceTelemetrySchema = z.union([deviceReadingSchema, z.strictObject({ readings: z.array(deviceReadingSchema).min(1).max(MAX_BATCH_READINGS) })]);
 export type DeviceTelemetry = z.infer<typeof deviceTelemetrySchema>;
 
+/** When a device's connection began: epoch seconds, with the fraction that tells apart two connections within one second. */
+const connectedAt = z.number().min(0).max(4_102_444_800);
+
 /**
  * The retained `state` of a device: `online: true` with what it is and can do when it connects, and
  * `{ "online": false }` as its last will (the broker publishes it when the device drops away).
+ * `ts`, the same in both, is when the connection began that the state speaks for: several console
+ * processes may take a last will and the next state online in either order, and the later
+ * connection is the one that holds.
  */
 export const deviceStateSchema = z.union([
-  z.strictObject({ online: z.literal(false), ts: epoch.optional() }),
+  z.strictObject({ online: z.literal(false), ts: connectedAt.optional() }),
   z.strictObject({
     online: z.literal(true),
-    ts: epoch.optional(),
+    ts: connectedAt.optional(),
     firmware: z.string().max(64),
     /** Rated powers (kW) and usable battery capacity (kWh). */
     inverterKw: z.number().min(0).max(1000),
