@@ -1,19 +1,13 @@
-import { Group, Pagination, Select, Table, Text } from '@mantine/core';
+import { Group, Pagination, Select, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@vpp/shared/constants';
-import { type ReactNode, useEffect } from 'react';
+import { useEffect } from 'react';
 import { z } from 'zod';
 import { useSearchState } from '../lib/search-state.ts';
+import { type Column, ListTable } from './list-table.tsx';
 import { LoadingSkeleton } from './loading-skeleton.tsx';
 
-export interface Column<T> {
-  key: string;
-  header: ReactNode;
-  render: (row: T) => ReactNode;
-  width?: number | string;
-  /** 'right' for figures, so that their digits line up down the column. */
-  align?: 'left' | 'right';
-}
+export type { Column };
 
 /**
  * Moves a table to a page: `replace` when the table corrects a page it cannot show (past the end), so
@@ -69,7 +63,7 @@ export function DataTable<T>(props: {
   const last = (pages - 1) * props.limit;
   const beyond = props.rows !== undefined && !props.loading && props.offset > last;
   const offset = Math.min(props.offset, last);
-  const { onPage, limit } = props;
+  const { onPage, limit, onRowClick } = props;
   useEffect(() => {
     if (beyond) onPage(limit, last, true);
   }, [beyond, onPage, limit, last]);
@@ -78,43 +72,27 @@ export function DataTable<T>(props: {
   }
   return (
     <>
-      <Table.ScrollContainer minWidth={props.minWidth ?? 600}>
-        <Table striped highlightOnHover={!!props.onRowClick} aria-label={props.label}>
-          <Table.Thead>
-            <Table.Tr>
-              {props.columns.map((c) => (
-                <Table.Th key={c.key} w={c.width} ta={c.align}>
-                  {c.header}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {props.rows?.map((row) => (
-              <Table.Tr
-                key={props.rowKey(row)}
-                onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}
-                // A row that opens something is reached with Tab and opened with Enter, as a link is (WCAG 2.1.1).
-                tabIndex={props.onRowClick ? 0 : undefined}
-                onKeyDown={
-                  props.onRowClick
-                    ? (e) => {
-                        if (e.key === 'Enter' && e.target === e.currentTarget) props.onRowClick?.(row);
-                      }
-                    : undefined
-                }
-                style={props.onRowClick ? { cursor: 'pointer' } : undefined}
-              >
-                {props.columns.map((c) => (
-                  <Table.Td key={c.key} ta={c.align}>
-                    {c.render(row)}
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ListTable<T>
+        label={props.label}
+        columns={props.columns}
+        rows={props.rows ?? []}
+        rowKey={props.rowKey}
+        minWidth={props.minWidth ?? 600}
+        striped
+        table={{ highlightOnHover: !!onRowClick }}
+        rowProps={
+          onRowClick &&
+          ((row) => ({
+            onClick: () => onRowClick(row),
+            // A row that opens something is reached with Tab and opened with Enter, as a link is (WCAG 2.1.1).
+            tabIndex: 0,
+            onKeyDown: (e: React.KeyboardEvent<HTMLTableRowElement>) => {
+              if (e.key === 'Enter' && e.target === e.currentTarget) onRowClick(row);
+            },
+            style: { cursor: 'pointer' },
+          }))
+        }
+      />
       {props.rows && props.rows.length === 0 && !beyond && (
         <Text c="dimmed" ta="center" py="lg">
           {props.empty}

@@ -4,9 +4,9 @@ import { nowS } from '../../db/database.ts';
 import { toControl } from '../../devices/devices.outbox.ts';
 import { homesVpp, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { importLimitedForecast } from './curtailments.limits.service.ts';
+import { forecastVpp } from '../events/index.ts';
 import { runCurtailmentEngine } from './curtailments.orders.service.ts';
-import { createImportLimit, curtailmentSource, setpointSource } from './curtailments.service.ts';
+import { createImportLimit, curtailmentSource, importCaps, setpointSource } from './curtailments.service.ts';
 
 describeEachDatabase('curtailments and default setpoints', (h) => {
   let org: number;
@@ -167,20 +167,24 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
 
   it('predicts the import under an import limit: what the batteries can hold, and the load of a home without one', () => {
     // An evening: no sun, 3 kW of load in each home. The first home's battery gives at most 1.5 kW
-    // (its share is 1 kW: it holds what it can); the second home has none.
+    // (its share is 1 kW: it holds what it can); the second home has none. The kernel's forecast steps
+    // them, the limit applied as an import cap on each home with a battery over its window.
     const homes = [
-      { batteryKw: 1.5, usableKwh: 10, socKwh: 10, shareKw: 1 },
-      { batteryKw: 0, usableKwh: 0, socKwh: 0, shareKw: null },
+      { id: 1, solarKw: 0, inverterKw: 0, batteryKw: 1.5, usableKwh: 10, socKwh: 10 },
+      { id: 2, solarKw: 0, inverterKw: 0, batteryKw: 0, usableKwh: 0, socKwh: 0 },
     ];
     const expected = { solarKw: () => 0, houseKw: () => 3 };
-    const steps = { from: 0, count: 4, stepS: 300, start: 600, end: 1200, efficiency: 1 };
-    expect([...importLimitedForecast(homes, expected, steps).meter]).toEqual([4.5, 4.5, 4.5, 4.5]);
+    const meter = (nodes: typeof homes) =>
+      Object.values(forecastVpp(nodes, { from: 0, dayStart: 0, end: 1200 }, expected, importCaps(nodes, 1, 600, 600)).adjustedPrediction ?? {}).map(
+        (p) => p.meterPower,
+      );
+    expect(meter(homes)).toEqual([4.5, 4.5, 4.5, 4.5]);
     // A battery with the power to cover its home's load holds it at 0, under its share.
     const stronger = [{ ...homes[0], batteryKw: 5 }, homes[1]];
-    expect([...importLimitedForecast(stronger, expected, steps).meter]).toEqual([3, 3, 3, 3]);
+    expect(meter(stronger)).toEqual([3, 3, 3, 3]);
     // An empty battery holds nothing: the limit is not met, and the prediction says so.
     const empty = [{ ...homes[0], socKwh: 0 }, homes[1]];
-    expect([...importLimitedForecast(empty, expected, steps).meter]).toEqual([6, 6, 6, 6]);
+    expect(meter(empty)).toEqual([6, 6, 6, 6]);
   });
 
   it('refuses a curtailment or a setpoint on an FCAS VPP, which is registered for frequency services', async () => {

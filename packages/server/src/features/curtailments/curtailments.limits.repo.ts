@@ -1,54 +1,32 @@
 import type { Database } from '../../db/database.ts';
-import { REPORTING_WINDOW_S } from '../events/index.ts';
+import { reportingNow } from '../events/index.ts';
 import { memberNodes, type PowerstationRow } from '../vpps/index.ts';
 
-// The SQL of per-node limits: the VPP's curtailable nodes, and each source's nodes and shares (limit_nodes).
+// The SQL of per-node limits: the VPP's nodes that can hold a limit, and each source's nodes and shares (limit_nodes).
 
-function curtailable(db: Database, ps: PowerstationRow) {
-  return memberNodes(db, ps)
-    .select(['nodes.id', 'nodes.solar_kw', 'nodes.inverter_kw'])
-    .where('nodes.unit_state', '=', 'COMMISSIONED')
-    .where('nodes.solar_kw', '>', 0)
-    .where('nodes.inverter_kw', '>', 0);
+/** Which way a limit bounds a VPP: its export (its solar, behind an inverter) or its import (held by its batteries). */
+export type LimitDirection = 'export' | 'import';
+
+/** The columns a node must have above 0 to hold a limit of each direction. */
+const HOLDS = {
+  export: ['nodes.solar_kw', 'nodes.inverter_kw'],
+  import: ['nodes.battery_kw', 'nodes.battery_usable_kwh'],
+} as const;
+
+/** The VPP's commissioned nodes that can hold a limit of a direction; with `now`, only those reporting now. */
+function holders(db: Database, ps: PowerstationRow, direction: LimitDirection, now?: number) {
+  const members = memberNodes(db, ps);
+  const [a, b] = HOLDS[direction];
+  return (now === undefined ? members : reportingNow(members, now)).where('nodes.unit_state', '=', 'COMMISSIONED').where(a, '>', 0).where(b, '>', 0);
 }
 
-/** The VPP's curtailable nodes with their solar and inverter, in id order. */
-export async function curtailableRows(db: Database, ps: PowerstationRow) {
-  return curtailable(db, ps).orderBy('nodes.id').execute();
-}
-
-/** The VPP's curtailable nodes reporting now (a reading within REPORTING_WINDOW_S), in id order. */
-export async function reportingCurtailableRows(db: Database, ps: PowerstationRow, now: number) {
-  return curtailable(db, ps)
-    .innerJoin('tel_latest as l', 'l.node_id', 'nodes.id')
-    .where('nodes.connection_offline', '=', 0)
-    .where('l.ts', '>=', now - REPORTING_WINDOW_S)
-    .orderBy('nodes.id')
-    .execute();
-}
-
-// An import limit's nodes: the VPP's commissioned homes with a battery (it holds the import), weighed by its power.
-function batteryHomes(db: Database, ps: PowerstationRow) {
-  return memberNodes(db, ps)
-    .select(['nodes.id', 'nodes.battery_kw'])
-    .where('nodes.unit_state', '=', 'COMMISSIONED')
-    .where('nodes.battery_kw', '>', 0)
-    .where('nodes.battery_usable_kwh', '>', 0);
-}
-
-/** The VPP's commissioned homes with a battery and its power (kW), in id order. */
-export async function batteryHomeRows(db: Database, ps: PowerstationRow) {
-  return batteryHomes(db, ps).orderBy('nodes.id').execute();
-}
-
-/** The VPP's commissioned homes with a battery reporting now (a reading within REPORTING_WINDOW_S), in id order. */
-export async function reportingBatteryHomeRows(db: Database, ps: PowerstationRow, now: number) {
-  return batteryHomes(db, ps)
-    .innerJoin('tel_latest as l', 'l.node_id', 'nodes.id')
-    .where('nodes.connection_offline', '=', 0)
-    .where('l.ts', '>=', now - REPORTING_WINDOW_S)
-    .orderBy('nodes.id')
-    .execute();
+/**
+ * The VPP's nodes that can hold a limit of a direction (curtailable nodes with their solar and
+ * inverter, or homes with a battery and its power), in id order; with `now`, only those reporting now
+ * (a reading within REPORTING_WINDOW_S).
+ */
+export async function holderRows(db: Database, ps: PowerstationRow, direction: LimitDirection, now?: number) {
+  return holders(db, ps, direction, now).select(['nodes.id', 'nodes.solar_kw', 'nodes.inverter_kw', 'nodes.battery_kw']).orderBy('nodes.id').execute();
 }
 
 /** Every member node of the VPP now, in id order (an import limit's response counts the homes without a battery too). */
@@ -58,7 +36,7 @@ export async function vppNodeIds(db: Database, ps: PowerstationRow): Promise<num
 
 /** How many curtailable nodes the VPP has, and their summed capacity (kW: solar or inverter, the smaller). */
 export async function curtailableCapacity(db: Database, ps: PowerstationRow) {
-  const r = await memberNodes(db, ps)
+  const r = await holders(db, ps, 'export')
     .select((eb) => [
       eb.fn.countAll<number>().as('n'),
       eb.fn
@@ -67,9 +45,6 @@ export async function curtailableCapacity(db: Database, ps: PowerstationRow) {
         )
         .as('kw'),
     ])
-    .where('nodes.unit_state', '=', 'COMMISSIONED')
-    .where('nodes.solar_kw', '>', 0)
-    .where('nodes.inverter_kw', '>', 0)
     .executeTakeFirstOrThrow();
   return { n: Number(r.n), kw: Number(r.kw ?? 0) };
 }

@@ -16,30 +16,26 @@ export interface CurtailableNode {
 /** The most a node's solar can put out, kW: its panels or its inverter, the smaller. */
 const capacity = (r: { solar_kw: number; inverter_kw: number }) => Math.max(0, Math.min(r.solar_kw, r.inverter_kw));
 
-/** The VPP's curtailable nodes, in id order. */
-export async function curtailableNodes(db: Database, ps: PowerstationRow): Promise<CurtailableNode[]> {
-  const rows = await repo.curtailableRows(db, ps);
-  return rows.map((r) => ({ id: r.id, capacityKw: capacity(r) }));
+/** The VPP's nodes that can hold a limit of a direction, and the capacity of each: its solar (export) or its battery's power (import). */
+async function limitNodes(db: Database, ps: PowerstationRow, direction: repo.LimitDirection, now?: number): Promise<CurtailableNode[]> {
+  const rows = await repo.holderRows(db, ps, direction, now);
+  return rows.map((r) => ({ id: r.id, capacityKw: direction === 'export' ? capacity(r) : r.battery_kw }));
 }
+
+/** The VPP's curtailable nodes, in id order. */
+export const curtailableNodes = (db: Database, ps: PowerstationRow) => limitNodes(db, ps, 'export');
 
 /**
  * The VPP's homes with a battery, the nodes of an import limit: its capacity is the battery's power
  * (what it can take off the import, by charging less and then discharging).
  */
-export async function batteryHomes(db: Database, ps: PowerstationRow): Promise<CurtailableNode[]> {
-  return (await repo.batteryHomeRows(db, ps)).map((r) => ({ id: r.id, capacityKw: r.battery_kw }));
-}
+export const batteryHomes = (db: Database, ps: PowerstationRow) => limitNodes(db, ps, 'import');
 
 /** The VPP's homes with a battery that are reporting now: those an import limit can reach. */
-export async function reportingBatteryHomes(db: Database, ps: PowerstationRow, now: number): Promise<CurtailableNode[]> {
-  return (await repo.reportingBatteryHomeRows(db, ps, now)).map((r) => ({ id: r.id, capacityKw: r.battery_kw }));
-}
+export const reportingBatteryHomes = (db: Database, ps: PowerstationRow, now: number) => limitNodes(db, ps, 'import', now);
 
 /** The VPP's curtailable nodes that are reporting now (a reading within REPORTING_WINDOW_S): those a limit can reach. */
-export async function reportingCurtailable(db: Database, ps: PowerstationRow, now: number): Promise<CurtailableNode[]> {
-  const rows = await repo.reportingCurtailableRows(db, ps, now);
-  return rows.map((r) => ({ id: r.id, capacityKw: capacity(r) }));
-}
+export const reportingCurtailable = (db: Database, ps: PowerstationRow, now: number) => limitNodes(db, ps, 'export', now);
 
 /**
  * The curtailment constraint (spec 3 §3.6): minus the summed capacity of the VPP's curtailable nodes,
@@ -176,47 +172,3 @@ export async function heldShares(db: Database, source: string): Promise<Map<numb
 
 /** A standing limit lasts until a newer one replaces it: its orders run to the end of the accepted time range. */
 export const STANDING_END = MAX_EPOCH_S;
-
-/** A home as an import limit's prediction steps it: its battery (none when 0), stored energy and share of the limit (null: no order). */
-export interface ImportHome {
-  batteryKw: number;
-  usableKwh: number;
-  socKwh: number;
-  shareKw: number | null;
-}
-
-/**
- * The VPP's net import predicted under an import limit (kW per step from `from`, with the solar): each
- * home self-consumes as the dispatch forecast's do; inside [start, end) a home with a share holds its
- * import to it as the devices do (opModImpLimW: charging less, then discharging, within its power and
- * stored energy); a home without a battery imports what it uses.
- */
-export function importLimitedForecast(
-  homes: readonly ImportHome[],
-  expected: { solarKw(node: number, step: number): number; houseKw(node: number, step: number): number },
-  steps: { from: number; count: number; stepS: number; start: number; end: number; efficiency: number },
-): { solar: Float64Array; meter: Float64Array } {
-  const solar = new Float64Array(steps.count);
-  const meter = new Float64Array(steps.count);
-  const hours = steps.stepS / 3600;
-  homes.forEach((h, i) => {
-    let soc = h.socKwh;
-    for (let k = 0; k < steps.count; k++) {
-      const t = steps.from + k * steps.stepS;
-      const s = expected.solarKw(i, k);
-      const house = expected.houseKw(i, k);
-      let battery = 0;
-      if (h.usableKwh > 0 && h.batteryKw > 0) {
-        const maxCharge = Math.min(h.batteryKw, Math.max(0, (h.usableKwh - soc) / hours / steps.efficiency));
-        const maxDischarge = Math.min(h.batteryKw, Math.max(0, (soc * steps.efficiency) / hours));
-        battery = Math.max(-maxDischarge, Math.min(maxCharge, s - house));
-        const over = house + battery - s - (h.shareKw ?? Number.POSITIVE_INFINITY);
-        if (t >= steps.start && t < steps.end && over > 0) battery = Math.max(battery - over, Math.min(battery, -maxDischarge));
-        soc = Math.min(h.usableKwh, Math.max(0, soc + (battery > 0 ? battery * steps.efficiency : battery / steps.efficiency) * hours));
-      }
-      solar[k] += s;
-      meter[k] += house + battery - s;
-    }
-  });
-  return { solar, meter };
-}

@@ -16,7 +16,6 @@ import { PREDICTION_HORIZON_S } from '@vpp/shared/dispatches/rules';
 import { MAX_REQUEST_KW } from '@vpp/shared/dispatches/schemas';
 import { type Database, nowS } from '../../db/database.ts';
 import { commandResponses, endCommands } from '../../devices/devices.commands.ts';
-import { BATTERY_ONE_WAY_EFFICIENCY, forecastPower } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
@@ -27,7 +26,8 @@ import {
   DEFAULT_TIME_ZONE,
   type EventKind,
   eventPowerstation,
-  forecastSteps,
+  type ForecastAdjustment,
+  type ForecastNode,
   forecastWindow,
   insertEvent,
   predictionWarning,
@@ -40,7 +40,7 @@ import {
 } from '../events/index.ts';
 import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
 import * as limits from './curtailments.limits.repo.ts';
-import { batteryHomes, curtailableNodes, curtailmentConstraint, importLimitedForecast, splitLimit } from './curtailments.limits.service.ts';
+import { batteryHomes, curtailableNodes, curtailmentConstraint, splitLimit } from './curtailments.limits.service.ts';
 import * as repo from './curtailments.repo.ts';
 import { type CurtailmentRow, findCurtailment } from './curtailments.repo.ts';
 import * as setpoints from './curtailments.setpoints.repo.ts';
@@ -286,23 +286,33 @@ export async function curtailmentResponse(ctx: AppContext, user: Pick<AuthUser, 
 }
 
 /**
- * The VPP's curtailable nodes' solar and meter power expected with no curtailment over a window (an
- * hour either side), from the weather forecast: the event kernel's forecast of each reporting
- * node (the console's forecast of its solar and household from its history, the sun and the clouds,
- * and its battery). A window already begun is
- * forecast from its start, so the detail can set what was expected beside what was measured; its
- * batteries then start from their stored energy now (their state at the start is not kept).
+ * The solar and meter power expected over a window (an hour either side), from the weather forecast:
+ * the event kernel's forecast of each reporting node (the console's forecast of its solar and household
+ * from its history, the sun and the clouds, and its battery). With no import limit, the VPP's
+ * curtailable nodes with no curtailment; under an import limit (`importKw`), every home of the VPP
+ * (those without a battery too, as the limit is on the VPP's net import), each home with a battery
+ * holding its share (`importCaps`). A window already begun is forecast from its start, so the detail
+ * can set what was expected beside what was measured; its batteries then start from their stored
+ * energy now (their state at the start is not kept).
  */
-async function predict(ctx: AppContext, user: AuthUser, ps: PowerstationRow, start: number, duration: number): Promise<CurtailmentPrediction> {
+async function predict(
+  ctx: AppContext,
+  user: AuthUser,
+  ps: PowerstationRow,
+  start: number,
+  duration: number,
+  importKw: number | null = null,
+): Promise<CurtailmentPrediction> {
   const now = nowS();
   if (start > now + PREDICTION_HORIZON_S) throw badRequest(CURTAILMENT_MESSAGES.predictionHorizon);
-  const nodes = (await reportingNodes(ctx.db, ps, now)).filter((r) => r.solar_kw > 0 && r.inverter_kw > 0).map(toForecastNode);
+  const reporting = (await reportingNodes(ctx.db, ps, now)).map(toForecastNode);
+  const nodes = importKw === null ? reporting.filter((n) => n.solarKw > 0 && n.inverterKw > 0) : reporting;
   const windowStart = start - 3600 - (start % STEP_S);
   const req = { from: Math.min(now - (now % STEP_S), windowStart), dayStart: windowStart, end: start + duration + 3600 };
-  const f = await forecastWindow(ctx, nodes, req);
+  const f = await forecastWindow(ctx, nodes, req, importKw === null ? undefined : importCaps(nodes, importKw, start, duration));
   const solarPower: Record<string, number | null> = {};
   const meterPower: Record<string, number | null> = {};
-  for (const [ts, p] of Object.entries(f.prediction)) {
+  for (const [ts, p] of Object.entries(f.adjustedPrediction ?? f.prediction)) {
     solarPower[ts] = p.solarPower;
     meterPower[ts] = p.meterPower;
   }
@@ -315,6 +325,23 @@ async function predict(ctx: AppContext, user: AuthUser, ps: PowerstationRow, sta
   };
 }
 
+/**
+ * An import limit as the forecast applies it: each home with a battery capped over the window at its
+ * share of the limit (kW, split by battery power as the engine splits it); the homes without one
+ * import what they use.
+ */
+export function importCaps(
+  nodes: readonly Pick<ForecastNode, 'id' | 'usableKwh' | 'batteryKw'>[],
+  limitKw: number,
+  start: number,
+  duration: number,
+): ForecastAdjustment {
+  const batteries = nodes.filter((n) => n.usableKwh > 0 && n.batteryKw > 0).map((n) => ({ id: n.id, capacityKw: n.batteryKw }));
+  const shares = splitLimit(Math.max(0, limitKw), batteries);
+  const caps = new Map([...shares].map(([id, kw]) => [id, [{ start, end: start + duration, importCapKw: kw }]]));
+  return { start, orders: () => caps };
+}
+
 export async function newPrediction(ctx: AppContext, user: AuthUser, q: { powerstation: number; startTime: number; duration: number }) {
   return predict(ctx, user, await requirePowerstation(ctx, user, q.powerstation), q.startTime, q.duration);
 }
@@ -323,43 +350,7 @@ export async function curtailmentPrediction(ctx: AppContext, user: AuthUser, id:
   const c = await requireCurtailment(ctx, user, id);
   if (c.powerstation_id === null) throw notFound('Virtual Power Plant');
   const ps = await requirePowerstation(ctx, user, c.powerstation_id);
-  if (c.component === 'import') return predictImport(ctx, user, ps, c);
-  return predict(ctx, user, ps, c.start_time, c.duration);
-}
-
-/**
- * An import limit's prediction: every home of the VPP reporting now (those without a battery too, as
- * its limit is on the VPP's net import), their solar and their net import expected under the limit
- * (`importLimitedForecast`: each home with a battery holding its share), from the weather forecast.
- */
-async function predictImport(ctx: AppContext, user: AuthUser, ps: PowerstationRow, c: CurtailmentRow): Promise<CurtailmentPrediction> {
-  const now = nowS();
-  if (c.start_time > now + PREDICTION_HORIZON_S) throw badRequest(CURTAILMENT_MESSAGES.predictionHorizon);
-  const nodes = (await reportingNodes(ctx.db, ps, now)).map(toForecastNode);
-  const windowStart = c.start_time - 3600 - (c.start_time % STEP_S);
-  const req = { from: Math.min(now - (now % STEP_S), windowStart), dayStart: windowStart, end: c.start_time + c.duration + 3600 };
-  const count = forecastSteps(req);
-  const batteries = nodes.filter((n) => n.usableKwh > 0 && n.batteryKw > 0).map((n) => ({ id: n.id, capacityKw: n.batteryKw }));
-  const shares = splitLimit(Math.max(0, c.real_power_p), batteries);
-  const f = importLimitedForecast(
-    nodes.map((n) => ({ batteryKw: n.batteryKw, usableKwh: n.usableKwh, socKwh: n.socKwh, shareKw: shares.get(n.id) ?? null })),
-    await forecastPower(ctx, nodes, req.from, count),
-    { from: req.from, count, stepS: STEP_S, start: c.start_time, end: c.start_time + c.duration, efficiency: BATTERY_ONE_WAY_EFFICIENCY },
-  );
-  const solarPower: Record<string, number | null> = {};
-  const meterPower: Record<string, number | null> = {};
-  for (let t = windowStart; t < req.end; t += STEP_S) {
-    const k = (t - req.from) / STEP_S;
-    solarPower[t] = k < 0 || k >= count ? null : r3(f.solar[k]);
-    meterPower[t] = k < 0 || k >= count ? null : r3(f.meter[k]);
-  }
-  return {
-    interval: STEP_S,
-    solarPower,
-    meterPower,
-    warning: predictionWarning(c.start_time, now, user.row.timezone ?? DEFAULT_TIME_ZONE, false),
-    deployments: nodes.length,
-  };
+  return predict(ctx, user, ps, c.start_time, c.duration, c.component === 'import' ? c.real_power_p : null);
 }
 
 /** The curtailment's nodes in id order, a page of them, and whether each accepted its limit. */

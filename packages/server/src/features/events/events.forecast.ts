@@ -7,8 +7,9 @@ import type { NodeStateRow } from './events.repo.ts';
 
 // The kernel's forecast of a VPP's window, for every kind of event: each reporting node's expected
 // solar and household load (the console's forecast), its battery self-consuming within its limits,
-// summed over the VPP. A kind that changes what the batteries do (a dispatch's allocation) gives the
-// orders it would send from each node's forecast state at its start; its own rules stay in its area.
+// summed over the VPP. A kind that changes what the batteries do (a dispatch's allocation, an import
+// limit's caps) gives the orders it would send from each node's forecast state at its start; its own
+// rules stay in its area.
 
 /** Events work in 5-minute steps: the engines' time step, and the telemetry's finest rollup. */
 export const STEP_S = 300;
@@ -21,6 +22,17 @@ export interface PowerInterval {
   start: number;
   end: number;
   kw: number;
+}
+
+/**
+ * A cap on a node's import from the grid (kW) over [start, end), as an import limit orders it: the
+ * battery self-consumes, then charges less and discharges to hold the import to the cap (as the
+ * devices' opModImpLimW does), within its power and stored energy.
+ */
+export interface ImportCap {
+  start: number;
+  end: number;
+  importCapKw: number;
 }
 
 /** A node as the forecast steps it: its equipment and state now (its expected solar and load come from the console's forecast). */
@@ -50,7 +62,7 @@ export interface ForecastWindow {
  */
 export interface ForecastAdjustment {
   start: number;
-  orders(socAtStart: Float64Array): ReadonlyMap<number, readonly PowerInterval[]>;
+  orders(socAtStart: Float64Array): ReadonlyMap<number, readonly (PowerInterval | ImportCap)[]>;
 }
 
 /** A VPP's forecast: without the event, and with it when an adjustment was given. */
@@ -98,7 +110,7 @@ export function forecastVpp(nodes: readonly ForecastNode[], req: ForecastWindow,
   const socAtStart = new Float64Array(nodes.length);
 
   /** Steps one node over [k0, count), self-consuming unless `orders` hold its battery; adds into `out`. */
-  const run = (n: ForecastNode, k0: number, soc0: number, out: Sums, orders: readonly PowerInterval[] | null, index: number) => {
+  const run = (n: ForecastNode, k0: number, soc0: number, out: Sums, orders: readonly (PowerInterval | ImportCap)[] | null, index: number) => {
     let soc = soc0;
     let o = 0;
     for (let k = k0; k < count; k++) {
@@ -109,13 +121,22 @@ export function forecastVpp(nodes: readonly ForecastNode[], req: ForecastWindow,
       let battery = 0;
       if (n.usableKwh > 0 && n.batteryKw > 0) {
         let target = solar - house;
+        let cap: number | null = null;
         if (orders) {
           while (o < orders.length && orders[o].end <= t) o++;
-          if (o < orders.length && orders[o].start <= t) target = orders[o].kw;
+          const order = o < orders.length && orders[o].start <= t ? orders[o] : null;
+          if (order) {
+            if ('kw' in order) target = order.kw;
+            else cap = order.importCapKw;
+          }
         }
         const maxCharge = Math.min(n.batteryKw, Math.max(0, (n.usableKwh - soc) / hours / ONE_WAY_EFFICIENCY));
         const maxDischarge = Math.min(n.batteryKw, Math.max(0, (soc * ONE_WAY_EFFICIENCY) / hours));
         battery = Math.max(-maxDischarge, Math.min(maxCharge, target));
+        if (cap !== null) {
+          const over = house + battery - solar - cap;
+          if (over > 0) battery = Math.max(battery - over, Math.min(battery, -maxDischarge));
+        }
         soc = Math.min(n.usableKwh, Math.max(0, soc + (battery > 0 ? battery * ONE_WAY_EFFICIENCY : battery / ONE_WAY_EFFICIENCY) * hours));
       }
       out.solar[k] += solar;

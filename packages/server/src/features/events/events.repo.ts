@@ -283,11 +283,13 @@ const PAGE = 20_000;
 
 /** Commissioned member nodes, online, with a reading within REPORTING_WINDOW_S of `now`, after an id. */
 function reporting(db: Database, ps: PowerstationRow, now: number, after: number) {
-  return memberNodes(db, ps)
+  return reportingNow(memberNodes(db, ps), now).select('nodes.id').where('nodes.unit_state', '=', 'COMMISSIONED').where('nodes.id', '>', after);
+}
+
+/** A query of a VPP's member nodes narrowed to those reporting now: online, their latest reading (`l`) within REPORTING_WINDOW_S of `now`. */
+export function reportingNow(members: ReturnType<typeof memberNodes>, now: number) {
+  return members
     .innerJoin('tel_latest as l', 'l.node_id', 'nodes.id')
-    .select('nodes.id')
-    .where('nodes.unit_state', '=', 'COMMISSIONED')
     .where('nodes.connection_offline', '=', 0)
-    .where('l.ts', '>=', now - REPORTING_WINDOW_S)
-    .where('nodes.id', '>', after);
+    .where('l.ts', '>=', now - REPORTING_WINDOW_S);
 }

@@ -11,6 +11,7 @@ export {
   forecastSteps,
   forecastVpp,
   forecastWindow,
+  type ImportCap,
   type PowerInterval,
   predictionWarning,
   STEP_S,
@@ -30,6 +31,7 @@ export {
   REPORTING_WINDOW_S,
   reportingBatteries,
   reportingNodes,
+  reportingNow,
 } from './events.repo.ts';
 export {
   type AuditAction,

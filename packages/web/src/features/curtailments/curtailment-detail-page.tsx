@@ -1,4 +1,4 @@
-import { Anchor, Box, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Box, SimpleGrid, Stack, Text } from '@mantine/core';
 import {
   CURTAILMENT_DETAIL_REFRESH_MS,
   CURTAILMENT_NODES_REFRESH_MS,
@@ -16,13 +16,10 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
-import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
-import { NotFound } from '../../components/not-found.tsx';
-import { PageLayout } from '../../components/page-layout.tsx';
+import { ListTable } from '../../components/list-table.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
-import { isNotFound } from '../../lib/request.ts';
-import { DispatchStatusBadge, Figure, formatDispatchStart, Section } from '../events/index.ts';
+import { DispatchStatusBadge, EventDetailFrame, type EventFrame, Figure, formatDispatchStart, NodesProgress, Section, WindowFigures } from '../events/index.ts';
 import {
   inProgress,
   useCancelCurtailment,
@@ -43,6 +40,14 @@ export const DETAIL_TEXTS = {
   noNodes: 'No nodes take part in this curtailment.',
 } as const;
 
+const CURTAILMENT_FRAME: EventFrame = {
+  listLabel: M.title,
+  listPath: FEED_IN_LIST_PATH,
+  permission: CURTAILMENT_VIEW,
+  notFound: DETAIL_TEXTS.notFound,
+  backToList: DETAIL_TEXTS.backToList,
+};
+
 function CancelButton({ id }: { id: number }) {
   const navigate = useNavigate();
   const cancel = useCancelCurtailment();
@@ -62,9 +67,7 @@ function RequestSection({ c, zone, nowS }: { c: CurtailmentDetail; zone: string;
   return (
     <Section title="Request">
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md">
-        <Figure label="Start">{formatDispatchStart(r.startTime, zone, nowS)}</Figure>
-        <Figure label="End">{formatDispatchStart(r.startTime + r.duration, zone, nowS)}</Figure>
-        <Figure label="Duration">{formatDuration(r.duration)}</Figure>
+        <WindowFigures request={r} zone={zone} nowS={nowS} />
         <Figure label="Limit">{formatPower(r.realPowerP, 1)}</Figure>
         <Figure label="Component">{curtailmentComponentLabel(c.component)}</Figure>
         <Figure label="OpenADR id">{openadrEventId(c.id)}</Figure>
@@ -83,7 +86,6 @@ function ResponseSection({ c }: { c: CurtailmentDetail }) {
   const r = c.currentResponse;
   // The nodes asked as the node table lists them (a node that joined the VPP since the start too).
   const requested = r.deploymentsAsked;
-  const share = requested ? (100 * r.deploymentsAccepted) / requested : 0;
   const gross = c.component === 'solar';
   const imports = c.component === 'import';
   // An import limit holds the VPP's net import: what its meters import now.
@@ -91,10 +93,7 @@ function ResponseSection({ c }: { c: CurtailmentDetail }) {
   return (
     <Section title="Response">
       <Stack gap="sm">
-        <Text size="sm">
-          {r.deploymentsAccepted} of {requested} nodes accepted
-        </Text>
-        <Progress value={share} aria-label="Nodes accepted" size="lg" />
+        <NodesProgress done={r.deploymentsAccepted} of={requested} verb="accepted" label="Nodes accepted" />
         <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md">
           <Figure label="Accepted power">{formatPower(accepted, 1)}</Figure>
           <Figure label="Solar power">{formatPower(r.solarPower, 1)}</Figure>
@@ -112,6 +111,31 @@ function ResponseSection({ c }: { c: CurtailmentDetail }) {
   );
 }
 
+type PanelEvent = NonNullable<ReturnType<typeof useCurtailmentEvents>['data']>[number];
+
+const eventColumns = (zone: string, nowS: number): Column<PanelEvent>[] => [
+  {
+    key: 'event',
+    header: 'Event',
+    render: (e) => (
+      <Anchor component={Link} to={curtailmentPath(e.id)} size="sm">
+        {e.powerstation?.name ?? M.unknownVpp}
+      </Anchor>
+    ),
+  },
+  { key: 'start', header: 'Start', render: (e) => formatDispatchStart(e.startTime, zone, nowS) },
+  { key: 'duration', header: 'Duration', render: (e) => formatDuration(e.duration) },
+  {
+    key: 'state',
+    header: 'State',
+    render: (e) => (
+      <Box miw="max-content">
+        <DispatchStatusBadge dispatch={{ state: e.state, cancelledAt: null }} />
+      </Box>
+    ),
+  },
+];
+
 /** The events panel (spec 3 §2.7): upcoming and in-progress curtailments of the organisation, each linking to its detail. */
 function EventsPanel({ id, zone, nowS }: { id: number; zone: string; nowS: number }) {
   const events = useCurtailmentEvents(true);
@@ -120,36 +144,14 @@ function EventsPanel({ id, zone, nowS }: { id: number; zone: string; nowS: numbe
       {events.isLoading ? (
         <DelayedLoader label="Loading events" />
       ) : events.data?.length ? (
-        <Table.ScrollContainer minWidth={520}>
-          <Table aria-label="Curtailment events">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Event</Table.Th>
-                <Table.Th>Start</Table.Th>
-                <Table.Th>Duration</Table.Th>
-                <Table.Th>State</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {events.data.map((e) => (
-                <Table.Tr key={e.id} fw={e.id === id ? 600 : undefined}>
-                  <Table.Td>
-                    <Anchor component={Link} to={curtailmentPath(e.id)} size="sm">
-                      {e.powerstation?.name ?? M.unknownVpp}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{formatDispatchStart(e.startTime, zone, nowS)}</Table.Td>
-                  <Table.Td>{formatDuration(e.duration)}</Table.Td>
-                  <Table.Td>
-                    <Box miw="max-content">
-                      <DispatchStatusBadge dispatch={{ state: e.state, cancelledAt: null }} />
-                    </Box>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ListTable
+          label="Curtailment events"
+          columns={eventColumns(zone, nowS)}
+          rows={events.data}
+          rowKey={(e) => e.id}
+          rowProps={(e) => ({ fw: e.id === id ? 600 : undefined })}
+          minWidth={520}
+        />
       ) : (
         <Text c="dimmed" size="sm">
           {events.isError ? '' : DETAIL_TEXTS.noEvents}
@@ -223,26 +225,20 @@ export function CurtailmentDetailPage() {
   const response = useCurtailmentResponse(id, refresh, loaded);
   const prediction = useCurtailmentPrediction(id, loaded);
   const canEdit = usePermission(CURTAILMENT_EDIT);
-  const notFound = isNotFound(detail.error);
-  const title = notFound ? 'Curtailment not found' : c ? curtailmentTitle(c) : 'Curtailment';
 
   return (
-    <PageLayout
-      title={title}
-      permission={CURTAILMENT_VIEW}
-      breadcrumb={[{ label: 'Virtual Power Plants' }, { label: M.title, to: FEED_IN_LIST_PATH }, { label: `${id}` }]}
-      actions={canEdit && c && !notFound && cancellable(c) && <CancelButton id={id} />}
+    <EventDetailFrame
+      id={id}
+      frame={CURTAILMENT_FRAME}
+      detail={{ event: c, isLoading: detail.isLoading, error: detail.error }}
+      title={(e, notFound) => (notFound ? 'Curtailment not found' : e ? curtailmentTitle(e) : 'Curtailment')}
+      actions={(e) => canEdit && cancellable(e) && <CancelButton id={id} />}
+      label={(e) => `Curtailment ${e.id}`}
+      vpp={(e) => e.triggered && (e.powerstation?.name ?? M.unknownVpp)}
+      creator="always"
     >
-      {detail.isLoading && <LoadingSkeleton />}
-      {notFound && <NotFound text={DETAIL_TEXTS.notFound} listPath={FEED_IN_LIST_PATH} backLabel={DETAIL_TEXTS.backToList} />}
-      {c && !notFound && (
-        <Stack gap="md">
-          <Group gap="md" align="center">
-            <DispatchStatusBadge dispatch={c} />
-            <Text fw={500}>Curtailment {c.id}</Text>
-            {c.triggered && <Text c="dimmed">{c.powerstation?.name ?? M.unknownVpp}</Text>}
-            <Text c="dimmed">Created by {c.createdBy}</Text>
-          </Group>
+      {(c) => (
+        <>
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
             <RequestSection c={c} zone={zone} nowS={nowS} />
             <ResponseSection c={c} />
@@ -263,8 +259,8 @@ export function CurtailmentDetailPage() {
           </Section>
           <EventsPanel id={id} zone={zone} nowS={nowS} />
           <NodeTable id={id} enabled={loaded} />
-        </Stack>
+        </>
       )}
-    </PageLayout>
+    </EventDetailFrame>
   );
 }

@@ -1,84 +1,26 @@
-import { Badge, Box, Stack, Text } from '@mantine/core';
+import { Badge, Stack, Text } from '@mantine/core';
 import { CURTAILMENT_MESSAGES, curtailmentComponentLabel } from '@vpp/shared/curtailments/messages';
 import { CURTAILMENT_EDIT } from '@vpp/shared/curtailments/permissions';
 import type { CurtailmentSetpoint, CurtailmentSummary } from '@vpp/shared/curtailments/schemas';
-import { formatDuration, formatPower } from '@vpp/shared/format';
-import { useNavigate } from 'react-router';
+import { formatPower } from '@vpp/shared/format';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
-import { type Column, DataTable, type OnPage } from '../../components/data-table.tsx';
+import { type Column, DataTable } from '../../components/data-table.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
-import { DispatchStatusBadge, formatDispatchStart } from '../events/index.ts';
+import { type EventPage, type EventRowFormat, EventTable, formatDispatchStart } from '../events/index.ts';
 import { useRemoveSetpoint } from './api.ts';
 import { curtailmentPath } from './curtailment-form.ts';
 
-interface Page<T> {
-  rows: T[] | undefined;
-  total: number;
-  loading: boolean;
-  limit: number;
-  offset: number;
-  onPage: OnPage;
-}
-
-function curtailmentColumns(zone: string, nowS: number): Column<CurtailmentSummary>[] {
-  return [
-    {
-      key: 'event',
-      header: 'Event',
-      render: (c) => (
-        <Stack gap={0}>
-          <Text size="sm" fw={500}>
-            {c.triggered && c.reason ? c.reason : 'Curtailment'}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {c.powerstation?.name ?? CURTAILMENT_MESSAGES.unknownVpp}
-          </Text>
-        </Stack>
-      ),
-    },
-    { key: 'start', header: 'Start', render: (c) => formatDispatchStart(c.request.startTime, zone, nowS) },
-    { key: 'duration', header: 'Duration', render: (c) => formatDuration(c.request.duration) },
-    {
-      key: 'request',
-      header: 'Request',
-      render: (c) => (
-        <Stack gap={0}>
-          <Text size="sm">{formatPower(c.request.realPowerP, 1)}</Text>
-          <Text size="xs" c="dimmed">
-            {curtailmentComponentLabel(c.component)}
-          </Text>
-        </Stack>
-      ),
-    },
-    {
-      key: 'status',
-      header: 'Status',
-      render: (c) => (
-        <Box miw="max-content">
-          <DispatchStatusBadge dispatch={c} />
-        </Box>
-      ),
-    },
-  ];
-}
+/** How a curtailment reads in its table (spec 3 §2.7): its reason when triggered, its limit (kW) and Net or Gross. */
+const CURTAILMENT_ROW: EventRowFormat<CurtailmentSummary> = {
+  label: (c) => (c.triggered && c.reason ? c.reason : 'Curtailment'),
+  vpp: (c) => c.powerstation?.name ?? CURTAILMENT_MESSAGES.unknownVpp,
+  request: (c) => ({ power: formatPower(c.request.realPowerP, 1), kind: curtailmentComponentLabel(c.component) }),
+};
 
 /** The curtailment table of spec 3 §2.7: Event, Start, Duration, Request (kW, Net or Gross), Status; a row opens its detail. */
-export function CurtailmentTable({ page, zone, nowS }: { page: Page<CurtailmentSummary>; zone: string; nowS: number }) {
-  const navigate = useNavigate();
+export function CurtailmentTable({ page, zone, nowS }: { page: EventPage<CurtailmentSummary>; zone: string; nowS: number }) {
   return (
-    <DataTable
-      label="Curtailments"
-      columns={curtailmentColumns(zone, nowS)}
-      rows={page.rows}
-      rowKey={(c) => c.id}
-      total={page.total}
-      limit={page.limit}
-      offset={page.offset}
-      onPage={page.onPage}
-      onRowClick={(c) => navigate(curtailmentPath(c.id))}
-      empty={CURTAILMENT_MESSAGES.empty}
-      loading={page.loading}
-    />
+    <EventTable label="Curtailments" format={CURTAILMENT_ROW} page={page} path={curtailmentPath} empty={CURTAILMENT_MESSAGES.empty} zone={zone} nowS={nowS} />
   );
 }
 
@@ -143,7 +85,7 @@ function setpointColumns(zone: string, nowS: number, withVpp: boolean, remove: (
  * Limit (kW); newest first, ACTIVE first within the same creation time (the server's order). On a
  * VPP's own tab the VPP's name is left out.
  */
-export function SetpointTable({ page, zone, nowS, withVpp = true }: { page: Page<CurtailmentSetpoint>; zone: string; nowS: number; withVpp?: boolean }) {
+export function SetpointTable({ page, zone, nowS, withVpp = true }: { page: EventPage<CurtailmentSetpoint>; zone: string; nowS: number; withVpp?: boolean }) {
   const canEdit = usePermission(CURTAILMENT_EDIT);
   const remove = useRemoveSetpoint();
   return (

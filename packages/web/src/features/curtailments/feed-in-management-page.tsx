@@ -1,11 +1,11 @@
-import { Anchor, Button, Group, Tabs, Text } from '@mantine/core';
+import { Button, Group, Tabs } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { CURTAILMENT_MESSAGES as M } from '@vpp/shared/curtailments/messages';
 import { CURTAILMENT_EDIT, CURTAILMENT_VIEW } from '@vpp/shared/curtailments/permissions';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { pagingSearch } from '../../components/data-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { TimesInZone } from '../../components/times-in-zone.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { param, useSearchState } from '../../lib/search-state.ts';
@@ -79,12 +79,7 @@ export function FeedInManagementPage() {
           />
         </Tabs.Panel>
       </Tabs>
-      <Text size="sm" c="dimmed">
-        All times are in{' '}
-        <Anchor component={Link} to="/user/settings" size="sm" title="Change your time zone in settings">
-          {zone}
-        </Anchor>
-      </Text>
+      <TimesInZone zone={zone} />
       {canEdit && (
         <>
           <NewCurtailmentModal opened={creating === 'curtailment'} onClose={() => setCreating(null)} />

@@ -1,13 +1,13 @@
-import { Alert, Button, Group, Modal, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, SimpleGrid, Stack } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { CURTAILMENT_POWER_STEP_KW, type CurtailmentComponent, CURTAILMENT_MESSAGES as M } from '@vpp/shared/curtailments/messages';
+import { CURTAILMENT_POWER_STEP_KW, CURTAILMENT_MESSAGES as M } from '@vpp/shared/curtailments/messages';
 import type { CurtailmentConstraint } from '@vpp/shared/curtailments/schemas';
 import { formatDateTime, formatDuration } from '@vpp/shared/format';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PowerControl } from '../../components/power-control.tsx';
 import { useTimeZone } from '../../lib/account.ts';
-import { EventWindowFields, PowerstationSelect, REFRESH_DEBOUNCE_MS, useDispatchPowerstations } from '../events/index.ts';
+import { EventChoice, EventConfirmView, EventWindowFields, nowS, PowerstationSelect, REFRESH_DEBOUNCE_MS, useDispatchPowerstations } from '../events/index.ts';
 import { useCreateCurtailment, useCurtailmentConstraint, useNewCurtailmentPrediction } from './api.ts';
 import { CurtailmentChart } from './curtailment-chart.tsx';
 import {
@@ -28,7 +28,6 @@ import {
 
 /** How far ahead a curtailment can be drawn up: the server predicts at most 7 days ahead. */
 const MAX_DAYS_AHEAD = 7;
-const nowS = () => Math.floor(Date.now() / 1000);
 
 /**
  * The New Curtailment modal (spec 3 §2.7, §4.3, §5): the VPP, the window, Net or Gross, the limit
@@ -146,24 +145,16 @@ function LimitFields(props: {
   const { draft, setDraft, constraint: c } = props;
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-      <Stack gap={4}>
-        <Text size="sm" fw={500}>
-          Component
-        </Text>
-        <SegmentedControl
-          aria-label="Component"
-          w="fit-content"
-          value={draft.component}
-          onChange={(v) => setDraft((d) => ({ ...d, component: v as CurtailmentComponent }))}
-          data={[
-            { value: 'grid', label: 'Net' },
-            { value: 'solar', label: 'Gross' },
-          ]}
-        />
-        <Text size="xs" c="dimmed">
-          {draft.component === 'solar' ? 'Gross limits the solar generation of the nodes.' : 'Net limits the export at the nodes’ meters.'}
-        </Text>
-      </Stack>
+      <EventChoice
+        label="Component"
+        value={draft.component}
+        onChange={(v) => setDraft((d) => ({ ...d, component: v }))}
+        data={[
+          { value: 'grid', label: 'Net' },
+          { value: 'solar', label: 'Gross' },
+        ]}
+        hint={draft.component === 'solar' ? 'Gross limits the solar generation of the nodes.' : 'Net limits the export at the nodes’ meters.'}
+      />
       <PowerControl
         label="Real power (kW)"
         inputLabel="Real power"
@@ -183,7 +174,7 @@ function LimitFields(props: {
   );
 }
 
-/** The confirmation: a read-only summary, the question, Back and Execute. */
+/** The confirmation (spec 3 §2.7): the curtailment as it will be sent, the question, Back and Execute. */
 function ConfirmView(props: { draft: CurtailmentDraft; vppName: string; zone: string; pending: boolean; onBack: () => void; onExecute: () => void }) {
   const { draft, zone } = props;
   const rows = [
@@ -194,28 +185,13 @@ function ConfirmView(props: { draft: CurtailmentDraft; vppName: string; zone: st
     ['Limit', limitLabel(draft)],
   ] as const;
   return (
-    <Stack>
-      <Table aria-label="Curtailment summary" variant="vertical" layout="fixed" withTableBorder>
-        <Table.Tbody>
-          {rows.map(([k, v]) => (
-            <Table.Tr key={k}>
-              <Table.Th w="38%" maw={180}>
-                {k}
-              </Table.Th>
-              <Table.Td>{v}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <Text fw={600}>{M.confirm}</Text>
-      <Group justify="flex-end">
-        <Button variant="default" onClick={props.onBack} disabled={props.pending}>
-          Back
-        </Button>
-        <Button color="red" onClick={props.onExecute} loading={props.pending}>
-          Execute
-        </Button>
-      </Group>
-    </Stack>
+    <EventConfirmView
+      label="Curtailment summary"
+      rows={rows}
+      question={M.confirm}
+      executing={props.pending}
+      onBack={props.onBack}
+      onExecute={props.onExecute}
+    />
   );
 }

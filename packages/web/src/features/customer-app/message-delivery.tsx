@@ -1,8 +1,10 @@
-import { Anchor, Group, Pagination, Paper, Table, Text, Title } from '@mantine/core';
+import { Anchor, Paper, Text, Title } from '@mantine/core';
 import type { MessageReceipts } from '@vpp/shared/customer-app/schemas';
 import { formatDateTime } from '@vpp/shared/format';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import type { Column } from '../../components/data-table.tsx';
+import { ListPages, ListTable } from '../../components/list-table.tsx';
 import { useMessageReceipts } from './api.ts';
 
 const PAGE = 10;
@@ -14,6 +16,25 @@ export function deliverySummary(s: MessageReceipts['summary']): string {
   if (s.sent === 0) return 'No customer message has been sent yet.';
   return `Sent to ${s.sent} ${s.sent === 1 ? 'node' : 'nodes'}: ${s.delivered} delivered to the customer app, ${s.read} read, ${s.optedOut} opted out.`;
 }
+
+type Receipt = MessageReceipts['receipts'][number];
+
+const RECEIPT_COLUMNS = (zone: string): Column<Receipt>[] => [
+  {
+    key: 'node',
+    header: 'Node',
+    render: (r) => (
+      <Anchor component={Link} to={`/fleet-monitoring/nodes/${r.deployment_uid}`} size="sm">
+        {r.deployment_uid}
+      </Anchor>
+    ),
+  },
+  { key: 'nmi', header: 'NMI', render: (r) => r.nmi },
+  { key: 'sent', header: 'Sent', render: (r) => when(r.sentAt, zone) },
+  { key: 'delivered', header: 'Delivered', render: (r) => when(r.deliveredAt, zone) },
+  { key: 'read', header: 'Read', render: (r) => when(r.readAt, zone) },
+  { key: 'opted', header: 'Opted out', render: (r) => when(r.optedOutAt, zone) },
+];
 
 /**
  * Each node's copy of an event's customer message (issue 34 item 12): when it was sent, delivered to
@@ -36,42 +57,16 @@ export function MessageDelivery({ eventId, zone }: { eventId: number; zone: stri
         <>
           <Text size="sm">{deliverySummary(data.summary)}</Text>
           {data.receipts.length > 0 && (
-            <Table.ScrollContainer minWidth={640}>
-              <Table aria-label="Message delivery by node" mt="sm" style={{ whiteSpace: 'nowrap' }}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Node</Table.Th>
-                    <Table.Th>NMI</Table.Th>
-                    <Table.Th>Sent</Table.Th>
-                    <Table.Th>Delivered</Table.Th>
-                    <Table.Th>Read</Table.Th>
-                    <Table.Th>Opted out</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.receipts.map((r) => (
-                    <Table.Tr key={r.deployment_uid}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/fleet-monitoring/nodes/${r.deployment_uid}`} size="sm">
-                          {r.deployment_uid}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{r.nmi}</Table.Td>
-                      <Table.Td>{when(r.sentAt, zone)}</Table.Td>
-                      <Table.Td>{when(r.deliveredAt, zone)}</Table.Td>
-                      <Table.Td>{when(r.readAt, zone)}</Table.Td>
-                      <Table.Td>{when(r.optedOutAt, zone)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ListTable
+              label="Message delivery by node"
+              columns={RECEIPT_COLUMNS(zone)}
+              rows={data.receipts}
+              rowKey={(r) => r.deployment_uid}
+              minWidth={640}
+              table={{ mt: 'sm', style: { whiteSpace: 'nowrap' } }}
+            />
           )}
-          {data.total > PAGE && (
-            <Group justify="flex-end" mt="sm">
-              <Pagination total={Math.ceil(data.total / PAGE)} value={page} onChange={setPage} size="sm" aria-label="Message delivery pages" />
-            </Group>
-          )}
+          <ListPages total={data.total} pageSize={PAGE} page={page} onPage={setPage} label="Message delivery pages" />
         </>
       )}
     </Paper>

@@ -1,5 +1,5 @@
 import { DISPATCH_EDIT, DISPATCH_VIEW } from '@vpp/shared/dispatches/permissions';
-import { DISPATCH_SCREEN_TEXTS, dispatchPath, type EventListConfig, EventListView } from '../events/index.ts';
+import { DISPATCH_SCREEN_TEXTS, dispatchPath, type EventListConfig, EventListView, listQuery } from '../events/index.ts';
 import { useDispatches } from './api.ts';
 import { NewDispatchModal } from './new-dispatch-modal.tsx';
 
@@ -8,7 +8,7 @@ const DISPATCH_LIST: EventListConfig = {
   viewPermission: DISPATCH_VIEW,
   editPermission: DISPATCH_EDIT,
   newLabel: 'New Dispatch',
-  useList: useDispatches,
+  useList: (q) => listQuery(useDispatches(q), (r) => ({ rows: r.data.dispatches, total: r.data.total })),
   path: dispatchPath,
   empty: DISPATCH_SCREEN_TEXTS.noDispatches,
   newModal: (props) => <NewDispatchModal {...props} />,

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import { formatDateTime, formatDuration } from '@vpp/shared/format';
 import type { DispatchPriceReply } from '@vpp/shared/market/schemas';
+import type { ReactNode } from 'react';
 import { createBody, type DispatchDraft, type DraftPermissions, powerLabel } from './event-draft.ts';
 import { NewDispatchPrices } from './event-prices.tsx';
 
@@ -43,10 +44,45 @@ export function NewDispatchConfirmView(props: {
   rows.push(...(props.extraRows ?? []));
   rows.push(['Customer message', body.customerMessage ? `${body.messageTitle}: ${body.customerMessage}` : 'None (no message is sent for this dispatch)']);
   return (
+    <EventConfirmView
+      label="Dispatch summary"
+      rows={rows}
+      question={props.question ?? DISPATCH_MESSAGES.confirm}
+      executeLabel={props.executeLabel}
+      executing={props.executing}
+      onBack={props.onBack}
+      onExecute={props.onExecute}
+    >
+      {props.prices.show && <NewDispatchPrices data={props.prices.data} failed={props.prices.failed} loading={props.prices.loading} />}
+      {props.deliveryWarning && (
+        <Alert color="orange" variant="light" role="alert">
+          {props.deliveryWarning}
+        </Alert>
+      )}
+    </EventConfirmView>
+  );
+}
+
+/**
+ * The confirmation step of every kind's New-event modal (spec 3 §2.3, §2.7): what will be sent as a
+ * read-only summary, what the kind adds below it (prices, a warning), the question, Back and Execute.
+ */
+export function EventConfirmView(props: {
+  /** The summary table's name ('Dispatch summary', 'Curtailment summary'). */
+  label: string;
+  rows: readonly (readonly [string, string])[];
+  question: string;
+  executeLabel?: string;
+  executing: boolean;
+  onBack: () => void;
+  onExecute: () => void;
+  children?: ReactNode;
+}) {
+  return (
     <Stack>
-      <Table aria-label="Dispatch summary" variant="vertical" layout="fixed" withTableBorder>
+      <Table aria-label={props.label} variant="vertical" layout="fixed" withTableBorder>
         <Table.Tbody>
-          {rows.map(([k, v]) => (
+          {props.rows.map(([k, v]) => (
             <Table.Tr key={k}>
               <Table.Th w="38%" maw={180}>
                 {k}
@@ -56,13 +92,8 @@ export function NewDispatchConfirmView(props: {
           ))}
         </Table.Tbody>
       </Table>
-      {props.prices.show && <NewDispatchPrices data={props.prices.data} failed={props.prices.failed} loading={props.prices.loading} />}
-      {props.deliveryWarning && (
-        <Alert color="orange" variant="light" role="alert">
-          {props.deliveryWarning}
-        </Alert>
-      )}
-      <Text fw={600}>{props.question ?? DISPATCH_MESSAGES.confirm}</Text>
+      {props.children}
+      <Text fw={600}>{props.question}</Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={props.onBack} disabled={props.executing}>
           Back

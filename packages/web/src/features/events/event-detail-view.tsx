@@ -1,22 +1,17 @@
-import { Alert, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { DISPATCH_POWER_FACTOR } from '@vpp/shared/dispatches/permissions';
 import { dispatchPredictionStart, PREDICTION_HORIZON_S } from '@vpp/shared/dispatches/rules';
 import type { DispatchDetail, DispatchMeasurement } from '@vpp/shared/dispatches/schemas';
-import { formatDuration, formatEnergy, formatPower } from '@vpp/shared/format';
+import { formatEnergy, formatPower } from '@vpp/shared/format';
 import { canSeeMarketData } from '@vpp/shared/market/rules';
 import { openadrEventId } from '@vpp/shared/openadr/schemas';
-import type { PermissionRequirement } from '@vpp/shared/permissions/registry';
 import type { ReactNode } from 'react';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
-import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
-import { NotFound } from '../../components/not-found.tsx';
-import { PageLayout } from '../../components/page-layout.tsx';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
-import { isNotFound } from '../../lib/request.ts';
 import { MessageDelivery } from '../customer-app/index.ts';
-import { Figure, Section } from './event-detail-parts.tsx';
+import { CustomerMessageSection, EventDetailFrame, type EventFrame, Figure, SEES_CREATOR, Section, WindowFigures } from './event-detail-parts.tsx';
 import {
   COST_TYPE_LABELS,
   DISPATCH_SCREEN_TEXTS,
@@ -33,19 +28,6 @@ import {
 } from './event-format.ts';
 import { PredictionGraph, RemainingChargeGraph } from './event-graphs.tsx';
 import { type EventSource, useDispatch, useDispatchCost, useDispatchPrediction, useDispatchRemainingCharge, useDispatchResponse } from './event-source.ts';
-import { DispatchStatusBadge } from './event-status-badge.tsx';
-
-/** Who may read the creator's name (spec 3 §2.4): holders of a user, dispatch, RERT, curtailment or grid outage permission. */
-const SEES_CREATOR: PermissionRequirement = {
-  anyOf: [
-    'fleet.myReposit.users',
-    'fleet.dispatches.any',
-    'fleet.rert.any',
-    'fleet.rert.dispatches.any',
-    'fleet.curtailments.any',
-    'fleet.powerstations.gridOutages.any',
-  ],
-};
 
 function RequestSection({ d, zone, nowS }: { d: DispatchDetail; zone: string; nowS: number }) {
   const seesPowerFactor = usePermission(DISPATCH_POWER_FACTOR);
@@ -53,9 +35,7 @@ function RequestSection({ d, zone, nowS }: { d: DispatchDetail; zone: string; no
   return (
     <Section title="Request">
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md">
-        <Figure label="Start">{formatDispatchStart(r.startTime, zone, nowS)}</Figure>
-        <Figure label="End">{formatDispatchStart(r.startTime + r.duration, zone, nowS)}</Figure>
-        <Figure label="Duration">{formatDuration(r.duration)}</Figure>
+        <WindowFigures request={r} zone={zone} nowS={nowS} />
         <Figure label="Real power">
           {formatPower(r.realPowerP)} ({requestKind(r.realPowerP)})
         </Figure>
@@ -322,15 +302,10 @@ function AuditSection({ d, zone, nowS, showNames }: { d: DispatchDetail; zone: s
 }
 
 /** What differs between the detail pages of the kinds of dispatch event (a dispatch, a RERT dispatch). */
-export interface EventDetailConfig {
+export interface EventDetailConfig extends EventFrame {
   source: EventSource;
   /** 'Dispatch', 'RERT Dispatch': the title's first word(s). */
   noun: string;
-  listLabel: string;
-  listPath: string;
-  permission: PermissionRequirement;
-  notFound: string;
-  backToList: string;
   /** The page's buttons for the event as it now is (`nowS`: when it was fetched). */
   actions: (d: DispatchDetail, nowS: number) => ReactNode;
 }
@@ -358,25 +333,19 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
   const remaining = useDispatchRemainingCharge(id, refresh, loaded, source);
   const cost = useDispatchCost(id, refresh, loaded && seesMarket, source);
   const showNames = usePermission(SEES_CREATOR);
-  const notFound = isNotFound(detail.error);
 
   return (
-    <PageLayout
-      title={notFound ? `${config.noun} not found` : `${config.noun} ${id}`}
-      permission={config.permission}
-      breadcrumb={[{ label: 'Virtual Power Plants' }, { label: config.listLabel, to: config.listPath }, { label: `${id}` }]}
-      actions={d && !notFound && config.actions(d, nowS)}
+    <EventDetailFrame
+      id={id}
+      frame={config}
+      detail={{ event: d, isLoading: detail.isLoading, error: detail.error }}
+      title={(_, notFound) => (notFound ? `${config.noun} not found` : `${config.noun} ${id}`)}
+      actions={(e) => config.actions(e, nowS)}
+      label={eventLabel}
+      vpp={(e) => e.powerstation.name}
     >
-      {detail.isLoading && <LoadingSkeleton />}
-      {notFound && <NotFound text={config.notFound} listPath={config.listPath} backLabel={config.backToList} />}
-      {d && !notFound && (
-        <Stack gap="md">
-          <Group gap="md" align="center">
-            <DispatchStatusBadge dispatch={d} />
-            <Text fw={500}>{eventLabel(d)}</Text>
-            <Text c="dimmed">{d.powerstation.name}</Text>
-            {showNames && <Text c="dimmed">Created by {d.createdBy}</Text>}
-          </Group>
+      {(d) => (
+        <>
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
             <RequestSection d={d} zone={zone} nowS={nowS} />
             <ResponseSection d={d} />
@@ -389,18 +358,11 @@ export function EventDetailView({ id, config }: { id: number; config: EventDetai
           )}
           {!!response.data?.data.venResponses?.length && <VenSection lines={response.data.data.venResponses} />}
           {seesMarket && <CostSection cost={cost} zone={zone} nowS={nowS} />}
-          {d.customerMessage && (
-            <Section title="Customer Message">
-              <Text fw={600} size="sm">
-                {d.customerMessage.title}
-              </Text>
-              <Text size="sm">{d.customerMessage.text}</Text>
-            </Section>
-          )}
+          {d.customerMessage && <CustomerMessageSection title={d.customerMessage.title} text={d.customerMessage.text} />}
           {d.customerMessage && <MessageDelivery eventId={id} zone={zone} />}
           <AuditSection d={d} zone={zone} nowS={nowS} showNames={showNames} />
-        </Stack>
+        </>
       )}
-    </PageLayout>
+    </EventDetailFrame>
   );
 }

@@ -1,14 +1,6 @@
 import { Alert, Anchor, Button, Group, Paper, SegmentedControl, SimpleGrid, Slider, Stack, Text } from '@mantine/core';
 import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
-import {
-  DISPATCH_POWER_STEP_KW,
-  type DispatchStrategy,
-  type LeadLag,
-  POWER_FACTOR_MAX,
-  POWER_FACTOR_MIN,
-  POWER_FACTOR_STEP,
-  snapSlider,
-} from '@vpp/shared/dispatches/rules';
+import { DISPATCH_POWER_STEP_KW, type LeadLag, POWER_FACTOR_MAX, POWER_FACTOR_MIN, POWER_FACTOR_STEP, snapSlider } from '@vpp/shared/dispatches/rules';
 import type { DispatchConstraints, DispatchPredictions } from '@vpp/shared/dispatches/schemas';
 import type { DispatchPriceReply } from '@vpp/shared/market/schemas';
 import { useCallback } from 'react';
@@ -31,7 +23,7 @@ import {
   withStartTime,
 } from './event-draft.ts';
 import { NewDispatchPrices } from './event-prices.tsx';
-import { EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';
+import { EventChoice, EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';
 
 /** How far ahead a dispatch can be drawn up: the server predicts at most 7 days ahead. */
 const MAX_DAYS_AHEAD = 7;
@@ -185,26 +177,20 @@ export function NewDispatchEditView(p: EditViewProps) {
             hint={p.powerHint ?? 'Positive charges the batteries, negative discharges them, 0 locks them out.'}
           />
           {strategyShown(draft, can) && !p.locked && (
-            <Stack gap={4}>
-              <Text size="sm" fw={500}>
-                Strategy
-              </Text>
-              <SegmentedControl
-                aria-label="Strategy"
-                value={draft.strategy}
-                onChange={(v) => update((d) => ({ ...d, strategy: v as DispatchStrategy }))}
-                data={[
-                  { value: 'greedy', label: 'Greedy' },
-                  { value: 'uniform', label: 'Uniform' },
-                ]}
-                w="fit-content"
-              />
-              <Text size="xs" c="dimmed">
-                {draft.strategy === 'greedy'
+            <EventChoice
+              label="Strategy"
+              value={draft.strategy}
+              onChange={(v) => update((d) => ({ ...d, strategy: v }))}
+              data={[
+                { value: 'greedy', label: 'Greedy' },
+                { value: 'uniform', label: 'Uniform' },
+              ]}
+              hint={
+                draft.strategy === 'greedy'
                   ? 'Each node matches the requested power for as long as it can.'
-                  : 'Each node dispatches for the whole duration, at possibly lower power.'}
-              </Text>
-            </Stack>
+                  : 'Each node dispatches for the whole duration, at possibly lower power.'
+              }
+            />
           )}
         </Stack>
         {can.powerFactor && <PowerFactorControl draft={draft} update={update} c={c} />}

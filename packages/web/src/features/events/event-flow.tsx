@@ -9,13 +9,13 @@ import { type DispatchDraft, type DraftPermissions, graphStart, prefilledMessage
 import { type EditViewProps, NewDispatchEditView } from './event-edit-view.tsx';
 import { useDispatchConstraints, useDispatchPredictions } from './event-flow-api.ts';
 import { REFRESH_DEBOUNCE_MS } from './event-format.ts';
-import { NewDispatchMessageView } from './event-message-view.tsx';
+import { EventMessageView } from './event-message-view.tsx';
 
 export type DispatchFlowView = 'edit' | 'message' | 'confirm';
 
 export const nowS = () => Math.floor(Date.now() / 1000);
 
-type PreviousMessages = React.ComponentProps<typeof NewDispatchMessageView>['previous'];
+type PreviousMessages = React.ComponentProps<typeof EventMessageView>['previous'];
 
 /**
  * The state of a dispatch modal (a new dispatch, a new or rescheduled RERT dispatch): the draft, reset
@@ -143,7 +143,7 @@ export function DispatchFlowModal(props: {
         />
       )}
       {view === 'message' && (
-        <NewDispatchMessageView
+        <EventMessageView
           message={draft.message}
           previous={props.previousMessages ?? []}
           zone={zone}

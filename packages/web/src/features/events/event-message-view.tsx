@@ -5,38 +5,24 @@ import { useState } from 'react';
 import { type CustomerMessage, PhonePreview } from './phone-preview.tsx';
 
 /**
- * The customer message view (spec 3 §2.3): title and text with a phone preview and the previous
- * messages to start from. Cancel drops the edit; Save Message keeps it.
+ * The customer message view of every kind's New-event modal (spec 3 §2.3, §2.6): title and text with
+ * a phone preview and, where the kind keeps them, the previous messages to start from. Cancel drops
+ * the edit; Save Message keeps it.
  */
-export function NewDispatchMessageView(props: {
+export function EventMessageView(props: {
   message: CustomerMessage;
-  previous: readonly { title: string; customerMessage: string; createdAt: number }[];
+  /** The kind's previous messages (a kind without them, as grid outages, shows no choice). */
+  previous?: readonly { title: string; customerMessage: string; createdAt: number }[];
   zone: string;
   onCancel: () => void;
   onSave: (message: CustomerMessage) => void;
 }) {
   const [edit, setEdit] = useState(props.message);
-  const [picked, setPicked] = useState<string | null>(null);
   return (
     <Stack>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
         <Stack gap="sm">
-          <Select
-            label="Previous messages"
-            placeholder={props.previous.length ? 'Choose a previous message' : 'No previous messages'}
-            disabled={!props.previous.length}
-            data={props.previous.map((m, i) => ({
-              value: String(i),
-              label: `${formatDateTime(m.createdAt, props.zone)}: ${m.title} — ${m.customerMessage.slice(0, 60)}${m.customerMessage.length > 60 ? '…' : ''}`,
-            }))}
-            value={picked}
-            onChange={(v) => {
-              setPicked(v);
-              const m = v === null ? undefined : props.previous[Number(v)];
-              if (m) setEdit({ title: m.title, text: m.customerMessage });
-            }}
-            comboboxProps={{ withinPortal: true }}
-          />
+          {props.previous && <PreviousMessages previous={props.previous} zone={props.zone} onPick={setEdit} />}
           <TextInput
             label="Title"
             value={edit.title}
@@ -63,5 +49,32 @@ export function NewDispatchMessageView(props: {
         <Button onClick={() => props.onSave(edit)}>Save Message</Button>
       </Group>
     </Stack>
+  );
+}
+
+/** The previous messages to start from: picking one puts its title and text in the editor. */
+function PreviousMessages(props: {
+  previous: readonly { title: string; customerMessage: string; createdAt: number }[];
+  zone: string;
+  onPick: (message: CustomerMessage) => void;
+}) {
+  const [picked, setPicked] = useState<string | null>(null);
+  return (
+    <Select
+      label="Previous messages"
+      placeholder={props.previous.length ? 'Choose a previous message' : 'No previous messages'}
+      disabled={!props.previous.length}
+      data={props.previous.map((m, i) => ({
+        value: String(i),
+        label: `${formatDateTime(m.createdAt, props.zone)}: ${m.title} — ${m.customerMessage.slice(0, 60)}${m.customerMessage.length > 60 ? '…' : ''}`,
+      }))}
+      value={picked}
+      onChange={(v) => {
+        setPicked(v);
+        const m = v === null ? undefined : props.previous[Number(v)];
+        if (m) props.onPick({ title: m.title, text: m.customerMessage });
+      }}
+      comboboxProps={{ withinPortal: true }}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { Select } from '@mantine/core';
+import { SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { formatDuration } from '@vpp/shared/format';
 import { epochToLocalDate, startOfPeriod } from '@vpp/shared/time';
@@ -98,5 +98,26 @@ export function EventWindowFields(props: {
         comboboxProps={{ withinPortal: true }}
       />
     </>
+  );
+}
+
+/** A choice of a few ways (a dispatch's strategy, a curtailment's Net or Gross): its label, the segments and a hint on the one chosen. */
+export function EventChoice<V extends string>(props: {
+  label: string;
+  value: V;
+  onChange: (value: V) => void;
+  data: { value: V; label: string }[];
+  hint: string;
+}) {
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>
+        {props.label}
+      </Text>
+      <SegmentedControl aria-label={props.label} w="fit-content" value={props.value} onChange={(v) => props.onChange(v as V)} data={props.data} />
+      <Text size="xs" c="dimmed">
+        {props.hint}
+      </Text>
+    </Stack>
   );
 }

@@ -5,7 +5,16 @@
 // detail views over a kind's calls (EventSource), and the dispatch modal's flow, views and draft rules.
 
 export { useDispatchPowerstations } from './event-api.ts';
-export { Figure, Section } from './event-detail-parts.tsx';
+export { EventConfirmView } from './event-confirm-view.tsx';
+export {
+  CustomerMessageSection,
+  EventDetailFrame,
+  type EventFrame,
+  Figure,
+  NodesProgress,
+  Section,
+  WindowFigures,
+} from './event-detail-parts.tsx';
 export { type EventDetailConfig, EventDetailView } from './event-detail-view.tsx';
 export {
   createBody,
@@ -41,9 +50,17 @@ export {
   repeatsLocally,
   requestKind,
 } from './event-format.ts';
-export { type EventListConfig, EventListView } from './event-list-view.tsx';
+export {
+  type EventListConfig,
+  EventListView,
+  type EventPage,
+  type EventRowFormat,
+  EventTable,
+  listQuery,
+} from './event-list-view.tsx';
+export { EventMessageView } from './event-message-view.tsx';
 export type { EventSource } from './event-source.ts';
 export { DispatchStatusBadge } from './event-status-badge.tsx';
 export { clampStart, earliestStart, endTimesAfter, startTimesOfDay } from './event-window.ts';
-export { EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';
+export { EventChoice, EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';
 export { type CustomerMessage, PhonePreview } from './phone-preview.tsx';

@@ -1,12 +1,13 @@
-import { Accordion, Alert, Anchor, Button, Text } from '@mantine/core';
+import { Accordion, Alert, Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { EXPORT_MESSAGES as M } from '@vpp/shared/exports/messages';
 import { EXPORT_VIEW } from '@vpp/shared/exports/permissions';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Pager } from '../../components/data-table.tsx';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
+import { TimesInZone } from '../../components/times-in-zone.tsx';
 import { useTimeZone } from '../../lib/account.ts';
 import { canGoBackInApp } from '../../lib/routes.tsx';
 import { useSearchState } from '../../lib/search-state.ts';
@@ -103,12 +104,7 @@ export function ExportListPage() {
         </Accordion>
       )}
       <Pager total={list.data?.total ?? 0} limit={q.limit} offset={q.offset} onPage={(limit, offset) => setQuery({ limit, offset })} />
-      <Text size="sm" c="dimmed">
-        All times are in{' '}
-        <Anchor component={Link} to="/user/settings" size="sm" title="Change your time zone in settings">
-          {zone}
-        </Anchor>
-      </Text>
+      <TimesInZone zone={zone} />
       <NewExportModal
         view={view}
         onView={setView}

@@ -2,6 +2,8 @@ import { Anchor, Badge, Button, Card, Code, CopyButton, Group, MultiSelect, Stac
 import { OPENADR_PERMISSION } from '@vpp/shared/openadr/permissions';
 import type { OpenadrOverview } from '@vpp/shared/openadr/schemas';
 import { Link } from 'react-router';
+import type { Column } from '../../components/data-table.tsx';
+import { ListTable } from '../../components/list-table.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
 import { useOpenadrOverview, useSetVenVpps } from './api.ts';
 
@@ -24,6 +26,90 @@ function VenVpps({ ven, vpps }: { ven: OpenadrOverview['vens'][number]; vpps: Op
 
 const STATUS_COLOR = { APPLIED: 'teal', NOT_APPLIED: 'orange', DELETED: 'gray' } as const;
 const STATUS_TEXT = { APPLIED: 'Applied', NOT_APPLIED: 'Not applied', DELETED: 'Deleted by the VTN' } as const;
+
+type Received = NonNullable<OpenadrOverview['ven']>['events'][number];
+
+const RECEIVED_COLUMNS: Column<Received>[] = [
+  {
+    key: 'event',
+    header: 'Event',
+    render: (e) => (
+      <>
+        {e.eventName ?? e.eventID}
+        <Text size="xs" c="dimmed">
+          {e.eventID} · {e.programID}
+        </Text>
+      </>
+    ),
+  },
+  { key: 'limit', header: 'Limit', render: (e) => e.payloadType },
+  {
+    key: 'status',
+    header: 'Status',
+    render: (e) => (
+      <>
+        <Badge color={STATUS_COLOR[e.status]} variant="light">
+          {STATUS_TEXT[e.status]}
+        </Badge>
+        {e.detail && (
+          <Text size="xs" c="dimmed">
+            {e.detail}
+          </Text>
+        )}
+      </>
+    ),
+  },
+  {
+    key: 'curtailments',
+    header: 'Curtailments',
+    render: (e) =>
+      e.curtailmentIds.length ? (
+        <Group gap={6}>
+          {e.curtailmentIds.map((id) => (
+            <Anchor key={id} component={Link} to={`/virtual-power-plants/feed-in-management/${id}`}>
+              {id}
+            </Anchor>
+          ))}
+        </Group>
+      ) : (
+        <Text c="dimmed">None</Text>
+      ),
+  },
+  { key: 'updated', header: 'Updated', render: (e) => when.format(e.updatedAt * 1000) },
+];
+
+const venColumns = (vpps: OpenadrOverview['vpps']): Column<OpenadrOverview['vens'][number]>[] => [
+  { key: 'ven', header: 'VEN', render: (v) => v.venName },
+  { key: 'key', header: 'API key', render: (v) => v.keyName ?? '—' },
+  {
+    key: 'resources',
+    header: 'Resources',
+    render: (v) => (v.resources.length ? v.resources.map((r) => r.resourceName).join(', ') : <Text c="dimmed">None</Text>),
+  },
+  { key: 'vpps', header: 'VPPs whose events it receives', width: 260, render: (v) => <VenVpps ven={v} vpps={vpps} /> },
+  { key: 'registered', header: 'Registered', render: (v) => when.format(v.createdAt * 1000) },
+];
+
+const SUBSCRIPTION_COLUMNS: Column<OpenadrOverview['subscriptions'][number]>[] = [
+  { key: 'client', header: 'Client', render: (s) => s.clientName },
+  { key: 'program', header: 'Program', render: (s) => s.programID },
+  { key: 'objects', header: 'Objects', render: (s) => s.objects.join(', ') },
+  { key: 'callback', header: 'Callback', render: (s) => <span style={{ wordBreak: 'break-all' }}>{s.callbackUrls.join(' ')}</span> },
+  {
+    key: 'status',
+    header: 'Status',
+    render: (s) => (
+      <Badge color={s.status === 'ACTIVE' ? 'teal' : 'red'} variant="light">
+        {s.status}
+      </Badge>
+    ),
+  },
+  {
+    key: 'delivery',
+    header: 'Last delivery',
+    render: (s) => (s.lastDeliveryAt ? `${when.format(s.lastDeliveryAt * 1000)}: ${s.lastDeliveryResult ?? ''}` : <Text c="dimmed">None yet</Text>),
+  },
+];
 
 /** The console as a VEN of a network's VTN (OPENADR_VTN_URL): the connection and the latest events received. */
 function NetworkVtn({ ven }: { ven: NonNullable<OpenadrOverview['ven']> }) {
@@ -78,54 +164,7 @@ function NetworkVtn({ ven }: { ven: NonNullable<OpenadrOverview['ven']> }) {
       {!ven.events.length ? (
         <Text c="dimmed">No capacity limit has been received.</Text>
       ) : (
-        <Table striped aria-label="Events received from the VTN">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Event</Table.Th>
-              <Table.Th>Limit</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Curtailments</Table.Th>
-              <Table.Th>Updated</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {ven.events.map((e) => (
-              <Table.Tr key={e.eventID}>
-                <Table.Td>
-                  {e.eventName ?? e.eventID}
-                  <Text size="xs" c="dimmed">
-                    {e.eventID} · {e.programID}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{e.payloadType}</Table.Td>
-                <Table.Td>
-                  <Badge color={STATUS_COLOR[e.status]} variant="light">
-                    {STATUS_TEXT[e.status]}
-                  </Badge>
-                  {e.detail && (
-                    <Text size="xs" c="dimmed">
-                      {e.detail}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {e.curtailmentIds.length ? (
-                    <Group gap={6}>
-                      {e.curtailmentIds.map((id) => (
-                        <Anchor key={id} component={Link} to={`/virtual-power-plants/feed-in-management/${id}`}>
-                          {id}
-                        </Anchor>
-                      ))}
-                    </Group>
-                  ) : (
-                    <Text c="dimmed">None</Text>
-                  )}
-                </Table.Td>
-                <Table.Td>{when.format(e.updatedAt * 1000)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <ListTable label="Events received from the VTN" columns={RECEIVED_COLUMNS} rows={ven.events} rowKey={(e) => e.eventID} striped />
       )}
     </Card>
   );
@@ -163,30 +202,7 @@ export function OpenadrPage() {
           {data && !data.vens.length ? (
             <Text c="dimmed">No VEN has registered yet.</Text>
           ) : (
-            <Table striped aria-label="VENs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>VEN</Table.Th>
-                  <Table.Th>API key</Table.Th>
-                  <Table.Th>Resources</Table.Th>
-                  <Table.Th>VPPs whose events it receives</Table.Th>
-                  <Table.Th>Registered</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data?.vens.map((v) => (
-                  <Table.Tr key={v.id}>
-                    <Table.Td>{v.venName}</Table.Td>
-                    <Table.Td>{v.keyName ?? '—'}</Table.Td>
-                    <Table.Td>{v.resources.length ? v.resources.map((r) => r.resourceName).join(', ') : <Text c="dimmed">None</Text>}</Table.Td>
-                    <Table.Td miw={260}>
-                      <VenVpps ven={v} vpps={data.vpps} />
-                    </Table.Td>
-                    <Table.Td>{when.format(v.createdAt * 1000)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <ListTable label="VENs" columns={venColumns(data?.vpps ?? [])} rows={data?.vens ?? []} rowKey={(v) => v.id} striped />
           )}
         </Card>
         <Card withBorder>
@@ -196,36 +212,7 @@ export function OpenadrPage() {
           {data && !data.subscriptions.length ? (
             <Text c="dimmed">No client has subscribed yet.</Text>
           ) : (
-            <Table striped aria-label="Subscriptions">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Client</Table.Th>
-                  <Table.Th>Program</Table.Th>
-                  <Table.Th>Objects</Table.Th>
-                  <Table.Th>Callback</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Last delivery</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data?.subscriptions.map((s) => (
-                  <Table.Tr key={s.id}>
-                    <Table.Td>{s.clientName}</Table.Td>
-                    <Table.Td>{s.programID}</Table.Td>
-                    <Table.Td>{s.objects.join(', ')}</Table.Td>
-                    <Table.Td style={{ wordBreak: 'break-all' }}>{s.callbackUrls.join(' ')}</Table.Td>
-                    <Table.Td>
-                      <Badge color={s.status === 'ACTIVE' ? 'teal' : 'red'} variant="light">
-                        {s.status}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      {s.lastDeliveryAt ? `${when.format(s.lastDeliveryAt * 1000)}: ${s.lastDeliveryResult ?? ''}` : <Text c="dimmed">None yet</Text>}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <ListTable label="Subscriptions" columns={SUBSCRIPTION_COLUMNS} rows={data?.subscriptions ?? []} rowKey={(s) => s.id} striped />
           )}
         </Card>
         {data?.ven && <NetworkVtn ven={data.ven} />}

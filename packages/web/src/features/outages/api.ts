@@ -7,7 +7,7 @@ import type { CreateOutageBody } from '@vpp/shared/outages/schemas';
 import { queryClient } from '../../lib/query-client.ts';
 import { call, refreshUnlessNotFound } from '../../lib/request.ts';
 import { REFRESH_SLOW_MS } from '../events/index.ts';
-import { outageRefreshMs } from './outage-format.ts';
+import { outageRefreshMs, sortOutages } from './outage-format.ts';
 
 export const outageKeys = {
   all: ['grid-outages'] as const,
@@ -23,6 +23,13 @@ export function useOutages() {
     queryFn: () => call(E.list, { query: { contract_type: 'GRID_OUTAGE' } }, { errorToast: OUTAGE_MESSAGES.loadListFailed }),
     refetchInterval: REFRESH_SLOW_MS,
   });
+}
+
+/** A page of the outages, sorted as spec 3 §2.6 asks: the list call answers them all. */
+export function useOutagePage(q: { limit: number; offset: number }) {
+  const outages = useOutages();
+  const all = outages.data ? sortOutages(outages.data.data.outages) : undefined;
+  return { rows: all?.slice(q.offset, q.offset + q.limit), total: all?.length ?? 0, isLoading: outages.isLoading, dataUpdatedAt: outages.dataUpdatedAt };
 }
 
 type DetailReply = ReplyOf<typeof E.detail>;

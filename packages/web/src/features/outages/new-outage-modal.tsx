@@ -1,46 +1,13 @@
-import { Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { OUTAGE_REASON_LABELS, OUTAGE_REASONS, type OutageReason } from '@vpp/shared/outages/messages';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
-import { EventWindowFields, earliestStart, PhonePreview, PowerstationSelect, useDispatchPowerstations } from '../events/index.ts';
+import { EventMessageView, EventWindowFields, earliestStart, nowS, PowerstationSelect, useDispatchPowerstations } from '../events/index.ts';
 import { useCreateOutage } from './api.ts';
 import { createOutageBody, initialOutageDraft, messageOf, type OutageDraft, withEnd, withStartDate } from './new-outage-form.ts';
 import { outagePath } from './outage-format.ts';
-
-const nowS = () => Math.floor(Date.now() / 1000);
-
-/** The message-edit sub-view: title and text with the phone preview; Cancel drops the edit, Save Message keeps it. */
-function MessageView(props: { message: { title: string; text: string }; onCancel: () => void; onSave: (m: { title: string; text: string }) => void }) {
-  const [edit, setEdit] = useState(props.message);
-  return (
-    <Stack>
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-        <Stack gap="sm">
-          <TextInput label="Title" value={edit.title} maxLength={100} onChange={(e) => setEdit({ ...edit, title: e.currentTarget.value })} />
-          <Textarea
-            label="Message"
-            value={edit.text}
-            autosize
-            minRows={6}
-            maxRows={12}
-            maxLength={1000}
-            description={`${edit.text.length}/1000 characters`}
-            onChange={(e) => setEdit({ ...edit, text: e.currentTarget.value })}
-          />
-        </Stack>
-        <PhonePreview message={edit} />
-      </SimpleGrid>
-      <Group justify="flex-end">
-        <Button variant="default" onClick={props.onCancel}>
-          Cancel
-        </Button>
-        <Button onClick={() => props.onSave(edit)}>Save Message</Button>
-      </Group>
-    </Stack>
-  );
-}
 
 /**
  * The New Grid Outage modal (spec 3 §2.6): VPP, start date and time, end time, reason and an
@@ -79,8 +46,9 @@ export function NewOutageModal(props: { opened: boolean; onClose: () => void }) 
   return (
     <Modal opened={opened} onClose={onClose} title={editing ? 'Customer App Message' : 'New Grid Outage'} size="xl" fullScreen={fullScreen}>
       {editing ? (
-        <MessageView
+        <EventMessageView
           message={message}
+          zone={zone}
           onCancel={() => setEditing(false)}
           onSave={(m) => {
             setDraft((d) => ({ ...d, message: m }));

@@ -1,5 +1,5 @@
 import { RERT_EDIT, RERT_VIEW } from '@vpp/shared/rert/permissions';
-import { type EventListConfig, EventListView } from '../events/index.ts';
+import { type EventListConfig, EventListView, listQuery } from '../events/index.ts';
 import { useRertDispatches } from './api.ts';
 import { RertDispatchModal } from './rert-dispatch-modal.tsx';
 import { RERT_TEXTS, rertPath } from './rert-format.ts';
@@ -9,7 +9,7 @@ const RERT_LIST: EventListConfig = {
   viewPermission: RERT_VIEW,
   editPermission: RERT_EDIT,
   newLabel: 'New RERT Dispatch',
-  useList: useRertDispatches,
+  useList: (q) => listQuery(useRertDispatches(q), (r) => ({ rows: r.data.dispatches, total: r.data.total })),
   path: rertPath,
   empty: RERT_TEXTS.noDispatches,
   numbered: true,

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Center, Loader, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Center, Loader, Text, Title } from '@mantine/core';
 import { CURTAILMENT_VIEW } from '@vpp/shared/curtailments/permissions';
 import { DISPATCH_VIEW } from '@vpp/shared/dispatches/permissions';
 import type { VppEvent } from '@vpp/shared/events/schemas';
@@ -7,6 +7,8 @@ import { OUTAGE_VIEW } from '@vpp/shared/outages/permissions';
 import { RERT_VIEW } from '@vpp/shared/rert/permissions';
 import { VPP_MESSAGES } from '@vpp/shared/vpps/messages';
 import { Link } from 'react-router';
+import type { Column } from '../../components/data-table.tsx';
+import { ListTable } from '../../components/list-table.tsx';
 import { useAccount } from '../../lib/account.ts';
 import { usePermission } from '../../lib/permission-gate.tsx';
 import { usePowerstationEvents } from './api.ts';
@@ -21,6 +23,32 @@ const DETAIL_PATHS: Record<string, string> = {
   GRID_OUTAGE: '/virtual-power-plants/grid-outages',
   CURTAILMENT: '/virtual-power-plants/feed-in-management',
 };
+
+const columns = (zone: string, may: Record<string, boolean>): Column<VppEvent>[] => [
+  {
+    key: 'event',
+    header: 'Event',
+    render: (e) =>
+      DETAIL_PATHS[e.type] && may[e.type] ? (
+        <Anchor component={Link} to={`${DETAIL_PATHS[e.type]}/${e.id}`} size="sm">
+          {TYPE_LABELS[e.type]}
+        </Anchor>
+      ) : (
+        (TYPE_LABELS[e.type] ?? e.type)
+      ),
+  },
+  { key: 'start', header: 'Start', render: (e) => formatDateTime(e.startTime, zone) },
+  { key: 'duration', header: 'Duration', render: (e) => formatDuration(e.duration) },
+  {
+    key: 'state',
+    header: 'State',
+    render: (e) => (
+      <Badge variant="light" color={e.state === 'INPROGRESS' ? 'green' : 'blue'} tt="none">
+        {STATE_LABELS[e.state]}
+      </Badge>
+    ),
+  },
+];
 
 /** Upcoming and in-progress events on a VPP, in the account's time zone, or the spec's empty text; each links to its detail for those who may see it. */
 export function VppEvents({ id }: { id: number }) {
@@ -43,40 +71,7 @@ export function VppEvents({ id }: { id: number }) {
           <Loader size="sm" aria-label="Loading events" />
         </Center>
       ) : events.data?.length ? (
-        <Table.ScrollContainer minWidth={520}>
-          <Table striped aria-label="Upcoming and in-progress events">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Event</Table.Th>
-                <Table.Th>Start</Table.Th>
-                <Table.Th>Duration</Table.Th>
-                <Table.Th>State</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {events.data.map((e) => (
-                <Table.Tr key={e.id}>
-                  <Table.Td>
-                    {DETAIL_PATHS[e.type] && may[e.type] ? (
-                      <Anchor component={Link} to={`${DETAIL_PATHS[e.type]}/${e.id}`} size="sm">
-                        {TYPE_LABELS[e.type]}
-                      </Anchor>
-                    ) : (
-                      (TYPE_LABELS[e.type] ?? e.type)
-                    )}
-                  </Table.Td>
-                  <Table.Td>{formatDateTime(e.startTime, zone)}</Table.Td>
-                  <Table.Td>{formatDuration(e.duration)}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color={e.state === 'INPROGRESS' ? 'green' : 'blue'} tt="none">
-                      {STATE_LABELS[e.state]}
-                    </Badge>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ListTable label="Upcoming and in-progress events" columns={columns(zone, may)} rows={events.data} rowKey={(e) => e.id} minWidth={520} striped />
       ) : (
         <Text c="dimmed">{events.isError ? '' : VPP_MESSAGES.noEvents}</Text>
       )}
