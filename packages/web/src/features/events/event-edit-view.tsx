@@ -108,9 +108,105 @@ function PowerFactorControl({ draft, update, c }: { draft: DispatchDraft; update
   );
 }
 
+/** The warnings about the chosen window and settings: other events then, the delivery, the power factor. */
+function EditWarnings({ c, predictions }: { c: DispatchConstraints | undefined; predictions: DispatchPredictions | undefined }) {
+  return (
+    <>
+      {c?.conflictMessage && (
+        <Alert color="yellow" variant="light" aria-label="Other events at that time">
+          {c.conflictMessage}
+        </Alert>
+      )}
+
+      {predictions?.delivery?.warning && (
+        <Alert color="orange" variant="light" role="alert">
+          {predictions.delivery.warning}
+        </Alert>
+      )}
+
+      {c?.powerFactorConstraintMessage && (
+        <Alert color="yellow" variant="light">
+          {c.powerFactorConstraintMessage}
+        </Alert>
+      )}
+    </>
+  );
+}
+
+/** The requested power and, where it applies, the strategy; beside them the power factor for those who may set it. */
+function PowerSettings({ p }: { p: EditViewProps }) {
+  const { draft, update, can } = p;
+  const c = p.constraints;
+  return (
+    <SimpleGrid cols={{ base: 1, md: can.powerFactor ? 2 : 1 }} spacing="lg">
+      <Stack gap="xs">
+        {/* The slider snaps to its ends and to 0 within 4% of the range; a typed value is taken as typed. */}
+        <PowerControl
+          label="Power (kW)"
+          inputLabel="Power"
+          labelId="dispatch-power-label"
+          value={draft.realPowerP}
+          min={c?.realPowerPMin ?? 0}
+          max={c?.realPowerPMax ?? 0}
+          step={DISPATCH_POWER_STEP_KW}
+          markZero
+          disabled={!!p.locked || !c}
+          onSlide={(v) => update((d) => withPower(d, snapSlider(v, c?.realPowerPMin ?? 0, c?.realPowerPMax ?? 0), c))}
+          onType={(v) => update((d) => withPower(d, v, c))}
+          hint={p.powerHint ?? 'Positive charges the batteries, negative discharges them, 0 locks them out.'}
+        />
+        {strategyShown(draft, can) && !p.locked && (
+          <EventChoice
+            label="Strategy"
+            value={draft.strategy}
+            onChange={(v) => update((d) => ({ ...d, strategy: v }))}
+            data={[
+              { value: 'greedy', label: 'Greedy' },
+              { value: 'uniform', label: 'Uniform' },
+            ]}
+            hint={
+              draft.strategy === 'greedy'
+                ? 'Each node matches the requested power for as long as it can.'
+                : 'Each node dispatches for the whole duration, at possibly lower power.'
+            }
+          />
+        )}
+      </Stack>
+      {can.powerFactor && <PowerFactorControl draft={draft} update={update} c={c} />}
+    </SimpleGrid>
+  );
+}
+
+/** The customer message the dispatch sends, with the way to edit it, or why none is sent. */
+function CustomerMessageSummary({ draft, onEdit }: { draft: DispatchDraft; onEdit: () => void }) {
+  return (
+    <Paper withBorder p="sm" aria-label="Customer message">
+      {messageApplies(draft) ? (
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <div style={{ minWidth: 0 }}>
+            <Text size="sm" fw={600}>
+              Customer message: {draft.message.title}
+            </Text>
+            <Text size="sm" c="dimmed" lineClamp={2}>
+              {draft.message.text}
+            </Text>
+          </div>
+          <Anchor component="button" type="button" size="sm" onClick={onEdit}>
+            Edit message
+          </Anchor>
+        </Group>
+      ) : (
+        <Text size="sm" c="dimmed">
+          No customer message is sent for a lockout or a power-factor-only dispatch.
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
 /** The edit view of the New Dispatch modal (spec 3 §2.3 item 1, §4.1). */
 export function NewDispatchEditView(p: EditViewProps) {
-  const { draft, update, can, zone, nowS } = p;
+  const { draft, update, zone, nowS } = p;
   const c = p.constraints;
   const dayStart = graphStart(draft, zone);
   const end = draft.startTime + draft.duration;
@@ -141,84 +237,13 @@ export function NewDispatchEditView(p: EditViewProps) {
         />
       </SimpleGrid>
 
-      {c?.conflictMessage && (
-        <Alert color="yellow" variant="light" aria-label="Other events at that time">
-          {c.conflictMessage}
-        </Alert>
-      )}
+      <EditWarnings c={c} predictions={p.predictions.data} />
 
-      {p.predictions.data?.delivery?.warning && (
-        <Alert color="orange" variant="light" role="alert">
-          {p.predictions.data.delivery.warning}
-        </Alert>
-      )}
-
-      {c?.powerFactorConstraintMessage && (
-        <Alert color="yellow" variant="light">
-          {c.powerFactorConstraintMessage}
-        </Alert>
-      )}
-
-      <SimpleGrid cols={{ base: 1, md: can.powerFactor ? 2 : 1 }} spacing="lg">
-        <Stack gap="xs">
-          {/* The slider snaps to its ends and to 0 within 4% of the range; a typed value is taken as typed. */}
-          <PowerControl
-            label="Power (kW)"
-            inputLabel="Power"
-            labelId="dispatch-power-label"
-            value={draft.realPowerP}
-            min={c?.realPowerPMin ?? 0}
-            max={c?.realPowerPMax ?? 0}
-            step={DISPATCH_POWER_STEP_KW}
-            markZero
-            disabled={!!p.locked || !c}
-            onSlide={(v) => update((d) => withPower(d, snapSlider(v, c?.realPowerPMin ?? 0, c?.realPowerPMax ?? 0), c))}
-            onType={(v) => update((d) => withPower(d, v, c))}
-            hint={p.powerHint ?? 'Positive charges the batteries, negative discharges them, 0 locks them out.'}
-          />
-          {strategyShown(draft, can) && !p.locked && (
-            <EventChoice
-              label="Strategy"
-              value={draft.strategy}
-              onChange={(v) => update((d) => ({ ...d, strategy: v }))}
-              data={[
-                { value: 'greedy', label: 'Greedy' },
-                { value: 'uniform', label: 'Uniform' },
-              ]}
-              hint={
-                draft.strategy === 'greedy'
-                  ? 'Each node matches the requested power for as long as it can.'
-                  : 'Each node dispatches for the whole duration, at possibly lower power.'
-              }
-            />
-          )}
-        </Stack>
-        {can.powerFactor && <PowerFactorControl draft={draft} update={update} c={c} />}
-      </SimpleGrid>
+      <PowerSettings p={p} />
 
       {p.extra}
 
-      <Paper withBorder p="sm" aria-label="Customer message">
-        {messageApplies(draft) ? (
-          <Group justify="space-between" wrap="nowrap" align="flex-start">
-            <div style={{ minWidth: 0 }}>
-              <Text size="sm" fw={600}>
-                Customer message: {draft.message.title}
-              </Text>
-              <Text size="sm" c="dimmed" lineClamp={2}>
-                {draft.message.text}
-              </Text>
-            </div>
-            <Anchor component="button" type="button" size="sm" onClick={p.onEditMessage}>
-              Edit message
-            </Anchor>
-          </Group>
-        ) : (
-          <Text size="sm" c="dimmed">
-            No customer message is sent for a lockout or a power-factor-only dispatch.
-          </Text>
-        )}
-      </Paper>
+      <CustomerMessageSummary draft={draft} onEdit={p.onEditMessage} />
 
       {draft.powerstation !== null && (
         <NewDispatchChart

@@ -1,6 +1,7 @@
 import { Anchor, Badge, Button, Card, Code, CopyButton, Group, MultiSelect, Stack, Table, Text, Title } from '@mantine/core';
 import { OPENADR_PERMISSION } from '@vpp/shared/openadr/permissions';
 import type { OpenadrOverview } from '@vpp/shared/openadr/schemas';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Column } from '../../components/data-table.tsx';
 import { ListTable } from '../../components/list-table.tsx';
@@ -111,6 +112,45 @@ const SUBSCRIPTION_COLUMNS: Column<OpenadrOverview['subscriptions'][number]>[] =
   },
 ];
 
+/** How the console's VEN stands with the network VTN: its address, names, notifications, polls and last error. */
+function VtnConnection({ ven }: { ven: NonNullable<OpenadrOverview['ven']> }) {
+  return (
+    <Table variant="vertical" aria-label="Network VTN connection" withTableBorder={false}>
+      <Table.Tbody>
+        <Table.Tr>
+          <Table.Th w={180}>VTN</Table.Th>
+          <Table.Td style={{ wordBreak: 'break-all' }}>{ven.vtnUrl}</Table.Td>
+        </Table.Tr>
+        <Table.Tr>
+          <Table.Th>VEN name</Table.Th>
+          <Table.Td>
+            {ven.venName}
+            {ven.venID ? ` (${ven.venID})` : ''}
+          </Table.Td>
+        </Table.Tr>
+        <Table.Tr>
+          <Table.Th>Notifications</Table.Th>
+          <Table.Td>{ven.subscribed ? 'Subscribed: the VTN notifies the console' : 'Polling only (no PUBLIC_URL)'}</Table.Td>
+        </Table.Tr>
+        <Table.Tr>
+          <Table.Th>Last poll</Table.Th>
+          <Table.Td>{ven.lastPollAt ? when.format(ven.lastPollAt * 1000) : 'None yet'}</Table.Td>
+        </Table.Tr>
+        <Table.Tr>
+          <Table.Th>Last success</Table.Th>
+          <Table.Td>{ven.lastOkAt ? when.format(ven.lastOkAt * 1000) : 'None yet'}</Table.Td>
+        </Table.Tr>
+        {ven.lastError && (
+          <Table.Tr>
+            <Table.Th>Last error</Table.Th>
+            <Table.Td c="red">{ven.lastError}</Table.Td>
+          </Table.Tr>
+        )}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
 /** The console as a VEN of a network's VTN (OPENADR_VTN_URL): the connection and the latest events received. */
 function NetworkVtn({ ven }: { ven: NonNullable<OpenadrOverview['ven']> }) {
   const connected = ven.lastError === null && ven.lastOkAt !== null;
@@ -125,39 +165,7 @@ function NetworkVtn({ ven }: { ven: NonNullable<OpenadrOverview['ven']> }) {
       <Text size="sm" c="dimmed" mb="xs">
         The console is a VEN of this VTN: its export and generation limits targeted at the console become curtailments of the VPPs they name or cover.
       </Text>
-      <Table variant="vertical" aria-label="Network VTN connection" withTableBorder={false}>
-        <Table.Tbody>
-          <Table.Tr>
-            <Table.Th w={180}>VTN</Table.Th>
-            <Table.Td style={{ wordBreak: 'break-all' }}>{ven.vtnUrl}</Table.Td>
-          </Table.Tr>
-          <Table.Tr>
-            <Table.Th>VEN name</Table.Th>
-            <Table.Td>
-              {ven.venName}
-              {ven.venID ? ` (${ven.venID})` : ''}
-            </Table.Td>
-          </Table.Tr>
-          <Table.Tr>
-            <Table.Th>Notifications</Table.Th>
-            <Table.Td>{ven.subscribed ? 'Subscribed: the VTN notifies the console' : 'Polling only (no PUBLIC_URL)'}</Table.Td>
-          </Table.Tr>
-          <Table.Tr>
-            <Table.Th>Last poll</Table.Th>
-            <Table.Td>{ven.lastPollAt ? when.format(ven.lastPollAt * 1000) : 'None yet'}</Table.Td>
-          </Table.Tr>
-          <Table.Tr>
-            <Table.Th>Last success</Table.Th>
-            <Table.Td>{ven.lastOkAt ? when.format(ven.lastOkAt * 1000) : 'None yet'}</Table.Td>
-          </Table.Tr>
-          {ven.lastError && (
-            <Table.Tr>
-              <Table.Th>Last error</Table.Th>
-              <Table.Td c="red">{ven.lastError}</Table.Td>
-            </Table.Tr>
-          )}
-        </Table.Tbody>
-      </Table>
+      <VtnConnection ven={ven} />
       <Title order={5} mt="md" mb="xs">
         Last events received
       </Title>
@@ -170,51 +178,56 @@ function NetworkVtn({ ven }: { ven: NonNullable<OpenadrOverview['ven']> }) {
   );
 }
 
+/** Where OpenADR 3 clients reach the console's own VTN, with a button to copy it. */
+function VtnAddress({ baseUrl }: { baseUrl: string | undefined }) {
+  return (
+    <Card withBorder>
+      <Title order={4}>Virtual Top Node</Title>
+      <Text size="sm" c="dimmed" mb="xs">
+        OpenADR 3.0.1 clients reach the console here. Their token comes from auth/token with an API key given OpenADR scopes (client_id: the key's id,
+        client_secret: the key).
+      </Text>
+      <Group gap="xs">
+        <Code aria-label="VTN base URL">{baseUrl ?? ''}</Code>
+        {baseUrl !== undefined && (
+          <CopyButton value={baseUrl}>
+            {({ copied, copy }) => (
+              <Button size="xs" variant="light" onClick={copy}>
+                {copied ? 'Copied' : 'Copy'}
+              </Button>
+            )}
+          </CopyButton>
+        )}
+      </Group>
+    </Card>
+  );
+}
+
+/** A titled card holding a list, or what to say once the list has come back empty. */
+function ListCard<T>({ title, rows, empty, children }: { title: string; rows: T[] | undefined; empty: string; children: ReactNode }) {
+  return (
+    <Card withBorder>
+      <Title order={4} mb="xs">
+        {title}
+      </Title>
+      {rows && !rows.length ? <Text c="dimmed">{empty}</Text> : children}
+    </Card>
+  );
+}
+
 /** The organisation's OpenADR 3 settings: the VTN's address, the VENs and the subscriptions, and the network VTN it is a VEN of. */
 export function OpenadrPage() {
   const { data } = useOpenadrOverview();
   return (
     <PageLayout title="OpenADR" breadcrumb={[{ label: 'My Reposit' }, { label: 'OpenADR' }]} permission={OPENADR_PERMISSION}>
       <Stack gap="md">
-        <Card withBorder>
-          <Title order={4}>Virtual Top Node</Title>
-          <Text size="sm" c="dimmed" mb="xs">
-            OpenADR 3.0.1 clients reach the console here. Their token comes from auth/token with an API key given OpenADR scopes (client_id: the key's id,
-            client_secret: the key).
-          </Text>
-          <Group gap="xs">
-            <Code aria-label="VTN base URL">{data?.baseUrl ?? ''}</Code>
-            {data && (
-              <CopyButton value={data.baseUrl}>
-                {({ copied, copy }) => (
-                  <Button size="xs" variant="light" onClick={copy}>
-                    {copied ? 'Copied' : 'Copy'}
-                  </Button>
-                )}
-              </CopyButton>
-            )}
-          </Group>
-        </Card>
-        <Card withBorder>
-          <Title order={4} mb="xs">
-            VENs
-          </Title>
-          {data && !data.vens.length ? (
-            <Text c="dimmed">No VEN has registered yet.</Text>
-          ) : (
-            <ListTable label="VENs" columns={venColumns(data?.vpps ?? [])} rows={data?.vens ?? []} rowKey={(v) => v.id} striped />
-          )}
-        </Card>
-        <Card withBorder>
-          <Title order={4} mb="xs">
-            Subscriptions
-          </Title>
-          {data && !data.subscriptions.length ? (
-            <Text c="dimmed">No client has subscribed yet.</Text>
-          ) : (
-            <ListTable label="Subscriptions" columns={SUBSCRIPTION_COLUMNS} rows={data?.subscriptions ?? []} rowKey={(s) => s.id} striped />
-          )}
-        </Card>
+        <VtnAddress baseUrl={data?.baseUrl} />
+        <ListCard title="VENs" rows={data?.vens} empty="No VEN has registered yet.">
+          <ListTable label="VENs" columns={venColumns(data?.vpps ?? [])} rows={data?.vens ?? []} rowKey={(v) => v.id} striped />
+        </ListCard>
+        <ListCard title="Subscriptions" rows={data?.subscriptions} empty="No client has subscribed yet.">
+          <ListTable label="Subscriptions" columns={SUBSCRIPTION_COLUMNS} rows={data?.subscriptions ?? []} rowKey={(s) => s.id} striped />
+        </ListCard>
         {data?.ven && <NetworkVtn ven={data.ven} />}
       </Stack>
     </PageLayout>
