@@ -9,7 +9,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import { controlCharacterMessage, findControlCharacter } from '@vpp/shared/api/inputs';
-import { metaReply } from '@vpp/shared/auth/schemas';
+import { metaReply } from '@vpp/shared/auth/meta';
 import { APP_VERSION } from '@vpp/shared/constants';
 import { MESSAGES } from '@vpp/shared/messages';
 import Fastify, { type FastifyServerOptions } from 'fastify';

@@ -54,18 +54,3 @@ export const mfaSettings = z.object({
   totpUri: z.string().nullable(),
 });
 export type MfaSettings = z.infer<typeof mfaSettings>;
-
-export const metaReply = z.object({
-  version: z.string(),
-  demo: z.boolean(),
-  /** Raster tiles under the shipped basemap ({z}/{x}/{y} template), when MAP_TILE_URL is set. */
-  mapTileUrl: z.string().nullable(),
-  /**
-   * A street basemap, when set: the console's own PMTiles extract (BASEMAP_PMTILES, read with range
-   * requests) or a MapLibre style (BASEMAP_STYLE_URL), and its attribution. Absent: the shipped coastline.
-   */
-  basemap: z.object({ pmtilesUrl: z.string().nullable(), styleUrl: z.string().nullable(), attribution: z.string() }).nullable().optional(),
-  /** Where page views are counted (a Plausible-compatible event endpoint), when ANALYTICS_DOMAIN is set. */
-  analytics: z.object({ domain: z.string(), endpoint: z.string() }).nullable(),
-});
-export type MetaReply = z.infer<typeof metaReply>;

@@ -1,8 +1,9 @@
 /// <reference types="vite-plugin-pwa/client" />
 
 import { registerSW } from 'virtual:pwa-register';
-import { metaReply } from '@vpp/shared/auth/schemas';
+import { metaReply } from '@vpp/shared/auth/meta';
 import { APP_VERSION } from '@vpp/shared/constants';
+import { z } from 'zod/mini';
 import { request } from '../lib/request.ts';
 
 /** How often the running app asks whether the server runs a newer version. */
@@ -22,7 +23,7 @@ export function isNewerVersion(a: string, b: string): boolean {
 /** The server's version from /meta.json?{timestamp}; null on any error, which counts as up to date. */
 async function serverVersion(): Promise<string | null> {
   try {
-    return (await request(`/meta.json?${Date.now()}`, { auth: false, quiet: true, schema: metaReply.pick({ version: true }) })).version;
+    return (await request(`/meta.json?${Date.now()}`, { auth: false, quiet: true, schema: z.pick(metaReply, { version: true }) })).version;
   } catch {
     return null;
   }

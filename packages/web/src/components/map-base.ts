@@ -1,4 +1,4 @@
-import type { MetaReply } from '@vpp/shared/auth/schemas';
+import type { MetaReply } from '@vpp/shared/auth/meta';
 import type { LayerSpecification, StyleSpecification } from 'maplibre-gl';
 import * as maplibregl from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';

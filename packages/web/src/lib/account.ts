@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { accountGet } from '@vpp/shared/account/get';
 import { call } from './request.ts';
 
 /**
@@ -8,7 +7,11 @@ import { call } from './request.ts';
  */
 export const accountQueryOptions = queryOptions({
   queryKey: ['account'],
-  queryFn: async () => (await call(accountGet, {}, { errorToast: 'Failed to load user account details' })).data,
+  // Its contract (zod) loads with the first call: the login page does without it (issue 30).
+  queryFn: async () => {
+    const { accountGet } = await import('@vpp/shared/account/get');
+    return (await call(accountGet, {}, { errorToast: 'Failed to load user account details' })).data;
+  },
   staleTime: 60_000,
 });
 

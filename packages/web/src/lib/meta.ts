@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { metaReply } from '@vpp/shared/auth/schemas';
+import { metaReply } from '@vpp/shared/auth/meta';
 import { request } from './request.ts';
 
 /** The server's /meta.json (version, demo mode, analytics, map tiles), fetched once per page load. */

@@ -19,7 +19,10 @@ export class ApiError extends Error {
   }
 }
 
-export interface RequestOptions<S extends z.ZodType | undefined> {
+/** A reply's zod schema: the full build's, or zod/mini's where the login page needs one without the full zod (meta.json). */
+export type ReplySchema = z.core.$ZodType & { parse(data: unknown): unknown };
+
+export interface RequestOptions<S extends ReplySchema | undefined> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   /** The zod schema of the reply: the reply is parsed with it. */
@@ -46,10 +49,10 @@ export interface RequestOptions<S extends z.ZodType | undefined> {
  * two-factor state), the 403 toast, 204 as null, the call's error toast and ERROR replies' data.message
  * as error toasts.
  */
-export async function request<S extends z.ZodType | undefined = undefined>(
+export async function request<S extends ReplySchema | undefined = undefined>(
   path: string,
   opts: RequestOptions<S> = {},
-): Promise<S extends z.ZodType ? z.infer<S> : unknown> {
+): Promise<S extends ReplySchema ? z.output<S> : unknown> {
   const token = opts.auth === false ? null : session.token();
   // An action (anything but a read) tried again clears the toasts its last try left: no stale error
   // beside the success that follows. Its toasts carry its name, and the same toast is not stacked.

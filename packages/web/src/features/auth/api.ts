@@ -1,5 +1,4 @@
 import { useMutation } from '@tanstack/react-query';
-import { authEndpoints as E } from '@vpp/shared/auth/endpoints';
 import type { LoginBody } from '@vpp/shared/auth/schemas';
 import { TOKEN_REFRESH_BEFORE_S } from '@vpp/shared/constants';
 import { MESSAGES } from '@vpp/shared/messages';
@@ -7,6 +6,12 @@ import { accountQueryOptions } from '../../lib/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { ApiError, call } from '../../lib/request.ts';
 import { session, tokenExpiresIn } from '../../lib/session.ts';
+
+/**
+ * The auth area's contract (its endpoints and their zod schemas), loaded on demand: the login page
+ * paints without zod (issue 30), and the form loads it on its first focus, with the captcha.
+ */
+export const loadAuthEndpoints = async () => (await import('@vpp/shared/auth/endpoints')).authEndpoints;
 
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 // A reset session (logout, expiry) must not refresh itself back to life later.
@@ -41,7 +46,7 @@ export function refreshNow(from: string | null = session.token()): Promise<void>
   inFlight ??= withRefreshLock(async () => {
     const stored = session.token();
     if (stored && expiryOf(stored) > expiryOf(from)) return;
-    const r = await call(E.refresh, {}, { quiet: true });
+    const r = await call((await loadAuthEndpoints()).refresh, {}, { quiet: true });
     session.setToken(r.access_token);
   })
     .then(() => scheduleRefresh())
@@ -103,7 +108,7 @@ export async function bootSession() {
 
 export function useLogin() {
   return useMutation({
-    mutationFn: (body: LoginBody) => call(E.login, { body }, { quiet: true }),
+    mutationFn: async (body: LoginBody) => call((await loadAuthEndpoints()).login, { body }, { quiet: true }),
     onSuccess: async (reply) => {
       if (!reply.mfaRequired) return enter(reply.access_token);
       session.setToken(reply.access_token);
@@ -124,7 +129,7 @@ export function useLogin() {
 
 export function useVerifyCode() {
   return useMutation({
-    mutationFn: (body: { totpCode: string; rememberDevice: boolean }) => call(E.verifyCode, { body }, { quiet: true }),
+    mutationFn: async (body: { totpCode: string; rememberDevice: boolean }) => call((await loadAuthEndpoints()).verifyCode, { body }, { quiet: true }),
     onSuccess: (reply) => enter(reply.access_token),
   });
 }
@@ -132,6 +137,6 @@ export function useVerifyCode() {
 /** Ends the session on the server and resets all state. */
 export async function logout() {
   clearTimeout(refreshTimer);
-  await call(E.logout, { body: undefined }, { quiet: true }).catch(() => undefined);
+  await call((await loadAuthEndpoints()).logout, { body: undefined }, { quiet: true }).catch(() => undefined);
   session.reset();
 }

@@ -1,10 +1,13 @@
 import { endpointUrl } from '@vpp/shared/api/endpoint';
-import { authEndpoints } from '@vpp/shared/auth/endpoints';
 import type {} from 'altcha/types/react';
-import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useSyncExternalStore } from 'react';
 import { API_BASE } from '../../lib/request.ts';
+import { loadAuthEndpoints } from './api.ts';
 
 let loading: Promise<unknown> | null = null;
+/** The auth contract (the challenge's path, with zod), once loadCaptcha has brought it. */
+let endpoints: Awaited<ReturnType<typeof loadAuthEndpoints>> | null = null;
+const loaded = new Set<() => void>();
 
 /**
  * Loads the widget's code (a web component) once, on the first focus of the login form or the
@@ -12,7 +15,13 @@ let loading: Promise<unknown> | null = null;
  * and keeps its height meanwhile so that nothing moves.
  */
 export function loadCaptcha(): void {
-  loading ??= import('altcha').catch(() => {
+  loading ??= Promise.all([
+    import('altcha'),
+    loadAuthEndpoints().then((e) => {
+      endpoints = e;
+      for (const l of loaded) l();
+    }),
+  ]).catch(() => {
     loading = null;
   });
 }
@@ -28,6 +37,24 @@ export interface CaptchaHandle {
  * the server then requires (issue 9, item 6).
  */
 export const Captcha = forwardRef<CaptchaHandle, { onToken: (token: string | null) => void; login?: string }>(function Captcha({ onToken, login }, ref) {
+  // The challenge's path comes from the auth contract, which loads with the widget's code.
+  const auth = useSyncExternalStore(
+    (l) => {
+      loaded.add(l);
+      return () => loaded.delete(l);
+    },
+    () => endpoints,
+  );
+  // Until then a box of the widget's height, as the widget itself shows before its code arrives.
+  if (!auth) return <div style={{ minHeight: 48 }} />;
+  const challenge = API_BASE + endpointUrl(auth.captcha, { query: login ? { login } : undefined });
+  return <CaptchaWidget ref={ref} onToken={onToken} challenge={challenge} />;
+});
+
+const CaptchaWidget = forwardRef<CaptchaHandle, { onToken: (token: string | null) => void; challenge: string }>(function CaptchaWidget(
+  { onToken, challenge },
+  ref,
+) {
   const el = useRef<HTMLElement & { reset?: () => void }>(null);
   const onTokenRef = useRef(onToken);
   onTokenRef.current = onToken;
@@ -53,7 +80,7 @@ export const Captcha = forwardRef<CaptchaHandle, { onToken: (token: string | nul
   return (
     <altcha-widget
       ref={el}
-      challenge={API_BASE + endpointUrl(authEndpoints.captcha, { query: login ? { login } : undefined })}
+      challenge={challenge}
       configuration={JSON.stringify({ hideLogo: true, hideFooter: true })}
       style={{ '--altcha-max-width': '100%', minHeight: 48 }}
     />
