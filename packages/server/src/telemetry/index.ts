@@ -39,6 +39,7 @@ import * as read from './read.ts';
 import { type BucketVisitor, type HistoryColumn, readBuckets } from './stream.ts';
 
 export { decodeDay } from './codec.ts';
+export { TELEMETRY_FOLD_RECURRING, telemetryFoldJob } from './fold.ts';
 export {
   ENERGY_COLUMNS,
   type EnergyColumn,
