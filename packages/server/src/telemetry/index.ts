@@ -34,7 +34,7 @@ import { type CompactProgress, compactHistory, TELEMETRY_COMPACT_RECURRING, tele
 import { TELEMETRY_FOLD_RECURRING, telemetryFoldJob } from './fold.ts';
 import { type IngestExtras, TelemetryIngest } from './ingest.ts';
 import type { FleetColumn, MetricColumn, Sample } from './metrics.ts';
-import { ensurePartitions, pruneRaw } from './partitions.ts';
+import { ensurePartitions, pruneRaw, TELEMETRY_UPKEEP_RECURRING, telemetryUpkeepJob } from './partitions.ts';
 import * as read from './read.ts';
 import { type BucketVisitor, type HistoryColumn, readBuckets } from './stream.ts';
 
@@ -57,11 +57,14 @@ export type { SubmeterSample } from './rows.ts';
 export { bucketTimes, buildSeries, roundValue, type Series, type SeriesPoint, submeterBuckets, submeterMeans } from './series.ts';
 export type { BucketVisitor, HistoryColumn } from './stream.ts';
 
-/** The store's own upkeep: it folds each closed 5-minute bucket, and compacts the ended days of the history every hour. */
+/**
+ * The store's own upkeep, recurring jobs: it folds each closed 5-minute bucket, and every hour prunes
+ * the raw readings, makes the coming partitions and compacts the ended days of the history.
+ */
 export const telemetryModule: FeatureModule = {
   name: 'telemetry',
-  jobs: [telemetryFoldJob, telemetryCompactJob],
-  recurring: [TELEMETRY_FOLD_RECURRING, TELEMETRY_COMPACT_RECURRING],
+  jobs: [telemetryFoldJob, telemetryUpkeepJob, telemetryCompactJob],
+  recurring: [TELEMETRY_FOLD_RECURRING, TELEMETRY_UPKEEP_RECURRING, TELEMETRY_COMPACT_RECURRING],
 };
 
 /** The telemetry store, as the console and the fleet reach it: ingest, reads, upkeep. */

@@ -9,6 +9,7 @@ import { describeEachDatabase } from '../test/harness.ts';
 import { waitFor } from '../test/wait.ts';
 import { TELEMETRY_FOLD_RECURRING, telemetryFoldJob } from './fold.ts';
 import { FLEET_COLUMNS, type FleetColumn, METRIC_COLUMNS, type MetricColumn, metricValues, type Sample } from './metrics.ts';
+import { telemetryUpkeepJob } from './partitions.ts';
 
 const SYDNEY = 'Australia/Sydney';
 const HOUR = 3600;
@@ -427,7 +428,9 @@ describeEachDatabase('telemetry store', (h) => {
       // Three days on (the retention), less a minute: every reading is still inside it.
       await telemetry.pruneRaw(old + 3 * 86400 - 60);
       expect((await telemetry.nodeSeries(node, ['meter_p'], old, old + 600, 30)).size).toBe(20);
-      await telemetry.pruneRaw();
+      // The store's hourly upkeep job prunes them now.
+      await enqueueJob(h().ctx.db, telemetryUpkeepJob, { at: nowS() });
+      expect(await createWorker(h().ctx, [telemetryUpkeepJob]).runUntilIdle()).toBe(1);
       expect((await telemetry.nodeSeries(node, ['meter_p'], old, old + 600, 30)).size).toBe(0);
       expect((await telemetry.nodeSeries(node, ['meter_p'], old, old + 600, 300)).size).toBe(2);
     });
