@@ -21,7 +21,7 @@ export default defineConfig({
           // app, so nothing a test asserts is shared. The web files stay isolated: their module mocks
           // (vi.mock) would leak from one file into the next.
           isolate: false,
-          setupFiles: ['packages/server/src/test/worker-database.ts'],
+          setupFiles: ['packages/server/src/test/worker-database.ts', 'packages/server/src/test/fake-now.ts'],
           // Two files run at once beside the other lanes, at a load of about 14 on two cores: a
           // test that waits for a condition can take several times its quiet time (30 s failed one).
           testTimeout: 60_000,

@@ -1,6 +1,7 @@
 // Notifications in Chromium: the header bell, the list with its dates, a detail that marks itself
 // read, Mark as Unread, and Mark all as Read.
 import { NOTIFICATION_AUTO_READ_MS, NOTIFICATION_MESSAGES } from '@vpp/shared/notifications/schemas';
+import { localMidnight } from '@vpp/shared/time';
 import { describe, expect, it } from 'vitest';
 import { eventually, gone, shown, signIn, useApp } from './support/fixtures.ts';
 import { insertNotificationsBySql } from './support/notifications-sql.ts';
@@ -19,9 +20,11 @@ describe('notifications', () => {
 
   it('reads, unreads and marks all read', async () => {
     const now = Math.floor(Date.now() / 1000);
+    // The two recent ones today in the account's zone (Sydney) even just after its midnight: the list says 'Today, …'.
+    const today = localMidnight('Australia/Sydney', now);
     insertNotificationsBySql(app, 'retailer', [
-      { summary: 'Node 1042 went offline', body: 'It **stopped reporting** at 09:12.\n\n<b>not html</b>', createdAt: now - 600 },
-      { summary: 'Node 1042 is back online', body: 'Reporting again.', createdAt: now - 300 },
+      { summary: 'Node 1042 went offline', body: 'It **stopped reporting** at 09:12.\n\n<b>not html</b>', createdAt: Math.max(now - 600, today) },
+      { summary: 'Node 1042 is back online', body: 'Reporting again.', createdAt: Math.max(now - 300, today) },
       { summary: 'Node 2001 went offline', body: 'Earlier.', createdAt: now - 86400 - 3600 },
     ]);
     // Read through the API, as the console would mark it.

@@ -10,7 +10,6 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { ensureWebBuild } from './web-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -49,25 +48,10 @@ function run(name, projects, workers, env = {}) {
   );
 }
 
-// The crash tests' servers on PostgreSQL get a database of their own (the test database's name with
-// `_crash`): PostgreSQL's catalogue is per database, and a schema that the units drop while a crash
-// test's server reads the catalogue (Kysely's migrator lists every schema's tables) failed that start
-// with 'schema "t_…" does not exist'.
-async function databaseBeside(url, suffix) {
-  const target = new URL(url);
-  const name = `${target.pathname.slice(1) || 'postgres'}${suffix}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
-    if (!rowCount) await admin.query(`create database "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-const crashEnv = process.env.TEST_DATABASE_URL ? { TEST_DATABASE_URL: await databaseBeside(process.env.TEST_DATABASE_URL, '_crash') } : {};
+// The crash tests' servers on PostgreSQL get databases of their own (packages/server/src/test/worker-database.ts,
+// which names them after the lane): a schema that the units drop while a crash test's server reads the
+// catalogue (Kysely's migrator lists every schema's tables) failed that start with 'schema "t_…" does not exist'.
+const crashEnv = { TEST_DATABASE_LANE: 'crash' };
 
 // Three lanes at once: the end-to-end files, the units, and the crash tests. The crash tests spend most
 // of their time waiting on a server's clock (a report interval, a kill, a restart), not on a core, so

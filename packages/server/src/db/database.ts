@@ -349,6 +349,13 @@ export function setClock(rate: number, anchorS: number): void {
   clockAnchor = anchorS;
 }
 
+/**
+ * Whether PostgreSQL refused a transaction for another one's concurrent writes: a serialization
+ * failure (40001, a repeatable-read transaction whose rows another committed meanwhile) or a
+ * deadlock (40P01). Such a transaction is safe to run again from its start.
+ */
+export const isSerializationConflict = (err: unknown) => ['40P01', '40001'].includes(String((err as { code?: unknown })?.code));
+
 /** Current time in epoch seconds. */
 export const nowS = () => {
   const t = Date.now() / 1000;

@@ -172,10 +172,9 @@ export async function startFleet(
     });
     log.info(`The demo's ${bySerial.size} devices report every ${SIM_INTERVAL_S} s over MQTT (${wire.broker})`);
   };
+  // The raw readings' pruning and the partitions are the telemetry store's hourly job; the demo's world issues its weather.
   const maintenance = setInterval(() => {
     const t = nowS();
-    void ctx.telemetry.pruneRaw(t).catch((err) => log.error({ err }, 'telemetry pruning failed'));
-    void ctx.telemetry.ensurePartitions(t, t + 62 * 86400).catch((err) => log.error({ err }, 'partition upkeep failed'));
     void publishWeather(ctx.db, t, t + WEATHER_AHEAD_S, t).catch((err) => log.error({ err }, 'weather forecast failed'));
   }, 3600 * 1000);
   void (async () => {

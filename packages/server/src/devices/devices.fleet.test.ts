@@ -3,6 +3,8 @@ import { type Fleet, runFleet } from '@vpp/fleet/fleet';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { nowS, setClock } from '../db/database.ts';
 import { nodeReports } from '../features/nodes/index.ts';
+import { createWorker, type Worker } from '../platform/jobs.ts';
+import { TELEMETRY_FOLD_RECURRING, telemetryFoldJob } from '../telemetry/index.ts';
 import { node } from '../test/factories.ts';
 import { freePort } from '../test/free-port.ts';
 import { describeEachDatabase } from '../test/harness.ts';
@@ -20,6 +22,7 @@ describeEachDatabase('the simulated fleet on the wire', (h) => {
   let fleet: Fleet;
   let ids: number[];
   let org: number;
+  let worker: Worker;
   const quiet = { info() {}, warn() {} };
 
   const start = async () => (await startDevices(h().ctx, h().app.log, nodeReports(h().ctx), { outboxEveryMs: 200 })) as DeviceLink;
@@ -37,9 +40,13 @@ describeEachDatabase('the simulated fleet on the wire', (h) => {
     expect(stored.map((s) => s.secret_hash).sort()).not.toContain(identities.devices[0].secret);
     expect(stored.every((s) => s.secret_hash.startsWith('sha256:'))).toBe(true);
     fleet = runFleet({ devices: identities.devices, broker: `mqtt://127.0.0.1:${link.port}`, intervalS: 2, log: quiet });
+    // The console's fold of each closed 5-minute bucket, a job of its worker.
+    worker = createWorker(h().ctx, [telemetryFoldJob], { recurring: [TELEMETRY_FOLD_RECURRING], pollMs: 100 });
+    worker.start();
   });
 
   afterAll(async () => {
+    await worker?.stop();
     await fleet?.stop();
     await link?.stop();
   });
@@ -147,7 +154,7 @@ describeEachDatabase('the simulated fleet on the wire', (h) => {
       device.connect();
       await waitFor('the kept hour stored', async () => (await seqs(id)).length === 121, 60_000);
       // Its graph: every 5-minute bucket of the hour holds a value (a late reading joins its bucket's
-      // history at the next fold, on the next write after a 5-minute boundary).
+      // history at the next fold, the fold job's run at the next 5-minute boundary).
       const from = away - (away % 300) + 300;
       const to = away + 3600 - ((away + 3600) % 300);
       const gaps = async () => {

@@ -9,7 +9,7 @@ import {
 } from '@vpp/shared/devices/schemas';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ZodError } from 'zod';
-import { type Database, nowS } from '../db/database.ts';
+import { type Database, isSerializationConflict, nowS } from '../db/database.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Sample, SubmeterSample } from '../telemetry/index.ts';
 import * as repo from './devices.repo.ts';
@@ -92,7 +92,6 @@ function toSample(nodeId: number, r: DeviceReading): Sample {
 
 const isUniqueViolation = (err: unknown) => /unique|duplicate key|PRIMARY KEY/i.test(String((err as Error)?.message ?? err));
 /** PostgreSQL's deadlock and serialization failures: the transaction may simply run again. */
-const isConflict = (err: unknown) => ['40P01', '40001'].includes(String((err as { code?: unknown })?.code));
 
 /**
  * The console's side of what devices publish: each message is checked (JSON, schema, the device's
@@ -109,7 +108,6 @@ export class DeviceIngest {
   private pending: Pending[] = [];
   private pendingReadings = 0;
   private timer: NodeJS.Timeout | null = null;
-  private lastFoldBucket = 0;
   private writing: Promise<void> = Promise.resolve();
   /** Counts since the start, for the log and the bench. */
   readonly counts = { stored: 0, duplicates: 0, refused: 0, dropped: 0 };
@@ -228,7 +226,7 @@ export class DeviceIngest {
         } catch (err) {
           // Another console process stored some of the same readings meanwhile (read again which),
           // or its writes to the same nodes met these in a deadlock.
-          if (attempt < 2 && (isUniqueViolation(err) || isConflict(err))) continue;
+          if (attempt < 2 && (isUniqueViolation(err) || isSerializationConflict(err))) continue;
           throw err;
         }
       }
@@ -302,14 +300,9 @@ export class DeviceIngest {
       if (c) c.node.offline = false;
       this.hooks.online?.(b.nodeId);
     }
+    // Live readings wait in the open tables until their bucket closes and the fold job (one run per
+    // bucket across the console processes, telemetry/fold.ts) moves them into the history.
     this.counts.stored += fresh.length;
-    // Live readings wait in the open tables until their bucket closes: the first write after a
-    // 5-minute boundary folds the buckets before it (a late reading waits for the next one).
-    const bucket = now - (now % 300);
-    if (bucket > this.lastFoldBucket) {
-      this.lastFoldBucket = bucket;
-      await this.ctx.telemetry.fold(bucket, now);
-    }
   }
 
   /** States waiting for the next write, each settled once recorded. */
@@ -352,7 +345,7 @@ export class DeviceIngest {
         return;
       } catch (err) {
         // Two consoles' writes to the same nodes (states here, readings there) met in a deadlock: this one again.
-        if (attempt < 3 && isConflict(err)) continue;
+        if (attempt < 3 && isSerializationConflict(err)) continue;
         throw err;
       }
     }

@@ -1,8 +1,9 @@
 import os from 'node:os';
 import { deviceEndpoints } from '@vpp/shared/devices/endpoints';
 import type { FastifyBaseLogger } from 'fastify';
-import { nowS } from '../db/database.ts';
+import { z } from 'zod';
 import type { AppContext } from '../platform/context.ts';
+import { defineJob } from '../platform/jobs.ts';
 import type { FeatureModule } from '../platform/module.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './devices.broker.ts';
 import { DeviceIngest } from './devices.ingest.ts';
@@ -17,11 +18,22 @@ export { BrokerPortTaken } from './devices.broker.ts';
 export { credentialedNodeIds, saveCredential } from './devices.repo.ts';
 export { commissionDemoFleet, commissionFleet, hashSecret, newSecret } from './devices.service.ts';
 
+/**
+ * Forgets, every hour, the sequence numbers older than raw retention (and an hour): they guard
+ * nothing, such a reading is refused as too old. A recurring job: one run an hour across the
+ * console processes.
+ */
+const pruneSequencesJob = defineJob('devices.prune-sequences', z.object({ at: z.number().int() }), async (ctx, { at }) => {
+  await repo.pruneSequences(ctx.db, at - ctx.config.TELEMETRY_RAW_RETENTION_DAYS * 86400 - 3600);
+});
+
 /** Devices on the wire: a node's device record and its credential. */
 export const devicesModule: FeatureModule = {
   name: 'devices',
   endpoints: [deviceEndpoints],
   routes: devicesRoutes,
+  jobs: [pruneSequencesJob],
+  recurring: [{ kind: pruneSequencesJob.kind, periodS: 3600 }],
 };
 
 export interface DeviceLink {
@@ -83,12 +95,6 @@ export async function startDevices(
   const link = broker ?? (external as ExternalLink);
   outbox = new CommandOutbox(ctx.db, (topic, payload) => link.publish(topic, payload), log);
   outbox.start(opts.outboxEveryMs);
-  // Sequence numbers older than raw retention guard nothing: such a reading is refused as too old.
-  const prune = setInterval(() => {
-    void repo
-      .pruneSequences(ctx.db, nowS() - ctx.config.TELEMETRY_RAW_RETENTION_DAYS * 86400 - 3600)
-      .catch((err) => log.error({ err }, 'device upkeep failed'));
-  }, 3600_000);
   // The rate limit's dropped counts reach the nodes' records even while no reading is stored.
   const upkeep = setInterval(() => void ingest.drain().catch((err) => log.error({ err }, 'device ingest upkeep failed')), 5000);
   return {
@@ -98,7 +104,6 @@ export async function startDevices(
     listening: () => external?.subscribed ?? true,
     async stop() {
       clearInterval(upkeep);
-      clearInterval(prune);
       outbox?.stop();
       await link.close();
       await ingest.drain();

@@ -1,6 +1,8 @@
 import { CompiledQuery, type Transaction } from 'kysely';
+import { z } from 'zod';
 import { arrayReader, type Database, type DialectName } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
+import { defineJob, type Recurring } from '../platform/jobs.ts';
 import { METRIC_COLUMNS } from './metrics.ts';
 import type { SubmeterSample } from './rows.ts';
 import './tables.ts';
@@ -52,3 +54,18 @@ export async function closeOpenReadings(trx: Transaction<DB>, before: number, lo
 export async function closeOpenSubmeterReadings(trx: Transaction<DB>, before: number) {
   await trx.deleteFrom('sub_open').where('ts', '<', before).execute();
 }
+
+/**
+ * The fold of each closed 5-minute bucket, as a recurring job of the durable job table: one run per
+ * bucket across every console process on the database (the run's unique key), held by a lease that
+ * its worker renews while it folds. A worker killed during a fold leaves its run pending with a
+ * lease that runs out (JOB_LEASE_S), and another process's worker takes it over and folds what is
+ * still open (a fold's ranges are each all folded or all open). Folds everything open before the
+ * bucket's end, so a run missed while every process was down is made up by the next.
+ */
+export const telemetryFoldJob = defineJob('telemetry.fold', z.object({ at: z.number().int() }), async (ctx, { at }, run) => {
+  const folded = await ctx.telemetry.fold(at);
+  if (folded) run.log.info({ at, folded }, `Folded ${folded} open readings before ${new Date(at * 1000).toISOString()}`);
+});
+
+export const TELEMETRY_FOLD_RECURRING: Recurring = { kind: telemetryFoldJob.kind, periodS: 300 };

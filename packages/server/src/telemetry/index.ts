@@ -3,7 +3,8 @@
  * PostgreSQL), behind this one face. Tables (epoch seconds, UTC; power kW, energy kWh):
  *
  * - tel_open, sub_open: live readings (shorter than 5 minutes) whose 5-minute bucket is still open;
- *   a fold moves them into the history once it closes. tel_latest: each node's latest values.
+ *   a fold moves them into the history once it closes (the 5-minute fold job, fold.ts: once per bucket
+ *   across all console processes). tel_latest: each node's latest values.
  * - tel_raw: the raw samples, kept TELEMETRY_RAW_RETENTION_DAYS (30-second graphs).
  * - tel_5m, sub_5m: the recent 5-minute history, a row per node (submeter) and bucket: each metric's
  *   time integral (value × seconds), the energies, and `cov`, the seconds of data in the bucket.
@@ -30,13 +31,15 @@
 import { type Database, type DialectName, nowS } from '../db/database.ts';
 import type { FeatureModule } from '../platform/module.ts';
 import { type CompactProgress, compactHistory, TELEMETRY_COMPACT_RECURRING, telemetryCompactJob } from './compact.ts';
+import { TELEMETRY_FOLD_RECURRING, telemetryFoldJob } from './fold.ts';
 import { type IngestExtras, TelemetryIngest } from './ingest.ts';
 import type { FleetColumn, MetricColumn, Sample } from './metrics.ts';
-import { ensurePartitions, pruneRaw } from './partitions.ts';
+import { ensurePartitions, pruneRaw, TELEMETRY_UPKEEP_RECURRING, telemetryUpkeepJob } from './partitions.ts';
 import * as read from './read.ts';
 import { type BucketVisitor, type HistoryColumn, readBuckets } from './stream.ts';
 
 export { decodeDay } from './codec.ts';
+export { TELEMETRY_FOLD_RECURRING, telemetryFoldJob } from './fold.ts';
 export {
   ENERGY_COLUMNS,
   type EnergyColumn,
@@ -54,11 +57,14 @@ export type { SubmeterSample } from './rows.ts';
 export { bucketTimes, buildSeries, roundValue, type Series, type SeriesPoint, submeterBuckets, submeterMeans } from './series.ts';
 export type { BucketVisitor, HistoryColumn } from './stream.ts';
 
-/** The store's own upkeep: it compacts the ended days of the history every hour. */
+/**
+ * The store's own upkeep, recurring jobs: it folds each closed 5-minute bucket, and every hour prunes
+ * the raw readings, makes the coming partitions and compacts the ended days of the history.
+ */
 export const telemetryModule: FeatureModule = {
   name: 'telemetry',
-  jobs: [telemetryCompactJob],
-  recurring: [TELEMETRY_COMPACT_RECURRING],
+  jobs: [telemetryFoldJob, telemetryUpkeepJob, telemetryCompactJob],
+  recurring: [TELEMETRY_FOLD_RECURRING, TELEMETRY_UPKEEP_RECURRING, TELEMETRY_COMPACT_RECURRING],
 };
 
 /** The telemetry store, as the console and the fleet reach it: ingest, reads, upkeep. */
@@ -90,8 +96,9 @@ export class TelemetryStore {
 
   /**
    * Folds the open readings before `before`, a 5-minute boundary (by default the last one the clock
-   * has passed), into the history and the rollups, in one transaction of its own; the sender of the
-   * readings calls it once a report has closed a bucket. Returns the node readings folded.
+   * has passed), into the history and the rollups, in transactions of its own; the fold job
+   * (telemetryFoldJob) calls it once per closed bucket, the simulator once its report has closed one.
+   * Returns the node readings folded.
    */
   fold(before?: number, now = nowS()): Promise<number> {
     return this.writer.fold(before ?? now - (now % 300), now);

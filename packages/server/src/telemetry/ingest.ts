@@ -1,5 +1,5 @@
 import { CompiledQuery, type Transaction } from 'kysely';
-import { bulkWriter, type Database, type DialectName, nowS } from '../db/database.ts';
+import { bulkWriter, type Database, type DialectName, isSerializationConflict, nowS } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { crashPoint } from '../platform/crash-points.ts';
 import { closeOpenReadings, closeOpenSubmeterReadings, nextOpenNode, OPEN_COLUMNS, openReadings, openSubmeterReadings } from './fold.ts';
@@ -18,6 +18,8 @@ const LIVE_BELOW_S = 300;
 
 /** Nodes per transaction of a fold: about a tenth of a second of writes each, so other requests wait no longer. */
 const FOLD_NODES = 500;
+/** Tries of a fold's transaction refused for another fold of the same readings (the third finds them folded). */
+const FOLD_ATTEMPTS = 3;
 
 /** What an ingest writes besides the node readings, in the same transaction. */
 export interface IngestExtras {
@@ -172,8 +174,24 @@ export class TelemetryIngest {
     return folded;
   }
 
-  /** One transaction of a fold: on PostgreSQL one snapshot, committed without waiting for the disk (a fold lost with a database crash leaves its readings open, to be folded again). */
-  private inFoldTransaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  /**
+   * One transaction of a fold: on PostgreSQL one snapshot, committed without waiting for the disk (a
+   * fold lost with a database crash leaves its readings open, to be folded again). Two folds of the
+   * same readings at once (two due runs of the fold job taken by two lanes or processes after a
+   * pause, or the simulator's fold beside the job's) meet here: the later to commit is refused
+   * (40001) and runs again on a fresh snapshot, where the readings the other folded are gone.
+   */
+  private async inFoldTransaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.foldTransaction(work);
+      } catch (err) {
+        if (attempt >= FOLD_ATTEMPTS || !isSerializationConflict(err)) throw err;
+      }
+    }
+  }
+
+  private foldTransaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
     if (this.dialect === 'sqlite') return this.db.transaction().execute(work);
     return this.db
       .transaction()

@@ -1,5 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
+import { z } from 'zod';
 import { type Database, nowS } from '../db/database.ts';
+import { defineJob, type Recurring } from '../platform/jobs.ts';
 import './tables.ts';
 
 /** Deletes raw samples older than the retention period. */
@@ -37,3 +39,18 @@ export async function ensurePartitions(db: Database, from: number, to: number) {
     m = next.getTime();
   }
 }
+
+/** Months of partitions kept ready ahead of the clock (PostgreSQL). */
+const PARTITIONS_AHEAD_S = 62 * 86400;
+
+/**
+ * The store's hourly upkeep, for any fleet (simulated or real devices): the raw readings past their
+ * retention deleted, and on PostgreSQL the coming months' partitions made. A recurring job: one run
+ * an hour across the console processes.
+ */
+export const telemetryUpkeepJob = defineJob('telemetry.upkeep', z.object({ at: z.number().int() }), async (ctx, { at }) => {
+  await ctx.telemetry.pruneRaw(at);
+  await ctx.telemetry.ensurePartitions(at, at + PARTITIONS_AHEAD_S);
+});
+
+export const TELEMETRY_UPKEEP_RECURRING: Recurring = { kind: telemetryUpkeepJob.kind, periodS: 3600 };

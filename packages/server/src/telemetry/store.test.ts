@@ -4,8 +4,12 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
 import { buildFleet } from '../demo/builder.ts';
+import { claimJob, createWorker, enqueueJob, ensureRecurring } from '../platform/jobs.ts';
 import { describeEachDatabase } from '../test/harness.ts';
+import { waitFor } from '../test/wait.ts';
+import { TELEMETRY_FOLD_RECURRING, telemetryFoldJob } from './fold.ts';
 import { FLEET_COLUMNS, type FleetColumn, METRIC_COLUMNS, type MetricColumn, metricValues, type Sample } from './metrics.ts';
+import { telemetryUpkeepJob } from './partitions.ts';
 
 const SYDNEY = 'Australia/Sydney';
 const HOUR = 3600;
@@ -353,6 +357,56 @@ describeEachDatabase('telemetry store', (h) => {
     expect(next).toEqual([{ cov: 30 }]);
   });
 
+  it('folds each closed bucket once through the fold job shared by two workers, and takes over a fold whose worker died', async () => {
+    const { db, telemetry } = h().ctx;
+    const node = nodes[5];
+    const kind = telemetryFoldJob.kind;
+    // Buckets of their own, two days before the others' readings.
+    const first = start - 2 * 86400;
+    const fiveMinutes = async () =>
+      (
+        await db.selectFrom('tel_5m').select(['ts', 'cov']).where('node_id', '=', node).where('ts', '>=', first).where('ts', '<', start).orderBy('ts').execute()
+      ).map((r) => ({ ts: Number(r.ts), cov: r.cov }));
+    const open = async () => (await db.selectFrom('tel_open').select('ts').where('node_id', '=', node).where('ts', '<', start).execute()).length;
+    const run = async (at: number) =>
+      db.selectFrom('jobs').select(['status', 'attempts', 'locked_by']).where('unique_key', '=', `${kind}@${at}`).executeTakeFirstOrThrow();
+    const workers = [1, 2].map(() => createWorker(h().ctx, [telemetryFoldJob], { concurrency: 2 }));
+
+    // A bucket reported live, then the runs of the bucket that closed it and of the next, both due
+    // (as after a pause): four lanes of two workers take them at once, each run once, and the
+    // bucket's readings enter the history once, though both runs fold them.
+    await telemetry.ingest(readings(node, first, first + 300, 9), first + 295);
+    await ensureRecurring(db, TELEMETRY_FOLD_RECURRING, first + 305);
+    await Promise.all(workers.map((w) => w.runUntilIdle()));
+    for (const at of [first + 300, first + 600]) expect(await run(at)).toEqual({ status: 'done', attempts: 1, locked_by: null });
+    expect(await fiveMinutes()).toEqual([{ ts: first, cov: 300 }]);
+    expect(await open()).toBe(0);
+
+    // The next bucket's run, claimed by a worker that then dies (a console killed mid-fold): its
+    // readings stay open while the lease holds, and the other worker folds them once it runs out.
+    const second = first + 600;
+    await telemetry.ingest(readings(node, second, second + 300, 9), second + 295);
+    await enqueueJob(db, telemetryFoldJob, { at: second + 300 }, { runAt: second + 300, uniqueKey: `${kind}@${second + 300}` });
+    const claimed = await claimJob(h().ctx, 'killed-console', [kind], 1);
+    expect(claimed?.payload).toBe(JSON.stringify({ at: second + 300 }));
+    const [survivor] = workers;
+    expect(await survivor.runUntilIdle()).toBe(0);
+    expect(await open()).toBe(10);
+    const { locked_until } = await db
+      .selectFrom('jobs')
+      .select('locked_until')
+      .where('id', '=', claimed?.id as number)
+      .executeTakeFirstOrThrow();
+    await waitFor('the killed worker’s lease to run out', () => nowS() > Number(locked_until));
+    expect(await survivor.runUntilIdle()).toBe(1);
+    expect(await run(second + 300)).toEqual({ status: 'done', attempts: 2, locked_by: null });
+    expect(await fiveMinutes()).toEqual([
+      { ts: first, cov: 300 },
+      { ts: second, cov: 300 },
+    ]);
+    expect(await open()).toBe(0);
+  });
+
   describe('raw retention and time partitions', () => {
     let node: number;
     // Long before the fleet's history: a month no partition covers yet on PostgreSQL.
@@ -374,7 +428,9 @@ describeEachDatabase('telemetry store', (h) => {
       // Three days on (the retention), less a minute: every reading is still inside it.
       await telemetry.pruneRaw(old + 3 * 86400 - 60);
       expect((await telemetry.nodeSeries(node, ['meter_p'], old, old + 600, 30)).size).toBe(20);
-      await telemetry.pruneRaw();
+      // The store's hourly upkeep job prunes them now.
+      await enqueueJob(h().ctx.db, telemetryUpkeepJob, { at: nowS() });
+      expect(await createWorker(h().ctx, [telemetryUpkeepJob]).runUntilIdle()).toBe(1);
       expect((await telemetry.nodeSeries(node, ['meter_p'], old, old + 600, 30)).size).toBe(0);
       expect((await telemetry.nodeSeries(node, ['meter_p'], old, old + 600, 300)).size).toBe(2);
     });

@@ -3,9 +3,14 @@ import type { Database, DialectName } from '../db/database.ts';
 
 /**
  * Columns that a read rightly changes: the time an API key was last used is the key's own record
- * of its use, written by every call it makes.
+ * of its use, written by every call it makes; a VPP's stored nameplate sums, summed again by the
+ * first list after a change to its members (a cache, the same whoever reads first; its `version`,
+ * which only a change bumps, is still compared).
  */
-const BOOKKEEPING: Record<string, readonly string[]> = { api_keys: ['last_used_at'] };
+const BOOKKEEPING: Record<string, readonly string[]> = {
+  api_keys: ['last_used_at'],
+  powerstation_nameplates: ['nodes', 'battery_kwh', 'inverter_kw', 'battery_kw', 'summed_version'],
+};
 
 /**
  * Rows that a read rightly writes: the seeded price model's days are written when first read, a

@@ -1,11 +1,11 @@
 import { PERMISSIONS } from '@vpp/shared/permissions/registry';
-import { localMidnight } from '@vpp/shared/time';
 import { sql } from 'kysely';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { armCrashPoint } from '../../platform/crash-points.ts';
 import { feedInPlan, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
+import { withinOneDay } from '../../test/local-day.ts';
 import { runDispatchEngine, settleDispatch } from '../dispatches/index.ts';
 import { allocateCents, toCents } from './billing.credits.ts';
 
@@ -30,11 +30,8 @@ describeEachDatabase('grid credits of a settled dispatch', (h) => {
   let ids: number[];
   const now = nowS();
   // The file's dispatches run from 5 minutes before `start` to 6 hours after it. A node's grid credits are
-  // one line per local day, so the whole span lies in one day of the nodes (Sydney): when the next
-  // Sydney midnight falls within it, the span starts just after that midnight.
-  const soonest = now - (now % 300) + 600;
-  const midnight = localMidnight('Australia/Sydney', soonest - 300) + 86400;
-  const start = soonest + 6 * 3600 < midnight ? soonest : midnight + 600;
+  // one line per local day, so the whole span lies in one day of the nodes (Sydney).
+  const start = withinOneDay(now - (now % 300) + 300, 300 + 6 * 3600) + 300;
   const duration = 900;
   const end = start + duration;
 

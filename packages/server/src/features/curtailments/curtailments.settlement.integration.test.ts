@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { feedInPlan, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
+import { withinOneDay } from '../../test/local-day.ts';
 import { runDispatchEngine } from '../dispatches/index.ts';
 import { runCurtailmentEngine } from './curtailments.orders.service.ts';
 import { createImportLimit, curtailmentSource } from './curtailments.service.ts';
@@ -70,7 +71,8 @@ describeEachDatabase('a curtailment settled by hand', (h) => {
     const org = await h().org('RETAILER', 'Walked Feed-In');
     const headers = await h().bearer((await h().user(org)).username);
     const now = nowS();
-    const S = now - (now % 300) + 3600;
+    // Within one Sydney day: grid credits are one line per node and local day.
+    const S = withinOneDay(now - (now % 300) + 3600, 900);
     const [a, b, c] = [(await node(h(), [org])).id, (await node(h(), [org])).id, (await node(h(), [org])).id];
     await telemetry.ensurePartitions(S - 86_400, S + 86_400);
     await telemetry.ingest([a, b, c].map((nodeId) => ({ nodeId, ts: now - (now % 30) - 30, dt: 30, meter_p: 0 })));

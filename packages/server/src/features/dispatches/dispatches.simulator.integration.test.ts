@@ -24,10 +24,6 @@ describeEachDatabase('a dispatch delivered by the simulated fleet', (h) => {
   const get = (url: string) => h().app.inject({ method: 'GET', url, headers });
 
   beforeAll(async () => {
-    if (process.env.FAKE_NOW) {
-      vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
-      vi.setSystemTime(new Date(process.env.FAKE_NOW));
-    }
     const org = await h().org('RETAILER', 'Sunrise');
     username = (await h().user(org)).username;
     headers = await h().bearer(username);

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { createWorker, enqueue } from '../../platform/jobs.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase, type Harness, PASSWORD } from '../../test/harness.ts';
+import { withinOneDay } from '../../test/local-day.ts';
 import { settleDispatch } from '../dispatches/index.ts';
 import { deliverNotificationJob, scanChangesJob } from './openadr.jobs.ts';
 import { scanChanges } from './openadr.service.ts';
@@ -457,9 +458,10 @@ describeEachDatabase(
       );
       await h().app.inject({ method: 'PUT', url: `/openadr/vens/${v.id.slice(4)}/vpps`, headers: s.auth, payload: { vppIds: [s.vpp] } });
       const id = await s.dispatch(3);
-      // The dispatch ran three hours ago (its orders sent), 30 minutes at 100 $/MWh.
+      // The dispatch ran about three hours ago (its orders sent), 30 minutes at 100 $/MWh, within one
+      // Sydney day (the settlement's node values and grid credits are per local day).
       const now = Math.floor(Date.now() / 1000);
-      const start = now - (now % 300) - 3 * 3600;
+      const start = withinOneDay(now - (now % 300) - 3 * 3600, 1800, { earlier: true });
       await h().ctx.db.updateTable('events').set({ start_time: start }).where('id', '=', id).execute();
       await h().ctx.db.updateTable('dispatches').set({ orders_sent_at: start }).where('event_id', '=', id).execute();
       await h()
