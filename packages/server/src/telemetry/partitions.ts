@@ -26,9 +26,13 @@ export async function ensurePartitions(db: Database, from: number, to: number) {
     const [lo, hi] = [m / 1000, next.getTime() / 1000];
     for (const table of ['tel_raw', 'tel_5m']) {
       const name = `${table}_${tag}`;
-      const exists = await sql`select 1 from pg_class where relname = ${name} and relnamespace = current_schema()::regnamespace`.execute(db);
-      if (exists.rows.length) continue;
+      const exists = (q: Database) => sql`select 1 from pg_class where relname = ${name} and relnamespace = current_schema()::regnamespace`.execute(q);
+      if ((await exists(db)).rows.length) continue;
       await db.transaction().execute(async (trx) => {
+        // Two console processes may make the same month at once (one at its start, the other in its
+        // upkeep job): the first holds the lock until it commits, and the second then finds the table.
+        await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
+        if ((await exists(trx)).rows.length) return;
         // DDL takes no bound parameters: the names and bounds are ours, built from numbers.
         await trx.executeQuery(CompiledQuery.raw(`create table ${name} (like ${table} including defaults)`));
         await trx.executeQuery(CompiledQuery.raw(`insert into ${name} select * from ${table}_default where ts >= ${lo} and ts < ${hi}`));
