@@ -51,7 +51,12 @@ for (const { dialect, skip } of DIALECTS) {
       expect(items.every((i) => i.type === 'Spot Price')).toBe(true);
       // A credit is never a debit (docs/settlement.md).
       expect(items.every((i) => Number(i.cost_cents) >= 0)).toBe(true);
-      const jobs = await srv.query<{ status: string }>(`select status from jobs where unique_key = 'dispatch-settle:${id}'`);
+      // The run records itself done after its transaction commits (platform/jobs.ts): the settlement
+      // can be read before that record, so the test waits for the run to end, then reads how.
+      const jobs = await waitFor('the settlement job to end', async () => {
+        const rows = await srv.query<{ status: string }>(`select status from jobs where unique_key = 'dispatch-settle:${id}'`);
+        return rows.every((j) => j.status !== 'pending') && rows;
+      });
       expect(jobs.map((j) => j.status)).toEqual(['done']);
       await srv.stop();
     });
