@@ -119,6 +119,24 @@ export async function reviseNodes(db: Database, nodeIds: readonly number[], at =
       .execute();
 }
 
+/**
+ * These nodes' devices are back (they may have restarted and forgotten): every command of theirs
+ * still valid goes out again, in its current form, at the outbox's next round. Called in the
+ * transaction that records them online, so that no round sees a node online without these marks
+ * (marked after, a round in between sent the commands and the marks sent them again).
+ */
+export async function resendToNodes(db: Database, nodeIds: readonly number[], at = nowS()): Promise<void> {
+  const nodes = [...new Set(nodeIds)].sort((a, b) => a - b);
+  for (let i = 0; i < nodes.length; i += 1000)
+    await db
+      .updateTable('node_commands')
+      .set({ sent_at: null, revise: 1, wire: null })
+      .where('node_id', 'in', nodes.slice(i, i + 1000))
+      .where('status', 'in', ['PENDING', 'ACCEPTED'])
+      .where('end_ts', '>', at)
+      .execute();
+}
+
 /** In this process, what is told when commands are stored, withdrawn or ended (the outbox: it sends at once rather than at its next round). */
 const listeners = new Set<() => void>();
 

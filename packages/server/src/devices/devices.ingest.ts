@@ -12,6 +12,7 @@ import type { ZodError } from 'zod';
 import { type Database, isSerializationConflict, nowS } from '../db/database.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Sample, SubmeterSample } from '../telemetry/index.ts';
+import { resendToNodes } from './devices.commands.ts';
 import * as repo from './devices.repo.ts';
 import type { ConnectivityChange, FleetReports } from './devices.reports.ts';
 
@@ -116,7 +117,8 @@ export class DeviceIngest {
     private readonly ctx: AppContext,
     private readonly log: FastifyBaseLogger,
     private readonly reports: FleetReports,
-    private readonly hooks: { online?: (nodeId: number) => void; ack?: (nodeId: number, payload: unknown) => Promise<void> } = {},
+    /** `back`: devices came back, their commands marked to go out again (committed): the outbox's round, now. */
+    private readonly hooks: { back?: () => void; ack?: (nodeId: number, payload: unknown) => Promise<void> } = {},
   ) {}
 
   /** The node a serial number names (cached a minute). */
@@ -286,11 +288,17 @@ export class DeviceIngest {
           [...contact.values()].filter((c) => c.ts > (c.node.lastContact ?? 0)).map((c) => ({ nodeId: c.node.nodeId, lastContact: c.ts })),
           trx,
         );
-        if (back.length)
+        if (back.length) {
           await this.reports.connectivity(
             back.map((b) => ({ nodeId: b.nodeId, ts: now, online: true, offlineFrom: b.lastContact })),
             trx,
           );
+          await resendToNodes(
+            trx,
+            back.map((b) => b.nodeId),
+            now,
+          );
+        }
         if (dropped.size) await repo.addDropped(trx, dropped);
       },
     });
@@ -298,8 +306,8 @@ export class DeviceIngest {
     for (const b of back) {
       const c = contact.get(b.nodeId);
       if (c) c.node.offline = false;
-      this.hooks.online?.(b.nodeId);
     }
+    if (back.length) this.hooks.back?.();
     // Live readings wait in the open tables until their bucket closes and the fold job (one run per
     // bucket across the console processes, telemetry/fold.ts) moves them into the history.
     this.counts.stored += fresh.length;
@@ -341,7 +349,7 @@ export class DeviceIngest {
       try {
         const { held, online } = await this.ctx.db.transaction().execute((trx) => this.recordStateBatch(trx, batch));
         for (const { node } of batch) node.offline = held.get(node.nodeId)?.offline ?? node.offline;
-        for (const nodeId of online) this.hooks.online?.(nodeId);
+        if (online.size) this.hooks.back?.();
         return;
       } catch (err) {
         // Two consoles' writes to the same nodes (states here, readings there) met in a deadlock: this one again.
@@ -358,7 +366,8 @@ export class DeviceIngest {
    * connection began (`ts`) counts only if that connection is not older than the one recorded: a
    * last will taken after its device's next state online (by the other process) is set aside, and
    * the state online of a connection whose will came first changes nothing. Answers what each node
-   * is held as, and the nodes whose devices are (back) online: their commands go out again.
+   * is held as, and the nodes whose devices are (back) online: their commands, marked here, go out
+   * again (in this transaction: no round sees the node online before they are marked).
    */
   private async recordStateBatch(trx: Database, batch: readonly { node: repo.DeviceNode; state: DeviceState }[]) {
     const held = await repo.lockConnectivity(
@@ -383,6 +392,7 @@ export class DeviceIngest {
       else online.delete(node.nodeId);
     }
     for (const [nodeId, r] of recorded) await repo.saveState(trx, nodeId, r.json, r.since);
+    await resendToNodes(trx, [...online], now);
     if (changes.length) {
       await this.reports.connectivity(changes, trx);
       const changed = new Set(changes.map((c) => c.nodeId));

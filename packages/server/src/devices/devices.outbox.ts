@@ -133,13 +133,18 @@ export class CommandOutbox {
     this.timer = setTimeout(loop, 0);
     // Commands this process stored (a dispatch's orders, a withdrawal) go out at once, once their
     // transaction has committed, not at the next round.
-    this.unlisten = onCommandsChanged(() =>
-      setImmediate(() => {
-        if (!this.timer) return;
-        if (this.running) this.again = true;
-        else void this.round().catch((err) => this.log.error({ err }, 'command outbox round failed'));
-      }),
-    );
+    this.unlisten = onCommandsChanged(() => setImmediate(() => this.soon()));
+  }
+
+  /**
+   * A round at once, or, while one runs, once it ends (it may have claimed before what was stored
+   * meanwhile): commands were stored, or devices came back (devices.commands.ts, resendToNodes).
+   * Nothing while stopped.
+   */
+  soon(): void {
+    if (!this.timer) return;
+    if (this.running) this.again = true;
+    else void this.round().catch((err) => this.log.error({ err }, 'command outbox round failed'));
   }
 
   stop(): void {
@@ -149,7 +154,7 @@ export class CommandOutbox {
     this.unlisten = null;
   }
 
-  /** One round (also called when a device comes online, so it need not wait for the next). */
+  /** One round. */
   round(): Promise<void> {
     this.running ??= this.send().finally(() => {
       this.running = null;
@@ -159,45 +164,6 @@ export class CommandOutbox {
       }
     });
     return this.running;
-  }
-
-  /** Devices back since the last write of `online`. */
-  private back = new Set<number>();
-  private marking: Promise<void> | null = null;
-
-  /**
-   * A device is back (it may have restarted and forgotten): every command of its still valid goes
-   * out in the next round. Devices that come back together (a fleet reconnecting at once) are marked
-   * in one statement per thousand. Settles once marked.
-   */
-  online(nodeId: number): Promise<void> {
-    this.back.add(nodeId);
-    this.marking ??= (async () => {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      try {
-        while (this.back.size) {
-          const ids = [...this.back];
-          this.back.clear();
-          for (let i = 0; i < ids.length; i += 1000)
-            await this.db
-              .updateTable('node_commands')
-              .set({ sent_at: null, revise: 1, wire: null })
-              .where('node_id', 'in', ids.slice(i, i + 1000))
-              .where('status', 'in', ['PENDING', 'ACCEPTED'])
-              .where('end_ts', '>', nowS())
-              .execute();
-        }
-      } finally {
-        // In the same step as the last look at `back`: a device back after it starts a write of its own.
-        this.marking = null;
-      }
-    })();
-    const marked = this.marking;
-    void marked.then(
-      () => this.round().catch((err) => this.log.error({ err }, 'command outbox round failed')),
-      () => undefined,
-    );
-    return marked;
   }
 
   /**

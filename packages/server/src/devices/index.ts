@@ -61,7 +61,7 @@ export async function startDevices(
   if (!MQTT_URL && MQTT_PORT === 0) return null;
   let outbox: CommandOutbox | null = null;
   const ingest = new DeviceIngest(ctx, log, reports, {
-    online: (nodeId) => void outbox?.online(nodeId).catch((err) => log.error({ err }, 'command outbox failed')),
+    back: () => outbox?.soon(),
     ack: (nodeId, ack) => (outbox as CommandOutbox).ack(nodeId, ack as Parameters<CommandOutbox['ack']>[1]),
   });
   let broker: EmbeddedBroker | null = null;
