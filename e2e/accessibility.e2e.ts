@@ -106,6 +106,11 @@ async function walk(page: Page, screens: Screen[]) {
       await expect.poll(() => focusInDialog(page)).not.toBe('outside the dialog');
       const focus = await focusInDialog(page);
       if (focus !== 'inside') found[`${name}: ${button} focus`] = focus;
+      // axe reads colours as painted: a dialog still fading in has faint text (seen under load as
+      // colour contrast on New Export). Its opening transition ends first; loaders' endless ones aside.
+      await page.waitForFunction(() =>
+        document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
+      );
       const dv = await audit(page);
       if (dv.length) found[`${name}: ${button}`] = dv;
       await page.keyboard.press('Escape');
