@@ -3,7 +3,8 @@
 // directory and runs Lighthouse on the login page (/, signed out) in Debian's Chromium, then times the
 // node page's graph after its data arrives (bench/node-graph.ts). Prints a table and writes
 // bench/web-results.json. A measurement, not a test: it asserts nothing.
-// `npm run bench:web -- --runs N` runs Lighthouse N times per preset and prints the median and the spread.
+// `npm run bench:web -- --runs N` runs Lighthouse N times per preset and prints the median and the spread;
+// `-- --reports DIR` also writes each run's Lighthouse report there (JSON and HTML), to read its audits.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** `--runs N`: Lighthouse N times per preset, for the spread on a loaded machine (the median is reported). */
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Math.max(1, Number.parseInt(process.argv[runsArg + 1] ?? '1', 10) || 1) : 1;
+const reportsArg = process.argv.indexOf('--reports');
+const REPORTS = reportsArg > 0 ? path.resolve(process.argv[reportsArg + 1] ?? 'lighthouse-reports') : null;
+if (REPORTS) fs.mkdirSync(REPORTS, { recursive: true });
 /** The login page needs no fleet to speak of. */
 const SMALL_DEMO = { SIM_NODES: '5', SIM_HISTORY_DAYS: '1' };
 const FLAGS = [
@@ -58,16 +62,18 @@ interface Run {
   scriptsKbGz: number;
 }
 
-async function runLighthouse(preset: 'mobile' | 'desktop'): Promise<Run> {
+async function runLighthouse(preset: 'mobile' | 'desktop', n: number): Promise<Run> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
   try {
     const result = await lighthouse(
       `${url}/`,
-      { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] },
+      { port: chrome.port, output: REPORTS ? ['json', 'html'] : 'json', logLevel: 'error', onlyCategories: ['performance'] },
       preset === 'desktop' ? desktopConfig : undefined,
     );
     if (!result) throw new Error('Lighthouse gave no result');
     const lhr = result.lhr;
+    if (REPORTS && Array.isArray(result.report))
+      for (const [i, ext] of ['json', 'html'].entries()) fs.writeFileSync(path.join(REPORTS, `${preset}-${n + 1}.${ext}`), result.report[i] ?? '');
     if (lhr.runtimeError || lhr.categories.performance.score === null) throw new Error(`Lighthouse: ${lhr.runtimeError?.message ?? 'no score'}`);
     const num = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? Number.NaN);
     const items = (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] } | undefined)?.items ?? [];
@@ -100,14 +106,14 @@ const spread = (rs: Run[], f: (r: Run) => number) => `${Math.min(...rs.map(f))}â
 try {
   log('Lighthouse (mobile, then desktop) on the login pageâ€¦');
   // One retry: a first run on a cold server now and then yields no paint at all.
-  const twice = (preset: 'mobile' | 'desktop') =>
-    runLighthouse(preset).catch((err) => {
+  const twice = (preset: 'mobile' | 'desktop', n: number) =>
+    runLighthouse(preset, n).catch((err) => {
       log(`${err.message}: again`);
-      return runLighthouse(preset);
+      return runLighthouse(preset, n);
     });
   for (let i = 0; i < RUNS; i++) {
-    runs.mobile.push(await twice('mobile'));
-    runs.desktop.push(await twice('desktop'));
+    runs.mobile.push(await twice('mobile', i));
+    runs.desktop.push(await twice('desktop', i));
   }
   mobile = medianRun(runs.mobile);
   desktop = medianRun(runs.desktop);

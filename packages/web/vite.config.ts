@@ -38,9 +38,10 @@ async function shellOnly<E extends { url: string }>(entries: E[]) {
 }
 
 /**
- * The app's stylesheet preloaded rather than render-blocking (issue 30): index.html's first paint
- * (the login frame) carries its own few rules, so it paints as soon as the page arrives; main.tsx
- * applies the stylesheet and renders the app once it has loaded, so nothing shows unstyled.
+ * The login page's stylesheet preloaded rather than render-blocking (issue 30): index.html's first
+ * paint (the login frame) carries its own few rules, so it paints as soon as the page arrives;
+ * main.tsx applies the stylesheet and renders the app once it has loaded, so nothing shows unstyled
+ * (lib/styles.ts).
  */
 function nonBlockingStyles(): Plugin {
   return {
@@ -49,7 +50,7 @@ function nonBlockingStyles(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler: (html) =>
-        html.replace(/<link rel="stylesheet"( crossorigin)? href="([^"]+\.css)">/g, '<link rel="preload" as="style"$1 href="$2" data-app-styles>'),
+        html.replace(/<link rel="stylesheet"( crossorigin)? href="([^"]+\.css)">/g, '<link rel="preload" as="style"$1 href="$2" data-login-styles>'),
     },
   };
 }

@@ -12,7 +12,7 @@ import { controlCharacterMessage, findControlCharacter } from '@vpp/shared/api/i
 import { metaReply } from '@vpp/shared/auth/meta';
 import { APP_VERSION } from '@vpp/shared/constants';
 import { MESSAGES } from '@vpp/shared/messages';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -182,11 +182,23 @@ export function inlineScriptHashes(dist: string): string[] {
   return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
 }
 
+/**
+ * The built index.html as served: its `<html>` says whether this is the demo (`data-demo`), so that
+ * the login page draws its demo logins in its first render rather than after /meta.json (issue 30).
+ */
+export function servedIndexHtml(file: string, demo: boolean): string {
+  return fs.readFileSync(file, 'utf8').replace(/<html(?=[\s>])/i, `<html data-demo="${demo}"`);
+}
+
 /** Serves the built web app; any other GET that asks for HTML gets index.html, whose router shows the 404 page. */
 function registerWebApp(app: App, dist: string, demo: boolean) {
   const indexFile = path.join(dist, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
+  const sendIndex = (reply: FastifyReply) => reply.code(200).type('text/html').header('cache-control', 'no-cache').send(servedIndexHtml(indexFile, demo));
   if (hasWeb) {
+    // index.html itself, at / and by name, goes out as every other page does: marked (servedIndexHtml).
+    app.get('/', { schema: { hide: true } }, (_req, reply) => sendIndex(reply));
+    app.get('/index.html', { schema: { hide: true } }, (_req, reply) => sendIndex(reply));
     app.register(fastifyStatic, {
       root: dist,
       // Source maps give away the whole front-end source: only the demo serves them (issue 32, item 7).
@@ -198,9 +210,7 @@ function registerWebApp(app: App, dist: string, demo: boolean) {
   }
   app.setNotFoundHandler((req, reply) => {
     const wantsHtml = (req.headers.accept ?? '').includes('text/html');
-    if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && wantsHtml) {
-      return reply.code(200).type('text/html').header('cache-control', 'no-cache').send(fs.readFileSync(indexFile));
-    }
+    if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && wantsHtml) return sendIndex(reply);
     return reply.code(404).send(errorBody('not_found', `There is no ${req.method} ${req.url.split('?')[0].slice(0, 200)}.`));
   });
 }

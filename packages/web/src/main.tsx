@@ -1,6 +1,5 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
-import '@mantine/dates/styles.css';
+// The login page's styles only; the rest of the app's load with what draws beyond it (lib/styles.ts).
+import './lib/login-styles.css';
 import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -12,8 +11,12 @@ import { cssVariablesResolver, theme } from './app/theme.ts';
 import { startVersionChecker } from './app/version-checker.ts';
 import { startAnalytics } from './lib/analytics.ts';
 import { queryClient } from './lib/query-client.ts';
+import { applyLoginStyles, loadAppStyles } from './lib/styles.ts';
 
-const Notifications = lazy(async () => ({ default: (await import('./app/toaster.tsx')).Notifications }));
+const Notifications = lazy(async () => {
+  const [{ Notifications }] = await Promise.all([import('./app/toaster.tsx'), loadAppStyles()]);
+  return { default: Notifications };
+});
 
 /**
  * The toasts' container, loaded with the first toast (issue 30: the login page rarely shows one), and
@@ -30,25 +33,6 @@ function Toasts() {
       <Notifications position="bottom-right" />
     </Suspense>
   );
-}
-
-/**
- * Applies the app's stylesheet, which index.html only preloads (its first paint needs none of it:
- * vite.config.ts), and resolves once it has loaded. In development Vite adds the styles itself.
- */
-function appStyles(): Promise<void> {
-  const preload = document.querySelector<HTMLLinkElement>('link[data-app-styles]');
-  if (!preload) return Promise.resolve();
-  return new Promise((resolve) => {
-    const sheet = document.createElement('link');
-    sheet.rel = 'stylesheet';
-    sheet.crossOrigin = preload.crossOrigin;
-    sheet.href = preload.href;
-    sheet.onload = () => resolve();
-    // A stylesheet that fails to load leaves the app usable, if plain.
-    sheet.onerror = () => resolve();
-    document.head.append(sheet);
-  });
 }
 
 const router = createAppRouter();
@@ -74,4 +58,4 @@ const render = () => {
     ),
   );
 };
-void appStyles().then(render);
+void applyLoginStyles().then(render);

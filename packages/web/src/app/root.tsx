@@ -4,11 +4,12 @@ import { Outlet, useMatches } from 'react-router';
 import { DelayedLoader } from '../components/delayed-loader.tsx';
 import { bootSession, LoginPanel } from '../features/auth/index.ts';
 import { session, useSession } from '../lib/session.ts';
+import { loadAppStyles } from '../lib/styles.ts';
 import { LoginShell } from './login-shell.tsx';
 
 // The signed-in shell (header, sidebar, menus) is not needed to log in: it loads while the user
-// fills in the login form, or at once when a stored session is resumed.
-const loadMainShell = () => import('./main-shell.tsx');
+// fills in the login form, or at once when a stored session is resumed, with the app's styles.
+const loadMainShell = () => Promise.all([import('./main-shell.tsx'), loadAppStyles()]).then(([m]) => m);
 const MainShell = lazy(async () => ({ default: (await loadMainShell()).MainShell }));
 const preloadMainShell = () => void loadMainShell().catch(() => undefined);
 

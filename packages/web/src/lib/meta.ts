@@ -9,3 +9,14 @@ export const metaQueryOptions = queryOptions({
   staleTime: Number.POSITIVE_INFINITY,
 });
 export const useMeta = () => useQuery(metaQueryOptions);
+
+/**
+ * Demo mode as the served index.html says it (`<html data-demo>`, written by the server), so that
+ * the login page draws its demo logins in its first render, not after /meta.json (issue 30); a page
+ * served without it (Vite's development server) asks /meta.json.
+ */
+export function useDemo(): boolean {
+  const served = document.documentElement.dataset.demo;
+  const meta = useQuery({ ...metaQueryOptions, enabled: served === undefined });
+  return served === undefined ? (meta.data?.demo ?? false) : served === 'true';
+}

@@ -1,6 +1,7 @@
 import type { PermissionRequirement } from '@vpp/shared/permissions/registry';
 import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { loadAppStyles } from './styles.ts';
 
 /** The sidebar groups of spec 1 §2, in order (the app gives each its icon). */
 export const NAV_GROUP_LABELS = [
@@ -53,11 +54,14 @@ export type LazyPage = LazyExoticComponent<ComponentType> & { preload?: () => Pr
  * `preload()` starts the import early: the app opened at a signed-in page asks for that page's
  * module beside the main shell's and the account, not after them (issue 30 item 2).
  */
-export const lazyPage = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType): LazyPage =>
-  Object.assign(
-    lazy(async () => ({ default: pick(await load()) })),
-    { preload: () => load().catch(() => undefined) },
+export const lazyPage = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType): LazyPage => {
+  // With the app's styles, which the login page goes without (lib/styles.ts).
+  const withStyles = () => Promise.all([load(), loadAppStyles()]).then(([m]) => m);
+  return Object.assign(
+    lazy(async () => ({ default: pick(await withStyles()) })),
+    { preload: () => withStyles().catch(() => undefined) },
   );
+};
 
 /** Redirects an old route with an :id to its new path (replacing the history entry). */
 export function RedirectWithId({ to }: { to: (id: string) => string }) {

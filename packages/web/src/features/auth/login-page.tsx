@@ -3,17 +3,19 @@ import { MESSAGES } from '@vpp/shared/messages';
 import { type FormEvent, lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
-import { useMeta } from '../../lib/meta.ts';
+import { useDemo } from '../../lib/meta.ts';
 import { useSession } from '../../lib/session.ts';
+import { loadAppStyles } from '../../lib/styles.ts';
 import { useLogin } from './api.ts';
 import { Captcha, type CaptchaHandle, loadCaptcha } from './captcha.tsx';
 // The demo logins (demo mode only) come with the page: 1 KB gzipped, where a chunk of their own made
 // the page's largest paint wait for one more request after the meta reply (issue 30).
 import { DemoLogins } from './demo-logins.tsx';
 
-// The two-factor forms (and the QR code of the set-up) load when a login asks for them.
-const MfaCodeForm = lazy(async () => ({ default: (await import('./mfa-forms.tsx')).MfaCodeForm }));
-const MfaSetup = lazy(async () => ({ default: (await import('./mfa-forms.tsx')).MfaSetup }));
+// The two-factor forms (and the QR code of the set-up) load when a login asks for them, with the app's styles.
+const loadMfaForms = () => Promise.all([import('./mfa-forms.tsx'), loadAppStyles()]).then(([m]) => m);
+const MfaCodeForm = lazy(async () => ({ default: (await loadMfaForms()).MfaCodeForm }));
+const MfaSetup = lazy(async () => ({ default: (await loadMfaForms()).MfaSetup }));
 
 /** The login panel: credentials, then the two-factor step the reply asks for. */
 export function LoginPanel() {
@@ -33,7 +35,7 @@ export const LOGIN_FIELD_MESSAGES = {
 function LoginForm() {
   const s = useSession();
   const login = useLogin();
-  const meta = useMeta();
+  const demo = useDemo();
   const captcha = useRef<CaptchaHandle>(null);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -86,7 +88,7 @@ function LoginForm() {
         <Anchor component={Link} to="/password/forgot" size="sm">
           I've forgotten my password
         </Anchor>
-        {meta.data?.demo && <DemoLogins />}
+        {demo && <DemoLogins />}
       </Stack>
     </form>
   );
