@@ -16,6 +16,8 @@ describe('logging in', () => {
     await page.goto('/');
     await shown(loginHeading(page));
     await eventually(() => page.title()).toBe('Log in | VPP Console');
+    // The demo's logins, which the served index.html announces (issue 30: not after /meta.json).
+    await shown(page.getByText('Demo logins (password Solar-Battery-42)'));
     const button = page.getByRole('button', { name: 'Log In' });
 
     // The username is trimmed before it is sent.

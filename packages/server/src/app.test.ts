@@ -54,6 +54,32 @@ describe('/meta.json', () => {
     }
   });
 
+  it('says in the served index.html whether this is the demo, at /, by its name and at any page of the app', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'vpp-web-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html>\n<html lang="en-AU"><head><title>VPP</title></head><body></body></html>');
+    const [demo, production] = await Promise.all([
+      createHarness('sqlite', { WEB_DIST: dist, DEMO: 'true', SIMULATOR: 'false' }),
+      createHarness('sqlite', { WEB_DIST: dist, DEMO: 'false' }),
+    ]);
+    try {
+      for (const [h, flag] of [
+        [demo, 'true'],
+        [production, 'false'],
+      ] as const) {
+        for (const url of ['/', '/index.html', '/fleet-monitoring/nodes']) {
+          const res = await h.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+          expect(res.statusCode).toBe(200);
+          expect(res.headers['content-type']).toMatch(/^text\/html/);
+          expect(res.headers['cache-control']).toBe('no-cache');
+          expect(res.body).toBe(`<!doctype html>\n<html data-demo="${flag}" lang="en-AU"><head><title>VPP</title></head><body></body></html>`);
+        }
+      }
+    } finally {
+      await Promise.all([demo.close(), production.close()]);
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to start with an analytics endpoint that is not a URL, naming the setting', () => {
     expect(() => loadConfig({ ANALYTICS_DOMAIN: 'x.example', ANALYTICS_URL: 'stats' })).toThrow(/ANALYTICS_URL/);
   });
