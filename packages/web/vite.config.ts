@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -55,10 +56,33 @@ function nonBlockingStyles(): Plugin {
   };
 }
 
+/**
+ * Each script and stylesheet of the build also compressed at the highest levels (`.br`, `.gz`), which
+ * the server sends to a browser that accepts them (issue 30): compressed as it is served (the
+ * server's fast levels for its API replies), the login page's script went out 200 KB rather than
+ * 145 KB over a phone's connection.
+ */
+function precompressed(): Plugin {
+  return {
+    name: 'vpp-precompressed',
+    apply: 'build',
+    closeBundle() {
+      const assets = path.join(import.meta.dirname, 'dist/assets');
+      for (const name of fs.readdirSync(assets).filter((n) => /\.(?:js|css)$/.test(n))) {
+        const file = path.join(assets, name);
+        const body = fs.readFileSync(file);
+        fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(body, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
     nonBlockingStyles(),
+    precompressed(),
     // The service worker precaches the shell only (the entry chunk and what it imports, the CSS and
     // the logo): the other screens' chunks load when first shown, and are kept then. Pages and API calls always go to
     // the server (downloads and /api/docs stay the server's), and index.html is never served stale.

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { APP_VERSION } from '@vpp/shared/constants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
@@ -164,6 +165,25 @@ describe('source maps and Secure cookies', () => {
   afterAll(async () => {
     await Promise.all(harnesses.map((h) => h.close()));
     fs.rmSync(web, { recursive: true, force: true });
+  });
+
+  it("sends a script's precompressed file to a browser that accepts it, and compresses it otherwise", async () => {
+    const script = 'console.info(1);\n'.repeat(100);
+    fs.writeFileSync(path.join(web, 'assets', 'big.js'), script);
+    fs.writeFileSync(path.join(web, 'assets', 'big.js.br'), zlib.brotliCompressSync(script));
+    const h = await harness({});
+    const br = await h.app.inject({ method: 'GET', url: '/assets/big.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    // No .gz beside it: compressed as it is served.
+    const gzip = await h.app.inject({ method: 'GET', url: '/assets/big.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(script);
+    const plain = await h.app.inject({ method: 'GET', url: '/assets/big.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
   });
 
   it('serves no source map in production mode, and serves them in the demo', async () => {

@@ -201,6 +201,10 @@ function registerWebApp(app: App, dist: string, demo: boolean) {
     app.get('/index.html', { schema: { hide: true } }, (_req, reply) => sendIndex(reply));
     app.register(fastifyStatic, {
       root: dist,
+      // The build's scripts and stylesheets come compressed at the highest levels too (.br, .gz: the
+      // web app's vite.config.ts), sent as they are to a browser that accepts them; any other file
+      // is compressed as it is served.
+      preCompressed: true,
       // Source maps give away the whole front-end source: only the demo serves them (issue 32, item 7).
       allowedPath: (pathName) => demo || !pathName.endsWith('.map'),
       setHeaders: (res, file) => {
