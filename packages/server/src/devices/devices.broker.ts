@@ -174,8 +174,7 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
       // session away queues it there).
       const serial = parseDeviceTopic(topic)?.serial;
       const to = [...((serial && devices.get(serial)) || [])].filter((c) => c.connected && (c as unknown as Subscribed).subscriptions[topic]);
-      if (!to.length)
-        return new Promise((resolve, reject) => aedes.publish(packet, (err) => (err ? reject(err) : resolve())));
+      if (!to.length) return new Promise((resolve, reject) => aedes.publish(packet, (err) => (err ? reject(err) : resolve())));
       return Promise.all(to.map((c) => new Promise<void>((resolve) => c.publish(packet, () => resolve())))).then(() => undefined);
     },
     disconnect(serial) {
