@@ -450,7 +450,11 @@ describeEachDatabase('telemetry store', (h) => {
     const raw = await telemetry.nodeSeries(node, METRIC_COLUMNS, bucket, bucket + 300, 30);
     expect(raw.size).toBe(10);
     const series = await telemetry.nodeSeries(node, METRIC_COLUMNS, bucket, bucket + 300, 300);
-    expectSeries(series, averages(live, (ts) => ts - (ts % 300), METRIC_COLUMNS), 'the bucket folded once');
+    expectSeries(
+      series,
+      averages(live, (ts) => ts - (ts % 300), METRIC_COLUMNS),
+      'the bucket folded once',
+    );
   });
 
   describe('raw retention and time partitions', () => {
