@@ -4,7 +4,7 @@ import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
 import { type BillingEventKind, billingEventName } from '@vpp/shared/billing/schemas';
 import { stringify } from 'csv-stringify/sync';
 import { type ArrayReader, arrayReader, type CopyReader, copyReader, type Database, type DatabaseSource, databaseSource, readerOf } from '../../db/database.ts';
-import { CSV_OPTIONS, csvRecords, PLAIN } from '../../platform/csv.ts';
+import { CSV_OPTIONS, csvRecords, Pieces, PLAIN } from '../../platform/csv.ts';
 import { streamInWorker } from '../../platform/run-in-worker.ts';
 import { copyItems, itemArraysOfDay } from './billing.repo.ts';
 import { datesOf, summaryPages } from './billing.service.ts';
@@ -110,41 +110,6 @@ function eventRecords() {
     }
     return `${PLAIN.test(nmi) ? nmi : csvField(nmi)},${day},${ts},${typeField(type)},${fixed4(amount)},${rateText},${fixedCents(cents)},${eventName},${side(spot)},${side(feedIn)}\r\n`;
   };
-}
-
-/** The size of the pieces the events CSV is sent in. */
-const PIECE_BYTES = 1 << 20;
-
-/**
- * Lines written as UTF-8 straight into a buffer and handed on in pieces of about a megabyte, each a
- * copy that owns its memory (a streaming worker moves it to the API's thread rather than copying
- * it). Joining a page's lines into one string and encoding it cost three times the formatting
- * itself (V8 builds the string as a tree and flattens it to encode it).
- */
-class Pieces {
-  private buf = Buffer.allocUnsafe(PIECE_BYTES);
-  private at = 0;
-
-  /** Adds a line; answers the piece it completes, if it does. */
-  add(line: string): Uint8Array | undefined {
-    // A UTF-16 unit is at most 3 bytes of UTF-8.
-    const room = line.length * 3;
-    let full: Uint8Array | undefined;
-    if (this.at + room > this.buf.length) {
-      full = this.take();
-      if (room > this.buf.length) this.buf = Buffer.allocUnsafe(room);
-    }
-    this.at += this.buf.write(line, this.at);
-    return full;
-  }
-
-  /** The bytes added since the last piece, if any. */
-  take(): Uint8Array | undefined {
-    if (this.at === 0) return undefined;
-    const piece = new Uint8Array(this.buf.buffer.slice(this.buf.byteOffset, this.buf.byteOffset + this.at));
-    this.at = 0;
-    return piece;
-  }
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
