@@ -38,11 +38,20 @@ describeEachDatabase('two consoles: a device that drops and returns', (h) => {
     const org = await h().org();
     const reports = nodeReports(ctx);
     const sent: { serial: string; message: DeviceCmdMessage }[] = [];
-    const consoles = [0, 1].map(() => {
+    /** Per console, what its broker's acknowledgements wait for (none: they come at once), and how many of its publishes wait. */
+    const held: (Promise<void> | null)[] = [null, null];
+    const waiting = [0, 0];
+    const consoles = [0, 1].map((i) => {
       const outbox = new CommandOutbox(
         ctx.db,
-        async (topic, payload) => void sent.push({ serial: topic.split('/')[2], message: JSON.parse(payload) }),
+        async (topic, payload) => {
+          sent.push({ serial: topic.split('/')[2], message: JSON.parse(payload) });
+          waiting[i]++;
+          await held[i];
+          waiting[i]--;
+        },
         h().app.log,
+        ctx.dialect,
       );
       // Not started: each test drives the rounds (a device back marks its commands in the transaction that records it).
       const ingest = new DeviceIngest(ctx, h().app.log, reports);
@@ -92,7 +101,18 @@ describeEachDatabase('two consoles: a device that drops and returns', (h) => {
       }
     }
     const commandEach = async () => eachOnce(await storeCommands());
-    return { ctx, consoles, devices, offline, storeCommands, eachOnce, commandEach };
+    /** Console `i`'s broker holds its acknowledgements until the function answered is called. */
+    function hold(i: number): () => void {
+      let release: () => void = () => undefined;
+      held[i] = new Promise<void>((r) => {
+        release = r;
+      });
+      return () => {
+        held[i] = null;
+        release();
+      };
+    }
+    return { ctx, consoles, devices, offline, storeCommands, eachOnce, commandEach, hold, waiting };
   }
 
   it('is online whichever console records its last will and its next state first, and gets each command once', async () => {
@@ -212,5 +232,25 @@ describeEachDatabase('two consoles: a device that drops and returns', (h) => {
     await rounds;
     expect(await offline()).toEqual([]);
     await eachOnce(commands);
+  });
+
+  it("sends a command once though its node's commands are marked to be looked at again while it is on its way", async () => {
+    const { ctx, consoles, devices, storeCommands, eachOnce, hold, waiting } = await twoConsoles(1);
+    const [d] = devices;
+    const [first] = await storeCommands();
+    // Console 0 claims the command and sends it; the broker has not acknowledged it yet.
+    const release = hold(0);
+    const round = consoles[0].outbox.round();
+    await waitFor('console 0 sending the command', () => waiting[0] === 1);
+    // Meanwhile another order for the node is stored, later (its commands are marked to be looked
+    // at again: what the node follows may have changed), and console 1 goes round.
+    const now = nowS();
+    await sendCommands(ctx.db, [{ nodeId: d.id, start: now + 1200, end: now + 1800, spec: { kind: 'battery_power', kw: 1 }, source: 'test:later' }]);
+    await consoles[1].outbox.round();
+    release();
+    await round;
+    const later = await ctx.db.selectFrom('node_commands').select(['id', 'node_id']).where('source', '=', 'test:later').execute();
+    // The first unchanged goes out once (console 0 sent it), the later once.
+    await eachOnce([first, ...later]);
   });
 });

@@ -1,7 +1,7 @@
 import { type DeviceAck, type DeviceCmdMessage, type DeviceCommand, type DeviceControl, deviceTopics } from '@vpp/shared/devices/schemas';
 import type { FastifyBaseLogger } from 'fastify';
 import { type ExpressionBuilder, sql } from 'kysely';
-import { type Database, nowS } from '../db/database.ts';
+import { type Database, type DialectName, nowS } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { type CommandSpec, DIRECTING, followedWindows, onCommandsChanged, reviseNodes } from './devices.commands.ts';
 
@@ -105,8 +105,11 @@ export function wireForms(claimed: readonly Claimed[], live: readonly Claimed[])
  * statement (so two console processes never both send one). It resolves the precedence among the
  * node's commands (docs/precedence.md) and sends each device only what it is to follow: a command
  * with the windows in which the node follows it, again when those windows or its end change, and a
- * withdrawal when it is withdrawn. A device that returns gets its commands still valid at once; an
- * answer records the device's result, which the dispatch, curtailment and outage figures read.
+ * withdrawal when it is withdrawn. What each command is sent as (`wire`) is recorded in the claim's
+ * transaction, before it goes out: a command marked to revise while on its way (another order for
+ * its node stored meanwhile) is looked at against what is being sent, not sent again as if it had
+ * never gone. A device that returns gets its commands still valid at once; an answer records the
+ * device's result, which the dispatch, curtailment and outage figures read.
  */
 export class CommandOutbox {
   private timer: NodeJS.Timeout | null = null;
@@ -120,6 +123,7 @@ export class CommandOutbox {
     private readonly db: Database,
     private readonly publish: (topic: string, payload: string) => Promise<void>,
     private readonly log: FastifyBaseLogger,
+    private readonly dialect: DialectName,
   ) {}
 
   start(everyMs = 1000): void {
@@ -169,9 +173,11 @@ export class CommandOutbox {
   /**
    * Claims commands of online devices with a credential, still valid: `due`, those pending and never
    * sent or not answered within RESEND_S (marked sent); `revise`, those marked to look at again. The
-   * claim re-checks what it selected: of two processes claiming the same rows, one updates none.
+   * claim re-checks what it selected: of two processes claiming the same rows, one updates none. On
+   * PostgreSQL it passes over rows another transaction holds (another round's claim, whose `wire` is
+   * not recorded yet): they are looked at once it has committed, and the claim never waits.
    */
-  private async claim(now: number, which: 'due' | 'revise'): Promise<Claimed[]> {
+  private async claim(trx: Database, now: number, which: 'due' | 'revise'): Promise<Claimed[]> {
     const pick = (eb: ExpressionBuilder<DB, 'node_commands'>) =>
       which === 'due'
         ? eb.and([
@@ -179,7 +185,7 @@ export class CommandOutbox {
             eb.or([eb('node_commands.sent_at', 'is', null), eb('node_commands.sent_at', '<=', now - RESEND_S)]),
           ])
         : eb.and([eb('node_commands.revise', '=', 1), eb('node_commands.status', 'in', ['PENDING', 'ACCEPTED', 'CANCELLED'])]);
-    const ids = this.db
+    const ids = trx
       .selectFrom('node_commands')
       .innerJoin('device_credentials as d', 'd.node_id', 'node_commands.node_id')
       .innerJoin('nodes as n', 'n.id', 'node_commands.node_id')
@@ -188,8 +194,9 @@ export class CommandOutbox {
       .where('n.connection_offline', '=', 0)
       .where(pick)
       .orderBy('node_commands.id')
-      .limit(CLAIM);
-    const rows = await this.db
+      .limit(CLAIM)
+      .$if(this.dialect === 'postgres', (q) => q.forUpdate('node_commands').skipLocked());
+    const rows = await trx
       .updateTable('node_commands')
       // A command looked at again that never went out goes out now: sent, so the next round's `due` does not send it twice.
       .set(which === 'due' ? { sent_at: now, revise: 0 } : { revise: 0, sent_at: sql<number>`coalesce(sent_at, ${now})` })
@@ -202,65 +209,84 @@ export class CommandOutbox {
 
   private async send(): Promise<void> {
     for (;;) {
-      const now = nowS();
-      const due = await this.claim(now, 'due');
-      const revised = await this.claim(now, 'revise');
-      const force = new Set(due.map((c) => c.id));
-      // In the order given (an UPDATE … RETURNING keeps none).
-      const claimed = [...due, ...revised].sort((a, b) => a.id - b.id);
-      if (!claimed.length) return;
-      const nodeIds = [...new Set(claimed.map((c) => c.node_id))];
-      const serials = new Map<number, string>();
-      const live: Claimed[] = [];
-      for (let i = 0; i < nodeIds.length; i += 1000) {
-        const chunk = nodeIds.slice(i, i + 1000);
-        for (const n of await this.db.selectFrom('nodes').select(['id', 'serial_number']).where('id', 'in', chunk).execute())
-          serials.set(n.id, n.serial_number);
-        const rows = await this.db
-          .selectFrom('node_commands')
-          .select(['id', 'node_id', 'kind', 'params', 'start_ts', 'end_ts', 'created_at', 'status', 'precedence', 'organisation_id', 'wire'])
-          .where('node_id', 'in', chunk)
-          .where('end_ts', '>', now)
-          .where('kind', 'in', [...DIRECTING])
-          .where('status', 'in', ['PENDING', 'ACCEPTED'])
-          .execute();
-        for (const r of rows) live.push({ ...r, start_ts: Number(r.start_ts), end_ts: Number(r.end_ts), created_at: Number(r.created_at) });
-      }
-      const forms = wireForms(claimed, live);
-      const sent = new Map<string, number[]>();
-      const failed: number[] = [];
+      const { outgoing, full } = await this.db.transaction().execute((trx) => this.claimAndRecord(trx, nowS()));
+      const failed = new Map<string, { wire: string | null; form: string; ids: number[] }>();
       await Promise.all(
-        claimed.map(async (c) => {
-          const f = forms.get(c.id);
-          // Unchanged since it was last sent (or withdrawn before it went out): nothing to send.
-          if (!f || (!force.has(c.id) && f.form === c.wire)) return;
+        outgoing.map(async (o) => {
           try {
-            await this.publish(deviceTopics(serials.get(c.node_id) as string).cmd, JSON.stringify(f.message));
+            await this.publish(o.topic, JSON.stringify(o.message));
             this.counts.sent++;
-            const ids = sent.get(f.form);
-            if (ids) ids.push(c.id);
-            else sent.set(f.form, [c.id]);
           } catch (err) {
-            this.log.warn({ err, command: c.id }, 'command not sent; it goes out again');
-            failed.push(c.id);
+            this.log.warn({ err, command: o.id }, 'command not sent; it goes out again');
+            const key = JSON.stringify([o.was, o.form]);
+            const f = failed.get(key) ?? { wire: o.was, form: o.form, ids: [] };
+            f.ids.push(o.id);
+            failed.set(key, f);
           }
         }),
       );
-      for (const [form, ids] of sent)
-        for (let i = 0; i < ids.length; i += 1000)
+      // Not sent: what the device was last sent is what it had, unless another round has sent it since.
+      for (const f of failed.values())
+        for (let i = 0; i < f.ids.length; i += 1000)
           await this.db
             .updateTable('node_commands')
-            .set({ wire: form })
-            .where('id', 'in', ids.slice(i, i + 1000))
+            .set({ revise: 1, wire: f.wire })
+            .where('id', 'in', f.ids.slice(i, i + 1000))
+            .where('wire', '=', f.form)
             .execute();
-      for (let i = 0; i < failed.length; i += 1000)
-        await this.db
-          .updateTable('node_commands')
-          .set({ revise: 1 })
-          .where('id', 'in', failed.slice(i, i + 1000))
-          .execute();
-      if (due.length < CLAIM && revised.length < CLAIM) return;
+      if (!full) return;
     }
+  }
+
+  /**
+   * In one transaction: claims what is due and what is to be looked at again, works out what each
+   * device is to be sent, and records it as sent (`wire`). Answers the messages to publish (once
+   * committed), each with what its command had been sent before, and whether a claim was full.
+   */
+  private async claimAndRecord(trx: Database, now: number) {
+    const due = await this.claim(trx, now, 'due');
+    const revised = await this.claim(trx, now, 'revise');
+    const full = due.length >= CLAIM || revised.length >= CLAIM;
+    const force = new Set(due.map((c) => c.id));
+    // In the order given (an UPDATE … RETURNING keeps none).
+    const claimed = [...due, ...revised].sort((a, b) => a.id - b.id);
+    const outgoing: { id: number; topic: string; message: DeviceCmdMessage; form: string; was: string | null }[] = [];
+    if (!claimed.length) return { outgoing, full };
+    const nodeIds = [...new Set(claimed.map((c) => c.node_id))];
+    const serials = new Map<number, string>();
+    const live: Claimed[] = [];
+    for (let i = 0; i < nodeIds.length; i += 1000) {
+      const chunk = nodeIds.slice(i, i + 1000);
+      for (const n of await trx.selectFrom('nodes').select(['id', 'serial_number']).where('id', 'in', chunk).execute()) serials.set(n.id, n.serial_number);
+      const rows = await trx
+        .selectFrom('node_commands')
+        .select(['id', 'node_id', 'kind', 'params', 'start_ts', 'end_ts', 'created_at', 'status', 'precedence', 'organisation_id', 'wire'])
+        .where('node_id', 'in', chunk)
+        .where('end_ts', '>', now)
+        .where('kind', 'in', [...DIRECTING])
+        .where('status', 'in', ['PENDING', 'ACCEPTED'])
+        .execute();
+      for (const r of rows) live.push({ ...r, start_ts: Number(r.start_ts), end_ts: Number(r.end_ts), created_at: Number(r.created_at) });
+    }
+    const forms = wireForms(claimed, live);
+    const byForm = new Map<string, number[]>();
+    for (const c of claimed) {
+      const f = forms.get(c.id);
+      // Unchanged since it was last sent (or withdrawn before it went out): nothing to send.
+      if (!f || (!force.has(c.id) && f.form === c.wire)) continue;
+      outgoing.push({ id: c.id, topic: deviceTopics(serials.get(c.node_id) as string).cmd, message: f.message, form: f.form, was: c.wire });
+      const ids = byForm.get(f.form);
+      if (ids) ids.push(c.id);
+      else byForm.set(f.form, [c.id]);
+    }
+    for (const [form, ids] of byForm)
+      for (let i = 0; i < ids.length; i += 1000)
+        await trx
+          .updateTable('node_commands')
+          .set({ wire: form })
+          .where('id', 'in', ids.slice(i, i + 1000))
+          .execute();
+    return { outgoing, full };
   }
 
   /** Answers waiting for the next write, each settled once it is recorded. */

@@ -93,7 +93,7 @@ export async function startDevices(
     embeddedBrokers.set(ctx, broker);
   }
   const link = broker ?? (external as ExternalLink);
-  outbox = new CommandOutbox(ctx.db, (topic, payload) => link.publish(topic, payload), log);
+  outbox = new CommandOutbox(ctx.db, (topic, payload) => link.publish(topic, payload), log, ctx.dialect);
   outbox.start(opts.outboxEveryMs);
   // The rate limit's dropped counts reach the nodes' records even while no reading is stored.
   const upkeep = setInterval(() => void ingest.drain().catch((err) => log.error({ err }, 'device ingest upkeep failed')), 5000);
