@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
-import { bodyId, epochSeconds, MAX_EPOCH_S, pagingFields, queryInt, recordId } from '../api/inputs.ts';
-import { eventAuditSchema, MAX_DISPATCH_DURATION_S, MAX_REQUEST_KW } from '../dispatches/schemas.ts';
+import { bodyId, epochSeconds, pagingFields, queryInt, recordId } from '../api/inputs.ts';
+import { eventAuditSchema, eventWindowBody, MAX_DISPATCH_DURATION_S, MAX_REQUEST_KW } from '../dispatches/schemas.ts';
 import {
   CURTAILMENT_ALL_COMPONENTS,
   CURTAILMENT_COMPONENTS,
@@ -20,21 +20,13 @@ import {
  * holds the VPP's net import to at most its realPowerP, 0 or more.
  */
 
-const durationMessage = `duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.`;
-const startMessage = 'startTime must be epoch seconds.';
 const limitMessage = (name: string) => `${name} must be a number of kW from -${MAX_REQUEST_KW} to 0.`;
 const wholeLimitMessage = (name: string) => `${name} must be a whole number of kW from -${MAX_REQUEST_KW} to 0 (a limit is 0 or negative).`;
 
 /** `POST /api/curtailments` (spec 3 §7, defaults §4.3): the VPP, the window, the limit and what it limits. */
 export const createCurtailmentBody = z.object({
-  powerstation: bodyId('powerstation'),
-  startTime: z.number({ error: startMessage }).int(startMessage).min(0, startMessage).max(MAX_EPOCH_S, startMessage),
-  duration: z
-    .number({ error: durationMessage })
-    .int(durationMessage)
-    .min(300, durationMessage)
-    .max(MAX_DISPATCH_DURATION_S, durationMessage)
-    .default(CURTAILMENT_DEFAULT_DURATION_S),
+  ...eventWindowBody,
+  duration: eventWindowBody.duration.default(CURTAILMENT_DEFAULT_DURATION_S),
   /** kW, at most 0 and not below the VPP's constraint (checked by the server). */
   realPowerP: z
     .number({ error: limitMessage('realPowerP') })

@@ -3,6 +3,7 @@ import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { statusReply } from '../api/envelope.ts';
 import { recordId } from '../api/inputs.ts';
 import { OUTAGE_EDIT } from '../outages/permissions.ts';
+import type { PermissionRequirement } from '../permissions/registry.ts';
 import { vppIdParams } from '../vpps/endpoints.ts';
 import { DISPATCH_EDIT, DISPATCH_VIEW } from './permissions.ts';
 import {
@@ -22,6 +23,69 @@ import {
 } from './schemas.ts';
 
 const dispatchIdParams = z.object({ id: recordId('dispatch', 'The dispatch id') });
+
+/**
+ * The reads of a kind of dispatch event (a dispatch, a RERT dispatch; spec 3 §7), under its `path`:
+ * its list, latest start first, and an event's detail, forecast, stored energy and measured response.
+ */
+export function dispatchEventReads<const P extends string, const I extends z.ZodType>(kind: {
+  path: P;
+  /** The event's name in the summaries ('dispatch', 'RERT dispatch'), and its plural. */
+  name: string;
+  plural: string;
+  /** The event's id in the path. */
+  params: I;
+  permission: PermissionRequirement;
+}) {
+  const { path, name, params, permission } = kind;
+  return {
+    list: endpoint({
+      method: 'GET',
+      access: 'read',
+      path,
+      summary: `The organisation's ${kind.plural}, latest start first`,
+      permission,
+      query: dispatchListQuery,
+      reply: dispatchListReply,
+    }),
+    detail: endpoint({
+      method: 'GET',
+      access: 'read',
+      path: `${path}/:id`,
+      summary: `A ${name}: its request, state, response so far, message and audit`,
+      permission,
+      params,
+      reply: dispatchDetailReply,
+    }),
+    prediction: endpoint({
+      method: 'GET',
+      access: 'read',
+      path: `${path}/:id/prediction`,
+      summary: `The ${name}'s VPP forecast from an hour before its start, without and with the ${name}`,
+      permission,
+      params,
+      reply: predictionsReply,
+    }),
+    remainingCharge: endpoint({
+      method: 'GET',
+      access: 'read',
+      path: `${path}/:id/remainingcharge`,
+      summary: `The stored energy of the ${name}'s nodes over time, from telemetry`,
+      permission,
+      params,
+      reply: dispatchRemainingChargeReply,
+    }),
+    response: endpoint({
+      method: 'GET',
+      access: 'read',
+      path: `${path}/:id/response`,
+      summary: 'What the nodes delivered, measured from telemetry, per 5 minutes and in total',
+      permission,
+      params,
+      reply: dispatchResponseReply,
+    }),
+  };
+}
 
 /** Dispatches (spec 3 §7): the New Dispatch modal's constraints and predictions, and the dispatches themselves. */
 export const dispatchEndpoints = defineEndpoints('dispatches', {
@@ -54,42 +118,7 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
     body: createDispatchBody,
     reply: createDispatchReply,
   }),
-  list: endpoint({
-    method: 'GET',
-    access: 'read',
-    path: '/api/dispatches',
-    summary: "The organisation's dispatches, latest start first",
-    permission: DISPATCH_VIEW,
-    query: dispatchListQuery,
-    reply: dispatchListReply,
-  }),
-  detail: endpoint({
-    method: 'GET',
-    access: 'read',
-    path: '/api/dispatches/:id',
-    summary: 'A dispatch: its request, state, response so far, message and audit',
-    permission: DISPATCH_VIEW,
-    params: dispatchIdParams,
-    reply: dispatchDetailReply,
-  }),
-  prediction: endpoint({
-    method: 'GET',
-    access: 'read',
-    path: '/api/dispatches/:id/prediction',
-    summary: "The dispatch's VPP forecast from an hour before its start, without and with the dispatch",
-    permission: DISPATCH_VIEW,
-    params: dispatchIdParams,
-    reply: predictionsReply,
-  }),
-  remainingCharge: endpoint({
-    method: 'GET',
-    access: 'read',
-    path: '/api/dispatches/:id/remainingcharge',
-    summary: "The stored energy of the dispatch's nodes over time, from telemetry",
-    permission: DISPATCH_VIEW,
-    params: dispatchIdParams,
-    reply: dispatchRemainingChargeReply,
-  }),
+  ...dispatchEventReads({ path: '/api/dispatches', name: 'dispatch', plural: 'dispatches', params: dispatchIdParams, permission: DISPATCH_VIEW }),
   cost: endpoint({
     method: 'GET',
     access: 'read',
@@ -98,15 +127,6 @@ export const dispatchEndpoints = defineEndpoints('dispatches', {
     permission: DISPATCH_VIEW,
     params: dispatchIdParams,
     reply: dispatchCostReply,
-  }),
-  response: endpoint({
-    method: 'GET',
-    access: 'read',
-    path: '/api/dispatches/:id/response',
-    summary: 'What the nodes delivered, measured from telemetry, per 5 minutes and in total',
-    permission: DISPATCH_VIEW,
-    params: dispatchIdParams,
-    reply: dispatchResponseReply,
   }),
   messages: endpoint({
     method: 'GET',

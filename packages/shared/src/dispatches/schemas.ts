@@ -130,19 +130,22 @@ export const predictionsReply = z.object({ status: z.literal('OK'), data: predic
 /** The longest customer message title and text the app shows. */
 export const DISPATCH_MESSAGE_LIMITS = { title: 100, text: 1000 } as const;
 
-/** `POST /dispatch` (spec 3 §7): the request; the rules of §4.1 and §5 are checked by the server against the VPP's constraints. */
-export const createDispatchBody = z.object({
+const durationMessage = `duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.`;
+
+/** What a new event of every kind (a dispatch, a RERT dispatch, a grid outage, a curtailment) is asked for: its VPP, its start and its duration. */
+export const eventWindowBody = {
   powerstation: bodyId('powerstation'),
   startTime: z
     .number({ error: 'startTime must be epoch seconds.' })
     .int('startTime must be epoch seconds.')
     .min(0, 'startTime must be epoch seconds.')
     .max(MAX_EPOCH_S, 'startTime must be epoch seconds.'),
-  duration: z
-    .number({ error: `duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.` })
-    .int(`duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.`)
-    .min(300, `duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.`)
-    .max(MAX_DISPATCH_DURATION_S, `duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.`),
+  duration: z.number({ error: durationMessage }).int(durationMessage).min(300, durationMessage).max(MAX_DISPATCH_DURATION_S, durationMessage),
+};
+
+/** `POST /dispatch` (spec 3 §7): the request; the rules of §4.1 and §5 are checked by the server against the VPP's constraints. */
+export const createDispatchBody = z.object({
+  ...eventWindowBody,
   realPowerP: z
     .number({ error: `realPowerP must be a number from -${MAX_REQUEST_KW} to ${MAX_REQUEST_KW}.` })
     .finite()

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { okReply } from '../api/envelope.ts';
-import { bodyId, MAX_EPOCH_S } from '../api/inputs.ts';
-import { MAX_DISPATCH_DURATION_S } from '../dispatches/schemas.ts';
+import { eventWindowBody } from '../dispatches/schemas.ts';
 import { GRID_OUTAGE, OUTAGE_DEFAULT_DURATION_S, OUTAGE_REASONS } from './messages.ts';
 
-const durationMessage = `duration must be a whole number of seconds from 300 to ${MAX_DISPATCH_DURATION_S}.`;
 const optionalText = (name: string, max: number) =>
   z
     .string({ error: `${name} must be text.` })
@@ -14,18 +12,8 @@ const optionalText = (name: string, max: number) =>
 
 /** `POST /grid-outage` (spec 3 §3.5): the VPP, the window, the reason and the customer app's message. */
 export const createOutageBody = z.object({
-  powerstation: bodyId('powerstation'),
-  startTime: z
-    .number({ error: 'startTime must be epoch seconds.' })
-    .int('startTime must be epoch seconds.')
-    .min(0, 'startTime must be epoch seconds.')
-    .max(MAX_EPOCH_S, 'startTime must be epoch seconds.'),
-  duration: z
-    .number({ error: durationMessage })
-    .int(durationMessage)
-    .min(300, durationMessage)
-    .max(MAX_DISPATCH_DURATION_S, durationMessage)
-    .default(OUTAGE_DEFAULT_DURATION_S),
+  ...eventWindowBody,
+  duration: eventWindowBody.duration.default(OUTAGE_DEFAULT_DURATION_S),
   outageReason: z
     .enum(OUTAGE_REASONS, { error: 'outageReason must be STORM or PLANNED.' })
     .default('STORM')

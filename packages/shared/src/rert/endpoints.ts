@@ -2,16 +2,8 @@ import { z } from 'zod';
 import { defineEndpoints, endpoint } from '../api/endpoint.ts';
 import { statusReply } from '../api/envelope.ts';
 import { recordId } from '../api/inputs.ts';
-import {
-  createDispatchReply,
-  dispatchDetailReply,
-  dispatchListQuery,
-  dispatchListReply,
-  dispatchMessagesReply,
-  dispatchRemainingChargeReply,
-  dispatchResponseReply,
-  predictionsReply,
-} from '../dispatches/schemas.ts';
+import { dispatchEventReads } from '../dispatches/endpoints.ts';
+import { createDispatchReply, dispatchMessagesReply } from '../dispatches/schemas.ts';
 import { RERT_EDIT, RERT_VIEW } from './permissions.ts';
 import { createRertBody, rescheduleRertBody, rescheduleRertReply } from './schemas.ts';
 
@@ -19,15 +11,7 @@ const rertIdParams = z.object({ id: recordId('rert dispatch', 'The RERT dispatch
 
 /** RERT dispatches (spec 3 §7 RERT): another kind of dispatch event, which can be moved or called off while upcoming. */
 export const rertEndpoints = defineEndpoints('rert', {
-  list: endpoint({
-    method: 'GET',
-    access: 'read',
-    path: '/api/rert-dispatches',
-    summary: "The organisation's RERT dispatches, latest start first",
-    permission: RERT_VIEW,
-    query: dispatchListQuery,
-    reply: dispatchListReply,
-  }),
+  ...dispatchEventReads({ path: '/api/rert-dispatches', name: 'RERT dispatch', plural: 'RERT dispatches', params: rertIdParams, permission: RERT_VIEW }),
   messages: endpoint({
     method: 'GET',
     access: 'read',
@@ -35,42 +19,6 @@ export const rertEndpoints = defineEndpoints('rert', {
     summary: 'The customer messages of earlier RERT dispatches, newest first',
     permission: RERT_VIEW,
     reply: dispatchMessagesReply,
-  }),
-  detail: endpoint({
-    method: 'GET',
-    access: 'read',
-    path: '/api/rert-dispatches/:id',
-    summary: 'A RERT dispatch: its request, state, response so far, message and audit',
-    permission: RERT_VIEW,
-    params: rertIdParams,
-    reply: dispatchDetailReply,
-  }),
-  prediction: endpoint({
-    method: 'GET',
-    access: 'read',
-    path: '/api/rert-dispatches/:id/prediction',
-    summary: "The RERT dispatch's VPP forecast from an hour before its start, without and with it",
-    permission: RERT_VIEW,
-    params: rertIdParams,
-    reply: predictionsReply,
-  }),
-  remainingCharge: endpoint({
-    method: 'GET',
-    access: 'read',
-    path: '/api/rert-dispatches/:id/remainingcharge',
-    summary: "The stored energy of the RERT dispatch's nodes over time, from telemetry",
-    permission: RERT_VIEW,
-    params: rertIdParams,
-    reply: dispatchRemainingChargeReply,
-  }),
-  response: endpoint({
-    method: 'GET',
-    access: 'read',
-    path: '/api/rert-dispatches/:id/response',
-    summary: 'What the nodes delivered for the RERT dispatch, per 5 minutes and in total',
-    permission: RERT_VIEW,
-    params: rertIdParams,
-    reply: dispatchResponseReply,
   }),
   create: endpoint({
     method: 'POST',

@@ -1,9 +1,6 @@
-import { Alert, Box, Center, Stack, Text } from '@mantine/core';
 import { type AnyCurtailmentComponent, CURTAILMENT_MESSAGES, curtailmentLimitLabel } from '@vpp/shared/curtailments/messages';
 import { memo, useMemo } from 'react';
-import { DelayedLoader } from '../../components/delayed-loader.tsx';
-import { type ChartSeries, TimeSeriesChart } from '../../components/time-series-chart.tsx';
-import { GRAPH_TICK_S, GRAPH_Y_PAD, graphScale } from '../events/index.ts';
+import { EventChartFrame, graphWindow, scaledSeries } from '../events/index.ts';
 
 /** kW per bucket keyed by its start (epoch seconds), as the prediction and response carry them. */
 type KwSeries = Record<string, number | null>;
@@ -11,15 +8,6 @@ type KwSeries = Record<string, number | null>;
 export interface CurtailmentChartData {
   predicted?: { solarPower: KwSeries; meterPower: KwSeries };
   measured?: { solarPower: KwSeries; meterPower: KwSeries };
-}
-
-/** The graph's window: an hour either side of the curtailment, in buckets of `step` seconds (as the server answers). */
-export function chartWindow(startTime: number, duration: number, step: number): { start: number; end: number; x: number[] } {
-  const start = startTime - (startTime % step) - 3600;
-  const end = startTime + duration + 3600;
-  const x: number[] = [];
-  for (let t = start; t < end; t += step) x.push(t);
-  return { start, end, x };
 }
 
 /**
@@ -38,7 +26,7 @@ export function curtailmentSeries(
   x: number[],
   data: CurtailmentChartData,
   limit: { component: AnyCurtailmentComponent; realPowerP: number; startTime: number; duration: number },
-): { series: ChartSeries[]; unit: string } | null {
+): ReturnType<typeof scaledSeries> {
   const at = (s: KwSeries | undefined, t: number) => s?.[String(t)] ?? null;
   const raw = [
     { label: 'Solar predicted', color: '#fab005', dash: [6, 4], values: x.map((t) => at(data.predicted?.solarPower, t)) },
@@ -59,12 +47,7 @@ export function curtailmentSeries(
     dash: [2, 3],
     values: x.map((t) => (t >= limit.startTime && t < end ? kw : null)),
   };
-  const all = [...raw, limitSeries];
-  const { unit, factor } = graphScale(
-    all.flatMap((s) => s.values),
-    false,
-  );
-  return { unit, series: all.map<ChartSeries>((s) => ({ ...s, axis: 'y', values: s.values.map((v) => (v === null ? null : v * factor)) })) };
+  return scaledSeries([...raw, limitSeries], false);
 }
 
 /**
@@ -86,44 +69,31 @@ export const CurtailmentChart = memo(function CurtailmentChart(props: {
   label: string;
 }) {
   const { data, component, realPowerP, startTime, duration, step } = props;
-  const height = props.height ?? 260;
-  const { start, end, x } = useMemo(() => chartWindow(startTime, duration, step), [startTime, duration, step]);
+  const { start, end, x } = useMemo(() => graphWindow({ startTime, duration }, step), [startTime, duration, step]);
   const drawn = useMemo(
     () => curtailmentSeries(x, data, { component, realPowerP, startTime, duration }),
     [x, data, component, realPowerP, startTime, duration],
   );
   const highlight = useMemo((): [number, number] => [startTime, startTime + duration], [startTime, duration]);
   return (
-    <Stack gap={4}>
-      {props.warning && (
-        <Alert color="yellow" variant="light" p="xs">
-          {props.warning}
-        </Alert>
-      )}
-      <Box pos="relative" mih={height}>
-        {drawn ? (
-          <TimeSeriesChart
-            label={props.label}
-            x={x}
-            series={drawn.series}
-            timeZone={props.zone}
-            start={start}
-            end={end}
-            stripes={1}
-            unit={drawn.unit}
-            height={height}
-            yPad={GRAPH_Y_PAD}
-            tickEvery={GRAPH_TICK_S}
-            highlight={highlight}
-          />
-        ) : props.loading ? (
-          <DelayedLoader minHeight={height} label="Loading prediction" />
-        ) : (
-          <Center mih={height}>
-            <Text c="dimmed">{CURTAILMENT_MESSAGES.noGraphData}</Text>
-          </Center>
-        )}
-      </Box>
-    </Stack>
+    <EventChartFrame
+      warnings={[props.warning]}
+      chart={
+        drawn && {
+          label: props.label,
+          x,
+          series: drawn.series,
+          timeZone: props.zone,
+          start,
+          end,
+          stripes: 1,
+          unit: drawn.unit,
+          highlight,
+        }
+      }
+      loading={props.loading}
+      empty={CURTAILMENT_MESSAGES.noGraphData}
+      height={props.height ?? 260}
+    />
   );
 });

@@ -4,7 +4,7 @@ import { CURTAILMENT_MESSAGES as M } from '@vpp/shared/curtailments/messages';
 import type { CurtailmentDetail, CurtailmentSetpoint } from '@vpp/shared/curtailments/schemas';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
-import { VPP } from '../../test/event-fixtures.ts';
+import { setpointOf, VPP } from '../../test/event-fixtures.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';
 import { CurtailmentDetailPage } from './curtailment-detail-page.tsx';
 import { FeedInManagementPage } from './feed-in-management-page.tsx';
@@ -34,17 +34,7 @@ const curtailment = (c: Partial<CurtailmentDetail> = {}): CurtailmentDetail => (
   audit: [],
   ...c,
 });
-const setpoint = (s: Partial<CurtailmentSetpoint> = {}): CurtailmentSetpoint => ({
-  id: 5,
-  powerstation: 7,
-  powerstationName: 'Greater Sydney',
-  created_at: now - 3600,
-  status: 'ACTIVE',
-  ramp_duration: 120,
-  solar_limit: -10,
-  grid_limit: -3,
-  ...s,
-});
+const setpoint = (s: Partial<CurtailmentSetpoint> = {}) => setpointOf(now, s);
 const series = (kw: number, from: number, count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [String(from + i * 300), kw]));
 
 type Reply = { status: number; body: unknown };

@@ -4,9 +4,9 @@ import { CURTAILMENT_EDIT } from '@vpp/shared/curtailments/permissions';
 import type { CurtailmentSetpoint, CurtailmentSummary } from '@vpp/shared/curtailments/schemas';
 import { formatPower } from '@vpp/shared/format';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
-import { type Column, DataTable } from '../../components/data-table.tsx';
+import type { Column } from '../../components/data-table.tsx';
 import { usePermission } from '../../lib/permission-gate.tsx';
-import { type EventPage, type EventRowFormat, EventTable, formatDispatchStart } from '../events/index.ts';
+import { type EventPage, type EventRowFormat, EventTable, eventColumns, formatDispatchStart } from '../events/index.ts';
 import { useRemoveSetpoint } from './api.ts';
 import { curtailmentPath } from './curtailment-form.ts';
 
@@ -20,7 +20,13 @@ const CURTAILMENT_ROW: EventRowFormat<CurtailmentSummary> = {
 /** The curtailment table of spec 3 §2.7: Event, Start, Duration, Request (kW, Net or Gross), Status; a row opens its detail. */
 export function CurtailmentTable({ page, zone, nowS }: { page: EventPage<CurtailmentSummary>; zone: string; nowS: number }) {
   return (
-    <EventTable label="Curtailments" format={CURTAILMENT_ROW} page={page} path={curtailmentPath} empty={CURTAILMENT_MESSAGES.empty} zone={zone} nowS={nowS} />
+    <EventTable
+      label="Curtailments"
+      columns={eventColumns(CURTAILMENT_ROW, zone, nowS)}
+      page={page}
+      path={curtailmentPath}
+      empty={CURTAILMENT_MESSAGES.empty}
+    />
   );
 }
 
@@ -89,17 +95,11 @@ export function SetpointTable({ page, zone, nowS, withVpp = true }: { page: Even
   const canEdit = usePermission(CURTAILMENT_EDIT);
   const remove = useRemoveSetpoint();
   return (
-    <DataTable
+    <EventTable
       label="Default Setpoints"
       columns={setpointColumns(zone, nowS, withVpp, canEdit ? remove.mutateAsync : null)}
-      rows={page.rows}
-      rowKey={(s) => s.id}
-      total={page.total}
-      limit={page.limit}
-      offset={page.offset}
-      onPage={page.onPage}
+      page={page}
       empty={CURTAILMENT_MESSAGES.emptySetpoints}
-      loading={page.loading}
     />
   );
 }

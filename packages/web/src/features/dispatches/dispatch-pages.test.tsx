@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
-import type { DispatchDetail } from '@vpp/shared/dispatches/schemas';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
+import { dispatchDetail, dispatchDetailReplies } from '../../test/event-fixtures.ts';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';
 import { DispatchDetailPage } from './dispatch-detail-page.tsx';
 import { DispatchListPage } from './dispatch-list-page.tsx';
@@ -12,28 +12,7 @@ const EDITOR = testAccount(['fleet.dispatches.any', 'fleet.dispatches.edit']);
 const NETWORK_VIEWER = testAccount(['fleet.dispatches.any'], { suborg_type: 'NETWORK' });
 
 const now = Math.floor(Date.now() / 1000);
-const dispatch: DispatchDetail = {
-  id: 42,
-  state: 'INPROGRESS',
-  reason: null,
-  triggered: false,
-  createdBy: 'Rita Retailer',
-  createdAt: now - 3600,
-  cancelledAt: null,
-  powerstation: { id: 7, name: 'Sydney batteries' },
-  request: {
-    startTime: now - 600,
-    duration: 3600,
-    realPowerP: -250,
-    powerFactor: null,
-    powerFactorLeadLag: null,
-    strategy: 'greedy',
-    deploymentsRequested: 12,
-  },
-  customerMessage: null,
-  currentResponse: { realPowerP: -240.5, rejectedRealPowerP: -9.5, deliveredKwh: 40.08, deploymentsResponded: 11 },
-  audit: [{ action: 'CREATED', at: now - 3600, by: 'Rita Retailer', detail: null }],
-};
+const dispatch = dispatchDetail(now, now - 600);
 
 afterEach(() => {
   queryClient.clear();
@@ -71,31 +50,7 @@ describe('dispatch list', () => {
 });
 
 describe('dispatch detail', () => {
-  const replies = {
-    '/api/dispatches/42': { status: 'OK', data: dispatch },
-    '/api/dispatches/42/response': { status: 'OK', data: { interval: 300, series: {}, total: dispatch.currentResponse } },
-    '/api/dispatches/42/remainingcharge': { status: 'OK', data: { interval: 300, remainingCharge: {} } },
-    '/api/dispatches/42/prediction': {
-      status: 'OK',
-      data: {
-        interval: 300,
-        prediction: {},
-        adjustedPrediction: null,
-        warning: null,
-        deployments: 12,
-        market: null,
-        forecastError: {
-          start: 0,
-          end: 86400,
-          intervals: 0,
-          medianAbsoluteErrorKw: null,
-          relativeErrorPercent: null,
-          homeMedianAbsoluteErrorKw: null,
-          homeRelativeErrorPercent: null,
-        },
-      },
-    },
-  };
+  const replies = dispatchDetailReplies('/api/dispatches/42', dispatch);
 
   it('shows the request and response figures, and no cost to a NETWORK user without marketTrader', async () => {
     const api = stubFetch(replies);

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CONSTRAINTS, VPP } from '../../test/event-fixtures.ts';
+import { CONSTRAINTS, predictionsOf, VPP } from '../../test/event-fixtures.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';
 import { NewDispatchModal } from './new-dispatch-modal.tsx';
 
@@ -18,29 +18,7 @@ function server(opts: { create?: Reply; price?: Reply; messages?: unknown[]; con
   const replies: Record<string, Reply> = {
     '/api/powerstations': { status: 200, body: { result: [VPP], total: 1 } },
     '/api/powerstations/7/constraints': { status: 200, body: { status: 'OK', data: opts.constraints ?? CONSTRAINTS } },
-    '/api/powerstations/7/predictions': {
-      status: 200,
-      body: {
-        status: 'OK',
-        data: {
-          interval: 300,
-          prediction: {},
-          adjustedPrediction: null,
-          warning: null,
-          deployments: 3,
-          market: null,
-          forecastError: {
-            start: 0,
-            end: 86400,
-            intervals: 0,
-            medianAbsoluteErrorKw: null,
-            relativeErrorPercent: null,
-            homeMedianAbsoluteErrorKw: null,
-            homeRelativeErrorPercent: null,
-          },
-        },
-      },
-    },
+    '/api/powerstations/7/predictions': { status: 200, body: { status: 'OK', data: predictionsOf(3) } },
     '/dispatch/messages': { status: 200, body: { status: 'OK', data: { messages: opts.messages ?? [] } } },
     '/dispatch/price': opts.price ?? {
       status: 200,

@@ -1,5 +1,6 @@
 import type { DispatchPredictions, PredictionPoint } from '@vpp/shared/dispatches/schemas';
 import { describe, expect, it } from 'vitest';
+import { predictionsOf } from '../../test/event-fixtures.ts';
 import { forecastErrorText, predictionSeries } from './event-chart.tsx';
 
 const point = (meterPower: number | null, soc: number | null = null): PredictionPoint => ({
@@ -11,24 +12,7 @@ const point = (meterPower: number | null, soc: number | null = null): Prediction
   soc,
 });
 
-const predictions = (patch: Partial<DispatchPredictions>): DispatchPredictions => ({
-  interval: 300,
-  prediction: {},
-  adjustedPrediction: null,
-  warning: null,
-  deployments: 3,
-  market: null,
-  forecastError: {
-    start: 0,
-    end: 86_400,
-    intervals: 0,
-    medianAbsoluteErrorKw: null,
-    relativeErrorPercent: null,
-    homeMedianAbsoluteErrorKw: null,
-    homeRelativeErrorPercent: null,
-  },
-  ...patch,
-});
+const predictions = (patch: Partial<DispatchPredictions>) => predictionsOf(3, patch);
 
 describe('the prediction graph series (spec 3 §9)', () => {
   it('draws the prediction and the prediction with the dispatch in kW, and charge on the right without prices', () => {

@@ -4,12 +4,11 @@ import type { DispatchPredictions } from '@vpp/shared/dispatches/schemas';
 import { powerScale } from '@vpp/shared/format';
 import { MARKET_SERIES_STEP_S } from '@vpp/shared/market/rules';
 import { endOfPeriod } from '@vpp/shared/time';
-import { memo, useMemo } from 'react';
+import { memo, type ReactNode, useMemo } from 'react';
 import { DelayedLoader } from '../../components/delayed-loader.tsx';
-import { type ChartSeries, TimeSeriesChart } from '../../components/time-series-chart.tsx';
+import { type ChartSeries, TimeSeriesChart, type TimeSeriesChartProps } from '../../components/time-series-chart.tsx';
 import { GRAPH_TICK_S, GRAPH_Y_PAD } from './event-format.ts';
 
-/** Spec 3 §9: the y-domain is padded 22%. */
 /** Half-hour stripes: 48 over a day (spec 3 §9). */
 const STRIPES = 48;
 
@@ -52,10 +51,6 @@ export function predictionSeries(p: DispatchPredictions): PredictionSeries | nul
 }
 
 /**
- * The prediction graph of the New Dispatch modal (spec 3 §2.3, §9): the day from `dayStart`, the
- * dispatch window shaded, and a drag across it choosing a new window.
- */
-/**
  * The forecast's measured error in one line beside the prediction (issue 33 §2): the VPP's median
  * absolute error at 5 minutes over the last day, and its share of the net demand measured.
  */
@@ -65,6 +60,53 @@ export function forecastErrorText(e: DispatchPredictions['forecastError']): stri
   return `Forecast error over the last day: ${e.medianAbsoluteErrorKw.toFixed(2)} kW median at 5 minutes${share}.`;
 }
 
+/** A graph as an event's chart draws it: the chart's own props, less what every event graph shares (height, y padding, ticks). */
+export type EventChartProps = Omit<TimeSeriesChartProps, 'height' | 'yPad' | 'tickEvery'>;
+
+/**
+ * An event's prediction graph (the New Dispatch modal's day, a curtailment's window; spec 3 §9): the
+ * warnings above it, the chart once there is something to draw, a loader while the first answer is
+ * coming, otherwise `empty`; `children` below it.
+ */
+export function EventChartFrame(props: {
+  warnings: (string | null | undefined)[];
+  chart: EventChartProps | null;
+  loading: boolean;
+  empty: string;
+  height: number;
+  children?: ReactNode;
+}) {
+  const { chart, height } = props;
+  return (
+    <Stack gap={4}>
+      {props.warnings.map(
+        (w) =>
+          w && (
+            <Alert key={w} color="yellow" variant="light" p="xs">
+              {w}
+            </Alert>
+          ),
+      )}
+      <Box pos="relative" mih={height}>
+        {chart ? (
+          <TimeSeriesChart {...chart} height={height} yPad={GRAPH_Y_PAD} tickEvery={GRAPH_TICK_S} />
+        ) : props.loading ? (
+          <DelayedLoader minHeight={height} label="Loading prediction" />
+        ) : (
+          <Center mih={height}>
+            <Text c="dimmed">{props.empty}</Text>
+          </Center>
+        )}
+      </Box>
+      {props.children}
+    </Stack>
+  );
+}
+
+/**
+ * The prediction graph of the New Dispatch modal (spec 3 §2.3, §9): the day from `dayStart`, the
+ * dispatch window shaded, and a drag across it choosing a new window.
+ */
 export const NewDispatchChart = memo(function NewDispatchChart(props: {
   data: DispatchPredictions | undefined;
   loading: boolean;
@@ -80,43 +122,27 @@ export const NewDispatchChart = memo(function NewDispatchChart(props: {
   const end = endOfPeriod(dayStart, 'day', zone);
   const highlight = useMemo((): [number, number] => [from, to], [from, to]);
   return (
-    <Stack gap={4}>
-      {data?.warning && (
-        <Alert color="yellow" variant="light" p="xs">
-          {data.warning}
-        </Alert>
-      )}
-      {data?.market?.multipleRegions && (
-        <Alert color="yellow" variant="light" p="xs">
-          {DISPATCH_MESSAGES.multipleRegions}
-        </Alert>
-      )}
-      <Box pos="relative" mih={230}>
-        {drawn ? (
-          <TimeSeriesChart
-            label="Dispatch prediction"
-            x={drawn.x}
-            series={drawn.series}
-            timeZone={zone}
-            start={dayStart}
-            end={end}
-            stripes={STRIPES}
-            unit={drawn.unit}
-            secondaryUnit={drawn.secondaryUnit}
-            height={230}
-            yPad={GRAPH_Y_PAD}
-            tickEvery={GRAPH_TICK_S}
-            highlight={highlight}
-            onSelect={onSelect}
-          />
-        ) : loading ? (
-          <DelayedLoader minHeight={230} label="Loading prediction" />
-        ) : (
-          <Center mih={230}>
-            <Text c="dimmed">{DISPATCH_MESSAGES.noGraphData}</Text>
-          </Center>
-        )}
-      </Box>
+    <EventChartFrame
+      warnings={[data?.warning, data?.market?.multipleRegions ? DISPATCH_MESSAGES.multipleRegions : null]}
+      chart={
+        drawn && {
+          label: 'Dispatch prediction',
+          x: drawn.x,
+          series: drawn.series,
+          timeZone: zone,
+          start: dayStart,
+          end,
+          stripes: STRIPES,
+          unit: drawn.unit,
+          secondaryUnit: drawn.secondaryUnit,
+          highlight,
+          onSelect,
+        }
+      }
+      loading={loading}
+      empty={DISPATCH_MESSAGES.noGraphData}
+      height={230}
+    >
       {drawn && (
         <Text size="xs" c="dimmed">
           Drag across the graph to choose the dispatch window.
@@ -127,6 +153,6 @@ export const NewDispatchChart = memo(function NewDispatchChart(props: {
           {forecastErrorText(data.forecastError)}
         </Text>
       )}
-    </Stack>
+    </EventChartFrame>
   );
 });

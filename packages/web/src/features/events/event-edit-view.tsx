@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Paper, SegmentedControl, SimpleGrid, Slider, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, SegmentedControl, SimpleGrid, Slider, Stack, Text } from '@mantine/core';
 import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import { DISPATCH_POWER_STEP_KW, type LeadLag, POWER_FACTOR_MAX, POWER_FACTOR_MIN, POWER_FACTOR_STEP, snapSlider } from '@vpp/shared/dispatches/rules';
 import type { DispatchConstraints, DispatchPredictions } from '@vpp/shared/dispatches/schemas';
@@ -22,6 +22,7 @@ import {
   withStartDate,
   withStartTime,
 } from './event-draft.ts';
+import { CustomerMessageSummary } from './event-message-view.tsx';
 import { NewDispatchPrices } from './event-prices.tsx';
 import { EventChoice, EventWindowFields, PowerstationSelect } from './event-window-fields.tsx';
 
@@ -177,33 +178,6 @@ function PowerSettings({ p }: { p: EditViewProps }) {
   );
 }
 
-/** The customer message the dispatch sends, with the way to edit it, or why none is sent. */
-function CustomerMessageSummary({ draft, onEdit }: { draft: DispatchDraft; onEdit: () => void }) {
-  return (
-    <Paper withBorder p="sm" aria-label="Customer message">
-      {messageApplies(draft) ? (
-        <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <div style={{ minWidth: 0 }}>
-            <Text size="sm" fw={600}>
-              Customer message: {draft.message.title}
-            </Text>
-            <Text size="sm" c="dimmed" lineClamp={2}>
-              {draft.message.text}
-            </Text>
-          </div>
-          <Anchor component="button" type="button" size="sm" onClick={onEdit}>
-            Edit message
-          </Anchor>
-        </Group>
-      ) : (
-        <Text size="sm" c="dimmed">
-          No customer message is sent for a lockout or a power-factor-only dispatch.
-        </Text>
-      )}
-    </Paper>
-  );
-}
-
 /** The edit view of the New Dispatch modal (spec 3 §2.3 item 1, §4.1). */
 export function NewDispatchEditView(p: EditViewProps) {
   const { draft, update, zone, nowS } = p;
@@ -243,7 +217,13 @@ export function NewDispatchEditView(p: EditViewProps) {
 
       {p.extra}
 
-      <CustomerMessageSummary draft={draft} onEdit={p.onEditMessage} />
+      <CustomerMessageSummary
+        label="Customer message"
+        lines={messageApplies(draft) ? { title: `Customer message: ${draft.message.title}`, text: draft.message.text } : null}
+        none="No customer message is sent for a lockout or a power-factor-only dispatch."
+        editLabel="Edit message"
+        onEdit={p.onEditMessage}
+      />
 
       {draft.powerstation !== null && (
         <NewDispatchChart

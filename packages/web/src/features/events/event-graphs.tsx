@@ -10,17 +10,17 @@ type RemainingData = z.infer<typeof dispatchRemainingChargeReply>['data'];
 
 const STEP_S = 300;
 
-/** The graphs' window: an hour either side of the dispatch, in 5-minute buckets. */
-export function graphWindow(request: DispatchDetail['request']): { start: number; end: number; x: number[] } {
-  const start = request.startTime - (request.startTime % STEP_S) - 3600;
+/** An event's graphs' window: an hour either side of the event, in buckets of `step` seconds (5 minutes, or as the server answers). */
+export function graphWindow(request: { startTime: number; duration: number }, step = STEP_S): { start: number; end: number; x: number[] } {
+  const start = request.startTime - (request.startTime % step) - 3600;
   const end = request.startTime + request.duration + 3600;
   const x: number[] = [];
-  for (let t = start; t < end; t += STEP_S) x.push(t);
+  for (let t = start; t < end; t += step) x.push(t);
   return { start, end, x };
 }
 
 /** Series in one unit for the whole axis (kW or MW, kWh or MWh), or null when there is nothing to draw. */
-function scaled(series: { label: string; color: string; values: (number | null)[]; dash?: number[] }[], energy: boolean) {
+export function scaledSeries(series: { label: string; color: string; values: (number | null)[]; dash?: number[] }[], energy: boolean) {
   const all = series.flatMap((s) => s.values);
   if (all.every((v) => v === null)) return null;
   const { unit, factor } = graphScale(all, energy);
@@ -38,7 +38,7 @@ function GraphCard(props: {
   x: number[];
   event: [number, number];
   zone: string;
-  data: ReturnType<typeof scaled>;
+  data: ReturnType<typeof scaledSeries>;
   /** Said above the graph (why part of it is missing). */
   note?: string;
 }) {
@@ -93,7 +93,7 @@ export function PredictionGraph(props: {
   const { start, end, x } = graphWindow(request);
   const at = <T,>(rec: Record<string, T> | null | undefined, t: number) => rec?.[String(t)];
   const inEvent = (t: number) => t >= request.startTime && t < request.startTime + request.duration;
-  const data = scaled(
+  const data = scaledSeries(
     [
       { label: 'Predicted', color: '#74c0fc', values: x.map((t) => at(props.prediction?.prediction, t)?.batteryPower ?? null) },
       { label: 'Predicted with dispatch', color: '#1c7ed6', values: x.map((t) => at(props.prediction?.adjustedPrediction, t)?.batteryPower ?? null) },
@@ -123,7 +123,7 @@ export function PredictionGraph(props: {
 export function RemainingChargeGraph(props: { dispatch: DispatchDetail; remaining?: RemainingData; prediction?: DispatchPredictions; zone: string }) {
   const { request } = props.dispatch;
   const { start, end, x } = graphWindow(request);
-  const data = scaled(
+  const data = scaledSeries(
     [
       { label: 'Remaining charge', color: '#2f9e44', values: x.map((t) => props.remaining?.remainingCharge[String(t)] ?? null) },
       {

@@ -37,7 +37,8 @@ const twoLines = (first: ReactNode, second: ReactNode, strong: boolean) => (
   </Stack>
 );
 
-function eventColumns<T extends EventRow>(f: EventRowFormat<T>, zone: string, nowS: number): Column<T>[] {
+/** The columns of a kind's events (spec 3 §2.2, §2.5, §2.6, §2.7): Event (label and VPP), Start, Duration, Request where the kind has one, Status. */
+export function eventColumns<T extends EventRow>(f: EventRowFormat<T>, zone: string, nowS: number): Column<T>[] {
   const request = f.request;
   return [
     { key: 'event', header: 'Event', render: (e) => twoLines(f.label(e), f.vpp(e), true) },
@@ -79,31 +80,30 @@ export interface EventPage<T> {
 }
 
 /**
- * A table of events of a kind (spec 3 §2.2, §2.5, §2.6, §2.7): Event (label and VPP), Start, Duration,
- * Request where the kind has one, Status; a row opens its detail.
+ * A paged table of a kind's rows, as its list call answers them: its events (spec 3 §2.2, §2.5, §2.6,
+ * §2.7; with `eventColumns`), or a curtailment's default setpoints; a row opens its detail where it has
+ * a `path`.
  */
-export function EventTable<T extends EventRow>(props: {
+export function EventTable<T extends { id: number }>(props: {
   label: string;
-  format: EventRowFormat<T>;
+  columns: Column<T>[];
   page: EventPage<T>;
-  path: (id: number) => string;
+  path?: (id: number) => string;
   empty: string;
-  zone: string;
-  nowS: number;
 }) {
-  const { page } = props;
+  const { page, path } = props;
   const navigate = useNavigate();
   return (
     <DataTable
       label={props.label}
-      columns={eventColumns(props.format, props.zone, props.nowS)}
+      columns={props.columns}
       rows={page.rows}
       rowKey={(e) => e.id}
       total={page.total}
       limit={page.limit}
       offset={page.offset}
       onPage={page.onPage}
-      onRowClick={(e) => navigate(props.path(e.id))}
+      onRowClick={path ? (e) => navigate(path(e.id)) : undefined}
       empty={props.empty}
       loading={page.loading}
     />
@@ -177,12 +177,10 @@ export function EventListView<T extends EventRow = DispatchSummary>({ config: c 
     >
       <EventTable
         label={c.title}
-        format={format}
+        columns={eventColumns(format, zone, nowS)}
         page={{ rows: list.rows, total: list.total, loading: list.isLoading, limit, offset, onPage: setPage }}
         path={c.path}
         empty={c.empty}
-        zone={zone}
-        nowS={nowS}
       />
       <TimesInZone zone={zone} />
       {canEdit && c.newModal({ opened: creating, onClose: () => setCreating(false) })}

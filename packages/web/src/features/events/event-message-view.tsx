@@ -1,4 +1,4 @@
-import { Button, Group, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { DISPATCH_MESSAGE_LIMITS } from '@vpp/shared/dispatches/schemas';
 import { formatDateTime } from '@vpp/shared/format';
 import { useState } from 'react';
@@ -76,5 +76,51 @@ function PreviousMessages(props: {
       }}
       comboboxProps={{ withinPortal: true }}
     />
+  );
+}
+
+/**
+ * The customer message a New-event modal sends (a dispatch's, a grid outage's), in its edit view: the
+ * message's title and text with the way to edit it, or, when none is sent, why not (`none`).
+ */
+export function CustomerMessageSummary(props: {
+  /** The box's accessible name. */
+  label: string;
+  /** Said above the message. */
+  heading?: string;
+  /** The message's two lines as shown, or null when none is sent. */
+  lines: { title: string; text: string } | null;
+  none?: string;
+  editLabel: string;
+  onEdit: () => void;
+}) {
+  const { lines } = props;
+  return (
+    <Paper withBorder p="sm" aria-label={props.label}>
+      {lines ? (
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <div style={{ minWidth: 0 }}>
+            {props.heading && (
+              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                {props.heading}
+              </Text>
+            )}
+            <Text size="sm" fw={600}>
+              {lines.title}
+            </Text>
+            <Text size="sm" c="dimmed" lineClamp={2}>
+              {lines.text}
+            </Text>
+          </div>
+          <Anchor component="button" type="button" size="sm" style={{ flexShrink: 0 }} onClick={props.onEdit}>
+            {props.editLabel}
+          </Anchor>
+        </Group>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {props.none}
+        </Text>
+      )}
+    </Paper>
   );
 }

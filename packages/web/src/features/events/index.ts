@@ -1,10 +1,12 @@
 // The event kernel on the web: what every kind of event's screens share (dispatches, RERT, grid
-// outages, curtailments): the words and formats of an event, its status badge, its detail page's parts,
-// its window's fields and rules, the VPPs it can go to, and the customer's phone preview; and what the
-// kinds of dispatch event (a dispatch, a RERT dispatch) share, parameterised by kind: the list and
-// detail views over a kind's calls (EventSource), and the dispatch modal's flow, views and draft rules.
+// outages, curtailments): the words and formats of an event, its status badge, its table, its graphs'
+// window and frame, its detail page's parts, its window's fields and rules, the VPPs it can go to, the
+// customer message's editor, summary and phone preview; and what the kinds of dispatch event (a
+// dispatch, a RERT dispatch) share, parameterised by kind: the list and detail views over a kind's
+// calls (EventSource), and the dispatch modal's flow, views and draft rules.
 
 export { useDispatchPowerstations } from './event-api.ts';
+export { EventChartFrame } from './event-chart.tsx';
 export { EventConfirmView } from './event-confirm-view.tsx';
 export {
   CustomerMessageSection,
@@ -50,15 +52,17 @@ export {
   repeatsLocally,
   requestKind,
 } from './event-format.ts';
+export { graphWindow, scaledSeries } from './event-graphs.tsx';
 export {
   type EventListConfig,
   EventListView,
   type EventPage,
   type EventRowFormat,
   EventTable,
+  eventColumns,
   listQuery,
 } from './event-list-view.tsx';
-export { EventMessageView } from './event-message-view.tsx';
+export { CustomerMessageSummary, EventMessageView } from './event-message-view.tsx';
 export type { EventSource } from './event-source.ts';
 export { DispatchStatusBadge } from './event-status-badge.tsx';
 export { clampStart, earliestStart, endTimesAfter, startTimesOfDay } from './event-window.ts';

@@ -9,6 +9,7 @@ import { localDateToEpoch } from '@vpp/shared/time';
 import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
+import { VPP } from '../../test/event-fixtures.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';
 import { exportKeys } from './api.ts';
 import { ExportListPage } from './export-list-page.tsx';
@@ -76,17 +77,6 @@ const detail = (j: ExportJob, files: ExportFile[], empty = false): ExportJobDeta
   ...j,
   details: { status: j.status, signed_urls: files, empty, loading: false, urls_expire_at: Math.floor(Date.now() / 1000) + 600, error: null },
 });
-
-const VPP = {
-  id: 7,
-  name: 'Greater Sydney',
-  type: 'STATIC',
-  filters: { postcodes: [], state: null },
-  duid: null,
-  nodes: 3,
-  namePlate: { batteryCapacity: 40, inverterPower: 15, batteryPower: 15, totalDeployments: 3 },
-  createdAt: 1,
-};
 
 const node = (id: number, patch: object = {}) => ({
   id,

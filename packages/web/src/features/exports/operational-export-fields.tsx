@@ -7,6 +7,12 @@ import { type OperationalDraft, withAggregate, withIncludeSubmeters, withSplitPh
 /** A yyyy-MM-dd value of a date picker, or null when cleared. */
 const pickedDate = (v: unknown) => (v ? String(v).slice(0, 10) : null);
 
+/** The range's two days: its field, its value in the range, and its key in the form's errors. */
+const DAY_FIELDS = [
+  { label: 'Start', key: 'startDate', error: 'start' },
+  { label: 'End', key: 'endDate', error: 'end' },
+] as const;
+
 /** Start and End of an operational export (dd/MM/yyyy, whole days in the account's time zone). */
 export function ExportDateRange(props: {
   startDate: string | null;
@@ -19,32 +25,22 @@ export function ExportDateRange(props: {
   return (
     <>
       <SimpleGrid cols={{ base: 1, xs: 2 }}>
-        <DatePickerInput
-          label="Start"
-          valueFormat="DD/MM/YYYY"
-          placeholder="dd/mm/yyyy"
-          clearable
-          value={props.startDate}
-          maxDate={props.today}
-          previousLabel="Previous month"
-          nextLabel="Next month"
-          onChange={(v) => props.onChange({ startDate: pickedDate(v) })}
-          error={props.errors.start}
-          popoverProps={{ withinPortal: true }}
-        />
-        <DatePickerInput
-          label="End"
-          valueFormat="DD/MM/YYYY"
-          placeholder="dd/mm/yyyy"
-          clearable
-          value={props.endDate}
-          maxDate={props.today}
-          previousLabel="Previous month"
-          nextLabel="Next month"
-          onChange={(v) => props.onChange({ endDate: pickedDate(v) })}
-          error={props.errors.end}
-          popoverProps={{ withinPortal: true }}
-        />
+        {DAY_FIELDS.map((day) => (
+          <DatePickerInput
+            key={day.key}
+            label={day.label}
+            valueFormat="DD/MM/YYYY"
+            placeholder="dd/mm/yyyy"
+            clearable
+            value={props[day.key]}
+            maxDate={props.today}
+            previousLabel="Previous month"
+            nextLabel="Next month"
+            onChange={(v) => props.onChange({ [day.key]: pickedDate(v) })}
+            error={props.errors[day.error]}
+            popoverProps={{ withinPortal: true }}
+          />
+        ))}
       </SimpleGrid>
       <Text size="xs" c="dimmed" mt={-8}>
         {`Whole days from the start of Start to the end of End, in ${props.zone}.`}

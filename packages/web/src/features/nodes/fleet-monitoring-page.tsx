@@ -1,12 +1,12 @@
-import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
-import { IconList, IconMap, IconSearch } from '@tabler/icons-react';
+import { Button, Group, Select, Stack, Text } from '@mantine/core';
+import { IconList, IconMap } from '@tabler/icons-react';
 import { SORT_ORDERS } from '@vpp/shared/api/inputs';
 import { formatDateTime } from '@vpp/shared/format';
 import { NODE_SEARCH_MAX, NODE_SEARCH_TOO_LONG, NODE_SORTS, NODE_STATUSES, type Node } from '@vpp/shared/nodes/schemas';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { type Column, DataTable, pagingSearch } from '../../components/data-table.tsx';
+import { FleetSearchInput, useTypedSearch } from '../../components/fleet-search.tsx';
 import { NodeMap, STATUS_LABELS, useMapHeight } from '../../components/node-map.tsx';
 import { NodeStatusBadge } from '../../components/node-status-badge.tsx';
 import { PageLayout } from '../../components/page-layout.tsx';
@@ -52,16 +52,8 @@ export function FleetMonitoringPage() {
   const [{ tab, f, status, sort, order, limit, offset }, setQuery] = useSearchState(fleetSearch);
   const setPage = (l: number, o: number, replace?: boolean) => setQuery({ limit: l, offset: o }, { replace });
   const mapHeight = useMapHeight();
-  const [search, setSearch] = useState(f);
-  // The box follows the URL when it changes from elsewhere (the sidebar, Back), not while typing.
-  const [searchOf, setSearchOf] = useState(f);
-  if (searchOf !== f) {
-    setSearchOf(f);
-    if (search.trim() !== f) setSearch(f);
-  }
-
   // Searching waits 500 ms after the last key (spec 2 §4) and starts again at the first page.
-  const applySearch = useDebouncedCallback((value: string) => setQuery({ f: value.trim(), offset: 0 }), 500);
+  const [search, type] = useTypedSearch(f, (value) => setQuery({ f: value, offset: 0 }));
 
   // A search longer than any node's text (a link typed by hand) finds nothing: it is not sent.
   const searchable = f.length <= NODE_SEARCH_MAX;
@@ -93,20 +85,7 @@ export function FleetMonitoringPage() {
       }
       search={
         <Group align="end">
-          <TextInput
-            label="Search"
-            placeholder="Site label, address, NMI, serial number, inverter or battery"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            maxLength={NODE_SEARCH_MAX}
-            error={searchable ? undefined : NODE_SEARCH_TOO_LONG}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
-              applySearch(e.currentTarget.value);
-            }}
-            w={480}
-            maw="100%"
-          />
+          <FleetSearchInput value={search} onChange={type} maxLength={NODE_SEARCH_MAX} error={searchable ? undefined : NODE_SEARCH_TOO_LONG} />
           <Select
             label="Status"
             placeholder="Any status"

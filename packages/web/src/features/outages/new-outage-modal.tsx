@@ -1,10 +1,18 @@
-import { Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Select, SimpleGrid, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { OUTAGE_REASON_LABELS, OUTAGE_REASONS, type OutageReason } from '@vpp/shared/outages/messages';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAccount, useTimeZone } from '../../lib/account.ts';
-import { EventMessageView, EventWindowFields, earliestStart, nowS, PowerstationSelect, useDispatchPowerstations } from '../events/index.ts';
+import {
+  CustomerMessageSummary,
+  EventMessageView,
+  EventWindowFields,
+  earliestStart,
+  nowS,
+  PowerstationSelect,
+  useDispatchPowerstations,
+} from '../events/index.ts';
 import { useCreateOutage } from './api.ts';
 import { createOutageBody, initialOutageDraft, messageOf, type OutageDraft, withEnd, withStartDate } from './new-outage-form.ts';
 import { outagePath } from './outage-format.ts';
@@ -81,22 +89,13 @@ export function NewOutageModal(props: { opened: boolean; onClose: () => void }) 
               onEnd={(t) => setDraft((d) => withEnd(d, t))}
             />
           </SimpleGrid>
-          <Paper withBorder p="sm" aria-label="Customer app message">
-            <Group justify="space-between" align="flex-start" wrap="nowrap">
-              <div>
-                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                  Customer app message (optional)
-                </Text>
-                <Text fw={600} size="sm">
-                  {message.title}
-                </Text>
-                <Text size="sm">{message.text}</Text>
-              </div>
-              <Button variant="light" style={{ flexShrink: 0 }} onClick={() => setEditing(true)}>
-                Edit Message
-              </Button>
-            </Group>
-          </Paper>
+          <CustomerMessageSummary
+            label="Customer app message"
+            heading="Customer app message (optional)"
+            lines={message}
+            editLabel="Edit Message"
+            onEdit={() => setEditing(true)}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

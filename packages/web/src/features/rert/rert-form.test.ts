@@ -1,20 +1,10 @@
 import type { DispatchConstraints, DispatchDetail } from '@vpp/shared/dispatches/schemas';
 import { describe, expect, it } from 'vitest';
+import { CONSTRAINTS } from '../../test/event-fixtures.ts';
 import { initialDraft } from '../events/index.ts';
 import { createRertBody, draftOf, RERT_CAN, rertConstraints, rescheduleBody } from './rert-form.ts';
 
-const constraints: DispatchConstraints = {
-  realPowerPMin: -12.5,
-  realPowerPMax: 8,
-  realPowerAvailable: true,
-  powerFactorMin: 0.7,
-  powerFactorMax: 1,
-  powerFactorAvailable: true,
-  powerFactorLeadLag: ['LEADING', 'LAGGING'],
-  powerFactorConstraintMessage: null,
-  deploymentsAvailable: 3,
-  conflictMessage: null,
-};
+const constraints: DispatchConstraints = { ...CONSTRAINTS, realPowerPMax: 8 };
 
 describe('the RERT flow rules (spec 3 §4.2)', () => {
   const start = Date.UTC(2026, 10, 24, 2) / 1000;

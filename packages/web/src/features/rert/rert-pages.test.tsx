@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { DispatchDetail } from '@vpp/shared/dispatches/schemas';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
+import { dispatchDetail, dispatchDetailReplies } from '../../test/event-fixtures.ts';
 import { renderScreen, stubFetch, testAccount } from '../../test/render.tsx';
 import { RertDetailPage } from './rert-detail-page.tsx';
 import { RertListPage } from './rert-list-page.tsx';
@@ -11,37 +12,13 @@ const VIEWER = testAccount(['fleet.rert.dispatches.view']);
 const EDITOR = testAccount(['fleet.rert.any', 'fleet.rert.dispatches.edit', 'fleet.powerstations.view']);
 
 const now = Math.floor(Date.now() / 1000);
-const rert: DispatchDetail = {
-  id: 42,
+const rert = dispatchDetail(now, now + 7200, {
   state: 'UPCOMING',
   reason: 'RERT',
-  triggered: false,
-  createdBy: 'Rita Retailer',
-  createdAt: now - 3600,
-  cancelledAt: null,
-  powerstation: { id: 7, name: 'Sydney batteries' },
-  request: {
-    startTime: now + 7200,
-    duration: 3600,
-    realPowerP: -250,
-    powerFactor: null,
-    powerFactorLeadLag: null,
-    strategy: 'greedy',
-    deploymentsRequested: 12,
-  },
   customerMessage: { title: 'GridCredits Event', text: 'Reserve called' },
   currentResponse: { realPowerP: 0, rejectedRealPowerP: 0, deliveredKwh: 0, deploymentsResponded: 0 },
-  audit: [{ action: 'CREATED', at: now - 3600, by: 'Rita Retailer', detail: null }],
-};
-const replies = (d: DispatchDetail) => ({
-  '/api/rert-dispatches/42': { status: 'OK', data: d },
-  '/api/rert-dispatches/42/response': { status: 'OK', data: { interval: 300, series: {}, total: d.currentResponse } },
-  '/api/rert-dispatches/42/remainingcharge': { status: 'OK', data: { interval: 300, remainingCharge: {} } },
-  '/api/rert-dispatches/42/prediction': {
-    status: 'OK',
-    data: { interval: 300, prediction: {}, adjustedPrediction: null, warning: null, deployments: 12, market: null },
-  },
 });
+const replies = (d: DispatchDetail) => dispatchDetailReplies('/api/rert-dispatches/42', d);
 const detailAt = { url: '/virtual-power-plants/rert-dispatches/42', path: '/virtual-power-plants/rert-dispatches/:id' };
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Switch, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
+import { FLEET_SEARCH_DEBOUNCE_MS, FleetSearchInput } from '../../components/fleet-search.tsx';
 import { usePowerstationNodes } from './api.ts';
 
 /** The search, the address filter and 'Show included only' of the node inclusion table (in the URL). */
@@ -21,21 +21,19 @@ export function NodeInclusionFilters({
 }) {
   const [search, setSearch] = useState(f);
   const [address, setAddress] = useState(addressFilter);
-  // Typing waits 500 ms, as the fleet search does.
-  const applySearch = useDebouncedCallback((next: { f: string; address: string }) => onSearch({ f: next.f.trim(), address: next.address.trim() }), 500);
+  // Typing waits as the fleet search does.
+  const applySearch = useDebouncedCallback(
+    (next: { f: string; address: string }) => onSearch({ f: next.f.trim(), address: next.address.trim() }),
+    FLEET_SEARCH_DEBOUNCE_MS,
+  );
   return (
     <Group align="end">
-      <TextInput
-        label="Search"
-        placeholder="Site label, address, NMI, serial number, inverter or battery"
-        leftSection={<IconSearch size={16} />}
+      <FleetSearchInput
         value={search}
-        onChange={(e) => {
-          setSearch(e.currentTarget.value);
-          applySearch({ f: e.currentTarget.value, address });
+        onChange={(value) => {
+          setSearch(value);
+          applySearch({ f: value, address });
         }}
-        w={480}
-        maw="100%"
       />
       <TextInput
         label="Address filter"

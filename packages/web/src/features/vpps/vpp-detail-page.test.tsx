@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { CurtailmentSetpoint } from '@vpp/shared/curtailments/schemas';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client.ts';
+import { setpointOf, VPP } from '../../test/event-fixtures.ts';
 import { renderScreen, testAccount } from '../../test/render.tsx';
 import { VppDetailPage } from './vpp-detail-page.tsx';
 
@@ -13,26 +13,7 @@ const EDITOR = testAccount(['fleet.curtailments.any', 'fleet.curtailments.edit',
 const OPERATOR = testAccount(['fleet.node.any', 'fleet.powerstations.view', 'fleet.dispatches.view']);
 
 const now = Math.floor(Date.now() / 1000);
-const VPP = {
-  id: 7,
-  name: 'Greater Sydney',
-  type: 'STATIC',
-  filters: { postcodes: [], state: null },
-  duid: null,
-  nodes: 3,
-  namePlate: { batteryCapacity: 40, inverterPower: 15, batteryPower: 15, totalDeployments: 3 },
-  createdAt: 1,
-};
-const setpoint: CurtailmentSetpoint = {
-  id: 5,
-  powerstation: 7,
-  powerstationName: 'Greater Sydney',
-  created_at: now - 3600,
-  status: 'ACTIVE',
-  ramp_duration: 120,
-  solar_limit: -10,
-  grid_limit: -3,
-};
+const setpoint = setpointOf(now);
 
 type Reply = { status: number; body: unknown };
 const ok = (data: unknown): Reply => ({ status: 200, body: { status: 'OK', data } });

@@ -1,6 +1,5 @@
-import { Button, Group, Menu, Stack, Tabs, Text, TextInput } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
-import { IconBolt, IconChevronDown, IconPencil, IconSearch, IconSunOff } from '@tabler/icons-react';
+import { Button, Group, Menu, Stack, Tabs, Text } from '@mantine/core';
+import { IconBolt, IconChevronDown, IconPencil, IconSunOff } from '@tabler/icons-react';
 import { CURTAILMENT_EDIT, CURTAILMENT_VIEW } from '@vpp/shared/curtailments/permissions';
 import { DISPATCH_EDIT, DISPATCH_VIEW } from '@vpp/shared/dispatches/permissions';
 import { canSeeMarketData } from '@vpp/shared/market/rules';
@@ -9,6 +8,7 @@ import { NODE_VIEW, VPP_EDIT, VPP_VIEW } from '@vpp/shared/vpps/permissions';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DataTable, pagingSearch } from '../../components/data-table.tsx';
+import { FleetSearchInput, useTypedSearch } from '../../components/fleet-search.tsx';
 import { LoadingSkeleton } from '../../components/loading-skeleton.tsx';
 import { NodeMap, useMapHeight } from '../../components/node-map.tsx';
 import { NotFound } from '../../components/not-found.tsx';
@@ -37,23 +37,11 @@ const vppDetailSearch = pagingSearch.extend({ tab: param.oneOf(TABS, 'MAP'), f: 
 function NodeList({ id, linkNodes }: { id: number; linkNodes: boolean }) {
   const [{ f, limit, offset }, set] = useSearchState(vppDetailSearch);
   const navigate = useNavigate();
-  const [search, setSearch] = useState(f);
-  const applySearch = useDebouncedCallback((value: string) => set({ f: value.trim(), offset: 0 }, { replace: true }), 500);
+  const [search, type] = useTypedSearch(f, (value) => set({ f: value, offset: 0 }, { replace: true }));
   const nodes = usePowerstationNodes(id, { f: f || undefined, limit, offset });
   return (
     <Stack gap="sm">
-      <TextInput
-        label="Search"
-        placeholder="Site label, address, NMI, serial number, inverter or battery"
-        leftSection={<IconSearch size={16} />}
-        value={search}
-        onChange={(e) => {
-          setSearch(e.currentTarget.value);
-          applySearch(e.currentTarget.value);
-        }}
-        w={480}
-        maw="100%"
-      />
+      <FleetSearchInput value={search} onChange={type} />
       <DataTable
         label="Nodes"
         columns={nodeColumns(linkNodes)}
