@@ -422,6 +422,8 @@ let dispatch: Record<string, unknown> = {};
 if (!SKIP.has('dispatch')) {
   log('Dispatch: a battery command to every device with a battery, over MQTT, each answered on cmd/ack…');
   const batteries = nodes.filter((n) => n.battery_kw > 0).slice(0, Number(values.commands));
+  // The readings sent before are stored first: the console's CPU in the dispatch is the dispatch's.
+  await waitStored(sent + Number(storm.stormReadingsStored ?? 0));
   const at = Math.floor(Date.now() / 1000);
   const dispatchCpu0 = consoleCpu();
   await sendCommands(

@@ -28,6 +28,9 @@ export interface EmbeddedBroker {
   close(): Promise<void>;
 }
 
+/** What aedes keeps of a connection's subscriptions, by topic (not in its types). */
+type Subscribed = { subscriptions: Record<string, { qos: number } | undefined> };
+
 /** Why the start stops: MQTT_PORT names a port that another program holds. */
 export class BrokerPortTaken extends Error {}
 
@@ -162,9 +165,17 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
   return {
     port,
     publish(topic, payload) {
-      return new Promise((resolve, reject) =>
-        aedes.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (err) => (err ? reject(err) : resolve())),
-      );
+      const packet = { cmd: 'publish' as const, topic, payload: Buffer.from(payload), qos: 1 as const, retain: false, dup: false };
+      // A device subscribes to its own `cmd` only, and no one else may: a command's subscribers are
+      // its device's connections, known here. Handed to them straight (aedes' Client#publish, QoS 1
+      // as their subscription's), a command skips what the broker does for each message: its look-up
+      // of persistent sessions to queue for, the match against every subscription, its `publish`
+      // event. Through the broker when the device is not connected and subscribed (a persistent
+      // session away queues it there).
+      const serial = parseDeviceTopic(topic)?.serial;
+      const to = [...((serial && devices.get(serial)) || [])].filter((c) => c.connected && (c as unknown as Subscribed).subscriptions[topic]);
+      if (!to.length) return new Promise((resolve, reject) => aedes.publish(packet, (err) => (err ? reject(err) : resolve())));
+      return Promise.all(to.map((c) => new Promise<void>((resolve) => c.publish(packet, () => resolve())))).then(() => undefined);
     },
     disconnect(serial) {
       for (const client of devices.get(serial) ?? []) client.close();

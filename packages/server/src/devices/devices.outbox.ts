@@ -76,6 +76,8 @@ export function wireForms(claimed: readonly Claimed[], live: readonly Claimed[])
     }));
     for (const [c, windows] of followedWindows(ranked)) followed.set(c.id, windows);
   }
+  // A dispatch's thousands of commands share their parameters: each distinct text read once.
+  const controls = new Map<string, DeviceControl>();
   for (const c of claimed) {
     if (c.status !== 'PENDING' && c.status !== 'ACCEPTED') {
       out.set(c.id, c.wire === null ? null : { form: 'cancel', message: { id: c.id, cancel: true } });
@@ -90,7 +92,7 @@ export function wireForms(claimed: readonly Claimed[], live: readonly Claimed[])
       createdAt: Number(c.created_at),
       validFrom: start,
       validTo: end,
-      control: toControl(JSON.parse(c.params) as CommandSpec),
+      control: controls.get(c.params) ?? (controls.set(c.params, toControl(JSON.parse(c.params) as CommandSpec)).get(c.params) as DeviceControl),
       ...(whole ? {} : { windows: windows.map((w) => ({ from: w.start, to: w.end })) }),
     };
     out.set(c.id, { form: JSON.stringify([end, whole ? null : message.windows]), message });
@@ -335,20 +337,32 @@ export class CommandOutbox {
       groups.set(key, g);
     }
     await this.db.transaction().execute(async (trx) => {
+      // A device answers only its own commands: whose each one is, by its key (a command's node never
+      // changes). One condition per answer (id and node) cost SQLite 60 ms a 1,000 to plan and run.
+      const owner = new Map<number, number>();
+      const ids = [...first.keys()];
+      for (let i = 0; i < ids.length; i += 1000)
+        for (const r of await trx
+          .selectFrom('node_commands')
+          .select(['id', 'node_id'])
+          .where('id', 'in', ids.slice(i, i + 1000))
+          .execute())
+          owner.set(r.id, r.node_id);
       const declined: number[] = [];
-      for (const g of groups.values())
-        for (let i = 0; i < g.answers.length; i += 500) {
-          const chunk = g.answers.slice(i, i + 500);
+      for (const g of groups.values()) {
+        const own = g.answers.filter((a) => owner.get(a.id) === a.nodeId).map((a) => a.id);
+        for (let i = 0; i < own.length; i += 1000) {
           const answered = await trx
             .updateTable('node_commands')
             .set({ status: g.result, responded_at: at, reason: g.reason })
-            .where((eb) => eb.or(chunk.map((a) => eb.and([eb('id', '=', a.id), eb('node_id', '=', a.nodeId)]))))
+            .where('id', 'in', own.slice(i, i + 1000))
             .where('status', '=', 'PENDING')
             .returning(['node_id', 'kind'])
             .execute();
           // A declined instruction to the battery sets nothing aside: the node returns to what it had set aside.
           if (g.result !== 'ACCEPTED') for (const r of answered) if (DIRECTING.has(r.kind)) declined.push(r.node_id);
         }
+      }
       await reviseNodes(trx, declined, at);
     });
   }

@@ -269,6 +269,26 @@ describeEachDatabase('devices on the wire (embedded broker)', (h) => {
     expect(after.event_type).toBe('NODE_OFFLINE');
   });
 
+  it("records a device's answers to its own commands only: an answer naming another device's command changes nothing", async () => {
+    const [a, b] = [await commissioned(), await commissioned()];
+    const now = nowS();
+    await sendCommands(h().ctx.db, [
+      { nodeId: a.id, start: now, end: now + 3600, spec: { kind: 'battery_power', kw: 2 }, source: 'test:own' },
+      { nodeId: b.id, start: now, end: now + 3600, spec: { kind: 'battery_power', kw: 3 }, source: 'test:own' },
+    ]);
+    const commands = await h().ctx.db.selectFrom('node_commands').select(['id', 'node_id']).where('source', '=', 'test:own').orderBy('id').execute();
+    const [ofA, ofB] = commands.map((c) => c.id);
+    const c = await connect(a);
+    // On the embedded broker the acknowledgement follows the answers' recording.
+    await c.publishAsync(deviceTopics(a.serial).ack, JSON.stringify({ id: ofB, result: 'OPTED_OUT' }), { qos: 1 });
+    await c.publishAsync(deviceTopics(a.serial).ack, JSON.stringify({ id: ofA, result: 'ACCEPTED' }), { qos: 1 });
+    const rows = await h().ctx.db.selectFrom('node_commands').select(['id', 'status', 'responded_at']).where('source', '=', 'test:own').orderBy('id').execute();
+    expect(rows.map((r) => [r.id, r.status, r.responded_at === null])).toEqual([
+      [ofA, 'ACCEPTED', false],
+      [ofB, 'PENDING', true],
+    ]);
+  });
+
   it('sends each device only what it is to follow: the precedence resolved window by window, sent again as events come and go', async () => {
     const installer = await h().org('INSTALLER', 'Solar Fitters');
     const d = await commissioned();

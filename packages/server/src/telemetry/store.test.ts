@@ -407,6 +407,56 @@ describeEachDatabase('telemetry store', (h) => {
     expect(await open()).toBe(0);
   });
 
+  it('folds again on a fresh snapshot when PostgreSQL refuses a fold that met another (could not serialize), and enters the bucket once', async (t) => {
+    if (h().dialect !== 'postgres') t.skip();
+    const { db, telemetry } = h().ctx;
+    const node = nodes[6];
+    // A bucket of its own, three days before the others' readings.
+    const bucket = start - 3 * 86400;
+    const live = readings(node, bucket, bucket + 300, 13);
+    await telemetry.ingest(live, bucket + 295);
+    const openBefore = sql<{ n: string }>`select count(*) as n from tel_open where ts < ${bucket + 300}`;
+    // Nothing else is open before the bucket's end: the two folds below fold only these ten.
+    expect(Number((await openBefore.execute(db)).rows[0].n)).toBe(10);
+    const blockedBy = async (pid: number) =>
+      (await sql<{ pid: number }>`select pid from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(db)).rows.map((r) => r.pid);
+
+    // Two folds of the same readings at once (two lanes, or two consoles, after a pause), ordered
+    // by a third connection holding the open readings' rows locked: the first fold reads them and
+    // writes the history, and waits at their removal; the second reads them on its own snapshot,
+    // before the first commits, and waits at its first write behind the first's. The lock let go,
+    // the first commits and PostgreSQL refuses the second's write (40001): it must fold again on a
+    // fresh snapshot, where the readings are gone, and not fail nor add the bucket a second time.
+    let first: Promise<number> | undefined;
+    let second: Promise<number> | undefined;
+    await db.transaction().execute(async (trx) => {
+      const holder = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0].pid;
+      await sql`select ts from tel_open where node_id = ${node} for update`.execute(trx);
+      first = telemetry.fold(bucket + 300, bucket + 300);
+      const [folder] = await waitFor('the first fold waiting at the locked open readings', async () => {
+        const pids = await blockedBy(holder);
+        return pids.length ? pids : undefined;
+      });
+      second = telemetry.fold(bucket + 300, bucket + 300);
+      await waitFor('the second fold waiting behind the first', async () => (await blockedBy(folder)).length > 0);
+    });
+    expect(await first).toBe(10);
+    // Had it not folded again, the second would have failed with PostgreSQL's "could not serialize access".
+    expect(await second).toBe(0);
+
+    const fiveMinutes = await db.selectFrom('tel_5m').select(['ts', 'cov']).where('node_id', '=', node).where('ts', '=', bucket).execute();
+    expect(fiveMinutes.map((r) => ({ ts: Number(r.ts), cov: r.cov }))).toEqual([{ ts: bucket, cov: 300 }]);
+    expect(Number((await openBefore.execute(db)).rows[0].n)).toBe(0);
+    const raw = await telemetry.nodeSeries(node, METRIC_COLUMNS, bucket, bucket + 300, 30);
+    expect(raw.size).toBe(10);
+    const series = await telemetry.nodeSeries(node, METRIC_COLUMNS, bucket, bucket + 300, 300);
+    expectSeries(
+      series,
+      averages(live, (ts) => ts - (ts % 300), METRIC_COLUMNS),
+      'the bucket folded once',
+    );
+  });
+
   describe('raw retention and time partitions', () => {
     let node: number;
     // Long before the fleet's history: a month no partition covers yet on PostgreSQL.
