@@ -25,9 +25,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loginReply } from '@vpp/shared/auth/schemas';
-import { DEMO_PASSWORD } from '@vpp/shared/demo';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import mqtt from 'mqtt';
 import { buildFleet } from '../packages/server/src/demo/builder.ts';
 import { sendCommands } from '../packages/server/src/devices/devices.commands.ts';
@@ -35,6 +32,7 @@ import { RESEND_S } from '../packages/server/src/devices/devices.outbox.ts';
 import { hashSecret, newSecret } from '../packages/server/src/devices/index.ts';
 import { nodeReports } from '../packages/server/src/features/nodes/index.ts';
 import { freePort } from '../packages/server/src/test/free-port.ts';
+import { postLogin } from '../packages/server/src/test/sign-in.ts';
 import { type ServerProcess, startServerProcess } from '../packages/server/src/test/start-server.ts';
 import type { BenchDevice, FromFleet, ToFleet } from './devices-fleet.ts';
 import { openBench } from './setup.ts';
@@ -296,13 +294,7 @@ const probeLoop = (async () => {
 
 // A user reading the API meanwhile: a node's detail and the fleet's node list, one after the other.
 const base = consoles[0].url;
-const challenge = (await (await fetch(`${base}/auth/captcha/challenge`)).json()) as Parameters<typeof solveChallenge>[0]['challenge'];
-const solution = await solveChallenge({ challenge, deriveKey });
-const login = await fetch(`${base}/auth/login/`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ username: 'bench', password: DEMO_PASSWORD, captchaToken: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64') }),
-});
+const login = await postLogin(base, 'bench');
 if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
 const headers = { authorization: `Bearer ${loginReply.parse(await login.json()).access_token}` };
 let apiLatencies: number[] = [];

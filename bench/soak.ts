@@ -17,13 +17,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
 import { loginReply } from '@vpp/shared/auth/schemas';
 import { ALL_FLEET_NODES } from '@vpp/shared/constants';
-import { DEMO_PASSWORD } from '@vpp/shared/demo';
 import { nodeListReply, seriesReply } from '@vpp/shared/nodes/schemas';
 import { startOfPeriod } from '@vpp/shared/time';
 import { powerstationListReply, VPP_SERIES_METRICS } from '@vpp/shared/vpps/schemas';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import pg from 'pg';
+import { postLogin } from '../packages/server/src/test/sign-in.ts';
 import { startServerProcess } from '../packages/server/src/test/start-server.ts';
 import { waitFor } from '../packages/server/src/test/wait.ts';
 
@@ -165,17 +163,7 @@ try {
 
 /** A bearer header for a demo user, signed in as the login screen does (its captcha solved). */
 async function signIn(username: string): Promise<{ authorization: string }> {
-  const challenge = (await (await fetch(`${base}/auth/captcha/challenge`)).json()) as Parameters<typeof solveChallenge>[0]['challenge'];
-  const solution = await solveChallenge({ challenge, deriveKey });
-  const login = await fetch(`${base}/auth/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      username,
-      password: DEMO_PASSWORD,
-      captchaToken: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'),
-    }),
-  });
+  const login = await postLogin(base, username);
   if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
   return { authorization: `Bearer ${loginReply.parse(await login.json()).access_token}` };
 }

@@ -10,8 +10,7 @@ import { userEndpoints } from '@vpp/shared/users/endpoints';
 import type { OrgUser, UserBody } from '@vpp/shared/users/schemas';
 import { vppEndpoints } from '@vpp/shared/vpps/endpoints';
 import type { PowerstationBody } from '@vpp/shared/vpps/schemas';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { postLogin } from '../../packages/server/src/test/sign-in.ts';
 
 export interface Api {
   /** Calls one endpoint of the shared contract as this user; the reply is parsed with its schema. */
@@ -25,22 +24,9 @@ export interface Api {
   markNotificationRead(id: number): Promise<void>;
 }
 
-/** A captcha token for the login route: the server's proof-of-work challenge, solved. */
-async function captchaToken(baseUrl: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/auth/captcha/challenge`);
-  if (!res.ok) throw new Error(`captcha challenge: ${res.status}`);
-  const challenge = await res.json();
-  const solution = await solveChallenge({ challenge, deriveKey });
-  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
-}
-
 /** Signs in through POST /auth/login/ as a user without two-factor and answers a client acting as them. */
 export async function signInToApi(baseUrl: string, username: string, password = DEMO_PASSWORD): Promise<Api> {
-  const login = await fetch(`${baseUrl}/auth/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password, captchaToken: await captchaToken(baseUrl) }),
-  });
+  const login = await postLogin(baseUrl, username, password);
   if (!login.ok) throw new Error(`login ${username}: ${login.status} ${await login.text()}`);
   const session = loginReply.parse(await login.json());
   if (session.mfaRequired) throw new Error(`${username} needs two-factor: the API client signs in users without it`);

@@ -1,5 +1,5 @@
 /**
- * Test-only kill points for the crash tests (`crash.test.ts`): `CRASH_AT=telemetry-write:3` makes
+ * Test-only kill points for the crash tests (`*.crash.test.ts`): `CRASH_AT=telemetry-write:3` makes
  * the process SIGKILL itself at the third pass through the telemetry-write point, as a power cut
  * or an OOM kill would, with no chance to clean up. main.ts arms the one point the setting names;
  * unarmed (the default, and always in-process tests), a pass costs one comparison.

@@ -151,3 +151,23 @@ export async function homesVpp(h: Harness, orgId: number, headers: Headers, name
   const idle = (await node(h, [orgId], { commissioned: false })).id;
   return { vpp: await staticVpp(h, headers, name, [...nodes, idle]), nodes, idle };
 }
+
+/**
+ * The users a dispatch area's API tests act as, made in this order: a retailer (Sunrise) and another
+ * (Elsewhere); a user of Sunrise with every permission (`headers`, and their full name); a viewer with
+ * the given permissions; a dispatcher with the dispatch and VPP permissions and no others; a user of Elsewhere.
+ */
+export async function dispatchUsers(h: Harness, viewerPermissions: string[]) {
+  const org = await h.org('RETAILER', 'Sunrise');
+  const otherOrg = await h.org('RETAILER', 'Elsewhere');
+  const user = await h.user(org);
+  const row = await h.ctx.db.selectFrom('users').select(['given_name', 'surname']).where('id', '=', user.id).executeTakeFirstOrThrow();
+  const userName = `${row.given_name} ${row.surname}`;
+  const headers = await h.bearer(user.username);
+  const viewer = await h.bearer((await h.user(org, { permissions: viewerPermissions })).username);
+  const dispatcher = await h.bearer(
+    (await h.user(org, { permissions: ['fleet.dispatches.any', 'fleet.dispatches.edit', 'fleet.powerstations.any'] })).username,
+  );
+  const other = await h.bearer((await h.user(otherOrg)).username);
+  return { org, userId: user.id, userName, headers, viewer, dispatcher, other };
+}

@@ -10,7 +10,7 @@ import { describeEachDatabase } from './harness.ts';
 // Generated from the contracts: every route of every area receives wrong types, huge and
 // out-of-range numbers, control characters, oversized lists and strings and malformed JSON. None
 // may answer a 5xx, every failure answers the API's envelope, and none echoes a secret it was sent.
-// The areas are dealt into SHARES files (features/input-fuzz.<k>.test.ts), balanced by their number
+// The areas are dealt into SHARES files (features/input-fuzz.<k>.integration.test.ts), balanced by their number
 // of requests, so that the lane runs them side by side (in one file it took four minutes).
 
 // Areas without endpoints (the telemetry store's) have nothing to fuzz.
@@ -81,7 +81,7 @@ function probes(e: Endpoint): Probe[] {
   return out;
 }
 
-/** How many files the areas are dealt into: features/input-fuzz.1.test.ts to input-fuzz.<SHARES>.test.ts. */
+/** How many files the areas are dealt into: features/input-fuzz.1.integration.test.ts to input-fuzz.<SHARES>.integration.test.ts. */
 export const SHARES = 4;
 
 let dealt: [string, Endpoint[]][][] | undefined;

@@ -5,11 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { loginReply } from '@vpp/shared/auth/schemas';
-import { DEMO_PASSWORD } from '@vpp/shared/demo';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import pg from 'pg';
 import { expect } from 'vitest';
+import { postLogin } from './sign-in.ts';
 import { startServerProcess } from './start-server.ts';
 import { waitFor } from './wait.ts';
 
@@ -134,13 +132,7 @@ export function serverProcess(dialect: Dialect, name: string, env: Record<string
 
   /** Signs a demo user in through the captcha and the login, as the console does. */
   async function signIn(url: string, username = 'retailer'): Promise<Headers> {
-    const challenge = (await (await fetch(`${url}/auth/captcha/challenge`)).json()) as Parameters<typeof solveChallenge>[0]['challenge'];
-    const solution = await solveChallenge({ challenge, deriveKey });
-    const res = await fetch(`${url}/auth/login/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password: DEMO_PASSWORD, captchaToken: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64') }),
-    });
+    const res = await postLogin(url, username);
     expect(res.status).toBe(200);
     return { authorization: `Bearer ${loginReply.parse(await res.json()).access_token}`, 'content-type': 'application/json' };
   }

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
-import { gstOf } from './billing.invoices.ts';
+import { gstOf } from './billing.invoices.service.ts';
 import { formatAbn, money } from './billing.pdf.ts';
 import { isValidAbn } from './billing.settings.ts';
 

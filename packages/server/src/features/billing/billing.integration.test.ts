@@ -9,7 +9,7 @@ import { nowS } from '../../db/database.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runJobs } from '../../test/outbox.ts';
-import { issueInvoice, issueInvoiceJob, queueDueInvoices } from './billing.invoices.ts';
+import { issueInvoice, issueInvoiceJob, queueDueInvoices } from './billing.invoices.service.ts';
 
 const ALL = PERMISSIONS.map((p) => p.name);
 const WITHOUT_ADMIN = ALL.filter((p) => p !== 'fleet.administrator');

@@ -1,5 +1,5 @@
 import type { RecordMaker } from '../../test/record-owner.ts';
-import { issueInvoice } from './billing.invoices.ts';
+import { issueInvoice } from './billing.invoices.service.ts';
 
 /** A record of the billing area for the generated access-control and read-only-key matrices (test/records.ts gathers them). */
 export const RECORD_MAKERS: Record<string, RecordMaker> = {

@@ -1,7 +1,7 @@
 import { epochToLocalDate } from '@vpp/shared/time';
 import { nowS } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { INVOICE_ZONE, issueInvoice, previousMonth } from './billing.invoices.ts';
+import { INVOICE_ZONE, issueInvoice, previousMonth } from './billing.invoices.service.ts';
 import { organisationIds } from './billing.repo.ts';
 
 /** Months of invoices the demo starts with. */

@@ -7,7 +7,7 @@ import { feedInPlan, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { withinOneDay } from '../../test/local-day.ts';
 import { runDispatchEngine, settleDispatch } from '../dispatches/index.ts';
-import { allocateCents, toCents } from './billing.credits.ts';
+import { allocateCents, toCents } from './billing.credits.service.ts';
 
 describe('largest-remainder rounding', () => {
   it('rounds to whole cents that sum exactly to the target, the missing cents to the largest remainders', () => {

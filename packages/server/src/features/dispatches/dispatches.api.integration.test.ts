@@ -1,7 +1,7 @@
 import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { node } from '../../test/factories.ts';
+import { dispatchUsers, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 
 // Two reporting 5 kW batteries of 20 kWh holding 18 kWh (each can give (18 − 2) × 0.95 = 15.2 kWh),
@@ -31,17 +31,8 @@ describeEachDatabase('dispatches: create, list, detail, cancel', (h) => {
   });
 
   beforeAll(async () => {
-    const org = await h().org('RETAILER', 'Sunrise');
-    const otherOrg = await h().org('RETAILER', 'Elsewhere');
-    const user = await h().user(org);
-    const row = await h().ctx.db.selectFrom('users').select(['given_name', 'surname']).where('id', '=', user.id).executeTakeFirstOrThrow();
-    userName = `${row.given_name} ${row.surname}`;
-    headers = await h().bearer(user.username);
-    viewer = await h().bearer((await h().user(org, { permissions: ['fleet.dispatches.view', 'fleet.powerstations.view'] })).username);
-    noStrategy = await h().bearer(
-      (await h().user(org, { permissions: ['fleet.dispatches.any', 'fleet.dispatches.edit', 'fleet.powerstations.any'] })).username,
-    );
-    other = await h().bearer((await h().user(otherOrg)).username);
+    let org: number;
+    ({ org, userName, headers, viewer, dispatcher: noStrategy, other } = await dispatchUsers(h(), ['fleet.dispatches.view', 'fleet.powerstations.view']));
     const { db, telemetry } = h().ctx;
     const battery = async (usableKwh: number, remaining: number) => {
       const n = await node(h(), [org]);

@@ -17,7 +17,7 @@ export {
   STEP_S,
   toForecastNode,
   type VppForecast,
-} from './events.forecast.ts';
+} from './events.forecast.service.ts';
 export {
   type BatteryRow,
   dueEvents,
@@ -55,7 +55,7 @@ export {
   type SettlingEvent,
   settledEnd,
   settleEvent,
-} from './events.settlement.ts';
+} from './events.settlement.service.ts';
 export type { EventAuditTable, EventTable } from './events.tables.ts';
 
 /**

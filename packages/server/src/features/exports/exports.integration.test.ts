@@ -14,7 +14,7 @@ import { streamingTasks } from '../../platform/run-in-worker.ts';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase, PASSWORD } from '../../test/harness.ts';
 import { runJobs } from '../../test/outbox.ts';
-import { type OperationalPlan, writeOperational } from './exports.operational.ts';
+import { type OperationalPlan, writeOperational } from './exports.operational.service.ts';
 import { exportJob, runExport, sweepExports } from './exports.service.ts';
 
 type Headers = { authorization: string };

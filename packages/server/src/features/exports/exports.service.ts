@@ -27,8 +27,8 @@ import { defineJob, enqueueJob, type JobRun, type Recurring } from '../../platfo
 import { keyValid } from '../api-keys/index.ts';
 import { callerOf, sessionEnded } from '../auth/index.ts';
 import { findPowerstation, requirePowerstation } from '../vpps/index.ts';
-import { writeCustomers } from './exports.customers.ts';
-import { type ExportNode, type ExportSubmeter, writeOperational } from './exports.operational.ts';
+import { writeCustomers } from './exports.customers.service.ts';
+import { type ExportNode, type ExportSubmeter, writeOperational } from './exports.operational.service.ts';
 import * as repo from './exports.repo.ts';
 
 // Data exports (issue 17, spec 2 §2–§9): the rules of a request, the job that writes the files, the

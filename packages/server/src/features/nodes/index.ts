@@ -4,7 +4,7 @@ import { nodesRoutes } from './nodes.routes.ts';
 
 export { clearNodeMapViews, type MapPoint, nodeMapTile, nodeMapView } from './node-map-tiles.ts';
 export { deploymentCounts, fleetNodes, latestReading, mapNodes, type NodeRow, nodeSite, searchMatches } from './nodes.repo.ts';
-export { nodeReports } from './nodes.reports.ts';
+export { nodeReports } from './nodes.reports.service.ts';
 export { nodeDetail, notifyNodeStatus, presentMapNode, presentNode, requireNode } from './nodes.service.ts';
 
 /** Fleet monitoring and node detail. */

@@ -1,15 +1,10 @@
 import { nodeEndpoints as E } from '@vpp/shared/nodes/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
-import * as repo from './nodes.repo.ts';
 import * as service from './nodes.service.ts';
 
 export function nodesRoutes(app: App) {
-  route(app, E.list, async (req) => {
-    const user = caller(req);
-    const { rows, total, nameplate } = await repo.listNodes(app.ctx.db, user.organisationId, req.query);
-    return { deployments: rows.map((r) => service.presentNode(r, user.row.suborg_type)), total, ...(nameplate ? { nameplate } : {}) };
-  });
+  route(app, E.list, async (req) => service.listNodes(app.ctx, caller(req), req.query));
   route(app, E.detail, async (req) => ({ status: 'OK' as const, data: await service.nodeDetail(app.ctx, caller(req), req.params.id) }));
   route(app, E.setSiteLabel, async (req) => ({
     status: 'OK' as const,

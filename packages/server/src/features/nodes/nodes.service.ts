@@ -1,6 +1,6 @@
 import type { SuborgType } from '@vpp/shared/constants';
 import { formatDateTime, formatDuration, formatPower } from '@vpp/shared/format';
-import { type MeterGroup, type Node, type NodeDetail, type NodeEvent, type NodeMetric, nodeStatus } from '@vpp/shared/nodes/schemas';
+import { type MeterGroup, type Node, type NodeDetail, type NodeEvent, type NodeListQuery, type NodeMetric, nodeStatus } from '@vpp/shared/nodes/schemas';
 import { escapeMarkdown } from '@vpp/shared/notifications/markdown';
 import { OUTAGE_REASON_LABELS, type OutageReason } from '@vpp/shared/outages/messages';
 import { hasPermission } from '@vpp/shared/permissions/registry';
@@ -49,6 +49,12 @@ export function presentNode(r: repo.NodeRow, suborgType: SuborgType): Node {
 }
 
 /** One page of a node's event log as the caller's organisation sees it (its own dispatches and outages, the node's history). */
+/** A page of the organisation's nodes as the list answers it, with the nameplate sums when asked. */
+export async function listNodes(ctx: AppContext, user: AuthUser, q: NodeListQuery) {
+  const { rows, total, nameplate } = await repo.listNodes(ctx.db, user.organisationId, q);
+  return { deployments: rows.map((r) => presentNode(r, user.row.suborg_type)), total, ...(nameplate ? { nameplate } : {}) };
+}
+
 export async function nodeEvents(ctx: AppContext, user: AuthUser, id: number, limit: number, offset: number) {
   await requireNode(ctx, user, id);
   const { rows, total } = await repo.nodeEvents(ctx.db, user.organisationId, id, nowS(), limit, offset);

@@ -3,7 +3,7 @@ import { escapeMarkdown } from '@vpp/shared/notifications/markdown';
 import { expect, it } from 'vitest';
 import { buildFleet } from '../../demo/builder.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { nodeReports } from './nodes.reports.ts';
+import { nodeReports } from './nodes.reports.service.ts';
 import { notifyNodeStatus } from './nodes.service.ts';
 
 describeEachDatabase('node status notifications', (h) => {

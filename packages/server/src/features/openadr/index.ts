@@ -2,7 +2,7 @@ import { openadrEndpoints } from '@vpp/shared/openadr/endpoints';
 import type { App } from '../../platform/http.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { useExternalResponses } from '../dispatches/index.ts';
-import { venDeliveries } from './openadr.fleet.ts';
+import { venDeliveries } from './openadr.fleet.service.ts';
 import { deliverNotificationJob, SCAN_RECURRING, scanChangesJob, VEN_SYNC_RECURRING, venSyncJob } from './openadr.jobs.ts';
 import { openadrConsoleRoutes, venCallbackRoute, vtnRoutes } from './openadr.routes.ts';
 import './openadr.settings.ts';

@@ -1,7 +1,7 @@
 import { RERT_MESSAGES } from '@vpp/shared/rert/messages';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { batteryVpp } from '../../test/factories.ts';
+import { batteryVpp, dispatchUsers } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { callerOf } from '../auth/index.ts';
 import { runDispatchEngine } from '../dispatches/index.ts';
@@ -51,18 +51,8 @@ describeEachDatabase('RERT dispatches: create, reschedule, cancel', (h) => {
       .execute();
 
   beforeAll(async () => {
-    const org = await h().org('RETAILER', 'Sunrise');
-    const otherOrg = await h().org('RETAILER', 'Elsewhere');
-    const user = await h().user(org);
-    const row = await h().ctx.db.selectFrom('users').select(['given_name', 'surname']).where('id', '=', user.id).executeTakeFirstOrThrow();
-    userName = `${row.given_name} ${row.surname}`;
-    headers = await h().bearer(user.username);
-    userId = user.id;
-    viewer = await h().bearer((await h().user(org, { permissions: ['fleet.rert.dispatches.view', 'fleet.powerstations.view'] })).username);
-    dispatcher = await h().bearer(
-      (await h().user(org, { permissions: ['fleet.dispatches.any', 'fleet.dispatches.edit', 'fleet.powerstations.any'] })).username,
-    );
-    other = await h().bearer((await h().user(otherOrg)).username);
+    let org: number;
+    ({ org, userId, userName, headers, viewer, dispatcher, other } = await dispatchUsers(h(), ['fleet.rert.dispatches.view', 'fleet.powerstations.view']));
     ({ vpp, batteries } = await batteryVpp(h(), org, headers, 'Fleet', now));
   });
 

@@ -5,7 +5,6 @@ import { type App, route } from '../../platform/http.ts';
 import { checkTile, sendTile } from '../../platform/vector-tiles.ts';
 import { nodeMapTile, nodeMapView, presentMapNode, presentNode } from '../nodes/index.ts';
 import { heatMapTile, heatMapView, hexagonNodes } from './heat-map-tiles.ts';
-import * as repo from './vpps.repo.ts';
 import * as service from './vpps.service.ts';
 
 const ok = { status: 'OK' as const };
@@ -30,18 +29,18 @@ export function vppsRoutes(app: App) {
   route(app, E.nodes, async (req) => {
     const user = caller(req);
     const ps = await service.requirePowerstation(app.ctx, user, req.params.id);
-    const { rows, total } = await repo.listVppNodes(app.ctx.db, ps, { ...req.query, includeUnused: req.query.include_unused_deployments ?? false });
+    const { rows, total } = await service.vppNodes(app.ctx, ps, { ...req.query, includeUnused: req.query.include_unused_deployments ?? false });
     return { deployments: rows.map((r) => ({ ...presentNode(r, user.row.suborg_type), included: r.included === 1 })), total };
   });
   route(app, E.map, async (req) => {
     const ps = await service.requirePowerstation(app.ctx, caller(req), req.params.id);
-    return { deployments: (await repo.vppMapNodes(app.ctx.db, ps)).map(presentMapNode) };
+    return { deployments: (await service.vppMapNodes(app.ctx, ps)).map(presentMapNode) };
   });
   // The VPP's map and voltage heat map as views and vector tiles (issue 30): the VPP is looked up in
   // the caller's organisation on every call, then its view is taken from the index of the report interval.
   const vppMapView = async (req: { params: { id: number } } & Parameters<typeof caller>[0]) => {
     const ps = await service.requirePowerstation(app.ctx, caller(req), req.params.id);
-    return nodeMapView(`vpp:${ps.organisation_id}:${ps.id}:${ps.updated_at}`, async () => (await repo.vppMapNodes(app.ctx.db, ps)).map(presentMapNode));
+    return nodeMapView(`vpp:${ps.organisation_id}:${ps.id}:${ps.updated_at}`, async () => (await service.vppMapNodes(app.ctx, ps)).map(presentMapNode));
   };
   route(app, E.mapView, async (req) => {
     const view = await vppMapView(req);
@@ -81,7 +80,7 @@ export function vppsRoutes(app: App) {
   route(app, E.series, async (req) => ({ ...ok, series: await service.seriesData(app.ctx, caller(req), req.params.id, req.query) }));
   route(app, E.unusedNodes, async (req) => {
     const user = caller(req);
-    const { rows, total } = await repo.unusedNodes(app.ctx.db, user.organisationId, req.query.limit, req.query.offset);
+    const { rows, total } = await service.unusedNodes(app.ctx, user, req.query.limit, req.query.offset);
     return { deployments: rows.map((r) => presentNode(r, user.row.suborg_type)), total };
   });
 }

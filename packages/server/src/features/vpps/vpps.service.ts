@@ -191,3 +191,18 @@ export async function releaseNodes(db: Database, organisationName: string, seria
   if (missing.length) throw new Error(`Not in ${organisationName}'s fleet: ${missing.join(', ')}.`);
   return repo.releaseFromFleet(db, fleet.organisationId, [...fleet.nodes.values()], at);
 }
+
+/** A page of a VPP's nodes (with the organisation's unused ones when asked), each marked whether it is in the VPP. */
+export function vppNodes(ctx: AppContext, ps: repo.PowerstationRow, q: Parameters<typeof repo.listVppNodes>[2]) {
+  return repo.listVppNodes(ctx.db, ps, q);
+}
+
+/** Every node of a VPP, with what its map shows. */
+export function vppMapNodes(ctx: AppContext, ps: repo.PowerstationRow) {
+  return repo.vppMapNodes(ctx.db, ps);
+}
+
+/** A page of the organisation's nodes that are in no VPP. */
+export function unusedNodes(ctx: AppContext, user: Pick<AuthUser, 'organisationId'>, limit: number, offset: number) {
+  return repo.unusedNodes(ctx.db, user.organisationId, limit, offset);
+}

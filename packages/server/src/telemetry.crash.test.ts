@@ -8,7 +8,7 @@ import { DIALECTS, fastClock, serverProcess, waitFor } from './test/server-proce
 /**
  * Live readings across kills: the real server in a child process, killed with SIGKILL inside a fold
  * and between reports, and started again on the same data. No reading is lost and none is counted
- * twice (split from crash.test.ts so that the crash lane runs the two side by side).
+ * twice (split from recovery.crash.test.ts so that the crash lane runs the two side by side).
  */
 /** What readings add up to per `node:bucket`: seconds and the time integrals of two metrics. */
 interface Sums {

@@ -5,7 +5,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { CSV_OPTIONS, csvRecords } from '../../platform/csv.ts';
 import type { FileWriter } from '../../platform/downloads.ts';
 import { customerPage } from '../customers/index.ts';
-import { type PageHooks, yieldToLoop } from './exports.operational.ts';
+import { type PageHooks, yieldToLoop } from './exports.operational.service.ts';
 
 // The customer export: the customer record's columns (spec 3 §3.8), as the API shows them to the
 // organisation's type: the plan for retailers, the network information for networks.
