@@ -386,6 +386,9 @@ if (!SKIP.has('storm')) {
   storm = {
     stormReconnected: s.reduce((a, x) => a + x.reconnected, 0),
     stormReconnectFailed: s.reduce((a, x) => a + x.failed, 0),
+    // Live connections lost during the storm (each came back) and connection attempts given up (their sockets ended).
+    stormConnectionsLost: s.reduce((a, x) => a + x.lost, 0),
+    stormAttemptsAbandoned: s.reduce((a, x) => a + x.abandoned, 0),
     stormAllAcknowledgedS: Math.round((Math.max(...s.map((x) => x.lastAckMs)) - stormStart) / 100) / 10,
     stormAllStoredS: storedAllMs ? Math.round((storedAllMs - stormStart) / 100) / 10 : 'not in 15 min',
     stormReadingsSent: s.reduce((a, x) => a + x.readings, 0),
