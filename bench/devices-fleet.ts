@@ -20,7 +20,7 @@ export interface BenchDevice {
 }
 
 export type ToFleet =
-  | { cmd: 'init'; broker: string; devices: BenchDevice[]; total: number; intervalS: number }
+  | { cmd: 'init'; broker: string; devices: BenchDevice[]; total: number; intervalS: number; connectTimeoutS: number }
   | { cmd: 'connect' }
   | { cmd: 'report'; startMs: number; minutes: number }
   | { cmd: 'storm'; spreadS: number; bufferedS: number; resendEvery: number }
@@ -49,6 +49,8 @@ interface Device extends BenchDevice {
 let broker = '';
 let total = 1;
 let intervalS = 30;
+/** How long a device waits for its CONNACK before it gives the attempt up. */
+let connectTimeoutMs = 35_000;
 const devices: Device[] = [];
 const send = (m: FromFleet) => process.send?.(m);
 const commands = { received: 0, firstMs: 0, lastMs: 0, seen: new Set<number>() };
@@ -95,7 +97,7 @@ function attempt(d: Device, ms: number): Promise<MqttClient> {
       password: d.secret,
       clientId: `bench-${d.serial}`,
       reconnectPeriod: 0,
-      connectTimeout: 30_000,
+      connectTimeout: Math.min(30_000, ms),
       will: { topic: deviceTopics(d.serial).state, payload: Buffer.from(JSON.stringify({ online: false, ts: d.since })), qos: 1, retain: true },
     });
     const give = (err: Error) => {
@@ -133,7 +135,7 @@ async function connectWithBackoff(d: Device): Promise<boolean> {
     let c: MqttClient | null = null;
     try {
       d.since = Math.max(Date.now(), Math.round(d.since * 1000) + 1) / 1000;
-      c = await attempt(d, 35_000);
+      c = await attempt(d, connectTimeoutMs);
       c.on('message', (topic, payload) => {
         if (topic !== topics.cmd) return;
         const m = JSON.parse(payload.toString('utf8')) as { id: number; cancel?: boolean };
@@ -329,6 +331,7 @@ process.on('message', (m: ToFleet) => {
         broker = m.broker;
         total = m.total;
         intervalS = m.intervalS;
+        connectTimeoutMs = m.connectTimeoutS * 1000;
         for (const d of m.devices) devices.push({ ...d, c: null, seq: 0, lastTs: 0, since: 0, connecting: null });
         return send({ type: 'ready' });
       case 'connect':

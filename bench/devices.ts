@@ -1,4 +1,4 @@
-// `npm run bench:devices -- --nodes 3000 --minutes 2 [--fleet-processes K] [--broker embedded|mosquitto] [--consoles 1|2]`
+// `npm run bench:devices -- --nodes 3000 --minutes 2 [--connect-timeout S] [--fleet-processes K] [--broker embedded|mosquitto] [--consoles 1|2]`
 // (issue 28, docs/performance.md "Devices over MQTT"). The console runs as its own process (main.ts,
 // no demo, no simulator) on a database this bench prepares; its devices run in K other processes
 // (bench/devices-fleet.ts), each owning its devices' sockets. `--broker embedded` (the default): the
@@ -49,6 +49,8 @@ const { values } = parseArgs({
     broker: { type: 'string', default: 'embedded' },
     consoles: { type: 'string', default: '1' },
     'storm-spread': { type: 'string', default: '10' },
+    // How long a device waits for its CONNACK before it gives the attempt up (ends its socket) and tries again.
+    'connect-timeout': { type: 'string', default: '35' },
     'cpu-prof': { type: 'string' },
     skip: { type: 'string', default: '' },
   },
@@ -239,6 +241,7 @@ for (let k = 0; k < FLEETS; k++) {
     devices: devices.filter((_, i) => i % FLEETS === k),
     total: NODES,
     intervalS: INTERVAL_S,
+    connectTimeoutS: Number(values['connect-timeout']),
   } satisfies ToFleet);
 }
 /** Sends every device process a command and waits for each one's answer of `type`. */
