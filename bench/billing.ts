@@ -6,6 +6,7 @@ import { epochToLocalDate } from '@vpp/shared/time';
 import { sql } from 'kysely';
 import { issueInvoice } from '../packages/server/src/features/billing/index.ts';
 import type { AppContext } from '../packages/server/src/platform/context.ts';
+import { streamWorkersCpuS } from '../packages/server/src/platform/run-in-worker.ts';
 import { benchOrganisation } from './setup.ts';
 import { signIn } from './sign-in.ts';
 
@@ -89,8 +90,12 @@ export async function benchBilling(ctx: AppContext, base: string, customers = 50
     }, 20);
     // The client runs in its own process, as a browser would: here it would take the server's thread.
     const cpu = process.cpuUsage();
+    const apiCpu = process.threadCpuUsage();
+    const workersCpuS = await streamWorkersCpuS();
     const got = await downloadElsewhere(`${base}${url}`, headers);
     const serverCpu = process.cpuUsage(cpu);
+    const apiUsed = process.threadCpuUsage(apiCpu);
+    const workersS = (await streamWorkersCpuS()) - workersCpuS;
     clearInterval(sampler);
     if (got.status !== 200) throw new Error(`${url}: ${got.status}`);
     const lines = got.newlines - 1; // less the header row
@@ -99,8 +104,23 @@ export async function benchBilling(ctx: AppContext, base: string, customers = 50
     log(`  events CSV ${inWorker ? 'in the worker' : "on the API's thread"}: ${lines} lines in ${Math.round(got.seconds * 10) / 10} s, RSS +${growth} MiB`);
     // CPU seconds the download took in all (this process's threads, compression included, and the
     // client's): what two idle cores could at best do is the lines over half of them.
-    const cpuS = (serverCpu.user + serverCpu.system) / 1e6 + got.cpuS;
-    return { lines, linesPerS: Math.round(lines / got.seconds), growth, linesPerCpuS: Math.round(lines / cpuS) };
+    const serverS = (serverCpu.user + serverCpu.system) / 1e6;
+    const cpuS = serverS + got.cpuS;
+    // Nanoseconds of CPU per line: the API's thread, the streaming worker, the rest of the server's
+    // threads (libuv's pool, where the compression runs, and V8's helpers), and the client (its
+    // decompressing and counting).
+    const apiS = (apiUsed.user + apiUsed.system) / 1e6;
+    const ns = (s: number) => Math.round((s / lines) * 1e9);
+    log(
+      `    CPU per line: ${ns(cpuS)} ns (API's thread ${ns(apiS)}, worker ${ns(workersS)}, other server threads ${ns(serverS - apiS - workersS)}, client ${ns(got.cpuS)})`,
+    );
+    return {
+      lines,
+      linesPerS: Math.round(lines / got.seconds),
+      growth,
+      linesPerCpuS: Math.round(lines / cpuS),
+      cpuNs: { api: ns(apiS), worker: ns(workersS), other: ns(serverS - apiS - workersS), client: ns(got.cpuS) },
+    };
   };
   const inThread = await timedCsv(false);
   const inWorker = await timedCsv(true);
@@ -129,6 +149,11 @@ export async function benchBilling(ctx: AppContext, base: string, customers = 50
       billingEventsCsvLinesPerCpuS: inWorker.linesPerCpuS,
       billingEventsCsvInThreadLinesPerCpuS: inThread.linesPerCpuS,
       billingEventsCsvRssGrowthMiB: inWorker.growth,
+      // CPU nanoseconds per line in the worker's download: the API's thread, the worker, the server's other threads, the client.
+      billingEventsCsvCpuNsApi: inWorker.cpuNs.api,
+      billingEventsCsvCpuNsWorker: inWorker.cpuNs.worker,
+      billingEventsCsvCpuNsOther: inWorker.cpuNs.other,
+      billingEventsCsvCpuNsClient: inWorker.cpuNs.client,
       invoicePdfMs: Math.round(times[Math.floor(times.length / 2)] * 10) / 10,
     },
   };

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { runExport } from '../packages/server/src/features/exports/index.ts';
 import type { AppContext } from '../packages/server/src/platform/context.ts';
+import { streamWorkersCpuS } from '../packages/server/src/platform/run-in-worker.ts';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
@@ -89,9 +90,13 @@ export async function benchExports(
     })();
     const t = performance.now();
     const cpu = process.cpuUsage();
+    const apiCpu = process.threadCpuUsage();
+    const workersBefore = await streamWorkersCpuS();
     await runExport(ctx, id, { attempt: 1 });
     const seconds = (performance.now() - t) / 1000;
     const cpuUsed = process.cpuUsage(cpu);
+    const apiUsed = process.threadCpuUsage(apiCpu);
+    const workersS = (await streamWorkersCpuS()) - workersBefore;
     ctx.telemetry.buckets = read;
     running = false;
     await probe;
@@ -119,6 +124,11 @@ export async function benchExports(
     if (rows !== (o.end - o.start) / 300) throw new Error(`The export held ${rows} rows, not ${(o.end - o.start) / 300}.`);
     const values = rows * o.nodes;
     apiMs.sort((a, b) => a - b);
+    // Nanoseconds of CPU per value: the API's thread (the probe's requests included), the streaming worker, the server's other threads.
+    const ns = (cpuS: number) => Math.round((cpuS / values) * 1e9);
+    const processS = (cpuUsed.user + cpuUsed.system) / 1e6;
+    const apiS = (apiUsed.user + apiUsed.system) / 1e6;
+    log(`    CPU per value: ${ns(processS)} ns (API's thread ${ns(apiS)}, worker ${ns(workersS)}, other threads ${ns(processS - apiS - workersS)})`);
     log(
       `  ${inWorker ? 'in the worker' : "on the API's thread"}: ${values} values in ${Math.round(seconds * 10) / 10} s (${Math.round(file.size / 2 ** 20)} MiB); RSS ${Math.round(rssBefore / 2 ** 20)} MiB before, peak ${Math.round(rssPeak / 2 ** 20)} MiB`,
     );

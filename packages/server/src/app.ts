@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -24,6 +23,7 @@ import { ping } from './db/database.ts';
 import { isUniqueViolation } from './db/unique.ts';
 import { AUTHENTICATOR, FEATURES } from './features/index.ts';
 import { basemapOf, registerBasemap } from './platform/basemap.ts';
+import { BROTLI_OPTIONS, GZIP_OPTIONS } from './platform/compression.ts';
 import type { AppContext } from './platform/context.ts';
 import { ApiError, badRequest, errorBody, frameworkError } from './platform/errors.ts';
 import { guard } from './platform/guard.ts';
@@ -110,16 +110,15 @@ export async function buildApp(ctx: AppContext, opts: { logger?: FastifyServerOp
     reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()');
   });
   // Replies over 1 KB travel compressed when the client accepts it: the heat map's 50,000 nodes are
-  // 3.6 MB of JSON and under 1 MB compressed. Brotli (what browsers ask first) at quality 1 takes a
-  // third of the time of quality 4 for a sixth more bytes; its default (11) would take seconds. Gzip
-  // (what scripts and tools ask) at level 1 likewise: the default (6) took half the time of streaming a
-  // month's events CSV (92 MB) for a tenth fewer bytes.
+  // 3.6 MB of JSON and under 1 MB compressed. Brotli at quality 1, gzip at level 1
+  // (platform/compression.ts). A reply compressed already (the events CSV, compressed in its
+  // streaming worker) says so in its Content-Encoding and passes as it is.
   await app.register(compress, {
     global: true,
     threshold: 1024,
     encodings: ['br', 'gzip', 'deflate'],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
-    zlibOptions: { level: 1 },
+    brotliOptions: BROTLI_OPTIONS,
+    zlibOptions: GZIP_OPTIONS,
   });
   await app.register(cookie);
   await app.register(swagger, {

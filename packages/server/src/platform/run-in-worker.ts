@@ -137,6 +137,15 @@ export function streamingTasks(): number {
   return pool.reduce((n, w) => n + w.runs.size, 0);
 }
 
+/**
+ * CPU seconds the streaming workers have run so far (user and system, of the workers running now):
+ * the benchmarks split a download's CPU between the API's thread, the workers and the rest.
+ */
+export async function streamWorkersCpuS(): Promise<number> {
+  const used = await Promise.all(pool.map((w) => w.worker.cpuUsage().catch(() => ({ user: 0, system: 0 }))));
+  return used.reduce((s, u) => s + (u.user + u.system) / 1e6, 0);
+}
+
 function startStreamWorker(): StreamWorker {
   const worker = new Worker(STREAM_WORKER, { eval: true, workerData: { tsx: import.meta.resolve('tsx/esm/api') } });
   const w: StreamWorker = { worker, runs: new Map(), idle: null };

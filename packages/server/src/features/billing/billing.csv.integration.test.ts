@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -97,7 +98,7 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
       .execute();
   });
 
-  const bytes = async (start: string, end: string, opts: { size?: number; thread?: CsvThread }) => {
+  const bytes = async (start: string, end: string, opts: { size?: number; thread?: CsvThread; encoding?: 'br' | 'gzip' }) => {
     const chunks: Buffer[] = [];
     for await (const chunk of eventsCsv(h().ctx.db, org, start, end, opts)) chunks.push(Buffer.from(chunk));
     return Buffer.concat(chunks);
@@ -215,6 +216,15 @@ describeEachDatabase('events CSV from each database (SQLite pages, a PostgreSQL 
     expect(worker.length).toBeGreaterThan(1_000_000);
     expect(worker.equals(request)).toBe(true);
     expect(worker.equals(await bytes('2025-05-01', '2025-05-31', {}))).toBe(true);
+  });
+
+  it('compresses the whole file in the streaming worker, header first: the same bytes once decompressed', async () => {
+    const request = await bytes('2025-05-01', '2025-05-31', { size: 700, thread: 'request' });
+    const br = await bytes('2025-05-01', '2025-05-31', { size: 700, encoding: 'br' });
+    const gzip = await bytes('2025-05-01', '2025-05-31', { size: 700, encoding: 'gzip' });
+    expect(br.length).toBeLessThan(request.length / 4);
+    expect(brotliDecompressSync(br).equals(request)).toBe(true);
+    expect(gunzipSync(gzip).equals(request)).toBe(true);
   });
 
   it('writes only the header for a range with no items', async () => {

@@ -4,7 +4,8 @@ import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
 import { type BillingEventKind, billingEventName } from '@vpp/shared/billing/schemas';
 import { stringify } from 'csv-stringify/sync';
 import { type ArrayReader, arrayReader, type CopyReader, copyReader, type Database, type DatabaseSource, databaseSource, readerOf } from '../../db/database.ts';
-import { CSV_OPTIONS, csvRecords, PLAIN } from '../../platform/csv.ts';
+import { compressedPieces, type StreamEncoding } from '../../platform/compression.ts';
+import { CSV_OPTIONS, csvRecords, Pieces, PLAIN } from '../../platform/csv.ts';
 import { streamInWorker } from '../../platform/run-in-worker.ts';
 import { copyItems, itemArraysOfDay } from './billing.repo.ts';
 import { datesOf, summaryPages } from './billing.service.ts';
@@ -110,41 +111,6 @@ function eventRecords() {
     }
     return `${PLAIN.test(nmi) ? nmi : csvField(nmi)},${day},${ts},${typeField(type)},${fixed4(amount)},${rateText},${fixedCents(cents)},${eventName},${side(spot)},${side(feedIn)}\r\n`;
   };
-}
-
-/** The size of the pieces the events CSV is sent in. */
-const PIECE_BYTES = 1 << 20;
-
-/**
- * Lines written as UTF-8 straight into a buffer and handed on in pieces of about a megabyte, each a
- * copy that owns its memory (a streaming worker moves it to the API's thread rather than copying
- * it). Joining a page's lines into one string and encoding it cost three times the formatting
- * itself (V8 builds the string as a tree and flattens it to encode it).
- */
-class Pieces {
-  private buf = Buffer.allocUnsafe(PIECE_BYTES);
-  private at = 0;
-
-  /** Adds a line; answers the piece it completes, if it does. */
-  add(line: string): Uint8Array | undefined {
-    // A UTF-16 unit is at most 3 bytes of UTF-8.
-    const room = line.length * 3;
-    let full: Uint8Array | undefined;
-    if (this.at + room > this.buf.length) {
-      full = this.take();
-      if (room > this.buf.length) this.buf = Buffer.allocUnsafe(room);
-    }
-    this.at += this.buf.write(line, this.at);
-    return full;
-  }
-
-  /** The bytes added since the last piece, if any. */
-  take(): Uint8Array | undefined {
-    if (this.at === 0) return undefined;
-    const piece = new Uint8Array(this.buf.buffer.slice(this.buf.byteOffset, this.buf.byteOffset + this.at));
-    this.at = 0;
-    return piece;
-  }
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -261,9 +227,20 @@ function eventLines(db: Database, r: EventsCsvRange): AsyncGenerator<Uint8Array>
   return copy ? copiedEventLines(copy, r.orgId, r.start, r.end) : pagedEventLines(arrayReader(db), r.orgId, r.start, r.end, r.size);
 }
 
-/** The events CSV's records made in a streaming worker (streamInWorker calls it by name) from a reader of its own, as UTF-8. */
-export async function* eventsCsvTask(data: EventsCsvRange & { source: DatabaseSource }): AsyncGenerator<Uint8Array> {
-  yield* eventLines(await readerOf(data.source), data);
+/**
+ * The events CSV's records made in a streaming worker (streamInWorker calls it by name) from a reader
+ * of its own, as UTF-8; with `encoding`, the whole file, header first, compressed there.
+ */
+export async function* eventsCsvTask(data: EventsCsvRange & { source: DatabaseSource; encoding?: StreamEncoding }): AsyncGenerator<Uint8Array> {
+  const lines = eventLines(await readerOf(data.source), data);
+  if (!data.encoding) return yield* lines;
+  yield* compressedPieces(
+    (async function* () {
+      yield Buffer.from(stringify([EVENTS_CSV_COLUMNS], CSV_OPTIONS));
+      yield* lines;
+    })(),
+    data.encoding,
+  );
 }
 
 /**
@@ -275,14 +252,26 @@ export async function* eventsCsvTask(data: EventsCsvRange & { source: DatabaseSo
  * straight off the driver: on PostgreSQL one streamed COPY, on SQLite pages of `size` rows as arrays.
  * The reading and the formatting run in a streaming worker with its own connection (`thread`
  * 'worker', platform/run-in-worker.ts), so that the request's thread only sends the bytes; the same
- * bytes come from the request's thread with 'request'. The next rows are read only when the response
+ * bytes come from the request's thread with 'request'. With `encoding` (in the worker only) the
+ * worker compresses the file too, as the server's compression would (platform/compression.ts), and
+ * the request's thread sends the compressed bytes: the file's megabytes then never reach its heap. The next rows are read only when the response
  * has taken the last few pieces, so a month of a large fleet streams without the file, or its rows as
  * objects, ever being in memory; a response destroyed half-way (the client gone) stops the reading.
  */
-export function eventsCsv(db: Database, orgId: number, start: string, end: string, opts: { size?: number; thread?: CsvThread } = {}): Readable {
+export function eventsCsv(
+  db: Database,
+  orgId: number,
+  start: string,
+  end: string,
+  opts: { size?: number; thread?: CsvThread; encoding?: StreamEncoding } = {},
+): Readable {
   const range: EventsCsvRange = { orgId, start, end, size: opts.size ?? 20_000 };
   return Readable.from(
     (async function* () {
+      if (opts.thread !== 'request' && opts.encoding) {
+        yield* streamInWorker<Uint8Array>({ module: import.meta.url, run: 'eventsCsvTask' }, { ...range, source: databaseSource(db), encoding: opts.encoding });
+        return;
+      }
       yield stringify([EVENTS_CSV_COLUMNS], CSV_OPTIONS);
       if (opts.thread === 'request') yield* eventLines(db, range);
       else yield* streamInWorker<Uint8Array>({ module: import.meta.url, run: 'eventsCsvTask' }, { ...range, source: databaseSource(db) });

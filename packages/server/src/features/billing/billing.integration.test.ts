@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
 import { PERMISSIONS } from '@vpp/shared/permissions/registry';
 import { epochToLocalDate } from '@vpp/shared/time';
@@ -166,6 +167,24 @@ describeEachDatabase(
         { nmi: '4102000002', events: '1', amount: '1.25', cost: '0.77' },
         { nmi: '4102000003', events: '1', amount: '1.25', cost: '-0.15' },
       ]);
+    });
+
+    it('sends the events CSV compressed in its streaming worker as the server would: Brotli for a browser, gzip for a script, the same file', async () => {
+      const url = '/billing/events/csv?start=2025-03-01&end=2025-04-30';
+      const plain = await get(url);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const cases = [
+        ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+        ['gzip', 'gzip', gunzipSync],
+        ['br;q=0.5, gzip', 'gzip', gunzipSync],
+      ] as const;
+      for (const [accept, encoding, decompress] of cases) {
+        const res = await get(url, { ...admin, 'accept-encoding': accept });
+        expect(res.statusCode, accept).toBe(200);
+        expect(res.headers['content-encoding'], accept).toBe(encoding);
+        expect(res.headers.vary, accept).toContain('accept-encoding');
+        expect(decompress(res.rawPayload).equals(plain.rawPayload), accept).toBe(true);
+      }
     });
 
     it('opens a download with a single-use token bound to the user, organisation and exact query, expiring in 60 s', async () => {

@@ -3,6 +3,7 @@ import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
 import { GRIDCREDITS_VIEW, INVOICES_VIEW } from '@vpp/shared/billing/permissions';
 import { satisfies } from '@vpp/shared/permissions/registry';
 import type { FastifyReply } from 'fastify';
+import { streamEncoding } from '../../platform/compression.ts';
 import { downloadPathOf, issueDownloadToken } from '../../platform/downloads.ts';
 import { ApiError, badRequest, forbidden } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
@@ -34,8 +35,12 @@ export function billingRoutes(app: App) {
     const user = caller(req);
     service.checkRange(user, req.query);
     attachment(reply, 'text/csv; charset=utf-8', `gridcredits-events-${req.query.start}-to-${req.query.end}.csv`);
+    // In the worker the file is compressed there, in what the server's compression would choose.
+    const inWorker = app.ctx.config.CSV_IN_WORKER;
+    const encoding = inWorker && req.headers['x-no-compression'] === undefined ? streamEncoding(req.headers['accept-encoding']) : null;
+    if (encoding) reply.header('content-encoding', encoding).header('vary', 'accept-encoding');
     return reply.send(
-      eventsCsv(app.ctx.db, user.organisationId, req.query.start, req.query.end, { thread: app.ctx.config.CSV_IN_WORKER ? 'worker' : 'request' }),
+      eventsCsv(app.ctx.db, user.organisationId, req.query.start, req.query.end, { thread: inWorker ? 'worker' : 'request', encoding: encoding ?? undefined }),
     );
   });
   route(app, E.monthCsv, async (req, reply) => {

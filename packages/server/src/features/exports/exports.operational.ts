@@ -3,7 +3,7 @@ import type { NodeMetric } from '@vpp/shared/nodes/schemas';
 import { endOfPeriod, localMidnights } from '@vpp/shared/time';
 import { stringify } from 'csv-stringify/sync';
 import { type DatabaseSource, readerOf } from '../../db/database.ts';
-import { CSV_OPTIONS } from '../../platform/csv.ts';
+import { CSV_OPTIONS, NUMBER_BYTES, Pieces } from '../../platform/csv.ts';
 import type { FileWriter } from '../../platform/downloads.ts';
 import { streamInWorker } from '../../platform/run-in-worker.ts';
 import type { MetricColumn } from '../../telemetry/index.ts';
@@ -144,8 +144,12 @@ export const QUERY_ROWS = 10_000;
 /** What an export reads: the telemetry store's stream of buckets, and the submeters' series. */
 type HistoryReader = Pick<TelemetryStore, 'buckets' | 'submetersSeries'>;
 
-/** A piece of an export's files: text of file `file`, a page done, or (the last) which files held no value. */
-export type OperationalPiece<Text> = { file: number; text: Text } | { page: number; pages: number } | { empty: boolean[] };
+/** A piece of an export's files: text of file `file` as UTF-8, a page done, or (the last) which files held no value. */
+export type OperationalPiece = { file: number; text: Uint8Array } | { page: number; pages: number } | { empty: boolean[] };
+
+const COMMA = 44;
+const CR = 13;
+const LF = 10;
 
 /** What the writer reports after each page and checks between them. */
 export interface PageHooks {
@@ -196,9 +200,9 @@ export const PAGE_VALUES = 6_000_000;
  * the time-weighted average the node data API gives for the same bucket, added in the same order;
  * then the page's rows are written and the event loop let go before the next.
  */
-async function* operationalPieces(telemetry: HistoryReader, plan: OperationalPlan): AsyncGenerator<OperationalPiece<string>> {
+async function* operationalPieces(telemetry: HistoryReader, plan: OperationalPlan): AsyncGenerator<OperationalPiece> {
   const files = layoutOf(plan);
-  for (const [i, f] of files.entries()) yield { file: i, text: stringify([f.header], CSV_OPTIONS) };
+  for (const [i, f] of files.entries()) yield { file: i, text: new TextEncoder().encode(stringify([f.header], CSV_OPTIONS)) };
   const nodeCols = [...new Set(files.flatMap((f) => f.sources.flatMap((s) => (s.kind === 'node' ? [s.col] : []))))];
   const wantsSubs = files.some((f) => f.sources.some((s) => s.kind === 'sub'));
   const nodeIndex = new Map(plan.nodes.map((n, i) => [n.id, i]));
@@ -296,41 +300,46 @@ async function* operationalPieces(telemetry: HistoryReader, plan: OperationalPla
     }
 
     for (const [fi, f] of files.entries()) {
+      const out = new Pieces();
       // Each source's values and the stride of a row in them.
       const reads = f.sources.map((s) =>
         s.kind === 'node'
           ? { vals: nodeVals.get(s.col) as Float64Array, at: s.nodeIndex, stride: width }
           : { vals: subVals[s.field], at: s.subIndex, stride: subIds.length },
       );
-      let out = '';
+      // Numbers and an ISO time: exactly what csv-stringify writes for them (nothing to quote or
+      // escape), written as UTF-8 straight into the pieces: no string per row or per value.
+      const rowBytes = 64 + (plan.aggregate !== null ? NUMBER_BYTES + 1 : reads.length * (NUMBER_BYTES + 1));
       for (const [k, t] of keys.entries()) {
-        // Numbers and an ISO time: exactly what csv-stringify writes for them (nothing to quote or escape).
-        let line = `${localIso(t, plan.zone)},${t}`;
+        const full = out.room(rowBytes);
+        if (full) yield { file: fi, text: full };
+        out.text(`${localIso(t, plan.zone)},${t}`);
         if (plan.aggregate !== null) {
           let sum = Number.NaN;
           for (const r of reads) {
             const v = r.vals[k * r.stride + r.at];
             if (!Number.isNaN(v)) sum = Number.isNaN(sum) ? v : sum + v;
           }
-          if (!Number.isNaN(sum)) f.hasData = true;
-          line += Number.isNaN(sum) ? ',' : `,${roundValue(sum)}`;
+          out.byte(COMMA);
+          if (!Number.isNaN(sum)) {
+            f.hasData = true;
+            out.number(roundValue(sum) as number);
+          }
         } else {
           for (const r of reads) {
             const v = r.vals[k * r.stride + r.at];
-            if (Number.isNaN(v)) line += ',';
-            else {
-              line += `,${v}`;
+            out.byte(COMMA);
+            if (!Number.isNaN(v)) {
+              out.number(v);
               f.hasData = true;
             }
           }
         }
-        out += `${line}\r\n`;
-        if (out.length > 1 << 20) {
-          yield { file: fi, text: out };
-          out = '';
-        }
+        out.byte(CR);
+        out.byte(LF);
       }
-      if (out) yield { file: fi, text: out };
+      const last = out.take();
+      if (last) yield { file: fi, text: last };
     }
     yield { page: p + 1, pages: pages.length };
   }
@@ -338,10 +347,8 @@ async function* operationalPieces(telemetry: HistoryReader, plan: OperationalPla
 }
 
 /** The export's pieces made in a streaming worker (streamInWorker calls it by name) from a reader of its own, the text as UTF-8. */
-export async function* operationalTask(data: { source: DatabaseSource; plan: OperationalPlan }): AsyncGenerator<OperationalPiece<Uint8Array>> {
-  const telemetry = new TelemetryStore(await readerOf(data.source), data.source.dialect, 0);
-  const encoder = new TextEncoder();
-  for await (const piece of operationalPieces(telemetry, data.plan)) yield 'file' in piece ? { file: piece.file, text: encoder.encode(piece.text) } : piece;
+export async function* operationalTask(data: { source: DatabaseSource; plan: OperationalPlan }): AsyncGenerator<OperationalPiece> {
+  yield* operationalPieces(new TelemetryStore(await readerOf(data.source), data.source.dialect, 0), data.plan);
 }
 
 /**
@@ -360,7 +367,7 @@ export async function writeOperational(
   worker?: DatabaseSource,
 ): Promise<{ metric: ExportMetric; empty: boolean }[]> {
   const pieces = worker
-    ? streamInWorker<OperationalPiece<Uint8Array>>({ module: import.meta.url, run: 'operationalTask' }, { source: worker, plan })
+    ? streamInWorker<OperationalPiece>({ module: import.meta.url, run: 'operationalTask' }, { source: worker, plan })
     : operationalPieces(telemetry, plan);
   let empty: boolean[] = [];
   for await (const piece of pieces) {
