@@ -20,7 +20,7 @@ export interface BenchDevice {
 }
 
 export type ToFleet =
-  | { cmd: 'init'; broker: string; devices: BenchDevice[]; total: number; intervalS: number }
+  | { cmd: 'init'; broker: string; devices: BenchDevice[]; total: number; intervalS: number; connectTimeoutS: number }
   | { cmd: 'connect' }
   | { cmd: 'report'; startMs: number; minutes: number }
   | { cmd: 'storm'; spreadS: number; bufferedS: number; resendEvery: number }
@@ -32,7 +32,7 @@ export type FromFleet =
   | { type: 'connected'; connected: number; failed: number }
   | { type: 'probes'; published: [serial: string, ts: number, ms: number][] }
   | { type: 'reported'; sent: number; pubackMs: number[] }
-  | { type: 'stormed'; reconnected: number; failed: number; readings: number; resent: number; lastAckMs: number }
+  | { type: 'stormed'; reconnected: number; failed: number; readings: number; resent: number; lastAckMs: number; lost: number; abandoned: number }
   | { type: 'commands'; received: number; firstMs: number; lastMs: number };
 
 interface Device extends BenchDevice {
@@ -42,14 +42,22 @@ interface Device extends BenchDevice {
   lastTs: number;
   /** When its present connection began (epoch seconds, to the millisecond): its state and last will say so (docs/devices.md). */
   since: number;
+  /** Its connection under way (attempts with backoff), shared by whoever waits for it. */
+  connecting: Promise<boolean> | null;
 }
 
 let broker = '';
 let total = 1;
 let intervalS = 30;
+/** How long a device waits for its CONNACK before it gives the attempt up. */
+let connectTimeoutMs = 35_000;
 const devices: Device[] = [];
 const send = (m: FromFleet) => process.send?.(m);
 const commands = { received: 0, firstMs: 0, lastMs: 0, seen: new Set<number>() };
+/** Live connections the devices lost (and came back from) and connection attempts they gave up (their sockets ended), since the last count. */
+const churn = { lost: 0, abandoned: 0 };
+/** Set at `stop`: a connection that ends then is not come back from. */
+let stopping = false;
 
 function reading(d: Device, ts: number) {
   // Every metric a simulated home reports (packages/fleet), inside the node's ratings.
@@ -76,45 +84,58 @@ function reading(d: Device, ts: number) {
   };
 }
 
-function within<T extends { end(force: boolean): unknown }>(ms: number, p: Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let late = false;
-    const timer = setTimeout(() => {
-      late = true;
-      reject(new Error('no CONNACK'));
-    }, ms);
-    p.then(
-      (c) => {
-        clearTimeout(timer);
-        if (late) c.end(true);
-        else resolve(c);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err);
-      },
-    );
+/**
+ * One connection attempt: answers the client once the broker has acknowledged it. An attempt given
+ * up (no CONNACK within `ms`, an error, a close before the CONNACK) is abandoned: its socket is
+ * ended, so that its CONNECT cannot reach the broker later and take the client id over from the
+ * device's next, live connection.
+ */
+function attempt(d: Device, ms: number): Promise<MqttClient> {
+  return new Promise<MqttClient>((resolve, reject) => {
+    const c = mqtt.connect(broker, {
+      username: d.serial,
+      password: d.secret,
+      clientId: `bench-${d.serial}`,
+      reconnectPeriod: 0,
+      connectTimeout: Math.min(30_000, ms),
+      will: { topic: deviceTopics(d.serial).state, payload: Buffer.from(JSON.stringify({ online: false, ts: d.since })), qos: 1, retain: true },
+    });
+    const give = (err: Error) => {
+      clearTimeout(timer);
+      c.removeListener('connect', connected);
+      c.removeListener('close', closed);
+      churn.abandoned++;
+      c.end(true);
+      reject(err);
+    };
+    const timer = setTimeout(() => give(new Error('no CONNACK')), ms);
+    const closed = () => give(new Error('closed before its CONNACK'));
+    const connected = () => {
+      clearTimeout(timer);
+      c.removeListener('close', closed);
+      resolve(c);
+    };
+    c.on('error', () => undefined);
+    c.once('connect', connected);
+    c.once('close', closed);
   });
 }
 
-async function connectOne(d: Device): Promise<boolean> {
+/** Connects a device (once at a time: a second caller waits for the same attempts); false when it gave up after 30 attempts. */
+function connectOne(d: Device): Promise<boolean> {
+  d.connecting ??= connectWithBackoff(d).finally(() => {
+    d.connecting = null;
+  });
+  return d.connecting;
+}
+
+async function connectWithBackoff(d: Device): Promise<boolean> {
   const topics = deviceTopics(d.serial);
-  for (let attempt = 1; ; attempt++) {
+  for (let attempts = 1; ; attempts++) {
+    let c: MqttClient | null = null;
     try {
       d.since = Math.max(Date.now(), Math.round(d.since * 1000) + 1) / 1000;
-      // A connection the broker closes before its CONNACK leaves MQTT.js's connectAsync unsettled: timed out here.
-      const c = await within(
-        35_000,
-        mqtt.connectAsync(broker, {
-          username: d.serial,
-          password: d.secret,
-          clientId: `bench-${d.serial}`,
-          reconnectPeriod: 0,
-          connectTimeout: 30_000,
-          will: { topic: topics.state, payload: Buffer.from(JSON.stringify({ online: false, ts: d.since })), qos: 1, retain: true },
-        }),
-      );
-      d.c = c;
+      c = await attempt(d, connectTimeoutMs);
       c.on('message', (topic, payload) => {
         if (topic !== topics.cmd) return;
         const m = JSON.parse(payload.toString('utf8')) as { id: number; cancel?: boolean };
@@ -126,9 +147,8 @@ async function connectOne(d: Device): Promise<boolean> {
           commands.firstMs ||= now;
           commands.lastMs = now;
         }
-        void c.publishAsync(topics.ack, JSON.stringify({ id: m.id, result: 'ACCEPTED' }), { qos: 1 }).catch(() => undefined);
+        void c?.publishAsync(topics.ack, JSON.stringify({ id: m.id, result: 'ACCEPTED' }), { qos: 1 }).catch(() => undefined);
       });
-      c.on('error', () => undefined);
       const state = {
         online: true,
         ts: d.since,
@@ -138,13 +158,63 @@ async function connectOne(d: Device): Promise<boolean> {
         batteryKwh: d.batteryKw * 2,
         capabilities: { battery: d.batteryKw > 0, solar: d.solarKw > 0, phases: 1, submeters: [] },
       };
-      await c.publishAsync(topics.state, JSON.stringify(state), { qos: 1, retain: true });
-      await c.subscribeAsync(topics.cmd, { qos: 1 });
+      await whileOpen(c, c.publishAsync(topics.state, JSON.stringify(state), { qos: 1, retain: true }));
+      await whileOpen(c, c.subscribeAsync(topics.cmd, { qos: 1 }));
+      const live = c;
+      d.c = live;
+      // A live connection that drops (taken over, reset by a loaded broker) comes back, as a device's would.
+      live.once('close', () => {
+        if (d.c !== live || stopping) return;
+        d.c = null;
+        churn.lost++;
+        void connectOne(d);
+      });
       return true;
     } catch {
+      c?.end(true);
       // Refused at the door by a loaded machine (a reset, a timeout): again, as a device's backoff would.
-      if (attempt >= 30) return false;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * attempt) + Math.random() * 1000));
+      if (attempts >= 30) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * attempts) + Math.random() * 1000));
+    }
+  }
+}
+
+/** `p`, failed if the client's connection closes first (MQTT.js may leave a QoS 1 publish unsettled then). */
+function whileOpen<T>(c: MqttClient, p: Promise<T>): Promise<T> {
+  if (!c.connected) return Promise.reject(new Error('not connected'));
+  return new Promise<T>((resolve, reject) => {
+    const closed = () => reject(new Error('connection closed'));
+    c.once('close', closed);
+    p.then(
+      (v) => {
+        c.removeListener('close', closed);
+        resolve(v);
+      },
+      (err: unknown) => {
+        c.removeListener('close', closed);
+        reject(err);
+      },
+    );
+  });
+}
+
+/** Publishes on the device's connection, again on its next one when it drops first (a QoS 1 message may arrive twice: the console stores a reading once). False when it gave up reconnecting. */
+async function publishSure(d: Device, topic: string, payload: string): Promise<boolean> {
+  for (;;) {
+    const c = d.c;
+    if (!c) {
+      if (!(await connectOne(d))) return false;
+      continue;
+    }
+    try {
+      await whileOpen(c, c.publishAsync(topic, payload, { qos: 1 }));
+      return true;
+    } catch {
+      // Dropped under way: its close handler has it come back.
+      if (d.c === c) {
+        d.c = null;
+        c.end(true);
+      }
     }
   }
 }
@@ -221,9 +291,12 @@ async function report(startMs: number, minutes: number) {
  */
 async function storm(spreadS: number, bufferedS: number, resendEvery: number) {
   for (const d of devices) {
-    d.c?.end(true);
+    const c = d.c;
     d.c = null;
+    c?.end(true);
   }
+  churn.lost = 0;
+  churn.abandoned = 0;
   let reconnected = 0;
   let failed = 0;
   let readings = 0;
@@ -238,21 +311,17 @@ async function storm(spreadS: number, bufferedS: number, resendEvery: number) {
         return;
       }
       reconnected++;
-      const c = d.c as MqttClient;
       const count = Math.round(bufferedS / intervalS);
       const from = (d.lastTs || Math.floor(start / 1000)) - bufferedS + intervalS / 2;
       const batch = JSON.stringify({ readings: Array.from({ length: count }, (_, k) => reading(d, from + k * intervalS)) });
       readings += count;
       const topic = deviceTopics(d.serial).telemetry;
-      await c.publishAsync(topic, batch, { qos: 1 });
-      if (d.index % resendEvery === 0) {
-        await c.publishAsync(topic, batch, { qos: 1 });
-        resent += count;
-      }
+      if (!(await publishSure(d, topic, batch))) return;
+      if (d.index % resendEvery === 0 && (await publishSure(d, topic, batch))) resent += count;
       lastAckMs = Math.max(lastAckMs, Date.now());
     }),
   );
-  send({ type: 'stormed', reconnected, failed, readings, resent, lastAckMs });
+  send({ type: 'stormed', reconnected, failed, readings, resent, lastAckMs, lost: churn.lost, abandoned: churn.abandoned });
 }
 
 process.on('message', (m: ToFleet) => {
@@ -262,7 +331,8 @@ process.on('message', (m: ToFleet) => {
         broker = m.broker;
         total = m.total;
         intervalS = m.intervalS;
-        for (const d of m.devices) devices.push({ ...d, c: null, seq: 0, lastTs: 0, since: 0 });
+        connectTimeoutMs = m.connectTimeoutS * 1000;
+        for (const d of m.devices) devices.push({ ...d, c: null, seq: 0, lastTs: 0, since: 0, connecting: null });
         return send({ type: 'ready' });
       case 'connect':
         return connectAll();
@@ -273,6 +343,7 @@ process.on('message', (m: ToFleet) => {
       case 'dispatch-report':
         return send({ type: 'commands', received: commands.received, firstMs: commands.firstMs, lastMs: commands.lastMs });
       case 'stop':
+        stopping = true;
         for (const d of devices) d.c?.end(true);
         process.exit(0);
     }

@@ -1,4 +1,4 @@
-// `npm run bench:devices -- --nodes 3000 --minutes 2 [--fleet-processes K] [--broker embedded|mosquitto] [--consoles 1|2]`
+// `npm run bench:devices -- --nodes 3000 --minutes 2 [--connect-timeout S] [--fleet-processes K] [--broker embedded|mosquitto] [--consoles 1|2]`
 // (issue 28, docs/performance.md "Devices over MQTT"). The console runs as its own process (main.ts,
 // no demo, no simulator) on a database this bench prepares; its devices run in K other processes
 // (bench/devices-fleet.ts), each owning its devices' sockets. `--broker embedded` (the default): the
@@ -47,6 +47,8 @@ const { values } = parseArgs({
     broker: { type: 'string', default: 'embedded' },
     consoles: { type: 'string', default: '1' },
     'storm-spread': { type: 'string', default: '10' },
+    // How long a device waits for its CONNACK before it gives the attempt up (ends its socket) and tries again.
+    'connect-timeout': { type: 'string', default: '35' },
     'cpu-prof': { type: 'string' },
     skip: { type: 'string', default: '' },
   },
@@ -237,6 +239,7 @@ for (let k = 0; k < FLEETS; k++) {
     devices: devices.filter((_, i) => i % FLEETS === k),
     total: NODES,
     intervalS: INTERVAL_S,
+    connectTimeoutS: Number(values['connect-timeout']),
   } satisfies ToFleet);
 }
 /** Sends every device process a command and waits for each one's answer of `type`. */
@@ -378,6 +381,9 @@ if (!SKIP.has('storm')) {
   storm = {
     stormReconnected: s.reduce((a, x) => a + x.reconnected, 0),
     stormReconnectFailed: s.reduce((a, x) => a + x.failed, 0),
+    // Live connections lost during the storm (each came back) and connection attempts given up (their sockets ended).
+    stormConnectionsLost: s.reduce((a, x) => a + x.lost, 0),
+    stormAttemptsAbandoned: s.reduce((a, x) => a + x.abandoned, 0),
     stormAllAcknowledgedS: Math.round((Math.max(...s.map((x) => x.lastAckMs)) - stormStart) / 100) / 10,
     stormAllStoredS: storedAllMs ? Math.round((storedAllMs - stormStart) / 100) / 10 : 'not in 15 min',
     stormReadingsSent: s.reduce((a, x) => a + x.readings, 0),

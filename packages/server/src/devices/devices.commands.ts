@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Database, nowS } from '../db/database.ts';
+import * as repo from './devices.commands.repo.ts';
 
 /**
  * The control interface between the console and the fleet: per-node commands out, responses back.
@@ -106,17 +107,7 @@ export function followedWindows<T extends Ranked>(commands: readonly T[]): Map<T
  * have changed, and its device must be sent the new form (docs/precedence.md, docs/devices.md).
  */
 export async function reviseNodes(db: Database, nodeIds: readonly number[], at = nowS()): Promise<void> {
-  const nodes = [...new Set(nodeIds)];
-  for (let i = 0; i < nodes.length; i += 1000)
-    await db
-      .updateTable('node_commands')
-      .set({ revise: 1 })
-      .where('node_id', 'in', nodes.slice(i, i + 1000))
-      .where('end_ts', '>', at)
-      .where('kind', 'in', [...DIRECTING])
-      .where('status', 'in', ['PENDING', 'ACCEPTED'])
-      .where('revise', '=', 0)
-      .execute();
+  await repo.markToRevise(db, [...new Set(nodeIds)], at, [...DIRECTING]);
 }
 
 /**
@@ -126,15 +117,11 @@ export async function reviseNodes(db: Database, nodeIds: readonly number[], at =
  * (marked after, a round in between sent the commands and the marks sent them again).
  */
 export async function resendToNodes(db: Database, nodeIds: readonly number[], at = nowS()): Promise<void> {
-  const nodes = [...new Set(nodeIds)].sort((a, b) => a - b);
-  for (let i = 0; i < nodes.length; i += 1000)
-    await db
-      .updateTable('node_commands')
-      .set({ sent_at: null, revise: 1, wire: null })
-      .where('node_id', 'in', nodes.slice(i, i + 1000))
-      .where('status', 'in', ['PENDING', 'ACCEPTED'])
-      .where('end_ts', '>', at)
-      .execute();
+  await repo.markToResend(
+    db,
+    [...new Set(nodeIds)].sort((a, b) => a - b),
+    at,
+  );
 }
 
 /** In this process, what is told when commands are stored, withdrawn or ended (the outbox: it sends at once rather than at its next round). */
@@ -148,12 +135,6 @@ export function onCommandsChanged(f: () => void): () => void {
 
 function changed(): void {
   for (const f of listeners) f();
-}
-
-/** The role of an organisation, for its commands' precedence. */
-async function roleOf(db: Database, organisationId: number): Promise<OrganisationRole> {
-  const row = await db.selectFrom('organisations').select('suborg_type').where('id', '=', organisationId).executeTakeFirstOrThrow();
-  return row.suborg_type;
 }
 
 export interface NewCommand {
@@ -175,27 +156,23 @@ export async function sendCommands(
   { created = nowS(), organisationId }: { created?: number; organisationId?: number } = {},
 ): Promise<void> {
   if (!commands.length) return;
-  const role = organisationId === undefined ? 'RETAILER' : await roleOf(db, organisationId);
-  for (let i = 0; i < commands.length; i += 1000) {
-    await db
-      .insertInto('node_commands')
-      .values(
-        commands.slice(i, i + 1000).map((c) => ({
-          node_id: c.nodeId,
-          kind: c.spec.kind,
-          start_ts: c.start,
-          end_ts: c.end,
-          params: JSON.stringify(c.spec),
-          source: c.source,
-          status: 'PENDING' as const,
-          created_at: created,
-          responded_at: null,
-          organisation_id: organisationId ?? null,
-          precedence: precedenceOf(c.spec, role),
-        })),
-      )
-      .execute();
-  }
+  const role = organisationId === undefined ? 'RETAILER' : await repo.organisationRole(db, organisationId);
+  await repo.insertCommands(
+    db,
+    commands.map((c) => ({
+      node_id: c.nodeId,
+      kind: c.spec.kind,
+      start_ts: c.start,
+      end_ts: c.end,
+      params: JSON.stringify(c.spec),
+      source: c.source,
+      status: 'PENDING' as const,
+      created_at: created,
+      responded_at: null,
+      organisation_id: organisationId ?? null,
+      precedence: precedenceOf(c.spec, role),
+    })),
+  );
   // A new instruction to a battery may set aside (or be set aside by) the node's others.
   await reviseNodes(
     db,
@@ -212,18 +189,8 @@ export async function sendCommands(
  */
 export async function cancelCommands(db: Database, source: string, at = nowS(), nodeIds?: readonly number[]): Promise<void> {
   if (nodeIds && !nodeIds.length) return;
-  const touched: number[] = [];
-  for (let i = 0; i < (nodeIds?.length ?? 1); i += 1000) {
-    // `revise`: the device that was sent it is told it is withdrawn.
-    let q = db
-      .updateTable('node_commands')
-      .set({ status: 'CANCELLED', revise: 1 })
-      .where('source', '=', source)
-      .where('end_ts', '>', at)
-      .where('status', 'in', ['PENDING', 'ACCEPTED']);
-    if (nodeIds) q = q.where('node_id', 'in', nodeIds.slice(i, i + 1000));
-    for (const r of await q.returning(['node_id', 'kind']).execute()) if (DIRECTING.has(r.kind)) touched.push(r.node_id);
-  }
+  // Marked to revise: the device that was sent it is told it is withdrawn.
+  const touched = (await repo.withdrawSourceCommands(db, source, at, nodeIds)).filter((r) => DIRECTING.has(r.kind)).map((r) => r.node_id);
   // What it had set aside on its nodes comes back.
   await reviseNodes(db, touched, at);
   changed();
@@ -236,28 +203,7 @@ export async function cancelCommands(db: Database, source: string, at = nowS(), 
  */
 export async function endCommands(db: Database, source: string, at: number, nodeIds?: readonly number[]): Promise<void> {
   if (nodeIds && !nodeIds.length) return;
-  const touched: number[] = [];
-  for (let i = 0; i < (nodeIds?.length ?? 1); i += 1000) {
-    const chunk = nodeIds?.slice(i, i + 1000);
-    let future = db
-      .updateTable('node_commands')
-      .set({ status: 'CANCELLED', revise: 1 })
-      .where('source', '=', source)
-      .where('start_ts', '>=', at)
-      .where('status', 'in', ['PENDING', 'ACCEPTED']);
-    let current = db
-      .updateTable('node_commands')
-      .set({ end_ts: at, revise: 1 })
-      .where('source', '=', source)
-      .where('start_ts', '<', at)
-      .where('end_ts', '>', at)
-      .where('status', 'in', ['PENDING', 'ACCEPTED']);
-    if (chunk) {
-      future = future.where('node_id', 'in', chunk);
-      current = current.where('node_id', 'in', chunk);
-    }
-    for (const q of [future, current]) for (const r of await q.returning(['node_id', 'kind']).execute()) if (DIRECTING.has(r.kind)) touched.push(r.node_id);
-  }
+  const touched = (await repo.endSourceCommands(db, source, at, nodeIds)).filter((r) => DIRECTING.has(r.kind)).map((r) => r.node_id);
   await reviseNodes(db, touched, at);
   changed();
 }
@@ -270,33 +216,18 @@ export async function endCommands(db: Database, source: string, at: number, node
 export async function precededSeconds(db: Database, source: string, nodeIds?: readonly number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   if (nodeIds && !nodeIds.length) return out;
-  let q = db
-    .selectFrom('node_commands')
-    .select(['id', 'node_id', 'kind', 'start_ts', 'end_ts', 'precedence', 'organisation_id', 'status', 'responded_at'])
-    .where('source', '=', source);
-  if (nodeIds) q = q.where('node_id', 'in', nodeIds.slice(0, 1000));
   // An order withdrawn before its device answered was never followed; one answered and then withdrawn was, up to then.
-  const mine = (await q.execute()).filter((r) => DIRECTING.has(r.kind) && (r.status === 'ACCEPTED' || (r.status === 'CANCELLED' && r.responded_at !== null)));
+  const mine = (await repo.sourceCommands(db, source, nodeIds)).filter(
+    (r) => DIRECTING.has(r.kind) && (r.status === 'ACCEPTED' || (r.status === 'CANCELLED' && r.responded_at !== null)),
+  );
   if (!mine.length) return out;
   const nodes = [...new Set(mine.map((r) => r.node_id))];
   const from = Math.min(...mine.map((r) => r.start_ts));
   const to = Math.max(...mine.map((r) => r.end_ts));
   const byNode = new Map<number, Ranked[]>();
-  for (let i = 0; i < nodes.length; i += 1000) {
-    const rows = await db
-      .selectFrom('node_commands')
-      .select(['id', 'node_id', 'kind', 'start_ts', 'end_ts', 'precedence', 'organisation_id'])
-      .where('node_id', 'in', nodes.slice(i, i + 1000))
-      .where('source', '!=', source)
-      .where('kind', 'in', [...DIRECTING])
-      .where('status', 'in', ['PENDING', 'ACCEPTED'])
-      .where('start_ts', '<', to)
-      .where('end_ts', '>', from)
-      .execute();
-    for (const r of rows) {
-      const o = { id: r.id, kind: r.kind, start: r.start_ts, end: r.end_ts, precedence: r.precedence, organisationId: r.organisation_id };
-      byNode.set(r.node_id, [...(byNode.get(r.node_id) ?? []), o]);
-    }
+  for (const r of await repo.otherSourcesCommands(db, nodes, source, [...DIRECTING], from, to)) {
+    const o = { id: r.id, kind: r.kind, start: r.start_ts, end: r.end_ts, precedence: r.precedence, organisationId: r.organisation_id };
+    byNode.set(r.node_id, [...(byNode.get(r.node_id) ?? []), o]);
   }
   for (const r of mine) {
     const me: Ranked = { id: r.id, kind: r.kind, start: r.start_ts, end: r.end_ts, precedence: r.precedence, organisationId: r.organisation_id };
@@ -315,26 +246,12 @@ export async function precededSeconds(db: Database, source: string, nodeIds?: re
  */
 export async function netExportCaps(db: Database, nodeIds: readonly number[], start: number, end: number): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  for (let i = 0; i < nodeIds.length; i += 1000) {
-    const rows = await db
-      .selectFrom('node_commands')
-      .select(['node_id', 'params'])
-      .where('node_id', 'in', nodeIds.slice(i, i + 1000))
-      .where('kind', '=', 'export_limit')
-      .where('status', 'in', ['PENDING', 'ACCEPTED'])
-      .where('start_ts', '<', end)
-      .where('end_ts', '>', start)
-      .execute();
-    for (const r of rows) {
-      const spec = commandSpec.parse(JSON.parse(r.params));
-      if (spec.kind !== 'export_limit' || spec.mode !== 'net') continue;
-      out.set(r.node_id, Math.min(out.get(r.node_id) ?? Number.POSITIVE_INFINITY, Math.max(0, spec.kw)));
-    }
+  for (const r of await repo.exportLimitsOver(db, nodeIds, start, end)) {
+    const spec = commandSpec.parse(JSON.parse(r.params));
+    if (spec.kind !== 'export_limit' || spec.mode !== 'net') continue;
+    out.set(r.node_id, Math.min(out.get(r.node_id) ?? Number.POSITIVE_INFINITY, Math.max(0, spec.kw)));
   }
   return out;
 }
 
-/** How each node answered a source's commands. */
-export async function commandResponses(db: Database, source: string) {
-  return db.selectFrom('node_commands').select(['node_id', 'status', 'responded_at']).where('source', '=', source).execute();
-}
+export { commandResponses } from './devices.commands.repo.ts';

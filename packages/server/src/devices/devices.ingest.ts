@@ -274,12 +274,10 @@ export class DeviceIngest {
     await this.ctx.telemetry.ingest(samples, now, {
       submeters,
       alongside: async (trx) => {
-        const rows = fresh.map((c) => ({ node_id: c.node.nodeId, seq: c.r.seq, ts: c.r.ts }));
-        for (let i = 0; i < rows.length; i += 1000)
-          await trx
-            .insertInto('device_readings')
-            .values(rows.slice(i, i + 1000))
-            .execute();
+        await repo.saveSequences(
+          trx,
+          fresh.map((c) => ({ nodeId: c.node.nodeId, seq: c.r.seq, ts: c.r.ts })),
+        );
         // A node held offline whose device does not say when its connections begin (a one-off
         // publish, a device without a state) is online again by its readings: decided in the
         // database, where another console process may have recorded its last will.

@@ -1,8 +1,8 @@
 import { type DeviceAck, type DeviceCmdMessage, type DeviceCommand, type DeviceControl, deviceTopics } from '@vpp/shared/devices/schemas';
 import type { FastifyBaseLogger } from 'fastify';
-import { type ExpressionBuilder, sql } from 'kysely';
 import { type Database, type DialectName, nowS } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
+import type { Claimed } from './devices.commands.repo.ts';
+import * as repo from './devices.commands.repo.ts';
 import { type CommandSpec, DIRECTING, followedWindows, onCommandsChanged, reviseNodes } from './devices.commands.ts';
 
 /** A command not acknowledged this long after it was sent goes out again (QoS 1 covers the wire; this covers a device that restarted before answering). */
@@ -32,21 +32,6 @@ export function toControl(spec: CommandSpec): DeviceControl {
     case 'grid_outage':
       return { type: 'outageReserve' };
   }
-}
-
-/** A claimed command as the outbox sees it. */
-interface Claimed {
-  id: number;
-  node_id: number;
-  kind: string;
-  params: string;
-  start_ts: number;
-  end_ts: number;
-  created_at: number;
-  status: string;
-  precedence: number;
-  organisation_id: number | null;
-  wire: string | null;
 }
 
 /**
@@ -179,34 +164,8 @@ export class CommandOutbox {
    * PostgreSQL it passes over rows another transaction holds (another round's claim, whose `wire` is
    * not recorded yet): they are looked at once it has committed, and the claim never waits.
    */
-  private async claim(trx: Database, now: number, which: 'due' | 'revise'): Promise<Claimed[]> {
-    const pick = (eb: ExpressionBuilder<DB, 'node_commands'>) =>
-      which === 'due'
-        ? eb.and([
-            eb('node_commands.status', '=', 'PENDING'),
-            eb.or([eb('node_commands.sent_at', 'is', null), eb('node_commands.sent_at', '<=', now - RESEND_S)]),
-          ])
-        : eb.and([eb('node_commands.revise', '=', 1), eb('node_commands.status', 'in', ['PENDING', 'ACCEPTED', 'CANCELLED'])]);
-    const ids = trx
-      .selectFrom('node_commands')
-      .innerJoin('device_credentials as d', 'd.node_id', 'node_commands.node_id')
-      .innerJoin('nodes as n', 'n.id', 'node_commands.node_id')
-      .select('node_commands.id')
-      .where('node_commands.end_ts', '>', now)
-      .where('n.connection_offline', '=', 0)
-      .where(pick)
-      .orderBy('node_commands.id')
-      .limit(CLAIM)
-      .$if(this.dialect === 'postgres', (q) => q.forUpdate('node_commands').skipLocked());
-    const rows = await trx
-      .updateTable('node_commands')
-      // A command looked at again that never went out goes out now: sent, so the next round's `due` does not send it twice.
-      .set(which === 'due' ? { sent_at: now, revise: 0 } : { revise: 0, sent_at: sql<number>`coalesce(sent_at, ${now})` })
-      .where('id', 'in', ids)
-      .where(pick)
-      .returning(['id', 'node_id', 'kind', 'params', 'start_ts', 'end_ts', 'created_at', 'status', 'precedence', 'organisation_id', 'wire'])
-      .execute();
-    return rows.map((c) => ({ ...c, start_ts: Number(c.start_ts), end_ts: Number(c.end_ts), created_at: Number(c.created_at) }));
+  private claim(trx: Database, now: number, which: 'due' | 'revise'): Promise<Claimed[]> {
+    return repo.claimCommands(trx, which, { now, resendS: RESEND_S, limit: CLAIM, skipLocked: this.dialect === 'postgres' });
   }
 
   private async send(): Promise<void> {
@@ -228,14 +187,7 @@ export class CommandOutbox {
         }),
       );
       // Not sent: what the device was last sent is what it had, unless another round has sent it since.
-      for (const f of failed.values())
-        for (let i = 0; i < f.ids.length; i += 1000)
-          await this.db
-            .updateTable('node_commands')
-            .set({ revise: 1, wire: f.wire })
-            .where('id', 'in', f.ids.slice(i, i + 1000))
-            .where('wire', '=', f.form)
-            .execute();
+      for (const f of failed.values()) await repo.restoreWire(this.db, f.ids, f.wire, f.form);
       if (!full) return;
     }
   }
@@ -259,16 +211,8 @@ export class CommandOutbox {
     const live: Claimed[] = [];
     for (let i = 0; i < nodeIds.length; i += 1000) {
       const chunk = nodeIds.slice(i, i + 1000);
-      for (const n of await trx.selectFrom('nodes').select(['id', 'serial_number']).where('id', 'in', chunk).execute()) serials.set(n.id, n.serial_number);
-      const rows = await trx
-        .selectFrom('node_commands')
-        .select(['id', 'node_id', 'kind', 'params', 'start_ts', 'end_ts', 'created_at', 'status', 'precedence', 'organisation_id', 'wire'])
-        .where('node_id', 'in', chunk)
-        .where('end_ts', '>', now)
-        .where('kind', 'in', [...DIRECTING])
-        .where('status', 'in', ['PENDING', 'ACCEPTED'])
-        .execute();
-      for (const r of rows) live.push({ ...r, start_ts: Number(r.start_ts), end_ts: Number(r.end_ts), created_at: Number(r.created_at) });
+      for (const n of await repo.serialNumbers(trx, chunk)) serials.set(n.id, n.serial_number);
+      live.push(...(await repo.liveCommands(trx, chunk, now, [...DIRECTING])));
     }
     const forms = wireForms(claimed, live);
     const byForm = new Map<string, number[]>();
@@ -281,13 +225,7 @@ export class CommandOutbox {
       if (ids) ids.push(c.id);
       else byForm.set(f.form, [c.id]);
     }
-    for (const [form, ids] of byForm)
-      for (let i = 0; i < ids.length; i += 1000)
-        await trx
-          .updateTable('node_commands')
-          .set({ wire: form })
-          .where('id', 'in', ids.slice(i, i + 1000))
-          .execute();
+    for (const [form, ids] of byForm) await repo.recordWire(trx, ids, form);
     return { outgoing, full };
   }
 
@@ -339,29 +277,13 @@ export class CommandOutbox {
     await this.db.transaction().execute(async (trx) => {
       // A device answers only its own commands: whose each one is, by its key (a command's node never
       // changes). One condition per answer (id and node) cost SQLite 60 ms a 1,000 to plan and run.
-      const owner = new Map<number, number>();
-      const ids = [...first.keys()];
-      for (let i = 0; i < ids.length; i += 1000)
-        for (const r of await trx
-          .selectFrom('node_commands')
-          .select(['id', 'node_id'])
-          .where('id', 'in', ids.slice(i, i + 1000))
-          .execute())
-          owner.set(r.id, r.node_id);
+      const owner = await repo.commandOwners(trx, [...first.keys()]);
       const declined: number[] = [];
       for (const g of groups.values()) {
         const own = g.answers.filter((a) => owner.get(a.id) === a.nodeId).map((a) => a.id);
-        for (let i = 0; i < own.length; i += 1000) {
-          const answered = await trx
-            .updateTable('node_commands')
-            .set({ status: g.result, responded_at: at, reason: g.reason })
-            .where('id', 'in', own.slice(i, i + 1000))
-            .where('status', '=', 'PENDING')
-            .returning(['node_id', 'kind'])
-            .execute();
-          // A declined instruction to the battery sets nothing aside: the node returns to what it had set aside.
-          if (g.result !== 'ACCEPTED') for (const r of answered) if (DIRECTING.has(r.kind)) declined.push(r.node_id);
-        }
+        const answered = await repo.answerCommands(trx, own, { status: g.result, reason: g.reason, at });
+        // A declined instruction to the battery sets nothing aside: the node returns to what it had set aside.
+        if (g.result !== 'ACCEPTED') for (const r of answered) if (DIRECTING.has(r.kind)) declined.push(r.node_id);
       }
       await reviseNodes(trx, declined, at);
     });

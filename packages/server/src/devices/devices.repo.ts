@@ -191,6 +191,16 @@ export async function storedSequences(db: Database, pairs: readonly { nodeId: nu
   return out;
 }
 
+/** Records the sequence numbers (and times) of readings stored, a thousand a statement. */
+export async function saveSequences(db: Database, readings: readonly { nodeId: number; seq: number; ts: number }[]): Promise<void> {
+  const rows = readings.map((r) => ({ node_id: r.nodeId, seq: r.seq, ts: r.ts }));
+  for (let i = 0; i < rows.length; i += 1000)
+    await db
+      .insertInto('device_readings')
+      .values(rows.slice(i, i + 1000))
+      .execute();
+}
+
 /** Forgets the sequence numbers of readings older than raw retention: such a reading is refused as too old anyway. */
 export async function pruneSequences(db: Database, before: number): Promise<void> {
   await db.deleteFrom('device_readings').where('ts', '<', before).execute();

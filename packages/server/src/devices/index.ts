@@ -15,6 +15,7 @@ import { devicesRoutes } from './devices.routes.ts';
 import { embeddedBrokers, verifyDevice } from './devices.service.ts';
 
 export { BrokerPortTaken } from './devices.broker.ts';
+export { ordersOver } from './devices.commands.repo.ts';
 export { credentialedNodeIds, saveCredential } from './devices.repo.ts';
 export { commissionDemoFleet, commissionFleet, hashSecret, newSecret } from './devices.service.ts';
 

@@ -1,5 +1,6 @@
 import { localMidnight } from '@vpp/shared/time';
 import type { Database } from '../db/database.ts';
+import { ordersOver } from '../devices/index.ts';
 import type { AppContext } from '../platform/context.ts';
 import {
   type CloudAt,
@@ -280,21 +281,15 @@ export async function forecastError(ctx: AppContext, nodes: readonly ModelNode[]
 /** The (node, bucket) pairs over [start, end) in which an event's order held the node. */
 async function disturbedSlots(db: Database, nodes: readonly ModelNode[], start: number, end: number): Promise<Set<string>> {
   const out = new Set<string>();
-  const ids = nodes.map((n) => n.id);
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db
-      .selectFrom('node_commands')
-      .select(['node_id', 'start_ts', 'end_ts', 'params'])
-      .where('node_id', 'in', ids.slice(i, i + 500))
-      .where('start_ts', '<', end)
-      .where('end_ts', '>', start)
-      .where('status', 'in', ['PENDING', 'ACCEPTED'])
-      .execute();
-    for (const r of rows) {
-      if (isStanding(r.params)) continue;
-      const from = Math.max(start, Number(r.start_ts) - (Number(r.start_ts) % SLOT_S));
-      for (let t = from; t < Math.min(end, Number(r.end_ts)); t += SLOT_S) out.add(`${r.node_id}|${t}`);
-    }
+  for (const r of await ordersOver(
+    db,
+    nodes.map((n) => n.id),
+    start,
+    end,
+  )) {
+    if (isStanding(r.params)) continue;
+    const from = Math.max(start, Number(r.start_ts) - (Number(r.start_ts) % SLOT_S));
+    for (let t = from; t < Math.min(end, Number(r.end_ts)); t += SLOT_S) out.add(`${r.node_id}|${t}`);
   }
   return out;
 }
