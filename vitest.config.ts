@@ -2,9 +2,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The server tests that run the server in child processes (test/start-server.ts): `*.crash.test.ts`.
- * Two files in devices/ and telemetry/ still have the older `*.processes.test.ts` name.
  */
-const CRASH = ['packages/server/src/**/*.crash.test.ts', 'packages/server/src/**/*.processes.test.ts'];
+const CRASH = ['packages/server/src/**/*.crash.test.ts'];
 
 export default defineConfig({
   test: {

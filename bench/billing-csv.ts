@@ -4,7 +4,7 @@
 
 import { epochToLocalDate } from '@vpp/shared/time';
 import { buildApp } from '../packages/server/src/app.ts';
-import { eventsCsv } from '../packages/server/src/features/billing/billing.csv.ts';
+import { eventsCsv } from '../packages/server/src/features/billing/billing.csv.service.ts';
 import { benchBilling } from './billing.ts';
 import { openBench } from './setup.ts';
 

@@ -20,7 +20,7 @@ export const PLAIN = /^[A-Za-z0-9][A-Za-z0-9 ._/:-]*$/;
 
 /**
  * One page as CSV records. A record of finite numbers and plain text (NMIs, dates, types) is joined
- * directly, exactly as csv-stringify writes it (billing.csv.test.ts checks the two agree); any other
+ * directly, exactly as csv-stringify writes it (billing.csv.integration.test.ts checks the two agree); any other
  * record (a comma, a quote, a line break, a leading =, +, -, @) goes through csv-stringify itself.
  * The shortcut is what lets a month of a large fleet stream at a million lines a second.
  */

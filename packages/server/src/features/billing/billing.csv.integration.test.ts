@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify/sync';
 import { beforeAll, expect, it } from 'vitest';
 import { streamingTasks } from '../../platform/run-in-worker.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { CSV_OPTIONS, type CsvThread, csvRecords, EVENTS_CSV_COLUMNS, eventsCsv } from './billing.csv.ts';
+import { CSV_OPTIONS, type CsvThread, csvRecords, EVENTS_CSV_COLUMNS, eventsCsv } from './billing.csv.service.ts';
 
 /** Text fields that need csv-stringify's care: formulas (ASCII and full-width), quotes, commas, line breaks, blank. */
 const NASTY = [

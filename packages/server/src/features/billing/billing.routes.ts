@@ -8,7 +8,7 @@ import { downloadPathOf, issueDownloadToken } from '../../platform/downloads.ts'
 import { ApiError, badRequest, forbidden } from '../../platform/errors.ts';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
-import { eventsCsv, summaryCsv } from './billing.csv.ts';
+import { eventsCsv, summaryCsv } from './billing.csv.service.ts';
 import { invoiceFilename, listInvoices, requireInvoice, setPaid } from './billing.invoices.service.ts';
 import { renderInvoicePdf } from './billing.pdf.ts';
 import * as service from './billing.service.ts';
