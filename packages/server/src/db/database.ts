@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
@@ -110,6 +111,14 @@ else {
 `;
 
 /**
+ * The checkpointers told to close and not yet ended. Kysely does not wait for a connection's close, so
+ * `openDatabase`'s close waits for these: until its checkpointer has ended, a database is not closed
+ * (a checkpointer starting late opens the file, creating it anew; CI met a data folder that could not
+ * be removed after its database was closed).
+ */
+const closingCheckpointers = new Set<Promise<unknown>>();
+
+/**
  * Kysely's SqliteDialect over the built-in node:sqlite, with prepared statements cached by SQL text.
  * `readOnly`: a reader's connection (see `openReader`), which neither sets up the file nor checkpoints.
  */
@@ -128,6 +137,7 @@ function nodeSqliteDialect(file: string, onOpen: (bulk: BulkWriter, read: ArrayR
       checkpointer?.unref();
       // Checkpointing is housekeeping: a thread that cannot do it must never take the process down.
       checkpointer?.on('error', () => undefined);
+      const ended = checkpointer ? once(checkpointer, 'exit') : null;
       const cache = new Map<string, ReturnType<DatabaseSync['prepare']>>();
       const prepared = (text: string) => {
         let stmt = cache.get(text);
@@ -156,6 +166,10 @@ function nodeSqliteDialect(file: string, onOpen: (bulk: BulkWriter, read: ArrayR
           // The worker closes its own connection; whichever closes last folds the log into the file.
           checkpointer?.postMessage('close');
           conn.close();
+          if (ended) {
+            closingCheckpointers.add(ended);
+            void ended.finally(() => closingCheckpointers.delete(ended));
+          }
         },
         prepare: (text: string) => {
           const s = prepared(text);
@@ -264,7 +278,11 @@ export async function openDatabase(opts: { url?: string; dataDir: string; schema
   }
   const db = connect(source, false);
   await migrate(db, opts.url ? opts.schema : undefined, opts.migrateTo);
-  return { db, dialect: source.dialect, close: () => db.destroy() };
+  const close = async () => {
+    await db.destroy();
+    await Promise.all(closingCheckpointers);
+  };
+  return { db, dialect: source.dialect, close };
 }
 
 /** Readers kept open in this thread, by source, the most recently used last. */

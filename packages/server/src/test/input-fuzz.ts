@@ -114,8 +114,8 @@ export function fuzzShare(k: number): void {
       it('deals every area with endpoints to exactly one share, each share with its file', () => {
         const names = Array.from({ length: SHARES }, (_, i) => areasOfShare(i + 1).map(([name]) => name)).flat();
         expect(names.sort()).toEqual(AREAS.map(([name]) => name).sort());
-        const files = fs.readdirSync(path.join(import.meta.dirname, '../features')).filter((f) => /^input-fuzz\.\d+\.test\.ts$/.test(f));
-        expect(files.sort()).toEqual(Array.from({ length: SHARES }, (_, i) => `input-fuzz.${i + 1}.test.ts`).sort());
+        const files = fs.readdirSync(path.join(import.meta.dirname, '../features')).filter((f) => /^input-fuzz\.\d+\.integration\.test\.ts$/.test(f));
+        expect(files.sort()).toEqual(Array.from({ length: SHARES }, (_, i) => `input-fuzz.${i + 1}.integration.test.ts`).sort());
       });
 
     for (const [name, list] of areasOfShare(k)) {
