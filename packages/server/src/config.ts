@@ -62,6 +62,8 @@ const schema = z.object({
   /** The demo's live fleet: its devices report over MQTT through the embedded broker (false: the in-process simulator writes the telemetry store directly). */
   SIM_WIRE: bool.default(true),
   SIM_SEED: z.coerce.number().int().default(42),
+  /** The fleet's rare connectivity outages (about one day in forty a unit is out for one to six hours); false builds a fleet without them. */
+  SIM_OUTAGES: bool.default(true),
   /** The share of each simulated battery its household keeps as backup (self-consumption stops there; dispatches may use it down to their own reserve). */
   SIM_BACKUP_RESERVE: z.coerce.number().min(0).max(0.9).default(0.2),
   /** Heavy reads (long-range series, maps) one user runs at a time; more wait (docs/performance.md). */

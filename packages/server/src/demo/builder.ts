@@ -23,6 +23,8 @@ export interface SimParams {
   awaitingContact?: boolean;
   /** The unit stopped reporting at this time and has not come back. */
   offlineSince?: number;
+  /** false: the unit has none of the rare outages of a day in forty (a fleet built with SIM_OUTAGES=false). */
+  outages?: false;
 }
 
 const LABELS = ['Residence', 'Home', 'Farmhouse', 'Unit', 'Townhouse', 'Beach house'];
@@ -34,7 +36,7 @@ const SURNAMES = ['Nguyen', 'Smith', 'Jones', 'Williams', 'Brown', 'Wilson', 'Ta
  */
 export async function buildFleet(
   db: Database,
-  opts: { count: number; seed: number; owners: FleetOwners; historyDays: number; now?: number },
+  opts: { count: number; seed: number; owners: FleetOwners; historyDays: number; now?: number; outages?: boolean },
 ): Promise<number[]> {
   const rnd = seeded(opts.seed);
   const now = opts.now ?? nowS();
@@ -87,6 +89,7 @@ export async function buildFleet(
       const sim: SimParams = { loadScale: Math.round((0.6 + rnd.next() * 1.2) * 100) / 100 };
       if (awaiting) sim.awaitingContact = true;
       if (offlineLong) sim.offlineSince = now - rnd.int(3600, 5 * 86400);
+      if (opts.outages === false) sim.outages = false;
       const label = rnd.next() < 0.45 ? `${rnd.pick(SURNAMES)} ${rnd.pick(LABELS)}` : null;
       const street = `${rnd.int(1, 240)} ${rnd.pick(STREETS)}`;
       const meter = (kind: string, phases: number) => {

@@ -106,7 +106,7 @@ export async function startFleet(
   /** The broker the demo's devices connect to (the embedded one); absent: the simulator reports live itself. */
   wire?: { broker: string },
 ) {
-  const { SIM_NODES, SIM_HISTORY_DAYS, SIM_INTERVAL_S, SIM_SEED, SIM_BACKUP_RESERVE } = ctx.config;
+  const { SIM_NODES, SIM_HISTORY_DAYS, SIM_INTERVAL_S, SIM_SEED, SIM_BACKUP_RESERVE, SIM_OUTAGES } = ctx.config;
   const now = nowS();
   const existing = await ctx.db.selectFrom('nodes').select('id').limit(1).executeTakeFirst();
   const built = !existing && SIM_NODES > 0;
@@ -121,7 +121,14 @@ export async function startFleet(
     await saveHistoryPlan(ctx, plan);
   }
   if (built) {
-    const ids = await buildFleet(ctx.db, { count: SIM_NODES, seed: SIM_SEED, owners: await demoOwners(ctx), historyDays: SIM_HISTORY_DAYS, now });
+    const ids = await buildFleet(ctx.db, {
+      count: SIM_NODES,
+      seed: SIM_SEED,
+      owners: await demoOwners(ctx),
+      historyDays: SIM_HISTORY_DAYS,
+      now,
+      outages: SIM_OUTAGES,
+    });
     await reports.joined(ids);
     log.info(`Built a simulated fleet of ${SIM_NODES} nodes`);
   }

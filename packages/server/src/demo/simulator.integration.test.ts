@@ -351,3 +351,33 @@ describeEachDatabase('fleet simulator, history beginning as a unit goes quiet', 
     expect(events.map((e) => [Number(e.ts), e.event_type])).toEqual([[f.next, 'NODE_OFFLINE']]);
   }, 60_000);
 });
+
+// SIM_OUTAGES=false (the server-process tests): the same fleet without its rare outages.
+describeEachDatabase('fleet simulator, a fleet built without outages', (h) => {
+  it('has every unit in contact report at every step where the same fleet with outages has some out', async () => {
+    const { db } = h().ctx;
+    const now = Math.floor(nowS() / STEP) * STEP;
+    const org = await h().org();
+    await buildFleet(db, { count: 200, seed: 5, owners: { retailers: [org], networks: new Map(), installers: [] }, historyDays: 30, now, outages: false });
+    const rows = await db.selectFrom('nodes').select(['id', 'unit_state', 'commissioned_at', 'sim_json']).orderBy('id').execute();
+    const inContact = rows.filter((r) => {
+      const p = JSON.parse(r.sim_json) as SimParams;
+      return r.unit_state === 'COMMISSIONED' && !p.awaitingContact && p.offlineSince === undefined;
+    });
+    expect(inContact.length).toBeGreaterThan(150);
+    let out = 0;
+    let outWithOutages = 0;
+    for (const r of inContact) {
+      const params = JSON.parse(r.sim_json) as SimParams;
+      expect(params.outages).toBe(false);
+      const unit = { model: { id: r.id } as NodeModel, params, commissionedAt: Number(r.commissioned_at) };
+      const { outages: _, ...withOutages } = params;
+      for (let ts = Math.max(now - 30 * DAY, Number(r.commissioned_at)); ts <= now; ts += STEP) {
+        if (!reporting(unit, ts)) out++;
+        if (!reporting({ ...unit, params: withOutages }, ts)) outWithOutages++;
+      }
+    }
+    expect(out).toBe(0);
+    expect(outWithOutages).toBeGreaterThan(0);
+  });
+});

@@ -50,6 +50,7 @@ export function reporting(n: { model: NodeModel; params: SimParams; commissioned
   if (n.commissionedAt === null || ts < n.commissionedAt || n.params.awaitingContact) return false;
   if (n.params.offlineSince !== undefined && ts >= n.params.offlineSince) return false;
   // About one day in forty holds an outage of one to six hours (connectivity, not the grid).
+  if (n.params.outages === false) return true;
   for (const day of [Math.floor(ts / 86400), Math.floor(ts / 86400) - 1]) {
     if (hash01(n.model.id, day, 3) < 0.025) {
       const start = day * 86400 + Math.floor(hash01(n.model.id, day, 4) * 86400);

@@ -195,8 +195,11 @@ export const DIALECTS: { dialect: Dialect; skip: boolean }[] = [
 /**
  * A clock run `rate` times faster than real time from now, for a server process whose events and
  * settlement must play out in seconds: `env` sets the server's clock (CLOCK_RATE, CLOCK_ANCHOR) over a
- * small live fleet, with a job lease and a settlement delay of 5 clock minutes, and without the demo's
- * past dispatches (crash points count from the start: those would move which pass they kill);
+ * small live fleet, with a job lease and a settlement delay of 5 clock minutes, without the demo's
+ * past dispatches (crash points count from the start: those would move which pass they kill) and
+ * without the fleet's rare outages (SIM_OUTAGES=false: a unit's outage falls at an hour its id and the
+ * day decide, so at some hours of some days it fell in a test's event, and the engine rightly dropped
+ * the unit and gave its share to the others, which a test of a kill read as orders sent again);
  * `clock()` reads the servers' clock here the same way (epoch seconds). The fleet reports through
  * the in-process simulator, not the wire (SIM_WIRE=false): these tests follow the telemetry store's
  * and the events' crash safety by the simulator's position (`sim_state`), and at 60 times real time
@@ -210,6 +213,7 @@ export function fastClock(rate: number) {
     SIM_DEMO_DISPATCHES: 'false',
     SIM_INTERVAL_S: '30',
     SIM_WIRE: 'false',
+    SIM_OUTAGES: 'false',
     CLOCK_RATE: String(rate),
     CLOCK_ANCHOR: String(anchor),
     JOB_LEASE_S: '300',
