@@ -14,12 +14,26 @@ export interface SessionState {
 const TOKEN_KEY = 'vpp.access_token';
 const initial = (): SessionState => ({ loginStatus: 'FETCHING', sessionExpired: false, timezoneMismatch: false, totpConfig: null, message: null });
 
-let state: SessionState = initial();
+/** The stored token, or null where there is none (or storage is refused). */
+function storedToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+// Nothing stored: signed out from the start (issue 30), so that the login page is the app's first
+// render, sliced as a transition (main.tsx), rather than a loader replaced in one unsliced render
+// when the session's boot says so (an external store's update cannot be time-sliced).
+let state: SessionState = storedToken() ? initial() : { ...initial(), loginStatus: 'LOGGED_OUT' };
 let refresher: (() => Promise<void>) | null = null;
 const listeners = new Set<() => void>();
 const resetListeners = new Set<() => void>();
 
 function set(patch: Partial<SessionState>) {
+  // A patch that changes nothing renders nothing.
+  if ((Object.keys(patch) as (keyof SessionState)[]).every((k) => Object.is(state[k], patch[k]))) return;
   state = { ...state, ...patch };
   for (const l of listeners) l();
 }
