@@ -3,10 +3,10 @@ import './lib/login-styles.css';
 import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, StrictMode, Suspense, startTransition, useRef } from 'react';
+import { lazy, StrictMode, Suspense, startTransition, useEffect, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { createAppRouter } from './app/router.tsx';
+import { BrowserRouter } from 'react-router';
+import { AppRoutes } from './app/router.tsx';
 import { cssVariablesResolver, theme } from './app/theme.ts';
 import { startVersionChecker } from './app/version-checker.ts';
 import { startAnalytics } from './lib/analytics.ts';
@@ -35,10 +35,22 @@ function Toasts() {
   );
 }
 
-const router = createAppRouter();
+let started = false;
 
-startVersionChecker();
-void startAnalytics();
+/**
+ * The version checks (with the service worker) and analytics start once the app has committed its
+ * first render (issue 30): both fetch /meta.json and parse it with zod, which they load, and on a
+ * phone's CPU that work held up the login page's first render.
+ */
+function StartBackground() {
+  useEffect(() => {
+    if (started) return;
+    started = true;
+    startVersionChecker();
+    void startAnalytics();
+  }, []);
+  return null;
+}
 
 // The first render as a transition: React renders the app in slices of a few milliseconds, yielding
 // between them, rather than in one task that holds the page (a phone's slower CPU, issue 30); the
@@ -50,8 +62,11 @@ const render = () => {
       <StrictMode>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
           <Toasts />
+          <StartBackground />
           <QueryClientProvider client={queryClient}>
-            <RouterProvider router={router} />
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
           </QueryClientProvider>
         </MantineProvider>
       </StrictMode>,

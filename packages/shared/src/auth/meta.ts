@@ -18,3 +18,6 @@ export const metaReply = z.object({
   analytics: z.nullable(z.object({ domain: z.string(), endpoint: z.string() })),
 });
 export type MetaReply = z.infer<typeof metaReply>;
+
+/** The version alone: what a running app checks against its own, whatever else a newer server's reply holds. */
+export const metaVersionReply = z.pick(metaReply, { version: true });

@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
-import { lazy, Suspense, useEffect } from 'react';
-import { Outlet, useMatches } from 'react-router';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { type Location, Outlet, useLocation } from 'react-router';
 import { DelayedLoader } from '../components/delayed-loader.tsx';
 import { bootSession, LoginPanel } from '../features/auth/index.ts';
 import { session, useSession } from '../lib/session.ts';
@@ -16,20 +16,24 @@ const preloadMainShell = () => void loadMainShell().catch(() => undefined);
 let booted = false;
 
 /** What the router's table says of a route (router.tsx). */
-type RouteHandle = { public?: boolean; preload?: () => Promise<unknown> };
+export type RouteHandle = { public?: boolean; preload?: () => Promise<unknown> } | undefined;
 
-/** Chooses the shell: public pages and the login panel in the login shell, the rest in the main shell. */
-export function Root() {
+/**
+ * Chooses the shell: public pages and the login panel in the login shell, the rest in the main
+ * shell. `handlesAt` gives what the table says of the routes at a location (router.tsx).
+ */
+export function Root({ handlesAt }: { handlesAt: (location: Location) => RouteHandle[] }) {
   const { loginStatus } = useSession();
-  const matches = useMatches();
-  const isPublic = matches.some((m) => (m.handle as RouteHandle | undefined)?.public);
+  const location = useLocation();
+  const matches = useMemo(() => handlesAt(location), [handlesAt, location]);
+  const isPublic = matches.some((m) => m?.public);
   useEffect(() => {
     if (!booted) {
       booted = true;
       if (session.token()) {
         // A stored session: the main shell and the page opened load beside the account's call.
         preloadMainShell();
-        for (const m of matches) void (m.handle as RouteHandle | undefined)?.preload?.();
+        for (const m of matches) void m?.preload?.();
       }
       void bootSession();
     }

@@ -1,10 +1,10 @@
 import { Suspense } from 'react';
-import { createBrowserRouter } from 'react-router';
+import { type Location, matchRoutes, type RouteObject, useRoutes } from 'react-router';
 import { DelayedLoader } from '../components/delayed-loader.tsx';
 import type { AreaRoute } from '../lib/routes.tsx';
 import { LoginShell } from './login-shell.tsx';
 import { PageGuard } from './page-guard.tsx';
-import { Root } from './root.tsx';
+import { Root, type RouteHandle } from './root.tsx';
 import { ROUTES } from './routes.tsx';
 
 /** A route's element: a lazy public page in the login shell's panel; a signed-in page waits in the main shell's Suspense (Root). */
@@ -28,11 +28,23 @@ function elementOf(r: AreaRoute) {
   );
 }
 
-/** The app's router: every route of the table under the Root, which chooses the shell. */
-export const createAppRouter = () =>
-  createBrowserRouter([
-    {
-      element: <Root />,
-      children: ROUTES.map((r) => ({ path: r.path, element: elementOf(r), handle: { public: r.public ?? false, preload: r.page?.preload } })),
-    },
-  ]);
+/** What the table says of each route that matches `location`, outermost first. */
+const handlesAt = (location: Location): RouteHandle[] => (matchRoutes(routeObjects, location) ?? []).map((m) => m.route.handle as RouteHandle);
+
+/** Every route of the table under the Root, which chooses the shell. */
+const routeObjects: RouteObject[] = [
+  {
+    element: <Root handlesAt={handlesAt} />,
+    children: ROUTES.map((r) => ({ path: r.path, element: elementOf(r), handle: { public: r.public ?? false, preload: r.page?.preload } })),
+  },
+];
+
+/**
+ * The app's routes at the browser's location, under main.tsx's BrowserRouter. A declarative router,
+ * not React Router's data router (createBrowserRouter): the app has no loaders, actions or fetchers,
+ * and the data router's code was 12 KB gzipped of the login page's script and its route table's
+ * set-up a share of the work before its first render (issue 30).
+ */
+export function AppRoutes() {
+  return useRoutes(routeObjects);
+}

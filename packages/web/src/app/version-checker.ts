@@ -1,9 +1,7 @@
 /// <reference types="vite-plugin-pwa/client" />
 
 import { registerSW } from 'virtual:pwa-register';
-import { metaReply } from '@vpp/shared/auth/meta';
 import { APP_VERSION } from '@vpp/shared/constants';
-import { z } from 'zod/mini';
 import { request } from '../lib/request.ts';
 
 /** How often the running app asks whether the server runs a newer version. */
@@ -23,7 +21,8 @@ export function isNewerVersion(a: string, b: string): boolean {
 /** The server's version from /meta.json?{timestamp}; null on any error, which counts as up to date. */
 async function serverVersion(): Promise<string | null> {
   try {
-    return (await request(`/meta.json?${Date.now()}`, { auth: false, quiet: true, schema: z.pick(metaReply, { version: true }) })).version;
+    const { metaVersionReply } = await import('@vpp/shared/auth/meta');
+    return (await request(`/meta.json?${Date.now()}`, { auth: false, quiet: true, schema: metaVersionReply })).version;
   } catch {
     return null;
   }

@@ -1,11 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { metaReply } from '@vpp/shared/auth/meta';
 import { request } from './request.ts';
+
+/** The reply's schema, with zod (zod/mini), loaded with the first call: not on the login page's first render (issue 30). */
+const loadMetaReply = async () => (await import('@vpp/shared/auth/meta')).metaReply;
 
 /** The server's /meta.json (version, demo mode, analytics, map tiles), fetched once per page load. */
 export const metaQueryOptions = queryOptions({
   queryKey: ['meta'],
-  queryFn: () => request(`/meta.json?${Date.now()}`, { auth: false, schema: metaReply }),
+  queryFn: async () => request(`/meta.json?${Date.now()}`, { auth: false, schema: await loadMetaReply() }),
   staleTime: Number.POSITIVE_INFINITY,
 });
 export const useMeta = () => useQuery(metaQueryOptions);
