@@ -58,7 +58,7 @@ interface Run {
   lcpMs: number;
   tbtMs: number;
   cls: number;
-  /** Gzipped KB of the scripts the page downloaded, lazily loaded ones (the captcha widget…) included. */
+  /** Gzipped KB of the scripts the page downloaded while Lighthouse watched (it focuses nothing: no captcha). */
   scriptsKbGz: number;
 }
 
@@ -132,6 +132,8 @@ const results = {
   loginJsKbGz: bundle.loginKbGz,
   loginScriptsDownloadedKbGz: desktop.scriptsKbGz,
   captchaKbGz: bundle.captchaKbGz,
+  afterFirstRenderKbGz: bundle.afterFirstRenderKbGz,
+  signInKbGz: bundle.signInKbGz,
   largestOtherScreen: {
     screen: largest.screen,
     firstLoadKbGz: largest.firstLoadKbGz,
@@ -154,13 +156,14 @@ const rows: [string, string][] = [
     'login page JS, static (entry and its imports), KB gz',
     `${bundle.loginKbGz}  (target ≤ ${TARGET.loginKbGz}: ${verdict(bundle.loginKbGz <= TARGET.loginKbGz)})`,
   ],
+  ['login page JS downloaded as it opens, seen by Lighthouse (no focus), KB gz', `${desktop.scriptsKbGz}`],
   [
-    'login page JS downloaded as it opens (with the demo logins), KB gz',
-    `${desktop.scriptsKbGz}  (target ≤ ${TARGET.loginKbGz}: ${verdict(desktop.scriptsKbGz <= TARGET.loginKbGz)})`,
+    "  + after the first render and on the form's first focus: captcha, auth contract, meta schema",
+    `${bundle.afterFirstRenderKbGz} (the captcha alone ${bundle.captchaKbGz})`,
   ],
   [
-    "  + the captcha, loaded on the form's first focus, KB gz",
-    `${bundle.captchaKbGz} (${Math.round((desktop.scriptsKbGz + bundle.captchaKbGz) * 10) / 10} in all)`,
+    'all a sign-in needs (the static JS and the above), KB gz',
+    `${bundle.signInKbGz}  (target ≤ ${TARGET.loginKbGz}: ${verdict(bundle.signInKbGz <= TARGET.loginKbGz)})`,
   ],
   [
     `largest screen's first load beyond the login page, KB gz`,

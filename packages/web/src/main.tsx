@@ -39,15 +39,17 @@ let started = false;
 
 /**
  * The version checks (with the service worker) and analytics start once the app has committed its
- * first render (issue 30): both fetch /meta.json and parse it with zod, which they load, and on a
- * phone's CPU that work held up the login page's first render.
+ * first render, in a task of their own (issue 30): both fetch /meta.json and parse it with zod,
+ * which they load, and on a phone's CPU that work held up the login page's first render.
  */
 function StartBackground() {
   useEffect(() => {
     if (started) return;
     started = true;
-    startVersionChecker();
-    void startAnalytics();
+    setTimeout(() => {
+      startVersionChecker();
+      void startAnalytics();
+    });
   }, []);
   return null;
 }
