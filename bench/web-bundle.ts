@@ -24,8 +24,9 @@ export interface ScreenLoad {
   /** The page module (src path), or the login page. */
   screen: string;
   /**
-   * Gzipped KB of the screen's first load beyond the shell: the page chunk and its static imports
-   * that the shell does not hold, all that it needs to paint (issue 30 item 5: ≤ 350).
+   * Gzipped KB of the screen's first load beyond the login page: the page chunk and its static
+   * imports, and for a signed-in page the signed-in shell's (app/main-shell.tsx), all that it needs
+   * to paint that the login page does not hold (issue 30 item 5: ≤ 350).
    */
   firstLoadKbGz: number;
   /**
@@ -100,12 +101,24 @@ export function analyseBundle(dist: string): BundleReport {
       }
     return { bytes: bytes(added) + worst.bytes, parts: worst.parts };
   };
+  // A signed-in screen paints inside the signed-in shell (header, sidebar, menus: app/main-shell.tsx),
+  // which the login page loads on demand: its first load counts the shell's code too. The signed-out
+  // pages (the password pages, `public` in their routes) paint in the login page's own shell.
+  const mainShellKey = shellDynamic.find((k) => /src\/app\/main-shell\.tsx$/.test(k));
+  if (!mainShellKey) throw new Error('the login page does not load app/main-shell.tsx on demand');
+  const isPublic = (k: string) => /src\/features\/password\//.test(manifest[k].src ?? '');
   const screens = Object.keys(manifest)
     .filter((k) => manifest[k].isDynamicEntry && isPage(k))
     .map((k) => {
-      const own = [...closure(k)].filter((c) => !shell.has(c));
-      const withParts = heaviest(k, shell);
-      return { screen: manifest[k].src ?? k, firstLoadKbGz: kb(bytes(own)), withOnDemandKbGz: kb(withParts.bytes), heaviestParts: withParts.parts };
+      const frame = isPublic(k) ? new Set<string>() : new Set([...closure(mainShellKey)].filter((c) => !shell.has(c)));
+      const own = new Set([...frame, ...[...closure(k)].filter((c) => !shell.has(c))]);
+      const withParts = heaviest(k, new Set([...shell, ...frame]));
+      return {
+        screen: manifest[k].src ?? k,
+        firstLoadKbGz: kb(bytes(own)),
+        withOnDemandKbGz: kb(bytes(frame) + withParts.bytes),
+        heaviestParts: withParts.parts,
+      };
     })
     .sort((a, b) => b.firstLoadKbGz - a.firstLoadKbGz);
   const allJs = Object.values(manifest).filter((c) => c.file.endsWith('.js'));
