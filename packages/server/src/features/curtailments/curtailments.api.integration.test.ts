@@ -1,7 +1,7 @@
 import { CURTAILMENT_MESSAGES } from '@vpp/shared/curtailments/messages';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { toControl } from '../../devices/devices.outbox.ts';
+import { toControl } from '../../devices/index.ts';
 import { homesVpp, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { forecastVpp } from '../events/index.ts';

@@ -16,7 +16,7 @@ import {
 } from '@vpp/shared/trading/schemas';
 import { z } from 'zod';
 import { nowS } from '../../db/database.ts';
-import { PRECEDENCE } from '../../devices/devices.commands.ts';
+import { PRECEDENCE } from '../../devices/index.ts';
 import { BATTERY_ONE_WAY_EFFICIENCY, forecastPower } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest } from '../../platform/errors.ts';
