@@ -1,5 +1,5 @@
-import { Suspense } from 'react';
-import { type Location, matchRoutes, type RouteObject, useRoutes } from 'react-router';
+import { Component, type ReactNode, Suspense } from 'react';
+import { type Location, matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { DelayedLoader } from '../components/delayed-loader.tsx';
 import type { AreaRoute } from '../lib/routes.tsx';
 import { LoginShell } from './login-shell.tsx';
@@ -46,5 +46,45 @@ const routeObjects: RouteObject[] = [
  * set-up a share of the work before its first render (issue 30).
  */
 export function AppRoutes() {
-  return useRoutes(routeObjects);
+  const location = useLocation();
+  return <RenderErrorBoundary location={location}>{useRoutes(routeObjects, location)}</RenderErrorBoundary>;
+}
+
+const lightgrey = 'rgba(200,200,200, 0.5)';
+
+/**
+ * A page that throws as it renders (a chunk that failed to load, a bug) shows what the data router
+ * showed in its place, React Router's default error element, rather than an empty window; the next
+ * location renders afresh.
+ */
+class RenderErrorBoundary extends Component<{ location: Location; children: ReactNode }, { error: unknown; location: Location }> {
+  state = { error: undefined as unknown, location: this.props.location };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  static getDerivedStateFromProps(props: { location: Location }, state: { error: unknown; location: Location }) {
+    return props.location !== state.location ? { error: undefined, location: props.location } : null;
+  }
+
+  render() {
+    const { error } = this.state;
+    if (error === undefined) return this.props.children;
+    const message = error instanceof Error ? error.message : JSON.stringify(error);
+    const stack = error instanceof Error ? error.stack : null;
+    return (
+      <>
+        <h2>Unexpected Application Error!</h2>
+        <h3 style={{ fontStyle: 'italic' }}>{message}</h3>
+        {stack ? <pre style={{ padding: '0.5rem', backgroundColor: lightgrey }}>{stack}</pre> : null}
+        <p>💿 Hey developer 👋</p>
+        <p>
+          You can provide a way better UX than this when your app throws errors by providing your own{' '}
+          <code style={{ padding: '2px 4px', backgroundColor: lightgrey }}>ErrorBoundary</code> or{' '}
+          <code style={{ padding: '2px 4px', backgroundColor: lightgrey }}>errorElement</code> prop on your route.
+        </p>
+      </>
+    );
+  }
 }
