@@ -215,7 +215,7 @@ async function* copiedEventLines(copy: CopyReader, part: EventsCsvPart): AsyncGe
 export type CsvThread = 'worker' | 'request';
 
 /** A part of a download: the line items of a key range, read in pages of `size` rows (SQLite). */
-interface EventsCsvPart extends ItemKeyRange {
+export interface EventsCsvPart extends ItemKeyRange {
   size: number;
 }
 
@@ -247,7 +247,7 @@ const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_
  * first and last items, a day split by id where it holds more. One part (the whole range) when the
  * range holds fewer than twice `partRows`: below that the second worker's start costs more than it saves.
  */
-async function eventsCsvParts(db: Database, whole: EventsCsvPart, partRows: number): Promise<EventsCsvPart[]> {
+export async function eventsCsvParts(db: Database, whole: EventsCsvPart, partRows: number): Promise<EventsCsvPart[]> {
   const spans = await itemDaySpans(arrayReader(db), whole.orgId, whole.start, whole.end);
   const total = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0);
   const count = Math.min(MAX_PARTS, Math.floor(total / partRows));
