@@ -232,12 +232,16 @@ export async function* eventsCsvTask(data: EventsCsvPart & { source: DatabaseSou
 
 /**
  * Line items a part of a download holds (by its items' ids; fewer where another organisation's or
- * another day's items came between): about 4.8 MB of CSV, a few pieces more than a streaming task
- * may make ahead (STREAM_WINDOW), so that the part after the one being sent is made whole meanwhile.
+ * another day's items came between): about 1.2 MB of CSV, so that the part after the one being sent
+ * is made whole meanwhile, within what a streaming task may make ahead (STREAM_WINDOW pieces of a
+ * megabyte): parts of 65,536 items (about 5 MB, more than that) left the second worker waiting its turn
+ * and gained little (docs/performance.md).
  */
-export const PART_ROWS = 65_536;
+export const PART_ROWS = 16_384;
+/** A download of fewer items than this is made by one worker, leaving the other to other users: 20,000 items took the same time either way (docs/performance.md). */
+export const SPLIT_MIN_ROWS = 32_768;
 /** Parts a download is split into at most (items far apart by id make many nearly empty parts). */
-const MAX_PARTS = 64;
+const MAX_PARTS = 128;
 
 const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
@@ -245,13 +249,13 @@ const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_
  * The key ranges the download of [start, end] is made in, in order, together the whole range (items
  * written after this look still fall in one): about `partRows` items each by the ids of the days'
  * first and last items, a day split by id where it holds more. One part (the whole range) when the
- * range holds fewer than twice `partRows`: below that the second worker's start costs more than it saves.
+ * range holds fewer than SPLIT_MIN_ROWS.
  */
 export async function eventsCsvParts(db: Database, whole: EventsCsvPart, partRows: number): Promise<EventsCsvPart[]> {
   const spans = await itemDaySpans(arrayReader(db), whole.orgId, whole.start, whole.end);
   const total = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0);
-  const count = Math.min(MAX_PARTS, Math.floor(total / partRows));
-  if (count < 2) return [whole];
+  if (total < SPLIT_MIN_ROWS) return [whole];
+  const count = Math.min(MAX_PARTS, Math.max(2, Math.floor(total / partRows)));
   const parts: EventsCsvPart[] = [];
   let from = { day: whole.start, id: 0 };
   let seen = 0;
