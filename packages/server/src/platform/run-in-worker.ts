@@ -8,7 +8,8 @@ import { Worker } from 'node:worker_threads';
 //   long-lived workers (`STREAM_WORKERS`), so that the database's reading and the formatting run on
 //   the machine's other core while the request's thread sends what they made. A worker loads the
 //   task's modules once (1 to 2 s under tsx) and then starts each task at once; it ends after
-//   `STREAM_IDLE_MS` without a task.
+//   `STREAM_IDLE_MS` without a task. `streamInOrder` runs one task per part of a file (a large events
+//   CSV) in the workers at once and answers the parts' pieces in order.
 // A worker loads the task's module through tsx (which the server runs under) and calls one of its
 // exported functions with the data (structured-cloned).
 
