@@ -60,6 +60,22 @@ module.exports = {
       to: { path: '^packages/server/src/telemetry/', pathNot: '^packages/server/src/telemetry/index\\.ts$' },
     },
     {
+      name: 'devices-through-its-face',
+      severity: 'error',
+      comment:
+        "Issue 29: the console's side of the device wire (commands, reports, the outbox, credentials) is reached only through its face, packages/server/src/devices/index.ts; its own files and tests reach each other directly.",
+      from: { pathNot: '^packages/server/src/devices/' },
+      to: { path: '^packages/server/src/devices/', pathNot: '^packages/server/src/devices/index\\.ts$' },
+    },
+    {
+      name: 'devices-imports-no-area',
+      severity: 'error',
+      comment:
+        "The device wire stands below the areas, which reach it through its face: it imports none of them (a node's device and credential are served by the nodes area, which finds the node and asks the face). Its tests excepted.",
+      from: { path: '^packages/server/src/devices/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/server/src/(features/|app\\.ts|main\\.ts|seed)' },
+    },
+    {
       name: 'telemetry-imports-no-area-nor-simulator',
       severity: 'error',
       comment:

@@ -163,7 +163,10 @@ function nodeSqliteDialect(file: string, onOpen: (bulk: BulkWriter, read: ArrayR
       onOpen((text, params) => prepared(text).run(...params), readArrays);
       return {
         close: () => {
-          // The worker closes its own connection; whichever closes last folds the log into the file.
+          // The worker closes its own connection; whichever closes last folds the log into the file. It is
+          // held (ref) until it ends: a close awaited last, with nothing else to wait for, would otherwise
+          // leave the event loop empty and end the process with its await unsettled (exit code 13).
+          checkpointer?.ref();
           checkpointer?.postMessage('close');
           conn.close();
           if (ended) {

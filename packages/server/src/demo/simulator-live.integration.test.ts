@@ -2,7 +2,7 @@ import type { NodeModel } from '@vpp/fleet/physics';
 import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
-import { commandResponses, sendCommands } from '../devices/devices.commands.ts';
+import { commandResponses, sendCommands } from '../devices/index.ts';
 import { nodeReports } from '../features/nodes/index.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { buildFleet, type SimParams } from './builder.ts';

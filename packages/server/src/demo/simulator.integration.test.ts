@@ -5,7 +5,7 @@ import { isValidNmiWithChecksum } from '@vpp/shared/nodes/nmi';
 import { NODE_STATUSES, nodeStatus } from '@vpp/shared/nodes/schemas';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
-import { commandResponses, sendCommands } from '../devices/devices.commands.ts';
+import { commandResponses, sendCommands } from '../devices/index.ts';
 import { nodeReports } from '../features/nodes/index.ts';
 import { describeEachDatabase } from '../test/harness.ts';
 import { buildFleet, type SimParams } from './builder.ts';

@@ -2,8 +2,7 @@ import { type Command, customerOptsOut, frequency, type NodeModel, step, submete
 import { hash01 } from '@vpp/fleet/random';
 import type { FastifyBaseLogger } from 'fastify';
 import { clockMs, type Database, nowS } from '../db/database.ts';
-import { type CommandSpec, commandSpec, followedWindows } from '../devices/devices.commands.ts';
-import type { ConnectivityChange, FleetReports, UnitContact } from '../devices/devices.reports.ts';
+import { type CommandSpec, type ConnectivityChange, commandSpec, type FleetReports, followedWindows, type UnitContact } from '../devices/index.ts';
 import type { Sample, SubmeterSample, TelemetryStore } from '../telemetry/index.ts';
 import type { SimParams } from './builder.ts';
 

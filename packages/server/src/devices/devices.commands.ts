@@ -253,5 +253,3 @@ export async function netExportCaps(db: Database, nodeIds: readonly number[], st
   }
   return out;
 }
-
-export { commandResponses } from './devices.commands.repo.ts';

@@ -2,9 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DeviceCredential, NodeDevice } from '@vpp/shared/devices/endpoints';
 import type { FleetDevice, FleetIdentities } from '@vpp/shared/devices/identities';
 import { type Database, nowS } from '../db/database.ts';
-import { requireNode } from '../features/nodes/index.ts';
 import type { AppContext } from '../platform/context.ts';
-import type { AuthUser } from '../platform/guard.ts';
 import * as repo from './devices.repo.ts';
 
 /**
@@ -31,23 +29,27 @@ export async function verifyDevice(ctx: AppContext, serial: string, password: Bu
 /** The embedded broker of each running console: a rotated credential closes its device's connections there. */
 export const embeddedBrokers = new WeakMap<AppContext, { disconnect(serial: string): void }>();
 
+/** A node as its area found it for the caller (the nodes area checks the organisation). */
+export interface DeviceNode {
+  id: number;
+  serial_number: string;
+}
+
 /**
  * Issues a node's device credential, or replaces it. Shown once. The old secret stops working: on
  * the embedded broker its connections close at once (on an external broker, at its next connection).
  */
-export async function issueCredential(ctx: AppContext, user: AuthUser, nodeId: number): Promise<DeviceCredential> {
-  const node = await requireNode(ctx, user, nodeId);
+export async function issueCredential(ctx: AppContext, node: DeviceNode): Promise<DeviceCredential> {
   const secret = newSecret();
   const at = nowS();
-  await repo.saveCredential(ctx.db, nodeId, hashSecret(secret), at);
+  await repo.saveCredential(ctx.db, node.id, hashSecret(secret), at);
   embeddedBrokers.get(ctx)?.disconnect(node.serial_number);
   return { username: node.serial_number, secret, issuedAt: at, broker: ctx.deviceBroker };
 }
 
 /** A node's device as its page shows it: never the secret. */
-export async function nodeDevice(ctx: AppContext, user: AuthUser, nodeId: number): Promise<NodeDevice> {
-  const node = await requireNode(ctx, user, nodeId);
-  const { issuedAt, status } = await repo.deviceRecord(ctx.db, nodeId);
+export async function nodeDevice(ctx: AppContext, node: DeviceNode): Promise<NodeDevice> {
+  const { issuedAt, status } = await repo.deviceRecord(ctx.db, node.id);
   return {
     username: node.serial_number,
     credentialIssuedAt: issuedAt,

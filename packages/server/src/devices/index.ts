@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { deviceEndpoints } from '@vpp/shared/devices/endpoints';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../platform/context.ts';
@@ -11,13 +10,34 @@ import { connectExternal, type ExternalLink } from './devices.link.ts';
 import { CommandOutbox } from './devices.outbox.ts';
 import * as repo from './devices.repo.ts';
 import type { FleetReports } from './devices.reports.ts';
-import { devicesRoutes } from './devices.routes.ts';
 import { embeddedBrokers, verifyDevice } from './devices.service.ts';
 
 export { BrokerPortTaken } from './devices.broker.ts';
-export { ordersOver } from './devices.commands.repo.ts';
+export { commandResponses, ordersOver } from './devices.commands.repo.ts';
+export {
+  type CommandSpec,
+  cancelCommands,
+  commandSpec,
+  endCommands,
+  followedWindows,
+  type NewCommand,
+  netExportCaps,
+  PRECEDENCE,
+  precededSeconds,
+  sendCommands,
+} from './devices.commands.ts';
+export { RESEND_S, toControl } from './devices.outbox.ts';
 export { credentialedNodeIds, saveCredential } from './devices.repo.ts';
-export { commissionDemoFleet, commissionFleet, hashSecret, newSecret } from './devices.service.ts';
+export type { ConnectivityChange, FleetReports, UnitContact } from './devices.reports.ts';
+export {
+  commissionDemoFleet,
+  commissionFleet,
+  type DeviceNode,
+  hashSecret,
+  issueCredential,
+  newSecret,
+  nodeDevice,
+} from './devices.service.ts';
 
 /**
  * Forgets, every hour, the sequence numbers older than raw retention (and an hour): they guard
@@ -28,11 +48,12 @@ const pruneSequencesJob = defineJob('devices.prune-sequences', z.object({ at: z.
   await repo.pruneSequences(ctx.db, at - ctx.config.TELEMETRY_RAW_RETENTION_DAYS * 86400 - 3600);
 });
 
-/** Devices on the wire: a node's device record and its credential. */
+/**
+ * Devices on the wire: the upkeep of their records. A node's device and its credential are served
+ * by the nodes area (its node page), which finds the node for the caller and asks here.
+ */
 export const devicesModule: FeatureModule = {
   name: 'devices',
-  endpoints: [deviceEndpoints],
-  routes: devicesRoutes,
   jobs: [pruneSequencesJob],
   recurring: [{ kind: pruneSequencesJob.kind, periodS: 3600 }],
 };

@@ -14,7 +14,10 @@ export interface FleetWindow {
 /**
  * Builds `count` nodes into the retailer's fleet (and the installer's, when given), and simulates
  * their history at 5 minutes for `days` up to now, with the world's weather over it and the week
- * ahead: the nodes and data the routes answer about.
+ * ahead: the nodes and data the routes answer about. Without the fleet's rare outages (SIM_OUTAGES=false):
+ * a unit's outage starts at an hour its id and the day decide, so a test's event or window met one at
+ * some hours of some days only (the dispatch delivered by the simulated fleet, at 16:29 UTC on 29
+ * November); the outages have tests of their own (demo/simulator.integration.test.ts).
  */
 export async function seedFleet(
   h: Harness,
@@ -31,6 +34,7 @@ export async function seedFleet(
     owners: { retailers: [opts.retailer], networks: new Map(), installers: opts.installer ? [opts.installer] : [] },
     historyDays: days + 2,
     now: to,
+    outages: false,
   });
   const reports = nodeReports(h.ctx);
   await reports.joined(ids);
@@ -41,6 +45,7 @@ export async function seedFleet(
       owners: { retailers: [m.retailer], networks: new Map(), installers: [] },
       historyDays: days + 2,
       now: to,
+      outages: false,
     });
     await reports.joined(theirs);
   }

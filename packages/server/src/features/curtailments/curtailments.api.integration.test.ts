@@ -1,7 +1,8 @@
 import { CURTAILMENT_MESSAGES } from '@vpp/shared/curtailments/messages';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
-import { toControl } from '../../devices/devices.outbox.ts';
+import { toControl } from '../../devices/index.ts';
+import { atTime, commandsLeft } from '../../test/events.ts';
 import { homesVpp, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { forecastVpp } from '../events/index.ts';
@@ -256,13 +257,7 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
     const d = (await get(`/api/curtailments/${id}`)).json().data;
     expect(d.cancelledAt).not.toBeNull();
     expect(d.audit.map((a: { action: string }) => a.action)).toEqual(['CREATED', 'CANCELLED']);
-    const left = await h()
-      .ctx.db.selectFrom('node_commands')
-      .select('status')
-      .where('source', '=', curtailmentSource(id))
-      .where('status', '!=', 'CANCELLED')
-      .execute();
-    expect(left).toEqual([]);
+    expect(await commandsLeft(h(), curtailmentSource(id))).toEqual([]);
     const again = await post(`/api/curtailments/${id}/cancel`);
     expect(again.statusCode).toBe(400);
     expect(again.json().data.message).toBe(CURTAILMENT_MESSAGES.notCancellable);
@@ -271,9 +266,7 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
   it('cancels an in-progress curtailment and refuses a completed one', async () => {
     const running = await create();
     const done = await create({ duration: 300 });
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      vi.setSystemTime((start() + 600) * 1000);
+    await atTime(start() + 600, async () => {
       const hdrs = await h().bearer((await h().user(org)).username);
       expect((await get(`/api/curtailments/${running}`, hdrs)).json().data.state).toBe('INPROGRESS');
       expect((await get(`/api/curtailments/${done}`, hdrs)).json().data.state).toBe('COMPLETED');
@@ -281,9 +274,7 @@ describeEachDatabase('curtailments and default setpoints', (h) => {
       expect(refused.statusCode).toBe(400);
       expect(refused.json().data.message).toBe(CURTAILMENT_MESSAGES.notCancellable);
       expect((await post(`/api/curtailments/${running}/cancel`, undefined, hdrs)).statusCode).toBe(200);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('predicts the window an hour either side at 5 minutes, warning for a later day', async () => {

@@ -1,6 +1,6 @@
 import { MAX_EPOCH_S } from '@vpp/shared/api/inputs';
 import type { Database } from '../../db/database.ts';
-import { endCommands, type NewCommand, sendCommands } from '../../devices/devices.commands.ts';
+import { endCommands, type NewCommand, sendCommands } from '../../devices/index.ts';
 import type { PowerstationRow } from '../vpps/index.ts';
 import * as repo from './curtailments.limits.repo.ts';
 

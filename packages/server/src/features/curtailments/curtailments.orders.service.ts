@@ -1,6 +1,6 @@
 import { CURTAILMENT } from '@vpp/shared/curtailments/messages';
 import { type Database, nowS } from '../../db/database.ts';
-import { endCommands } from '../../devices/devices.commands.ts';
+import { endCommands } from '../../devices/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ORDER_LEAD_S } from '../dispatches/index.ts';
 import { dueEvents, eventPowerstation, markChecked, markOrdersSent, STEP_S } from '../events/index.ts';

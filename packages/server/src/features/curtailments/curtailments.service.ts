@@ -15,7 +15,7 @@ import {
 import { PREDICTION_HORIZON_S } from '@vpp/shared/dispatches/rules';
 import { MAX_REQUEST_KW } from '@vpp/shared/dispatches/schemas';
 import { type Database, nowS } from '../../db/database.ts';
-import { commandResponses, endCommands } from '../../devices/devices.commands.ts';
+import { commandResponses, endCommands } from '../../devices/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';

@@ -13,7 +13,7 @@ import {
 import type { DispatchConstraints, DispatchPredictions } from '@vpp/shared/dispatches/schemas';
 import { MARKET_FORECAST_S } from '@vpp/shared/market/rules';
 import { nowS } from '../../db/database.ts';
-import { netExportCaps, PRECEDENCE } from '../../devices/devices.commands.ts';
+import { netExportCaps, PRECEDENCE } from '../../devices/index.ts';
 import { forecastError, forecastPower } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';

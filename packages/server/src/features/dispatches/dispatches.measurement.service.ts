@@ -1,6 +1,6 @@
 import { epochToLocalDate, startOfPeriod } from '@vpp/shared/time';
 import type { Database } from '../../db/database.ts';
-import { commandResponses } from '../../devices/devices.commands.ts';
+import { commandResponses } from '../../devices/index.ts';
 import { BATTERY_ONE_WAY_EFFICIENCY } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { HistoryColumn } from '../../telemetry/index.ts';

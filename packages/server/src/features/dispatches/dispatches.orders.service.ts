@@ -1,6 +1,6 @@
 import type { DispatchStrategy } from '@vpp/shared/dispatches/rules';
 import { type Database, nowS } from '../../db/database.ts';
-import { cancelCommands, type NewCommand, sendCommands } from '../../devices/devices.commands.ts';
+import { cancelCommands, type NewCommand, sendCommands } from '../../devices/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { dueEvents, eventPowerstation, markChecked, markOrdersSent, reportingBatteries } from '../events/index.ts';
 import { STEP_S } from './dispatches.engine.ts';

@@ -2,7 +2,7 @@ import { DISPATCH_MESSAGES } from '@vpp/shared/dispatches/messages';
 import { beforeAll, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { commandsFor } from '../../demo/simulator.ts';
-import { followedWindows, precededSeconds, sendCommands } from '../../devices/devices.commands.ts';
+import { followedWindows, precededSeconds, sendCommands } from '../../devices/index.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runDispatchEngine } from './dispatches.orders.service.ts';

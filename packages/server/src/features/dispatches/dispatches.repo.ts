@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { PRECEDENCE } from '../../devices/devices.commands.ts';
+import { PRECEDENCE } from '../../devices/index.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
 
 /** The type of a dispatch's row in `events`. */

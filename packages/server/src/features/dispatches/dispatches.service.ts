@@ -13,7 +13,7 @@ import { VPP_VIEW } from '@vpp/shared/vpps/permissions';
 export const AUTOMATIC = 'AUTOMATIC';
 
 import { type Database, nowS } from '../../db/database.ts';
-import { endCommands } from '../../devices/devices.commands.ts';
+import { endCommands } from '../../devices/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';

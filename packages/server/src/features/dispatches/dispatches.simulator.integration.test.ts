@@ -2,7 +2,7 @@ import type { NemRegion } from '@vpp/shared/market/rules';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { nowS } from '../../db/database.ts';
 import { FleetSimulator } from '../../demo/simulator.ts';
-import { cancelCommands } from '../../devices/devices.commands.ts';
+import { cancelCommands } from '../../devices/index.ts';
 import { seedFleet } from '../../test/fleet.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { actualPrices } from '../market/index.ts';

@@ -192,16 +192,15 @@ export async function forecastWindow(
   return forecastVpp(nodes, req, await forecastPower(ctx, nodes, req.from, forecastSteps(req)), adjust);
 }
 
+/** A node's place and equipment as the console's forecast of its power models it (forecastPower). */
+export function toModelNode(r: Pick<NodeStateRow, 'id' | 'lat' | 'lng' | 'postcode' | 'timezone' | 'solar_kw' | 'inverter_kw'>): ModelNode {
+  return { id: r.id, lat: r.lat, lng: r.lng, postcode: r.postcode, timezone: r.timezone, solarKw: r.solar_kw, inverterKw: r.inverter_kw };
+}
+
 /** A reporting node as the forecast models it, from its state now. */
 export function toForecastNode(r: NodeStateRow): ForecastNode & ModelNode {
   return {
-    id: r.id,
-    lat: r.lat,
-    lng: r.lng,
-    postcode: r.postcode,
-    timezone: r.timezone,
-    solarKw: r.solar_kw,
-    inverterKw: r.inverter_kw,
+    ...toModelNode(r),
     usableKwh: r.battery_usable_kwh,
     batteryKw: r.battery_kw,
     socKwh: Math.min(r.battery_usable_kwh, Math.max(0, r.remaining ?? 0)),

@@ -1,6 +1,6 @@
 import { eventStateAt, type VppEvent, type VppEventState } from '@vpp/shared/events/schemas';
 import { type Database, nowS } from '../../db/database.ts';
-import { cancelCommands, endCommands } from '../../devices/devices.commands.ts';
+import { cancelCommands, endCommands } from '../../devices/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';

@@ -16,6 +16,7 @@ export {
   predictionWarning,
   STEP_S,
   toForecastNode,
+  toModelNode,
   type VppForecast,
 } from './events.forecast.service.ts';
 export {

@@ -1,3 +1,4 @@
+import { deviceEndpoints } from '@vpp/shared/devices/endpoints';
 import { nodeEndpoints } from '@vpp/shared/nodes/endpoints';
 import type { FeatureModule } from '../../platform/module.ts';
 import { nodesRoutes } from './nodes.routes.ts';
@@ -7,9 +8,9 @@ export { deploymentCounts, fleetNodes, latestReading, mapNodes, type NodeRow, no
 export { nodeReports } from './nodes.reports.service.ts';
 export { nodeDetail, notifyNodeStatus, presentMapNode, presentNode, requireNode } from './nodes.service.ts';
 
-/** Fleet monitoring and node detail. */
+/** Fleet monitoring and node detail, with the node's device and its credential (devices endpoints). */
 export const nodesModule: FeatureModule = {
   name: 'nodes',
-  endpoints: [nodeEndpoints],
+  endpoints: [nodeEndpoints, deviceEndpoints],
   routes: nodesRoutes,
 };

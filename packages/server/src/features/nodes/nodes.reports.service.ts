@@ -1,4 +1,4 @@
-import type { ConnectivityChange, FleetReports, UnitContact } from '../../devices/devices.reports.ts';
+import type { ConnectivityChange, FleetReports, UnitContact } from '../../devices/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { insertNodeEvents, setConnectionOffline, setLastContact } from './nodes.repo.ts';
 import { indexNodes } from './nodes.search.repo.ts';

@@ -1,3 +1,4 @@
+import { deviceEndpoints as D } from '@vpp/shared/devices/endpoints';
 import { nodeEndpoints as E } from '@vpp/shared/nodes/endpoints';
 import { caller } from '../../platform/guard.ts';
 import { type App, route } from '../../platform/http.ts';
@@ -14,4 +15,7 @@ export function nodesRoutes(app: App) {
   route(app, E.series, async (req) => ({ status: 'OK' as const, series: await service.nodeSeries(app.ctx, caller(req), req.params.id, req.query) }));
   route(app, E.summary, async (req) => ({ status: 'OK' as const, ...(await service.nodeSummary(app.ctx, caller(req), req.params.id, req.query)) }));
   route(app, E.submeter, async (req) => ({ status: 'OK' as const, data: await service.submeterSeries(app.ctx, caller(req), req.params.id, req.query) }));
+  // The node's device on the wire (the devices endpoints): the node page's device section.
+  route(app, D.device, async (req) => ({ status: 'OK' as const, data: await service.nodeDevice(app.ctx, caller(req), req.params.id) }));
+  route(app, D.issueCredential, async (req) => ({ status: 'OK' as const, data: await service.issueDeviceCredential(app.ctx, caller(req), req.params.id) }));
 }

@@ -1,4 +1,5 @@
 import type { SuborgType } from '@vpp/shared/constants';
+import type { DeviceCredential, NodeDevice } from '@vpp/shared/devices/endpoints';
 import { formatDateTime, formatDuration, formatPower } from '@vpp/shared/format';
 import { type MeterGroup, type Node, type NodeDetail, type NodeEvent, type NodeListQuery, type NodeMetric, nodeStatus } from '@vpp/shared/nodes/schemas';
 import { escapeMarkdown } from '@vpp/shared/notifications/markdown';
@@ -6,7 +7,7 @@ import { OUTAGE_REASON_LABELS, type OutageReason } from '@vpp/shared/outages/mes
 import { hasPermission } from '@vpp/shared/permissions/registry';
 import { endOfPeriod, type Period, periodOfInterval } from '@vpp/shared/time';
 import { nowS } from '../../db/database.ts';
-import { precededSeconds } from '../../devices/devices.commands.ts';
+import * as devices from '../../devices/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
@@ -63,7 +64,7 @@ export async function nodeEvents(ctx: AppContext, user: AuthUser, id: number, li
     const e = presentNodeEvent(r);
     // A dispatch the node set aside, for a time, to follow another organisation's event with precedence (never named: docs/precedence.md).
     if (r.description === null && r.kind !== 'GRID_OUTAGE') {
-      const s = (await precededSeconds(ctx.db, `dispatch:${r.id}`, [id])).get(id);
+      const s = (await devices.precededSeconds(ctx.db, `dispatch:${r.id}`, [id])).get(id);
       if (s) e.description += ` For ${formatDuration(s)} the node followed another organisation's event with precedence.`;
     }
     data.push(e);
@@ -126,6 +127,16 @@ export async function nodeDetail(ctx: AppContext, user: AuthUser, id: number): P
     subMeterGroups: sortMeters(system.subMeterGroups),
     subMeters: await repo.nodeSubmeters(ctx.db, id),
   };
+}
+
+/** The node's device as its page shows it: never the secret. */
+export async function nodeDevice(ctx: AppContext, user: AuthUser, id: number): Promise<NodeDevice> {
+  return devices.nodeDevice(ctx, await requireNode(ctx, user, id));
+}
+
+/** Issues the node's device credential, or replaces it (devices: the old secret stops working). */
+export async function issueDeviceCredential(ctx: AppContext, user: AuthUser, id: number): Promise<DeviceCredential> {
+  return devices.issueCredential(ctx, await requireNode(ctx, user, id));
 }
 
 /** A node's series keyed by epoch seconds; with `fill`, every bucket is present (null where no data). */

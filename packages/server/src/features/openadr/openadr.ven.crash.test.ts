@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { OPENADR_BASE_PATH, openadrOverviewReply, report } from '@vpp/shared/openadr/schemas';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setClock } from '../../db/database.ts';
-import { toControl } from '../../devices/devices.outbox.ts';
+import { toControl } from '../../devices/index.ts';
 import { createWorker, type Worker } from '../../platform/jobs.ts';
 import { node } from '../../test/factories.ts';
 import { describeEachDatabase, PASSWORD } from '../../test/harness.ts';

@@ -1,6 +1,7 @@
 import { defaultOutageMessage, OUTAGE_MESSAGES } from '@vpp/shared/outages/messages';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { nowS } from '../../db/database.ts';
+import { atTime, commandsLeft } from '../../test/events.ts';
 import { homesVpp, node } from '../../test/factories.ts';
 import { describeEachDatabase } from '../../test/harness.ts';
 import { runOutageEngine, simulatedOptOut } from './outages.orders.service.ts';
@@ -189,13 +190,7 @@ describeEachDatabase('grid outages', (h) => {
       expect((await post(`/dispatch/${id}/cancel`)).statusCode).toBe(200);
       const d = (await get(`/grid-outage/${id}`)).json().data;
       expect(d.cancelledAt).not.toBeNull();
-      const left = await h()
-        .ctx.db.selectFrom('node_commands')
-        .select('status')
-        .where('source', '=', outageSource(id))
-        .where('status', '!=', 'CANCELLED')
-        .execute();
-      expect(left).toEqual([]);
+      expect(await commandsLeft(h(), outageSource(id))).toEqual([]);
       const again = await post(`/dispatch/${id}/cancel`);
       expect(again.statusCode).toBe(409);
       expect(again.json().data.message).toBe(OUTAGE_MESSAGES.notCancellable);
@@ -204,17 +199,13 @@ describeEachDatabase('grid outages', (h) => {
     it('cancels an in-progress outage, and refuses a completed one with 409', async () => {
       const running = await create();
       const done = await create({ duration: 300 });
-      vi.useFakeTimers({ toFake: ['Date'] });
-      try {
-        vi.setSystemTime((start() + 600) * 1000);
+      await atTime(start() + 600, async () => {
         const hdrs = await h().bearer((await h().user(org)).username);
         expect((await get(`/grid-outage/${running}`, hdrs)).json().data.state).toBe('INPROGRESS');
         expect((await get(`/grid-outage/${done}`, hdrs)).json().data.state).toBe('COMPLETED');
         expect((await post(`/dispatch/${done}/cancel`, undefined, hdrs)).statusCode).toBe(409);
         expect((await post(`/dispatch/${running}/cancel`, undefined, hdrs)).statusCode).toBe(200);
-      } finally {
-        vi.useRealTimers();
-      }
+      });
     });
   });
 

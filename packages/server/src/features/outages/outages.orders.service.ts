@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GRID_OUTAGE } from '@vpp/shared/outages/messages';
 import { nowS } from '../../db/database.ts';
-import { sendCommands } from '../../devices/devices.commands.ts';
+import { sendCommands } from '../../devices/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { dueEvents, markOrdersSent } from '../events/index.ts';
 import { chargeLeadS, outageCommands } from './outages.orders.ts';

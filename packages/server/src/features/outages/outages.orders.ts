@@ -1,4 +1,4 @@
-import type { NewCommand } from '../../devices/devices.commands.ts';
+import type { NewCommand } from '../../devices/index.ts';
 import { BATTERY_ONE_WAY_EFFICIENCY } from '../../forecast/index.ts';
 
 /** The source of an outage's commands in the fleet control interface. */

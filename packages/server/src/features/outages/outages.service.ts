@@ -5,7 +5,7 @@ import { OUTAGE_EDIT } from '@vpp/shared/outages/permissions';
 import { type CreateOutageBody, createOutageBody, type GridOutage, type GridOutageResponse } from '@vpp/shared/outages/schemas';
 import { hasPermission } from '@vpp/shared/permissions/registry';
 import { type Database, nowS } from '../../db/database.ts';
-import { cancelCommands, commandResponses } from '../../devices/devices.commands.ts';
+import { cancelCommands, commandResponses } from '../../devices/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';

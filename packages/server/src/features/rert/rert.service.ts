@@ -3,7 +3,7 @@ import { type DispatchStrategy, onTimeStep } from '@vpp/shared/dispatches/rules'
 import { RERT_MESSAGES } from '@vpp/shared/rert/messages';
 import type { CreateRertBody, RescheduleRertBody } from '@vpp/shared/rert/schemas';
 import { type Database, nowS } from '../../db/database.ts';
-import { cancelCommands, sendCommands } from '../../devices/devices.commands.ts';
+import { cancelCommands, sendCommands } from '../../devices/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';

@@ -16,15 +16,15 @@ import {
 } from '@vpp/shared/trading/schemas';
 import { z } from 'zod';
 import { nowS } from '../../db/database.ts';
-import { PRECEDENCE } from '../../devices/devices.commands.ts';
-import { BATTERY_ONE_WAY_EFFICIENCY, forecastPower, type ModelNode } from '../../forecast/index.ts';
+import { PRECEDENCE } from '../../devices/index.ts';
+import { BATTERY_ONE_WAY_EFFICIENCY, forecastPower } from '../../forecast/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { ApiError, badRequest } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/guard.ts';
 import { defineJob, enqueueJob, type JobLog } from '../../platform/jobs.ts';
 import { callerOf } from '../auth/index.ts';
 import { type AllocNode, AUTOMATIC, allocNode, cancelDispatch, constraints, createDispatch, dispatchResponse } from '../dispatches/index.ts';
-import { reportingBatteries } from '../events/index.ts';
+import { reportingBatteries, toModelNode } from '../events/index.ts';
 import { actualPrices, latestForecast, requireMarketAccess, settlementPrices, vppRegion } from '../market/index.ts';
 import { notifyUser } from '../notifications/index.ts';
 import { type PowerstationRow, requirePowerstation } from '../vpps/index.ts';
@@ -162,15 +162,7 @@ async function solarSurplus(ctx: AppContext, psId: number, store: VppStore, star
     sample.map((n) => n.id),
   );
   const kwOf = new Map(sample.map((n) => [n.id, n.maxKw]));
-  const nodes: ModelNode[] = rows.map((r) => ({
-    id: r.id,
-    lat: r.lat,
-    lng: r.lng,
-    postcode: r.postcode,
-    timezone: r.timezone,
-    solarKw: r.solar_kw,
-    inverterKw: r.inverter_kw,
-  }));
+  const nodes = rows.map(toModelNode);
   // An hour past the horizon: the re-plans of the hour find theirs.
   const steps = count + SURPLUS_TTL_S / TRADING_STEP_S;
   const expected = await forecastPower(ctx, nodes, start, steps);
