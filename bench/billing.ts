@@ -56,7 +56,10 @@ process.stdin.on('end', () => { running = false; }).resume();
 })();`;
 
 function probeElsewhere(url: string, headers: Record<string, string>): { stop(): Promise<number[]> } {
-  const child = spawn(process.execPath, ['-e', PROBE], { env: { ...process.env, URL: url, HEADERS: JSON.stringify(headers) }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', PROBE], {
+    env: { ...process.env, URL: url, HEADERS: JSON.stringify(headers) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d) => {
     out += d;

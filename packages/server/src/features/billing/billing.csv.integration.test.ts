@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
 import { parse } from 'csv-parse/sync';
@@ -263,7 +262,9 @@ describeEachDatabase('events CSV split between the streaming workers', (h) => {
     else
       await sql`insert into billing_items ${cols}
         with recursive s(i) as (select ${from} union all select i + 1 from s where i < ${from + n - 1})
-        select ${orgId}, ${ev.id}, 'dispatch', '41' || printf('%08d', i), ${day}, ${ts}, 'Spot Price', 1 + (i % 7) * 0.25 - 0.00003 * (i % 5), 0.3, 30 + (i % 7) * 8 - (i % 4) * 31, 1, ${spot} from s`.execute(db);
+        select ${orgId}, ${ev.id}, 'dispatch', '41' || printf('%08d', i), ${day}, ${ts}, 'Spot Price', 1 + (i % 7) * 0.25 - 0.00003 * (i % 5), 0.3, 30 + (i % 7) * 8 - (i % 4) * 31, 1, ${spot} from s`.execute(
+        db,
+      );
     return ev.id;
   };
   beforeAll(async () => {
@@ -372,7 +373,6 @@ describeEachDatabase('events CSV split between the streaming workers', (h) => {
     const again = await fetch(`${base}/billing/events/csv?start=2025-06-01&end=2025-06-30`, { headers });
     expect((await again.text()).split('\r\n')).toHaveLength(counts[0] + counts[1] + counts[2] + NASTY.length + 2);
   });
-
 });
 
 // PostgreSQL holds no value the formatter cannot write: the failure of a part there is the streaming
@@ -402,7 +402,9 @@ describe('events CSV whose second part fails [sqlite]', () => {
     await sql`update billing_items set type = x'00' where id = ${second.fromId + 1000}`.execute(db);
     const user = await h.user(org);
     const base = await h.app.listen({ port: 0, host: '127.0.0.1' });
-    const res = await fetch(`${base}/billing/events/csv?start=${day}&end=${day}`, { headers: { ...(await h.bearer(user.username)), 'accept-encoding': 'identity' } });
+    const res = await fetch(`${base}/billing/events/csv?start=${day}&end=${day}`, {
+      headers: { ...(await h.bearer(user.username)), 'accept-encoding': 'identity' },
+    });
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow('terminated');
     await expect.poll(streamingTasks).toBe(0);

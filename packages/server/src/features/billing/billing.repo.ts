@@ -100,7 +100,13 @@ export interface ItemKeyRange {
  */
 export function copyItems(copy: CopyReader, r: ItemKeyRange): AsyncGenerator<Buffer> {
   const date = /^\d{4}-\d{2}-\d{2}$/;
-  if (!Number.isSafeInteger(r.orgId) || !date.test(r.start) || !date.test(r.end) || !Number.isSafeInteger(r.fromId) || !(r.toId === null || Number.isSafeInteger(r.toId)))
+  if (
+    !Number.isSafeInteger(r.orgId) ||
+    !date.test(r.start) ||
+    !date.test(r.end) ||
+    !Number.isSafeInteger(r.fromId) ||
+    !(r.toId === null || Number.isSafeInteger(r.toId))
+  )
     throw new Error('Invalid events CSV range');
   // Row comparisons on (day, id) bound the index scan itself.
   const from = r.fromId > 0 ? ` and (day, id) >= ('${r.start}', ${r.fromId})` : '';
