@@ -361,12 +361,12 @@ describeEachDatabase('events CSV split between the streaming workers', (h) => {
       req.once('error', reject);
     });
 
-  it('stops the parts being made when the client goes half-way through', async () => {
+  it('makes at most two parts at once, and stops those being made when the client goes half-way through', async () => {
     const { req, res, first } = await download();
     expect(res.statusCode).toBe(200);
     expect(first.toString('utf8').split('\r\n')[0]).toBe(EVENTS_CSV_COLUMNS.join(','));
-    // Two parts run at once (one per worker), of the ten.
-    expect(streamingTasks()).toBe(2);
+    // At most two of the ten parts are made at once (one per worker), however far the client is behind.
+    expect(streamingTasks()).toBeLessThanOrEqual(2);
     req.destroy();
     await expect.poll(streamingTasks).toBe(0);
     // The workers are free for the next download, whole.
