@@ -6,6 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, StrictMode, Suspense, startTransition, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { startSession } from './app/root.tsx';
 import { createAppRouter } from './app/router.tsx';
 import { cssVariablesResolver, theme } from './app/theme.ts';
 import { startVersionChecker } from './app/version-checker.ts';
@@ -36,6 +37,8 @@ function Toasts() {
 }
 
 const router = createAppRouter();
+// A stored session's account, shell and page start loading now, beside the first render rather than after it.
+startSession(router.state.matches.map((m) => m.route.handle));
 
 startVersionChecker();
 void startAnalytics();

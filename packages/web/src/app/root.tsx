@@ -1,39 +1,57 @@
 import { Center, Loader } from '@mantine/core';
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { DelayedLoader } from '../components/delayed-loader.tsx';
 import { bootSession, LoginPanel } from '../features/auth/index.ts';
+import { loadAccountContract } from '../lib/account.ts';
+import { lazyLoaded } from '../lib/routes.tsx';
 import { session, useSession } from '../lib/session.ts';
 import { loadAppStyles } from '../lib/styles.ts';
 import { LoginShell } from './login-shell.tsx';
 
 // The signed-in shell (header, sidebar, menus) is not needed to log in: it loads while the user
 // fills in the login form, or at once when a stored session is resumed, with the app's styles.
-const loadMainShell = () => Promise.all([import('./main-shell.tsx'), loadAppStyles()]).then(([m]) => m);
-const MainShell = lazy(async () => ({ default: (await loadMainShell()).MainShell }));
-const preloadMainShell = () => void loadMainShell().catch(() => undefined);
+const shell = lazyLoaded(
+  () => Promise.all([import('./main-shell.tsx'), loadAppStyles()]).then(([m]) => m),
+  (m) => m.MainShell,
+);
+const MainShell = shell.component;
+const preloadMainShell = () => void shell.load().catch(() => undefined);
 
 let booted = false;
 
 /** What the router's table says of a route (router.tsx). */
 type RouteHandle = { public?: boolean; preload?: () => Promise<unknown> };
 
+/**
+ * Resumes a stored session, once: the account's call starts, and beside it the main shell and the
+ * modules (and what else a route's `preload` asks) of the page opened. main.tsx calls it as the
+ * scripts start, before the first render (issue 30 item 2); the Root's first effect otherwise.
+ */
+export function startSession(handles: readonly unknown[]) {
+  if (booted) return;
+  booted = true;
+  const stored = session.token();
+  void bootSession();
+  if (!stored) return;
+  // The browser asks a few files of a host at a time: the account's contract and call go first, the
+  // modules (dozens of files) once the call is on its way (a task after the contract has loaded).
+  const preload = () => {
+    for (const h of handles) void (h as RouteHandle | undefined)?.preload?.();
+    preloadMainShell();
+  };
+  void loadAccountContract().then(
+    () => setTimeout(preload),
+    () => preload(),
+  );
+}
+
 /** Chooses the shell: public pages and the login panel in the login shell, the rest in the main shell. */
 export function Root() {
   const { loginStatus } = useSession();
   const matches = useMatches();
   const isPublic = matches.some((m) => (m.handle as RouteHandle | undefined)?.public);
-  useEffect(() => {
-    if (!booted) {
-      booted = true;
-      if (session.token()) {
-        // A stored session: the main shell and the page opened load beside the account's call.
-        preloadMainShell();
-        for (const m of matches) void (m.handle as RouteHandle | undefined)?.preload?.();
-      }
-      void bootSession();
-    }
-  }, [matches]);
+  useEffect(() => startSession(matches.map((m) => m.handle)), [matches]);
 
   if (isPublic) return <Outlet />;
   if (loginStatus === 'FETCHING') {

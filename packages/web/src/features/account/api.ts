@@ -14,13 +14,6 @@ export const accountKeys = {
   apiKeys: ['account', 'api-keys'] as const,
 };
 
-export function useSaveTimezone() {
-  return useMutation({
-    mutationFn: (timezone: string) => call(A.setTimezone, { query: { timezone } }, { errorToast: 'Failed to update settings.' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountQueryOptions.queryKey }),
-  });
-}
-
 export function useSaveAlertEmailFrequency() {
   return useMutation({
     mutationFn: (frequency: AlertEmailFrequency) => call(A.setAlertEmail, { query: { frequency } }, { errorToast: 'Failed to update settings.' }),

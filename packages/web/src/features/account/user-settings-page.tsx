@@ -6,10 +6,11 @@ import { browserTimeZone, useAccount } from '../../lib/account.ts';
 import { useGoBack } from '../../lib/routes.tsx';
 import { useSession } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
-import { useMfaSettings, useSaveCodePreference, useSaveTimezone } from './api.ts';
+import { useMfaSettings, useSaveCodePreference } from './api.ts';
 import { ApiKeysSection } from './api-keys-section.tsx';
 import { NotificationsSection } from './notifications-section.tsx';
 import { PasswordSection } from './password-section.tsx';
+import { useSaveTimezone } from './save-timezone.ts';
 
 /** User settings (spec 1 §2): time zone, notifications, password, API keys, two-factor when enabled, and the application version. */
 export function UserSettingsPage() {
