@@ -1,7 +1,7 @@
 // Billing figures (issue 15): the events CSV of a month of a 50,000-customer fleet with daily events
 // (1.5 M line items, seeded directly in the database), streamed over HTTP, in lines per second and
 // with the process's memory growth; and the time to render an invoice's PDF.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { epochToLocalDate } from '@vpp/shared/time';
 import { sql } from 'kysely';
 import { issueInvoice } from '../packages/server/src/features/billing/index.ts';
@@ -39,6 +39,41 @@ function downloadElsewhere(url: string, headers: Record<string, string>): Promis
   });
 }
 
+/** Another user's calls, timed by a process of its own until its input closes: the VPP list, every 25 ms; prints the times. */
+const PROBE = `
+const times = [];
+let running = true;
+process.stdin.on('end', () => { running = false; }).resume();
+(async () => {
+  while (running) {
+    const t = performance.now();
+    const r = await fetch(process.env.URL, { headers: JSON.parse(process.env.HEADERS) });
+    await r.arrayBuffer();
+    if (r.ok) times.push(performance.now() - t);
+    await new Promise((w) => setTimeout(w, 25));
+  }
+  process.stdout.write(JSON.stringify(times));
+})();`;
+
+function probeElsewhere(url: string, headers: Record<string, string>): { stop(): Promise<number[]> } {
+  const child = spawn(process.execPath, ['-e', PROBE], {
+    env: { ...process.env, URL: url, HEADERS: JSON.stringify(headers) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return {
+    async stop() {
+      child.stdin.end();
+      await ended;
+      return JSON.parse(out) as number[];
+    },
+  };
+}
+
 /**
  * Seeds the line items in an organisation of their own ('Bench Billing', user `bench-billing`) and
  * times its CSV and an invoice: the CSV then holds exactly the seeded lines, whatever else the bench
@@ -49,6 +84,8 @@ export async function benchBilling(ctx: AppContext, base: string, customers = 50
   const db = ctx.db;
   const org = await benchOrganisation(db, 'Bench Billing', 'bench-billing');
   const { headers } = await signIn(base, 'bench-billing');
+  // Another organisation's user (the bench's own 'bench'), whose calls are timed while the file streams.
+  const other = await signIn(base, 'bench');
   const now = Math.floor(Date.now() / 1000);
   // The last `days` days before today (Sydney), one event a day, every customer credited each day.
   const dayList = Array.from({ length: days }, (_, k) => epochToLocalDate(now - (days - k) * 86400, 'Australia/Sydney'));
@@ -76,7 +113,7 @@ export async function benchBilling(ctx: AppContext, base: string, customers = 50
   log(`  in ${Math.round((performance.now() - t) / 100) / 10} s`);
 
   // The events CSV of the month, read as a stream: lines counted, the process's RSS sampled
-  // throughout; made on the API's thread and then in the streaming worker (CSV_IN_WORKER), back to back.
+  // throughout; made on the API's thread and then in the streaming workers (CSV_IN_WORKER), back to back.
   const url = `/billing/events/csv?start=${dayList[0]}&end=${dayList[days - 1]}`;
   const timedCsv = async (inWorker: boolean) => {
     ctx.config.CSV_IN_WORKER = inWorker;
@@ -92,7 +129,9 @@ export async function benchBilling(ctx: AppContext, base: string, customers = 50
     const cpu = process.cpuUsage();
     const apiCpu = process.threadCpuUsage();
     const workersCpuS = await streamWorkersCpuS();
+    const probe = probeElsewhere(`${base}/v2/powerstations?limit=10&offset=0`, other.headers);
     const got = await downloadElsewhere(`${base}${url}`, headers);
+    const apiMs = (await probe.stop()).sort((a, b) => a - b);
     const serverCpu = process.cpuUsage(cpu);
     const apiUsed = process.threadCpuUsage(apiCpu);
     const workersS = (await streamWorkersCpuS()) - workersCpuS;
@@ -101,7 +140,10 @@ export async function benchBilling(ctx: AppContext, base: string, customers = 50
     const lines = got.newlines - 1; // less the header row
     if (lines !== customers * days) throw new Error(`The events CSV held ${lines} lines, not ${customers * days}.`);
     const growth = Math.round((rssPeak - rssBefore) / 2 ** 20);
-    log(`  events CSV ${inWorker ? 'in the worker' : "on the API's thread"}: ${lines} lines in ${Math.round(got.seconds * 10) / 10} s, RSS +${growth} MiB`);
+    const apiP50Ms = Math.round((apiMs[apiMs.length >> 1] ?? 0) * 10) / 10;
+    log(
+      `  events CSV ${inWorker ? 'in the workers' : "on the API's thread"}: ${lines} lines in ${Math.round(got.seconds * 10) / 10} s, RSS +${growth} MiB, another user's VPP list p50 ${apiP50Ms} ms (${apiMs.length} calls)`,
+    );
     // CPU seconds the download took in all (this process's threads, compression included, and the
     // client's): what two idle cores could at best do is the lines over half of them.
     const serverS = (serverCpu.user + serverCpu.system) / 1e6;
@@ -112,12 +154,13 @@ export async function benchBilling(ctx: AppContext, base: string, customers = 50
     const apiS = (apiUsed.user + apiUsed.system) / 1e6;
     const ns = (s: number) => Math.round((s / lines) * 1e9);
     log(
-      `    CPU per line: ${ns(cpuS)} ns (API's thread ${ns(apiS)}, worker ${ns(workersS)}, other server threads ${ns(serverS - apiS - workersS)}, client ${ns(got.cpuS)})`,
+      `    CPU per line: ${ns(cpuS)} ns (API's thread ${ns(apiS)}, workers ${ns(workersS)}, other server threads ${ns(serverS - apiS - workersS)}, client ${ns(got.cpuS)})`,
     );
     return {
       lines,
       linesPerS: Math.round(lines / got.seconds),
       growth,
+      apiP50Ms,
       linesPerCpuS: Math.round(lines / cpuS),
       cpuNs: { api: ns(apiS), worker: ns(workersS), other: ns(serverS - apiS - workersS), client: ns(got.cpuS) },
     };
@@ -149,6 +192,9 @@ export async function benchBilling(ctx: AppContext, base: string, customers = 50
       billingEventsCsvLinesPerCpuS: inWorker.linesPerCpuS,
       billingEventsCsvInThreadLinesPerCpuS: inThread.linesPerCpuS,
       billingEventsCsvRssGrowthMiB: inWorker.growth,
+      // Another organisation's user's VPP list meanwhile (from a process of its own), p50.
+      billingEventsCsvApiP50Ms: inWorker.apiP50Ms,
+      billingEventsCsvInThreadApiP50Ms: inThread.apiP50Ms,
       // CPU nanoseconds per line in the worker's download: the API's thread, the worker, the server's other threads, the client.
       billingEventsCsvCpuNsApi: inWorker.cpuNs.api,
       billingEventsCsvCpuNsWorker: inWorker.cpuNs.worker,

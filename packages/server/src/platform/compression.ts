@@ -1,4 +1,3 @@
-import { pipeline, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
 // How replies are compressed (app.ts registers @fastify/compress with these), and the same
@@ -39,17 +38,37 @@ export function streamEncoding(accept: string | undefined): StreamEncoding | nul
 /** Compressed pieces a download sends in: about this many bytes each. */
 const OUT_BYTES = 256 * 1024;
 
+/** A piece that owns its whole ArrayBuffer (as the streaming workers' pieces do), which may be freed once used. */
+const ownsItsBuffer = (p: Uint8Array) => p.buffer instanceof ArrayBuffer && p.byteOffset === 0 && p.byteLength === p.buffer.byteLength;
+
 /**
  * `pieces` compressed as one stream in `encoding` (with the replies' options), in pieces of about
- * OUT_BYTES that each own their memory (a streaming worker moves them rather than copying). Left
+ * OUT_BYTES that each own their memory (a streaming worker moves them rather than copying). The
+ * pieces are the compressor's once given: one that owns its whole ArrayBuffer is detached (its memory
+ * freed at once) when compressed. Pieces moved in from a worker are memory outside the heap that only
+ * a full garbage collection would free, and a file's hundred megabytes of them made the API's thread
+ * collect its whole heap every few hundred milliseconds (more CPU than the compression itself). Left
  * early, the compressor is destroyed and `pieces` ended (its finally blocks run).
  */
 export async function* compressedPieces(pieces: AsyncIterable<Uint8Array>, encoding: StreamEncoding): AsyncGenerator<Uint8Array> {
   const z =
     encoding === 'br' ? zlib.createBrotliCompress({ ...BROTLI_OPTIONS, chunkSize: 64 * 1024 }) : zlib.createGzip({ ...GZIP_OPTIONS, chunkSize: 64 * 1024 });
-  const source = Readable.from(pieces, { objectMode: false });
-  // An error of either side ends the other; it surfaces through the loop below.
-  pipeline(source, z, () => undefined);
+  const input = pieces[Symbol.asyncIterator]();
+  // Each piece written once the last is compressed (the compressor holds it until then); an error of
+  // either side ends the other and surfaces through the loop below.
+  void (async () => {
+    try {
+      for (let next = await input.next(); !next.done && !z.destroyed; next = await input.next()) {
+        const piece = next.value;
+        await new Promise<void>((resolve, reject) => z.write(piece, (err) => (err ? reject(err) : resolve())));
+        // Detached: ArrayBuffer.prototype.transfer (ES2024; the server's lib is older).
+        if (ownsItsBuffer(piece)) (piece.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+      }
+      if (!z.destroyed) z.end();
+    } catch (err) {
+      z.destroy(err as Error);
+    }
+  })();
   const out: Buffer[] = [];
   let size = 0;
   try {
@@ -64,7 +83,7 @@ export async function* compressedPieces(pieces: AsyncIterable<Uint8Array>, encod
     }
     if (size > 0) yield Buffer.concat(out, size);
   } finally {
-    source.destroy();
     z.destroy();
+    void input.return?.()?.catch(() => undefined);
   }
 }

@@ -8,7 +8,8 @@ import { Worker } from 'node:worker_threads';
 //   long-lived workers (`STREAM_WORKERS`), so that the database's reading and the formatting run on
 //   the machine's other core while the request's thread sends what they made. A worker loads the
 //   task's modules once (1 to 2 s under tsx) and then starts each task at once; it ends after
-//   `STREAM_IDLE_MS` without a task.
+//   `STREAM_IDLE_MS` without a task. `streamInOrder` runs one task per part of a file (a large events
+//   CSV) in the workers at once and answers the parts' pieces in order.
 // A worker loads the task's module through tsx (which the server runs under) and calls one of its
 // exported functions with the data (structured-cloned).
 
@@ -188,6 +189,78 @@ function pickWorker(): StreamWorker {
 }
 
 /**
+ * A task started at once in one of the long-lived streaming workers (the one with the fewest tasks):
+ * its pieces are taken in order with `next`, each taken one letting the task make one more
+ * (backpressure); `stop` ends it early where it waits (its finally blocks run), what it still sends
+ * being dropped. A throw in the task, or its worker's end, throws from `next` once the pieces made
+ * before it are taken, and shows at once in `failure`.
+ */
+class WorkerStream<T> {
+  private readonly w: StreamWorker;
+  private readonly id = ++nextRun;
+  private readonly pieces: T[] = [];
+  private ended = false;
+  private stopped = false;
+  /** The task's error, if it failed (its earlier pieces may still be waiting to be taken). */
+  failure: Error | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(task: WorkerTask, data: unknown) {
+    const w = pickWorker();
+    this.w = w;
+    if (w.idle) clearTimeout(w.idle);
+    w.idle = null;
+    w.runs.set(this.id, {
+      piece: (v) => {
+        if (this.stopped) return;
+        this.pieces.push(v as T);
+        this.rouse();
+      },
+      end: (err) => {
+        this.ended = true;
+        this.failure = err ?? null;
+        this.rouse();
+      },
+    });
+    // Referenced while a task runs, so that a script waiting on it is not ended; not otherwise.
+    w.worker.ref();
+    w.worker.postMessage({ start: true, id: this.id, module: task.module, run: task.run, data, window: STREAM_WINDOW });
+  }
+
+  private rouse() {
+    const fn = this.wake;
+    this.wake = null;
+    fn?.();
+  }
+
+  /** The next piece, or done once the task has ended (a stopped task's too). */
+  async next(): Promise<IteratorResult<T, undefined>> {
+    for (;;) {
+      if (this.stopped) return { done: true, value: undefined };
+      if (this.pieces.length) {
+        const piece = this.pieces.shift() as T;
+        this.w.worker.postMessage({ id: this.id, more: 1 });
+        return { done: false, value: piece };
+      }
+      if (this.failure) throw this.failure;
+      if (this.ended) return { done: true, value: undefined };
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+  }
+
+  /** Stops the task unless it has ended; its pieces not yet taken are dropped. */
+  stop(): void {
+    if (this.ended || this.stopped) return;
+    this.stopped = true;
+    this.pieces.length = 0;
+    this.w.worker.postMessage({ id: this.id, stop: true });
+    this.rouse();
+  }
+}
+
+/**
  * Runs `task` with `data` (structured-cloned) in one of the long-lived streaming workers: its
  * exported function is an async generator, and its pieces come out of the generator answered here,
  * in order. The task runs at most a few pieces ahead of what is taken from here (backpressure);
@@ -195,53 +268,39 @@ function pickWorker(): StreamWorker {
  * and runs its finally blocks. A throw in the task, or its worker's end, throws here.
  */
 export async function* streamInWorker<T>(task: WorkerTask, data: unknown): AsyncGenerator<T> {
-  const w = pickWorker();
-  if (w.idle) clearTimeout(w.idle);
-  w.idle = null;
-  const id = ++nextRun;
-  const pieces: T[] = [];
-  let ended = false;
-  let failure: Error | null = null;
-  let wake: (() => void) | null = null;
-  const rouse = () => {
-    const fn = wake;
-    wake = null;
-    fn?.();
+  yield* streamInOrder<T>(task, [data], 1);
+}
+
+/**
+ * Runs `task` once for each of `parts` (each structured-cloned) in the streaming workers, up to
+ * `ahead` of them at once (by default one per worker: they go to different workers while there are
+ * free ones), and answers their pieces in the parts' order: all of the first part's, then the
+ * second's… A part is started once the one `ahead` before it has been wholly taken, so at most
+ * `ahead` parts are held, each at most a few pieces ahead of what is taken (STREAM_WINDOW): the
+ * memory is bounded however large the parts. Leaving early stops every part started (the others
+ * never start). A part's throw stops the others and throws here: at once if it is a later part's
+ * (the pieces before it not yet taken are dropped), after its own pieces made before it if it is the
+ * part being taken.
+ */
+export async function* streamInOrder<T>(task: WorkerTask, parts: readonly unknown[], ahead = STREAM_WORKERS): AsyncGenerator<T> {
+  const running: WorkerStream<T>[] = [];
+  let started = 0;
+  const startMore = () => {
+    while (started < parts.length && running.length < ahead) running.push(new WorkerStream<T>(task, parts[started++]));
   };
-  const run: Run = {
-    piece: (v) => {
-      pieces.push(v as T);
-      rouse();
-    },
-    end: (err) => {
-      ended = true;
-      failure = err ?? null;
-      rouse();
-    },
-  };
-  w.runs.set(id, run);
-  // Referenced while a task runs, so that a script waiting on it is not ended; not otherwise.
-  w.worker.ref();
-  w.worker.postMessage({ start: true, id, module: task.module, run: task.run, data, window: STREAM_WINDOW });
   try {
-    for (;;) {
-      if (pieces.length) {
-        const piece = pieces.shift() as T;
-        w.worker.postMessage({ id, more: 1 });
-        yield piece;
-        continue;
-      }
-      if (failure) throw failure;
-      if (ended) return;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
+    startMore();
+    while (running.length > 0) {
+      // A later part's failure at once; the first's once its pieces before it are taken.
+      const failed = running.find((s, i) => i > 0 && s.failure);
+      if (failed) throw failed.failure;
+      const next = await running[0].next();
+      if (next.done) {
+        running.shift();
+        startMore();
+      } else yield next.value;
     }
   } finally {
-    // Left early: the worker stops the task; what it still sends is dropped.
-    if (!ended) {
-      run.piece = () => undefined;
-      w.worker.postMessage({ id, stop: true });
-    }
+    for (const s of running) s.stop();
   }
 }

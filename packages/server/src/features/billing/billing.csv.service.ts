@@ -6,8 +6,8 @@ import { stringify } from 'csv-stringify/sync';
 import { type ArrayReader, arrayReader, type CopyReader, copyReader, type Database, type DatabaseSource, databaseSource, readerOf } from '../../db/database.ts';
 import { compressedPieces, type StreamEncoding } from '../../platform/compression.ts';
 import { CSV_OPTIONS, csvRecords, Pieces, PLAIN } from '../../platform/csv.ts';
-import { streamInWorker } from '../../platform/run-in-worker.ts';
-import { copyItems, itemArraysOfDay } from './billing.repo.ts';
+import { streamInOrder } from '../../platform/run-in-worker.ts';
+import { copyItems, type ItemKeyRange, itemArraysOfDay, itemDaySpans } from './billing.repo.ts';
 import { datesOf, summaryPages } from './billing.service.ts';
 
 export { CSV_OPTIONS, csvRecords } from '../../platform/csv.ts';
@@ -116,16 +116,17 @@ function eventRecords() {
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
- * SQLite: the records a page of rows at a time, as arrays straight off the connection (no object per
- * row), by keyset day by day through the (organisation, day, id) index.
+ * SQLite: the records of the key range a page of rows at a time, as arrays straight off the
+ * connection (no object per row), by keyset day by day through the (organisation, day, id) index.
  */
-async function* pagedEventLines(read: ArrayReader, orgId: number, start: string, end: string, size: number): AsyncGenerator<Uint8Array> {
+async function* pagedEventLines(read: ArrayReader, part: EventsCsvPart): AsyncGenerator<Uint8Array> {
   const record = eventRecords();
   const pieces = new Pieces();
-  for (const day of datesOf(start, end)) {
-    let after = 0;
+  for (const day of datesOf(part.start, part.end)) {
+    let after = day === part.start ? part.fromId - 1 : 0;
+    const before = day === part.end && part.toId !== null ? part.toId : Number.MAX_SAFE_INTEGER;
     for (;;) {
-      const rows = await itemArraysOfDay(read, orgId, day, after, size);
+      const rows = await itemArraysOfDay(read, part.orgId, day, after, before, part.size);
       for (const r of rows) {
         const full = pieces.add(
           record(
@@ -144,7 +145,7 @@ async function* pagedEventLines(read: ArrayReader, orgId: number, start: string,
         );
         if (full) yield full;
       }
-      if (rows.length < size) break;
+      if (rows.length < part.size) break;
       after = Number(rows[rows.length - 1][6]);
       // SQLite reads synchronously on the shared connection: other requests get their turn between pages.
       await new Promise((resolve) => setImmediate(resolve));
@@ -159,11 +160,10 @@ const COPY_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r
 const uncopy = (field: string) => (field.includes('\\') ? field.replace(/\\(.)/g, (_, c: string) => COPY_ESCAPES[c] ?? c) : field);
 
 /**
- * PostgreSQL: one COPY of the range's rows in (day, id) order through the (organisation, day, id)
+ * PostgreSQL: one COPY of the key range's rows in (day, id) order through the (organisation, day, id)
  * index, streamed by the server as tab-separated text; each chunk's complete lines become records.
- * `orgId` and the dates are inlined (COPY takes no parameters): they are checked first.
  */
-async function* copiedEventLines(copy: CopyReader, orgId: number, start: string, end: string): AsyncGenerator<Uint8Array> {
+async function* copiedEventLines(copy: CopyReader, part: EventsCsvPart): AsyncGenerator<Uint8Array> {
   const record = eventRecords();
   const pieces = new Pieces();
   // COPY writes a null as \N.
@@ -171,7 +171,7 @@ async function* copiedEventLines(copy: CopyReader, orgId: number, start: string,
   const decoder = new StringDecoder('utf8');
   const tabs = new Int32Array(10);
   let rest = '';
-  for await (const chunk of copyItems(copy, orgId, start, end)) {
+  for await (const chunk of copyItems(copy, part)) {
     const data = rest + decoder.write(chunk);
     const cut = data.lastIndexOf('\n');
     if (cut < 0) {
@@ -211,36 +211,74 @@ async function* copiedEventLines(copy: CopyReader, orgId: number, start: string,
   if (last) yield last;
 }
 
-/** Where the events CSV is made: in a streaming worker (the default), or on the request's thread. */
+/** Where the events CSV is made: in the streaming workers (the default), or on the request's thread. */
 export type CsvThread = 'worker' | 'request';
 
-interface EventsCsvRange {
-  orgId: number;
-  start: string;
-  end: string;
+/** A part of a download: the line items of a key range, read in pages of `size` rows (SQLite). */
+export interface EventsCsvPart extends ItemKeyRange {
   size: number;
 }
 
-/** The records of the range (no header) from `db`, as UTF-8: on PostgreSQL one streamed COPY, on SQLite pages of `size` rows as arrays. */
-function eventLines(db: Database, r: EventsCsvRange): AsyncGenerator<Uint8Array> {
+/** The records of the part (no header) from `db`, as UTF-8: on PostgreSQL one streamed COPY, on SQLite pages of `size` rows as arrays. */
+function eventLines(db: Database, part: EventsCsvPart): AsyncGenerator<Uint8Array> {
   const copy = copyReader(db);
-  return copy ? copiedEventLines(copy, r.orgId, r.start, r.end) : pagedEventLines(arrayReader(db), r.orgId, r.start, r.end, r.size);
+  return copy ? copiedEventLines(copy, part) : pagedEventLines(arrayReader(db), part);
+}
+
+/** The records of a part of the events CSV made in a streaming worker (streamInOrder calls it by name) from a reader of its own, as UTF-8. */
+export async function* eventsCsvTask(data: EventsCsvPart & { source: DatabaseSource }): AsyncGenerator<Uint8Array> {
+  yield* eventLines(await readerOf(data.source), data);
 }
 
 /**
- * The events CSV's records made in a streaming worker (streamInWorker calls it by name) from a reader
- * of its own, as UTF-8; with `encoding`, the whole file, header first, compressed there.
+ * Line items a part of a download holds (by its items' ids; fewer where another organisation's or
+ * another day's items came between): about 1.2 MB of CSV, so that the part after the one being sent
+ * is made whole meanwhile, within what a streaming task may make ahead (STREAM_WINDOW pieces of a
+ * megabyte): parts of 65,536 items (about 5 MB, more than that) left the second worker waiting its turn
+ * and gained little (docs/performance.md).
  */
-export async function* eventsCsvTask(data: EventsCsvRange & { source: DatabaseSource; encoding?: StreamEncoding }): AsyncGenerator<Uint8Array> {
-  const lines = eventLines(await readerOf(data.source), data);
-  if (!data.encoding) return yield* lines;
-  yield* compressedPieces(
-    (async function* () {
-      yield Buffer.from(stringify([EVENTS_CSV_COLUMNS], CSV_OPTIONS));
-      yield* lines;
-    })(),
-    data.encoding,
-  );
+export const PART_ROWS = 16_384;
+/** A download of fewer items than this is made by one worker, leaving the other to other users: 20,000 items took the same time either way (docs/performance.md). */
+export const SPLIT_MIN_ROWS = 32_768;
+/** Parts a download is split into at most (items far apart by id make many nearly empty parts). */
+const MAX_PARTS = 128;
+
+const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The key ranges the download of [start, end] is made in, in order, together the whole range (items
+ * written after this look still fall in one): about `partRows` items each by the ids of the days'
+ * first and last items, a day split by id where it holds more. One part (the whole range) when the
+ * range holds fewer than SPLIT_MIN_ROWS.
+ */
+export async function eventsCsvParts(db: Database, whole: EventsCsvPart, partRows: number): Promise<EventsCsvPart[]> {
+  const spans = await itemDaySpans(arrayReader(db), whole.orgId, whole.start, whole.end);
+  const total = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0);
+  if (total < SPLIT_MIN_ROWS) return [whole];
+  const count = Math.min(MAX_PARTS, Math.max(2, Math.floor(total / partRows)));
+  const parts: EventsCsvPart[] = [];
+  let from = { day: whole.start, id: 0 };
+  let seen = 0;
+  let k = 1;
+  for (const s of spans) {
+    const span = s.hi - s.lo + 1;
+    // Each cut at the k-th share of the items, that falls in this day: the next part starts there.
+    for (; k < count && (k * total) / count < seen + span; k++) {
+      const at = Math.floor((k * total) / count) - seen;
+      if (at <= 0) {
+        if (s.day > from.day) {
+          parts.push({ ...whole, start: from.day, fromId: from.id, end: dayBefore(s.day), toId: null });
+          from = { day: s.day, id: 0 };
+        }
+      } else if (s.day > from.day || s.lo + at > from.id) {
+        parts.push({ ...whole, start: from.day, fromId: from.id, end: s.day, toId: s.lo + at });
+        from = { day: s.day, id: s.lo + at };
+      }
+    }
+    seen += span;
+  }
+  parts.push({ ...whole, start: from.day, fromId: from.id, end: whole.end, toId: null });
+  return parts;
 }
 
 /**
@@ -249,32 +287,40 @@ export async function* eventsCsvTask(data: EventsCsvRange & { source: DatabaseSo
  * sides (AUD, 4 decimals; empty on other lines): spot_value, what its energy earned at spot, and
  * feed_in_deduction, what the plan's feed-in already pays on the bill for the kWh discharged (docs/settlement.md),
  * in (day, id) order, written by one tight formatter from rows
- * straight off the driver: on PostgreSQL one streamed COPY, on SQLite pages of `size` rows as arrays.
- * The reading and the formatting run in a streaming worker with its own connection (`thread`
- * 'worker', platform/run-in-worker.ts), so that the request's thread only sends the bytes; the same
- * bytes come from the request's thread with 'request'. With `encoding` (in the worker only) the
- * worker compresses the file too, as the server's compression would (platform/compression.ts), and
- * the request's thread sends the compressed bytes: the file's megabytes then never reach its heap. The next rows are read only when the response
- * has taken the last few pieces, so a month of a large fleet streams without the file, or its rows as
- * objects, ever being in memory; a response destroyed half-way (the client gone) stops the reading.
+ * straight off the driver: on PostgreSQL a streamed COPY, on SQLite pages of `size` rows as arrays.
+ * With `thread` 'worker' (the default) the range is split into parts by key (eventsCsvParts) read and
+ * formatted in the streaming workers at once, each with its own connection (platform/run-in-worker.ts,
+ * streamInOrder), and the request's thread sends their pieces in order, after the header: the same
+ * bytes as with 'request', where the request's thread makes the whole file itself. With `encoding` (in
+ * the workers only) the file is compressed as one stream here, as the server's compression would
+ * (platform/compression.ts; the work runs in libuv's threads, not on the request's): one compressor,
+ * as Brotli streams cannot be joined. The next rows are read only when the response has taken the
+ * last few pieces, so a month of a large fleet streams without the file, or its rows as objects,
+ * ever being in memory; a response destroyed half-way (the client gone) stops the reading of every part.
  */
 export function eventsCsv(
   db: Database,
   orgId: number,
   start: string,
   end: string,
-  opts: { size?: number; thread?: CsvThread; encoding?: StreamEncoding } = {},
+  opts: { size?: number; thread?: CsvThread; encoding?: StreamEncoding; partRows?: number } = {},
 ): Readable {
-  const range: EventsCsvRange = { orgId, start, end, size: opts.size ?? 20_000 };
+  const whole: EventsCsvPart = { orgId, start, end, fromId: 0, toId: null, size: opts.size ?? 20_000 };
+  const header = Buffer.from(stringify([EVENTS_CSV_COLUMNS], CSV_OPTIONS));
   return Readable.from(
     (async function* () {
-      if (opts.thread !== 'request' && opts.encoding) {
-        yield* streamInWorker<Uint8Array>({ module: import.meta.url, run: 'eventsCsvTask' }, { ...range, source: databaseSource(db), encoding: opts.encoding });
+      if (opts.thread === 'request') {
+        yield header;
+        yield* eventLines(db, whole);
         return;
       }
-      yield stringify([EVENTS_CSV_COLUMNS], CSV_OPTIONS);
-      if (opts.thread === 'request') yield* eventLines(db, range);
-      else yield* streamInWorker<Uint8Array>({ module: import.meta.url, run: 'eventsCsvTask' }, { ...range, source: databaseSource(db) });
+      const source = databaseSource(db);
+      const parts = (await eventsCsvParts(db, whole, opts.partRows ?? PART_ROWS)).map((p) => ({ ...p, source }));
+      const file = (async function* () {
+        yield header;
+        yield* streamInOrder<Uint8Array>({ module: import.meta.url, run: 'eventsCsvTask' }, parts);
+      })();
+      yield* opts.encoding ? compressedPieces(file, opts.encoding) : file;
     })(),
     { objectMode: false },
   );

@@ -73,26 +73,66 @@ export function summaryPage(db: Database, orgId: number, start: string, end: str
 
 /**
  * SQLite: a page of one day's line items as arrays straight off the connection (no object per row),
- * by keyset through the (organisation, day, id) index. The day is known: not reading it back saves a
- * string per row (a third of the read's time). Columns: nmi, ts, type, amount, rate, cost_cents, id,
- * event_kind, event_id.
+ * by keyset through the (organisation, day, id) index: ids after `afterId` and before `beforeId`. The
+ * day is known: not reading it back saves a string per row (a third of the read's time). Columns:
+ * nmi, ts, type, amount, rate, cost_cents, id, event_kind, event_id, spot_value, feed_in_deduction.
  */
-export const itemArraysOfDay = (read: ArrayReader, orgId: number, day: string, afterId: number, size: number) =>
+export const itemArraysOfDay = (read: ArrayReader, orgId: number, day: string, afterId: number, beforeId: number, size: number) =>
   read(
-    'select nmi, ts, type, amount, rate, cost_cents, id, event_kind, event_id, spot_value, feed_in_deduction from billing_items where organisation_id = ? and day = ? and id > ? order by id limit ?',
-    [orgId, day, afterId, size],
+    'select nmi, ts, type, amount, rate, cost_cents, id, event_kind, event_id, spot_value, feed_in_deduction from billing_items where organisation_id = ? and day = ? and id > ? and id < ? order by id limit ?',
+    [orgId, day, afterId, beforeId, size],
   );
 
+/** Line items of the days `start` to `end` in (day, id) order: those of day `start` from id `fromId`, those of day `end` before id `toId` (null: all). */
+export interface ItemKeyRange {
+  orgId: number;
+  start: string;
+  end: string;
+  fromId: number;
+  toId: number | null;
+}
+
 /**
- * PostgreSQL: one COPY of the range's line items in (day, id) order through the (organisation, day,
- * id) index, streamed as tab-separated text. Columns: nmi, day, ts, type, amount, rate, cost_cents,
- * event_kind, event_id. `orgId` and the dates are inlined (COPY takes no parameters): they are checked first.
+ * PostgreSQL: one COPY of the key range's line items in (day, id) order through the (organisation,
+ * day, id) index, streamed as tab-separated text. Columns: nmi, day, ts, type, amount, rate,
+ * cost_cents, event_kind, event_id, spot_value, feed_in_deduction. The bounds are inlined (COPY takes
+ * no parameters): they are checked first.
  */
-export function copyItems(copy: CopyReader, orgId: number, start: string, end: string): AsyncGenerator<Buffer> {
+export function copyItems(copy: CopyReader, r: ItemKeyRange): AsyncGenerator<Buffer> {
   const date = /^\d{4}-\d{2}-\d{2}$/;
-  if (!Number.isSafeInteger(orgId) || !date.test(start) || !date.test(end)) throw new Error('Invalid events CSV range');
+  if (
+    !Number.isSafeInteger(r.orgId) ||
+    !date.test(r.start) ||
+    !date.test(r.end) ||
+    !Number.isSafeInteger(r.fromId) ||
+    !(r.toId === null || Number.isSafeInteger(r.toId))
+  )
+    throw new Error('Invalid events CSV range');
+  // Row comparisons on (day, id) bound the index scan itself.
+  const from = r.fromId > 0 ? ` and (day, id) >= ('${r.start}', ${r.fromId})` : '';
+  const to = r.toId !== null ? ` and (day, id) < ('${r.end}', ${r.toId})` : '';
   return copy(`copy (select nmi, day, ts, type, amount, rate, cost_cents, event_kind, event_id, spot_value, feed_in_deduction from billing_items
-    where organisation_id = ${orgId} and day >= '${start}' and day <= '${end}' order by day, id) to stdout`);
+    where organisation_id = ${r.orgId} and day >= '${r.start}' and day <= '${r.end}'${from}${to} order by day, id) to stdout`);
+}
+
+/**
+ * The days of [start, end] that have line items, each with its first and last item's id: a few index
+ * seeks a day (the next day found from the last, not each calendar day tried), whatever the items'
+ * number. How a download is split between the streaming workers.
+ */
+export async function itemDaySpans(read: ArrayReader, orgId: number, start: string, end: string): Promise<{ day: string; lo: number; hi: number }[]> {
+  const rows = await read(
+    `with recursive d(day) as (
+       select (select min(day) from billing_items where organisation_id = ? and day >= ? and day <= ?)
+       union all
+       select (select min(day) from billing_items where organisation_id = ? and day > d.day and day <= ?) from d where d.day is not null)
+     select day,
+       (select id from billing_items b where b.organisation_id = ? and b.day = d.day order by id limit 1),
+       (select id from billing_items b where b.organisation_id = ? and b.day = d.day order by id desc limit 1)
+     from d where day is not null`,
+    [orgId, start, end, orgId, end, orgId, orgId],
+  );
+  return rows.map((r) => ({ day: String(r[0]), lo: Number(r[1]), hi: Number(r[2]) }));
 }
 
 /** Writes line items; an (event, NMI, day, type) already written is left alone. Answers how many were written. */
