@@ -38,9 +38,7 @@ function useNodeMap(container: React.RefObject<HTMLDivElement | null>, props: No
     const box = container.current;
     if (!box || basemap === undefined) return;
     const m = createMap(box, basemap);
-    // The nodes' source and layers join the style as soon as it is parsed: at 'load' they waited for
-    // the basemap's first complete render (about a second with software WebGL, issue 30 item 2).
-    m.once('style.load', () => {
+    m.on('load', () => {
       addNodeSource(m, vector ? firstTilesUrl.current : null, cluster);
       addNodeLayers(m, vector);
       bindNodeEvents(m, () => onSelect.current);
