@@ -1,13 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ALL_FLEET_NODES } from '@vpp/shared/constants';
 import { dashboardEndpoints as D } from '@vpp/shared/dashboard/endpoints';
-import {
-  type Dashboard,
-  type DashboardBody,
-  type DataGraphMetric,
-  HEAT_MAP_MAX_AGE_S,
-  WIDGET_GRAPH_REFRESH_MS,
-} from '@vpp/shared/dashboard/layout';
+import { type Dashboard, type DashboardBody, type DataGraphMetric, HEAT_MAP_MAX_AGE_S, WIDGET_GRAPH_REFRESH_MS } from '@vpp/shared/dashboard/layout';
 import { satisfies } from '@vpp/shared/permissions/registry';
 import { vppEndpoints as V } from '@vpp/shared/vpps/endpoints';
 import { VPP_CHOICE, VPP_DATA, VPP_VIEW } from '@vpp/shared/vpps/permissions';
