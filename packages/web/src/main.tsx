@@ -6,7 +6,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, StrictMode, Suspense, startTransition, useEffect, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { AppRoutes } from './app/router.tsx';
+import { startSession } from './app/root.tsx';
+import { AppRoutes, handlesAt } from './app/router.tsx';
 import { cssVariablesResolver, theme } from './app/theme.ts';
 import { startVersionChecker } from './app/version-checker.ts';
 import { startAnalytics } from './lib/analytics.ts';
@@ -36,6 +37,9 @@ function Toasts() {
 }
 
 let started = false;
+
+// A stored session's account, shell and page start loading now, beside the first render rather than after it.
+startSession(handlesAt(window.location.pathname));
 
 /**
  * The version checks (with the service worker) and analytics start once the app has committed its

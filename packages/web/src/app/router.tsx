@@ -28,8 +28,9 @@ function elementOf(r: AreaRoute) {
   );
 }
 
-/** What the table says of each route that matches `location`, outermost first. */
-const handlesAt = (location: Location): RouteHandle[] => (matchRoutes(routeObjects, location) ?? []).map((m) => m.route.handle as RouteHandle);
+/** What the table says of each route that matches `location` (or a path), outermost first. */
+export const handlesAt = (location: Partial<Location> | string): RouteHandle[] =>
+  (matchRoutes(routeObjects, location) ?? []).map((m) => m.route.handle as RouteHandle);
 
 /** Every route of the table under the Root, which chooses the shell. */
 const routeObjects: RouteObject[] = [

@@ -14,7 +14,11 @@ export function useMapHeight(): number {
 
 // MapLibre (about 290 KB gzipped) and the state borders load when the first map comes near the
 // window, after the screen has painted (issue 30): never in a screen's first load.
-const NodeMapCanvas = lazy(() => import('./node-map-canvas.tsx'));
+const loadCanvas = () => import('./node-map-canvas.tsx');
+const NodeMapCanvas = lazy(loadCanvas);
+
+/** Starts MapLibre's download for a map that is about to show (a dashboard widget in the window), before its box is measured. */
+export const preloadNodeMapCanvas = () => void loadCanvas().catch(() => undefined);
 
 /** How near the window a map must come before MapLibre loads for it. */
 const MAP_LOAD_AHEAD_PX = 200;

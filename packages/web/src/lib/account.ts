@@ -5,11 +5,13 @@ import { call } from './request.ts';
  * The signed-in account: most areas read it (permissions, time zone, name), so it lives below them
  * rather than in the account area.
  */
+/** The account call's contract (zod), loaded with the first call: the login page does without it (issue 30). */
+export const loadAccountContract = () => import('@vpp/shared/account/get');
+
 export const accountQueryOptions = queryOptions({
   queryKey: ['account'],
-  // Its contract (zod) loads with the first call: the login page does without it (issue 30).
   queryFn: async () => {
-    const { accountGet } = await import('@vpp/shared/account/get');
+    const { accountGet } = await loadAccountContract();
     return (await call(accountGet, {}, { errorToast: 'Failed to load user account details' })).data;
   },
   staleTime: 60_000,

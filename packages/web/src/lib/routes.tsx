@@ -50,17 +50,35 @@ export interface AreaRoute {
 export type LazyPage = LazyExoticComponent<ComponentType> & { preload?: () => Promise<unknown> };
 
 /**
+ * React.lazy of the component `pick` takes from what `load` answers, rendered at once when a call of
+ * `load` (the one answered here, a preload) has finished before its first render: React.lazy given a
+ * thenable that resolves as it is asked does not suspend, and React 19 holds back a suspended
+ * boundary's reveal up to 300 ms after its fallback showed (issue 30 item 2: the dashboard's first
+ * visit waited so for the main shell, then for the page, both loaded already).
+ */
+export function lazyLoaded<M, P extends object>(load: () => Promise<M>, pick: (m: M) => ComponentType<P>) {
+  let done: { m: M } | undefined;
+  const tracked = () =>
+    load().then((m) => {
+      done = { m };
+      return m;
+    });
+  // biome-ignore lint/suspicious/noThenProperty: a thenable that settles synchronously is what keeps React.lazy from suspending
+  const settled = (m: M) => ({ then: (resolve: (v: { default: ComponentType<P> }) => void) => resolve({ default: pick(m) }) });
+  const component = lazy(() => (done ? settled(done.m) : tracked().then((m) => ({ default: pick(m) }))) as Promise<{ default: ComponentType<P> }>);
+  return { component, load: tracked };
+}
+
+/**
  * A page loaded when first shown: `load` imports the page's module, `pick` names its export.
  * `preload()` starts the import early: the app opened at a signed-in page asks for that page's
- * module beside the main shell's and the account, not after them (issue 30 item 2).
+ * module beside the main shell's and the account, not after them, and renders it without suspending
+ * when it has arrived first (issue 30 item 2).
  */
 export const lazyPage = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType): LazyPage => {
   // With the app's styles, which the login page goes without (lib/styles.ts).
-  const withStyles = () => Promise.all([load(), loadAppStyles()]).then(([m]) => m);
-  return Object.assign(
-    lazy(async () => ({ default: pick(await withStyles()) })),
-    { preload: () => withStyles().catch(() => undefined) },
-  );
+  const page = lazyLoaded(() => Promise.all([load(), loadAppStyles()]).then(([m]) => m), pick);
+  return Object.assign(page.component, { preload: () => page.load().catch(() => undefined) });
 };
 
 /** Redirects an old route with an :id to its new path (replacing the history entry). */

@@ -546,6 +546,23 @@ describeEachDatabase('virtual power plants', (h) => {
       expect(nodesReply.json().solarPower.reduce((n: number, p: { value: number }) => n + p.value, 0)).toBe(5.625);
     });
 
+    it('rounds each reading of format=total as format=nodes does, halves up (toward +∞) also below zero', async () => {
+      const id = await create({ type: 'DYNAMIC', name: 'Halves', filters: { postcodes: ['2042'] } });
+      const now = nowS();
+      await h().ctx.telemetry.ingest(
+        [
+          { nodeId: nodes.newtown1.id, ts: now - 60, dt: 30, voltage: 240, meter_p: -1.2345, solar_p: 0.0025 },
+          { nodeId: nodes.newtown2.id, ts: now - 60, dt: 30, voltage: 240, meter_p: 2.0015, solar_p: 1.0005 },
+        ],
+        now,
+      );
+      const res = await call('GET', `/api/powerstations/${id}/data/latest?metrics=solarPower,meterPower&format=total&maxAge=1200`);
+      expect(res.json()).toEqual({ status: 'OK', totals: { solarPower: { value: 1.004, nodes: 2 }, meterPower: { value: 0.768, nodes: 2 } } });
+      const each = await call('GET', `/api/powerstations/${id}/data/latest?metrics=solarPower,meterPower&format=nodes&maxAge=1200`);
+      const sum = (points: { value: number }[]) => Math.round(points.reduce((n, p) => n + p.value, 0) * 1000) / 1000;
+      expect([sum(each.json().solarPower), sum(each.json().meterPower)]).toEqual([1.004, 0.768]);
+    });
+
     it("answers the latest readings of exactly the members of every kind of VPP, never another organisation's node", async () => {
       const now = nowS();
       const all = [nodes.newtown1, nodes.newtown2, nodes.bondi, nodes.brisbane, nodes.foreign];

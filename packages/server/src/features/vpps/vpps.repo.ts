@@ -1,5 +1,6 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { VppNodeFilter } from '@vpp/shared/vpps/schemas';
-import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, PostgresAdapter, type Selectable, sql } from 'kysely';
 import { type Database, nowS, readInIdPages, timeWindows } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { crashPoint } from '../../platform/crash-points.ts';
@@ -470,6 +471,45 @@ export async function latestReadings(db: Db, ps: PowerstationRow, cols: readonly
       order by l.node_id limit ${size}`.execute(db);
     return result.rows;
   });
+}
+
+/**
+ * Each column's fresh readings of the member nodes added up by the database (format=total): how many
+ * nodes have one, and the sum of the readings each rounded to thousandths as format=nodes rounds them
+ * (Math.round: half up, toward +∞), in thousandths; a page of nodes at a time, as latestReadings.
+ * The sum of whole thousandths is exact, so it equals the JavaScript sum of the rounded readings.
+ */
+export async function latestSums(db: Db, ps: PowerstationRow, cols: readonly string[], maxAge: number, now: number) {
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const member = ps.type === 'STATIC' ? sql<boolean>`l.node_id in (select v.node_id from vpp_nodes v where v.powerstation_id = ${ps.id})` : ruleHolds(ps);
+  // PostgreSQL's real is 4 bytes; the driver reads its shortest text as a double, and so does this.
+  const reading = (c: string) => (pg ? sql`cast(cast(p.${sql.ref(c)} as text) as double precision)` : sql`p.${sql.ref(c)}`);
+  // Math.round(x * 1000) without floor(y + 0.5)'s one mistake (0.49999999999999994): y - floor(y) is exact.
+  const milli = (c: string) =>
+    sql`(case when ${reading(c)} * 1000 - floor(${reading(c)} * 1000) >= 0.5 then floor(${reading(c)} * 1000) + 1 else floor(${reading(c)} * 1000) end)`;
+  const sums = sql.join(cols.flatMap((c, i) => [sql`count(p.${sql.ref(c)}) as ${sql.ref(`n${i}`)}`, sql`sum(${milli(c)}) as ${sql.ref(`s${i}`)}`]));
+  const values = sql.join(cols.map((c) => sql`l.${sql.ref(c)} as ${sql.ref(c)}`));
+  const out = cols.map(() => ({ nodes: 0, milli: 0 }));
+  const size = 5000;
+  for (let after = 0; ; ) {
+    const { rows } = await sql<Record<string, number | null> & { rows: number; last: number | null }>`
+      select count(*) as rows, max(p.id) as last, ${sums}
+      from (
+        select l.node_id as id, ${values}
+        from tel_latest l join nodes n on n.id = l.node_id
+        where l.node_id > ${after} and l.ts >= ${now - maxAge} and ${member}
+          and exists (select 1 from fleet_members fm where fm.organisation_id = ${ps.organisation_id} and fm.node_id = l.node_id)
+        order by l.node_id limit ${size}
+      ) p`.execute(db);
+    const r = rows[0];
+    cols.forEach((_, i) => {
+      out[i].nodes += Number(r[`n${i}`] ?? 0);
+      out[i].milli += Number(r[`s${i}`] ?? 0);
+    });
+    if (Number(r.rows) < size || r.last === null) return new Map(cols.map((c, i) => [c, out[i]]));
+    after = Number(r.last);
+    await yieldToLoop();
+  }
 }
 
 /** The rule of a VPP as a condition on one node (`n`): for reads that walk nodes and keep the members. */

@@ -130,19 +130,12 @@ const r5 = (v: number) => Math.round(Number(v) * 1e5) / 1e5;
 export async function latestTotals(ctx: AppContext, user: AuthUser, id: number, q: { metrics: (typeof VPP_LATEST_METRICS)[number][]; maxAge: number }) {
   const row = await requirePowerstation(ctx, user, id);
   const cols = [...new Set(q.metrics.map((m) => METRIC_TO_COLUMN[m]))];
-  const rows = await repo.latestReadings(ctx.db, row, cols, q.maxAge, nowS());
+  const sums = await repo.latestSums(ctx.db, row, cols, q.maxAge, nowS());
   const totals: Partial<Record<(typeof VPP_LATEST_METRICS)[number], { value: number; nodes: number }>> = {};
   for (const m of q.metrics) {
-    const col = METRIC_TO_COLUMN[m];
-    let value = 0;
-    let nodes = 0;
-    for (const r of rows) {
-      if (r[col] === null || r[col] === undefined) continue;
-      // Each reading as format=nodes rounds it, so that both formats add up to the same figure.
-      value += Math.round(Number(r[col]) * 1000) / 1000;
-      nodes++;
-    }
-    totals[m] = { value: Math.round(value * 1000) / 1000, nodes };
+    // Each reading rounded as format=nodes rounds it, summed in whole thousandths by the database.
+    const { milli, nodes } = sums.get(METRIC_TO_COLUMN[m]) ?? { milli: 0, nodes: 0 };
+    totals[m] = { value: Math.round(milli) / 1000, nodes };
   }
   return { totals };
 }

@@ -1,20 +1,16 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ALL_FLEET_NODES } from '@vpp/shared/constants';
 import { dashboardEndpoints as D } from '@vpp/shared/dashboard/endpoints';
-import {
-  type Dashboard,
-  type DashboardBody,
-  type DataGraphMetric,
-  dashboardSchema,
-  HEAT_MAP_MAX_AGE_S,
-  WIDGET_GRAPH_REFRESH_MS,
-} from '@vpp/shared/dashboard/layout';
+import { type Dashboard, type DashboardBody, type DataGraphMetric, HEAT_MAP_MAX_AGE_S, WIDGET_GRAPH_REFRESH_MS } from '@vpp/shared/dashboard/layout';
 import { satisfies } from '@vpp/shared/permissions/registry';
 import { vppEndpoints as V } from '@vpp/shared/vpps/endpoints';
 import { VPP_CHOICE, VPP_DATA, VPP_VIEW } from '@vpp/shared/vpps/permissions';
 import { type HeatMapTiles, type MapTiles, tileTemplate } from '../../components/map-tiles.ts';
 import { useAccount } from '../../lib/account.ts';
 import { call } from '../../lib/request.ts';
+import { dashboardKeys, fetchLayout, keptLayout } from './get-layout.ts';
+
+export { dashboardKeys, keepLayout, keptLayout } from './get-layout.ts';
 
 /** The failure toasts of spec 2 §8 for the dashboard's calls. */
 export const DASHBOARD_TOASTS = {
@@ -32,42 +28,8 @@ export const WIDGET_REFRESH_MS = WIDGET_GRAPH_REFRESH_MS;
 /** Spec 2 §9 does not show the ticker's period: a minute, so that a dispatch starting shows soon. */
 export const TICKER_REFRESH_MS = 60_000;
 
-export const dashboardKeys = {
-  layout: ['dashboard', 'layout'] as const,
-  ticker: ['dashboard', 'ticker'] as const,
-  totals: ['dashboard', 'totals'] as const,
-  map: ['dashboard', 'map'] as const,
-  vpps: ['dashboard', 'vpps'] as const,
-  latest: (vpp: number, metric: string) => ['dashboard', 'latest', vpp, metric] as const,
-  series: (vpp: number | string, metric: string, start: number) => ['dashboard', 'series', vpp, metric, start] as const,
-};
-
 /** A dashboard that failed to load is asked again this often. */
 export const LAYOUT_RETRY_MS = 15_000;
-
-/** Where the browser keeps a user's dashboard as last loaded or saved, to paint the grid before the server answers. */
-const keptLayoutKey = (user: number) => `vpp.dashboard.${user}`;
-
-/** The user's dashboard as this browser last had it (issue 30: the grid paints from it before any data), if it still reads as one. */
-export function keptLayout(user: number | undefined): Dashboard | undefined {
-  if (user === undefined) return undefined;
-  try {
-    const parsed = dashboardSchema.safeParse(JSON.parse(localStorage.getItem(keptLayoutKey(user)) ?? 'null'));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Keeps the user's dashboard for the next visit (a full or private store only loses the head start). */
-export function keepLayout(user: number | undefined, dashboard: Dashboard): void {
-  if (user === undefined) return;
-  try {
-    localStorage.setItem(keptLayoutKey(user), JSON.stringify(dashboard));
-  } catch {
-    // Nothing kept: the next visit waits for the server's layout, as the first one did.
-  }
-}
 
 /**
  * The user's dashboard (the default one, a Welcome widget, when nothing is saved). Until the server
@@ -78,11 +40,7 @@ export function useDashboardLayout() {
   const user = useAccount().data?.id;
   return useQuery({
     queryKey: dashboardKeys.layout,
-    queryFn: async (): Promise<Dashboard> => {
-      const d = (await call(D.getLayout, {})).data;
-      keepLayout(user, d);
-      return d;
-    },
+    queryFn: fetchLayout,
     placeholderData: () => keptLayout(user),
     // The page keeps the cache in step with its changes (dashboard-state.ts); a failed load (the server
     // restarting) is asked again until it answers, so that a wall recovers without a reload.

@@ -122,13 +122,16 @@ export default function VoltageMapCanvas(props: { tiles: HeatMapTiles; onSelect:
       const source = m.getSource('volts') as VectorTileSource | undefined;
       if (!source || (!force && r === radius)) return;
       radius = r;
-      source.setTiles([tilesAt(tiles.current, r)]);
+      // The same URL (the radius the layers were added with, the same data) would load every tile again.
+      const url = tilesAt(tiles.current, r);
+      if (source.tiles?.[0] !== url) source.setTiles([url]);
       box.dataset.hexagons = String(tiles.current.hexagons[String(r)] ?? 0);
       box.dataset.radius = String(r);
       counted = false;
     };
     retile.current = toRadius;
-    m.on('load', () => {
+    // The hexagons join the style as soon as it is parsed, not after the basemap's first complete render.
+    m.once('style.load', () => {
       addHexagonLayers(m, tilesAt(tiles.current, hexRadiusForZoom(m.getZoom())));
       m.on('click', 'volts', (e) => {
         const f = e.features?.[0];

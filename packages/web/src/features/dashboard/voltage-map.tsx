@@ -1,13 +1,14 @@
 import { Box, Group, Paper, Text, VisuallyHidden } from '@mantine/core';
 import { heatMapSummary, VOLTAGE_LEGEND } from '@vpp/shared/dashboard/voltage';
-import { lazy, Suspense, useId } from 'react';
+import { lazy, Suspense, useEffect, useId } from 'react';
 import { useNavigate } from 'react-router';
 import { MapSkeleton } from '../../components/node-map.tsx';
 import { useHeatMapTiles } from './api.ts';
 import { MapOverlay } from './widgets/widget-common.tsx';
 import { WidgetError, WidgetLoading, widgetErrorMessage } from './widgets/widget-frame.tsx';
 
-const VoltageMapCanvas = lazy(() => import('./voltage-map-canvas.tsx'));
+const loadCanvas = () => import('./voltage-map-canvas.tsx');
+const VoltageMapCanvas = lazy(loadCanvas);
 
 /** The heat map's legend, compact over the map's top-left corner (the zoom buttons keep the top right). */
 export function VoltageLegend() {
@@ -39,6 +40,8 @@ export function VoltageMap(props: { vpp: number }) {
   const q = useHeatMapTiles(props.vpp);
   const navigate = useNavigate();
   const descriptionId = useId();
+  // MapLibre downloads beside the view's request, not after its answer.
+  useEffect(() => void loadCanvas().catch(() => undefined), []);
   return (
     <Box
       pos="relative"

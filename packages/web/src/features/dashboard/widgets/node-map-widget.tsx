@@ -1,8 +1,9 @@
 import { Box, Switch } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import type { Widget } from '@vpp/shared/dashboard/layout';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { NodeMap } from '../../../components/node-map.tsx';
+import { NodeMap, preloadNodeMapCanvas } from '../../../components/node-map.tsx';
 import { useDashboardMapTiles } from '../api.ts';
 import { MapOverlay } from './widget-common.tsx';
 import { WidgetError, WidgetLoading, widgetErrorMessage } from './widget-frame.tsx';
@@ -22,6 +23,8 @@ export function NodeMapBody(props: { cluster: boolean; height: number }) {
   const q = useDashboardMapTiles();
   const navigate = useNavigate();
   const legend = useElementSize();
+  // The widget is in the window: MapLibre downloads beside the view's request.
+  useEffect(() => preloadNodeMapCanvas(), []);
   return (
     <Box pos="relative" h="100%">
       <NodeMap
