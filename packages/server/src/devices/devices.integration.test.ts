@@ -182,7 +182,11 @@ describeEachDatabase('devices on the wire (embedded broker)', (h) => {
       await closed;
     });
     expect(await stored(b.id, intruder.seq)).toBe(false);
-    expect(await lastRejected(a.id)).toBe(`Refused a publish on another device's topic ${deviceTopics(b.serial).telemetry}.`);
+    // The broker closes the publisher at once and records the refusal on its node after (CI read the
+    // refusal before it, the last one recorded): wait for it, then assert its words.
+    const refusal = `Refused a publish on another device's topic ${deviceTopics(b.serial).telemetry}.`;
+    await waitFor('the refusal to be recorded on the publisher', async () => (await lastRejected(a.id)) === refusal);
+    expect(await lastRejected(a.id)).toBe(refusal);
   });
 
   it('drops and counts a flood beyond the rate limit', async () => {
