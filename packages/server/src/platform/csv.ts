@@ -49,8 +49,9 @@ export const PIECE_BYTES = 1 << 20;
  * it will write (`room`, which may hand on the piece before), then writes text, commas and numbers.
  */
 export class Pieces {
-  private buf = Buffer.allocUnsafe(PIECE_BYTES);
-  private at = 0;
+  // A writer of a file's own fields (billing's events CSV) writes into these directly.
+  protected buf = Buffer.allocUnsafe(PIECE_BYTES);
+  protected at = 0;
 
   /** Makes room for `bytes` more; answers the piece it had to complete first, if it did. */
   room(bytes: number): Uint8Array | undefined {

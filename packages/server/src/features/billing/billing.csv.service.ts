@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { BILLING_MESSAGES } from '@vpp/shared/billing/messages';
 import { type BillingEventKind, billingEventName } from '@vpp/shared/billing/schemas';
 import { stringify } from 'csv-stringify/sync';
@@ -72,45 +71,259 @@ function fixedCents(cents: number): string {
   return `${cents < 0 ? '-' : ''}${(n - frac) / 100}.${frac < 10 ? '0' : ''}${frac}`;
 }
 
+/** Bytes a number field of the events CSV takes at most, a fallback's text included ('-1.7976931348623157e+308.0000'). */
+const NUMBER_FIELD_BYTES = 40;
+
+// The bytes of PLAIN: 2 where a plain field may start, 1 where it may go on.
+const PLAIN_BYTE = new Uint8Array(256);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789') PLAIN_BYTE[c.charCodeAt(0)] = 3;
+for (const c of ' ._/:-') PLAIN_BYTE[c.charCodeAt(0)] = 1;
+
+/** Whether the UTF-8 bytes [from, to) of `d` are a PLAIN field (so ASCII, written as they are). */
+function plainBytes(d: Uint8Array, from: number, to: number): boolean {
+  if (to <= from || (PLAIN_BYTE[d[from]] & 2) === 0) return false;
+  for (let i = from + 1; i < to; i++) if ((PLAIN_BYTE[d[i]] & 1) === 0) return false;
+  return true;
+}
+
+/** Whether the bytes [from, to) of `d` are those of `b`. */
+function sameBytes(b: Uint8Array, d: Uint8Array, from: number, to: number): boolean {
+  if (b.length !== to - from) return false;
+  for (let i = 0; i < b.length; i++) if (b[i] !== d[from + i]) return false;
+  return true;
+}
+
+/** A COPY binary int8 as a number when it is one exactly (within ±2^53), otherwise as a bigint. */
+function int8(d: Buffer, at: number): number | bigint {
+  const hi = d.readInt32BE(at);
+  return hi >= -0x200000 && hi < 0x200000 ? hi * 0x1_0000_0000 + d.readUInt32BE(at + 4) : d.readBigInt64BE(at);
+}
+
+/** COPY's binary format: its signature, then a flags word and the length of a header extension. */
+const COPY_SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+/** The events CSV's columns as copyItems reads them. */
+const COPY_FIELDS = 11;
+
 /**
- * One record of the events CSV, written as csv-stringify writes it (billing.csv.integration.test.ts
- * checks it). The lines of one event follow each other: its name, and the rate when it repeats, are
- * the last line's, with no look-up.
+ * The events CSV's records written straight into the pieces as UTF-8, each exactly as csv-stringify
+ * writes it (billing.csv.integration.test.ts checks it), with no string of the line: numbers digit by
+ * digit, text fields that repeat (a line's type, its event's name) escaped once and copied as bytes.
+ * The lines of one event follow each other: its name is the last line's, with no look-up. One writer
+ * per part; `paged` takes a SQLite row's values, `copied` a PostgreSQL binary COPY row's bytes.
  */
-function eventRecords() {
-  const typeField = memoised((t) => csvField(t.trim() === '' ? BILLING_MESSAGES.supportRequest : t));
-  let lastKind = '';
-  let lastEvent: number | string = Number.NaN;
-  let eventName = '';
-  let lastRate = Number.NaN;
-  let rateText = '';
-  // A spot credit's two sides (AUD, 4 decimals); empty on other lines.
-  const side = (v: number | null) => (v === null ? '' : fixed4(v));
-  return (
+class EventRecords extends Pieces {
+  private readonly typeField = memoised((t) => csvField(t.trim() === '' ? BILLING_MESSAGES.supportRequest : t));
+  // The last line's type and event as read (a string from SQLite, bytes from a COPY), and as written.
+  private typeText: string | null = null;
+  private typeBytes: Uint8Array | null = null;
+  private typeOut: Uint8Array = Buffer.alloc(0);
+  private kindText: string | null = null;
+  private kindBytes: Uint8Array | null = null;
+  private eventKey = Number.NaN;
+  private eventOut: Uint8Array = Buffer.alloc(0);
+
+  private setType(type: string) {
+    this.typeOut = Buffer.from(this.typeField(type));
+  }
+
+  private setEvent(kind: string, event: number) {
+    this.eventKey = event;
+    // The event's name ('RERT dispatch 7').
+    this.eventOut = Buffer.from(csvField(billingEventName(kind as BillingEventKind, event)));
+  }
+
+  /** Room for a line of these variable parts and up to six numbers; the piece completed first, if any. */
+  private line(textBytes: number): Uint8Array | undefined {
+    return this.room(textBytes + this.typeOut.length + this.eventOut.length + 6 * NUMBER_FIELD_BYTES + 16);
+  }
+
+  private copy(src: Uint8Array, from: number, to: number) {
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = from; i < to; i++) buf[at++] = src[i];
+    this.at = at;
+  }
+
+  private ascii(s: string) {
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = 0; i < s.length; i++) buf[at++] = s.charCodeAt(i);
+    this.at = at;
+  }
+
+  /** A non-negative integer of at most 2^53, its decimal digits. */
+  private digits(n: number) {
+    let count = 1;
+    for (let x = n; x >= 10; x = Math.floor(x / 10)) count++;
+    const buf = this.buf;
+    let at = this.at + count;
+    this.at = at;
+    let m = n;
+    do {
+      const d = m % 10;
+      buf[--at] = 48 + d;
+      m = (m - d) / 10;
+    } while (m > 0);
+  }
+
+  /** An integer as String writes it. */
+  private integer(n: number | bigint) {
+    if (typeof n === 'number' && Number.isSafeInteger(n)) {
+      if (n < 0) this.buf[this.at++] = 45;
+      this.digits(Math.abs(n));
+    } else this.text(String(n));
+  }
+
+  /** fixed4(x), written in place. */
+  private fixed4(x: number) {
+    const n = Math.round(Math.abs(x) * 10_000);
+    if (!(n <= Number.MAX_SAFE_INTEGER)) {
+      this.text(fixed4(x));
+      return;
+    }
+    if (n > 0 && x < 0) this.buf[this.at++] = 45;
+    const frac = n % 10_000;
+    this.digits((n - frac) / 10_000);
+    const buf = this.buf;
+    const at = this.at;
+    buf[at] = 46;
+    buf[at + 1] = 48 + Math.floor(frac / 1000);
+    buf[at + 2] = 48 + (Math.floor(frac / 100) % 10);
+    buf[at + 3] = 48 + (Math.floor(frac / 10) % 10);
+    buf[at + 4] = 48 + (frac % 10);
+    this.at = at + 5;
+  }
+
+  /** fixedCents(cents), written in place. */
+  private cents(cents: number) {
+    if (!Number.isSafeInteger(cents)) {
+      this.text(fixedCents(cents));
+      return;
+    }
+    if (cents < 0) this.buf[this.at++] = 45;
+    const n = Math.abs(cents);
+    const frac = n % 100;
+    this.digits((n - frac) / 100);
+    const buf = this.buf;
+    const at = this.at;
+    buf[at] = 46;
+    buf[at + 1] = 48 + Math.floor(frac / 10);
+    buf[at + 2] = 48 + (frac % 10);
+    this.at = at + 3;
+  }
+
+  /** The line's fields after its type: amount, rate, cost, event, and a spot credit's two sides (empty on other lines); then CRLF. */
+  private tail(amount: number, rate: number, cents: number, spot: number | null, feedIn: number | null) {
+    this.fixed4(amount);
+    this.byte(44);
+    this.fixed4(rate);
+    this.byte(44);
+    this.cents(cents);
+    this.byte(44);
+    this.copy(this.eventOut, 0, this.eventOut.length);
+    this.byte(44);
+    if (spot !== null) this.fixed4(spot);
+    this.byte(44);
+    if (feedIn !== null) this.fixed4(feedIn);
+    this.byte(13);
+    this.byte(10);
+  }
+
+  /** A SQLite row's line (`day` as UTF-8); answers the piece it completes, if it does. */
+  paged(
     nmi: string,
-    day: string,
-    ts: number | string,
+    day: Uint8Array,
+    ts: number,
     type: string,
     amount: number,
     rate: number,
     cents: number,
     kind: string,
-    event: number | string,
+    event: number,
     spot: number | null,
     feedIn: number | null,
-  ) => {
-    if (kind !== lastKind || event !== lastEvent) {
-      lastKind = kind;
-      lastEvent = event;
-      // The event's name ('RERT dispatch 7').
-      eventName = csvField(billingEventName(kind as BillingEventKind, Number(event)));
+  ): Uint8Array | undefined {
+    if (type !== this.typeText) {
+      this.typeText = type;
+      this.setType(type);
     }
-    if (rate !== lastRate) {
-      lastRate = rate;
-      rateText = fixed4(rate);
+    if (kind !== this.kindText || event !== this.eventKey) {
+      this.kindText = kind;
+      this.setEvent(kind, event);
     }
-    return `${PLAIN.test(nmi) ? nmi : csvField(nmi)},${day},${ts},${typeField(type)},${fixed4(amount)},${rateText},${fixedCents(cents)},${eventName},${side(spot)},${side(feedIn)}\r\n`;
-  };
+    const plain = PLAIN.test(nmi);
+    const nmiText = plain ? nmi : csvField(nmi);
+    const full = this.line(nmiText.length * 3 + day.length);
+    if (plain) this.ascii(nmiText);
+    else this.text(nmiText);
+    this.byte(44);
+    this.copy(day, 0, day.length);
+    this.byte(44);
+    this.integer(ts);
+    this.byte(44);
+    this.copy(this.typeOut, 0, this.typeOut.length);
+    this.byte(44);
+    this.tail(amount, rate, cents, spot, feedIn);
+    return full;
+  }
+
+  /**
+   * A COPY binary row's line: its fields at `at` (each `len` bytes, -1 for a null) in `d`, in
+   * copyItems's columns; answers the piece it completes, if it does.
+   */
+  copied(d: Buffer, at: Int32Array, len: Int32Array): Uint8Array | undefined {
+    // Text present, numbers of 8 bytes, the two sides 8 bytes or null.
+    if (
+      len[0] < 0 ||
+      len[1] < 0 ||
+      len[3] < 0 ||
+      len[7] < 0 ||
+      len[2] !== 8 ||
+      len[4] !== 8 ||
+      len[5] !== 8 ||
+      len[6] !== 8 ||
+      len[8] !== 8 ||
+      (len[9] !== 8 && len[9] !== -1) ||
+      (len[10] !== 8 && len[10] !== -1)
+    )
+      throw new Error('Unexpected field in the events COPY');
+    const nmiAt = at[0];
+    const nmiEnd = nmiAt + len[0];
+    const dayAt = at[1];
+    const typeAt = at[3];
+    const typeEnd = typeAt + len[3];
+    const kindAt = at[7];
+    const kindEnd = kindAt + len[7];
+    if (this.typeBytes === null || !sameBytes(this.typeBytes, d, typeAt, typeEnd)) {
+      this.typeBytes = Buffer.from(d.subarray(typeAt, typeEnd));
+      this.setType(d.toString('utf8', typeAt, typeEnd));
+    }
+    const event = Number(int8(d, at[8]));
+    if (event !== this.eventKey || this.kindBytes === null || !sameBytes(this.kindBytes, d, kindAt, kindEnd)) {
+      this.kindBytes = Buffer.from(d.subarray(kindAt, kindEnd));
+      this.setEvent(d.toString('utf8', kindAt, kindEnd), event);
+    }
+    const plain = plainBytes(d, nmiAt, nmiEnd);
+    const nmiText = plain ? '' : csvField(d.toString('utf8', nmiAt, nmiEnd));
+    const full = this.line((plain ? len[0] : nmiText.length * 3) + len[1]);
+    if (plain) this.copy(d, nmiAt, nmiEnd);
+    else this.text(nmiText);
+    this.byte(44);
+    this.copy(d, dayAt, dayAt + len[1]);
+    this.byte(44);
+    this.integer(int8(d, at[2]));
+    this.byte(44);
+    this.copy(this.typeOut, 0, this.typeOut.length);
+    this.byte(44);
+    this.tail(
+      d.readDoubleBE(at[4]),
+      d.readDoubleBE(at[5]),
+      Number(int8(d, at[6])),
+      len[9] < 0 ? null : d.readDoubleBE(at[9]),
+      len[10] < 0 ? null : d.readDoubleBE(at[10]),
+    );
+    return full;
+  }
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -120,28 +333,26 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
  * connection (no object per row), by keyset day by day through the (organisation, day, id) index.
  */
 async function* pagedEventLines(read: ArrayReader, part: EventsCsvPart): AsyncGenerator<Uint8Array> {
-  const record = eventRecords();
-  const pieces = new Pieces();
+  const out = new EventRecords();
   for (const day of datesOf(part.start, part.end)) {
+    const dayBytes = Buffer.from(day);
     let after = day === part.start ? part.fromId - 1 : 0;
     const before = day === part.end && part.toId !== null ? part.toId : Number.MAX_SAFE_INTEGER;
     for (;;) {
       const rows = await itemArraysOfDay(read, part.orgId, day, after, before, part.size);
       for (const r of rows) {
-        const full = pieces.add(
-          record(
-            r[0] as string,
-            day,
-            r[1] as number,
-            r[2] as string,
-            r[3] as number,
-            r[4] as number,
-            Number(r[5]),
-            r[7] as string,
-            r[8] as number,
-            num(r[9]),
-            num(r[10]),
-          ),
+        const full = out.paged(
+          r[0] as string,
+          dayBytes,
+          r[1] as number,
+          r[2] as string,
+          r[3] as number,
+          r[4] as number,
+          Number(r[5]),
+          r[7] as string,
+          Number(r[8]),
+          num(r[9]),
+          num(r[10]),
         );
         if (full) yield full;
       }
@@ -151,63 +362,63 @@ async function* pagedEventLines(read: ArrayReader, part: EventsCsvPart): AsyncGe
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  const last = pieces.take();
+  const last = out.take();
   if (last) yield last;
 }
 
-/** COPY's text format escapes these characters of a field with a backslash. */
-const COPY_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
-const uncopy = (field: string) => (field.includes('\\') ? field.replace(/\\(.)/g, (_, c: string) => COPY_ESCAPES[c] ?? c) : field);
-
 /**
  * PostgreSQL: one COPY of the key range's rows in (day, id) order through the (organisation, day, id)
- * index, streamed by the server as tab-separated text; each chunk's complete lines become records.
+ * index, streamed by the server in the binary format; each chunk's complete rows become records,
+ * read from the bytes where they lie (a row split between chunks is completed from the next).
  */
 async function* copiedEventLines(copy: CopyReader, part: EventsCsvPart): AsyncGenerator<Uint8Array> {
-  const record = eventRecords();
-  const pieces = new Pieces();
-  // COPY writes a null as \N.
-  const side = (v: string) => (v === '\\N' ? null : Number(v));
-  const decoder = new StringDecoder('utf8');
-  const tabs = new Int32Array(10);
-  let rest = '';
+  const out = new EventRecords();
+  const at = new Int32Array(COPY_FIELDS);
+  const len = new Int32Array(COPY_FIELDS);
+  let rest: Buffer | null = null;
+  let header = true;
+  let ended = false;
   for await (const chunk of copyItems(copy, part)) {
-    const data = rest + decoder.write(chunk);
-    const cut = data.lastIndexOf('\n');
-    if (cut < 0) {
-      rest = data;
-      continue;
-    }
-    rest = data.slice(cut + 1);
-    // Each line's eleven fields sliced straight from the chunk, with no string of the line nor array of its fields.
-    for (let at = 0; at < cut; ) {
-      const t = tabs;
-      let from = at;
-      for (let k = 0; k < 10; k++) {
-        t[k] = data.indexOf('\t', from);
-        from = t[k] + 1;
+    const d: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+    rest = null;
+    const end = d.length;
+    let p = 0;
+    if (header) {
+      if (end < 19 || end < 19 + d.readUInt32BE(15)) {
+        rest = d;
+        continue;
       }
-      const eol = data.indexOf('\n', from);
-      const full = pieces.add(
-        record(
-          uncopy(data.slice(at, t[0])),
-          data.slice(t[0] + 1, t[1]),
-          data.slice(t[1] + 1, t[2]),
-          uncopy(data.slice(t[2] + 1, t[3])),
-          Number(data.slice(t[3] + 1, t[4])),
-          Number(data.slice(t[4] + 1, t[5])),
-          Number(data.slice(t[5] + 1, t[6])),
-          data.slice(t[6] + 1, t[7]),
-          data.slice(t[7] + 1, t[8]),
-          side(data.slice(t[8] + 1, t[9])),
-          side(data.slice(t[9] + 1, eol)),
-        ),
-      );
-      if (full) yield full;
-      at = eol + 1;
+      if (!COPY_SIGNATURE.equals(d.subarray(0, COPY_SIGNATURE.length))) throw new Error('Not a binary COPY');
+      p = 19 + d.readUInt32BE(15);
+      header = false;
     }
+    while (p + 2 <= end) {
+      const fields = d.readInt16BE(p);
+      // The trailer.
+      if (fields === -1) {
+        ended = true;
+        p = end;
+        break;
+      }
+      if (fields !== COPY_FIELDS) throw new Error('Unexpected row in the events COPY');
+      let q = p + 2;
+      let k = 0;
+      for (; k < COPY_FIELDS && q + 4 <= end; k++) {
+        const n = d.readInt32BE(q);
+        q += 4;
+        at[k] = q;
+        len[k] = n;
+        if (n > 0) q += n;
+      }
+      if (k < COPY_FIELDS || q > end) break;
+      const full = out.copied(d, at, len);
+      if (full) yield full;
+      p = q;
+    }
+    if (p < end) rest = d.subarray(p);
   }
-  const last = pieces.take();
+  if (!ended || rest) throw new Error('The events COPY ended part-way');
+  const last = out.take();
   if (last) yield last;
 }
 

@@ -94,9 +94,12 @@ export interface ItemKeyRange {
 
 /**
  * PostgreSQL: one COPY of the key range's line items in (day, id) order through the (organisation,
- * day, id) index, streamed as tab-separated text. Columns: nmi, day, ts, type, amount, rate,
- * cost_cents, event_kind, event_id, spot_value, feed_in_deduction. The bounds are inlined (COPY takes
- * no parameters): they are checked first.
+ * day, id) index, streamed in COPY's binary format: numbers as the server holds them, so that the
+ * reader neither parses their text nor makes a string of each field. Columns, each cast to the type
+ * the reader expects (a later change of a column's type cannot be misread): nmi, day (text), ts
+ * (int8), type (text), amount, rate (float8), cost_cents (int8), event_kind (text), event_id (int8),
+ * spot_value, feed_in_deduction (float8, null on most lines). The bounds are inlined (COPY takes no
+ * parameters): they are checked first.
  */
 export function copyItems(copy: CopyReader, r: ItemKeyRange): AsyncGenerator<Buffer> {
   const date = /^\d{4}-\d{2}-\d{2}$/;
@@ -111,8 +114,9 @@ export function copyItems(copy: CopyReader, r: ItemKeyRange): AsyncGenerator<Buf
   // Row comparisons on (day, id) bound the index scan itself.
   const from = r.fromId > 0 ? ` and (day, id) >= ('${r.start}', ${r.fromId})` : '';
   const to = r.toId !== null ? ` and (day, id) < ('${r.end}', ${r.toId})` : '';
-  return copy(`copy (select nmi, day, ts, type, amount, rate, cost_cents, event_kind, event_id, spot_value, feed_in_deduction from billing_items
-    where organisation_id = ${r.orgId} and day >= '${r.start}' and day <= '${r.end}'${from}${to} order by day, id) to stdout`);
+  return copy(`copy (select nmi::text, day::text, ts::int8, type::text, amount::float8, rate::float8, cost_cents::int8, event_kind::text, event_id::int8,
+      spot_value::float8, feed_in_deduction::float8 from billing_items
+    where organisation_id = ${r.orgId} and day >= '${r.start}' and day <= '${r.end}'${from}${to} order by day, id) to stdout (format binary)`);
 }
 
 /**
