@@ -334,22 +334,29 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
  */
 async function* pagedEventLines(read: ArrayReader, part: EventsCsvPart): AsyncGenerator<Uint8Array> {
   const out = new EventRecords();
+  // The last line's type and event kind: a page's lines that repeat them read them as null.
+  let type = '';
+  let kind = '';
   for (const day of datesOf(part.start, part.end)) {
     const dayBytes = Buffer.from(day);
     let after = day === part.start ? part.fromId - 1 : 0;
     const before = day === part.end && part.toId !== null ? part.toId : Number.MAX_SAFE_INTEGER;
     for (;;) {
-      const rows = await itemArraysOfDay(read, part.orgId, day, after, before, part.size);
+      const sameType = type;
+      const sameKind = kind;
+      const rows = await itemArraysOfDay(read, part.orgId, day, after, before, part.size, sameType, sameKind);
       for (const r of rows) {
+        type = r[2] === null ? sameType : (r[2] as string);
+        kind = r[7] === null ? sameKind : (r[7] as string);
         const full = out.paged(
           r[0] as string,
           dayBytes,
           r[1] as number,
-          r[2] as string,
+          type,
           r[3] as number,
           r[4] as number,
           Number(r[5]),
-          r[7] as string,
+          kind,
           Number(r[8]),
           num(r[9]),
           num(r[10]),
