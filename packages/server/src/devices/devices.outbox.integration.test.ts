@@ -1,5 +1,5 @@
 import type { DeviceCmdMessage } from '@vpp/shared/devices/schemas';
-import { type KyselyPlugin, sql } from 'kysely';
+import { ColumnNode, type KyselyPlugin, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { nowS } from '../db/database.ts';
 import { node } from '../test/factories.ts';
@@ -30,11 +30,7 @@ describeEachDatabase('the command outbox while orders are stored', (h) => {
     let armed = true;
     const plugin: KyselyPlugin = {
       transformQuery({ node, queryId }) {
-        if (
-          node.kind === 'UpdateQueryNode' &&
-          node.updates?.some((u) => u.column.kind === 'ColumnNode' && (u.column as { column: { name: string } }).column.name === 'wire')
-        )
-          recording.add(queryId);
+        if (node.kind === 'UpdateQueryNode' && node.updates?.some((u) => ColumnNode.is(u.column) && u.column.column.name === 'wire')) recording.add(queryId);
         return node;
       },
       async transformResult({ result, queryId }) {
@@ -66,8 +62,7 @@ describeEachDatabase('the command outbox while orders are stored', (h) => {
       h().app.log,
       ctx.dialect,
     );
-    const idOf = async (source: string) =>
-      (await ctx.db.selectFrom('node_commands').select('id').where('source', '=', source).executeTakeFirstOrThrow()).id;
+    const idOf = async (source: string) => (await ctx.db.selectFrom('node_commands').select('id').where('source', '=', source).executeTakeFirstOrThrow()).id;
     const now = nowS();
     const window = { nodeId: n.id, start: now - 1, end: now + 600 };
 
