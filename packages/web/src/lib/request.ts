@@ -88,8 +88,11 @@ export async function request<S extends ReplySchema | undefined = undefined>(
       // An access token the server no longer takes: the refresh cookie gets a new one and the call
       // is made again. Only the refresh's own refusal (a 401) ends the session, which it does itself.
       if (await session.refresh()) return request(path, { ...opts, retried: true });
-    } else if (token) session.reset({ expired: true });
-    else session.set({ loginStatus: 'LOGGED_OUT' });
+    } else if (token) {
+      // Refused with the token still stored: it has expired. A token since replaced or cleared (a
+      // refresh, a sign-out under way) says nothing of the session now.
+      if (session.token() === token) session.reset({ expired: true });
+    } else session.set({ loginStatus: 'LOGGED_OUT' });
     throw new ApiError(401, err?.error ?? null, message, body);
   }
   if (res.status === 403) {

@@ -43,6 +43,7 @@ const withRefreshLock = (task: () => Promise<void>): Promise<void> => (navigator
  * already (the server would take that for a replay and end the session).
  */
 export function refreshNow(from: string | null = session.token()): Promise<void> {
+  const replacing = session.token();
   inFlight ??= withRefreshLock(async () => {
     const stored = session.token();
     if (stored && expiryOf(stored) > expiryOf(from)) return;
@@ -53,8 +54,9 @@ export function refreshNow(from: string | null = session.token()): Promise<void>
     .catch((err) => {
       // Only the server's refusal (a 401) ends the session: a refresh that never arrived (the
       // network, a page being left mid-request) or a server failure leaves the stored session for
-      // the next try.
-      if (refused(err)) session.reset({ expired: true });
+      // the next try. A session ended meanwhile (the user signed out: the server revoked the cookie
+      // this refresh sent) has not expired: the login panel says nothing of it.
+      if (refused(err) && replacing !== null && session.token() === replacing && !signingOut) session.reset({ expired: true });
       throw err;
     })
     .finally(() => {
@@ -137,6 +139,17 @@ export function useVerifyCode() {
 /** Ends the session on the server and resets all state. */
 export async function logout() {
   clearTimeout(refreshTimer);
-  await call((await loadAuthEndpoints()).logout, { body: undefined }, { quiet: true }).catch(() => undefined);
-  session.reset();
+  signingOut = true;
+  try {
+    await call((await loadAuthEndpoints()).logout, { body: undefined }, { quiet: true }).catch(() => undefined);
+  } finally {
+    signingOut = false;
+    session.reset();
+  }
 }
+
+/**
+ * While a sign-out is on its way, the requests already sent (the bell's poll, a page's query) may be
+ * refused: the server has revoked the session. Those refusals are the sign-out's, not an expiry.
+ */
+let signingOut = false;

@@ -1,7 +1,7 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { request } from '../../lib/request.ts';
 import { session } from '../../lib/session.ts';
-import { bootSession } from './api.ts';
+import { bootSession, logout } from './api.ts';
 
 /** A signed access token's shape: only its claims matter to the browser. */
 const token = (claims: object) => `x.${btoa(JSON.stringify(claims)).replace(/=+$/, '')}.y`;
@@ -101,4 +101,55 @@ it('signs out with the session-expired message only when the refresh after a 401
   await expect(request('/api/users')).rejects.toThrow();
   expect(session.token()).toBeNull();
   expect(session.get()).toMatchObject({ loginStatus: 'LOGGED_OUT', sessionExpired: true });
+});
+
+/** A reply held until `release` is called: a request in flight. */
+function held() {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { gate, release: () => release() };
+}
+
+it('signs out without the session-expired message when a request sent before the Log Out is refused during it', async () => {
+  session.setToken(fresh());
+  session.set({ loginStatus: 'LOGGED_IN' });
+  const out = held();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const path = new URL(url, 'http://console').pathname;
+      // The server has revoked the session as the sign-out came: the bell's poll and its refresh are refused.
+      if (path === '/auth/logout/') await out.gate;
+      return new Response(JSON.stringify(path === '/auth/logout/' ? { status: 'OK' } : refusal), { status: path === '/auth/logout/' ? 200 : 401 });
+    }),
+  );
+  const signingOut = logout();
+  await expect(request('/api/notifications')).rejects.toThrow();
+  out.release();
+  await signingOut;
+  expect(session.token()).toBeNull();
+  expect(session.get()).toMatchObject({ loginStatus: 'LOGGED_OUT', sessionExpired: false });
+});
+
+it('signs out without the session-expired message when a request sent before the Log Out is refused after it', async () => {
+  session.setToken(fresh());
+  session.set({ loginStatus: 'LOGGED_IN' });
+  const poll = held();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const path = new URL(url, 'http://console').pathname;
+      if (path === '/api/notifications') await poll.gate;
+      return new Response(JSON.stringify(path === '/auth/logout/' ? { status: 'OK' } : refusal), { status: path === '/auth/logout/' ? 200 : 401 });
+    }),
+  );
+  // The poll went out with the token; its refusal comes after the sign-out has ended.
+  const polled = request('/api/notifications');
+  await logout();
+  poll.release();
+  await expect(polled).rejects.toThrow();
+  expect(session.token()).toBeNull();
+  expect(session.get()).toMatchObject({ loginStatus: 'LOGGED_OUT', sessionExpired: false });
 });
