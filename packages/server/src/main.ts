@@ -36,7 +36,6 @@ async function main() {
     leaseS: config.JOB_LEASE_S,
     recurring: FEATURES.flatMap((f) => f.recurring ?? []),
   });
-  if (config.WORKER) worker.start();
   // The fleet's start, awaited by a stop that comes during it, so that the start never writes to a
   // database the stop has closed.
   let fleet: ReturnType<typeof startFleet> | null = null;
@@ -67,6 +66,9 @@ async function main() {
     console.error(`Port ${config.PORT} on ${config.HOST} is taken: set PORT to a free port.`);
     process.exit(PORT_TAKEN_EXIT);
   }
+  // Jobs start once the port is this process's: a start that cannot listen exits having done no work
+  // (a test's retry on another port, or a second console started by mistake on the same data).
+  if (config.WORKER) worker.start();
   app.log.info(`Console at http://localhost:${config.PORT} (${handle.dialect}${config.demo ? ', demo' : ''})`);
   if (devices?.port) app.log.info(`Devices connect to mqtt://localhost:${devices.port}`);
   // The simulated fleet: built and backfilled on first start (the console answers meanwhile), then

@@ -39,7 +39,14 @@ export async function organisationRole(db: Database, organisationId: number) {
   return row.suborg_type;
 }
 
-/** Marks the live commands of these kinds (`kinds`: those directing the battery) of these nodes, not ended by `at`, to revise. */
+/**
+ * Marks the live commands of these kinds (`kinds`: those directing the battery) of these nodes, not
+ * ended by `at`, to revise. Those marked already are marked again: on PostgreSQL a command an
+ * outbox round is claiming shows its mark from before the claim until the round commits, and a
+ * condition on the mark would pass over it, to find it unmarked once the round has sent it in the
+ * form it read before this order was stored. Written unconditionally, the row waits for the
+ * round's commit and keeps the mark.
+ */
 export async function markToRevise(db: Database, nodeIds: readonly number[], at: number, kinds: readonly string[]): Promise<void> {
   for (let i = 0; i < nodeIds.length; i += 1000)
     await db
@@ -49,7 +56,6 @@ export async function markToRevise(db: Database, nodeIds: readonly number[], at:
       .where('end_ts', '>', at)
       .where('kind', 'in', [...kinds])
       .where('status', 'in', [...LIVE])
-      .where('revise', '=', 0)
       .execute();
 }
 

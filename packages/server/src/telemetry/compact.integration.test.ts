@@ -245,6 +245,31 @@ describeEachDatabase('compacted telemetry history', (h) => {
     expect(lines.at(-1)).toMatch(/^Compacted the telemetry history: [34] node-days of 1 node$/);
     expectSame([...(await telemetry.nodeSeries(node, cols, start, end, 3600))], before, 'hourly graph after the upgrade');
   });
+
+  it('tells a second run that joins a compaction under way its progress, and both log the work', async () => {
+    const { db, telemetry } = h().ctx;
+    const org = await h().org();
+    const [node] = await buildFleet(db, { count: 1, seed: 33, owners: { retailers: [org], networks: new Map(), installers: [] }, historyDays: 4 });
+    telemetry.invalidate();
+    const readings: Sample[] = [];
+    for (let ts = start; ts < end; ts += 300) readings.push(reading(node, ts, 300, 6));
+    await telemetry.ingest(readings, now);
+    const runOf = (lines: string[]) =>
+      telemetryCompactJob.handler(h().ctx, { at: now }, {
+        attempt: 1,
+        runAt: now,
+        log: { info: (m: object | string) => lines.push(String(m)), warn: () => undefined, error: () => undefined },
+        progress: async () => undefined,
+      } as unknown as JobRun);
+    // Two due runs taken by two lanes of one worker: the second shares the first's compaction.
+    const first: string[] = [];
+    const second: string[] = [];
+    await Promise.all([runOf(first), runOf(second)]);
+    for (const lines of [first, second]) {
+      expect(lines[0]).toBe('Compacting the telemetry history of 1 node');
+      expect(lines.at(-1)).toMatch(/^Compacted the telemetry history: [34] node-days of 1 node$/);
+    }
+  });
 });
 
 describeEachDatabase('compacted Sydney days of a daylight-saving change', (h) => {

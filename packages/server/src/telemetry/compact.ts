@@ -249,9 +249,13 @@ const PROGRESS_LOG_MS = 10_000;
  */
 export const telemetryCompactJob = defineJob('telemetry.compact', z.object({ at: z.number() }), async (ctx, _payload, run) => {
   let logged = Date.now();
+  let begun = false;
   const done = await ctx.telemetry.compact(nowS(), (p) => {
-    if (p.nodes === 0) run.log.info(`Compacting the telemetry history of ${p.of} ${p.of === 1 ? 'node' : 'nodes'}`);
-    if (p.nodes === 0 || Date.now() - logged < PROGRESS_LOG_MS) return;
+    // The first figure this run hears (a run it joined may be under way already) names the work.
+    if (!begun) run.log.info(`Compacting the telemetry history of ${p.of} ${p.of === 1 ? 'node' : 'nodes'}`);
+    const first = !begun;
+    begun = true;
+    if (first || Date.now() - logged < PROGRESS_LOG_MS) return;
     logged = Date.now();
     run.log.info(`Compacting the telemetry history: ${p.nodes} of ${p.of} nodes, ${p.days} node-days packed`);
     void run.progress(p.nodes / p.of).catch(() => undefined);

@@ -71,6 +71,8 @@ export const telemetryModule: FeatureModule = {
 export class TelemetryStore {
   private readonly writer: TelemetryIngest;
   private compacting: Promise<{ nodes: number; days: number }> | null = null;
+  private compactProgress: CompactProgress | null = null;
+  private readonly compactListeners = new Set<(p: CompactProgress) => void>();
 
   constructor(
     private readonly db: Database,
@@ -140,8 +142,18 @@ export class TelemetryStore {
    * an existing database upgrades in place, and every hour). One run at a time in this process.
    */
   compact(now?: number, onProgress?: (p: CompactProgress) => void) {
-    this.compacting ??= compactHistory(this.db, now, onProgress).finally(() => {
+    // A caller that joins a run under way is told its progress too, from the latest figure on.
+    if (onProgress) {
+      this.compactListeners.add(onProgress);
+      if (this.compactProgress) onProgress(this.compactProgress);
+    }
+    this.compacting ??= compactHistory(this.db, now, (p) => {
+      this.compactProgress = p;
+      for (const f of this.compactListeners) f(p);
+    }).finally(() => {
       this.compacting = null;
+      this.compactProgress = null;
+      this.compactListeners.clear();
     });
     return this.compacting;
   }

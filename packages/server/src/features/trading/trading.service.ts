@@ -597,10 +597,18 @@ export async function runBacktestJob(ctx: AppContext, id: number, log?: JobLog):
   try {
     if (!ps) throw badRequest('The VPP is gone.');
     const policy = policyOf(await repo.findPolicy(ctx.db, ps.id));
+    // Progress is reported without waiting: its writes go one after another, and all before the
+    // result's, so that a late one (on another connection of PostgreSQL's pool) never sets a finished
+    // backtest back to 95 %. A progress write that fails is only a figure missed.
+    let written: Promise<unknown> = Promise.resolve();
     const figures = await backtestVpp(ctx, ps, policy, row.period_start, row.period_end, {
       inWorker: true,
-      onProgress: (f) => repo.updateBacktest(ctx.db, id, { progress: Math.min(0.99, f) }),
+      onProgress: (f) => {
+        written = written.then(() => repo.updateBacktest(ctx.db, id, { progress: Math.min(0.99, f) })).catch(() => undefined);
+        return written.then(() => undefined);
+      },
     });
+    await written;
     await repo.updateBacktest(ctx.db, id, { status: 'DONE', progress: 1, result: JSON.stringify(figures), finished_at: nowS() });
   } catch (e) {
     // What the screen can say: the reason of a refusal (the fleet changed since it was asked for), or a plain failure.
