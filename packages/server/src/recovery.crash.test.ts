@@ -62,7 +62,12 @@ for (const { dialect, skip } of DIALECTS) {
       });
       expect(reset.status).toBe(200);
       expect(await s.exited).toBe('SIGKILL');
-      const interrupted = await srv.query<{ id: number; kind: string }>("select id, kind from jobs where status = 'pending' and locked_by is not null");
+      // The e-mail job in hand when the process died, leased and never finished. The worker's other
+      // lane may have held a job too (the recurring jobs due at start run as the server begins to
+      // answer): those are taken up again after their leases in the same way.
+      const interrupted = await srv.query<{ id: number; kind: string }>(
+        "select id, kind from jobs where status = 'pending' and locked_by is not null and kind = 'mail.send'",
+      );
       expect(interrupted).toMatchObject([{ kind: 'mail.send' }]);
       await srv.start();
       const [job] = await waitFor('the interrupted job to finish', async () => {
