@@ -98,7 +98,10 @@ try {
   await x.getByRole('button', { name: 'New Export' }).click();
   await x.getByRole('dialog', { name: 'New Data Export' }).waitFor();
   await shoot(x, 'exports-new');
-  await x.getByRole('dialog', { name: 'New Data Export' }).getByRole('button', { name: /^Operational Data - VPP/ }).click();
+  await x
+    .getByRole('dialog', { name: 'New Data Export' })
+    .getByRole('button', { name: /^Operational Data - VPP/ })
+    .click();
   const xf = x.getByRole('dialog', { name: 'New Operational Data Export' });
   await xf.getByRole('button', { name: 'Begin Export' }).click();
   await x.getByText('Data Export Errors').waitFor();
@@ -118,7 +121,10 @@ try {
   await xf.waitFor({ state: 'hidden' });
   await shoot(x, 'exports-submitted');
   await x.getByRole('button', { name: 'New Export' }).click();
-  await x.getByRole('dialog', { name: 'New Data Export' }).getByRole('button', { name: /^Operational Data - Individual Nodes/ }).click();
+  await x
+    .getByRole('dialog', { name: 'New Data Export' })
+    .getByRole('button', { name: /^Operational Data - Individual Nodes/ })
+    .click();
   await xf.getByRole('combobox', { name: 'Nodes' }).fill('1');
   await x.getByRole('option').first().click();
   await xf.getByRole('combobox', { name: 'Nodes' }).fill('2');
@@ -126,7 +132,10 @@ try {
   await shoot(x, 'exports-nodes');
   await xf.getByRole('button', { name: 'Cancel' }).click();
   await x.getByRole('button', { name: 'New Export' }).click();
-  await x.getByRole('dialog', { name: 'New Data Export' }).getByRole('button', { name: /^Customer Data/ }).click();
+  await x
+    .getByRole('dialog', { name: 'New Data Export' })
+    .getByRole('button', { name: /^Customer Data/ })
+    .click();
   await x.getByRole('dialog', { name: 'New Customer Data Export' }).waitFor();
   await shoot(x, 'exports-customer');
   await x.getByRole('dialog', { name: 'New Customer Data Export' }).getByRole('button', { name: 'Cancel' }).click();
