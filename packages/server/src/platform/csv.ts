@@ -99,17 +99,7 @@ export class Pieces {
       m = -m;
     }
     const frac = m % 1000;
-    let int = (m - frac) / 1000;
-    // The integer part's digits, written backwards from the end of its place.
-    let digits = 1;
-    for (let x = int; x >= 10; x = Math.floor(x / 10)) digits++;
-    let at = this.at + digits;
-    this.at = at;
-    do {
-      const d = int % 10;
-      buf[--at] = 48 + d;
-      int = (int - d) / 10;
-    } while (int > 0);
+    this.digits((m - frac) / 1000);
     if (frac === 0) return;
     // Up to three decimals, trailing zeros left out.
     buf[this.at++] = 46;
@@ -120,6 +110,30 @@ export class Pieces {
     if (d2 === 0 && d3 === 0) return;
     buf[this.at++] = 48 + d2;
     if (d3 !== 0) buf[this.at++] = 48 + d3;
+  }
+
+  /** Writes a non-negative integer of at most 2^53 in decimal digits, with no room check. */
+  digits(n: number): void {
+    let count = 1;
+    for (let x = n; x >= 10; x = Math.floor(x / 10)) count++;
+    // Written backwards from the end of its place.
+    const buf = this.buf;
+    let at = this.at + count;
+    this.at = at;
+    let m = n;
+    do {
+      const d = m % 10;
+      buf[--at] = 48 + d;
+      m = (m - d) / 10;
+    } while (m > 0);
+  }
+
+  /** Writes the bytes [from, to) of `src` as they are, with no room check. */
+  bytes(src: Uint8Array, from = 0, to = src.length): void {
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = from; i < to; i++) buf[at++] = src[i];
+    this.at = at;
   }
 
   /** The bytes added since the last piece, if any. */

@@ -137,33 +137,11 @@ class EventRecords extends Pieces {
     return this.room(textBytes + this.typeOut.length + this.eventOut.length + 6 * NUMBER_FIELD_BYTES + 16);
   }
 
-  private copy(src: Uint8Array, from: number, to: number) {
-    const buf = this.buf;
-    let at = this.at;
-    for (let i = from; i < to; i++) buf[at++] = src[i];
-    this.at = at;
-  }
-
   private ascii(s: string) {
     const buf = this.buf;
     let at = this.at;
     for (let i = 0; i < s.length; i++) buf[at++] = s.charCodeAt(i);
     this.at = at;
-  }
-
-  /** A non-negative integer of at most 2^53, its decimal digits. */
-  private digits(n: number) {
-    let count = 1;
-    for (let x = n; x >= 10; x = Math.floor(x / 10)) count++;
-    const buf = this.buf;
-    let at = this.at + count;
-    this.at = at;
-    let m = n;
-    do {
-      const d = m % 10;
-      buf[--at] = 48 + d;
-      m = (m - d) / 10;
-    } while (m > 0);
   }
 
   /** An integer as String writes it. */
@@ -220,7 +198,7 @@ class EventRecords extends Pieces {
     this.byte(44);
     this.cents(cents);
     this.byte(44);
-    this.copy(this.eventOut, 0, this.eventOut.length);
+    this.bytes(this.eventOut);
     this.byte(44);
     if (spot !== null) this.fixed4(spot);
     this.byte(44);
@@ -257,11 +235,11 @@ class EventRecords extends Pieces {
     if (plain) this.ascii(nmiText);
     else this.text(nmiText);
     this.byte(44);
-    this.copy(day, 0, day.length);
+    this.bytes(day);
     this.byte(44);
     this.integer(ts);
     this.byte(44);
-    this.copy(this.typeOut, 0, this.typeOut.length);
+    this.bytes(this.typeOut);
     this.byte(44);
     this.tail(amount, rate, cents, spot, feedIn);
     return full;
@@ -306,14 +284,14 @@ class EventRecords extends Pieces {
     const plain = plainBytes(d, nmiAt, nmiEnd);
     const nmiText = plain ? '' : csvField(d.toString('utf8', nmiAt, nmiEnd));
     const full = this.line((plain ? len[0] : nmiText.length * 3) + len[1]);
-    if (plain) this.copy(d, nmiAt, nmiEnd);
+    if (plain) this.bytes(d, nmiAt, nmiEnd);
     else this.text(nmiText);
     this.byte(44);
-    this.copy(d, dayAt, dayAt + len[1]);
+    this.bytes(d, dayAt, dayAt + len[1]);
     this.byte(44);
     this.integer(int8(d, at[2]));
     this.byte(44);
-    this.copy(this.typeOut, 0, this.typeOut.length);
+    this.bytes(this.typeOut);
     this.byte(44);
     this.tail(
       d.readDoubleBE(at[4]),
